@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { isTransientNetworkCode, MessagingError, type MessagingProvider, type OutboundMessage, type SendReceipt } from './messaging-provider.js';
 
 export interface SmtpEmailConfig {
@@ -16,25 +17,27 @@ const PROVIDER = 'smtp';
 export class SmtpEmailProvider implements MessagingProvider {
   readonly channel = 'email' as const;
   readonly name = PROVIDER;
-  private readonly transport: Transporter;
+  private readonly transport: Transporter<SMTPTransport.SentMessageInfo>;
   private readonly from: string;
 
   constructor(config: SmtpEmailConfig) {
     const timeout = config.timeoutMs ?? 10_000;
     this.from = config.from;
-    this.transport = nodemailer.createTransport(config.url, {
-      from: config.from,
+    const options: SMTPTransport.Options = {
+      url: config.url,
       connectionTimeout: timeout,
       greetingTimeout: timeout,
       socketTimeout: timeout,
-      tls: config.allowInsecureTls ? { rejectUnauthorized: false } : undefined,
-    } as nodemailer.TransportOptions);
+      ...(config.allowInsecureTls ? { tls: { rejectUnauthorized: false } } : {}),
+    };
+    this.transport = nodemailer.createTransport(options);
   }
 
   async send(message: OutboundMessage): Promise<SendReceipt> {
     try {
       const info = await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject ?? '', text: message.text });
-      if (info.rejected.length > 0) throw new MessagingError(PROVIDER, 'permanent', 'recipient_rejected', `recipient rejected: ${info.rejected.join(', ')}`);
+      const rejected = info.rejected ?? [];
+      if (rejected.length > 0) throw new MessagingError(PROVIDER, 'permanent', 'recipient_rejected', `recipient rejected: ${rejected.join(', ')}`);
       return { provider: PROVIDER, providerMessageId: info.messageId };
     } catch (err) {
       throw classifySmtpError(err);
