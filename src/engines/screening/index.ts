@@ -1,0 +1,178 @@
+import { TokenVocabulary } from './token-vocabulary.js';
+import { prepareEntity, prepareQuery, scoreEntity, type PreparedEntity, type PreparedQuery } from './entity-score.js';
+import { totalWeight } from './normalize.js';
+import type { Hit, ListEntity, ScreenOptions, ScreeningQuery, ScreeningResult, Decision } from './types.js';
+
+/** Hits at or above this score are reported as potential matches (chosen on the benchmarks, see docs/screening.md). */
+export const DEFAULT_THRESHOLD = 0.8;
+/** At or above this score (or on an identifier or block entry) the decision is `match`. */
+export const DEFAULT_MATCH_THRESHOLD = 0.95;
+/** Most names fully scored per query; retrieval ranks candidates so the best ones are kept. */
+const MAX_CANDIDATE_NAMES = 400;
+/** A name must share at least this fraction of token weight with the query to be scored at all. */
+const MIN_OVERLAP = 0.45;
+
+/**
+ * An in-memory screening index over list entities: an inverted index from name tokens (exact,
+ * phonetic, trigram-fuzzy, consonant skeleton) to names, plus an identifier index. Build it once per
+ * snapshot; `screen` is synchronous and allocation-light.
+ */
+export class ScreeningIndex {
+  private readonly prepared: PreparedEntity[];
+  private readonly vocab = new TokenVocabulary();
+  private postings: Int32Array[] = [];
+  private readonly nameEntity: Int32Array;
+  private readonly nameWeight: Float32Array;
+  private readonly identifierIndex = new Map<string, number[]>();
+  // Scratch arrays reused by every query (screen is synchronous, so they are never shared).
+  private readonly acc: Float32Array;
+  private readonly tokBest: Float32Array;
+  private readonly tokStamp: Int32Array;
+  private stamp = 0;
+
+  private constructor(entities: readonly ListEntity[]) {
+    this.prepared = entities.map(prepareEntity);
+    let nameCount = 0;
+    for (const p of this.prepared) nameCount += p.names.length;
+    this.nameEntity = new Int32Array(nameCount);
+    this.nameWeight = new Float32Array(nameCount);
+    const lists: number[][] = [];
+    let nameId = 0;
+    this.prepared.forEach((p, ei) => {
+      for (const n of p.names) {
+        this.nameEntity[nameId] = ei;
+        this.nameWeight[nameId] = totalWeight(n.prepared.tokens);
+        const words = new Set(n.prepared.tokens.map((t) => t.text));
+        // The joined form lets "abdullah" retrieve "Abd Allah" and vice versa.
+        if (n.prepared.tokens.length > 1 && n.prepared.compact.length <= 16) words.add(n.prepared.compact);
+        for (const w of words) {
+          const id = this.vocab.add(w, n.prepared.abjad);
+          (lists[id] ??= []).push(nameId);
+        }
+        nameId++;
+      }
+      for (const ident of p.identifiers) {
+        const l = this.identifierIndex.get(ident.value);
+        if (l) l.push(ei);
+        else this.identifierIndex.set(ident.value, [ei]);
+      }
+    });
+    this.postings = lists.map((l) => Int32Array.from(l ?? []));
+    this.vocab.freeze();
+    this.acc = new Float32Array(nameCount);
+    this.tokBest = new Float32Array(nameCount);
+    this.tokStamp = new Int32Array(nameCount).fill(-1);
+  }
+
+  static build(entities: readonly ListEntity[]): ScreeningIndex {
+    return new ScreeningIndex(entities);
+  }
+
+  get entityCount(): number {
+    return this.prepared.length;
+  }
+
+  get nameCount(): number {
+    return this.nameEntity.length;
+  }
+
+  get vocabularySize(): number {
+    return this.vocab.size;
+  }
+
+  entity(id: string): ListEntity | undefined {
+    return this.prepared.find((p) => p.entity.id === id)?.entity;
+  }
+
+  /** All indexed entities, in build order. */
+  entities(): ListEntity[] {
+    return this.prepared.map((p) => p.entity);
+  }
+
+  screen(query: ScreeningQuery, options: ScreenOptions = {}): ScreeningResult {
+    return this.screenPrepared(prepareQuery(query), options);
+  }
+
+  /** Same as screen, for callers that prepare a subject once and screen it against many indexes. */
+  screenPrepared(q: PreparedQuery, options: ScreenOptions = {}): ScreeningResult {
+    const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+    const matchThreshold = options.matchThreshold ?? DEFAULT_MATCH_THRESHOLD;
+    const limit = options.limit ?? 10;
+    const datasets = options.datasets ? new Set(options.datasets) : undefined;
+    const sources = options.sources ? new Set(options.sources) : undefined;
+    const eligible = (p: PreparedEntity): boolean =>
+      (!datasets || p.entity.datasets.some((d) => datasets.has(d))) && (!sources || sources.has(p.entity.source));
+
+    const entityIdx = new Set<number>(this.retrieve(q));
+    for (const ident of q.identifiers) for (const ei of this.identifierIndex.get(ident.value) ?? []) entityIdx.add(ei);
+    const blocked = options.block ?? new Set<string>();
+    if (blocked.size) this.prepared.forEach((p, i) => { if (blocked.has(p.entity.id)) entityIdx.add(i); });
+
+    const hits: Hit[] = [];
+    const suppressed: string[] = [];
+    let examined = 0;
+    for (const ei of entityIdx) {
+      const p = this.prepared[ei]!;
+      if (!eligible(p)) continue;
+      examined++;
+      const s = scoreEntity(q, p);
+      const isBlocked = blocked.has(p.entity.id);
+      if (s.score < threshold && !isBlocked) continue;
+      if (options.allow?.has(p.entity.id) && !isBlocked) { suppressed.push(p.entity.id); continue; }
+      const e = p.entity;
+      const hit: Hit = { entityId: e.id, source: e.source, schema: e.schema, names: e.names.map((n) => n.full), datasets: e.datasets, programs: e.programs, score: s.score, explanation: s.explanation };
+      if (isBlocked) { hit.blocked = true; hit.explanation.matched.unshift('operator block list entry for this subject and entity'); }
+      hits.push(hit);
+    }
+    hits.sort((a, b) => Number(!!b.blocked) - Number(!!a.blocked) || b.score - a.score);
+    const top = hits.slice(0, limit);
+    let decision: Decision = 'no_match';
+    if (top.length) decision = top.some((h) => h.blocked || h.score >= matchThreshold || h.explanation.components.identifier === 'match') ? 'match' : 'potential_match';
+    return { decision, hits: top, suppressed, candidatesExamined: examined, threshold };
+  }
+
+  /** Candidate entities whose names share enough weighted tokens with any query name. */
+  private retrieve(q: PreparedQuery): number[] {
+    const acc = this.acc;
+    const touched: number[] = [];
+    const ranked: Array<[number, number]> = [];
+    for (const qn of q.names) {
+      const qWeight = totalWeight(qn.tokens) || 1;
+      const probes = qn.tokens.map((t) => ({ text: t.text, weight: t.weight }));
+      if (qn.tokens.length > 1 && qn.compact.length >= 5) probes.push({ text: qn.compact, weight: qWeight * 0.9 });
+      for (const probe of probes) {
+        const stamp = ++this.stamp;
+        for (const m of this.vocab.lookup(probe.text, qn.abjad)) {
+          const post = this.postings[m.id]!;
+          const gain = probe.weight * m.similarity;
+          for (let i = 0; i < post.length; i++) {
+            const n = post[i]!;
+            // Keep only the best vocabulary match per query token and name, so near-duplicates don't add up.
+            if (this.tokStamp[n] !== stamp) {
+              if (acc[n] === 0) touched.push(n);
+              this.tokStamp[n] = stamp;
+              this.tokBest[n] = gain;
+              acc[n]! += gain;
+            } else if (gain > this.tokBest[n]!) {
+              acc[n]! += gain - this.tokBest[n]!;
+              this.tokBest[n] = gain;
+            }
+          }
+        }
+      }
+      for (const n of touched) {
+        const overlap = Math.min(1, acc[n]! / Math.min(qWeight, this.nameWeight[n]! || 1));
+        const cover = acc[n]! / Math.max(qWeight, this.nameWeight[n]! || 1);
+        if (overlap >= MIN_OVERLAP) ranked.push([n, overlap + cover]);
+        acc[n] = 0;
+      }
+      touched.length = 0;
+    }
+    if (this.stamp > 2_000_000_000) { this.stamp = 0; this.tokStamp.fill(-1); }
+    if (ranked.length > MAX_CANDIDATE_NAMES) {
+      ranked.sort((a, b) => b[1] - a[1]);
+      ranked.length = MAX_CANDIDATE_NAMES;
+    }
+    return ranked.map(([n]) => this.nameEntity[n]!);
+  }
+}

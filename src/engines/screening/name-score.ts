@@ -1,0 +1,131 @@
+import { jaroWinkler } from './jaro-winkler.js';
+import { sameNameGroup } from './name-tables.js';
+import type { NameToken, PreparedName } from './normalize.js';
+import { levenshteinRatio } from './levenshtein.js';
+
+/** Token pairs below this similarity are not aligned: they count as different words. */
+export const PAIR_MIN = 0.78;
+/** Weight factor for words present on one side only (a missing middle name is a mild doubt). */
+const EXTRA_PENALTY = 0.3;
+
+export interface TokenPair {
+  query: string;
+  candidate: string;
+  similarity: number;
+}
+
+export interface NameComparison {
+  score: number;
+  pairs: TokenPair[];
+  /** Query words with no counterpart (and the candidate had unmatched words too: a contradiction). */
+  conflictingQuery: string[];
+  conflictingCandidate: string[];
+  /** Words only one side has, such as a middle name. */
+  extra: string[];
+  /** Matched as one joined string ("abd allah" ~ "abdallah"). */
+  compact: boolean;
+}
+
+/** Similarity of two normalised tokens, folding spelling variants that are not typos. */
+export function tokenSimilarity(a: NameToken, b: NameToken, abjad: boolean): number {
+  if (a.text === b.text) return 1;
+  if (a.kind === 'number' || b.kind === 'number') return 0;
+  if (a.kind === 'initial' || b.kind === 'initial') {
+    // An initial stands for any word starting with that letter; it proves little, hence the low weight.
+    return a.text[0] === b.text[0] ? 0.9 : 0;
+  }
+  const jw = jaroWinkler(a.text, b.text);
+  if (jw >= 0.97 && Math.min(a.text.length, b.text.length) >= 5) return jw;
+  // Jaro-Winkler alone forgives a shared prefix too much ("Sancho"/"Sanchez", "Ronaldinho"/"Ronaldo");
+  // blending in the edit ratio keeps one-letter typos high and penalises rewritten endings.
+  let s = (jw + levenshteinRatio(a.text, b.text)) / 2;
+  if (sameNameGroup(a.text, b.text)) s = Math.max(s, 0.9);
+  // Phonetic equality only vouches for tokens long enough for the key to carry information.
+  if (a.phon === b.phon && (a.phon.length >= 3 || Math.max(a.text.length, b.text.length) <= 3)) s = Math.max(s, Math.min(0.93, 0.86 + 0.01 * Math.min(a.text.length, b.text.length)));
+  if (abjad && a.skel.length > 0 && b.skel.length > 0) {
+    if (a.skel === b.skel) s = Math.max(s, 0.92);
+    else s = Math.max(s, jaroWinkler(a.skel, b.skel) * 0.9);
+  }
+  return s;
+}
+
+// Credit for an aligned pair: near-equal tokens keep their similarity, looser ones lose more than
+// linearly so that two mediocre tokens cannot add up to a confident name match.
+function credit(s: number): number {
+  if (s >= 0.93) return s;
+  return Math.max(0, s - (0.93 - s) * 1.6);
+}
+
+function isSoft(t: NameToken): boolean {
+  return t.kind === 'legal' || t.kind === 'particle' || t.kind === 'initial';
+}
+
+/** Order-independent name similarity in 0..1 with the alignment that produced it. */
+export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
+  const qt = q.tokens;
+  const ct = c.tokens;
+  const abjad = q.abjad || c.abjad;
+  const cand: Array<[number, number, number]> = [];
+  for (let i = 0; i < qt.length; i++) {
+    for (let j = 0; j < ct.length; j++) {
+      const s = tokenSimilarity(qt[i]!, ct[j]!, abjad);
+      if (s >= PAIR_MIN) cand.push([s, i, j]);
+    }
+  }
+  // Greedy one-to-one alignment; exact ties prefer heavier tokens so names beat particles.
+  cand.sort((x, y) => y[0] - x[0] || (qt[y[1]]!.weight + ct[y[2]]!.weight) - (qt[x[1]]!.weight + ct[x[2]]!.weight));
+  const usedQ = new Uint8Array(qt.length);
+  const usedC = new Uint8Array(ct.length);
+  const pairs: TokenPair[] = [];
+  let pairedW = 0;
+  let gained = 0;
+  for (const [s, i, j] of cand) {
+    if (usedQ[i] || usedC[j]) continue;
+    usedQ[i] = 1;
+    usedC[j] = 1;
+    const a = qt[i]!;
+    const b = ct[j]!;
+    const w = (a.weight + b.weight) / 2;
+    pairedW += w;
+    gained += w * credit(s);
+    pairs.push({ query: a.text, candidate: b.text, similarity: round3(s) });
+  }
+  let hardQ = 0, hardC = 0, soft = 0;
+  const conflictingQuery: string[] = [];
+  const conflictingCandidate: string[] = [];
+  const extra: string[] = [];
+  qt.forEach((t, i) => { if (!usedQ[i]) { if (isSoft(t)) soft += t.weight; else { hardQ += t.weight; conflictingQuery.push(t.text); } } });
+  ct.forEach((t, j) => { if (!usedC[j]) { if (isSoft(t)) soft += t.weight; else { hardC += t.weight; conflictingCandidate.push(t.text); } } });
+  const conflict = Math.min(hardQ, hardC);
+  const oneSidedW = Math.abs(hardQ - hardC) + soft;
+  // The first missing word costs most; further ones (long Arabic nasab chains) cost less each.
+  const oneSided = Math.min(oneSidedW, 1) + Math.max(0, oneSidedW - 1) * 0.5;
+  // Words present on only one side are "extra", not contradictions.
+  if (hardQ === 0 || hardC === 0) { extra.push(...conflictingQuery, ...conflictingCandidate); conflictingQuery.length = 0; conflictingCandidate.length = 0; }
+  let score = pairedW > 0 ? gained / (pairedW + 2 * conflict + oneSided * EXTRA_PENALTY) : 0;
+  let compact = false;
+  if (qt.length !== ct.length || score < 0.9) {
+    const cs = compactSimilarity(q, c, abjad);
+    if (cs > score) { score = cs; compact = true; }
+  }
+  return { score: round3(Math.min(1, score)), pairs, conflictingQuery, conflictingCandidate, extra, compact };
+}
+
+function compactSimilarity(q: PreparedName, c: PreparedName, abjad: boolean): number {
+  const a = q.compact;
+  const b = c.compact;
+  if (a.length < 5 || b.length < 5) return 0;
+  if (a === b) return 0.97;
+  const r = levenshteinRatio(a, b);
+  let s = r >= 0.88 ? r * 0.95 : 0;
+  if (abjad) {
+    const sa = q.tokens.map((t) => t.skel).join('');
+    const sb = c.tokens.map((t) => t.skel).join('');
+    if (sa.length >= 3 && sa === sb) s = Math.max(s, 0.9);
+  }
+  return s;
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

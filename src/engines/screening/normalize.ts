@@ -1,0 +1,113 @@
+import { transliterate } from './transliterate.js';
+import { HONORIFICS, LEGAL_FORM_PHRASES, PARTICLES, legalForm } from './name-tables.js';
+import { phoneticKey, consonantSkeleton } from './phonetic.js';
+import type { EntitySchema } from './types.js';
+
+export type TokenKind = 'word' | 'legal' | 'particle' | 'initial' | 'number';
+
+export interface NameToken {
+  text: string;
+  phon: string;
+  /** Consonant skeleton, filled for every token so either side can be compared with an abjad one. */
+  skel: string;
+  kind: TokenKind;
+  weight: number;
+}
+
+/** A name prepared once (at index build or query time) so scoring never re-normalises. */
+export interface PreparedName {
+  original: string;
+  tokens: NameToken[];
+  /** All non-legal tokens joined in their original order: catches "Abd Allah" vs "Abdallah". */
+  compact: string;
+  /** Tokens came from Arabic or Hebrew script. */
+  abjad: boolean;
+}
+
+// Letters that NFKD does not decompose into base + mark.
+const SPECIAL_LATIN: Record<string, string> = {
+  ß: 'ss', æ: 'ae', ø: 'o', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', ı: 'i', þ: 'th', ħ: 'h', ŀ: 'l', ĸ: 'k',
+};
+const SPECIAL_RE = /[ßæøœłđðıþħŀĸ]/g;
+
+/** Unicode-normalised, transliterated, lower-case ASCII words separated by single spaces. */
+export function normalizeText(input: string): { text: string; abjad: boolean } {
+  const t = transliterate(input.normalize('NFKC'));
+  const text = t.text
+    .replace(SPECIAL_RE, (c) => SPECIAL_LATIN[c] ?? c)
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    // Apostrophes join ("O'Brien" is "obrien"); other punctuation separates.
+    .replace(/['’‘`ʼʻ]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+  return { text, abjad: t.abjad };
+}
+
+const WEIGHTS: Record<TokenKind, number> = { word: 1, number: 0.8, initial: 0.3, particle: 0.25, legal: 0.15 };
+
+// Roman numerals distinguish sibling entities ("Fund VIII" vs "Fund IX") just as digits do.
+const ROMAN = /^(?:ii|iii|iv|vi|vii|viii|ix|xi|xii|xiii|xiv|xv)$/;
+
+function classify(tok: string, isOrg: boolean): TokenKind {
+  if (/^[0-9]+$/.test(tok) || (isOrg && ROMAN.test(tok))) return 'number';
+  if (tok.length === 1) return 'initial';
+  if (PARTICLES.has(tok)) return 'particle';
+  if (isOrg && legalForm(tok) !== undefined) return 'legal';
+  return 'word';
+}
+
+function applyLegalPhrases(text: string): string {
+  let s = ` ${text} `;
+  for (const [phrase, canon] of LEGAL_FORM_PHRASES) {
+    if (s.includes(` ${phrase} `)) s = s.split(` ${phrase} `).join(canon ? ` ${canon} ` : ' ');
+  }
+  return s.trim();
+}
+
+function makeToken(text: string, kind: TokenKind): NameToken {
+  return { text, phon: phoneticKey(text), skel: consonantSkeleton(text), kind, weight: WEIGHTS[kind] };
+}
+
+/**
+ * Prepares a name for matching. Order is kept only for the compact form; scoring aligns tokens
+ * regardless of order, so "PUTIN, Vladimir" and "Vladimir Putin" are the same name.
+ */
+export function prepareName(original: string, schema: EntitySchema = 'unknown'): PreparedName {
+  const { text, abjad } = normalizeText(original);
+  const isOrg = schema === 'organization' || schema === 'unknown';
+  const isPerson = schema === 'person' || schema === 'unknown';
+  let words = (isOrg ? applyLegalPhrases(text) : text).split(' ').filter(Boolean);
+  if (isPerson && words.length > 2) {
+    // Only strip honorifics when a real name remains ("General" alone may be the name).
+    const kept = words.filter((w) => !HONORIFICS.has(w));
+    if (kept.length >= 2) words = kept;
+  }
+  if (schema === 'organization') words = mergeInitials(words);
+  const tokens = words.map((w) => {
+    const kind = classify(w, isOrg);
+    return makeToken(kind === 'legal' ? (legalForm(w) ?? w) : w, kind);
+  });
+  const compact = tokens.filter((t) => t.kind !== 'legal').map((t) => t.text).join('');
+  return { original, tokens, compact, abjad };
+}
+
+/** "A.B.C. Company" is the acronym "abc", not three initials. */
+function mergeInitials(words: string[]): string[] {
+  const out: string[] = [];
+  let run = '';
+  for (const w of words) {
+    if (w.length === 1 && /[a-z]/.test(w)) { run += w; continue; }
+    if (run) { out.push(run); run = ''; }
+    out.push(w);
+  }
+  if (run) out.push(run);
+  return out;
+}
+
+/** The weight a name's tokens carry in total; legal forms and particles count for little. */
+export function totalWeight(tokens: readonly NameToken[]): number {
+  let w = 0;
+  for (const t of tokens) w += t.weight;
+  return w;
+}

@@ -1,0 +1,46 @@
+// A compact Double-Metaphone-style key: it folds the spelling variants that transliteration produces
+// (kh/h, ph/f, ck/k, c/k/s, x/ks, z/s, w/v, dj/j, ou/u, doubled letters) and drops inner vowels.
+// It is used to retrieve candidates and as a tie-breaker in token similarity, never as proof alone.
+
+const RULES: Array<[RegExp, string]> = [
+  [/^x/, 's'],
+  [/sch/g, 'x'], [/tch/g, 'x'], [/sh/g, 'x'], [/ch/g, 'x'], [/zh/g, 'j'], [/dzh/g, 'j'], [/dj/g, 'j'],
+  [/ph/g, 'f'], [/th/g, 't'], [/kh/g, 'h'], [/gh/g, 'g'], [/ck/g, 'k'], [/q/g, 'k'],
+  [/c(?=[eiy])/g, 's'], [/c/g, 'k'], [/x/g, 'ks'], [/z/g, 's'], [/w/g, 'v'], [/ts/g, 's'], [/dz/g, 'j'],
+  [/ou/g, 'u'], [/ck/g, 'k'], [/g(?=[eiy])/g, 'j'], [/y/g, 'i'],
+];
+
+/** Phonetic key of one normalised token (a–z and digits), at most 6 characters. */
+export function phoneticKey(token: string): string {
+  if (token.length === 0) return '';
+  if (/^[0-9]+$/.test(token)) return token;
+  let s = token;
+  for (const [re, rep] of RULES) s = s.replace(re, rep);
+  const first = s[0] ?? '';
+  const firstIsVowel = 'aeiou'.includes(first);
+  let out = firstIsVowel ? 'a' : first;
+  let prev = out;
+  for (let i = 1; i < s.length; i++) {
+    const ch = s[i] ?? '';
+    if ('aeiouh'.includes(ch)) { prev = ch === 'h' ? prev : ch; continue; }
+    if (ch === prev) continue;
+    out += ch;
+    prev = ch;
+    if (out.length >= 6) break;
+  }
+  return out;
+}
+
+/** Consonant skeleton for comparing abjad transliterations ("mhmd") with vocalised spellings ("mohamed"). */
+export function consonantSkeleton(token: string): string {
+  let out = '';
+  let prev = '';
+  for (const ch of token) {
+    if ('aeiouyhw\''.includes(ch)) continue;
+    const c = ch === 'q' ? 'k' : ch === 'v' || ch === 'p' ? 'b' : ch;
+    if (c === prev) continue;
+    out += c;
+    prev = c;
+  }
+  return out;
+}

@@ -1,0 +1,133 @@
+import { jaroWinkler } from './jaro-winkler.js';
+import { phoneticKey, consonantSkeleton } from './phonetic.js';
+
+// The vocabulary is the set of distinct name tokens of an index. Fuzzy lookups run over the
+// vocabulary (tens of thousands of words), never over the names (up to millions), which is what keeps
+// a query's cost bounded: a typo costs a trigram scan of the vocabulary, then plain posting reads.
+
+export interface VocabMatch {
+  id: number;
+  similarity: number;
+}
+
+const MIN_FUZZY = 0.8;
+const MAX_FUZZY_MATCHES = 24;
+
+function trigrams(t: string): string[] {
+  const s = `^${t}$`;
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= s.length; i++) out.push(s.slice(i, i + 3));
+  return out;
+}
+
+export class TokenVocabulary {
+  readonly words: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly byPhon = new Map<string, number[]>();
+  // Skeleton maps let an unvocalised Arabic/Hebrew transliteration ("mhmd") find "mohamed" and back.
+  private readonly bySkel = new Map<string, number[]>();
+  private readonly abjadBySkel = new Map<string, number[]>();
+  private trigramPostings = new Map<string, Int32Array>();
+  private counts = new Uint16Array(0);
+
+  /** Returns the id of a word, adding it when new. */
+  add(word: string, abjad = false): number {
+    let id = this.ids.get(word);
+    if (id !== undefined && abjad) push(this.abjadBySkel, consonantSkeleton(word), id);
+    if (id === undefined) {
+      id = this.words.length;
+      this.words.push(word);
+      this.ids.set(word, id);
+      const p = phoneticKey(word);
+      if (p.length >= 2) {
+        const list = this.byPhon.get(p);
+        if (list) list.push(id);
+        else this.byPhon.set(p, [id]);
+      }
+      const sk = consonantSkeleton(word);
+      if (sk.length >= 2) {
+        push(this.bySkel, sk, id);
+        if (abjad) push(this.abjadBySkel, sk, id);
+      }
+    }
+    return id;
+  }
+
+  get(word: string): number | undefined {
+    return this.ids.get(word);
+  }
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** Builds the trigram index; call once after all words are added. */
+  freeze(): void {
+    const tmp = new Map<string, number[]>();
+    this.words.forEach((w, id) => {
+      if (w.length < 3) return;
+      for (const g of new Set(trigrams(w))) {
+        const l = tmp.get(g);
+        if (l) l.push(id);
+        else tmp.set(g, [id]);
+      }
+    });
+    this.trigramPostings = new Map([...tmp].map(([g, l]) => [g, Int32Array.from(l)]));
+    this.counts = new Uint16Array(this.words.length);
+  }
+
+  /**
+   * Words similar to `word`: the exact word, words with the same phonetic key, and words sharing
+   * enough trigrams whose Jaro-Winkler similarity is at least MIN_FUZZY.
+   */
+  lookup(word: string, abjad = false): VocabMatch[] {
+    const out = new Map<number, number>();
+    const exact = this.ids.get(word);
+    if (exact !== undefined) out.set(exact, 1);
+    const p = phoneticKey(word);
+    for (const id of this.byPhon.get(p) ?? []) {
+      if (!out.has(id)) out.set(id, Math.max(0.85, jaroWinkler(word, this.words[id]!)));
+    }
+    const sk = consonantSkeleton(word);
+    if (sk.length >= 2) {
+      for (const id of (abjad ? this.bySkel : this.abjadBySkel).get(sk) ?? []) if (!out.has(id)) out.set(id, 0.88);
+    }
+    if (word.length >= 3) this.fuzzy(word, out);
+    return [...out].map(([id, similarity]) => ({ id, similarity }));
+  }
+
+  private fuzzy(word: string, out: Map<number, number>): void {
+    const grams = [...new Set(trigrams(word))];
+    const touched: number[] = [];
+    const counts = this.counts;
+    for (const g of grams) {
+      const post = this.trigramPostings.get(g);
+      if (!post) continue;
+      for (let i = 0; i < post.length; i++) {
+        const id = post[i]!;
+        if (counts[id] === 0) touched.push(id);
+        if (counts[id]! < 65535) counts[id]!++;
+      }
+    }
+    // A word within Jaro-Winkler 0.8 of a typo shares at least a third of the typo's trigrams in practice.
+    const need = Math.max(1, Math.floor(grams.length / 3));
+    const scored: VocabMatch[] = [];
+    for (const id of touched) {
+      const c = counts[id]!;
+      counts[id] = 0;
+      if (c < need || out.has(id)) continue;
+      const w = this.words[id]!;
+      if (Math.abs(w.length - word.length) > Math.max(3, word.length / 2)) continue;
+      const s = jaroWinkler(word, w);
+      if (s >= MIN_FUZZY) scored.push({ id, similarity: s });
+    }
+    scored.sort((a, b) => b.similarity - a.similarity);
+    for (const m of scored.slice(0, MAX_FUZZY_MATCHES)) out.set(m.id, m.similarity);
+  }
+}
+
+function push(m: Map<string, number[]>, k: string, id: number): void {
+  const l = m.get(k);
+  if (!l) m.set(k, [id]);
+  else if (l[l.length - 1] !== id) l.push(id);
+}

@@ -1,0 +1,105 @@
+// Script-to-Latin tables. They follow the common passport/BGN conventions because those are the
+// spellings sanctions lists use; an exact ISO scheme would produce diacritics the lists never carry.
+// Abjads (Arabic, Hebrew) omit short vowels, so their output is flagged and compared by consonant
+// skeleton in the name scorer rather than letter by letter.
+// Han characters and Japanese kana are NOT transliterated (no honest small table exists for Han):
+// they stay as they are and only match names written in the same script.
+
+const CYRILLIC: Record<string, string> = {
+  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l',
+  м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh',
+  щ: 'shch', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'yu', я: 'ya', є: 'ye', і: 'i', ї: 'yi', ґ: 'g', ў: 'u',
+  ђ: 'dj', ј: 'j', љ: 'lj', њ: 'nj', ћ: 'c', џ: 'dz', ѓ: 'gj', ќ: 'kj', ѕ: 'dz', қ: 'k', ғ: 'gh', ү: 'u',
+  ұ: 'u', ң: 'ng', ө: 'o', һ: 'h', ә: 'a',
+};
+
+const GREEK: Record<string, string> = {
+  α: 'a', β: 'v', γ: 'g', δ: 'd', ε: 'e', ζ: 'z', η: 'i', θ: 'th', ι: 'i', κ: 'k', λ: 'l', μ: 'm', ν: 'n',
+  ξ: 'x', ο: 'o', π: 'p', ρ: 'r', σ: 's', ς: 's', τ: 't', υ: 'y', φ: 'f', χ: 'ch', ψ: 'ps', ω: 'o',
+};
+const GREEK_DIGRAPHS: Array<[RegExp, string]> = [[/ου/g, 'ou'], [/αυ/g, 'av'], [/ευ/g, 'ev'], [/μπ/g, 'b'], [/ντ/g, 'nt']];
+
+const ARABIC: Record<string, string> = {
+  ا: 'a', أ: 'a', إ: 'i', آ: 'a', ٱ: 'a', ء: '', ؤ: '', ئ: '', ب: 'b', ت: 't', ث: 'th', ج: 'j', ح: 'h', خ: 'kh',
+  د: 'd', ذ: 'dh', ر: 'r', ز: 'z', س: 's', ش: 'sh', ص: 's', ض: 'd', ط: 't', ظ: 'z', ع: '', غ: 'gh', ف: 'f',
+  ق: 'q', ك: 'k', ل: 'l', م: 'm', ن: 'n', ه: 'h', ة: 'a', و: 'w', ي: 'y', ى: 'a', پ: 'p', چ: 'ch', ژ: 'zh',
+  گ: 'g', ک: 'k', ی: 'y', ۀ: 'e', ـ: '',
+};
+
+const HEBREW: Record<string, string> = {
+  א: '', ב: 'b', ג: 'g', ד: 'd', ה: 'h', ו: 'v', ז: 'z', ח: 'ch', ט: 't', י: 'y', כ: 'k', ך: 'k', ל: 'l',
+  מ: 'm', ם: 'm', נ: 'n', ן: 'n', ס: 's', ע: '', פ: 'p', ף: 'f', צ: 'ts', ץ: 'ts', ק: 'k', ר: 'r', ש: 'sh', ת: 't',
+};
+
+const GEORGIAN: Record<string, string> = {
+  ა: 'a', ბ: 'b', გ: 'g', დ: 'd', ე: 'e', ვ: 'v', ზ: 'z', თ: 't', ი: 'i', კ: 'k', ლ: 'l', მ: 'm', ნ: 'n',
+  ო: 'o', პ: 'p', ჟ: 'zh', რ: 'r', ს: 's', ტ: 't', უ: 'u', ფ: 'p', ქ: 'k', ღ: 'gh', ყ: 'q', შ: 'sh', ჩ: 'ch',
+  ც: 'ts', ძ: 'dz', წ: 'ts', ჭ: 'ch', ხ: 'kh', ჯ: 'j', ჰ: 'h',
+};
+
+const ARMENIAN: Record<string, string> = {
+  ա: 'a', բ: 'b', գ: 'g', դ: 'd', ե: 'e', զ: 'z', է: 'e', ը: 'y', թ: 't', ժ: 'zh', ի: 'i', լ: 'l', խ: 'kh',
+  ծ: 'ts', կ: 'k', հ: 'h', ձ: 'dz', ղ: 'gh', ճ: 'ch', մ: 'm', յ: 'y', ն: 'n', շ: 'sh', ո: 'o', չ: 'ch', պ: 'p',
+  ջ: 'j', ռ: 'r', ս: 's', վ: 'v', տ: 't', ր: 'r', ց: 'ts', ւ: 'v', փ: 'p', ք: 'k', օ: 'o', ֆ: 'f', և: 'ev',
+};
+
+// Revised Romanization jamo, used algorithmically over precomposed Hangul syllables.
+const HANGUL_INITIAL = ['g', 'kk', 'n', 'd', 'tt', 'r', 'm', 'b', 'pp', 's', 'ss', '', 'j', 'jj', 'ch', 'k', 't', 'p', 'h'];
+const HANGUL_MEDIAL = ['a', 'ae', 'ya', 'yae', 'eo', 'e', 'yeo', 'ye', 'o', 'wa', 'wae', 'oe', 'yo', 'u', 'wo', 'we', 'wi', 'yu', 'eu', 'ui', 'i'];
+const HANGUL_FINAL = ['', 'k', 'k', 'k', 'n', 'n', 'n', 't', 'l', 'k', 'm', 'l', 'l', 'l', 'p', 'l', 'm', 'p', 'p', 't', 't', 'ng', 't', 't', 'k', 't', 'p', 't'];
+// Korean surnames are romanised by custom, not by RR ("Kim", not "Gim"); the commonest ones cover most people.
+const HANGUL_SURNAMES: Record<string, string> = {
+  김: 'kim', 이: 'lee', 박: 'park', 최: 'choi', 정: 'jung', 강: 'kang', 조: 'cho', 윤: 'yoon', 장: 'jang', 임: 'lim',
+  한: 'han', 오: 'oh', 서: 'seo', 신: 'shin', 권: 'kwon', 황: 'hwang', 안: 'ahn', 송: 'song', 류: 'ryu', 홍: 'hong',
+};
+
+const SINGLE = new Map<string, string>();
+for (const table of [CYRILLIC, GREEK, ARABIC, HEBREW, GEORGIAN, ARMENIAN]) {
+  for (const [k, v] of Object.entries(table)) SINGLE.set(k, v);
+}
+
+const ABJAD_RE = /[\u0590-\u05FF\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]/;
+const NON_LATIN_RE = /[^\u0000-\u024F\u1E00-\u1EFF]/;
+
+export interface Transliteration {
+  text: string;
+  /** The input contained Arabic or Hebrew letters, whose Latin form lacks the short vowels. */
+  abjad: boolean;
+}
+
+function hangulSyllable(code: number, first: boolean): string {
+  const s = code - 0xac00;
+  const ch = String.fromCharCode(code);
+  if (first && HANGUL_SURNAMES[ch]) return HANGUL_SURNAMES[ch];
+  const initial = HANGUL_INITIAL[Math.floor(s / 588)] ?? '';
+  const medial = HANGUL_MEDIAL[Math.floor((s % 588) / 28)] ?? '';
+  const final = HANGUL_FINAL[s % 28] ?? '';
+  return initial + medial + final;
+}
+
+/** Lower-cases and maps Cyrillic, Greek, Arabic, Hebrew, Georgian, Armenian and Hangul letters to Latin. */
+export function transliterate(input: string): Transliteration {
+  const lower = input.toLowerCase();
+  if (!NON_LATIN_RE.test(lower)) return { text: lower, abjad: false };
+  let s = lower;
+  for (const [re, rep] of GREEK_DIGRAPHS) s = s.replace(re, rep);
+  // Greek accents are combining marks after NFD; drop them so the base letter hits the table.
+  s = s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC');
+  const abjad = ABJAD_RE.test(s);
+  let out = '';
+  let prevHangul = false;
+  for (const ch of s) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code >= 0xac00 && code <= 0xd7a3) {
+      // Each Hangul syllable becomes its own token: Korean given names are romanised split or joined
+      // ("Ji Sung", "Jisung"), and the scorer's compact comparison covers the joined form.
+      out += (prevHangul ? ' ' : '') + hangulSyllable(code, !prevHangul);
+      prevHangul = true;
+      continue;
+    }
+    prevHangul = false;
+    const mapped = SINGLE.get(ch);
+    out += mapped ?? ch;
+  }
+  return { text: out, abjad };
+}
