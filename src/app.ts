@@ -1,0 +1,67 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { loggerOptions } from './platform/logger.js';
+import type { Config } from './config.js';
+import type { Db } from './platform/db.js';
+import { newId } from './platform/ids.js';
+import { KeyCache } from './platform/key-cache.js';
+import type { RateLimiter } from './platform/rate-limit.js';
+import { registerErrorHandling } from './platform/http/error-handler.js';
+import { registerAuth } from './platform/http/auth-plugin.js';
+import { createMetrics, registerMetrics, type Metrics } from './platform/metrics.js';
+import { registerOpenApi } from './platform/openapi.js';
+import { ErrorResponse } from './platform/schemas.js';
+import { setCursorSecret } from './platform/pagination.js';
+import './platform/http/types.js';
+import { modules } from './modules/index.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  rateLimiter: RateLimiter;
+  /** pino level; omitted: no logging (tests). */
+  logLevel?: string;
+  metrics?: Metrics;
+  keyCacheTtlMs?: number;
+}
+
+export type App = FastifyInstance;
+
+/** Builds the Fastify instance with every platform plugin and module; does not listen. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  setCursorSecret(deps.config.masterKey);
+  const app = Fastify({
+    logger: deps.logLevel && deps.logLevel !== 'silent' ? loggerOptions(deps.logLevel) : false,
+    genReqId: () => newId('request'),
+    requestIdHeader: false,
+    bodyLimit: deps.config.bodyLimitBytes,
+    trustProxy: process.env.TRUST_PROXY === 'true',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+
+  app.removeContentTypeParser('text/plain');
+  app.addSchema(ErrorResponse);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const keys = new KeyCache(deps.db, deps.keyCacheTtlMs ?? 5000);
+  app.decorate('keyCache', keys);
+  registerErrorHandling(app);
+  await registerOpenApi(app, deps.config);
+  registerMetrics(app, deps.metrics ?? createMetrics());
+  registerAuth(app, { config: deps.config, db: deps.db, keys, rateLimiter: deps.rateLimiter });
+
+  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await deps.db.query('SELECT 1');
+      return { status: 'ready', database: deps.db.kind };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', database: deps.db.kind });
+    }
+  });
+
+  for (const mod of modules) await app.register(mod.plugin, { prefix: mod.prefix, deps });
+  return app;
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+import { loadConfig, ConfigError } from './config.js';
+import { openDb, migrate } from './platform/db.js';
+import { acquireLock, readLock } from './platform/embedded-lock.js';
+import { runCommand, USAGE } from './cli/commands.js';
+import { runRemote } from './cli/admin-socket.js';
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+  const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
+  if (!config.databaseUrl) {
+    const lock = readLock(config.dataDir);
+    if (lock && lock.pid !== process.pid) {
+      if (!lock.socket) {
+        io.err(`The embedded database in ${config.dataDir} is in use by process ${lock.pid}, which has no admin socket. Stop it first.`);
+        return 1;
+      }
+      const r = await runRemote(lock.socket, argv);
+      r.stdout.forEach(io.out);
+      r.stderr.forEach(io.err);
+      return r.code;
+    }
+  }
+  const release = config.databaseUrl ? () => undefined : acquireLock(config.dataDir, null);
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  try {
+    if (argv[0] !== 'migrate') await migrate(db);
+    return await runCommand(db, argv, io);
+  } finally {
+    await db.close();
+    release();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof ConfigError ? err.message : `error: ${(err as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,115 @@
+import { parseArgs } from 'node:util';
+import type { Db } from '../platform/db.js';
+import { migrate } from '../platform/db.js';
+import { createAccount, getAccount, listAccounts } from '../platform/accounts.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../platform/api-keys.js';
+import { parseScopes } from '../platform/scopes.js';
+import { sealAuditChain, verifyAuditChain } from '../platform/audit.js';
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const USAGE = `verity <command> [options]
+
+Commands:
+  migrate                                   apply database migrations
+  accounts create [--name NAME] [--rate-limit N] [--json]
+  accounts list [--json]
+  keys create --account ID --environment sandbox|production [--scopes a:read,b:write|*] [--name NAME] [--rate-limit N] [--json]
+  keys list [--account ID] [--json]
+  keys revoke ID [--json]
+  audit verify [--json]                     seal pending audit rows, then verify the whole hash chain
+
+The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
+commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
+
+class UsageError extends Error {}
+
+/** Runs one CLI command against a database. Returns the exit code. */
+export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<number> {
+  const [group, action, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      account: { type: 'string' },
+      environment: { type: 'string' },
+      scopes: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const json = values.json === true;
+  const emit = (obj: unknown, text: string) => io.out(json ? JSON.stringify(obj) : text);
+  const rateLimit = values['rate-limit'] !== undefined ? Number(values['rate-limit']) : null;
+  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) throw new UsageError('--rate-limit must be a positive integer (requests per minute)');
+
+  try {
+    switch (`${group ?? ''} ${action ?? ''}`.trim()) {
+      case 'migrate': {
+        const applied = await migrate(db);
+        emit({ applied }, applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+        return 0;
+      }
+      case 'accounts create': {
+        const a = await createAccount(db, { name: values.name ?? 'Account', rateLimitPerMinute: rateLimit });
+        emit({ id: a.id, name: a.name, created_at: a.created_at }, `created account ${a.id} (${a.name})`);
+        return 0;
+      }
+      case 'accounts list': {
+        const rows = await listAccounts(db);
+        if (json) io.out(JSON.stringify(rows));
+        else for (const a of rows) io.out(`${a.id}  ${a.name}  created ${a.created_at.toISOString()}`);
+        return 0;
+      }
+      case 'keys create': {
+        if (!values.account) throw new UsageError('--account is required');
+        if (values.environment !== 'sandbox' && values.environment !== 'production') throw new UsageError('--environment must be sandbox or production');
+        if (!(await getAccount(db, values.account))) {
+          io.err(`no account ${values.account}`);
+          return 1;
+        }
+        const scopes = values.scopes ? parseScopes(values.scopes) : undefined;
+        const { key, record } = await createApiKey(db, { accountId: values.account, environment: values.environment, scopes, name: values.name ?? null, rateLimitPerMinute: rateLimit });
+        if (!json) io.out('This key is shown once; store it now. Only its hash is kept.');
+        emit({ id: record.id, key, account: record.account_id, environment: record.environment, scopes: record.scopes, rate_limit_per_minute: record.rate_limit_per_minute }, `${record.id}  ${record.environment}  ${key}\nscopes: ${record.scopes.join(',')}`);
+        return 0;
+      }
+      case 'keys list': {
+        const rows = await listApiKeys(db, values.account);
+        if (json) io.out(JSON.stringify(rows.map((k) => ({ id: k.id, account: k.account_id, environment: k.environment, display: k.display, scopes: k.scopes, revoked_at: k.revoked_at, created_at: k.created_at }))));
+        else for (const k of rows) io.out(`${k.id}  ${k.account_id}  ${k.environment.padEnd(10)}  ${k.display}  ${k.revoked_at ? 'REVOKED' : 'active'}  ${k.scopes.join(',')}`);
+        return 0;
+      }
+      case 'keys revoke': {
+        const id = positionals[0];
+        if (!id) throw new UsageError('keys revoke needs the key id (key_…)');
+        const k = await revokeApiKey(db, id);
+        if (!k) {
+          io.err(`no key ${id}`);
+          return 1;
+        }
+        emit({ id: k.id, revoked_at: k.revoked_at }, `revoked ${k.id}`);
+        return 0;
+      }
+      case 'audit verify': {
+        while ((await sealAuditChain(db)) > 0);
+        const v = await verifyAuditChain(db);
+        emit(v, v.ok ? `audit chain intact: ${v.checked} rows verified` : `AUDIT CHAIN BROKEN at row ${v.firstBadSeq}: ${v.problem}`);
+        return v.ok ? 0 : 2;
+      }
+      default:
+        io.err(USAGE);
+        return group ? 64 : 0;
+    }
+  } catch (err) {
+    if (err instanceof UsageError || (err instanceof Error && /unknown scope/.test(err.message))) {
+      io.err(`error: ${err.message}`);
+      return 64;
+    }
+    throw err;
+  }
+}

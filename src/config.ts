@@ -1,0 +1,140 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+
+/** Everything the service reads from its environment, validated once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  hostedBaseUrl: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  redisUrl: string | null;
+  logLevel: string;
+  masterKey: Buffer;
+  nodeEnv: string;
+  rateLimit: { defaultPerMinute: number };
+  idempotencyRetentionHours: number;
+  bodyLimitBytes: number;
+  runWorker: boolean;
+  workerConcurrency: number;
+  webhooks: { allowPrivateNetworks: boolean; requireHttps: boolean; timeoutMs: number };
+  /** Seeds the first account and keys on an empty database. */
+  bootstrap: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Reads and validates configuration. Collects every problem before failing so an operator
+ * fixes them in one pass rather than one restart per mistake.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const int = (name: string, def: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return def;
+    }
+    return n;
+  };
+  const bool = (name: string, def: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return def;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return null;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) problems.push(`${name} must use ${protocols.join(' or ')} (got "${u.protocol}")`);
+      return raw;
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+      return null;
+    }
+  };
+
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const production = nodeEnv === 'production';
+  const port = int('PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const publicBaseUrl = (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
+  const hostedBaseUrl = (url('HOSTED_BASE_URL', ['http:', 'https:']) ?? `${publicBaseUrl}/hosted`).replace(/\/+$/, '');
+  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const dataDir = resolve(env.DATA_DIR || './.data');
+  const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
+  const logLevel = env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info');
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+
+  let masterKey: Buffer = Buffer.alloc(32);
+  const rawKey = env.MASTER_KEY;
+  if (rawKey) {
+    const decoded = decodeKey(rawKey);
+    if (!decoded) problems.push('MASTER_KEY must be 32 bytes as 64 hex characters or base64');
+    else masterKey = decoded;
+  } else if (production) {
+    problems.push('MASTER_KEY is required when NODE_ENV=production (32 bytes, hex or base64); generate one with `openssl rand -hex 32`');
+  } else if (problems.length === 0) {
+    masterKey = loadOrCreateDevKey(dataDir);
+  }
+
+  const config: Config = {
+    port,
+    host,
+    publicBaseUrl,
+    hostedBaseUrl,
+    databaseUrl,
+    dataDir,
+    redisUrl,
+    logLevel,
+    masterKey,
+    nodeEnv,
+    rateLimit: { defaultPerMinute: int('RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000) },
+    idempotencyRetentionHours: int('IDEMPOTENCY_RETENTION_HOURS', 24, 1, 24 * 90),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 25 * 1024 * 1024, 1024, 200 * 1024 * 1024),
+    runWorker: bool('RUN_WORKER', true),
+    workerConcurrency: int('WORKER_CONCURRENCY', 4, 1, 256),
+    webhooks: {
+      allowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', !production),
+      requireHttps: bool('WEBHOOK_REQUIRE_HTTPS', production),
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    },
+    bootstrap: bool('BOOTSTRAP', true),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function decodeKey(raw: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');
+  const b = Buffer.from(raw, 'base64');
+  return b.length === 32 ? b : null;
+}
+
+/** The embedded default keeps its generated key beside its data so a restart can still decrypt. */
+function loadOrCreateDevKey(dataDir: string): Buffer {
+  const file = join(dataDir, 'master.key');
+  if (existsSync(file)) {
+    const k = decodeKey(readFileSync(file, 'utf8').trim());
+    if (k) return k;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
+  return key;
+}

@@ -1,0 +1,39 @@
+import type { Db } from '../platform/db.js';
+import { enqueueJob, type JobHandler } from '../platform/jobs.js';
+import { sealAuditChain } from '../platform/audit.js';
+import { purgeExpiredKeys } from '../platform/idempotency.js';
+
+export interface JobDeps {
+  db: Db;
+}
+
+/** Every queue the worker serves, with its handler. Modules add their queues here. */
+export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
+  return {
+    'audit.seal': async () => {
+      while ((await sealAuditChain(deps.db)) > 0);
+    },
+    'idempotency.purge': async () => {
+      await purgeExpiredKeys(deps.db);
+    },
+    'jobs.purge': async () => {
+      await deps.db.query("DELETE FROM jobs WHERE state = 'done' AND updated_at < now() - interval '7 days'");
+    },
+  };
+}
+
+/** Recurring maintenance, enqueued with a dedupe key so N workers still run each once per period. */
+export const RECURRING: { queue: string; everyMs: number }[] = [
+  { queue: 'audit.seal', everyMs: 2_000 },
+  { queue: 'idempotency.purge', everyMs: 3_600_000 },
+  { queue: 'jobs.purge', everyMs: 3_600_000 },
+];
+
+export function startScheduler(db: Db, onError: (err: unknown) => void): () => void {
+  const timers = RECURRING.map(({ queue, everyMs }) => {
+    const tick = () => enqueueJob(db, queue, {}, { dedupeKey: `recurring:${queue}`, maxAttempts: 1 }).catch(onError);
+    void tick();
+    return setInterval(tick, everyMs);
+  });
+  return () => timers.forEach(clearInterval);
+}

@@ -1,0 +1,158 @@
+import { readdirSync, readFileSync, mkdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+
+/** Anything that runs SQL: the database itself or an open transaction. Repositories take this. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs fn in one transaction; commits if it resolves, rolls back if it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Whether the pgvector extension can be used on this database. */
+  readonly hasVector: boolean;
+  close(): Promise<void>;
+}
+
+// int8 and numeric come back as strings from node-postgres; we only store counts and amounts
+// that fit a double, and PGlite already returns numbers, so both drivers agree on numbers.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+class PostgresDb implements Db {
+  readonly kind = 'postgres' as const;
+  hasVector = false;
+  constructor(private readonly pool: pg.Pool) {}
+  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const r = await this.pool.query(sql, params as unknown[]);
+    return r.rows as T[];
+  }
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const tx: Queryable = { query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[] };
+      const result = await fn(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+class PgliteDb implements Db {
+  readonly kind = 'pglite' as const;
+  hasVector = false;
+  constructor(private readonly pglite: PGlite) {}
+  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const r = await this.pglite.query<T>(sql, params as unknown[]);
+    return r.rows;
+  }
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.pglite.transaction(async (t) => fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await t.query<R>(sql, params as unknown[])).rows }));
+  }
+  async close(): Promise<void> {
+    await this.pglite.close();
+  }
+}
+
+export interface OpenDbOptions {
+  /** postgres:// URL; when absent the embedded PGlite is used. */
+  databaseUrl?: string | null;
+  /** Directory for PGlite's files; `memory://` keeps it in memory (tests). */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDb(opts: OpenDbOptions): Promise<Db> {
+  if (opts.databaseUrl) {
+    const url = new URL(opts.databaseUrl);
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      // An explicit user avoids a slow default lookup on every new connection (see shared/DEPENDENCIES.md).
+      user: decodeURIComponent(url.username) || process.env.PGUSER || userInfo().username,
+      max: opts.poolSize ?? 20,
+      idleTimeoutMillis: 30_000,
+    });
+    pool.on('error', () => undefined); // idle-client errors surface on the next query instead of crashing
+    const db = new PostgresDb(pool);
+    db.hasVector = await detectVector(db);
+    return db;
+  }
+  const dir = opts.dataDir ?? 'memory://';
+  const extensions = { vector };
+  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir.startsWith('memory://') ? undefined : dir, { extensions });
+  const db = new PgliteDb(pglite);
+  db.hasVector = await detectVector(db);
+  return db;
+}
+
+async function detectVector(db: Queryable): Promise<boolean> {
+  const rows = await db.query<{ ok: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS ok");
+  return rows[0]?.ok === true;
+}
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+const MIGRATION_LOCK = 7_312_001;
+
+/** Applies pending migrations in order, each in its own transaction; safe when several processes start at once. */
+export async function migrate(db: Db, log: (msg: string) => void = () => undefined): Promise<string[]> {
+  const files = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+  const applied: string[] = [];
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const done = new Set((await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+    for (const file of files) {
+      const version = file.replace(/\.sql$/, '');
+      if (done.has(version)) continue;
+      let sql = readFileSync(MIGRATIONS_DIR + file, 'utf8');
+      if (sql.includes('-- requires: vector') && !db.hasVector) sql = sql.replace(/-- vector:begin[\s\S]*?-- vector:end/g, '');
+      for (const stmt of splitSql(sql)) await tx.query(stmt);
+      await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+      applied.push(version);
+      log(`applied migration ${version}`);
+    }
+  });
+  return applied;
+}
+
+/** Splits a migration file on semicolons that end a statement (outside quotes and $$ bodies). */
+export function splitSql(sql: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let inDollar = false;
+  let inQuote = false;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i]!;
+    if (!inQuote && sql.startsWith('$$', i)) { inDollar = !inDollar; cur += '$$'; i++; continue; }
+    if (!inDollar && ch === "'") inQuote = !inQuote;
+    if (!inDollar && !inQuote && ch === '-' && sql[i + 1] === '-') {
+      const nl = sql.indexOf('\n', i);
+      i = nl === -1 ? sql.length : nl;
+      cur += '\n';
+      continue;
+    }
+    if (ch === ';' && !inDollar && !inQuote) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+      continue;
+    }
+    cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}

@@ -1,0 +1,115 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Db } from '../db.js';
+import type { KeyCache } from '../key-cache.js';
+import type { RateLimiter, RateLimitResult } from '../rate-limit.js';
+import { hasScope } from '../scopes.js';
+import { sendError } from './error-handler.js';
+import { IDEMPOTENCY_HEADER, createBinding, findStoredResponse, mismatch, requestFingerprint, storeAfterResponse, validateKey } from '../idempotency.js';
+
+export interface AuthDeps {
+  config: Config;
+  db: Db;
+  keys: KeyCache;
+  rateLimiter: RateLimiter;
+}
+
+/** Requests that fail authentication are limited per client address, which slows key guessing. */
+const UNAUTHENTICATED_LIMIT = 600;
+
+function setRateHeaders(reply: FastifyReply, r: RateLimitResult): void {
+  reply.header('x-ratelimit-limit', String(r.limit));
+  reply.header('x-ratelimit-remaining', String(r.remaining));
+  reply.header('x-ratelimit-reset', String(r.resetAt));
+}
+
+/**
+ * Authenticates /v1 routes, applies the per-key rate limit, enforces the route's scope and
+ * binds Idempotency-Key handling. Routes marked `config.public` skip all of it.
+ */
+export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { scope?: string; public?: boolean };
+    if (route.url.startsWith('/v1') && !config.scope && !config.public) {
+      throw new Error(`route ${String(route.method)} ${route.url} must declare config.scope (or config.public)`);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404 || request.routeOptions.config.public || !request.url.startsWith('/v1')) return;
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    const record = match ? await deps.keys.lookup(match[1]!) : null;
+    if (!record) {
+      const r = await deps.rateLimiter.hit(`ip:${request.ip}`, UNAUTHENTICATED_LIMIT);
+      setRateHeaders(reply, r);
+      if (!r.allowed) return sendError(reply, request, 'rate_limited', 'Too many unauthenticated requests from this address.', null, 429, { 'retry-after': String(r.retryAfterSeconds) });
+      const message = !header
+        ? 'No API key: send Authorization: Bearer <key>.'
+        : !match
+          ? 'The Authorization header must be "Bearer <key>".'
+          : 'The API key is not valid or has been revoked.';
+      return sendError(reply, request, 'unauthenticated', message, null);
+    }
+    const limit = record.rate_limit_per_minute ?? record.account_rate_limit_per_minute ?? deps.config.rateLimit.defaultPerMinute;
+    const r = await deps.rateLimiter.hit(`key:${record.id}`, limit);
+    setRateHeaders(reply, r);
+    if (!r.allowed) {
+      return sendError(reply, request, 'rate_limited', `Rate limit of ${limit} requests per minute exceeded for this key.`, null, 429, { 'retry-after': String(r.retryAfterSeconds) });
+    }
+    request.ctx = {
+      db: deps.db,
+      accountId: record.account_id,
+      environment: record.environment,
+      actor: { type: 'api_key', id: record.id },
+      scopes: record.scopes,
+      requestId: request.id,
+    };
+    const needed = request.routeOptions.config.scope;
+    if (needed && !hasScope(record.scopes, needed)) {
+      return sendError(reply, request, 'insufficient_scope', `This API key lacks the ${needed} scope needed for this operation.`, null);
+    }
+  });
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply) => {
+    if (request.method !== 'POST' || !request.ctx) return;
+    const raw = request.headers[IDEMPOTENCY_HEADER];
+    if (raw === undefined) return;
+    const key = validateKey(raw);
+    const fingerprint = requestFingerprint(request.method, request.url.split('?')[0]!, request.body);
+    request.idempotencyKey = key;
+    request.idempotencyFingerprint = fingerprint;
+    const stored = await findStoredResponse(deps.db, request.ctx.accountId, request.ctx.environment, key);
+    if (stored) {
+      if (stored.fingerprint !== fingerprint) throw mismatch();
+      if (stored.state === 'done' && stored.response_status) {
+        return reply.code(stored.response_status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(stored.response_body);
+      }
+    }
+    request.ctx.idempotency = createBinding({
+      accountId: request.ctx.accountId,
+      environment: request.ctx.environment,
+      key,
+      fingerprint,
+      retentionHours: deps.config.idempotencyRetentionHours,
+      serialize: (result) => ({ status: reply.statusCode, body: reply.serialize(result) as string }),
+    });
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const binding = request.ctx?.idempotency;
+    if (!binding || binding.used || reply.statusCode >= 300 || reply.getHeader('idempotent-replayed')) return payload;
+    if (typeof payload === 'string') {
+      await storeAfterResponse(deps.db, {
+        accountId: request.ctx.accountId,
+        environment: request.ctx.environment,
+        key: request.idempotencyKey!,
+        fingerprint: request.idempotencyFingerprint!,
+        retentionHours: deps.config.idempotencyRetentionHours,
+        status: reply.statusCode,
+        body: payload,
+      });
+    }
+    return payload;
+  });
+}

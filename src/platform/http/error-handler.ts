@@ -1,0 +1,81 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, codeForStatus, errorBody, ERROR_CODES, type ErrorCode } from '../errors.js';
+import { IdempotentReplay, findStoredResponse, mismatch } from '../idempotency.js';
+
+interface ValidationIssue {
+  instancePath?: string;
+  params?: Record<string, unknown>;
+  message?: string;
+  keyword?: string;
+}
+
+/** JSON pointer + the property a failing keyword names → "subject.country". */
+export function fieldFromValidation(issue: ValidationIssue | undefined, context: string | undefined): string {
+  if (!issue) return context ?? 'body';
+  const parts = (issue.instancePath ?? '').split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const extra = issue.params?.missingProperty ?? issue.params?.additionalProperty;
+  if (typeof extra === 'string') parts.push(extra);
+  if (parts.length === 0) return context === 'body' || !context ? 'body' : context;
+  return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+function describeValidation(issue: ValidationIssue | undefined, field: string): string {
+  if (!issue) return 'The request is not valid.';
+  if (issue.keyword === 'required') return `${field} is required.`;
+  if (issue.keyword === 'additionalProperties') return `${field} is not a known field.`;
+  return `${field} ${issue.message ?? 'is not valid'}.`;
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, field: string | null, status: number = ERROR_CODES[code].status, headers: Record<string, string> = {}) {
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(code, message, field, request.id));
+}
+
+/**
+ * One handler for every failure: AppError as it is, validation errors with the failing field,
+ * framework errors by status, and anything unknown as internal_error with nothing internal leaked.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler(async (err: FastifyError | AppError | IdempotentReplay, request, reply) => {
+    if (err instanceof IdempotentReplay) {
+      const stored = await findStoredResponse(request.ctx.db, request.ctx.accountId, request.ctx.environment, request.idempotencyKey!);
+      if (stored && stored.fingerprint !== request.idempotencyFingerprint) return sendError(reply, request, 'invalid_request', mismatch().message, 'Idempotency-Key');
+      if (stored?.state === 'done' && stored.response_status) {
+        return reply.code(stored.response_status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(stored.response_body);
+      }
+      return sendError(reply, request, 'conflict', 'A request with this Idempotency-Key is still being processed; retry after it completes.', 'Idempotency-Key');
+    }
+    if (err instanceof AppError) return sendError(reply, request, err.code, err.message, err.field, err.status, err.headers);
+    const fe = err as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
+    if (fe.validation) {
+      const issue = fe.validation[0];
+      const field = fieldFromValidation(issue, fe.validationContext);
+      return sendError(reply, request, 'invalid_request', describeValidation(issue, field), field);
+    }
+    const status = fe.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err, request_id: request.id }, 'unhandled error');
+      return sendError(reply, request, 'internal_error', ERROR_CODES.internal_error.message, null);
+    }
+    switch (fe.code) {
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, request, 'invalid_request', 'Content-Type must be application/json (or multipart/form-data where an endpoint accepts files).', 'Content-Type', 400);
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, request, 'invalid_request', 'The request body is larger than this service accepts.', 'body', 400);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendError(reply, request, 'invalid_request', 'The body is empty but Content-Type says JSON; send a JSON object.', 'body', 400);
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendError(reply, request, 'invalid_request', 'The body is not valid JSON.', 'body', 400);
+      default:
+        if (err instanceof SyntaxError) return sendError(reply, request, 'invalid_request', 'The body is not valid JSON.', 'body', 400);
+    }
+    const code = codeForStatus(status);
+    const mapped = ERROR_CODES[code].status;
+    return sendError(reply, request, code, code === 'invalid_request' ? 'The request is not valid.' : ERROR_CODES[code].message, null, mapped);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, request, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API reference.`, null),
+  );
+}

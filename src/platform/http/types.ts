@@ -1,0 +1,19 @@
+import type { RequestContext } from '../context.js';
+import type { Scope } from '../scopes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set for authenticated routes by the auth hook. */
+    ctx: RequestContext;
+    idempotencyKey?: string;
+    idempotencyFingerprint?: string;
+  }
+  interface FastifyContextConfig {
+    /** Scope the route requires; every /v1 route must name one. */
+    scope?: Scope;
+    /** Routes outside the API key scheme (health, docs, hosted pages). */
+    public?: boolean;
+  }
+}
+
+export {};

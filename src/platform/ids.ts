@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
+
+/** Every resource kind and its id prefix, in one place so prefixes never collide. */
+export const ID_PREFIX = {
+  account: 'acct',
+  apiKey: 'key',
+  request: 'req',
+  audit: 'aud',
+  event: 'evt',
+  job: 'job',
+  listEntry: 'lse',
+  webhook: 'whd',
+  delivery: 'wdl',
+  usage: 'use',
+  session: 'ses',
+  check: 'chk',
+  journey: 'jrn',
+  business: 'biz',
+  transaction: 'txn',
+  case: 'case',
+} as const;
+export type IdKind = keyof typeof ID_PREFIX;
+
+let lastMs = 0;
+let lastRand: Buffer = Buffer.alloc(10);
+
+/**
+ * Prefixed, time-sortable id: 10 chars of millisecond time + 16 chars of randomness (ULID layout).
+ * Within one millisecond the random part is incremented, so ids from one process sort in creation order.
+ */
+export function newId(kind: IdKind, now = Date.now()): string {
+  let rand: Buffer;
+  if (now <= lastMs) {
+    rand = Buffer.from(lastRand);
+    for (let i = rand.length - 1; i >= 0; i--) {
+      rand[i] = (rand[i]! + 1) & 0xff;
+      if (rand[i] !== 0) break;
+    }
+    now = lastMs;
+  } else {
+    rand = randomBytes(10);
+  }
+  lastMs = now;
+  lastRand = rand;
+  let time = '';
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  let bits = 0n;
+  for (const b of rand) bits = (bits << 8n) | BigInt(b);
+  let r = '';
+  for (let i = 0; i < 16; i++) {
+    r = ALPHABET[Number(bits & 31n)] + r;
+    bits >>= 5n;
+  }
+  return `${ID_PREFIX[kind]}_${time}${r}`;
+}
+
+export function hasPrefix(id: string, kind: IdKind): boolean {
+  return id.startsWith(`${ID_PREFIX[kind]}_`) && /^[a-z]+_[0-9a-hjkmnp-tv-z]{26}$/.test(id);
+}

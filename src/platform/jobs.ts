@@ -1,0 +1,158 @@
+import { hostname } from 'node:os';
+import type { Db, Queryable } from './db.js';
+import { newId } from './ids.js';
+
+export interface JobRow {
+  id: string;
+  queue: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+}
+
+export interface EnqueueOptions {
+  runAt?: Date;
+  maxAttempts?: number;
+  /** At most one queued or running job with this key exists; a second enqueue is a no-op. */
+  dedupeKey?: string;
+}
+
+/** Enqueues a job, normally inside the transaction of the change that needs it. */
+export async function enqueueJob(tx: Queryable, queue: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<string | null> {
+  const rows = await tx.query<{ id: string }>(
+    `INSERT INTO jobs (id, queue, payload, run_at, max_attempts, dedupe_key) VALUES ($1, $2, $3::jsonb, coalesce($4, now()), $5, $6)
+     ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running') DO NOTHING RETURNING id`,
+    [newId('job'), queue, JSON.stringify(payload), opts.runAt ?? null, opts.maxAttempts ?? 10, opts.dedupeKey ?? null],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/** Exponential backoff with full jitter: attempt 1 → up to base, doubling, capped. */
+export function backoffMs(attempt: number, baseMs = 1000, capMs = 3_600_000, rand: () => number = Math.random): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + (rand() * ceiling) / 2);
+}
+
+export type JobHandler = (job: JobRow) => Promise<void>;
+
+export interface JobRunnerOptions {
+  db: Db;
+  handlers: Record<string, JobHandler>;
+  concurrency?: number;
+  /** How long a claimed job stays ours; a worker that dies is replaced once this passes. */
+  leaseMs?: number;
+  pollMs?: number;
+  workerId?: string;
+  onError?: (err: unknown, job: JobRow | null) => void;
+}
+
+/**
+ * Claims jobs with FOR UPDATE SKIP LOCKED, so any number of worker processes can share one
+ * database without taking the same job. A job whose lease expired (its worker crashed) is claimable again.
+ */
+export class JobRunner {
+  private stopped = true;
+  private inFlight = new Set<Promise<void>>();
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  readonly workerId: string;
+  constructor(private readonly opts: JobRunnerOptions) {
+    this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${newId('job').slice(-6)}`;
+  }
+
+  async claim(limit: number): Promise<JobRow[]> {
+    const queues = Object.keys(this.opts.handlers);
+    return this.opts.db.query<JobRow>(
+      `UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_by = $1, locked_until = now() + make_interval(secs => $2), updated_at = now()
+       WHERE id IN (
+         SELECT id FROM jobs
+         WHERE queue = ANY($3::text[]) AND run_at <= now()
+           AND (state = 'queued' OR (state = 'running' AND locked_until < now()))
+         ORDER BY run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+       RETURNING id, queue, payload, attempts, max_attempts`,
+      [this.workerId, (this.opts.leaseMs ?? 60_000) / 1000, queues, limit],
+    );
+  }
+
+  private async finish(job: JobRow, err: unknown): Promise<void> {
+    if (!err) {
+      await this.opts.db.query("UPDATE jobs SET state = 'done', locked_until = null, updated_at = now() WHERE id = $1 AND locked_by = $2", [job.id, this.workerId]);
+      return;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    const final = job.attempts >= job.max_attempts;
+    await this.opts.db.query(
+      `UPDATE jobs SET state = $3, last_error = $4, locked_until = null, run_at = now() + make_interval(secs => $5), updated_at = now()
+       WHERE id = $1 AND locked_by = $2`,
+      [job.id, this.workerId, final ? 'failed' : 'queued', message.slice(0, 2000), backoffMs(job.attempts) / 1000],
+    );
+  }
+
+  /** Claims and runs one batch; returns how many jobs ran. */
+  async runOnce(): Promise<number> {
+    const capacity = (this.opts.concurrency ?? 4) - this.inFlight.size;
+    if (capacity <= 0) return 0;
+    const jobs = await this.claim(capacity);
+    for (const job of jobs) {
+      const handler = this.opts.handlers[job.queue];
+      const p = (async () => {
+        let error: unknown = null;
+        try {
+          await handler!(job);
+        } catch (err) {
+          error = err;
+          this.opts.onError?.(err, job);
+        }
+        await this.finish(job, error).catch((e) => this.opts.onError?.(e, job));
+      })();
+      this.inFlight.add(p);
+      void p.finally(() => {
+        this.inFlight.delete(p);
+        this.wake?.();
+      });
+    }
+    return jobs.length;
+  }
+
+  /** Drains ready jobs until none is left (tests, CLI). */
+  async drain(maxRounds = 1000): Promise<void> {
+    for (let i = 0; i < maxRounds; i++) {
+      const n = await this.runOnce();
+      if (this.inFlight.size > 0) await Promise.race(this.inFlight);
+      else if (n === 0) return;
+    }
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = (async () => {
+      while (!this.stopped) {
+        let n = 0;
+        try {
+          n = await this.runOnce();
+        } catch (err) {
+          this.opts.onError?.(err, null);
+        }
+        if (n === 0 || this.inFlight.size >= (this.opts.concurrency ?? 4)) {
+          await new Promise<void>((resolve) => {
+            const t = setTimeout(resolve, this.opts.pollMs ?? 250);
+            this.wake = () => {
+              clearTimeout(t);
+              resolve();
+            };
+          });
+          this.wake = null;
+        }
+      }
+    })();
+  }
+
+  /** Stops claiming and waits for the jobs in flight to finish (graceful shutdown). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+}

@@ -1,0 +1,19 @@
+import type { Queryable } from './db.js';
+import type { RequestContext } from './context.js';
+import { newId } from './ids.js';
+
+/** Billing period of a moment: the calendar month in UTC, as YYYY-MM. */
+export function billingPeriod(at: Date = new Date()): string {
+  return at.toISOString().slice(0, 7);
+}
+
+/**
+ * Records one billable operation in the caller's transaction. Because an idempotent replay
+ * returns the stored response without running the transaction again, a replay is never billed.
+ */
+export async function recordUsage(tx: Queryable, ctx: RequestContext, module: string, operation: string, resourceId: string | null, quantity = 1): Promise<void> {
+  await tx.query(
+    'INSERT INTO usage_records (id, account_id, environment, module, operation, resource_id, quantity, period) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+    [newId('usage'), ctx.accountId, ctx.environment, module, operation, resourceId, quantity, billingPeriod()],
+  );
+}

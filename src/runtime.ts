@@ -1,0 +1,34 @@
+import pino from 'pino';
+import type { Config } from './config.js';
+import { openDb, migrate, type Db } from './platform/db.js';
+import { JobRunner } from './platform/jobs.js';
+import { buildJobHandlers, startScheduler } from './jobs/index.js';
+import { loggerOptions } from './platform/logger.js';
+
+/** Opens the database and applies migrations; shared by the server, the worker and the CLI. */
+export async function openDatabase(config: Config, log: pino.Logger): Promise<Db> {
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrate(db, (m) => log.info(m));
+  return db;
+}
+
+export function createLogger(config: Config): pino.Logger {
+  return pino(loggerOptions(config.logLevel));
+}
+
+/** Starts the job runner and the recurring-job scheduler; returns a graceful stop. */
+export function startWorker(config: Config, db: Db, log: pino.Logger): () => Promise<void> {
+  const runner = new JobRunner({
+    db,
+    handlers: buildJobHandlers({ db }),
+    concurrency: config.workerConcurrency,
+    onError: (err, job) => log.warn({ err, job: job?.id, queue: job?.queue }, 'job failed'),
+  });
+  runner.start();
+  const stopScheduler = startScheduler(db, (err) => log.warn({ err }, 'scheduler error'));
+  log.info({ worker: runner.workerId }, 'job runner started');
+  return async () => {
+    stopScheduler();
+    await runner.stop();
+  };
+}

@@ -1,0 +1,58 @@
+import { loadConfig, ConfigError } from './config.js';
+import { buildApp } from './app.js';
+import { bootstrapFirstAccount } from './platform/bootstrap.js';
+import { acquireLock, adminSocketPath } from './platform/embedded-lock.js';
+import { createRateLimiter } from './platform/rate-limit.js';
+import { startAdminSocket } from './cli/admin-socket.js';
+import { createLogger, openDatabase, startWorker } from './runtime.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config);
+  const embedded = !config.databaseUrl;
+  const releaseLock = embedded ? acquireLock(config.dataDir, adminSocketPath(config.dataDir)) : () => undefined;
+  const db = await openDatabase(config, log);
+  const admin = embedded ? await startAdminSocket(db, adminSocketPath(config.dataDir)) : null;
+  const boot = config.bootstrap ? await bootstrapFirstAccount(db) : null;
+  const rateLimiter = await createRateLimiter(config.redisUrl);
+  const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel });
+  await app.listen({ port: config.port, host: config.host });
+  const stopWorker = config.runWorker ? startWorker(config, db, log) : async () => undefined;
+
+  const lines = [
+    '',
+    `Verity is running on ${embedded ? `the embedded database in ${config.dataDir}` : 'PostgreSQL'}.`,
+    `  API:       ${config.publicBaseUrl}/v1`,
+    `  Docs:      ${config.publicBaseUrl}/docs   (OpenAPI: ${config.publicBaseUrl}/openapi.json)`,
+  ];
+  if (boot?.created) {
+    lines.push(`  Account:   ${boot.accountId}`, `  Sandbox key (shown once, store it now):    ${boot.sandboxKey}`, `  Production key (shown once, store it now): ${boot.productionKey}`);
+  } else if (boot) {
+    lines.push(`  Account:   ${boot.accountId} (keys were shown on first start; mint another with:`, `             npm run cli -- keys create --account ${boot.accountId} --environment sandbox)`);
+  }
+  lines.push('');
+  process.stdout.write(lines.join('\n') + '\n');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    await app.close();
+    await stopWorker();
+    admin?.close();
+    await rateLimiter.close();
+    await db.close();
+    releaseLock();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});
