@@ -1,0 +1,35 @@
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
+
+interface NodeCanvas {
+  width: number;
+  height: number;
+  toBuffer(mime: 'image/png'): Buffer;
+}
+
+interface CanvasFactory {
+  create(width: number, height: number): { canvas: NodeCanvas; context: { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void } };
+  destroy(entry: unknown): void;
+}
+
+/**
+ * Rasterises a page for OCR. 200 dpi is where Tesseract's LSTM reads body text reliably without
+ * spending time on pixels it does not need. The canvas must come from pdfjs's own factory: pdfjs
+ * bundles its own @napi-rs/canvas build, and mixing two native canvas builds crashes the process.
+ */
+export async function renderPdfPage(doc: PDFDocumentProxy, page: PDFPageProxy, dpi = 200, maxPixels = 12_000_000): Promise<{ png: Buffer; scale: number }> {
+  const base = page.getViewport({ scale: 1 });
+  let scale = dpi / 72;
+  const pixels = base.width * base.height * scale * scale;
+  if (pixels > maxPixels) scale *= Math.sqrt(maxPixels / pixels);
+  const viewport = page.getViewport({ scale });
+  const factory = doc.canvasFactory as CanvasFactory;
+  const entry = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  try {
+    entry.context.fillStyle = '#ffffff';
+    entry.context.fillRect(0, 0, entry.canvas.width, entry.canvas.height);
+    await page.render({ canvasContext: entry.context, canvas: entry.canvas, viewport } as unknown as Parameters<PDFPageProxy['render']>[0]).promise;
+    return { png: entry.canvas.toBuffer('image/png'), scale };
+  } finally {
+    factory.destroy(entry);
+  }
+}
