@@ -1,0 +1,129 @@
+import { availableParallelism } from 'node:os';
+import { createWorkerPool, workerFileUrl, type SerializedError, type WorkerPoolStats } from '../../platform/worker-pool.js';
+import type { ModelInfo } from '../signal.js';
+import { FaceInputError, type FaceInputReason } from './errors.js';
+import { checkEncodedSize, DEFAULT_IMAGE_LIMITS, type ImageLimits } from './image-input.js';
+import { decideMatch, describeFaces, primaryFace } from './match-decision.js';
+import { decideLiveness, type LivenessThresholds } from './liveness-decision.js';
+import { decideAge } from './age-decision.js';
+import type { AgeResult, EmbedResult, FaceAnalysis, FaceMatchResult, FaceTask, FaceTaskResult, LivenessResult, WorkerInfo } from './types.js';
+
+export interface FaceEngineOptions {
+  /** Worker threads, each holding its own copy of the models (~60 MB). Default: cores, at most 4. */
+  poolSize?: number;
+  limits?: Partial<ImageLimits>;
+  /** A single analysis running longer than this kills its worker (which is restarted). */
+  taskTimeoutMs?: number;
+}
+
+export interface MatchOptions {
+  threshold?: number;
+  /** The reference image is a document: several faces there (ghost portrait) are expected, not suspicious. */
+  referenceIsDocument?: boolean;
+}
+
+export interface LivenessOptions extends Partial<LivenessThresholds> {}
+
+export interface AgeOptions {
+  /** The age the subject must be at least, e.g. 18. */
+  minimumAge: number;
+}
+
+export interface FaceEngine {
+  /** Detection, embedding, age, anti-spoofing and texture for every face (largest first). */
+  analyze(image: Uint8Array): Promise<FaceAnalysis>;
+  /** 1:1: selfie (`a`) against a reference (`b`, a document image or another photo). */
+  match(a: Uint8Array, b: Uint8Array, options?: MatchOptions): Promise<FaceMatchResult>;
+  /** Presentation-attack detection on a selfie or a short burst of frames (at most 8). */
+  liveness(frames: readonly Uint8Array[], options?: LivenessOptions): Promise<LivenessResult>;
+  estimateAge(image: Uint8Array, options: AgeOptions): Promise<AgeResult>;
+  /** The embedding of the single clear face, for enrolment in a FaceIndex or pgvector; null with signals otherwise. */
+  embed(image: Uint8Array): Promise<EmbedResult>;
+  /** Model names and versions, load time and tensor memory of one worker (waits for the models). */
+  info(): Promise<WorkerInfo>;
+  stats(): WorkerPoolStats;
+  close(): Promise<void>;
+}
+
+export const MAX_LIVENESS_FRAMES = 8;
+
+export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
+  const limits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...options.limits };
+  const size = options.poolSize ?? Math.max(1, Math.min(4, availableParallelism()));
+  const pool = createWorkerPool<FaceTask, FaceTaskResult>({
+    file: workerFileUrl(import.meta.url, './face-worker.js'),
+    size,
+    name: 'face',
+    workerData: { limits },
+    taskTimeoutMs: options.taskTimeoutMs ?? 30_000,
+    reviveError,
+  });
+  let models: ModelInfo[] | null = null;
+
+  async function modelInfo(): Promise<ModelInfo[]> {
+    models ??= ((await pool.run({ kind: 'info' })) as WorkerInfo).models;
+    return models;
+  }
+
+  async function analyze(image: Uint8Array, mirror = false, field = 'image'): Promise<FaceAnalysis> {
+    checkEncodedSize(image, limits, field);
+    // Copy before transferring so the caller's Buffer (often a slice of a pooled allocation) stays intact.
+    const copy = new Uint8Array(image);
+    try {
+      return (await pool.run({ kind: 'analyze', image: copy, mirror }, [copy.buffer])) as FaceAnalysis;
+    } catch (err) {
+      if (err instanceof FaceInputError && err.field !== field) throw new FaceInputError(err.reason, err.message, field);
+      throw err;
+    }
+  }
+
+  return {
+    analyze: (image) => analyze(image),
+
+    async match(a, b, matchOptions = {}) {
+      const started = performance.now();
+      const [left, right, model] = await Promise.all([analyze(a, false, 'selfie'), analyze(b, false, 'reference'), modelInfo()]);
+      const decision = decideMatch(left, right, matchOptions);
+      return { ...decision, model, timings: { totalMs: performance.now() - started, analyzeMs: [left.timings.totalMs, right.timings.totalMs] } };
+    },
+
+    async liveness(frames, livenessOptions = {}) {
+      if (frames.length === 0) throw new FaceInputError('image_empty', 'at least one frame is required', 'frames');
+      if (frames.length > MAX_LIVENESS_FRAMES) throw new FaceInputError('too_many_frames', `at most ${MAX_LIVENESS_FRAMES} frames`, 'frames');
+      const started = performance.now();
+      const [analyses, model] = await Promise.all([Promise.all(frames.map((f, i) => analyze(f, false, `frames[${i}]`))), modelInfo()]);
+      const decision = decideLiveness(analyses, livenessOptions);
+      return { ...decision, model, timings: { totalMs: performance.now() - started } };
+    },
+
+    async estimateAge(image, ageOptions) {
+      const started = performance.now();
+      // The mirrored copy is a second, independent look for the same face: their spread widens the band.
+      const [upright, mirrored, model] = await Promise.all([analyze(image), analyze(image, true), modelInfo()]);
+      const decision = decideAge(upright, mirrored, ageOptions.minimumAge);
+      return { ...decision, model, timings: { totalMs: performance.now() - started } };
+    },
+
+    async embed(image) {
+      const [analysis, model] = await Promise.all([analyze(image), modelInfo()]);
+      const signals = describeFaces(analysis, 'image', false);
+      const face = primaryFace(analysis);
+      const usable = face !== null && analysis.faces.length === 1;
+      return { embedding: usable ? face.embedding : null, signals, model };
+    },
+
+    info: async () => (await pool.run({ kind: 'info' })) as WorkerInfo,
+    stats: () => pool.stats(),
+    close: () => pool.close(),
+  };
+}
+
+function reviveError(error: SerializedError): Error {
+  if (error.name === 'FaceInputError') {
+    const details = (error.details ?? {}) as { reason?: FaceInputReason; field?: string };
+    return new FaceInputError(details.reason ?? 'image_decode_failed', error.message, details.field ?? 'image');
+  }
+  const revived = new Error(`face worker: ${error.message}`);
+  revived.name = error.name;
+  return revived;
+}

@@ -1,0 +1,252 @@
+import { signal, type Signal } from '../signal.js';
+import { EMBEDDING_DIMENSIONS, FACE_DUPLICATE_THRESHOLD, normalizeEmbedding } from './similarity.js';
+
+/**
+ * In-process 1:N face index for deployments without pgvector: cosine top-k over unit-length
+ * embeddings kept in one growing Float32Array. Above `coarseFrom` entries the search runs in two
+ * stages: a scan over a 256-value seeded random projection of every row (JL: inner products kept
+ * up to ~1/√256 noise) picks candidates, which are then re-ranked exactly at full 1024 values. The
+ * exact scan alone took ~70–90 ms at 100,000 faces here; the two-stage search meets the 50 ms aim.
+ * bench/face-speed.ts measures both and the recall of the two-stage search against the exact one.
+ */
+
+export interface FaceIndexHit {
+  id: string;
+  subjectId: string;
+  similarity: number;
+}
+
+export interface SearchOptions {
+  k?: number;
+  /** Hits below this similarity are dropped. */
+  minSimilarity?: number;
+  /** Skip faces of this subject (search for duplicates of a subject among the others). */
+  excludeSubjectId?: string;
+  /** Force the full-precision scan of every row. */
+  exact?: boolean;
+}
+
+const PROJECTED = 256;
+const PROJECTION_SEED = 0x5eed_f00d;
+const MAGIC = 'VERITY-FACE-INDEX-1';
+
+export class FaceIndex {
+  private ids: string[] = [];
+  private subjects: string[] = [];
+  private rowOf = new Map<string, number>();
+  private vectors: Float32Array;
+  private projected: Float32Array;
+  private readonly projection: Float32Array;
+
+  constructor(readonly dimensions = EMBEDDING_DIMENSIONS, readonly coarseFrom = 20_000, capacity = 1024) {
+    this.vectors = new Float32Array(capacity * dimensions);
+    this.projected = new Float32Array(capacity * PROJECTED);
+    this.projection = seededProjection(dimensions, PROJECTED, PROJECTION_SEED);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.rowOf.has(id);
+  }
+
+  /** Adds or replaces the face `id` of `subjectId`. The embedding is normalised on the way in. */
+  add(id: string, subjectId: string, embedding: Float32Array | readonly number[]): void {
+    if (embedding.length !== this.dimensions) throw new RangeError(`embedding has ${embedding.length} values, the index takes ${this.dimensions}`);
+    const unit = normalizeEmbedding(embedding);
+    let row = this.rowOf.get(id);
+    if (row === undefined) {
+      row = this.ids.length;
+      this.grow(row + 1);
+      this.ids.push(id);
+      this.subjects.push(subjectId);
+      this.rowOf.set(id, row);
+    } else {
+      this.subjects[row] = subjectId;
+    }
+    this.vectors.set(unit, row * this.dimensions);
+    this.projectRow(row);
+  }
+
+  remove(id: string): boolean {
+    const row = this.rowOf.get(id);
+    if (row === undefined) return false;
+    const last = this.ids.length - 1;
+    if (row !== last) {
+      // Swap-remove keeps rows dense; the moved row keeps its vector and projection.
+      this.vectors.copyWithin(row * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
+      this.projected.copyWithin(row * PROJECTED, last * PROJECTED, (last + 1) * PROJECTED);
+      this.ids[row] = this.ids[last]!;
+      this.subjects[row] = this.subjects[last]!;
+      this.rowOf.set(this.ids[row]!, row);
+    }
+    this.ids.pop();
+    this.subjects.pop();
+    this.rowOf.delete(id);
+    return true;
+  }
+
+  search(query: Float32Array | readonly number[], options: SearchOptions = {}): FaceIndexHit[] {
+    if (query.length !== this.dimensions) throw new RangeError(`query has ${query.length} values, the index takes ${this.dimensions}`);
+    const k = Math.max(1, options.k ?? 10);
+    const minSimilarity = options.minSimilarity ?? -1;
+    const unit = normalizeEmbedding(query);
+    const n = this.ids.length;
+    const skip = options.excludeSubjectId;
+    let rows: Iterable<number>;
+    if (options.exact || n < this.coarseFrom) {
+      rows = range(n);
+    } else {
+      const q = new Float32Array(PROJECTED);
+      project(unit, 0, this.projection, this.dimensions, q, 0);
+      rows = topRows(n, Math.max(k * 20, 512), (r) => dot(this.projected, r * PROJECTED, q, PROJECTED));
+    }
+    const scored: { row: number; s: number }[] = [];
+    for (const row of rows) {
+      if (skip !== undefined && this.subjects[row] === skip) continue;
+      const s = dot(this.vectors, row * this.dimensions, unit, this.dimensions);
+      if (s >= minSimilarity) scored.push({ row, s });
+    }
+    scored.sort((a, b) => b.s - a.s);
+    return scored.slice(0, k).map(({ row, s }) => ({ id: this.ids[row]!, subjectId: this.subjects[row]!, similarity: s }));
+  }
+
+  /** Faces of other subjects at or above `threshold`: one person enrolled under several identities. */
+  findDuplicates(subjectId: string, embedding: Float32Array, threshold = FACE_DUPLICATE_THRESHOLD, k = 5): { hits: FaceIndexHit[]; signal: Signal } {
+    const hits = this.search(embedding, { k, minSimilarity: threshold, excludeSubjectId: subjectId });
+    const top = hits[0];
+    const detail = top
+      ? `Face matches ${hits.length} face(s) of other subjects; closest ${top.subjectId} at ${top.similarity.toFixed(3)}.`
+      : 'No face of another subject at or above the threshold.';
+    return { hits, signal: signal('face_duplicate_across_subjects', hits.length, hits.length === 0, { threshold, detail }) };
+  }
+
+  /** Binary snapshot: a JSON header (ids, subjects) followed by the unit vectors. */
+  serialize(): Buffer {
+    const header = Buffer.from(JSON.stringify({ magic: MAGIC, dimensions: this.dimensions, coarseFrom: this.coarseFrom, ids: this.ids, subjects: this.subjects }));
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(header.length);
+    const body = this.vectors.subarray(0, this.ids.length * this.dimensions);
+    return Buffer.concat([len, header, Buffer.from(body.buffer, body.byteOffset, body.byteLength)]);
+  }
+
+  static deserialize(data: Uint8Array): FaceIndex {
+    const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const headerLength = buf.readUInt32LE(0);
+    const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as { magic: string; dimensions: number; coarseFrom: number; ids: string[]; subjects: string[] };
+    if (header.magic !== MAGIC) throw new Error('not a face index snapshot');
+    const count = header.ids.length;
+    const index = new FaceIndex(header.dimensions, header.coarseFrom, Math.max(1, count));
+    const start = 4 + headerLength;
+    if (buf.length - start !== count * header.dimensions * 4) throw new Error('face index snapshot is truncated');
+    // Copy into an aligned array: the snapshot's offset need not be a multiple of 4.
+    const raw = new Uint8Array(count * header.dimensions * 4);
+    raw.set(buf.subarray(start));
+    index.vectors = new Float32Array(raw.buffer);
+    index.projected = new Float32Array(Math.max(1, count) * PROJECTED);
+    index.ids = header.ids;
+    index.subjects = header.subjects;
+    header.ids.forEach((id, row) => {
+      index.rowOf.set(id, row);
+      index.projectRow(row);
+    });
+    return index;
+  }
+
+  private grow(rows: number): void {
+    const capacity = this.vectors.length / this.dimensions;
+    if (rows <= capacity) return;
+    const next = Math.max(rows, capacity * 2);
+    const vectors = new Float32Array(next * this.dimensions);
+    vectors.set(this.vectors);
+    this.vectors = vectors;
+    const projected = new Float32Array(next * PROJECTED);
+    projected.set(this.projected);
+    this.projected = projected;
+  }
+
+  private projectRow(row: number): void {
+    project(this.vectors, row * this.dimensions, this.projection, this.dimensions, this.projected, row * PROJECTED);
+  }
+}
+
+function* range(n: number): Generator<number> {
+  for (let i = 0; i < n; i++) yield i;
+}
+
+function dot(m: Float32Array, offset: number, q: Float32Array, d: number): number {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let j = 0;
+  for (; j + 3 < d; j += 4) {
+    s0 += m[offset + j]! * q[j]!;
+    s1 += m[offset + j + 1]! * q[j + 1]!;
+    s2 += m[offset + j + 2]! * q[j + 2]!;
+    s3 += m[offset + j + 3]! * q[j + 3]!;
+  }
+  for (; j < d; j++) s0 += m[offset + j]! * q[j]!;
+  return s0 + s1 + s2 + s3;
+}
+
+/** Rows with the `count` highest scores, via a min-heap (no full sort of 100,000 scores). */
+function topRows(n: number, count: number, score: (row: number) => number): number[] {
+  const heapRows = new Int32Array(count);
+  const heapScores = new Float64Array(count);
+  let size = 0;
+  for (let r = 0; r < n; r++) {
+    const s = score(r);
+    if (size < count) {
+      let i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (heapScores[p]! <= s) break;
+        heapScores[i] = heapScores[p]!;
+        heapRows[i] = heapRows[p]!;
+        i = p;
+      }
+      heapScores[i] = s;
+      heapRows[i] = r;
+    } else if (s > heapScores[0]!) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const c = l + 1 < size && heapScores[l + 1]! < heapScores[l]! ? l + 1 : l;
+        if (heapScores[c]! >= s) break;
+        heapScores[i] = heapScores[c]!;
+        heapRows[i] = heapRows[c]!;
+        i = c;
+      }
+      heapScores[i] = s;
+      heapRows[i] = r;
+    }
+  }
+  return Array.from(heapRows.subarray(0, size));
+}
+
+function project(src: Float32Array, offset: number, projection: Float32Array, d: number, out: Float32Array, outOffset: number): void {
+  for (let p = 0; p < PROJECTED; p++) out[outOffset + p] = dot(projection, p * d, src.subarray(offset, offset + d), d);
+}
+
+/** Gaussian projection rows from a fixed seed, so a rebuilt index projects identically. */
+function seededProjection(d: number, k: number, seed: number): Float32Array {
+  let state = seed >>> 0;
+  const uniform = (): number => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
+  };
+  const out = new Float32Array(d * k);
+  const scale = 1 / Math.sqrt(k);
+  for (let i = 0; i < out.length; i += 2) {
+    const r = Math.sqrt(-2 * Math.log(uniform()));
+    const a = 2 * Math.PI * uniform();
+    out[i] = r * Math.cos(a) * scale;
+    if (i + 1 < out.length) out[i + 1] = r * Math.sin(a) * scale;
+  }
+  return out;
+}

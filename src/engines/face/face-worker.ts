@@ -1,0 +1,98 @@
+import sharp from 'sharp';
+import { workerData } from 'node:worker_threads';
+import type { TransferListItem } from 'node:worker_threads';
+import { serveWorkerTasks } from '../../platform/worker-pool.js';
+import { loadHuman, type HumanFace, type LoadedHuman } from './human-loader.js';
+import { decodeImage, DEFAULT_IMAGE_LIMITS, type ImageLimits } from './image-input.js';
+import { measureTexture } from './texture.js';
+import type { Box, DetectedFace, FaceAnalysis, FaceTask, FaceTaskResult } from './types.js';
+
+/**
+ * Worker entry: models load once per worker, then every task decodes its image here (never on the
+ * main thread), runs Human and measures texture. One task at a time per worker (the pool's contract).
+ */
+
+// libvips would otherwise start one thread per core in every worker; the pool already owns the cores.
+sharp.concurrency(1);
+sharp.cache(false);
+
+const limits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...((workerData as { limits?: Partial<ImageLimits> } | null)?.limits ?? {}) };
+const loading: Promise<LoadedHuman> = loadHuman();
+// Keep an unhandled load failure from killing the thread before a task can report it.
+loading.catch(() => undefined);
+
+serveWorkerTasks<FaceTask, FaceTaskResult>(async (task) => {
+  const loaded = await loading;
+  if (task.kind === 'info') {
+    const memory = loaded.human.tf.memory();
+    return { result: { models: loaded.models, loadMs: loaded.loadMs, backend: loaded.human.tf.getBackend(), tensors: memory.numTensors, wasmBytes: memory.numBytes } };
+  }
+  const analysis = await analyze(loaded, task.image, task.mirror ?? false);
+  const transfer: TransferListItem[] = [];
+  for (const face of analysis.faces) transfer.push(face.embedding.buffer as ArrayBuffer, face.mesh.buffer as ArrayBuffer);
+  return { result: analysis, transfer };
+});
+
+async function analyze(loaded: LoadedHuman, image: Uint8Array, mirror: boolean): Promise<FaceAnalysis> {
+  const started = performance.now();
+  const decoded = await decodeImage(image, limits, mirror);
+  const decodedAt = performance.now();
+  const { human } = loaded;
+  const tensor = human.tf.tensor(decoded.rgb, [1, decoded.height, decoded.width, 3], 'int32');
+  let raw: HumanFace[];
+  try {
+    const result = await human.detect(tensor);
+    if (result.error) throw new Error(`face model failed: ${result.error}`);
+    raw = result.face;
+  } finally {
+    human.tf.dispose(tensor);
+  }
+  const inferredAt = performance.now();
+  const usable = raw.filter((f) => f.embedding && f.embedding.length > 0);
+  usable.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+  const faces: DetectedFace[] = [];
+  for (const [index, face] of usable.entries()) {
+    // Texture is measured at analysis resolution on the face the checks use (the largest).
+    const texture = index === 0 ? await measureTexture(decoded.rgb, decoded.width, decoded.height, face.box) : null;
+    faces.push(toDetectedFace(face, decoded.info.scale, texture));
+  }
+  const done = performance.now();
+  return {
+    image: decoded.info,
+    faces,
+    timings: { decodeMs: decodedAt - started, inferenceMs: inferredAt - decodedAt, textureMs: done - inferredAt, totalMs: done - started },
+  };
+}
+
+function toDetectedFace(face: HumanFace, scale: number, texture: DetectedFace['texture']): DetectedFace {
+  const box = face.box.map((v) => v * scale) as Box;
+  const source = face.embedding ?? [];
+  const embedding = new Float32Array(source.length);
+  let norm = 0;
+  for (const v of source) norm += v * v;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < source.length; i++) embedding[i] = source[i]! / norm;
+  const mesh = new Float32Array(face.mesh.length * 2);
+  face.mesh.forEach((p, i) => {
+    mesh[i * 2] = p[0] * scale;
+    mesh[i * 2 + 1] = p[1] * scale;
+  });
+  const angle = face.rotation?.angle;
+  const deg = (r: number | undefined): number => Math.round(((r ?? 0) * 180) / Math.PI * 10) / 10;
+  return {
+    box,
+    score: face.score,
+    detectorScore: face.boxScore,
+    meshScore: face.faceScore,
+    embedding,
+    age: face.age ?? 0,
+    gender: face.gender ?? 'unknown',
+    genderScore: face.genderScore ?? 0,
+    antispoof: face.real ?? 0,
+    liveness: face.live ?? 0,
+    pose: { yaw: deg(angle?.yaw), pitch: deg(angle?.pitch), roll: deg(angle?.roll) },
+    sizePx: box[2],
+    texture,
+    mesh,
+  };
+}

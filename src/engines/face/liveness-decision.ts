@@ -1,0 +1,125 @@
+import { signal, type CheckVerdict, type Signal } from '../signal.js';
+import { describeFaces, primaryFace, round } from './match-decision.js';
+import { meshMotion } from './motion.js';
+import { cosineSimilarity, FACE_REVIEW_THRESHOLD } from './similarity.js';
+import type { DetectedFace, FaceAnalysis } from './types.js';
+
+/**
+ * Liveness thresholds. Defaults come from bench/face-quality.ts (figures in docs/face.md): each is
+ * set just outside what bona fide photos of ../shared/data/faces showed, so they catch gross attacks
+ * (recaptured document portraits, blurred reprints, screens with visible moiré) rather than promise
+ * a low APCER. The learned scores did NOT separate the three minivision samples (the real one scored
+ * lowest on anti-spoofing), which is why texture signals carry weight and borderline cases go to review.
+ */
+export interface LivenessThresholds {
+  /** Combined score at or above which the capture passes. */
+  threshold: number;
+  /** Human anti-spoofing "real" confidence below which the frame fails (bona fide minimum seen 0.31). */
+  minAntispoof: number;
+  /** Human liveness confidence below which the frame fails (bona fide minimum seen 0.42). */
+  minLiveness: number;
+  /** Moiré peak ratio above which the frame fails (bona fide maximum seen 46; recaptured portraits up to 305). */
+  maxMoire: number;
+  /** Laplacian variance below which the face is too soft for a live capture (bona fide minimum seen 130). */
+  minSharpness: number;
+}
+
+export const DEFAULT_LIVENESS_THRESHOLDS: LivenessThresholds = {
+  threshold: 0.5,
+  minAntispoof: 0.25,
+  minLiveness: 0.3,
+  maxMoire: 60,
+  minSharpness: 100,
+};
+
+/** Consecutive frames whose meshes agree this closely (share of face width) are copies of one still. */
+const IDENTICAL_FRAME_MOTION = 0.0005;
+
+export interface LivenessDecision {
+  verdict: CheckVerdict;
+  score: number;
+  threshold: number;
+  signals: Signal[];
+}
+
+export function decideLiveness(frames: readonly FaceAnalysis[], overrides: Partial<LivenessThresholds> = {}): LivenessDecision {
+  const t = { ...DEFAULT_LIVENESS_THRESHOLDS, ...overrides };
+  const signals: Signal[] = [];
+  const faces: DetectedFace[] = [];
+  frames.forEach((frame, i) => {
+    const role = frames.length === 1 ? 'selfie' : `frame_${i}`;
+    signals.push(...describeFaces(frame, role, false));
+    const face = primaryFace(frame);
+    if (face) faces.push(face);
+  });
+  if (faces.length < frames.length) return { verdict: 'failed', score: 0, threshold: t.threshold, signals };
+
+  const worst = (pick: (f: DetectedFace) => number, lowest: boolean): number => {
+    const values = faces.map(pick);
+    return lowest ? Math.min(...values) : Math.max(...values);
+  };
+  const antispoof = worst((f) => f.antispoof, true);
+  const liveness = worst((f) => f.liveness, true);
+  const moire = worst((f) => f.texture?.moirePeakRatio ?? 0, false);
+  const sharpness = worst((f) => f.texture?.sharpness ?? Infinity, true);
+  const glare = worst((f) => f.texture?.glareShare ?? 0, false);
+
+  const hard: Signal[] = [
+    signal('antispoof_score', round(antispoof), antispoof >= t.minAntispoof, { threshold: t.minAntispoof, detail: 'Human anti-spoofing model, lowest frame.' }),
+    signal('liveness_model_score', round(liveness), liveness >= t.minLiveness, { threshold: t.minLiveness, detail: 'Human liveness model, lowest frame.' }),
+    signal('screen_moire_peak_ratio', round(moire, 1), moire <= t.maxMoire, { threshold: t.maxMoire, detail: 'Strongest periodic peak in the face crop spectrum (screens, halftone print).' }),
+  ];
+  const soft: Signal[] = [
+    signal('face_sharpness', round(sharpness, 1), sharpness >= t.minSharpness, { threshold: t.minSharpness, detail: 'Laplacian variance of the face crop; reprints and recaptures lose detail.' }),
+  ];
+  signals.push(...hard, ...soft, signal('glare_share', round(glare), null, { detail: 'Share of saturated white pixels on the face.' }));
+
+  const burst = burstSignals(faces);
+  signals.push(...burst);
+
+  // Model scores average; each failed hard texture/model signal halves it, a soft one takes 25 % off.
+  let score = (antispoof + liveness) / 2;
+  for (const s of hard) if (s.passed === false) score *= 0.5;
+  for (const s of soft) if (s.passed === false) score *= 0.75;
+  score = round(score);
+
+  const hardFail = hard.some((s) => s.passed === false) || burst.some((s) => s.passed === false);
+  const otherDoubt = signals.some((s) => s.passed === false);
+  let verdict: CheckVerdict;
+  if (hardFail || score < t.threshold * 0.6) verdict = 'failed';
+  else if (score < t.threshold || otherDoubt) verdict = 'needs_review';
+  else verdict = 'passed';
+  return { verdict, score, threshold: t.threshold, signals };
+}
+
+function burstSignals(faces: DetectedFace[]): Signal[] {
+  if (faces.length < 2) return [];
+  const out: Signal[] = [];
+  let minSimilarity = 1;
+  let maxResidual = 0;
+  let maxDisplacement = 0;
+  let identicalPairs = 0;
+  for (let i = 1; i < faces.length; i++) {
+    const prev = faces[i - 1]!;
+    const cur = faces[i]!;
+    minSimilarity = Math.min(minSimilarity, cosineSimilarity(prev.embedding, cur.embedding));
+    const motion = meshMotion(prev.mesh, cur.mesh, Math.max(prev.sizePx, cur.sizePx));
+    if (!motion) continue;
+    maxResidual = Math.max(maxResidual, motion.nonRigidResidual);
+    maxDisplacement = Math.max(maxDisplacement, motion.displacement);
+    if (motion.displacement < IDENTICAL_FRAME_MOTION) identicalPairs++;
+  }
+  out.push(signal('frames_same_person', round(minSimilarity), minSimilarity >= FACE_REVIEW_THRESHOLD, {
+    threshold: FACE_REVIEW_THRESHOLD,
+    detail: 'Lowest embedding similarity between consecutive frames; a swap mid-capture fails.',
+  }));
+  out.push(signal('frames_identical', identicalPairs, identicalPairs < faces.length - 1, {
+    threshold: faces.length - 1,
+    detail: 'Consecutive frame pairs with no landmark motion at all: a still image replayed as a burst.',
+  }));
+  out.push(signal('frame_motion', round(maxDisplacement), null, { detail: 'Largest mean landmark displacement between frames, share of face width.' }));
+  out.push(signal('frame_non_rigid_motion', round(maxResidual), null, {
+    detail: 'Largest landmark motion an affine map cannot explain (a moved flat photo stays near 0). Informational: not calibrated on real bursts.',
+  }));
+  return out;
+}

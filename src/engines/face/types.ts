@@ -1,0 +1,111 @@
+import type { CheckVerdict, ModelInfo, Signal } from '../signal.js';
+
+export type Box = [x: number, y: number, width: number, height: number];
+
+/** Texture measurements on the face crop, used as presentation-attack signals (see texture.ts). */
+export interface TextureMeasures {
+  /** Variance of the Laplacian on the 256 px grey face crop: low means blurred or recaptured. */
+  sharpness: number;
+  /** Strongest narrow peak in the mid/high-frequency spectrum over its ring median: screens and halftone print make periodic peaks. */
+  moirePeakRatio: number;
+  /** Share of spectral energy above 1/4 of the Nyquist frequency. */
+  highFrequencyShare: number;
+  /** Mean colour saturation (0..1) of the crop: prints and screens often shift it. */
+  saturation: number;
+  /** Share of near-white pixels (specular glare on glossy photos and screens). */
+  glareShare: number;
+}
+
+export interface DetectedFace {
+  /** Box in the pixel coordinates of the upright (EXIF-rotated) input image. */
+  box: Box;
+  /** Overall face score from detector and mesh (0..1). */
+  score: number;
+  detectorScore: number;
+  meshScore: number;
+  /** L2-normalised 1024-value embedding (HSE FaceRes via Human). */
+  embedding: Float32Array;
+  age: number;
+  gender: string;
+  genderScore: number;
+  /** Human's anti-spoofing model confidence that the face is real (0..1). */
+  antispoof: number;
+  /** Human's liveness model confidence (0..1). */
+  liveness: number;
+  /** Head pose in degrees. */
+  pose: { yaw: number; pitch: number; roll: number };
+  /** Face width in pixels of the upright input image. */
+  sizePx: number;
+  /** Measured on the largest face only (the one checks use); null on the others. */
+  texture: TextureMeasures | null;
+  /** 468 mesh points in input pixel coordinates, flattened x,y; used for frame-to-frame motion. */
+  mesh: Float32Array;
+}
+
+export interface ImageInfo {
+  format: string;
+  width: number;
+  height: number;
+  /** Scale from the analysed (downsized) image back to the upright input. */
+  scale: number;
+  exifOrientation: number | null;
+}
+
+export interface FaceAnalysis {
+  image: ImageInfo;
+  /** Sorted by face size, largest first. */
+  faces: DetectedFace[];
+  timings: { decodeMs: number; inferenceMs: number; textureMs: number; totalMs: number };
+}
+
+export interface FaceMatchResult {
+  verdict: CheckVerdict;
+  /** Cosine similarity of the two embeddings (-1..1); null when a face is missing in either image. */
+  similarity: number | null;
+  threshold: number;
+  signals: Signal[];
+  model: ModelInfo[];
+  timings: { totalMs: number; analyzeMs: [number, number] };
+}
+
+export interface LivenessResult {
+  verdict: CheckVerdict;
+  /** Combined live score 0..1 (higher is more likely a live, bona fide capture). */
+  score: number;
+  threshold: number;
+  signals: Signal[];
+  model: ModelInfo[];
+  timings: { totalMs: number };
+}
+
+export interface AgeResult {
+  verdict: CheckVerdict;
+  age: number | null;
+  low: number | null;
+  high: number | null;
+  minimumAge: number;
+  signals: Signal[];
+  model: ModelInfo[];
+  timings: { totalMs: number };
+}
+
+export interface EmbedResult {
+  embedding: Float32Array | null;
+  signals: Signal[];
+  model: ModelInfo[];
+}
+
+/** What the worker receives; images are transferred, not copied. */
+export type FaceTask =
+  | { kind: 'analyze'; image: Uint8Array; mirror?: boolean }
+  | { kind: 'info' };
+
+export type FaceTaskResult = FaceAnalysis | WorkerInfo;
+
+export interface WorkerInfo {
+  models: ModelInfo[];
+  loadMs: number;
+  backend: string;
+  tensors: number;
+  wasmBytes: number;
+}
