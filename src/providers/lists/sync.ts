@@ -1,0 +1,71 @@
+import type { ListSnapshot } from '../../engines/screening/types.js';
+import { makeSnapshot, type ListInput, type ListSource } from './list-source.js';
+
+// `lists sync`: download, parse, validate, and only then hand back a new snapshot. A failed or
+// partial download returns { ok: false } and the caller keeps serving the previous snapshot.
+
+export type FetchFn = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
+
+export interface SyncOptions {
+  source: ListSource;
+  /** The snapshot's source name (e.g. `ofac_sdn`). */
+  sourceName: string;
+  /** One URL, or file name → URL for multi-file formats (OFAC CSV). */
+  urls: string | Record<string, string>;
+  fetch?: FetchFn;
+  previous?: ListSnapshot;
+  /** Reject a result with fewer entities than this (default 1). */
+  minEntities?: number;
+  /** Reject a result that lost more than this fraction of the previous entities (default 0.2). */
+  maxDropRatio?: number;
+  timeoutMs?: number;
+  now?: () => Date;
+}
+
+export type SyncResult =
+  | { ok: true; snapshot: ListSnapshot; unchanged: boolean }
+  | { ok: false; reason: string; /** true: worth retrying later (network, 5xx); false: the data is bad. */ transient: boolean };
+
+async function download(fetchFn: FetchFn, url: string, timeoutMs: number): Promise<Uint8Array> {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), timeoutMs);
+  try {
+    const res = await fetchFn(url, { signal: ctl.signal });
+    if (!res.ok) throw Object.assign(new Error(`HTTP ${res.status} from ${url}`), { transient: res.status >= 500 || res.status === 429 });
+    return new Uint8Array(await res.arrayBuffer());
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function syncList(o: SyncOptions): Promise<SyncResult> {
+  const fetchFn = o.fetch ?? (globalThis.fetch as unknown as FetchFn);
+  const timeoutMs = o.timeoutMs ?? 120_000;
+  let input: ListInput;
+  try {
+    if (typeof o.urls === 'string') input = await download(fetchFn, o.urls, timeoutMs);
+    else {
+      const files: Record<string, Uint8Array> = {};
+      for (const [name, url] of Object.entries(o.urls)) files[name] = await download(fetchFn, url, timeoutMs);
+      input = files;
+    }
+  } catch (e) {
+    const err = e as Error & { transient?: boolean };
+    return { ok: false, reason: `download failed: ${err.message}`, transient: err.transient ?? true };
+  }
+  let entities;
+  try {
+    entities = o.source.parse(input);
+  } catch (e) {
+    return { ok: false, reason: `parse failed: ${(e as Error).message}`, transient: false };
+  }
+  const min = o.minEntities ?? 1;
+  if (entities.length < min) return { ok: false, reason: `only ${entities.length} entities (minimum ${min})`, transient: false };
+  const prevCount = o.previous?.entities.length ?? 0;
+  const maxDrop = o.maxDropRatio ?? 0.2;
+  if (prevCount > 0 && entities.length < prevCount * (1 - maxDrop)) {
+    return { ok: false, reason: `entity count fell from ${prevCount} to ${entities.length} (more than ${Math.round(maxDrop * 100)}%)`, transient: false };
+  }
+  const snapshot = makeSnapshot(o.sourceName, entities, o.now?.() ?? new Date());
+  return { ok: true, snapshot, unchanged: snapshot.version === o.previous?.version };
+}
