@@ -101,7 +101,7 @@ export class FaceIndex {
     } else {
       const q = new Float32Array(PROJECTED);
       project(unit, 0, this.projection, this.dimensions, q, 0);
-      rows = topRows(n, Math.max(k * 20, 512), (r) => dot(this.projected, r * PROJECTED, q, PROJECTED));
+      rows = topRows(n, Math.max(k * 50, 1000), (r) => dot(this.projected, r * PROJECTED, q, PROJECTED));
     }
     const scored: { row: number; s: number }[] = [];
     for (const row of rows) {
