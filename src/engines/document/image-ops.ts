@@ -1,0 +1,172 @@
+/** Grey-level image operations on plain Uint8Arrays (row-major, one byte per pixel). */
+
+export interface GrayImage { data: Uint8Array; width: number; height: number }
+
+/** Sliding-window minimum or maximum along rows or columns, O(n) per line with a monotonic deque. */
+function filter1d(src: Uint8Array, w: number, h: number, k: number, horizontal: boolean, isMax: boolean): Uint8Array {
+  const out = new Uint8Array(src.length);
+  const r = Math.floor(k / 2);
+  const lines = horizontal ? h : w;
+  const len = horizontal ? w : h;
+  const idx = new Int32Array(len);
+  for (let line = 0; line < lines; line++) {
+    const at = (i: number): number => (horizontal ? line * w + i : i * w + line);
+    let head = 0;
+    let tail = 0;
+    let next = 0;
+    for (let i = 0; i < len; i++) {
+      const hi = Math.min(len - 1, i + r);
+      while (next <= hi) {
+        const v = src[at(next)] ?? 0;
+        while (tail > head && (isMax ? (src[at(idx[tail - 1] ?? 0)] ?? 0) <= v : (src[at(idx[tail - 1] ?? 0)] ?? 0) >= v)) tail--;
+        idx[tail++] = next++;
+      }
+      while ((idx[head] ?? 0) < i - r) head++;
+      out[at(i)] = src[at(idx[head] ?? 0)] ?? 0;
+    }
+  }
+  return out;
+}
+
+export function dilate(img: GrayImage, kw: number, kh: number): GrayImage {
+  const a = kw > 1 ? filter1d(img.data, img.width, img.height, kw, true, true) : img.data;
+  return { ...img, data: kh > 1 ? filter1d(a, img.width, img.height, kh, false, true) : a };
+}
+
+export function erode(img: GrayImage, kw: number, kh: number): GrayImage {
+  const a = kw > 1 ? filter1d(img.data, img.width, img.height, kw, true, false) : img.data;
+  return { ...img, data: kh > 1 ? filter1d(a, img.width, img.height, kh, false, false) : a };
+}
+
+export function close(img: GrayImage, kw: number, kh: number): GrayImage {
+  return erode(dilate(img, kw, kh), kw, kh);
+}
+
+/** Closing minus the image: dark details smaller than the kernel (text strokes) become bright. */
+export function blackhat(img: GrayImage, kw: number, kh: number): GrayImage {
+  const c = close(img, kw, kh);
+  const out = new Uint8Array(img.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = (c.data[i] ?? 0) - (img.data[i] ?? 0);
+  return { ...img, data: out };
+}
+
+/** |d/dx| with a central difference, stretched to 0..255. */
+export function gradientX(img: GrayImage): GrayImage {
+  const { width: w, height: h, data } = img;
+  const g = new Float32Array(data.length);
+  let max = 1;
+  for (let y = 0; y < h; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const v = Math.abs((data[y * w + x + 1] ?? 0) - (data[y * w + x - 1] ?? 0));
+      g[y * w + x] = v;
+      if (v > max) max = v;
+    }
+  }
+  const out = new Uint8Array(data.length);
+  for (let i = 0; i < out.length; i++) out[i] = Math.round(((g[i] ?? 0) * 255) / max);
+  return { ...img, data: out };
+}
+
+export function otsuThreshold(data: Uint8Array): number {
+  const hist = new Float64Array(256);
+  for (const v of data) hist[v] = (hist[v] ?? 0) + 1;
+  const total = data.length;
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) sumAll += i * (hist[i] ?? 0);
+  let sumB = 0;
+  let wB = 0;
+  let best = 0;
+  let bestT = 127;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t] ?? 0;
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * (hist[t] ?? 0);
+    const mB = sumB / wB;
+    const mF = (sumAll - sumB) / wF;
+    const between = wB * wF * (mB - mF) ** 2;
+    if (between > best) {
+      best = between;
+      bestT = t;
+    }
+  }
+  return bestT;
+}
+
+/** A connected component with the moments needed for its orientation (principal axis). */
+export interface Component {
+  count: number;
+  minX: number; maxX: number; minY: number; maxY: number;
+  cx: number; cy: number;
+  /** Angle of the principal axis in radians, in (-pi/2, pi/2]. */
+  angle: number;
+  /** Extent along and across the principal axis, assuming a filled bar (sqrt(12 * variance)). */
+  length: number;
+  thickness: number;
+}
+
+export function components(mask: Uint8Array, w: number, h: number, minCount = 20): Component[] {
+  const labels = new Int32Array(w * h);
+  const stack = new Int32Array(w * h);
+  const out: Component[] = [];
+  let next = 0;
+  for (let start = 0; start < mask.length; start++) {
+    if (!mask[start] || labels[start]) continue;
+    next++;
+    let sp = 0;
+    stack[sp++] = start;
+    labels[start] = next;
+    let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    let minX = w, maxX = 0, minY = h, maxY = 0;
+    while (sp > 0) {
+      const p = stack[--sp] ?? 0;
+      const x = p % w;
+      const y = (p - x) / w;
+      n++; sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      const nb = [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, y > 0 ? p - w : -1, y < h - 1 ? p + w : -1];
+      for (const q of nb) {
+        if (q >= 0 && mask[q] && !labels[q]) {
+          labels[q] = next;
+          stack[sp++] = q;
+        }
+      }
+    }
+    if (n < minCount) continue;
+    const cx = sx / n;
+    const cy = sy / n;
+    const vxx = sxx / n - cx * cx;
+    const vyy = syy / n - cy * cy;
+    const vxy = sxy / n - cx * cy;
+    const tr = (vxx + vyy) / 2;
+    const det = Math.sqrt(Math.max(0, ((vxx - vyy) / 2) ** 2 + vxy * vxy));
+    let angle = 0.5 * Math.atan2(2 * vxy, vxx - vyy);
+    if (angle <= -Math.PI / 2) angle += Math.PI;
+    out.push({ count: n, minX, maxX, minY, maxY, cx, cy, angle, length: Math.sqrt(12 * (tr + det)), thickness: Math.sqrt(12 * Math.max(0, tr - det)) });
+  }
+  return out;
+}
+
+/** Variance of the 4-neighbour Laplacian: low when edges are soft (defocus or motion blur). */
+export function laplacianVariance(img: GrayImage): number {
+  const { width: w, height: h, data } = img;
+  let sum = 0;
+  let sq = 0;
+  let n = 0;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      const l = (data[i - 1] ?? 0) + (data[i + 1] ?? 0) + (data[i - w] ?? 0) + (data[i + w] ?? 0) - 4 * (data[i] ?? 0);
+      sum += l;
+      sq += l * l;
+      n++;
+    }
+  }
+  if (n === 0) return 0;
+  const mean = sum / n;
+  return sq / n - mean * mean;
+}

@@ -1,0 +1,136 @@
+import sharp from 'sharp';
+import { blackhat, close, components, gradientX, otsuThreshold, type Component, type GrayImage } from './image-ops.js';
+import { warpPerspective, type Homography, type Point } from './warp.js';
+
+/**
+ * Finds the MRZ the way PassportEye does (blackhat to bring out dark print, horizontal gradient, closing to
+ * fuse characters into line blobs, Otsu), then groups 2-3 parallel blobs of equal length into a band.
+ * Orientation comes from the blobs' principal axes, so skew of any angle is measured, not searched.
+ */
+
+export interface MrzBand {
+  /** Centre, direction and size in working-image pixels; `angle` is the text direction in radians. */
+  center: Point;
+  angle: number;
+  length: number;
+  /** Distance from the top of the first line to the bottom of the last one. */
+  height: number;
+  lineCount: number;
+  /** Mean distance between line centres (0 for a single blob). */
+  linePitch: number;
+  score: number;
+}
+
+const ANALYSIS_WIDTH = 1000;
+
+export async function findMrzBands(gray: GrayImage): Promise<MrzBand[]> {
+  const f = Math.min(1, ANALYSIS_WIDTH / Math.max(gray.width, gray.height));
+  const small = f < 1 ? await resizeGray(gray, f) : gray;
+  const k = Math.max(small.width, small.height) / ANALYSIS_WIDTH;
+  const bands: MrzBand[] = [];
+  // Two closing widths: a narrow one keeps lines of small or tilted MRZs apart, a wide one fuses sparse lines.
+  for (const fuse of [13, 21]) {
+    const bh = blackhat(small, Math.round(15 * k) | 1, Math.round(9 * k) | 1);
+    const grad = gradientX(bh);
+    const closed = close(grad, Math.round(fuse * k) | 1, 1);
+    const t = Math.max(otsuThreshold(closed.data), 20);
+    const mask = new Uint8Array(closed.data.length);
+    for (let i = 0; i < mask.length; i++) mask[i] = (closed.data[i] ?? 0) > t ? 1 : 0;
+    const blobs = components(mask, small.width, small.height, 30).filter((c) => c.length > 0.2 * Math.max(small.width, small.height) * 0.5 && c.length > 8 * Math.max(c.thickness, 1));
+    for (const b of groupLines(blobs)) bands.push(scaleBand(b, 1 / f));
+  }
+  return dedupe(bands).sort((a, b) => b.score - a.score);
+}
+
+async function resizeGray(g: GrayImage, f: number): Promise<GrayImage> {
+  const width = Math.max(1, Math.round(g.width * f));
+  const height = Math.max(1, Math.round(g.height * f));
+  const data = await sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.length), { raw: { width: g.width, height: g.height, channels: 1 } })
+    .resize(width, height, { fit: 'fill', kernel: 'linear' }).toColourspace('b-w').raw().toBuffer();
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
+}
+
+function angleDiff(a: number, b: number): number {
+  let d = Math.abs(a - b) % Math.PI;
+  if (d > Math.PI / 2) d = Math.PI - d;
+  return d;
+}
+
+/** Groups parallel, equally long, evenly spaced line blobs (MRZ lines) and scores each group. */
+function groupLines(blobs: Component[]): MrzBand[] {
+  const out: MrzBand[] = [];
+  const sorted = [...blobs].sort((a, b) => b.length - a.length);
+  for (let i = 0; i < sorted.length; i++) {
+    const a = sorted[i] as Component;
+    const ux = Math.cos(a.angle);
+    const uy = Math.sin(a.angle);
+    const members = [a];
+    for (let j = 0; j < sorted.length; j++) {
+      const b = sorted[j] as Component;
+      if (j === i || angleDiff(a.angle, b.angle) > 0.06) continue;
+      if (b.length < 0.8 * a.length || b.length > 1.25 * a.length) continue;
+      const dx = b.cx - a.cx;
+      const dy = b.cy - a.cy;
+      const along = dx * ux + dy * uy;
+      const across = -dx * uy + dy * ux;
+      if (Math.abs(along) > 0.12 * a.length || Math.abs(across) > 3 * 2.6 * Math.max(a.thickness, b.thickness)) continue;
+      members.push(b);
+    }
+    const lines = members
+      .map((m) => ({ m, across: -(m.cx - a.cx) * uy + (m.cy - a.cy) * ux }))
+      .sort((p, q) => p.across - q.across)
+      .slice(0, 3);
+    const pitches = lines.slice(1).map((l, n) => l.across - (lines[n]?.across ?? 0));
+    const thick = lines.reduce((s, l) => s + l.m.thickness, 0) / lines.length;
+    // Neighbouring MRZ lines are 1.3-3 line heights apart; reject stacks of unrelated text lines.
+    if (pitches.some((p) => p < 1.1 * thick || p > 3.2 * thick)) continue;
+    const linePitch = pitches.length ? pitches.reduce((s, p) => s + p, 0) / pitches.length : 0;
+    const cx = lines.reduce((s, l) => s + l.m.cx, 0) / lines.length;
+    const cy = lines.reduce((s, l) => s + l.m.cy, 0) / lines.length;
+    const length = Math.max(...lines.map((l) => l.m.length));
+    const height = (lines.at(-1)?.across ?? 0) - (lines[0]?.across ?? 0) + thick;
+    const score = length * (lines.length >= 2 ? 2 + 0.1 * lines.length : 1);
+    out.push({ center: { x: cx, y: cy }, angle: a.angle, length, height, lineCount: lines.length, linePitch, score });
+  }
+  return out;
+}
+
+function scaleBand(b: MrzBand, s: number): MrzBand {
+  return { ...b, center: { x: b.center.x * s, y: b.center.y * s }, length: b.length * s, height: b.height * s, linePitch: b.linePitch * s, score: b.score * s };
+}
+
+function dedupe(bands: MrzBand[]): MrzBand[] {
+  const kept: MrzBand[] = [];
+  for (const b of [...bands].sort((x, y) => y.score - x.score)) {
+    const dup = kept.some((k) => Math.hypot(k.center.x - b.center.x, k.center.y - b.center.y) < 0.25 * k.length && angleDiff(k.angle, b.angle) < 0.1 && k.lineCount >= b.lineCount);
+    if (!dup) kept.push(b);
+  }
+  return kept.slice(0, 4);
+}
+
+/**
+ * Cuts the band out of the image, rotated upright and rescaled so the text is about `lineHeightPx` high,
+ * in one bilinear warp. `flip` turns it 180 degrees for documents photographed upside down.
+ */
+export function extractBand(gray: GrayImage, band: MrzBand, options: { flip?: boolean; lineHeightPx?: number; marginX?: number; marginY?: number } = {}): GrayImage {
+  const lineH = band.lineCount > 1 ? band.height - (band.lineCount - 1) * band.linePitch : band.height;
+  const s = (options.lineHeightPx ?? 34) / Math.max(4, lineH * 0.85);
+  const halfL = band.length * (0.5 + (options.marginX ?? 0.04));
+  const halfH = band.height * 0.5 + Math.max(band.linePitch * 0.45, lineH) * (options.marginY ?? 1);
+  const width = Math.round(2 * halfL * s);
+  const height = Math.round(2 * halfH * s);
+  const angle = band.angle + (options.flip ? Math.PI : 0);
+  const c = Math.cos(angle) / s;
+  const sn = Math.sin(angle) / s;
+  // Output (x, y) -> source: centre + (x - W/2) * u + (y - H/2) * n, with u the text direction.
+  const h: Homography = [c, -sn, band.center.x - c * width / 2 + sn * height / 2, sn, c, band.center.y - sn * width / 2 - c * height / 2, 0, 0, 1];
+  const data = warpPerspective({ data: gray.data, width: gray.width, height: gray.height, channels: 1 }, h, width, height, { fill: [255] });
+  return { data, width, height };
+}
+
+/** Corners (working pixels) of a rectangle given in band units: x along the text from the band centre, y across. */
+export function bandToImage(band: MrzBand, p: Point): Point {
+  const c = Math.cos(band.angle);
+  const s = Math.sin(band.angle);
+  return { x: band.center.x + p.x * c - p.y * s, y: band.center.y + p.x * s + p.y * c };
+}

@@ -1,0 +1,136 @@
+import { isCheckDigitValid, TO_DIGIT, TO_LETTER } from './mrz-check.js';
+import { detectFormat, parseMrz, type IcaoFormat, type ParsedMrz } from './mrz-parse.js';
+
+/**
+ * Turns raw OCR text into MRZ lines and repairs OCR confusions: first by field type (a date holds only
+ * digits, a state code only letters), then, for alphanumeric fields, only where a substitution makes the
+ * field's check digit valid. Every change is recorded so reviewers can see what OCR got wrong.
+ */
+
+export interface Correction { line: number; column: number; from: string; to: string; reason: 'field_type' | 'check_digit' }
+
+type Kind = 'num' | 'alpha' | 'alnum' | 'check' | 'sex' | 'any';
+type Span = [line: number, start: number, end: number, kind: Kind];
+
+const TWO_LINE_TOP = (w: number): Span[] => [[0, 0, 1, 'alpha'], [0, 1, 2, 'any'], [0, 2, 5, 'alpha'], [0, 5, w, 'alpha']];
+const TEMPLATES: Record<IcaoFormat, Span[]> = {
+  TD3: [...TWO_LINE_TOP(44), [1, 0, 9, 'alnum'], [1, 9, 10, 'check'], [1, 10, 13, 'alpha'], [1, 13, 19, 'num'], [1, 19, 20, 'check'], [1, 20, 21, 'sex'], [1, 21, 27, 'num'], [1, 27, 28, 'check'], [1, 28, 42, 'alnum'], [1, 42, 43, 'check'], [1, 43, 44, 'check']],
+  MRVA: [...TWO_LINE_TOP(44), [1, 0, 9, 'alnum'], [1, 9, 10, 'check'], [1, 10, 13, 'alpha'], [1, 13, 19, 'num'], [1, 19, 20, 'check'], [1, 20, 21, 'sex'], [1, 21, 27, 'num'], [1, 27, 28, 'check'], [1, 28, 44, 'alnum']],
+  TD2: [...TWO_LINE_TOP(36), [1, 0, 9, 'alnum'], [1, 9, 10, 'check'], [1, 10, 13, 'alpha'], [1, 13, 19, 'num'], [1, 19, 20, 'check'], [1, 20, 21, 'sex'], [1, 21, 27, 'num'], [1, 27, 28, 'check'], [1, 28, 35, 'alnum'], [1, 35, 36, 'check']],
+  MRVB: [...TWO_LINE_TOP(36), [1, 0, 9, 'alnum'], [1, 9, 10, 'check'], [1, 10, 13, 'alpha'], [1, 13, 19, 'num'], [1, 19, 20, 'check'], [1, 20, 21, 'sex'], [1, 21, 27, 'num'], [1, 27, 28, 'check'], [1, 28, 36, 'alnum']],
+  TD1: [[0, 0, 1, 'alpha'], [0, 1, 2, 'any'], [0, 2, 5, 'alpha'], [0, 5, 14, 'alnum'], [0, 14, 15, 'check'], [0, 15, 30, 'alnum'], [1, 0, 6, 'num'], [1, 6, 7, 'check'], [1, 7, 8, 'sex'], [1, 8, 14, 'num'], [1, 14, 15, 'check'], [1, 15, 18, 'alpha'], [1, 18, 29, 'alnum'], [1, 29, 30, 'check'], [2, 0, 30, 'alpha']],
+};
+
+const AMBIGUOUS: Record<string, string[]> = {
+  '0': ['O', 'D', 'Q'], O: ['0', 'D', 'Q'], D: ['0', 'O'], Q: ['0', 'O'], '1': ['I', 'L', 'T'], I: ['1', 'L'], L: ['1', 'I'],
+  '8': ['B'], B: ['8'], '5': ['S'], S: ['5'], '2': ['Z'], Z: ['2'], '6': ['G'], G: ['6'], '4': ['A'], A: ['4'], '7': ['T'], T: ['7'],
+};
+
+/** Extracts MRZ-looking lines from OCR output and pads or trims them to the nearest ICAO line length. */
+export function normaliseOcrLines(text: string): string[] {
+  const raw = text.split(/\r?\n/).map(dropStrayTokens).map((l) => l.replace(/[^A-Z0-9<]/g, '')).filter((l) => l.length >= 20);
+  if (raw.length < 2) return raw;
+  const options = raw.length >= 3 ? [30, 36, 44] : [36, 44, 30];
+  let best: { lines: string[]; cost: number } | null = null;
+  for (const width of options) {
+    const count = width === 30 ? 3 : 2;
+    if (raw.length < count) continue;
+    // MRZ lines are the last ones of the band; stray lines above come from visual-zone text.
+    for (let start = raw.length - count; start >= 0; start--) {
+      const lines = raw.slice(start, start + count);
+      const cost = lines.reduce((s, l) => s + Math.abs(l.length - width), 0) + (raw.length - count - start) * 2;
+      if (!best || cost < best.cost) best = { lines: lines.map((l) => fitLength(l, width)), cost };
+    }
+  }
+  return best?.lines ?? raw;
+}
+
+/** Marks on the band edge (card borders, hologram specks) show up as 1-2 character tokens beside the line. */
+function dropStrayTokens(line: string): string {
+  const tokens = line.toUpperCase().trim().split(/\s+/).filter((t) => t.length > 0);
+  while (tokens.length > 1 && (tokens[0]?.length ?? 0) <= 2 && tokens.slice(1).join('').length >= 28) tokens.shift();
+  while (tokens.length > 1 && (tokens.at(-1)?.length ?? 0) <= 2 && !/^[<0-9]+$/.test(tokens.at(-1) ?? '') && tokens.slice(0, -1).join('').length >= 28) tokens.pop();
+  return tokens.join('');
+}
+
+function fitLength(line: string, width: number): string {
+  if (line.length === width) return line;
+  if (line.length < width) return line + '<'.repeat(width - line.length);
+  // Extra characters are usually stray marks at the ends or filler runs read one character too long.
+  let l = line;
+  while (l.length > width && l.endsWith('<<')) l = l.slice(0, -1);
+  while (l.length > width && /<<<+/.test(l)) l = l.replace(/<<<+/, (m) => m.slice(1));
+  return l.slice(0, width);
+}
+
+export interface CorrectedMrz { parsed: ParsedMrz; corrections: Correction[] }
+
+export function correctMrz(lines: string[], now: Date = new Date()): CorrectedMrz | null {
+  const format = detectFormat(lines);
+  if (format === null) return null;
+  if (format !== 'TD1' && format !== 'TD2' && format !== 'TD3' && format !== 'MRVA' && format !== 'MRVB') {
+    return { parsed: parseMrz(lines, { now }), corrections: [] };
+  }
+  const grid = lines.map((l) => l.split(''));
+  const corrections: Correction[] = [];
+  const set = (line: number, col: number, to: string, reason: Correction['reason']): void => {
+    const row = grid[line];
+    const from = row?.[col];
+    if (!row || from === undefined || from === to) return;
+    row[col] = to;
+    corrections.push({ line, column: col, from, to, reason });
+  };
+  const spans = TEMPLATES[format];
+  for (const [line, start, end, kind] of spans) {
+    for (let c = start; c < end; c++) {
+      const ch = grid[line]?.[c] ?? '<';
+      if ((kind === 'num' || kind === 'check') && TO_DIGIT[ch]) set(line, c, TO_DIGIT[ch] ?? ch, 'field_type');
+      else if (kind === 'alpha' && TO_LETTER[ch]) set(line, c, TO_LETTER[ch] ?? ch, 'field_type');
+      else if (kind === 'sex' && !/[MFX<]/.test(ch)) set(line, c, ch === 'H' || ch === 'N' ? 'M' : ch === 'E' || ch === 'P' ? 'F' : '<', 'field_type');
+    }
+  }
+  let parsed = parseMrz(grid.map((r) => r.join('')), { now });
+  for (const failed of parsed.checks.filter((k) => !k.valid && k.field !== 'composite')) {
+    const span = alnumSpanFor(format, failed.field);
+    if (!span) continue;
+    const [line, start, end] = span;
+    const fix = findSingleFix(grid, line, start, end, failed.digit, failed.data, (g) => compositeHolds(g, now));
+    if (fix) set(line, fix.column, fix.to, 'check_digit');
+  }
+  parsed = parseMrz(grid.map((r) => r.join('')), { now });
+  return { parsed, corrections };
+}
+
+function alnumSpanFor(format: IcaoFormat, field: string): [number, number, number] | null {
+  if (field === 'documentNumber') return format === 'TD1' ? [0, 5, 14] : [1, 0, 9];
+  if (field === 'personalNumber' && format === 'TD3') return [1, 28, 42];
+  return null;
+}
+
+/** The one ambiguous-character swap inside [start, end) that makes `digit` a valid check of the field, if unique. */
+function compositeHolds(grid: string[][], now: Date): boolean {
+  const composite = parseMrz(grid.map((r) => r.join('')), { now }).checks.find((c) => c.field === 'composite');
+  return composite === undefined || composite.valid;
+}
+
+/**
+ * The ambiguous-character swap inside [start, end) that makes `digit` a valid check of the field. When
+ * several swaps would, the composite check digit (which covers the field too) must pick exactly one.
+ */
+function findSingleFix(grid: string[][], line: number, start: number, end: number, digit: string, data: string, composite: (g: string[][]) => boolean): { column: number; to: string } | null {
+  const row = grid[line];
+  if (!row) return null;
+  const field = row.slice(start, end).join('');
+  // Long document numbers check over more than this span; only repair the plain layout.
+  if (field !== data) return null;
+  const fixes: { column: number; to: string }[] = [];
+  for (let i = 0; i < field.length; i++) {
+    for (const alt of AMBIGUOUS[field.charAt(i)] ?? []) {
+      const candidate = field.slice(0, i) + alt + field.slice(i + 1);
+      if (isCheckDigitValid(candidate, digit)) fixes.push({ column: start + i, to: alt });
+    }
+  }
+  if (fixes.length === 1) return fixes[0] ?? null;
+  const confirmed = fixes.filter((f) => composite(grid.map((r, i) => (i === line ? r.map((ch, c) => (c === f.column ? f.to : ch)) : r))));
+  return confirmed.length === 1 ? (confirmed[0] ?? null) : null;
+}

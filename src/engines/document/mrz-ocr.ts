@@ -1,0 +1,82 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import sharp from 'sharp';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import type { GrayImage } from './image-ops.js';
+
+/**
+ * Reads MRZ text with tesseract.js's legacy engine, which reads OCR-B fillers ("<") far better than the LSTM
+ * model (see DEPENDENCIES.md). The traineddata comes from @tesseract.js-data/eng in node_modules; nothing is
+ * downloaded. tesseract.js runs recognition in its own worker thread, so the event loop stays free.
+ */
+
+const require = createRequire(import.meta.url);
+
+export function traineddataDir(): string {
+  return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0');
+}
+
+export const MRZ_OCR_MODEL = { name: 'tesseract.js-legacy-eng', version: '7.0.0/4.0.0' };
+
+export interface OcrSymbol { text: string; confidence: number; x0: number; y0: number; x1: number; y1: number }
+export interface OcrLine { text: string; confidence: number; symbols: OcrSymbol[] }
+export interface OcrResult { text: string; confidence: number; lines: OcrLine[] }
+
+export class MrzOcr {
+  private worker: Worker | null = null;
+  private starting: Promise<Worker> | null = null;
+
+  /** Starts the tesseract worker (~0.5-1 s); called lazily by recognise() when omitted. */
+  async init(): Promise<void> {
+    await this.ready();
+  }
+
+  private ready(): Promise<Worker> {
+    if (this.worker) return Promise.resolve(this.worker);
+    this.starting ??= (async () => {
+      const w = await createWorker('eng', OEM.TESSERACT_ONLY, { langPath: traineddataDir(), gzip: true, cacheMethod: 'none' }, {
+        // Dictionaries only hurt on MRZ text, which has no words.
+        load_system_dawg: '0', load_freq_dawg: '0',
+      });
+      await w.setParameters({
+        tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+        tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
+        user_defined_dpi: '300',
+        // The legacy classifier adapts to what it has read before; off, so a result never depends on earlier requests.
+        classify_enable_learning: '0',
+      });
+      this.worker = w;
+      return w;
+    })();
+    return this.starting;
+  }
+
+  /**
+   * `enhance` stretches contrast and applies an unsharp mask first: on soft or low-resolution captures
+   * this turned several failed PassportEye specimens into valid reads, but it can hurt crisp prints.
+   */
+  async recognise(image: GrayImage, options: { enhance?: boolean } = {}): Promise<OcrResult> {
+    const worker = await this.ready();
+    let img = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: { width: image.width, height: image.height, channels: 1 } });
+    if (options.enhance) img = img.normalise().sharpen({ sigma: 1.5 });
+    const png = await img.png({ compressionLevel: 1 }).toBuffer();
+    const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
+    const lines: OcrLine[] = [];
+    for (const block of data.blocks ?? []) {
+      for (const para of block.paragraphs) {
+        for (const line of para.lines) {
+          const symbols = line.words.flatMap((w) => w.symbols.map((s) => ({ text: s.text, confidence: s.confidence, ...s.bbox })));
+          lines.push({ text: line.text.trim(), confidence: line.confidence, symbols });
+        }
+      }
+    }
+    return { text: data.text, confidence: data.confidence, lines };
+  }
+
+  async terminate(): Promise<void> {
+    const w = this.worker ?? (this.starting ? await this.starting.catch(() => null) : null);
+    this.worker = null;
+    this.starting = null;
+    if (w) await w.terminate();
+  }
+}

@@ -1,0 +1,78 @@
+import type { GrayImage } from './image-ops.js';
+import { extractBand, findMrzBands, type MrzBand } from './locate.js';
+import { correctMrz, normaliseOcrLines, type Correction } from './mrz-correct.js';
+import type { MrzOcr, OcrLine } from './mrz-ocr.js';
+import type { ParsedMrz } from './mrz-parse.js';
+
+/** One OCR pass over one candidate band, with its parse. */
+export interface MrzReading {
+  parsed: ParsedMrz | null;
+  corrections: Correction[];
+  band: MrzBand;
+  flipped: boolean;
+  enhanced: boolean;
+  ocrConfidence: number;
+  rawText: string;
+  ocrLines: OcrLine[];
+  /** The deskewed band image that was read (kept for the tamper checks on the MRZ print). */
+  crop: GrayImage;
+  score: number;
+}
+
+export interface MrzSearch { best: MrzReading | null; bands: MrzBand[]; attempts: number }
+
+/**
+ * Tries the best-ranked bands, each upright and then turned 180 degrees (a document photographed upside
+ * down yields the same blobs), and keeps the reading with the most valid check digits. Stops at the first
+ * fully valid reading, so a clean capture costs one OCR pass.
+ */
+export async function readMrz(gray: GrayImage, ocr: MrzOcr, options: { now: Date; maxAttempts?: number }): Promise<MrzSearch> {
+  const bands = await findMrzBands(gray);
+  const maxAttempts = options.maxAttempts ?? 8;
+  let best: MrzReading | null = null;
+  let attempts = 0;
+  for (const band of bands.slice(0, 3)) {
+    for (const flipped of [false, true]) {
+      let upright = false;
+      for (const enhanced of [false, true]) {
+        if (attempts >= maxAttempts) return { best, bands, attempts };
+        attempts++;
+        const reading = await readBand(gray, band, flipped, enhanced, ocr, options.now);
+        if (!best || reading.score > best.score) best = reading;
+        if (reading.parsed?.valid) return { best, bands, attempts };
+        // Nothing MRZ-like at all: neither enhancement nor this orientation is worth another pass.
+        if (!reading.parsed) break;
+        if (reading.ocrConfidence >= 50) upright = true;
+      }
+      // Text read with decent confidence is the right way up even if some check fails; skip the flip.
+      if (upright) break;
+    }
+  }
+  return { best, bands, attempts };
+}
+
+async function readBand(gray: GrayImage, band: MrzBand, flipped: boolean, enhanced: boolean, ocr: MrzOcr, now: Date): Promise<MrzReading> {
+  const crop = extractBand(gray, band, { flip: flipped });
+  const result = await ocr.recognise(crop, { enhance: enhanced });
+  const lines = normaliseOcrLines(result.text);
+  const corrected = lines.length >= 1 ? safeCorrect(lines, now) : null;
+  const parsed = corrected?.parsed ?? null;
+  return {
+    parsed, corrections: corrected?.corrections ?? [], band, flipped, enhanced, ocrConfidence: result.confidence,
+    rawText: result.text, ocrLines: result.lines, crop, score: scoreOf(parsed, result.confidence),
+  };
+}
+
+function safeCorrect(lines: string[], now: Date): ReturnType<typeof correctMrz> {
+  try {
+    return correctMrz(lines, now);
+  } catch {
+    return null;
+  }
+}
+
+function scoreOf(parsed: ParsedMrz | null, confidence: number): number {
+  if (!parsed) return confidence / 100;
+  const validChecks = parsed.checks.filter((c) => c.valid).length;
+  return (parsed.valid ? 100 : 0) + validChecks * 10 - parsed.problems.length * 3 + confidence / 100;
+}
