@@ -1,0 +1,92 @@
+import { signal, type Signal } from '../signal.js';
+import { laplacianVariance, type GrayImage } from './image-ops.js';
+import { insideQuad, outOfFrame } from './layout.js';
+import type { Point } from './warp.js';
+
+/**
+ * Capture-quality measurements. Blur is measured on the deskewed MRZ crop, which the locator always
+ * rescales to the same text height, so the number does not depend on how large the document is in the photo.
+ */
+
+export const QUALITY_THRESHOLDS = {
+  /** Laplacian variance of the normalised MRZ crop; calibrated on renders (see docs/documents.md). */
+  minMrzSharpness: 120,
+  /** MRZ character height in original pixels; below this OCR-B glyphs lose their distinguishing strokes. */
+  minMrzCharHeightPx: 12,
+  /** Share of the document area that is saturated (specular highlight). */
+  maxGlareFraction: 0.03,
+  /** Share of the page diagonal allowed outside the frame before the document counts as cut off. */
+  maxOutOfFrame: 0.02,
+};
+
+export interface QualityInput {
+  gray: GrayImage;
+  /** The deskewed MRZ crop, when an MRZ was found. */
+  mrzCrop: GrayImage | null;
+  /** MRZ character height in original-image pixels. */
+  mrzCharHeightPx: number | null;
+  /** Predicted page outline in working pixels, when the format is known. */
+  documentQuad: Point[] | null;
+}
+
+export interface QualityResult {
+  signals: Signal[];
+  blurry: boolean | null;
+  lowResolution: boolean | null;
+  glare: boolean;
+  outOfFrame: boolean | null;
+}
+
+export function assessQuality(input: QualityInput): QualityResult {
+  const t = QUALITY_THRESHOLDS;
+  const signals: Signal[] = [];
+  const sharpness = input.mrzCrop ? laplacianVariance(input.mrzCrop) : null;
+  const blurry = sharpness === null ? null : sharpness < t.minMrzSharpness;
+  signals.push(signal('mrz_sharpness', sharpness === null ? null : round(sharpness), blurry === null ? null : !blurry, { threshold: t.minMrzSharpness, detail: 'Variance of the Laplacian over the MRZ rescaled to a fixed text height; low means blurred.' }));
+  const lowResolution = input.mrzCharHeightPx === null ? null : input.mrzCharHeightPx < t.minMrzCharHeightPx;
+  signals.push(signal('mrz_char_height_px', input.mrzCharHeightPx === null ? null : round(input.mrzCharHeightPx), lowResolution === null ? null : !lowResolution, { threshold: t.minMrzCharHeightPx, detail: 'Height of MRZ characters in the original image, in pixels.' }));
+  const glareFraction = saturatedFraction(input.gray, input.documentQuad);
+  const glare = glareFraction > t.maxGlareFraction;
+  signals.push(signal('glare_fraction', round(glareFraction, 4), !glare, { threshold: t.maxGlareFraction, detail: 'Share of saturated pixels on the document (the whole image when its outline is unknown).' }));
+  let out: boolean | null = null;
+  if (input.documentQuad) {
+    const beyond = outOfFrame(input.documentQuad, input.gray.width, input.gray.height);
+    out = beyond > t.maxOutOfFrame;
+    signals.push(signal('document_out_of_frame', round(beyond, 4), !out, { threshold: t.maxOutOfFrame, detail: 'How far the page outline predicted from the MRZ extends beyond the image, as a share of its diagonal.' }));
+  } else {
+    signals.push(signal('document_out_of_frame', null, null, { detail: 'Page outline unknown (no MRZ format).' }));
+  }
+  return { signals, blurry, lowResolution, glare, outOfFrame: out };
+}
+
+/** Pixels at or above 250 in a 4-connected clump of at least 0.1 % of the area count as glare, not white print. */
+function saturatedFraction(gray: GrayImage, quad: Point[] | null): number {
+  const { width: w, height: h, data } = gray;
+  const step = Math.max(1, Math.floor(Math.max(w, h) / 800));
+  let inside = 0;
+  let hot = 0;
+  for (let y = 0; y < h; y += step) {
+    for (let x = 0; x < w; x += step) {
+      if (quad && !insideQuad(quad, x, y)) continue;
+      inside++;
+      // A highlight saturates a whole neighbourhood; a white background or paper texture rarely does.
+      if ((data[y * w + x] ?? 0) >= 250 && neighbourhoodSaturated(data, w, h, x, y, 3 * step)) hot++;
+    }
+  }
+  return inside === 0 ? 0 : hot / inside;
+}
+
+function neighbourhoodSaturated(data: Uint8Array, w: number, h: number, x: number, y: number, r: number): boolean {
+  for (const [dx, dy] of [[-r, 0], [r, 0], [0, -r], [0, r]] as const) {
+    const xx = x + dx;
+    const yy = y + dy;
+    if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+    if ((data[yy * w + xx] ?? 0) < 250) return false;
+  }
+  return true;
+}
+
+function round(v: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}
