@@ -68,3 +68,24 @@ function joinWords(words: readonly Word[]): string {
 export function pageText(words: readonly Word[]): string {
   return groupLines(words).map((l) => l.text).join('\n');
 }
+
+/**
+ * Splits each visual line at wide horizontal gaps into segments, so a two-column letter
+ * (address on the left, "Statement date: ..." on the right) yields one segment per column.
+ */
+export function groupSegments(words: readonly Word[]): TextLine[] {
+  const out: TextLine[] = [];
+  for (const line of groupLines(words)) {
+    let current: Word[] = [];
+    for (const w of line.words) {
+      const prev = current[current.length - 1];
+      if (prev && w.x - (prev.x + prev.w) > Math.max(prev.h, w.h) * 2.5) {
+        out.push(...finishLines([current]));
+        current = [];
+      }
+      current.push(w);
+    }
+    if (current.length) out.push(...finishLines([current]));
+  }
+  return out;
+}

@@ -25,7 +25,7 @@ export function createTesseractOcr(): OcrEngine {
   const getWorker = (): Promise<Tesseract.Worker> => {
     worker ??= (async () => {
       const w = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, { langPath: engLangPath(), gzip: true, cacheMethod: 'none' });
-      await w.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.AUTO, preserve_interword_spaces: '1' });
+      await w.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.AUTO, preserve_interword_spaces: '1', user_defined_dpi: '200' });
       return w;
     })();
     return worker;
