@@ -59,6 +59,8 @@ export function prepareEntity(entity: ListEntity): PreparedEntity {
 export function prepareQuery(q: ScreeningQuery): PreparedQuery {
   const schema = q.schema ?? 'unknown';
   const names = [q.name, ...(q.aliases ?? [])].filter((n) => n.trim().length > 0).map((n) => prepareName(n, schema));
+  // Abjad-ness changes token similarity, so memoised similarities are only shared within one name.
+  for (const n of names) for (const t of n.tokens) t.memo = new Map();
   const countries = (q.countries ?? []).map((c) => countryCode(c)).filter((c): c is string => c !== undefined);
   return { names, schema, birthDate: q.birthDate ? parseQueryDate(q.birthDate) : undefined, countries, gender: q.gender, identifiers: prepareIdentifiers(q.identifiers ?? []) };
 }
@@ -74,10 +76,12 @@ export interface EntityScore {
   explanation: Explanation;
 }
 
-function bestName(q: PreparedQuery, e: PreparedEntity): { cmp: NameComparison; adjusted: number; name: string; quality: NameQuality; query: string } {
+function bestName(q: PreparedQuery, e: PreparedEntity, only?: ReadonlySet<number>): { cmp: NameComparison; adjusted: number; name: string; quality: NameQuality; query: string } {
   let best: { cmp: NameComparison; adjusted: number; name: string; quality: NameQuality; query: string } | undefined;
   for (const qn of q.names) {
-    for (const en of e.names) {
+    for (let k = 0; k < e.names.length; k++) {
+      if (only && !only.has(k)) continue;
+      const en = e.names[k]!;
       const cmp = compareNames(qn, en.prepared);
       const adjusted = en.quality === 'weak' ? weakAdjust(cmp.score) : cmp.score;
       if (!best || adjusted > best.adjusted) best = { cmp, adjusted, name: en.prepared.original, quality: en.quality, query: qn.original };
@@ -93,9 +97,20 @@ function describeName(b: ReturnType<typeof bestName>): string {
   return `name "${b.query}" ~ ${b.quality === 'weak' ? 'weak alias' : 'listed name'} "${b.name}" (${b.adjusted.toFixed(2)}): ${how}`;
 }
 
-/** Scores one entity against a query and explains every component that moved the score. */
-export function scoreEntity(q: PreparedQuery, e: PreparedEntity): EntityScore {
-  const b = bestName(q, e);
+/** Most any non-name evidence can add; a name below threshold minus this can never become a hit. */
+const MAX_BONUS = 0.07;
+
+/**
+ * Scores one entity against a query and explains every component that moved the score.
+ * `names` restricts the comparison to those name indexes (the ones retrieval found); `minScore` lets
+ * hopeless candidates return early without building an explanation.
+ */
+export function scoreEntity(q: PreparedQuery, e: PreparedEntity, names?: ReadonlySet<number>, minScore = 0): EntityScore {
+  const b = bestName(q, e, names);
+  const idHit = q.identifiers.length > 0 && q.identifiers.some((qi) => e.identifiers.some((ei) => ei.value === qi.value && ei.type === qi.type));
+  if (!idHit && b.adjusted + MAX_BONUS < minScore) {
+    return { score: b.adjusted, identifierMatch: false, explanation: { matched: [], contradicted: [], components: { name: b.adjusted, matchedName: b.name, nameQuality: b.quality } } };
+  }
   const matched: string[] = [];
   const contradicted: string[] = [];
   const components: ScoreComponents = { name: b.adjusted, matchedName: b.name, nameQuality: b.quality };

@@ -1,6 +1,6 @@
 import { TokenVocabulary } from './token-vocabulary.js';
 import { prepareEntity, prepareQuery, scoreEntity, type PreparedEntity, type PreparedQuery } from './entity-score.js';
-import { totalWeight } from './normalize.js';
+import { totalWeight, type NameToken } from './normalize.js';
 import type { Hit, ListEntity, ScreenOptions, ScreeningQuery, ScreeningResult, Decision } from './types.js';
 
 /** Hits at or above this score are reported as potential matches (chosen on the benchmarks, see docs/screening.md). */
@@ -10,7 +10,13 @@ export const DEFAULT_MATCH_THRESHOLD = 0.95;
 /** Most names fully scored per query; retrieval ranks candidates so the best ones are kept. */
 const MAX_CANDIDATE_NAMES = 400;
 /** A name must share at least this fraction of token weight with the query to be scored at all. */
-const MIN_OVERLAP = 0.45;
+const MIN_OVERLAP = 0.55;
+const MIN_PROBE_WEIGHT = 0.3;
+
+function retrievalWeight(tokens: readonly NameToken[]): number {
+  const hard = tokens.filter((t) => t.weight >= MIN_PROBE_WEIGHT);
+  return totalWeight(hard.length ? hard : tokens);
+}
 
 /**
  * An in-memory screening index over list entities: an inverted index from name tokens (exact,
@@ -22,6 +28,8 @@ export class ScreeningIndex {
   private readonly vocab = new TokenVocabulary();
   private postings: Int32Array[] = [];
   private readonly nameEntity: Int32Array;
+  /** Position of each name within its entity's names. */
+  private readonly nameOrdinal: Int32Array;
   private readonly nameWeight: Float32Array;
   private readonly identifierIndex = new Map<string, number[]>();
   // Scratch arrays reused by every query (screen is synchronous, so they are never shared).
@@ -35,13 +43,15 @@ export class ScreeningIndex {
     let nameCount = 0;
     for (const p of this.prepared) nameCount += p.names.length;
     this.nameEntity = new Int32Array(nameCount);
+    this.nameOrdinal = new Int32Array(nameCount);
     this.nameWeight = new Float32Array(nameCount);
     const lists: number[][] = [];
     let nameId = 0;
     this.prepared.forEach((p, ei) => {
-      for (const n of p.names) {
+      for (const [k, n] of p.names.entries()) {
         this.nameEntity[nameId] = ei;
-        this.nameWeight[nameId] = totalWeight(n.prepared.tokens);
+        this.nameOrdinal[nameId] = k;
+        this.nameWeight[nameId] = retrievalWeight(n.prepared.tokens);
         const words = new Set(n.prepared.tokens.map((t) => t.text));
         // The joined form lets "abdullah" retrieve "Abd Allah" and vice versa.
         if (n.prepared.tokens.length > 1 && n.prepared.compact.length <= 16) words.add(n.prepared.compact);
@@ -103,20 +113,21 @@ export class ScreeningIndex {
     const eligible = (p: PreparedEntity): boolean =>
       (!datasets || p.entity.datasets.some((d) => datasets.has(d))) && (!sources || sources.has(p.entity.source));
 
-    const entityIdx = new Set<number>(this.retrieve(q));
-    for (const ident of q.identifiers) for (const ei of this.identifierIndex.get(ident.value) ?? []) entityIdx.add(ei);
+    // Entity → the names retrieval found (undefined: score all names, e.g. identifier or block hits).
+    const entityIdx = this.retrieve(q);
+    for (const ident of q.identifiers) for (const ei of this.identifierIndex.get(ident.value) ?? []) entityIdx.set(ei, undefined);
     const blocked = options.block ?? new Set<string>();
-    if (blocked.size) this.prepared.forEach((p, i) => { if (blocked.has(p.entity.id)) entityIdx.add(i); });
+    if (blocked.size) this.prepared.forEach((p, i) => { if (blocked.has(p.entity.id)) entityIdx.set(i, undefined); });
 
     const hits: Hit[] = [];
     const suppressed: string[] = [];
     let examined = 0;
-    for (const ei of entityIdx) {
+    for (const [ei, names] of entityIdx) {
       const p = this.prepared[ei]!;
       if (!eligible(p)) continue;
       examined++;
-      const s = scoreEntity(q, p);
       const isBlocked = blocked.has(p.entity.id);
+      const s = scoreEntity(q, p, names, isBlocked ? 0 : threshold);
       if (s.score < threshold && !isBlocked) continue;
       if (options.allow?.has(p.entity.id) && !isBlocked) { suppressed.push(p.entity.id); continue; }
       const e = p.entity;
@@ -132,13 +143,17 @@ export class ScreeningIndex {
   }
 
   /** Candidate entities whose names share enough weighted tokens with any query name. */
-  private retrieve(q: PreparedQuery): number[] {
+  private retrieve(q: PreparedQuery): Map<number, Set<number> | undefined> {
     const acc = this.acc;
     const touched: number[] = [];
     const ranked: Array<[number, number]> = [];
     for (const qn of q.names) {
-      const qWeight = totalWeight(qn.tokens) || 1;
-      const probes = qn.tokens.map((t) => ({ text: t.text, weight: t.weight }));
+      // Particles and legal forms ("al", "ltd") would touch a large share of the list while saying
+      // little; they are left to the scorer. A name made only of them is probed as it is.
+      const hard = qn.tokens.filter((t) => t.weight >= MIN_PROBE_WEIGHT);
+      const probeTokens = hard.length ? hard : qn.tokens;
+      const qWeight = totalWeight(probeTokens) || 1;
+      const probes = probeTokens.map((t) => ({ text: t.text, weight: t.weight }));
       if (qn.tokens.length > 1 && qn.compact.length >= 5) probes.push({ text: qn.compact, weight: qWeight * 0.9 });
       for (const probe of probes) {
         const stamp = ++this.stamp;
@@ -173,6 +188,13 @@ export class ScreeningIndex {
       ranked.sort((a, b) => b[1] - a[1]);
       ranked.length = MAX_CANDIDATE_NAMES;
     }
-    return ranked.map(([n]) => this.nameEntity[n]!);
+    const out = new Map<number, Set<number> | undefined>();
+    for (const [n] of ranked) {
+      const ei = this.nameEntity[n]!;
+      const set = out.get(ei) ?? new Set<number>();
+      set.add(this.nameOrdinal[n]!);
+      out.set(ei, set);
+    }
+    return out;
   }
 }

@@ -67,8 +67,15 @@ export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
   const abjad = q.abjad || c.abjad;
   const cand: Array<[number, number, number]> = [];
   for (let i = 0; i < qt.length; i++) {
+    const qi = qt[i]!;
+    const memo = qi.memo;
     for (let j = 0; j < ct.length; j++) {
-      const s = tokenSimilarity(qt[i]!, ct[j]!, abjad);
+      const cj = ct[j]!;
+      let s = memo?.get(cj.text);
+      if (s === undefined) {
+        s = tokenSimilarity(qi, cj, abjad);
+        memo?.set(cj.text, s);
+      }
       if (s >= PAIR_MIN) cand.push([s, i, j]);
     }
   }

@@ -12,6 +12,8 @@ export interface NameToken {
   skel: string;
   kind: TokenKind;
   weight: number;
+  /** Query tokens only: similarity to candidate words already compared in this query. */
+  memo?: Map<string, number>;
 }
 
 /** A name prepared once (at index build or query time) so scoring never re-normalises. */

@@ -1,4 +1,5 @@
 import { jaroWinkler } from './jaro-winkler.js';
+import { levenshteinRatio } from './levenshtein.js';
 import { phoneticKey, consonantSkeleton } from './phonetic.js';
 
 // The vocabulary is the set of distinct name tokens of an index. Fuzzy lookups run over the
@@ -84,19 +85,28 @@ export class TokenVocabulary {
     const out = new Map<number, number>();
     const exact = this.ids.get(word);
     if (exact !== undefined) out.set(exact, 1);
+    if (word.length >= 10) {
+      // Long words are mostly joined names ("vladimirputin"): Jaro-Winkler rewards their shared
+      // prefixes too much ("vladimirovich"), so only near-identical spellings count.
+      this.fuzzy(word, out, (a, b) => levenshteinRatio(a, b), 0.85);
+      return [...out].map(([id, similarity]) => ({ id, similarity }));
+    }
+    // Short keys ("al") group too many unrelated words to be useful for retrieval.
     const p = phoneticKey(word);
-    for (const id of this.byPhon.get(p) ?? []) {
-      if (!out.has(id)) out.set(id, Math.max(0.85, jaroWinkler(word, this.words[id]!)));
+    if (p.length >= 3) {
+      for (const id of this.byPhon.get(p) ?? []) {
+        if (!out.has(id)) out.set(id, Math.max(0.8, jaroWinkler(word, this.words[id]!)));
+      }
     }
     const sk = consonantSkeleton(word);
     if (sk.length >= 2) {
       for (const id of (abjad ? this.bySkel : this.abjadBySkel).get(sk) ?? []) if (!out.has(id)) out.set(id, 0.88);
     }
-    if (word.length >= 3) this.fuzzy(word, out);
+    if (word.length >= 3) this.fuzzy(word, out, jaroWinkler, MIN_FUZZY);
     return [...out].map(([id, similarity]) => ({ id, similarity }));
   }
 
-  private fuzzy(word: string, out: Map<number, number>): void {
+  private fuzzy(word: string, out: Map<number, number>, sim: (a: string, b: string) => number, min: number): void {
     const grams = [...new Set(trigrams(word))];
     const touched: number[] = [];
     const counts = this.counts;
@@ -118,8 +128,8 @@ export class TokenVocabulary {
       if (c < need || out.has(id)) continue;
       const w = this.words[id]!;
       if (Math.abs(w.length - word.length) > Math.max(3, word.length / 2)) continue;
-      const s = jaroWinkler(word, w);
-      if (s >= MIN_FUZZY) scored.push({ id, similarity: s });
+      const s = sim(word, w);
+      if (s >= min) scored.push({ id, similarity: s });
     }
     scored.sort((a, b) => b.similarity - a.similarity);
     for (const m of scored.slice(0, MAX_FUZZY_MATCHES)) out.set(m.id, m.similarity);

@@ -84,7 +84,10 @@ export function transliterate(input: string): Transliteration {
   let s = lower;
   for (const [re, rep] of GREEK_DIGRAPHS) s = s.replace(re, rep);
   // Greek accents are combining marks after NFD; drop them so the base letter hits the table.
-  s = s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC');
+  // Only Greek: decomposing Cyrillic would turn й into и and lose the letter.
+  s = s.replace(/[\u0370-\u03FF\u1F00-\u1FFF]/g, (c) => c.normalize('NFD').replace(/[\u0300-\u036f]/g, ''));
+  // Ukrainian spells и as y and г as h; its own letters (і ї є ґ) tell the language apart from Russian.
+  if (/[іїєґ]/.test(s)) s = s.replace(/[иг]/g, (c) => (c === 'и' ? 'y' : 'h'));
   const abjad = ABJAD_RE.test(s);
   let out = '';
   let prevHangul = false;

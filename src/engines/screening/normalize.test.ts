@@ -1,0 +1,63 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { normalizeText, prepareName } from './normalize.js';
+import { transliterate } from './transliterate.js';
+import { phoneticKey, consonantSkeleton } from './phonetic.js';
+import { countryCode } from './countries.js';
+
+describe('normalisation', () => {
+  test('diacritics, case, punctuation and apostrophes', () => {
+    assert.equal(normalizeText('José  MARÍA Ñúñez-Ødegård').text, 'jose maria nunez odegard');
+    assert.equal(normalizeText("O'Brien, Seán").text, 'obrien sean');
+    assert.equal(normalizeText('Straße').text, 'strasse');
+  });
+
+  test('transliterates Cyrillic, Greek, Arabic, Hebrew, Georgian, Armenian and Hangul', () => {
+    assert.equal(normalizeText('Владимир Путин').text, 'vladimir putin');
+    // Without a Ukrainian-only letter the Russian convention is used; with one, the Ukrainian.
+    assert.equal(normalizeText('Володимир Зеленський').text, 'volodimir zelenskiy');
+    assert.equal(normalizeText('Віталій Кличко').text, 'vitaliy klychko');
+    assert.equal(normalizeText('Νικόλαος').text, 'nikolaos');
+    assert.equal(normalizeText('محمد').text, 'mhmd');
+    assert.equal(transliterate('محمد').abjad, true);
+    assert.equal(normalizeText('דוד').text, 'dvd');
+    assert.equal(normalizeText('მიხეილ').text, 'mikheil');
+    assert.equal(normalizeText('Արամ').text, 'aram');
+    assert.equal(normalizeText('김정은').text, 'kim jeong eun');
+  });
+
+  test('Han characters are kept as they are (no honest small table exists)', () => {
+    assert.equal(normalizeText('习近平').text, '习近平');
+  });
+
+  test('legal forms are canonicalised and weigh little', () => {
+    const a = prepareName('Acme Trading Limited Liability Company', 'organization');
+    assert.deepEqual(a.tokens.map((t) => t.text), ['acme', 'trading', 'llc']);
+    assert.equal(a.tokens[2]!.kind, 'legal');
+    const ru = prepareName('ООО "Байкал"', 'organization');
+    assert.deepEqual(ru.tokens.map((t) => [t.text, t.kind]), [['llc', 'legal'], ['baykal', 'word']]);
+    assert.equal(prepareName('A.B.C. Company', 'organization').tokens[0]!.text, 'abc');
+  });
+
+  test('honorifics are dropped for people only when a name remains', () => {
+    assert.deepEqual(prepareName('Dr. Ayman al-Zawahiri', 'person').tokens.map((t) => t.text), ['ayman', 'al', 'zawahiri']);
+    assert.deepEqual(prepareName('General', 'person').tokens.map((t) => t.text), ['general']);
+  });
+
+  test('phonetic key folds transliteration variants', () => {
+    assert.equal(phoneticKey('mikhail'), phoneticKey('mihail'));
+    assert.equal(phoneticKey('philip'), phoneticKey('filip'));
+    assert.equal(phoneticKey('alexander'), phoneticKey('aleksander'));
+    assert.notEqual(phoneticKey('smith'), phoneticKey('jones'));
+    assert.equal(consonantSkeleton('mohammed'), consonantSkeleton('mhmd'));
+  });
+
+  test('country names as lists write them', () => {
+    assert.equal(countryCode('Korea, North'), 'KP');
+    assert.equal(countryCode("Democratic People's Republic of Korea"), 'KP');
+    assert.equal(countryCode('Iran (Islamic Republic of)'), 'IR');
+    assert.equal(countryCode('Türkiye'), 'TR');
+    assert.equal(countryCode('ru'), 'RU');
+    assert.equal(countryCode('Atlantis'), undefined);
+  });
+});
