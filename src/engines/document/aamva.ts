@@ -29,7 +29,7 @@ export async function readPdf417(rgb: Buffer | Uint8Array, width: number, height
     rgba[i * 4 + 2] = rgb[j + 2] ?? 0;
     rgba[i * 4 + 3] = 255;
   }
-  const results = await readBarcodes({ data: rgba, width, height, colorSpace: 'srgb' } as unknown as ImageData, { formats: ['PDF417'], tryHarder: true, tryRotate: true, maxNumberOfSymbols: 2, textMode: 'Plain' });
+  const results = await readBarcodes({ data: rgba, width, height, colorSpace: 'srgb' } as unknown as Parameters<typeof readBarcodes>[0], { formats: ['PDF417'], tryHarder: true, tryRotate: true, maxNumberOfSymbols: 2, textMode: 'Plain' });
   return results.filter((r) => r.isValid && r.text.length > 0).map((r) => r.text);
 }
 

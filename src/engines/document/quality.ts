@@ -10,7 +10,7 @@ import type { Point } from './warp.js';
 
 export const QUALITY_THRESHOLDS = {
   /** Laplacian variance of the normalised MRZ crop; calibrated on renders (see docs/documents.md). */
-  minMrzSharpness: 120,
+  minMrzSharpness: 50,
   /** MRZ character height in original pixels; below this OCR-B glyphs lose their distinguishing strokes. */
   minMrzCharHeightPx: 12,
   /** Share of the document area that is saturated (specular highlight). */

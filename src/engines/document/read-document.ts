@@ -1,0 +1,146 @@
+import { performance } from 'node:perf_hooks';
+import type { ModelInfo } from '../signal.js';
+import { BARCODE_MODEL, parseAamva, readPdf417, type AamvaFields } from './aamva.js';
+import { decide } from './decide.js';
+import { decodeImage, toGray, type DecodedImage } from './image-input.js';
+import { cropPortraitFromBand, documentQuad } from './layout.js';
+import { MrzOcr, MRZ_OCR_MODEL } from './mrz-ocr.js';
+import type { ParsedMrz } from './mrz-parse.js';
+import { assessQuality } from './quality.js';
+import { readMrz, type MrzReading } from './read-mrz.js';
+import { assessTamper } from './tamper.js';
+import type { DocumentFields, DocumentResult, ReadDocumentOptions } from './types.js';
+
+/**
+ * The document check: decode (with limits and EXIF orientation), find and read the MRZ, fall back to an
+ * AAMVA PDF417 barcode, measure capture quality and tamper hints, and decide passed / failed / needs_review.
+ * Throws DocumentInputError for inputs that are not acceptable images; every other outcome is a result.
+ */
+
+const ENGINE_MODEL: ModelInfo = { name: 'verity-document-engine', version: '1.0.0' };
+
+let sharedOcr: MrzOcr | null = null;
+
+/** The engine's shared OCR worker; start it at boot so the first check does not pay the ~1 s start-up. */
+export async function initDocumentEngine(): Promise<void> {
+  sharedOcr ??= new MrzOcr();
+  await sharedOcr.init();
+}
+
+/** Stops the shared OCR worker (graceful shutdown, end of tests). */
+export async function shutdownDocumentEngine(): Promise<void> {
+  const ocr = sharedOcr;
+  sharedOcr = null;
+  if (ocr) await ocr.terminate();
+}
+
+export async function readDocument(input: Buffer, options: ReadDocumentOptions = {}): Promise<DocumentResult> {
+  const t0 = performance.now();
+  const timings: Record<string, number> = {};
+  const lap = (name: string, since: number): number => {
+    const now = performance.now();
+    timings[name] = Math.round((now - since) * 10) / 10;
+    return now;
+  };
+  const now = options.now ?? new Date();
+  const img = await decodeImage(input, options.limits);
+  let t = lap('decode', t0);
+  const gray = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
+  const ocr = options.ocr ?? (sharedOcr ??= new MrzOcr());
+  const search = await readMrz(gray, ocr, { now });
+  const reading = search.best?.parsed ? search.best : null;
+  const mrz = reading?.parsed ?? null;
+  t = lap('mrz', t);
+
+  let barcode: AamvaFields | null = null;
+  const wantBarcode = options.readBarcode === true || (options.readBarcode !== false && !mrz?.valid);
+  if (wantBarcode) {
+    barcode = await readBarcode(img);
+    t = lap('barcode', t);
+  }
+  // A valid MRZ is the stronger source (check digits); the barcode fills in when the MRZ is missing or broken.
+  const useBarcode = barcode !== null && !mrz?.valid;
+  const fields = useBarcode && barcode ? fieldsFromBarcode(barcode) : mrz ? fieldsFromMrz(mrz) : null;
+
+  const quad = reading && mrz ? documentQuad(reading.band, reading.flipped, mrz.format) : null;
+  const quality = assessQuality({ gray, mrzCrop: search.best?.crop ?? null, mrzCharHeightPx: charHeight(search.best, img), documentQuad: quad });
+  const tamper = assessTamper(img.metadata, reading?.ocrLines ?? null);
+  t = lap('quality', t);
+
+  const decision = decide({ fields, mrz: useBarcode ? null : mrz, mrzConfidence: reading?.ocrConfidence ?? 0, barcodeRead: barcode !== null, quality, tamper, options, now });
+  let portrait: Buffer | null = null;
+  if (options.cropPortrait !== false && reading && mrz) {
+    portrait = await cropPortraitFromBand(img.rgb, img.width, img.height, reading.band, reading.flipped, mrz.format);
+    t = lap('portrait', t);
+  }
+  lap('total', t0);
+  return {
+    verdict: decision.verdict,
+    reasons: decision.reasons,
+    fields,
+    fieldSource: fields ? (useBarcode ? 'barcode' : 'mrz') : null,
+    mrz: mrz && reading ? { format: mrz.format, lines: mrz.lines, valid: mrz.valid, checks: mrz.checks, corrections: reading.corrections, ocrConfidence: reading.ocrConfidence } : null,
+    barcode: barcode ? { symbology: 'PDF417', standard: 'AAMVA', fields: barcode } : null,
+    portrait,
+    image: { format: img.metadata.format, width: img.metadata.width, height: img.metadata.height, bytes: img.metadata.bytes },
+    signals: [...decision.signals, ...quality.signals, ...tamper.signals, ...searchSignals(search.best, search.attempts)],
+    model: [ENGINE_MODEL, MRZ_OCR_MODEL, ...(wantBarcode ? [BARCODE_MODEL] : [])],
+    timings,
+  };
+}
+
+/**
+ * Portrait crop for the face engine: the ICAO zone V located from the MRZ (TD3 passports, TD2 and visas).
+ * Null when there is no readable MRZ or the format keeps the portrait on the other side (TD1 cards).
+ */
+export async function cropPortrait(image: Buffer, options: Pick<ReadDocumentOptions, 'limits' | 'ocr'> = {}): Promise<Buffer | null> {
+  const img = await decodeImage(image, options.limits);
+  const gray = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
+  const search = await readMrz(gray, options.ocr ?? (sharedOcr ??= new MrzOcr()), { now: new Date() });
+  const best = search.best;
+  if (!best?.parsed) return null;
+  return cropPortraitFromBand(img.rgb, img.width, img.height, best.band, best.flipped, best.parsed.format);
+}
+
+async function readBarcode(img: DecodedImage): Promise<AamvaFields | null> {
+  for (const text of await readPdf417(img.rgb, img.width, img.height)) {
+    try {
+      return parseAamva(text);
+    } catch {
+      // A PDF417 that is not AAMVA (boarding pass, shipping label) is simply not a licence barcode.
+    }
+  }
+  return null;
+}
+
+function fieldsFromMrz(mrz: ParsedMrz): DocumentFields {
+  const f = mrz.fields;
+  return {
+    documentType: f.documentType, documentCode: f.documentCode, issuingState: f.issuingState, documentNumber: f.documentNumber,
+    surname: f.surname, givenNames: f.givenNames, nationality: f.nationality, birthDate: f.birthDate, sex: f.sex, expiryDate: f.expiryDate,
+    ...(f.personalNumber ? { personalNumber: f.personalNumber } : {}),
+  };
+}
+
+function fieldsFromBarcode(b: AamvaFields): DocumentFields {
+  return {
+    documentType: b.documentType, documentCode: b.documentType === 'id_card' ? 'ID' : 'DL', issuingState: b.country, documentNumber: b.documentNumber,
+    surname: b.surname, givenNames: b.givenNames, nationality: '', birthDate: b.birthDate, sex: b.sex, expiryDate: b.expiryDate, jurisdiction: b.jurisdiction,
+  };
+}
+
+/** MRZ glyph height in original pixels: line height of the band, undone from the working-copy scale. */
+function charHeight(best: MrzReading | null, img: DecodedImage): number | null {
+  if (!best) return null;
+  const band = best.band;
+  const lineH = band.lineCount > 1 ? band.height - (band.lineCount - 1) * band.linePitch : band.height;
+  // The blob includes a little blur and the closing's spread; 0.85 brings it back to glyph height.
+  return (Math.max(lineH, band.height / Math.max(1, band.lineCount) * 0.6) * 0.85) / img.scale;
+}
+
+function searchSignals(best: MrzReading | null, attempts: number): DocumentResult['signals'] {
+  return [
+    { name: 'mrz_ocr_confidence', value: best ? Math.round(best.ocrConfidence) : null, passed: null, detail: `Tesseract mean confidence of the best of ${attempts} OCR attempt(s).` },
+    { name: 'mrz_ocr_corrections', value: best ? best.corrections.length : null, passed: null, detail: 'Characters changed by field-type and check-digit-guided correction.' },
+  ];
+}
