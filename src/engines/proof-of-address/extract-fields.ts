@@ -110,8 +110,8 @@ export function extractPoaFields(pages: readonly TextPage[], countryHint?: strin
   let address: ExtractedAddress | null = null;
 
   for (const line of lines) {
-    const n = name ? null : NAME_LABEL.exec(line.text);
-    const value = n ? firstColumn(n[2] ?? '') : '';
+    const n: RegExpExecArray | null = name ? null : NAME_LABEL.exec(line.text);
+    const value: string = n ? firstColumn(n[2] ?? '') : '';
     if (n && looksLikeName(value)) name = { value, confidence: round(0.9 * meanConfidence(line.words)), source: 'label', box: boxOf(1, [line]) };
     const a = address ? null : ADDRESS_LABEL.exec(line.text);
     if (a) {
