@@ -94,7 +94,7 @@ export function correctMrz(lines: string[], now: Date = new Date()): CorrectedMr
     const span = alnumSpanFor(format, failed.field);
     if (!span) continue;
     const [line, start, end] = span;
-    const fix = findSingleFix(grid, line, start, end, failed.digit, failed.data, (g) => compositeHolds(g, now));
+    const fix = findSingleFix(grid, line, start, end, failed.digit, failed.data);
     if (fix) set(line, fix.column, fix.to, 'check_digit');
   }
   parsed = parseMrz(grid.map((r) => r.join('')), { now });
@@ -108,16 +108,13 @@ function alnumSpanFor(format: IcaoFormat, field: string): [number, number, numbe
 }
 
 /** The one ambiguous-character swap inside [start, end) that makes `digit` a valid check of the field, if unique. */
-function compositeHolds(grid: string[][], now: Date): boolean {
-  const composite = parseMrz(grid.map((r) => r.join('')), { now }).checks.find((c) => c.field === 'composite');
-  return composite === undefined || composite.valid;
-}
-
 /**
  * The ambiguous-character swap inside [start, end) that makes `digit` a valid check of the field. When
- * several swaps would, the composite check digit (which covers the field too) must pick exactly one.
+ * several swaps would (the check digit only pins the sum modulo 10, and the composite check is aligned with
+ * it, so it cannot tell them apart), the one leaving the fewest letter/digit alternations wins: issuers
+ * write numbers like "D2314589" or "ZE184226B", not "0231458B9". A tie means no correction.
  */
-function findSingleFix(grid: string[][], line: number, start: number, end: number, digit: string, data: string, composite: (g: string[][]) => boolean): { column: number; to: string } | null {
+function findSingleFix(grid: string[][], line: number, start: number, end: number, digit: string, data: string): { column: number; to: string } | null {
   const row = grid[line];
   if (!row) return null;
   const field = row.slice(start, end).join('');
@@ -130,7 +127,15 @@ function findSingleFix(grid: string[][], line: number, start: number, end: numbe
       if (isCheckDigitValid(candidate, digit)) fixes.push({ column: start + i, to: alt });
     }
   }
-  if (fixes.length === 1) return fixes[0] ?? null;
-  const confirmed = fixes.filter((f) => composite(grid.map((r, i) => (i === line ? r.map((ch, c) => (c === f.column ? f.to : ch)) : r))));
-  return confirmed.length === 1 ? (confirmed[0] ?? null) : null;
+  if (fixes.length <= 1) return fixes[0] ?? null;
+  const ranked = fixes.map((f) => ({ f, cost: alternations(field.slice(0, f.column - start) + f.to + field.slice(f.column - start + 1)) })).sort((a, b) => a.cost - b.cost);
+  const [first, second] = ranked;
+  return first && second && first.cost < second.cost ? first.f : null;
+}
+
+function alternations(s: string): number {
+  let n = 0;
+  const t = s.replace(/<+$/, '');
+  for (let i = 1; i < t.length; i++) if (/\d/.test(t.charAt(i)) !== /\d/.test(t.charAt(i - 1))) n++;
+  return n;
 }

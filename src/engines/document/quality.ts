@@ -45,9 +45,10 @@ export function assessQuality(input: QualityInput): QualityResult {
   signals.push(signal('mrz_sharpness', sharpness === null ? null : round(sharpness), blurry === null ? null : !blurry, { threshold: t.minMrzSharpness, detail: 'Variance of the Laplacian over the MRZ rescaled to a fixed text height; low means blurred.' }));
   const lowResolution = input.mrzCharHeightPx === null ? null : input.mrzCharHeightPx < t.minMrzCharHeightPx;
   signals.push(signal('mrz_char_height_px', input.mrzCharHeightPx === null ? null : round(input.mrzCharHeightPx), lowResolution === null ? null : !lowResolution, { threshold: t.minMrzCharHeightPx, detail: 'Height of MRZ characters in the original image, in pixels.' }));
-  const glareFraction = saturatedFraction(input.gray, input.documentQuad);
-  const glare = glareFraction > t.maxGlareFraction;
-  signals.push(signal('glare_fraction', round(glareFraction, 4), !glare, { threshold: t.maxGlareFraction, detail: 'Share of saturated pixels on the document (the whole image when its outline is unknown).' }));
+  // Without the page outline, white scanner beds and barcode quiet zones would read as glare; not measured.
+  const glareFraction = input.documentQuad ? saturatedFraction(input.gray, input.documentQuad) : null;
+  const glare = glareFraction !== null && glareFraction > t.maxGlareFraction;
+  signals.push(signal('glare_fraction', glareFraction === null ? null : round(glareFraction, 4), glareFraction === null ? null : !glare, { threshold: t.maxGlareFraction, detail: 'Share of the page area covered by saturated highlights.' }));
   let out: boolean | null = null;
   if (input.documentQuad) {
     const beyond = outOfFrame(input.documentQuad, input.gray.width, input.gray.height);
@@ -60,14 +61,14 @@ export function assessQuality(input: QualityInput): QualityResult {
 }
 
 /** Pixels at or above 250 in a 4-connected clump of at least 0.1 % of the area count as glare, not white print. */
-function saturatedFraction(gray: GrayImage, quad: Point[] | null): number {
+function saturatedFraction(gray: GrayImage, quad: Point[]): number {
   const { width: w, height: h, data } = gray;
   const step = Math.max(1, Math.floor(Math.max(w, h) / 800));
   let inside = 0;
   let hot = 0;
   for (let y = 0; y < h; y += step) {
     for (let x = 0; x < w; x += step) {
-      if (quad && !insideQuad(quad, x, y)) continue;
+      if (!insideQuad(quad, x, y)) continue;
       inside++;
       // A highlight saturates a whole neighbourhood; a white background or paper texture rarely does.
       if ((data[y * w + x] ?? 0) >= 250 && neighbourhoodSaturated(data, w, h, x, y, 3 * step)) hot++;
