@@ -27,7 +27,7 @@ describe('face engine on real faces', { skip }, () => {
     const norm = Math.hypot(...face.embedding);
     assert.ok(Math.abs(norm - 1) < 1e-3, `unit length, got ${norm}`);
     assert.ok(face.box[2] > 100 && face.box[2] <= analysis.image.width);
-    assert.ok(face.antispoof > 0 && face.antispoof <= 1);
+    assert.ok(face.antispoof !== null && face.antispoof > 0 && face.antispoof <= 1);
     assert.ok(face.texture && face.texture.sharpness > 0);
   });
 
@@ -58,6 +58,7 @@ describe('face engine on real faces', { skip }, () => {
     assert.ok(match.signals.some((s) => s.name === 'selfie_no_face' && s.passed === false));
     const embedded = await engine.embed(blank);
     assert.equal(embedded.embedding, null);
+    assert.ok(embedded.signals.some((s) => s.name === 'image_no_face'));
   });
 
   test('EXIF orientation is honoured', async () => {

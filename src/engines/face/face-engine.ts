@@ -30,7 +30,7 @@ export interface AgeOptions {
 }
 
 export interface FaceEngine {
-  /** Detection, embedding, age, anti-spoofing and texture for every face (largest first). */
+  /** Detection, embedding, age for every face (largest first); anti-spoofing, liveness and texture on the largest. */
   analyze(image: Uint8Array): Promise<FaceAnalysis>;
   /** 1:1: selfie (`a`) against a reference (`b`, a document image or another photo). */
   match(a: Uint8Array, b: Uint8Array, options?: MatchOptions): Promise<FaceMatchResult>;
@@ -65,12 +65,12 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
     return models;
   }
 
-  async function analyze(image: Uint8Array, mirror = false, field = 'image'): Promise<FaceAnalysis> {
+  async function analyze(image: Uint8Array, mirror = false, field = 'image', presentationAttack = true): Promise<FaceAnalysis> {
     checkEncodedSize(image, limits, field);
     // Copy before transferring so the caller's Buffer (often a slice of a pooled allocation) stays intact.
     const copy = new Uint8Array(image);
     try {
-      return (await pool.run({ kind: 'analyze', image: copy, mirror }, [copy.buffer])) as FaceAnalysis;
+      return (await pool.run({ kind: 'analyze', image: copy, mirror, presentationAttack }, [copy.buffer])) as FaceAnalysis;
     } catch (err) {
       if (err instanceof FaceInputError && err.field !== field) throw new FaceInputError(err.reason, err.message, field);
       throw err;
@@ -82,7 +82,7 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
 
     async match(a, b, matchOptions = {}) {
       const started = performance.now();
-      const [left, right, model] = await Promise.all([analyze(a, false, 'selfie'), analyze(b, false, 'reference'), modelInfo()]);
+      const [left, right, model] = await Promise.all([analyze(a, false, 'selfie', false), analyze(b, false, 'reference', false), modelInfo()]);
       const decision = decideMatch(left, right, matchOptions);
       return { ...decision, model, timings: { totalMs: performance.now() - started, analyzeMs: [left.timings.totalMs, right.timings.totalMs] } };
     },
@@ -99,13 +99,13 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
     async estimateAge(image, ageOptions) {
       const started = performance.now();
       // The mirrored copy is a second, independent look for the same face: their spread widens the band.
-      const [upright, mirrored, model] = await Promise.all([analyze(image), analyze(image, true), modelInfo()]);
+      const [upright, mirrored, model] = await Promise.all([analyze(image, false, 'image', false), analyze(image, true, 'image', false), modelInfo()]);
       const decision = decideAge(upright, mirrored, ageOptions.minimumAge);
       return { ...decision, model, timings: { totalMs: performance.now() - started } };
     },
 
     async embed(image) {
-      const [analysis, model] = await Promise.all([analyze(image), modelInfo()]);
+      const [analysis, model] = await Promise.all([analyze(image, false, 'image', false), modelInfo()]);
       const signals = describeFaces(analysis, 'image', false);
       const face = primaryFace(analysis);
       const usable = face !== null && analysis.faces.length === 1;

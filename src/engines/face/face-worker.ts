@@ -27,13 +27,13 @@ serveWorkerTasks<FaceTask, FaceTaskResult>(async (task) => {
     const memory = loaded.human.tf.memory();
     return { result: { models: loaded.models, loadMs: loaded.loadMs, backend: loaded.human.tf.getBackend(), tensors: memory.numTensors, wasmBytes: memory.numBytes } };
   }
-  const analysis = await analyze(loaded, task.image, task.mirror ?? false);
+  const analysis = await analyze(loaded, task.image, task.mirror ?? false, task.presentationAttack ?? true);
   const transfer: TransferListItem[] = [];
   for (const face of analysis.faces) transfer.push(face.embedding.buffer as ArrayBuffer, face.mesh.buffer as ArrayBuffer);
   return { result: analysis, transfer };
 });
 
-async function analyze(loaded: LoadedHuman, image: Uint8Array, mirror: boolean): Promise<FaceAnalysis> {
+async function analyze(loaded: LoadedHuman, image: Uint8Array, mirror: boolean, pad: boolean): Promise<FaceAnalysis> {
   const started = performance.now();
   const decoded = await decodeImage(image, limits, mirror);
   const decodedAt = performance.now();
@@ -41,7 +41,8 @@ async function analyze(loaded: LoadedHuman, image: Uint8Array, mirror: boolean):
   const tensor = human.tf.tensor(decoded.rgb, [1, decoded.height, decoded.width, 3], 'int32');
   let raw: HumanFace[];
   try {
-    const result = await human.detect(tensor);
+    // Human merges per-call config into its instance config, so both states are always set explicitly.
+    const result = await human.detect(tensor, { face: { antispoof: { enabled: pad }, liveness: { enabled: pad } } });
     if (result.error) throw new Error(`face model failed: ${result.error}`);
     raw = result.face;
   } finally {
@@ -53,8 +54,8 @@ async function analyze(loaded: LoadedHuman, image: Uint8Array, mirror: boolean):
   const faces: DetectedFace[] = [];
   for (const [index, face] of usable.entries()) {
     // Texture is measured at analysis resolution on the face the checks use (the largest).
-    const texture = index === 0 ? await measureTexture(decoded.rgb, decoded.width, decoded.height, face.box) : null;
-    faces.push(toDetectedFace(face, decoded.info.scale, texture));
+    const texture = pad && index === 0 ? await measureTexture(decoded.rgb, decoded.width, decoded.height, face.box) : null;
+    faces.push(toDetectedFace(face, decoded.info.scale, texture, pad));
   }
   const done = performance.now();
   return {
@@ -64,7 +65,7 @@ async function analyze(loaded: LoadedHuman, image: Uint8Array, mirror: boolean):
   };
 }
 
-function toDetectedFace(face: HumanFace, scale: number, texture: DetectedFace['texture']): DetectedFace {
+function toDetectedFace(face: HumanFace, scale: number, texture: DetectedFace['texture'], pad: boolean): DetectedFace {
   const box = face.box.map((v) => v * scale) as Box;
   const source = face.embedding ?? [];
   const embedding = new Float32Array(source.length);
@@ -88,8 +89,8 @@ function toDetectedFace(face: HumanFace, scale: number, texture: DetectedFace['t
     age: face.age ?? 0,
     gender: face.gender ?? 'unknown',
     genderScore: face.genderScore ?? 0,
-    antispoof: face.real ?? 0,
-    liveness: face.live ?? 0,
+    antispoof: pad ? face.real ?? 0 : null,
+    liveness: pad ? face.live ?? 0 : null,
     pose: { yaw: deg(angle?.yaw), pitch: deg(angle?.pitch), roll: deg(angle?.roll) },
     sizePx: box[2],
     texture,

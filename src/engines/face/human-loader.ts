@@ -39,7 +39,7 @@ export interface HumanTensor { dispose(): void }
 export interface HumanInstance {
   version: string;
   load(): Promise<void>;
-  detect(input: HumanTensor): Promise<{ face: HumanFace[]; error?: string | null }>;
+  detect(input: HumanTensor, config?: object): Promise<{ face: HumanFace[]; error?: string | null }>;
   tf: {
     tensor(values: Uint8Array | Int32Array, shape: number[], dtype: 'int32'): HumanTensor;
     ready(): Promise<void>;

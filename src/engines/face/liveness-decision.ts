@@ -58,8 +58,8 @@ export function decideLiveness(frames: readonly FaceAnalysis[], overrides: Parti
     const values = faces.map(pick);
     return lowest ? Math.min(...values) : Math.max(...values);
   };
-  const antispoof = worst((f) => f.antispoof, true);
-  const liveness = worst((f) => f.liveness, true);
+  const antispoof = worst((f) => f.antispoof ?? 0, true);
+  const liveness = worst((f) => f.liveness ?? 0, true);
   const moire = worst((f) => f.texture?.moirePeakRatio ?? 0, false);
   const sharpness = worst((f) => f.texture?.sharpness ?? Infinity, true);
   const glare = worst((f) => f.texture?.glareShare ?? 0, false);

@@ -28,15 +28,15 @@ export interface DetectedFace {
   age: number;
   gender: string;
   genderScore: number;
-  /** Human's anti-spoofing model confidence that the face is real (0..1). */
-  antispoof: number;
-  /** Human's liveness model confidence (0..1). */
-  liveness: number;
+  /** Human's anti-spoofing model confidence that the face is real (0..1); null when not run (match, embed, age). */
+  antispoof: number | null;
+  /** Human's liveness model confidence (0..1); null when not run. */
+  liveness: number | null;
   /** Head pose in degrees. */
   pose: { yaw: number; pitch: number; roll: number };
   /** Face width in pixels of the upright input image. */
   sizePx: number;
-  /** Measured on the largest face only (the one checks use); null on the others. */
+  /** Measured on the largest face only (the one checks use) and only for presentation-attack checks; null otherwise. */
   texture: TextureMeasures | null;
   /** 468 mesh points in input pixel coordinates, flattened x,y; used for frame-to-frame motion. */
   mesh: Float32Array;
@@ -97,7 +97,7 @@ export interface EmbedResult {
 
 /** What the worker receives; images are transferred, not copied. */
 export type FaceTask =
-  | { kind: 'analyze'; image: Uint8Array; mirror?: boolean }
+  | { kind: 'analyze'; image: Uint8Array; mirror?: boolean; /** Run anti-spoofing, liveness and texture (only liveness needs them). */ presentationAttack?: boolean }
   | { kind: 'info' };
 
 export type FaceTaskResult = FaceAnalysis | WorkerInfo;

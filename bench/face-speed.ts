@@ -1,0 +1,151 @@
+// Face engine speed: model load, latency p50/p99 per check after warm-up (one worker = one core),
+// throughput with a pool of 2, memory, and FaceIndex search at 100,000 enrolled faces.
+// Run: npx tsx bench/face-speed.ts   (images from ../shared/data/faces, see data/MANIFEST.md)
+import { availableParallelism, loadavg } from 'node:os';
+import { createFaceEngine, type FaceEngine } from '../src/engines/face/face-engine.js';
+import { FaceIndex } from '../src/engines/face/face-index.js';
+import { FACE_MATCH_THRESHOLD } from '../src/engines/face/similarity.js';
+import { deepfaceImage, deepfaceLabels, fmt, percentile, requireData } from './face-data.js';
+
+requireData();
+const files = [...deepfaceLabels().keys()];
+const images = files.map((f) => deepfaceImage(f));
+const mb = (b: number): string => `${(b / 1024 / 1024).toFixed(0)} MB`;
+
+async function timed<T>(n: number, fn: (i: number) => Promise<T>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    out.push(performance.now() - t);
+  }
+  return out.sort((a, b) => a - b);
+}
+const line = (name: string, ms: number[]): void => console.log(`| ${name} | ${ms.length} | ${fmt(percentile(ms, 50), 0)} | ${fmt(percentile(ms, 99), 0)} |`);
+
+console.log(`# Face engine speed (${availableParallelism()} cores shared with other work, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; Node ${process.version})`);
+const only = process.argv[2]; // 'engine' or 'index' to run one half
+if (only !== 'index') await engineBench();
+if (only !== 'engine') await indexBench();
+
+async function engineBench(): Promise<void> {
+const rssBefore = process.memoryUsage().rss;
+let t0 = performance.now();
+const one: FaceEngine = createFaceEngine({ poolSize: 1 });
+const info = await one.info();
+console.log(`\nmodel load: first worker ready (thread start + tfjs wasm + 5 models + warm-up) in ${fmt(performance.now() - t0, 0)} ms; inside the worker ${fmt(info.loadMs, 0)} ms; backend ${info.backend}`);
+console.log(`models: ${info.models.map((m) => `${m.name}@${m.version}`).join(', ')}`);
+await one.analyze(images[0]!);
+console.log(`memory: process RSS +${mb(process.memoryUsage().rss - rssBefore)} for one worker with models; tfjs tensors ${info.tensors} (${mb(info.wasmBytes)})`);
+
+console.log('\n## Latency on one worker (one core), after warm-up; images 330–2500 px from deepface_subset\n| check | n | p50 ms | p99 ms |\n|---|---|---|---|');
+const N = 40;
+line('analyze (decode + detect + mesh + embedding + age + antispoof + liveness + texture)', await timed(N, (i) => one.analyze(images[i % images.length]!)));
+line('match (2 images, one worker: sequential)', await timed(N, (i) => one.match(images[i % images.length]!, images[(i + 7) % images.length]!)));
+line('liveness, 1 frame', await timed(N, (i) => one.liveness([images[i % images.length]!])));
+line('liveness, 3 frames', await timed(Math.round(N / 2), (i) => one.liveness([0, 1, 2].map((k) => images[(i + k) % images.length]!))));
+line('age estimation (upright + mirrored)', await timed(Math.round(N / 2), (i) => one.estimateAge(images[i % images.length]!, { minimumAge: 18 })));
+const small = images.filter((b) => b.length < 120_000);
+line(`analyze, small images only (<120 kB, n=${small.length})`, await timed(N, (i) => one.analyze(small[i % small.length]!)));
+await one.close();
+
+t0 = performance.now();
+const two = createFaceEngine({ poolSize: 2 });
+await Promise.all([two.info(), two.info()]);
+console.log(`\n## Pool of 2 (both cores); ready in ${fmt(performance.now() - t0, 0)} ms`);
+await Promise.all(images.slice(0, 4).map((img) => two.analyze(img)));
+line('match (2 images in parallel on 2 workers), idle pool', await timed(N, (i) => two.match(images[i % images.length]!, images[(i + 7) % images.length]!)));
+for (const [name, run] of [
+  ['analyze', (i: number) => two.analyze(images[i % images.length]!)],
+  ['match', (i: number) => two.match(images[i % images.length]!, images[(i + 3) % images.length]!)],
+  ['liveness (1 frame)', (i: number) => two.liveness([images[i % images.length]!])],
+] as const) {
+  const total = 60;
+  let next = 0;
+  const start = performance.now();
+  await Promise.all([0, 1, 2, 3].map(async () => { while (next < total) await run(next++); }));
+  const s = (performance.now() - start) / 1000;
+  console.log(`throughput ${name}: ${fmt(total / s, 1)} checks/s (${total} checks, 4 in flight)`);
+}
+console.log(`memory: process RSS ${mb(process.memoryUsage().rss)} with the pool of 2`);
+await two.close();
+
+}
+
+// ---- Index: 100,000 synthetic embeddings shaped like the real ones (the real mean direction plus
+// noise sized so unrelated pairs sit near the real different-person median, ~0.4), plus the 50 real faces.
+async function indexBench(): Promise<void> {
+console.log('\n## FaceIndex, 100,000 enrolled faces');
+const embedder = createFaceEngine({ poolSize: 2 });
+const real = await Promise.all(images.map(async (img) => (await embedder.analyze(img)).faces[0]!.embedding));
+await embedder.close();
+const labels = [...deepfaceLabels().values()];
+const dims = real[0]!.length;
+const mean = new Float32Array(dims);
+for (const e of real) for (let i = 0; i < dims; i++) mean[i]! += e[i]! / real.length;
+let seed = 0x12345678;
+const gauss = (): number => {
+  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+  const u = (seed + 1) / 4294967297;
+  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+  const v = (seed + 1) / 4294967297;
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+};
+const meanNorm = Math.hypot(...mean);
+const noiseScale = (meanNorm * 1.1) / Math.sqrt(dims);
+const index = new FaceIndex(undefined, undefined, 100_000);
+const t0 = performance.now();
+const heapBefore = process.memoryUsage().rss;
+const TOTAL = 100_000;
+const identities = new Set(labels).size;
+const synthetic = new Float32Array(dims);
+let addMs = 0;
+for (let n = 0; n < TOTAL - identities; n++) {
+  for (let i = 0; i < dims; i++) synthetic[i] = mean[i]! + noiseScale * gauss();
+  const a = performance.now();
+  index.add(`syn_${n}`, `syn_subject_${n}`, synthetic);
+  addMs += performance.now() - a;
+}
+// Enrol one photo per real identity; the others are probes.
+const enrolled = new Set<string>();
+real.forEach((e, i) => {
+  if (enrolled.has(labels[i]!)) return;
+  enrolled.add(labels[i]!);
+  index.add(`real_${i}`, labels[i]!, e);
+});
+console.log(`built ${index.size} entries in ${fmt((performance.now() - t0) / 1000, 1)} s including generation; FaceIndex.add ${fmt(addMs / 1000, 1)} s in total; RSS +${mb(process.memoryUsage().rss - heapBefore)}`);
+const synthCheck = index.search(real[0]!, { k: 3, exact: true });
+console.log(`synthetic neighbours of a real face score ${synthCheck.map((h) => fmt(h.similarity)).join(', ')} (real different-person pairs: median ≈ 0.40)`);
+const probes = real.map((e, i) => ({ e, label: labels[i]! })).filter((_, i) => !index.has(`real_${i}`));
+const run = (exact: boolean): { ms: number[]; top: string[] } => {
+  const ms: number[] = [];
+  const top: string[] = [];
+  for (let r = 0; r < 3; r++) {
+    for (const p of probes) {
+      const t = performance.now();
+      const hits = index.search(p.e, { k: 10, exact });
+      ms.push(performance.now() - t);
+      if (r === 0) top.push(hits.map((h) => h.id).join(','));
+    }
+  }
+  return { ms: ms.sort((a, b) => a - b), top };
+};
+const fast = run(false);
+const exact = run(true);
+console.log('| search (k=10) | n | p50 ms | p99 ms |\n|---|---|---|---|');
+line('two-stage (256-d projection scan + exact re-rank of 1,000)', fast.ms);
+line('exact scan of all 1024-d rows', exact.ms);
+const same = fast.top.filter((t, i) => t.split(',')[0] === exact.top[i]!.split(',')[0]).length;
+const own = (exact: boolean): number => probes.filter((p) => index.search(p.e, { k: 1, exact })[0]?.subjectId === p.label).length;
+console.log(`two-stage top-1 equals exact top-1 for ${same}/${probes.length} real probes; top-1 is the probe's own identity: two-stage ${own(false)}, exact ${own(true)} of ${probes.length}`);
+// What a caller acts on: enrolled faces of the same identity at or above the match threshold.
+let wanted = 0;
+let found = 0;
+for (const p of probes) {
+  const truth = index.search(p.e, { k: 10, exact: true, minSimilarity: FACE_MATCH_THRESHOLD }).map((h) => h.id);
+  const got = new Set(index.search(p.e, { k: 10, minSimilarity: FACE_MATCH_THRESHOLD }).map((h) => h.id));
+  wanted += truth.length;
+  found += truth.filter((id) => got.has(id)).length;
+}
+console.log(`recall of hits ≥ match threshold ${FACE_MATCH_THRESHOLD}: ${found}/${wanted}`);
+}
