@@ -35,8 +35,8 @@ function compareOne(q: QueryDate, b: BirthDate): DateComparison {
         const full = q.day !== undefined;
         return { outcome: full ? 'exact' : 'year', adjustment: full ? 0.05 : 0.02, detail: `date of birth ${iso(q).slice(0, full ? 10 : 4)} agrees with listed ${b.date}` };
       }
-      // Same year, other day: often a data-entry difference, so neither proof nor contradiction.
-      return { outcome: 'one_year', adjustment: 0, detail: `date of birth in the listed year ${listed.year} but on another day (${b.date})` };
+      // Same year, another day: often a data-entry slip, so only a mild contradiction.
+      return { outcome: 'one_year', adjustment: -0.05, detail: `date of birth in the listed year ${listed.year} but on another day (${b.date})` };
     }
     return yearDistance(q.year, listed.year, b.date);
   }

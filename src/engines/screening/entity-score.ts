@@ -39,6 +39,7 @@ function identifierFamily(type: string): string {
   if (/lei/.test(t)) return 'lei';
   if (/swift|bic/.test(t)) return 'swift';
   if (/mail/.test(t)) return 'email';
+  if (/call.?sign/.test(t)) return 'call_sign';
   if (/registration|ogrn|company|business|kpp|okpo/.test(t)) return 'registration';
   return t;
 }
@@ -127,7 +128,8 @@ export function scoreEntity(q: PreparedQuery, e: PreparedEntity, names?: Readonl
     const sameType = q.identifiers.filter((qi) => e.identifiers.some((ei) => ei.type === qi.type));
     if (sameType.length) {
       components.identifier = 'contradicts';
-      const strong = sameType.some((s) => s.type === 'imo' || s.type === 'mmsi' || s.type === 'lei');
+      // A vessel or company has exactly one IMO / MMSI / call sign / LEI: a different one is strong evidence.
+      const strong = sameType.some((s) => s.type === 'imo' || s.type === 'mmsi' || s.type === 'lei' || s.type === 'call_sign');
       score -= strong ? 0.2 : 0.05;
       contradicted.push(`${sameType.map((s) => s.type).join(', ')} differs from the listed one`);
     } else components.identifier = 'missing';

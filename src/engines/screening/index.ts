@@ -155,6 +155,8 @@ export class ScreeningIndex {
       const qWeight = totalWeight(probeTokens) || 1;
       const probes = probeTokens.map((t) => ({ text: t.text, weight: t.weight }));
       if (qn.tokens.length > 1 && qn.compact.length >= 5) probes.push({ text: qn.compact, weight: qWeight * 0.9 });
+      // Arabic compounds are split or joined at will in Latin ("حبیب الله" / "Habibullah").
+      if (qn.abjad) for (let i = 0; i + 1 < probeTokens.length; i++) probes.push({ text: probeTokens[i]!.text + probeTokens[i + 1]!.text, weight: probeTokens[i]!.weight + probeTokens[i + 1]!.weight });
       for (const probe of probes) {
         const stamp = ++this.stamp;
         for (const m of this.vocab.lookup(probe.text, qn.abjad)) {

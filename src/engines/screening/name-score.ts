@@ -1,5 +1,5 @@
 import { jaroWinkler } from './jaro-winkler.js';
-import { sameNameGroup } from './name-tables.js';
+import { sameNameGroup, withinOneEdit } from './name-tables.js';
 import type { NameToken, PreparedName } from './normalize.js';
 import { levenshteinRatio } from './levenshtein.js';
 
@@ -39,6 +39,8 @@ export function tokenSimilarity(a: NameToken, b: NameToken, abjad: boolean): num
   // Jaro-Winkler alone forgives a shared prefix too much ("Sancho"/"Sanchez", "Ronaldinho"/"Ronaldo");
   // blending in the edit ratio keeps one-letter typos high and penalises rewritten endings.
   let s = (jw + levenshteinRatio(a.text, b.text)) / 2;
+  // A single edit in a word of five letters or more is how typos look; rewritten endings need more.
+  if (Math.min(a.text.length, b.text.length) >= 5 && withinOneEdit(a.text, b.text)) s = Math.max(s, jw, 0.93);
   if (sameNameGroup(a.text, b.text)) s = Math.max(s, 0.9);
   // Phonetic equality only vouches for tokens long enough for the key to carry information.
   if (a.phon === b.phon && (a.phon.length >= 3 || Math.max(a.text.length, b.text.length) <= 3)) s = Math.max(s, Math.min(0.93, 0.86 + 0.01 * Math.min(a.text.length, b.text.length)));
@@ -129,6 +131,10 @@ function compactSimilarity(q: PreparedName, c: PreparedName, abjad: boolean): nu
     const sa = q.tokens.map((t) => t.skel).join('');
     const sb = c.tokens.map((t) => t.skel).join('');
     if (sa.length >= 3 && sa === sb) s = Math.max(s, 0.9);
+    else if (sa.length >= 6 && sb.length >= 6) {
+      const r = levenshteinRatio(sa, sb);
+      if (r >= 0.85) s = Math.max(s, r * 0.95);
+    }
   }
   return s;
 }

@@ -59,8 +59,33 @@ const LEGAL_FORM_SINGLE: Record<string, string> = {
   group: 'group', holding: 'holding', holdings: 'holding',
 };
 
+// Words of spelled-out legal forms. When a phrase is reordered or misspelt it is no longer caught as a
+// phrase, but its words must still weigh as little as the phrase would have.
+const LEGAL_WORDS = [
+  'obshchestvo', 'ogranichennoy', 'ogranichennoi', 'otvetstvennostyu', 'aktsionernoe', 'aktsionernoye', 'zakrytoe',
+  'otkrytoe', 'publichnoe', 'joint', 'stock', 'liability', 'closed', 'public', 'sociedad', 'anonima', 'responsabilidad',
+  'limitada', 'gesellschaft', 'beschrankter', 'haftung', 'societatea', 'raspundere', 'limitata', 'tovarystvo',
+  'obmezhenoyu', 'vidpovidalnistyu', 'incorporated', 'corporation', 'company', 'limited', 'aktiengesellschaft',
+];
+for (const w of LEGAL_WORDS) LEGAL_FORM_SINGLE[w] ??= w;
+const LONG_LEGAL = Object.keys(LEGAL_FORM_SINGLE).filter((w) => w.length >= 6);
+
 export function legalForm(token: string): string | undefined {
-  return LEGAL_FORM_SINGLE[token];
+  const exact = LEGAL_FORM_SINGLE[token];
+  if (exact !== undefined || token.length < 6) return exact;
+  // One typo in a long legal word ("COMnANY") still names the legal form.
+  for (const w of LONG_LEGAL) if (Math.abs(w.length - token.length) <= 1 && withinOneEdit(w, token)) return LEGAL_FORM_SINGLE[w];
+  return undefined;
+}
+
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  const la = a.length, lb = b.length;
+  if (Math.abs(la - lb) > 1) return false;
+  let i = 0;
+  while (i < la && i < lb && a[i] === b[i]) i++;
+  if (la === lb) return a.slice(i + 1) === b.slice(i + 1);
+  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
 /** Short connecting words that say little about identity. */

@@ -31,13 +31,20 @@ export function phoneticKey(token: string): string {
   return out;
 }
 
-/** Consonant skeleton for comparing abjad transliterations ("mhmd") with vocalised spellings ("mohamed"). */
+/**
+ * Consonant skeleton for comparing abjad transliterations ("mhmd", "hsyn") with vocalised spellings
+ * ("mohamed", "hussein"): vowels go, y/w go except word-initially (in Arabic they are mostly long
+ * vowels), and letters Latin spellings use interchangeably for one Arabic or Hebrew letter are merged.
+ */
 export function consonantSkeleton(token: string): string {
+  const s = token.replace(/dj/g, 'j').replace(/ph/g, 'f').replace(/ck/g, 'k');
   let out = '';
   let prev = '';
-  for (const ch of token) {
-    if ('aeiouyhw\''.includes(ch)) continue;
-    const c = ch === 'q' ? 'k' : ch === 'v' || ch === 'p' ? 'b' : ch;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    if ('aeiou\''.includes(ch)) continue;
+    if ((ch === 'y' || ch === 'w') && i > 0) continue;
+    const c = ch === 'q' || ch === 'g' ? 'k' : ch === 'v' || ch === 'p' ? 'b' : ch === 'z' ? 's' : ch;
     if (c === prev) continue;
     out += c;
     prev = c;

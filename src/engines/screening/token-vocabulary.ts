@@ -89,6 +89,7 @@ export class TokenVocabulary {
       // Long words are mostly joined names ("vladimirputin"): Jaro-Winkler rewards their shared
       // prefixes too much ("vladimirovich"), so only near-identical spellings count.
       this.fuzzy(word, out, (a, b) => levenshteinRatio(a, b), 0.85);
+      if (abjad) for (const id of this.bySkel.get(consonantSkeleton(word)) ?? []) if (!out.has(id)) out.set(id, 0.88);
       return [...out].map(([id, similarity]) => ({ id, similarity }));
     }
     // Short keys ("al") group too many unrelated words to be useful for retrieval.

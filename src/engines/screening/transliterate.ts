@@ -89,6 +89,9 @@ export function transliterate(input: string): Transliteration {
   // Ukrainian spells и as y and г as h; its own letters (і ї є ґ) tell the language apart from Russian.
   if (/[іїєґ]/.test(s)) s = s.replace(/[иг]/g, (c) => (c === 'и' ? 'y' : 'h'));
   const abjad = ABJAD_RE.test(s);
+  // The Arabic article is written joined ("التكريتي"); Latin spellings separate it ("al-Tikriti").
+  // Three letters must follow so that "الله" (Allah) stays whole.
+  if (abjad) s = s.replace(/(^|\s)[اٱ]ل(?=[\u0621-\u064A\u067E-\u06D3]{3,})/g, '$1al ');
   let out = '';
   let prevHangul = false;
   for (const ch of s) {

@@ -17,7 +17,7 @@ export interface OfacRemarks {
 
 // Longest labels first so "Vessel Registration Identification IMO" wins over "IMO".
 const ID_LABELS: Array<[string, string]> = ([
-  ['Vessel Registration Identification IMO', 'imo'], ['Passport', 'passport'], ['National ID No.', 'national_id'],
+  ['Vessel Registration Identification IMO', 'imo'], ['Identification Number IMO', 'imo'], ['Passport', 'passport'], ['National ID No.', 'national_id'],
   ['Cedula No.', 'national_id'], ['Identification Number', 'national_id'], ["Citizen's Card Number", 'national_id'],
   ['C.U.R.P.', 'national_id'], ['Personal ID Card', 'national_id'], ['Tax ID No.', 'tax_id'], ['R.F.C.', 'tax_id'],
   ['NIT #', 'tax_id'], ['RUC #', 'tax_id'], ['Registration Number', 'registration'], ['Registration ID', 'registration'],

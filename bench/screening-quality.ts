@@ -1,0 +1,138 @@
+// Name-matching quality on the labelled pair sets in ../shared/data (run: npx tsx bench/screening-quality.ts).
+// Compares Verity's matcher with a plain Jaro-Winkler baseline and OpenSanctions logic-v2 (frozen
+// scores shipped with nomenklatura). List-derived cases are in bench/screening-list-cases.ts.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dataDir } from './screening-data.js';
+import { parseCsvRecords } from '../src/providers/lists/csv.js';
+import { parseOfacCsv } from '../src/providers/lists/ofac-csv.js';
+import { compareNames } from '../src/engines/screening/name-score.js';
+import { normalizeText, prepareName } from '../src/engines/screening/normalize.js';
+import { jaroWinkler } from '../src/engines/screening/jaro-winkler.js';
+import { prepareEntity, prepareQuery, scoreEntity } from '../src/engines/screening/entity-score.js';
+import { DEFAULT_THRESHOLD } from '../src/engines/screening/index.js';
+import type { EntitySchema, ScreeningQuery } from '../src/engines/screening/types.js';
+
+const D = dataDir();
+interface Counts { tp: number; fp: number; tn: number; fn: number }
+const empty = (): Counts => ({ tp: 0, fp: 0, tn: 0, fn: 0 });
+function add(c: Counts, predicted: boolean, actual: boolean): void {
+  if (predicted && actual) c.tp++; else if (predicted) c.fp++; else if (actual) c.fn++; else c.tn++;
+}
+const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '  –  ');
+function row(label: string, c: Counts): string {
+  const p = c.tp / (c.tp + c.fp);
+  const r = c.tp / (c.tp + c.fn);
+  const fpr = c.fp / (c.fp + c.tn);
+  return `${label.padEnd(34)} n=${String(c.tp + c.fp + c.tn + c.fn).padStart(4)}  P ${f3(p)}  R ${f3(r)}  F1 ${f3((2 * p * r) / (p + r))}  FPR ${f3(fpr)}`;
+}
+
+// --- nomenklatura name_bench --------------------------------------------------------------------
+const schemaOf = (s: string): EntitySchema => (s === 'Person' ? 'person' : s === 'Vessel' ? 'vessel' : 'organization');
+const cases = parseCsvRecords(readFileSync(join(D, 'name_matching/nomenklatura/name_bench_cases.csv'), 'utf8'));
+const frozen = new Map<string, Record<string, string>>();
+for (const r of parseCsvRecords(readFileSync(join(D, 'name_matching/nomenklatura/logicv2-frozen-scores.csv'), 'utf8'))) {
+  frozen.set([r.case_group, r.schema, r.name1, r.name2].join('\u0001'), r);
+}
+const plainJw = (a: string, b: string): number => jaroWinkler(normalizeText(a).text, normalizeText(b).text);
+
+const ours = { all: empty(), byQuality: new Map<string, Counts>(), byGroup: new Map<string, Counts>(), byCategory: new Map<string, Counts>() };
+const common = { ours: empty(), jw: empty(), logic: empty() };
+const jwScores: Array<[number, boolean]> = [];
+const failures: string[] = [];
+const bump = (m: Map<string, Counts>, k: string, p: boolean, a: boolean): void => { if (!m.has(k)) m.set(k, empty()); add(m.get(k)!, p, a); };
+for (const r of cases) {
+  const actual = r.is_match === 'true';
+  const schema = schemaOf(r.schema!);
+  const s = compareNames(prepareName(r.name1!, schema), prepareName(r.name2!, schema)).score;
+  const predicted = s >= DEFAULT_THRESHOLD;
+  add(ours.all, predicted, actual);
+  bump(ours.byQuality, r.quality || 'MEDIUM', predicted, actual);
+  bump(ours.byGroup, r.case_group!, predicted, actual);
+  bump(ours.byCategory, r.category || '(none)', predicted, actual);
+  if ((r.quality === 'STRONG') && predicted !== actual) failures.push(`${actual ? 'FN' : 'FP'} ${s.toFixed(3)} ${r.name1} | ${r.name2}`);
+  const jw = plainJw(r.name1!, r.name2!);
+  jwScores.push([jw, actual]);
+  const f = frozen.get([r.case_group, r.schema, r.name1, r.name2].join('\u0001'));
+  if (f) {
+    add(common.ours, predicted, actual);
+    add(common.jw, jw >= DEFAULT_THRESHOLD, actual);
+    add(common.logic, f.predicted_match === 'true', actual);
+  }
+}
+// The plain baseline at its own best-F1 threshold, so the comparison is not rigged by our threshold.
+let bestJw = { t: 0, c: empty(), f1: 0 };
+for (let t = 0.7; t <= 0.99; t += 0.01) {
+  const c = empty();
+  for (const [s, a] of jwScores) add(c, s >= t, a);
+  const p = c.tp / (c.tp + c.fp); const rr = c.tp / (c.tp + c.fn); const f1 = (2 * p * rr) / (p + rr);
+  if (f1 > bestJw.f1) bestJw = { t, c, f1 };
+}
+
+console.log(`\n== nomenklatura name_bench_cases.csv (${cases.length} pairs), threshold ${DEFAULT_THRESHOLD} ==`);
+console.log(row('Verity (all cases)', ours.all));
+console.log(row(`plain Jaro-Winkler @${bestJw.t.toFixed(2)} (its best F1)`, bestJw.c));
+console.log(`-- on the ${common.ours.tp + common.ours.fp + common.ours.tn + common.ours.fn} cases also in logicv2-frozen-scores.csv --`);
+console.log(row('Verity', common.ours));
+console.log(row(`plain Jaro-Winkler @${DEFAULT_THRESHOLD}`, common.jw));
+console.log(row('OpenSanctions logic-v2 (frozen)', common.logic));
+console.log('-- Verity by quality tier --');
+for (const [k, c] of [...ours.byQuality].sort()) console.log(row(k, c));
+console.log('-- Verity by case group --');
+for (const [k, c] of [...ours.byGroup].sort()) console.log(row(k, c));
+console.log('-- Verity by category (n >= 5) --');
+for (const [k, c] of [...ours.byCategory].sort()) if (c.tp + c.fp + c.tn + c.fn >= 5) console.log(row(k.slice(0, 34), c));
+console.log(`STRONG-tier errors (${failures.length}):`);
+for (const f of failures) console.log(`  ${f}`);
+
+// --- Watchman cross-script pairs ----------------------------------------------------------------
+const xs = readFileSync(join(D, 'name_matching/watchman/cross_script_pairs.csv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(','));
+console.log(`\n== watchman cross_script_pairs.csv (${xs.length} pairs): score >= upstream minimum? ==`);
+let pass = 0;
+for (const [q, e, min, desc] of xs) {
+  const s = compareNames(prepareName(q!), prepareName(e!)).score;
+  if (s >= Number(min)) pass++;
+  console.log(`  ${s >= Number(min) ? 'ok  ' : 'MISS'} ${s.toFixed(3)} (min ${min}) ${q} ~ ${e}  [${desc}]`);
+}
+console.log(`  passed ${pass}/${xs.length}`);
+
+// --- Watchman Jaro-Winkler expectations ---------------------------------------------------------
+const jwRows = parseCsvRecords(readFileSync(join(D, 'name_matching/watchman/jaro_winkler_expected_scores.csv'), 'utf8'));
+let agree = 0, single = 0, singleAgree = 0;
+for (const r of jwRows) {
+  const a = normalizeText(r.indexed_name!).text, b = normalizeText(r.query_name!).text;
+  const ok = Math.abs(jaroWinkler(a, b) - Number(r.expected_score)) <= 0.02;
+  if (ok) agree++;
+  if (!a.includes(' ') && !b.includes(' ') && a && b) { single++; if (ok) singleAgree++; }
+}
+console.log(`\n== watchman jaro_winkler_expected_scores.csv: plain JW within ±0.02 on ${agree}/${jwRows.length} rows; single-token rows ${singleAgree}/${single} (Watchman's score is a token-pair variant with its own penalties, so only single tokens are comparable) ==`);
+
+// --- Watchman entity similarity cases (ordering) ------------------------------------------------
+const mini = join(D, 'sanctions/ofac_sdn_csv_mini');
+const miniEntities = parseOfacCsv(Object.fromEntries(['sdn.csv', 'add.csv', 'alt.csv', 'sdn_comments.csv'].map((f) => [f, readFileSync(join(mini, f))])));
+const ec = JSON.parse(readFileSync(join(D, 'name_matching/watchman/entity_similarity_cases.json'), 'utf8')) as { cases: Array<{ index_ent_num: string; name: string; expected: number; query: Record<string, unknown> }> };
+console.log(`\n== watchman entity_similarity_cases.json (${ec.cases.length} cases vs ofac_sdn_csv_mini) ==`);
+const typeMap: Record<string, EntitySchema> = { person: 'person', business: 'organization', vessel: 'vessel', aircraft: 'aircraft' };
+const byEntity = new Map<string, Array<[number, number]>>();
+for (const c of ec.cases) {
+  const e = miniEntities.find((x) => x.id === `ofac-sdn:${c.index_ent_num}`);
+  if (!e) continue;
+  const q = c.query;
+  const ids = [
+    ...((q.emails as string[] | undefined) ?? []).map((v) => ({ type: 'email', value: v })),
+    ...((q.governmentIDs as Array<{ type: string; identifier: string }> | undefined) ?? []).map((g) => ({ type: g.type.includes('tax') ? 'tax_id' : 'registration', value: g.identifier })),
+    ...(['imo', 'mmsi', 'callSign'] as const).filter((k) => q[k]).map((k) => ({ type: k === 'callSign' ? 'call_sign' : k, value: String(q[k]) })),
+  ];
+  const query: ScreeningQuery = { name: String(q.name), schema: typeMap[String(q.type)] ?? 'unknown', birthDate: typeof q.birthDate === 'string' ? q.birthDate.slice(0, 10) : undefined, identifiers: ids };
+  const s = scoreEntity(prepareQuery(query), prepareEntity(e)).score;
+  (byEntity.get(c.index_ent_num) ?? byEntity.set(c.index_ent_num, []).get(c.index_ent_num)!).push([c.expected, s]);
+  console.log(`  ${c.index_ent_num} expected ${c.expected.toFixed(3)} ours ${s.toFixed(3)}  ${c.name}`);
+}
+let concordant = 0, pairs = 0;
+for (const list of byEntity.values()) for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) {
+  const [ei, si] = list[i]!; const [ej, sj] = list[j]!;
+  if (Math.abs(ei - ej) < 0.05) continue;
+  pairs++;
+  if (Math.sign(ei - ej) === Math.sign(si - sj)) concordant++;
+}
+console.log(`  ordering agreement with Watchman (pairs of cases on the same entity whose expected scores differ): ${concordant}/${pairs}`);
