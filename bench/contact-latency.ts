@@ -33,16 +33,18 @@ const sms = new TwilioSmsProvider({ accountSid: 'ACbench', authToken: 'x', from:
 
 for (let i = 0; i < n; i++) {
   const now = new Date(Date.UTC(2026, 0, 1, 0, 0, i));
-  const phone = await time(t.phone, () => normalizeDestination('sms', `+44 7700 9${String(i % 100000).padStart(5, '0')}`));
+  const phone = await time(t.phone, () => normalizeDestination('sms', `+44 7400 1${String(i % 100000).padStart(5, '0')}`));
   await time(t.email, () => normalizeDestination('email', `user${i}@example.com`));
-  const started = await time(t.start, () => startVerification(null, { channel: 'sms', destination: phone.normalized ?? '+447700900000', now, secret }));
+  if (!phone.ok || !phone.normalized) throw new Error(`bench number refused: ${phone.reason}`);
+  const destination = phone.normalized;
+  const started = await time(t.start, () => startVerification(null, { channel: 'sms', destination, now, secret }));
   if (!started.ok) throw new Error('refused');
   const r = await time(t.confirm, () => confirmVerification(started.state, started.code, now, secret));
   if (r.outcome !== 'verified') throw new Error('not verified');
   if (i < Math.min(n, 100)) {
     const msg = renderCodeMessage(started.code, 600);
     await time(t.smtp, () => email.send({ to: `user${i}@example.com`, ...msg }));
-    await time(t.sms, () => sms.send({ to: phone.normalized ?? '', text: msg.text }));
+    await time(t.sms, () => sms.send({ to: destination, text: msg.text }));
   }
 }
 email.close();
