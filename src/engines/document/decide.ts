@@ -47,7 +47,8 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
   const reasons = new Set<ReasonCode>();
   const signals: Signal[] = [];
   const { fields, mrz, quality, tamper, options, now } = input;
-  const poorCapture = quality.blurry === true || quality.lowResolution === true;
+  // Glare over the MRZ hides glyphs just as blur does, so it also makes a failing check digit inconclusive.
+  const poorCapture = quality.blurry === true || quality.lowResolution === true || quality.glare;
   if (quality.blurry) reasons.add('image_blurry');
   if (quality.lowResolution) reasons.add('low_resolution');
   if (quality.glare) reasons.add('glare_detected');

@@ -10,13 +10,13 @@ import type { Point } from './warp.js';
 
 export const QUALITY_THRESHOLDS = {
   /** Laplacian variance of the normalised MRZ crop; calibrated on renders (see docs/documents.md). */
-  minMrzSharpness: 50,
+  minMrzSharpness: 25,
   /** MRZ character height in original pixels; below this OCR-B glyphs lose their distinguishing strokes. */
-  minMrzCharHeightPx: 12,
+  minMrzCharHeightPx: 7,
   /** Share of the document area that is saturated (specular highlight). */
-  maxGlareFraction: 0.03,
+  maxGlareFraction: 0.08,
   /** Share of the page diagonal allowed outside the frame before the document counts as cut off. */
-  maxOutOfFrame: 0.02,
+  maxOutOfFrame: 0.04,
 };
 
 export interface QualityInput {
@@ -46,7 +46,8 @@ export function assessQuality(input: QualityInput): QualityResult {
   const lowResolution = input.mrzCharHeightPx === null ? null : input.mrzCharHeightPx < t.minMrzCharHeightPx;
   signals.push(signal('mrz_char_height_px', input.mrzCharHeightPx === null ? null : round(input.mrzCharHeightPx), lowResolution === null ? null : !lowResolution, { threshold: t.minMrzCharHeightPx, detail: 'Height of MRZ characters in the original image, in pixels.' }));
   // Without the page outline, white scanner beds and barcode quiet zones would read as glare; not measured.
-  const glareFraction = input.documentQuad ? saturatedFraction(input.gray, input.documentQuad) : null;
+  // A scan whose paper is itself at saturation has no headroom for a highlight to show; not measurable either.
+  const glareFraction = input.documentQuad && paperLevel(input.gray, input.documentQuad) < 246 ? saturatedFraction(input.gray, input.documentQuad) : null;
   const glare = glareFraction !== null && glareFraction > t.maxGlareFraction;
   signals.push(signal('glare_fraction', glareFraction === null ? null : round(glareFraction, 4), glareFraction === null ? null : !glare, { threshold: t.maxGlareFraction, detail: 'Share of the page area covered by saturated highlights.' }));
   let out: boolean | null = null;
@@ -58,6 +59,27 @@ export function assessQuality(input: QualityInput): QualityResult {
     signals.push(signal('document_out_of_frame', null, null, { detail: 'Page outline unknown (no MRZ format).' }));
   }
   return { signals, blurry, lowResolution, glare, outOfFrame: out };
+}
+
+/** 75th percentile of grey inside the page: the paper's white level (print is the darker quarter or less). */
+function paperLevel(gray: GrayImage, quad: Point[]): number {
+  const hist = new Array<number>(256).fill(0);
+  let n = 0;
+  const step = Math.max(1, Math.floor(Math.max(gray.width, gray.height) / 400));
+  for (let y = 0; y < gray.height; y += step) {
+    for (let x = 0; x < gray.width; x += step) {
+      if (!insideQuad(quad, x, y)) continue;
+      const v = gray.data[y * gray.width + x] ?? 0;
+      hist[v] = (hist[v] ?? 0) + 1;
+      n++;
+    }
+  }
+  let acc = 0;
+  for (let v = 0; v < 256; v++) {
+    acc += hist[v] ?? 0;
+    if (acc >= 0.75 * n) return v;
+  }
+  return 255;
 }
 
 /** Pixels at or above 250 in a 4-connected clump of at least 0.1 % of the area count as glare, not white print. */

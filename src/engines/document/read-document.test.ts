@@ -86,6 +86,15 @@ describe('readDocument on synthetic specimen documents', { skip }, () => {
     assert.deepEqual(r.mrz?.checks.filter((c) => !c.valid).map((c) => c.field), ['birthDate', 'composite']);
   });
 
+  test('MRZ glyphs pasted in another font are flagged even with valid check digits', async () => {
+    const r = await readDocument(await renderDocument({ kind: 'td3', person: ANNA, foreignGlyphs: [{ line: 1, column: 15 }, { line: 1, column: 16 }] }), opts);
+    assert.equal(r.mrz?.valid, true);
+    assert.equal(r.verdict, 'needs_review');
+    assert.deepEqual(r.reasons, ['mrz_print_inconsistent']);
+    const genuine = await readDocument(await renderDocument({ kind: 'td3', person: ANNA }), opts);
+    assert.equal(genuine.signals.find((s) => s.name === 'mrz_glyph_height_deviation')?.passed, true);
+  });
+
   test('policy: specimen refused by default, country allow list, document type', async () => {
     const png = await renderDocument({ kind: 'td3', person: ANNA });
     const strict = await readDocument(png, { ocr, now: NOW });

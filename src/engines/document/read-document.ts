@@ -63,8 +63,9 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   const fields = useBarcode && barcode ? fieldsFromBarcode(barcode) : mrz ? fieldsFromMrz(mrz) : null;
 
   const quad = reading && mrz ? documentQuad(reading.band, reading.flipped, mrz.format) : null;
-  const quality = assessQuality({ gray, mrzCrop: search.best?.crop ?? null, mrzCharHeightPx: charHeight(search.best, img), documentQuad: quad });
-  const tamper = assessTamper(img.metadata, reading?.ocrLines ?? null);
+  const glyphHeight = charHeight(search.best, img);
+  const quality = assessQuality({ gray, mrzCrop: search.best?.crop ?? null, mrzCharHeightPx: glyphHeight, documentQuad: quad });
+  const tamper = assessTamper(img.metadata, mrz?.valid && reading ? mrzOcrLines(reading, mrz) : null, glyphHeight);
   t = lap('quality', t);
 
   const decision = decide({ fields, mrz: useBarcode ? null : mrz, mrzConfidence: reading?.ocrConfidence ?? 0, barcodeRead: barcode !== null, quality, tamper, options, now });
@@ -127,6 +128,12 @@ function fieldsFromBarcode(b: AamvaFields): DocumentFields {
     documentType: b.documentType, documentCode: b.documentType === 'id_card' ? 'ID' : 'DL', issuingState: b.country, documentNumber: b.documentNumber,
     surname: b.surname, givenNames: b.givenNames, nationality: '', birthDate: b.birthDate, sex: b.sex, expiryDate: b.expiryDate, jurisdiction: b.jurisdiction,
   };
+}
+
+/** The OCR lines that are MRZ lines (the band crop can also hold a line of visual-zone text in another font). */
+function mrzOcrLines(reading: MrzReading, mrz: ParsedMrz): MrzReading['ocrLines'] {
+  const width = mrz.lines[0]?.length ?? 0;
+  return reading.ocrLines.filter((l) => Math.abs(l.text.replace(/[^A-Z0-9<]/g, '').length - width) <= 3);
 }
 
 /** MRZ glyph height in original pixels: line height of the band, undone from the working-copy scale. */
