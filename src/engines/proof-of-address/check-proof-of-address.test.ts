@@ -54,6 +54,19 @@ describe('checkProofOfAddress on generated PDFs', () => {
     assert.ok(Math.abs(sum - 1) < 0.01);
   });
 
+  test('an edited bill (incremental update) goes to review with the tamper signals attached', async () => {
+    const { appendTextEdit } = await import('../../../test/fixtures/poa/tamper.js');
+    const sample = await makePoaSample(3, 'pdf', 'utility_bill');
+    const options = { subjectName: sample.label.subjectName, country: sample.label.country, now: addDays(sample.label.issueDate, 2) };
+    const clean = await checkProofOfAddress(sample.bytes, options);
+    assert.equal(clean.verdict, 'passed');
+    const edited = await appendTextEdit(sample.bytes, { x: 300, y: 400, size: 10, text: 'Amount due 0.00', coverWidth: 10 });
+    const r = await checkProofOfAddress(edited, options);
+    assert.equal(r.verdict, 'needs_review');
+    assert.deepEqual(r.reasons, ['document_tampered']);
+    assert.equal(r.tampering.find((t) => t.name === 'pdf_content_changed_in_update')?.passed, false);
+  });
+
   test('a page with no recognisable content needs review rather than passing', async () => {
     const { LayoutBuilder, layoutToPdf } = await import('../../../test/fixtures/poa/layout.js');
     const pdf = await layoutToPdf(new LayoutBuilder().text('Shopping list: milk, eggs, bread and a large bag of flour', 50, 50).layout);

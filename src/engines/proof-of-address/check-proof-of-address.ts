@@ -7,6 +7,8 @@ import { classifyDocument, type Classification, type DocumentClass } from './cla
 import { CLASSIFIER_VERSION } from './classifier-weights.js';
 import { extractPoaFields, type PoaFields } from './extract-fields.js';
 import { matchHolderName } from './name-match.js';
+import { analyseImageTampering } from '../document-ai/tamper-image.js';
+import { analysePdfTampering } from '../document-ai/tamper-pdf.js';
 
 export interface PoaOptions {
   /** The subject's name as given in the request. */
@@ -23,11 +25,14 @@ export interface PoaOptions {
   minClassConfidence?: number;
   nameMatchThreshold?: number;
   nameReviewThreshold?: number;
+  /** Run the document-ai tamper analysis too (default true); a failed tamper signal asks for review. */
+  tamperCheck?: boolean;
 }
 
 export type PoaReason =
   | 'document_class_not_accepted' | 'low_class_confidence' | 'name_not_found' | 'name_mismatch' | 'name_uncertain'
-  | 'address_not_found' | 'address_unparsed' | 'country_mismatch' | 'issue_date_not_found' | 'document_too_old' | 'issue_date_in_future';
+  | 'address_not_found' | 'address_unparsed' | 'country_mismatch' | 'issue_date_not_found' | 'document_too_old' | 'issue_date_in_future'
+  | 'document_tampered';
 
 const FAILING: ReadonlySet<PoaReason> = new Set(['document_class_not_accepted', 'name_mismatch', 'country_mismatch', 'document_too_old', 'issue_date_in_future']);
 
@@ -48,7 +53,9 @@ export interface PoaResult {
   validations: Signal[];
   textSource: TextDocument['source'];
   model: ModelInfo;
-  timings: { extractMs: number; analyseMs: number; totalMs: number };
+  /** Tamper signals (PDF structure/metadata/fonts or image metadata/compression); empty when disabled. */
+  tampering: Signal[];
+  timings: { extractMs: number; analyseMs: number; tamperMs: number; totalMs: number };
 }
 
 export const POA_MODEL: ModelInfo = { name: 'verity-poa', version: `1.0.0+${CLASSIFIER_VERSION}` };
@@ -60,7 +67,17 @@ export async function checkProofOfAddress(input: Buffer, options: PoaOptions): P
   const t1 = performance.now();
   const result = analyseProofOfAddress(doc, options);
   const t2 = performance.now();
-  return { ...result, timings: { extractMs: ms(t1 - t0), analyseMs: ms(t2 - t1), totalMs: ms(t2 - t0) } };
+  let tampering: Signal[] = [];
+  if (options.tamperCheck !== false) {
+    tampering = doc.mediaType === 'application/pdf' ? await analysePdfTampering(input) : await analyseImageTampering(input, doc.mediaType);
+    // Tamper heuristics can misfire on legitimate re-saves, so they ask a person rather than fail alone.
+    if (tampering.some((t) => t.passed === false)) {
+      result.reasons.push('document_tampered');
+      if (result.verdict === 'passed') result.verdict = 'needs_review';
+    }
+  }
+  const t3 = performance.now();
+  return { ...result, tampering, timings: { extractMs: ms(t1 - t0), analyseMs: ms(t2 - t1), tamperMs: ms(t3 - t2), totalMs: ms(t3 - t0) } };
 }
 
 /** The check on already extracted text: classification, fields and validations. */
@@ -137,7 +154,8 @@ export function analyseProofOfAddress(doc: TextDocument, options: PoaOptions): P
     validations,
     textSource: doc.source,
     model: POA_MODEL,
-    timings: { extractMs: 0, analyseMs: 0, totalMs: 0 },
+    tampering: [],
+    timings: { extractMs: 0, analyseMs: 0, tamperMs: 0, totalMs: 0 },
   };
 }
 
