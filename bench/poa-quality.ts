@@ -7,6 +7,7 @@
  * Expected verdict per document: `other` → failed; issued more than 90 days before FIXTURE_NOW → failed;
  * otherwise passed. Every fifth document is also checked against a different subject (expect failed).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { checkProofOfAddress } from '../src/engines/proof-of-address/check-proof-of-address.js';
 import { matchHolderName } from '../src/engines/proof-of-address/name-match.js';
 import { createTesseractOcr } from '../src/engines/text/ocr.js';
@@ -71,6 +72,13 @@ const results: Array<[string, Tally]> = [];
 results.push(['pdf (text layer)', await run('pdf', Array.from({ length: pdfN }, (_, i) => i))]);
 results.push(['scanned pdf (OCR)', await run('scanned_pdf', Array.from({ length: Math.ceil(ocrN / 2) }, (_, i) => 1000 + i))]);
 results.push(['jpeg photo/scan (OCR)', await run('jpeg', Array.from({ length: Math.floor(ocrN / 2) }, (_, i) => 2000 + i))]);
+// One real specimen that is not a proof of address (bench only; the service never reads /work/shared).
+const licencePath = '/work/shared/data/documents/onfido_samples/sample_driving_licence.png';
+let licenceLine = 'specimen driving licence: not available';
+if (existsSync(licencePath)) {
+  const r = await checkProofOfAddress(readFileSync(licencePath), { subjectName: 'Jane Sample', now: FIXTURE_NOW, ocr });
+  licenceLine = `specimen UK driving licence (Onfido sample, OCR): class ${r.documentClass} (${r.confidence}), verdict ${r.verdict}, reasons ${r.reasons.join(', ')}, ${r.timings.totalMs} ms`;
+}
 await ocr.close();
 
 console.log('| set | n | class | name | postcode | country | issue date | verdict | needs_review | impostor failed |');
@@ -84,5 +92,6 @@ for (const cls of POA_CLASSES) {
   console.log(`| ${cls} | ${cells.join(' | ')} |`);
 }
 console.log('\nConfusions (true→predicted, errors only):', [...confusion.entries()].filter(([k]) => k.split('→')[0] !== k.split('→')[1]).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none');
+console.log(`\n${licenceLine}`);
 console.log(`\n${LATENCY_HEADER}`);
 for (const [label, t] of results) console.log(latencyRow(`checkProofOfAddress, ${label}`, t.latency));

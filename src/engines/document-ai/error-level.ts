@@ -16,8 +16,17 @@ export interface ErrorLevelResult {
  * compression moves more than its surroundings. Only textured blocks count, since flat paper
  * moves for neither.
  */
-export async function errorLevels(jpeg: Buffer, quality: number): Promise<ErrorLevelResult> {
-  const original = await sharp(jpeg).greyscale().raw().toBuffer({ resolveWithObject: true });
+export interface DecodedGrey {
+  data: Buffer;
+  info: { width: number; height: number };
+}
+
+export async function decodeGrey(jpeg: Buffer): Promise<DecodedGrey> {
+  return sharp(jpeg).greyscale().raw().toBuffer({ resolveWithObject: true });
+}
+
+export async function errorLevels(jpeg: Buffer, quality: number, decoded?: DecodedGrey): Promise<ErrorLevelResult> {
+  const original = decoded ?? (await decodeGrey(jpeg));
   const recompressed = await sharp(await sharp(jpeg).jpeg({ quality, chromaSubsampling: '4:2:0' }).toBuffer()).greyscale().raw().toBuffer();
   const { width, height } = original.info;
   const a = original.data;

@@ -1,6 +1,6 @@
 import exifr from 'exifr';
 import { signal, type Signal } from '../signal.js';
-import { errorLevels } from './error-level.js';
+import { decodeGrey, errorLevels } from './error-level.js';
 import { estimateQuality, readQuantTables } from './jpeg-tables.js';
 
 const EDITORS = /photoshop|gimp|pixelmator|affinity|paint\.net|canva|snapseed|lightroom|picsart|fotor|photopea|krita|inkscape|illustrator|facetune|polarr/i;
@@ -34,8 +34,9 @@ function pngText(png: Buffer): Record<string, string> {
  */
 async function compressionGhost(image: Buffer, fileQuality: number, minBlocks: number) {
   let best: { blocks: number; region: Awaited<ReturnType<typeof errorLevels>>['largestRegion']; atQuality: number; suspicious: boolean } = { blocks: 0, region: null, atQuality: 0, suspicious: false };
+  const decoded = await decodeGrey(image);
   for (let q = 50; q <= Math.min(95, fileQuality + 2); q += 5) {
-    const ela = await errorLevels(image, q);
+    const ela = await errorLevels(image, q, decoded);
     const region = ela.largestRegion;
     if (!region || region.blocks <= best.blocks) continue;
     // Scattered outliers are text edges; a forgery is one compact cluster holding most of them.
