@@ -53,10 +53,14 @@ export class ScreeningIndex {
         this.nameOrdinal[nameId] = k;
         this.nameWeight[nameId] = retrievalWeight(n.prepared.tokens);
         const words = new Set(n.prepared.tokens.map((t) => t.text));
-        // The joined form lets "abdullah" retrieve "Abd Allah" and vice versa.
-        if (n.prepared.tokens.length > 1 && n.prepared.compact.length <= 16) words.add(n.prepared.compact);
         for (const w of words) {
           const id = this.vocab.add(w, n.prepared.abjad);
+          (lists[id] ??= []).push(nameId);
+        }
+        // The joined form lets "abdullah" retrieve "Abd Allah" and vice versa.
+        const compact = n.prepared.compact;
+        if (n.prepared.tokens.length > 1 && compact.length <= 16 && !words.has(compact)) {
+          const id = this.vocab.add(compact, n.prepared.abjad, false);
           (lists[id] ??= []).push(nameId);
         }
         nameId++;

@@ -31,20 +31,23 @@ export class TokenVocabulary {
   private trigramPostings = new Map<string, Int32Array>();
   private counts = new Uint16Array(0);
 
-  /** Returns the id of a word, adding it when new. */
-  add(word: string, abjad = false): number {
+  /** Words found only by exact or skeleton lookup (joined whole names), kept out of the fuzzy indexes. */
+  private readonly exactOnly = new Set<number>();
+
+  /**
+   * Returns the id of a word, adding it when new. `fuzzy: false` is for joined whole names: at a
+   * million names they would outnumber real words and flood the trigram and phonetic indexes.
+   */
+  add(word: string, abjad = false, fuzzy = true): number {
     let id = this.ids.get(word);
     if (id !== undefined && abjad) push(this.abjadBySkel, consonantSkeleton(word), id);
+    if (id !== undefined && fuzzy && this.exactOnly.delete(id)) this.indexPhonetic(word, id);
     if (id === undefined) {
       id = this.words.length;
       this.words.push(word);
       this.ids.set(word, id);
-      const p = phoneticKey(word);
-      if (p.length >= 2) {
-        const list = this.byPhon.get(p);
-        if (list) list.push(id);
-        else this.byPhon.set(p, [id]);
-      }
+      if (fuzzy) this.indexPhonetic(word, id);
+      else this.exactOnly.add(id);
       const sk = consonantSkeleton(word);
       if (sk.length >= 2) {
         push(this.bySkel, sk, id);
@@ -52,6 +55,17 @@ export class TokenVocabulary {
       }
     }
     return id;
+  }
+
+  private indexPhonetic(word: string, id: number): void {
+    {
+      const p = phoneticKey(word);
+      if (p.length >= 2) {
+        const list = this.byPhon.get(p);
+        if (list) list.push(id);
+        else this.byPhon.set(p, [id]);
+      }
+    }
   }
 
   get(word: string): number | undefined {
@@ -66,7 +80,7 @@ export class TokenVocabulary {
   freeze(): void {
     const tmp = new Map<string, number[]>();
     this.words.forEach((w, id) => {
-      if (w.length < 3) return;
+      if (w.length < 3 || this.exactOnly.has(id)) return;
       for (const g of new Set(trigrams(w))) {
         const l = tmp.get(g);
         if (l) l.push(id);
@@ -120,15 +134,16 @@ export class TokenVocabulary {
         if (counts[id]! < 65535) counts[id]!++;
       }
     }
-    // A word within Jaro-Winkler 0.8 of a typo shares at least a third of the typo's trigrams in practice.
-    const need = Math.max(1, Math.floor(grams.length / 3));
+    // A typo destroys at most three trigrams, so a word one or two typos away keeps nearly half of
+    // them; spelling variants that share fewer are the phonetic and skeleton indexes' job.
+    const need = Math.max(2, Math.min(Math.ceil(grams.length * 0.45), grams.length - 3));
     const scored: VocabMatch[] = [];
     for (const id of touched) {
       const c = counts[id]!;
       counts[id] = 0;
       if (c < need || out.has(id)) continue;
       const w = this.words[id]!;
-      if (Math.abs(w.length - word.length) > Math.max(3, word.length / 2)) continue;
+      if (Math.abs(w.length - word.length) > 3) continue;
       const s = sim(word, w);
       if (s >= min) scored.push({ id, similarity: s });
     }
