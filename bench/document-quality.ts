@@ -22,6 +22,7 @@ async function realImages(dataDir: string): Promise<void> {
   const dir = join(dataDir, 'mrz/passporteye_specimen_images');
   const groups: Record<string, { n: number; valid: number; found: number }> = {};
   const verdicts: Record<string, number> = {};
+  const reasonCounts: Record<string, number> = {};
   for (const f of readdirSync(dir).sort()) {
     const group = f.startsWith('100_') ? 'prefix 100 (PassportEye read fully)' : 'prefix <100';
     const g = (groups[group] ??= { n: 0, valid: 0, found: 0 });
@@ -31,6 +32,7 @@ async function realImages(dataDir: string): Promise<void> {
       if (r.mrz) g.found++;
       if (r.mrz?.valid) g.valid++;
       verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
+      for (const x of r.reasons) reasonCounts[x] = (reasonCounts[x] ?? 0) + 1;
       console.log(`  ${f.padEnd(22)} ${r.mrz?.format ?? '-'} valid=${r.mrz?.valid ?? false} ${r.verdict} [${r.reasons.join(',')}] ${r.timings.total}ms`);
     } catch (e) {
       console.log(`  ${f.padEnd(22)} input refused: ${(e as Error).message}`);
@@ -38,6 +40,7 @@ async function realImages(dataDir: string): Promise<void> {
   }
   for (const [k, g] of Object.entries(groups)) console.log(`  ${k}: MRZ parsed ${pct(g.found, g.n)}, all check digits valid ${pct(g.valid, g.n)}`);
   console.log(`  verdicts (now=2026-01-01, specimens accepted): ${JSON.stringify(verdicts)}`);
+  console.log(`  reason counts over ${Object.values(groups).reduce((a, g) => a + g.n, 0)} images: ${JSON.stringify(reasonCounts)}`);
 
   // Ground truth from PassportEye tests/mrz_test.py.
   const truth: Record<string, Partial<Record<(typeof FIELDS)[number], string>>> = {

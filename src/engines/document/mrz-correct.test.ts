@@ -2,7 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { correctMrz, normaliseOcrLines } from './mrz-correct.js';
+import { correctMrz, mergeReadings, normaliseOcrLines } from './mrz-correct.js';
+import { parseMrz } from './mrz-parse.js';
 import { sharedDataDir, MISSING_DATA } from '../../../test/fixtures/documents/shared-data.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -42,5 +43,21 @@ describe('OCR line clean-up and check-digit-guided correction', () => {
     const r = correctMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408132F1204159ZE184226B<<<<<10'], NOW);
     assert.equal(r?.parsed.valid, false);
     assert.equal(r?.corrections.length, 0);
+  });
+});
+
+describe('mergeReadings', () => {
+  const L1 = 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<';
+  test('takes each failing field from a pass where its check digit holds, confirmed by the composite', () => {
+    const a = parseMrz([L1, 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'.replace('7408122', '7408722')], { now: NOW });
+    const b = parseMrz([L1, 'L8989O2C36UTO7408122F1204159ZE184226B<<<<<10'], { now: NOW });
+    const m = mergeReadings([a, b], NOW);
+    assert.equal(m?.valid, true);
+    assert.equal(m?.fields.birthDate, '1974-08-12');
+    assert.equal(m?.fields.documentNumber, 'L898902C3');
+  });
+  test('does not assemble a valid MRZ from passes that agree on a wrong field', () => {
+    const tampered = 'L898902C36UTO7408132F1204159ZE184226B<<<<<10';
+    assert.equal(mergeReadings([parseMrz([L1, tampered], { now: NOW }), parseMrz([L1, tampered], { now: NOW })], NOW), null);
   });
 });

@@ -111,8 +111,8 @@ function alnumSpanFor(format: IcaoFormat, field: string): [number, number, numbe
 /**
  * The ambiguous-character swap inside [start, end) that makes `digit` a valid check of the field. When
  * several swaps would (the check digit only pins the sum modulo 10, and the composite check is aligned with
- * it, so it cannot tell them apart), the one leaving the fewest letter/digit alternations wins: issuers
- * write numbers like "D2314589" or "ZE184226B", not "0231458B9". A tie means no correction.
+ * it, so it cannot tell them apart), the one leaving the fewest letter/digit alternations wins. A tie means
+ * no correction. Note S/8 and G/6 have equal check values, so those confusions can never be detected.
  */
 function findSingleFix(grid: string[][], line: number, start: number, end: number, digit: string, data: string): { column: number; to: string } | null {
   const row = grid[line];
@@ -121,8 +121,14 @@ function findSingleFix(grid: string[][], line: number, start: number, end: numbe
   // Long document numbers check over more than this span; only repair the plain layout.
   if (field !== data) return null;
   const fixes: { column: number; to: string }[] = [];
+  const prefix = /^[A-Z]*/.exec(field)?.[0].length ?? 0;
   for (let i = 0; i < field.length; i++) {
     for (const alt of AMBIGUOUS[field.charAt(i)] ?? []) {
+      // Document numbers put letters in a leading prefix: a letter is only plausible where it extends that
+      // prefix, and a digit only from the prefix's last letter on. Without this a random misread elsewhere
+      // gets "repaired" into a valid-looking but wrong number about one time in ten.
+      const toLetter = /[A-Z]/.test(alt);
+      if (toLetter ? i > prefix : i < prefix - 1) continue;
       const candidate = field.slice(0, i) + alt + field.slice(i + 1);
       if (isCheckDigitValid(candidate, digit)) fixes.push({ column: start + i, to: alt });
     }
@@ -138,4 +144,42 @@ function alternations(s: string): number {
   const t = s.replace(/<+$/, '');
   for (let i = 1; i < t.length; i++) if (/\d/.test(t.charAt(i)) !== /\d/.test(t.charAt(i - 1))) n++;
   return n;
+}
+
+/** Where each check-digit-protected field and its check digit sit: [line, start, end) including the digit. */
+const CHECKED_SPANS: Record<IcaoFormat, Partial<Record<string, [number, number, number]>>> = {
+  TD3: { documentNumber: [1, 0, 10], birthDate: [1, 13, 20], expiryDate: [1, 21, 28], personalNumber: [1, 28, 43] },
+  MRVA: { documentNumber: [1, 0, 10], birthDate: [1, 13, 20], expiryDate: [1, 21, 28] },
+  TD2: { documentNumber: [1, 0, 10], birthDate: [1, 13, 20], expiryDate: [1, 21, 28] },
+  MRVB: { documentNumber: [1, 0, 10], birthDate: [1, 13, 20], expiryDate: [1, 21, 28] },
+  TD1: { documentNumber: [0, 5, 15], birthDate: [1, 0, 7], expiryDate: [1, 8, 15] },
+};
+
+/**
+ * Combines several OCR passes over the same MRZ: each field whose check digit fails in the first reading is
+ * taken from another reading where it passes. The composite check digit, which covers all those fields,
+ * must then pass too, so a merge cannot assemble a valid-looking MRZ from inconsistent pieces.
+ */
+export function mergeReadings(readings: ParsedMrz[], now: Date = new Date()): ParsedMrz | null {
+  const [base, ...others] = readings;
+  if (!base || others.length === 0) return null;
+  const format = base.format;
+  if (format !== 'TD1' && format !== 'TD2' && format !== 'TD3' && format !== 'MRVA' && format !== 'MRVB') return null;
+  const grid = base.lines.map((l) => l.split(''));
+  let changed = false;
+  for (const failed of base.checks.filter((c) => !c.valid && c.field !== 'composite')) {
+    const span = CHECKED_SPANS[format][failed.field];
+    const donor = others.find((o) => o.format === format && o.checks.some((c) => c.field === failed.field && c.valid));
+    if (!span || !donor) continue;
+    const [line, start, end] = span;
+    const row = grid[line];
+    const src = donor.lines[line];
+    if (!row || !src) continue;
+    for (let c = start; c < end; c++) row[c] = src.charAt(c);
+    changed = true;
+  }
+  if (!changed) return null;
+  const merged = parseMrz(grid.map((r) => r.join('')), { now });
+  const hasComposite = merged.checks.some((c) => c.field === 'composite');
+  return merged.valid && hasComposite ? merged : null;
 }

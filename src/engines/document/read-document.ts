@@ -4,6 +4,7 @@ import { BARCODE_MODEL, parseAamva, readPdf417, type AamvaFields } from './aamva
 import { decide } from './decide.js';
 import { decodeImage, toGray, type DecodedImage } from './image-input.js';
 import { cropPortraitFromBand, documentQuad } from './layout.js';
+import { extractBand } from './locate.js';
 import { MrzOcr, MRZ_OCR_MODEL } from './mrz-ocr.js';
 import type { ParsedMrz } from './mrz-parse.js';
 import { assessQuality } from './quality.js';
@@ -64,7 +65,9 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
 
   const quad = reading && mrz ? documentQuad(reading.band, reading.flipped, mrz.format) : null;
   const glyphHeight = charHeight(search.best, img);
-  const quality = assessQuality({ gray, mrzCrop: search.best?.crop ?? null, mrzCharHeightPx: glyphHeight, documentQuad: quad });
+  // Sharpness is measured at one fixed text height whatever pass produced the reading, so it stays comparable.
+  const qualityCrop = search.best ? extractBand(gray, search.best.band, { flip: search.best.flipped, lineHeightPx: 34 }) : null;
+  const quality = assessQuality({ gray, mrzCrop: qualityCrop, mrzCharHeightPx: glyphHeight, documentQuad: quad });
   const tamper = assessTamper(img.metadata, mrz?.valid && reading ? mrzOcrLines(reading, mrz) : null, glyphHeight);
   t = lap('quality', t);
 

@@ -1,6 +1,6 @@
 import type { GrayImage } from './image-ops.js';
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
-import { correctMrz, normaliseOcrLines, type Correction } from './mrz-correct.js';
+import { correctMrz, mergeReadings, normaliseOcrLines, type Correction } from './mrz-correct.js';
 import type { MrzOcr, OcrLine } from './mrz-ocr.js';
 import type { ParsedMrz } from './mrz-parse.js';
 
@@ -28,20 +28,28 @@ export interface MrzSearch { best: MrzReading | null; bands: MrzBand[]; attempts
  */
 export async function readMrz(gray: GrayImage, ocr: MrzOcr, options: { now: Date; maxAttempts?: number }): Promise<MrzSearch> {
   const bands = await findMrzBands(gray);
-  const maxAttempts = options.maxAttempts ?? 8;
+  const maxAttempts = options.maxAttempts ?? 10;
   let best: MrzReading | null = null;
   let attempts = 0;
+  // Each pass sees the glyphs differently (contrast, scale), so OCR slips rarely repeat across passes.
+  const passes: { enhanced: boolean; lineHeightPx: number }[] = [
+    { enhanced: false, lineHeightPx: 34 }, { enhanced: true, lineHeightPx: 34 }, { enhanced: false, lineHeightPx: 26 }, { enhanced: false, lineHeightPx: 44 },
+  ];
   for (const band of bands.slice(0, 3)) {
     for (const flipped of [false, true]) {
       let upright = false;
-      for (const enhanced of [false, true]) {
+      const readings: MrzReading[] = [];
+      for (const pass of passes) {
         if (attempts >= maxAttempts) return { best, bands, attempts };
         attempts++;
-        const reading = await readBand(gray, band, flipped, enhanced, ocr, options.now);
+        const reading = await readBand(gray, band, flipped, pass.enhanced, pass.lineHeightPx, ocr, options.now);
         if (!best || reading.score > best.score) best = reading;
         if (reading.parsed?.valid) return { best, bands, attempts };
-        // Nothing MRZ-like at all: neither enhancement nor this orientation is worth another pass.
+        // Nothing MRZ-like at all: no other pass over this orientation is worth it.
         if (!reading.parsed) break;
+        readings.push(reading);
+        const merged = mergeAll(readings, options.now);
+        if (merged) return { best: merged, bands, attempts };
         if (reading.ocrConfidence >= 50) upright = true;
       }
       // Text read with decent confidence is the right way up even if some check fails; skip the flip.
@@ -51,8 +59,16 @@ export async function readMrz(gray: GrayImage, ocr: MrzOcr, options: { now: Date
   return { best, bands, attempts };
 }
 
-async function readBand(gray: GrayImage, band: MrzBand, flipped: boolean, enhanced: boolean, ocr: MrzOcr, now: Date): Promise<MrzReading> {
-  const crop = extractBand(gray, band, { flip: flipped });
+function mergeAll(readings: MrzReading[], now: Date): MrzReading | null {
+  const first = readings[0];
+  if (!first?.parsed || readings.length < 2) return null;
+  const merged = mergeReadings(readings.map((r) => r.parsed).filter((p): p is ParsedMrz => p !== null), now);
+  if (!merged) return null;
+  return { ...first, parsed: merged, corrections: readings.flatMap((r) => r.corrections), score: scoreOf(merged, first.ocrConfidence) };
+}
+
+async function readBand(gray: GrayImage, band: MrzBand, flipped: boolean, enhanced: boolean, lineHeightPx: number, ocr: MrzOcr, now: Date): Promise<MrzReading> {
+  const crop = extractBand(gray, band, { flip: flipped, lineHeightPx });
   const result = await ocr.recognise(crop, { enhance: enhanced });
   const lines = normaliseOcrLines(result.text);
   const corrected = lines.length >= 1 ? safeCorrect(lines, now) : null;
