@@ -7,6 +7,7 @@ import { KeyCache } from './platform/key-cache.js';
 import type { RateLimiter } from './platform/rate-limit.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { registerAuth } from './platform/http/auth-plugin.js';
+import { buildValidator } from './platform/http/validation.js';
 import { createMetrics, registerMetrics, type Metrics } from './platform/metrics.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { ErrorResponse } from './platform/schemas.js';
@@ -35,8 +36,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     requestIdHeader: false,
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: process.env.TRUST_PROXY === 'true',
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     return503OnClosing: true,
+    schemaController: { compilersFactory: { buildValidator: (external: Record<string, unknown>) => buildValidator(external) as never } },
   }) as unknown as FastifyInstance;
 
   app.removeContentTypeParser('text/plain');

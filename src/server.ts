@@ -12,10 +12,10 @@ async function main(): Promise<void> {
   const embedded = !config.databaseUrl;
   const releaseLock = embedded ? acquireLock(config.dataDir, adminSocketPath(config.dataDir)) : () => undefined;
   const db = await openDatabase(config, log);
-  const admin = embedded ? await startAdminSocket(db, adminSocketPath(config.dataDir)) : null;
   const boot = config.bootstrap ? await bootstrapFirstAccount(db) : null;
   const rateLimiter = await createRateLimiter(config.redisUrl);
   const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel });
+  const admin = embedded ? await startAdminSocket(db, adminSocketPath(config.dataDir), () => app.keyCache.invalidate()) : null;
   await app.listen({ port: config.port, host: config.host });
   const stopWorker = config.runWorker ? startWorker(config, db, log) : async () => undefined;
 

@@ -13,7 +13,7 @@ export interface RemoteResult {
  * The running server's side of the embedded-database CLI: a Unix socket that only the owner of
  * DATA_DIR can open (mode 0600), accepting one CLI invocation per request.
  */
-export async function startAdminSocket(db: Db, path: string): Promise<Server> {
+export async function startAdminSocket(db: Db, path: string, afterCommand: () => void = () => undefined): Promise<Server> {
   rmSync(path, { force: true });
   const server = createServer((req, res) => {
     let body = '';
@@ -23,6 +23,8 @@ export async function startAdminSocket(db: Db, path: string): Promise<Server> {
       try {
         const { argv } = JSON.parse(body) as { argv: string[] };
         out.code = await runCommand(db, argv, { out: (l) => out.stdout.push(l), err: (l) => out.stderr.push(l) });
+        // A key revoked here must stop working in this process at once, not after the cache TTL.
+        afterCommand();
       } catch (err) {
         out.code = 1;
         out.stderr.push(`error: ${(err as Error).message}`);

@@ -78,11 +78,9 @@ export interface OpenDbOptions {
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   if (opts.databaseUrl) {
-    const url = new URL(opts.databaseUrl);
     const pool = new pg.Pool({
-      connectionString: opts.databaseUrl,
       // An explicit user avoids a slow default lookup on every new connection (see shared/DEPENDENCIES.md).
-      user: decodeURIComponent(url.username) || process.env.PGUSER || userInfo().username,
+      connectionString: withUser(opts.databaseUrl),
       max: opts.poolSize ?? 20,
       idleTimeoutMillis: 30_000,
     });
@@ -98,6 +96,16 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   const db = new PgliteDb(pglite);
   db.hasVector = await detectVector(db);
   return db;
+}
+
+/**
+ * The URL with its user filled in: the URL's, else PGUSER, else the OS user, as libpq does.
+ * node-postgres lets a connection string's empty user override an explicit `user` option.
+ */
+export function withUser(databaseUrl: string): string {
+  const u = new URL(databaseUrl);
+  if (!u.username) u.username = encodeURIComponent(process.env.PGUSER || process.env.USER || userInfo().username);
+  return u.toString();
 }
 
 async function detectVector(db: Queryable): Promise<boolean> {

@@ -1,7 +1,11 @@
 import type { RequestContext } from '../context.js';
 import type { Scope } from '../scopes.js';
+import type { KeyCache } from '../key-cache.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    keyCache: KeyCache;
+  }
   interface FastifyRequest {
     /** Set for authenticated routes by the auth hook. */
     ctx: RequestContext;

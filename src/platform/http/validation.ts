@@ -1,0 +1,26 @@
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: Options['coerceTypes'], externalSchemas: Record<string, unknown>): Ajv {
+  const ajv = new Ajv({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  addFormats(ajv);
+  for (const schema of Object.values(externalSchemas)) {
+    const id = (schema as { $id?: string }).$id;
+    if (id && !ajv.getSchema(id)) ajv.addSchema(schema as object);
+  }
+  return ajv;
+}
+
+/**
+ * The validator factory given to Fastify's schemaController. JSON bodies are validated strictly
+ * (42 is not a string, unknown fields are errors); query strings, path parameters and headers are
+ * text by nature, so those are coerced ("?limit=10" → 10).
+ */
+export function buildValidator(externalSchemas: Record<string, unknown> = {}) {
+  const strict = makeAjv(false, externalSchemas);
+  const coercing = makeAjv('array', externalSchemas);
+  return ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
+}

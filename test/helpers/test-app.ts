@@ -1,0 +1,67 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Db } from '../../src/platform/db.js';
+import { createAccount } from '../../src/platform/accounts.js';
+import { createApiKey } from '../../src/platform/api-keys.js';
+import { MemoryRateLimiter, type RateLimiter } from '../../src/platform/rate-limit.js';
+import type { Environment, RequestContext } from '../../src/platform/context.js';
+import { createTestDb } from './test-db.js';
+
+export interface Tenant {
+  accountId: string;
+  sandboxKey: string;
+  productionKey: string;
+  /** A key with exactly these scopes. */
+  keyWith(scopes: string[], environment?: Environment): Promise<string>;
+  ctx(environment?: Environment): RequestContext;
+}
+
+export interface TestApp {
+  app: App;
+  db: Db;
+  config: Config;
+  tenant(opts?: { rateLimitPerMinute?: number }): Promise<Tenant>;
+  /** app.inject with a bearer key and JSON body. */
+  call(method: string, url: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({ NODE_ENV: 'test', MASTER_KEY: '11'.repeat(32), LOG_LEVEL: 'silent' });
+  return { ...base, ...overrides };
+}
+
+export async function createTestApp(opts: { config?: Partial<Config>; rateLimiter?: RateLimiter } = {}): Promise<TestApp> {
+  const { db, close } = await createTestDb();
+  const config = testConfig(opts.config);
+  const app = await buildApp({ config, db, rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(), keyCacheTtlMs: 0 });
+  await app.ready();
+  let n = 0;
+  return {
+    app,
+    db,
+    config,
+    async tenant(o = {}) {
+      const account = await createAccount(db, { name: `tenant ${++n}`, rateLimitPerMinute: o.rateLimitPerMinute ?? null });
+      const sandbox = await createApiKey(db, { accountId: account.id, environment: 'sandbox' });
+      const production = await createApiKey(db, { accountId: account.id, environment: 'production' });
+      return {
+        accountId: account.id,
+        sandboxKey: sandbox.key,
+        productionKey: production.key,
+        keyWith: async (scopes, environment = 'sandbox') => (await createApiKey(db, { accountId: account.id, environment, scopes })).key,
+        ctx: (environment = 'sandbox') => ({ db, accountId: account.id, environment, actor: { type: 'system', id: 'test' }, scopes: ['*'], requestId: 'req_test' }),
+      };
+    },
+    call(method, url, o = {}) {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      if (o.key) headers.authorization = `Bearer ${o.key}`;
+      return app.inject({ method: method as 'GET', url, headers, ...(o.body !== undefined ? { payload: o.body as object } : {}) });
+    },
+    async close() {
+      await app.close();
+      await close();
+    },
+  };
+}

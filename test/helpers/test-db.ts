@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDb, migrate, withUser, type Db } from '../../src/platform/db.js';
+
+/**
+ * A migrated database for one test file: an in-memory PGlite by default, or a private schema on
+ * the PostgreSQL server named by TEST_DATABASE_URL (dropped on close), so test files never share rows.
+ */
+export async function createTestDb(): Promise<{ db: Db; url: string | null; close: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) {
+    const db = await openDb({ dataDir: 'memory://' });
+    await migrate(db);
+    return { db, url: null, close: () => db.close() };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: withUser(base) });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = withSearchPath(base, schema);
+  const db = await openDb({ databaseUrl: url, poolSize: 10 });
+  await migrate(db);
+  return {
+    db,
+    url,
+    close: async () => {
+      await db.close();
+      const c = new pg.Client({ connectionString: withUser(base) });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+export function withSearchPath(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return u.toString();
+}

@@ -1,0 +1,82 @@
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { routeSecurityTests } from '../helpers/route-security.js';
+
+let t: TestApp;
+before(async () => (t = await createTestApp()));
+after(() => t.close());
+const app = () => t;
+
+const body = { kind: 'email', value: 'Fraudster@Example.com', reason: 'chargeback ring' };
+const create = async (tt: TestApp, owner: { sandboxKey: string }) => (await tt.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body })).json().id as string;
+
+describe('POST /v1/lists/{list}/entries', () => {
+  routeSecurityTests('create entry', app, { method: 'POST', url: () => '/v1/lists/blocklist/entries', scope: 'lists:write', body, malformed: { body: { ...body, reason: '' }, field: 'reason' } });
+
+  test('creates an entry, normalises its value, and writes the audit row in the same transaction', async () => {
+    const owner = await t.tenant();
+    const res = await t.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body });
+    assert.equal(res.statusCode, 201);
+    const e = res.json();
+    assert.match(e.id, /^lse_/);
+    assert.equal(e.normalized_value, 'fraudster@example.com');
+    const audit = await t.db.query<{ action: string; request_id: string; actor_id: string }>('SELECT action, request_id, actor_id FROM audit_events WHERE resource_id = $1', [e.id]);
+    assert.equal(audit.length, 1);
+    assert.equal(audit[0]!.action, 'list_entry.created');
+    assert.equal(audit[0]!.request_id, res.headers['x-request-id']);
+  });
+
+  test('an allowlist entry for a screening entity must name its subject', async () => {
+    const owner = await t.tenant();
+    const res = await t.call('POST', '/v1/lists/allowlist/entries', { key: owner.sandboxKey, body: { kind: 'screening_entity', value: 'ofac-sdn:123', reason: 'different DOB' } });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error.field, 'subject_reference');
+  });
+});
+
+describe('GET /v1/lists/{list}/entries', () => {
+  routeSecurityTests('list entries', app, { method: 'GET', url: () => '/v1/lists/blocklist/entries', scope: 'lists:read' });
+
+  test('pages through every entry exactly once, even while new ones are added', async () => {
+    const owner = await t.tenant();
+    const made: string[] = [];
+    for (let i = 0; i < 7; i++) made.push((await t.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body: { ...body, value: `p${i}@x.io` } })).json().id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let round = 0;
+    do {
+      const url: string = `/v1/lists/blocklist/entries?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page = (await t.call('GET', url, { key: owner.sandboxKey })).json();
+      seen.push(...page.data.map((e: { id: string }) => e.id));
+      cursor = page.next_cursor;
+      if (round++ === 0) await t.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body: { ...body, value: 'late@x.io' } });
+    } while (cursor);
+    assert.deepEqual([...seen].sort(), [...made].sort());
+  });
+
+  test("another tenant's cursor is refused with field cursor", async () => {
+    const a = await t.tenant();
+    const b = await t.tenant();
+    for (let i = 0; i < 2; i++) await t.call('POST', '/v1/lists/blocklist/entries', { key: a.sandboxKey, body });
+    const page = (await t.call('GET', '/v1/lists/blocklist/entries?limit=1', { key: a.sandboxKey })).json();
+    const res = await t.call('GET', `/v1/lists/blocklist/entries?cursor=${encodeURIComponent(page.next_cursor)}`, { key: b.sandboxKey });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error.field, 'cursor');
+  });
+});
+
+describe('GET and DELETE /v1/lists/{list}/entries/{id}', () => {
+  routeSecurityTests('get entry', app, { method: 'GET', url: (id) => `/v1/lists/blocklist/entries/${id}`, scope: 'lists:read', create });
+  routeSecurityTests('delete entry', app, { method: 'DELETE', url: (id) => `/v1/lists/blocklist/entries/${id}`, scope: 'lists:write', create });
+
+  test('a deleted entry is gone from reads and audited', async () => {
+    const owner = await t.tenant();
+    const id = await create(t, owner);
+    assert.equal((await t.call('DELETE', `/v1/lists/blocklist/entries/${id}`, { key: owner.sandboxKey })).statusCode, 200);
+    assert.equal((await t.call('GET', `/v1/lists/blocklist/entries/${id}`, { key: owner.sandboxKey })).statusCode, 404);
+    assert.equal((await t.call('DELETE', `/v1/lists/blocklist/entries/${id}`, { key: owner.sandboxKey })).statusCode, 404);
+    const audit = await t.db.query<{ action: string }>('SELECT action FROM audit_events WHERE resource_id = $1 ORDER BY id', [id]);
+    assert.deepEqual(audit.map((a) => a.action), ['list_entry.created', 'list_entry.deleted']);
+  });
+});
