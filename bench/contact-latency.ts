@@ -24,7 +24,7 @@ const time = async <T>(bucket: number[], f: () => Promise<T> | T): Promise<T> =>
 };
 
 let delivered = 0;
-const smtp = new SMTPServer({ disabledCommands: ['STARTTLS'], authOptional: true, logger: false, onData(stream, _s, cb) { stream.on('data', () => undefined); stream.on('end', () => { delivered++; cb(); }); } });
+const smtp = new SMTPServer({ disabledCommands: ['STARTTLS'], authOptional: true, logger: false, disableReverseLookup: true, onData(stream, _s, cb) { stream.on('data', () => undefined); stream.on('end', () => { delivered++; cb(); }); } });
 await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
 const http = createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(201, { 'content-type': 'application/json' }); res.end(JSON.stringify({ sid: `SM${Date.now()}`, status: 'queued' })); }); });
 await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));

@@ -7,7 +7,7 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 export function latencyRow(label: string, ms: readonly number[]): string {
-  return `| ${label} | ${ms.length} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} | ${Math.max(...ms).toFixed(1)} |`;
+  return `| ${label} | ${ms.length} | ${percentile(ms, 50).toFixed(2)} | ${percentile(ms, 99).toFixed(2)} | ${Math.max(...ms).toFixed(2)} |`;
 }
 
 export const LATENCY_HEADER = '| what | n | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|';

@@ -17,6 +17,7 @@ describe('SmtpEmailProvider against a local SMTP server', () => {
   before(async () => {
     server = new SMTPServer({
       disabledCommands: ['STARTTLS'],
+      disableReverseLookup: true,
       authOptional: true,
       logger: false,
       onAuth(auth, _session, cb) {
