@@ -67,5 +67,6 @@ export function parseCustomCsv(input: ListInput, options: CustomCsvOptions = {})
 export const customCsvSource: ListSource = {
   name: 'custom_csv',
   description: "Operator's own list: id,name,schema,aliases,birth_dates,nationalities,countries,gender,identifiers,datasets,programs,listed_at,remarks",
+  sourceName: 'custom',
   parse: (input) => parseCustomCsv(input),
 };

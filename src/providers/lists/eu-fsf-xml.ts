@@ -96,6 +96,7 @@ export function parseEuFsfXml(input: ListInput): ListEntity[] {
 export const euFsfXmlSource: ListSource = {
   name: 'eu_fsf_xml',
   description: 'EU Financial Sanctions Files consolidated list, XML 1.1',
-  officialUrls: ['https://webgate.ec.europa.eu/fsd/fsf/public/files/xmlFullSanctionsList_1_1/content'],
+  sourceName: 'eu_fsf',
+  officialUrl: 'https://webgate.ec.europa.eu/fsd/fsf/public/files/xmlFullSanctionsList_1_1/content',
   parse: parseEuFsfXml,
 };

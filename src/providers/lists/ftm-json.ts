@@ -103,6 +103,7 @@ export function parseFtmJson(input: ListInput): ListEntity[] {
 export const ftmJsonSource: ListSource = {
   name: 'ftm_json',
   description: 'OpenSanctions FollowTheMoney entities (JSON lines); brings sanctions, PEPs and crime-related entities',
-  officialUrls: ['https://data.opensanctions.org/datasets/latest/default/entities.ftm.json'],
+  sourceName: 'opensanctions',
+  officialUrl: 'https://data.opensanctions.org/datasets/latest/default/entities.ftm.json',
   parse: parseFtmJson,
 };

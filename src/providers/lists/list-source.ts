@@ -11,8 +11,10 @@ export interface ListSource {
   /** Format name as used by `lists import FILE --format <name>`. */
   name: string;
   description: string;
-  /** Official download location(s) for `lists sync`, when the format has one. */
-  officialUrls?: string[];
+  /** Snapshot source name of what this format usually carries (`ofac_sdn`, `un`, …). */
+  sourceName: string;
+  /** Official download location for `lists sync`: one URL, or file name → URL for multi-file formats. */
+  officialUrl?: string | Record<string, string>;
   parse(input: ListInput): ListEntity[];
 }
 

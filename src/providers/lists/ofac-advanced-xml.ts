@@ -149,6 +149,7 @@ export function parseOfacAdvancedXml(input: ListInput): ListEntity[] {
 export const ofacAdvancedXmlSource: ListSource = {
   name: 'ofac_advanced_xml',
   description: 'OFAC SDN_ADVANCED.XML (advanced sanctions data model)',
-  officialUrls: ['https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_ADVANCED.XML'],
+  sourceName: 'ofac_sdn',
+  officialUrl: 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_ADVANCED.XML',
   parse: parseOfacAdvancedXml,
 };

@@ -111,11 +111,12 @@ export function parseOfacCsv(input: ListInput, options: OfacCsvOptions = {}): Li
 export const ofacCsvSource: ListSource = {
   name: 'ofac_csv',
   description: 'OFAC SDN (or consolidated non-SDN) legacy CSV set: sdn.csv + add.csv + alt.csv + sdn_comments.csv',
-  officialUrls: [
-    'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV',
-    'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/ADD.CSV',
-    'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/ALT.CSV',
-    'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_COMMENTS.CSV',
-  ],
+  sourceName: 'ofac_sdn',
+  officialUrl: {
+    'sdn.csv': 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV',
+    'add.csv': 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/ADD.CSV',
+    'alt.csv': 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/ALT.CSV',
+    'sdn_comments.csv': 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_COMMENTS.CSV',
+  },
   parse: (input) => parseOfacCsv(input),
 };

@@ -54,6 +54,11 @@ describe('syncList against a local HTTP server', () => {
     if (!r.ok) assert.match(r.reason, /fell from 20 to 1/);
   });
 
+  test('a format without an official URL needs urls', async () => {
+    const r = await syncList({ source: customCsvSource });
+    assert.equal(r.ok, false);
+  });
+
   test('bad content and server errors are classified', async () => {
     const broken = await syncList({ source: customCsvSource, sourceName: 'custom', urls: `${base}/broken.csv` });
     assert.equal(broken.ok, false);
@@ -65,8 +70,9 @@ describe('syncList against a local HTTP server', () => {
   test('the fetch function is injectable (multi-file formats pass a map of URLs)', async () => {
     const seen: string[] = [];
     const fetch = async (url: string) => { seen.push(url); return { ok: true, status: 200, arrayBuffer: async () => new TextEncoder().encode(good).buffer as ArrayBuffer }; };
-    const r = await syncList({ source: customCsvSource, sourceName: 'custom', urls: { 'list.csv': 'https://example.invalid/list.csv' }, fetch });
+    const r = await syncList({ source: customCsvSource, urls: { 'list.csv': 'https://example.invalid/list.csv' }, fetch });
     assert.equal(r.ok, true);
+    assert.equal(r.ok && r.snapshot.source, 'custom');
     assert.deepEqual(seen, ['https://example.invalid/list.csv']);
   });
 });

@@ -8,10 +8,10 @@ export type FetchFn = (url: string, init?: { signal?: AbortSignal }) => Promise<
 
 export interface SyncOptions {
   source: ListSource;
-  /** The snapshot's source name (e.g. `ofac_sdn`). */
-  sourceName: string;
-  /** One URL, or file name → URL for multi-file formats (OFAC CSV). */
-  urls: string | Record<string, string>;
+  /** The snapshot's source name (default: the format's, e.g. `ofac_sdn`). */
+  sourceName?: string;
+  /** One URL, or file name → URL for multi-file formats (default: the format's official URL). */
+  urls?: string | Record<string, string>;
   fetch?: FetchFn;
   previous?: ListSnapshot;
   /** Reject a result with fewer entities than this (default 1). */
@@ -41,12 +41,14 @@ async function download(fetchFn: FetchFn, url: string, timeoutMs: number): Promi
 export async function syncList(o: SyncOptions): Promise<SyncResult> {
   const fetchFn = o.fetch ?? (globalThis.fetch as unknown as FetchFn);
   const timeoutMs = o.timeoutMs ?? 120_000;
+  const urls = o.urls ?? o.source.officialUrl;
+  if (!urls) return { ok: false, reason: `format ${o.source.name} has no official URL; pass urls`, transient: false };
   let input: ListInput;
   try {
-    if (typeof o.urls === 'string') input = await download(fetchFn, o.urls, timeoutMs);
+    if (typeof urls === 'string') input = await download(fetchFn, urls, timeoutMs);
     else {
       const files: Record<string, Uint8Array> = {};
-      for (const [name, url] of Object.entries(o.urls)) files[name] = await download(fetchFn, url, timeoutMs);
+      for (const [name, url] of Object.entries(urls)) files[name] = await download(fetchFn, url, timeoutMs);
       input = files;
     }
   } catch (e) {
@@ -66,6 +68,6 @@ export async function syncList(o: SyncOptions): Promise<SyncResult> {
   if (prevCount > 0 && entities.length < prevCount * (1 - maxDrop)) {
     return { ok: false, reason: `entity count fell from ${prevCount} to ${entities.length} (more than ${Math.round(maxDrop * 100)}%)`, transient: false };
   }
-  const snapshot = makeSnapshot(o.sourceName, entities, o.now?.() ?? new Date());
+  const snapshot = makeSnapshot(o.sourceName ?? o.source.sourceName, entities, o.now?.() ?? new Date());
   return { ok: true, snapshot, unchanged: snapshot.version === o.previous?.version };
 }

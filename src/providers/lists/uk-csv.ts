@@ -95,6 +95,7 @@ export function parseUkCsv(input: ListInput): ListEntity[] {
 export const ukCsvSource: ListSource = {
   name: 'uk_csv',
   description: 'UK Sanctions List (FCDO) CSV export',
-  officialUrls: ['https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.csv'],
+  sourceName: 'uk_fcdo',
+  officialUrl: 'https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.csv',
   parse: parseUkCsv,
 };

@@ -106,6 +106,7 @@ export function parseUnXml(input: ListInput): ListEntity[] {
 export const unXmlSource: ListSource = {
   name: 'un_xml',
   description: 'UN Security Council Consolidated List XML',
-  officialUrls: ['https://scsanctions.un.org/resources/xml/en/consolidated.xml'],
+  sourceName: 'un',
+  officialUrl: 'https://scsanctions.un.org/resources/xml/en/consolidated.xml',
   parse: parseUnXml,
 };
