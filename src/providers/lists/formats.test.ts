@@ -10,7 +10,7 @@ describe('list formats registry and sandbox list', () => {
   test('every --format name resolves to a parser with the same name', () => {
     for (const [name, src] of Object.entries(listFormats)) assert.equal(src.name, name);
     assert.deepEqual(Object.keys(listFormats.ofac_csv!.officialUrl as Record<string, string>), ['sdn.csv', 'add.csv', 'alt.csv', 'sdn_comments.csv']);
-    assert.deepEqual(Object.keys(listFormats).sort(), ['custom_csv', 'eu_fsf_xml', 'ftm_json', 'ofac_advanced_xml', 'ofac_csv', 'uk_csv', 'un_xml']);
+    assert.deepEqual(Object.keys(listFormats).sort(), ['custom_csv', 'eu_fsf_xml', 'ftm_json', 'ofac_advanced_xml', 'ofac_csv', 'senzing_json', 'uk_csv', 'un_xml']);
     assert.throws(() => listFormat('nope'), /unknown list format/);
   });
 

@@ -6,6 +6,7 @@ import { ukCsvSource } from './uk-csv.js';
 import { ftmJsonSource } from './ftm-json.js';
 import { customCsvSource } from './custom-csv.js';
 import { ofacAdvancedXmlSource } from './ofac-advanced-xml.js';
+import { senzingJsonSource } from './senzing-json.js';
 
 /** `lists import FILE --format <name>`: every importable list format by name. */
 export const listFormats: Readonly<Record<string, ListSource>> = Object.freeze({
@@ -15,6 +16,7 @@ export const listFormats: Readonly<Record<string, ListSource>> = Object.freeze({
   eu_fsf_xml: euFsfXmlSource,
   uk_csv: ukCsvSource,
   ftm_json: ftmJsonSource,
+  senzing_json: senzingJsonSource,
   custom_csv: customCsvSource,
 });
 
