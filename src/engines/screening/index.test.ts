@@ -26,6 +26,12 @@ describe('ScreeningIndex.screen', () => {
     assert.ok(r.candidatesExamined < index.entityCount);
   });
 
+  test('an exact name alone is a potential match; an agreeing date of birth makes it a match', () => {
+    assert.equal(index.screen({ name: 'Sandbox Sanctioned Person' }).decision, 'potential_match');
+    assert.equal(index.screen({ name: 'Sandbox Sanctioned Person', birthDate: '1970' }).decision, 'match');
+    assert.equal(index.screen({ name: 'Sandbox Sanctioned Person', birthDate: '1990-05-05' }).decision, 'potential_match');
+  });
+
   test('unrelated name: no match', () => {
     const r = index.screen({ name: 'Maria Gonzalez' });
     assert.equal(r.decision, 'no_match');

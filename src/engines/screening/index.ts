@@ -5,13 +5,26 @@ import type { Hit, ListEntity, ScreenOptions, ScreeningQuery, ScreeningResult, D
 
 /** Hits at or above this score are reported as potential matches (chosen on the benchmarks, see docs/screening.md). */
 export const DEFAULT_THRESHOLD = 0.8;
-/** At or above this score (or on an identifier or block entry) the decision is `match`. */
+/**
+ * A hit at or above this score is a `match` when something besides the name agrees (date of birth,
+ * or for organisations and vessels a country); an identifier or block entry is a `match` on its own.
+ * A name alone, however exact, stays a `potential_match` for review: common names are the main source
+ * of false positives.
+ */
 export const DEFAULT_MATCH_THRESHOLD = 0.95;
 /** Most names fully scored per query; retrieval ranks candidates so the best ones are kept. */
 const MAX_CANDIDATE_NAMES = 400;
 /** A name must share at least this fraction of token weight with the query to be scored at all. */
 const MIN_OVERLAP = 0.55;
 const MIN_PROBE_WEIGHT = 0.3;
+
+function isConfirmed(h: Hit, matchThreshold: number): boolean {
+  const c = h.explanation.components;
+  if (h.blocked || c.identifier === 'match') return true;
+  if (h.score < matchThreshold) return false;
+  const dob = c.birthDate === 'exact' || c.birthDate === 'year' || c.birthDate === 'within_range';
+  return dob || (h.schema !== 'person' && c.country === 'match');
+}
 
 function retrievalWeight(tokens: readonly NameToken[]): number {
   const hard = tokens.filter((t) => t.weight >= MIN_PROBE_WEIGHT);
@@ -142,7 +155,7 @@ export class ScreeningIndex {
     hits.sort((a, b) => Number(!!b.blocked) - Number(!!a.blocked) || b.score - a.score);
     const top = hits.slice(0, limit);
     let decision: Decision = 'no_match';
-    if (top.length) decision = top.some((h) => h.blocked || h.score >= matchThreshold || h.explanation.components.identifier === 'match') ? 'match' : 'potential_match';
+    if (top.length) decision = top.some((h) => isConfirmed(h, matchThreshold)) ? 'match' : 'potential_match';
     return { decision, hits: top, suppressed, candidatesExamined: examined, threshold };
   }
 
