@@ -59,7 +59,7 @@ function credit(s: number): number {
 }
 
 function isSoft(t: NameToken): boolean {
-  return t.kind === 'legal' || t.kind === 'particle' || t.kind === 'initial';
+  return t.kind === 'legal' || t.kind === 'particle';
 }
 
 /** Order-independent name similarity in 0..1 with the alignment that produced it. */
@@ -99,13 +99,15 @@ export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
     gained += w * credit(s);
     pairs.push({ query: a.text, candidate: b.text, similarity: round3(s) });
   }
-  let hardQ = 0, hardC = 0, soft = 0;
+  // Initials count towards contradictions ("Hans O." vs "Hans Joachim") but are too weak to matter
+  // when only one side has them; a number only one side has ("Fund 23") always contradicts.
+  let hardQ = 0, hardC = 0, soft = 0, numbers = 0;
   const conflictingQuery: string[] = [];
   const conflictingCandidate: string[] = [];
   const extra: string[] = [];
-  qt.forEach((t, i) => { if (!usedQ[i]) { if (isSoft(t)) soft += t.weight; else { hardQ += t.weight; conflictingQuery.push(t.text); } } });
-  ct.forEach((t, j) => { if (!usedC[j]) { if (isSoft(t)) soft += t.weight; else { hardC += t.weight; conflictingCandidate.push(t.text); } } });
-  const conflict = Math.min(hardQ, hardC);
+  qt.forEach((t, i) => { if (!usedQ[i]) { if (isSoft(t)) soft += t.weight; else if (t.kind === 'number') numbers += t.weight; else { hardQ += t.weight; conflictingQuery.push(t.text); } } });
+  ct.forEach((t, j) => { if (!usedC[j]) { if (isSoft(t)) soft += t.weight; else if (t.kind === 'number') numbers += t.weight; else { hardC += t.weight; conflictingCandidate.push(t.text); } } });
+  const conflict = Math.min(hardQ, hardC) + numbers;
   const oneSidedW = Math.abs(hardQ - hardC) + soft;
   // The first missing word costs most; further ones (long Arabic nasab chains) cost less each.
   const oneSided = Math.min(oneSidedW, 1) + Math.max(0, oneSidedW - 1) * 0.5;

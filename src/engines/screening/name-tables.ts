@@ -84,7 +84,11 @@ export function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(la - lb) > 1) return false;
   let i = 0;
   while (i < la && i < lb && a[i] === b[i]) i++;
-  if (la === lb) return a.slice(i + 1) === b.slice(i + 1);
+  if (la === lb) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    // Two neighbouring letters swapped ("Asasd"/"Assad") is one slip of the keyboard too.
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
   return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 

@@ -31,6 +31,7 @@ const SPECIAL_LATIN: Record<string, string> = {
   ß: 'ss', æ: 'ae', ø: 'o', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', ı: 'i', þ: 'th', ħ: 'h', ŀ: 'l', ĸ: 'k',
 };
 const SPECIAL_RE = /[ßæøœłđðıþħŀĸ]/g;
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's' };
 
 /** Unicode-normalised, transliterated, lower-case ASCII words separated by single spaces. */
 export function normalizeText(input: string): { text: string; abjad: boolean } {
@@ -42,7 +43,9 @@ export function normalizeText(input: string): { text: string; abjad: boolean } {
     // Apostrophes join ("O'Brien" is "obrien"); other punctuation separates.
     .replace(/['’‘`ʼʻ]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+    .trim()
+    // Digits inside words are look-alike letters ("Ig0r Sech1n"); whole numbers stay numbers.
+    .replace(/\b(?=\w*[a-z])(?=\w*[0-9])\w+\b/g, (w) => w.replace(/[01345]/g, (d) => LEET[d] ?? d));
   return { text, abjad: t.abjad };
 }
 
