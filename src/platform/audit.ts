@@ -86,12 +86,27 @@ export async function sealAuditChain(db: Db, batch = 1000): Promise<number> {
     let seq = head ? Number(head.chain_seq) : 0;
     let prev = head?.hash ?? GENESIS;
     const rows = await tx.query<AuditRow>('SELECT * FROM audit_events WHERE chain_seq IS NULL ORDER BY id LIMIT $1', [batch]);
+    if (rows.length === 0) return 0;
+    const ids: string[] = [];
+    const seqs: number[] = [];
+    const prevs: string[] = [];
+    const hashes: string[] = [];
     for (const row of rows) {
       seq += 1;
       const hash = auditRowHash(prev, seq, row);
-      await tx.query('UPDATE audit_events SET chain_seq = $2, prev_hash = $3, hash = $4 WHERE id = $1', [row.id, seq, prev, hash]);
+      ids.push(row.id);
+      seqs.push(seq);
+      prevs.push(prev);
+      hashes.push(hash);
       prev = hash;
     }
+    // One statement for the whole batch: the embedded database has a single connection, and a
+    // row-by-row loop here would hold it while API requests wait.
+    await tx.query(
+      `UPDATE audit_events a SET chain_seq = u.seq, prev_hash = u.prev, hash = u.hash
+       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) AS u(id, seq, prev, hash) WHERE a.id = u.id`,
+      [ids, seqs, prevs, hashes],
+    );
     return rows.length;
   });
 }

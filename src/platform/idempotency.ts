@@ -59,18 +59,22 @@ export function createBinding(opts: {
       return used;
     },
     async begin(tx: Queryable) {
-      // The advisory lock makes a concurrent duplicate fail fast with 409 instead of queueing behind us.
-      const [lock] = await tx.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended($1 || ':' || $2 || ':' || $3, 0)) AS ok", params);
-      if (!lock?.ok) throw conflict('A request with this Idempotency-Key is still being processed; retry after it completes.', 'Idempotency-Key');
-      const rows = await tx.query(
-        `INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, locked_until, expires_at)
-         VALUES ($1, $2, $3, $4, 'running', now() + interval '5 minutes', now() + make_interval(hours => $5))
-         ON CONFLICT (account_id, environment, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'running',
-           locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, created_at = now()
-           WHERE idempotency_keys.expires_at <= now()
-         RETURNING key`,
+      // One round trip: take the advisory lock (a concurrent duplicate fails fast with 409 instead of
+      // queueing behind us) and, only if we hold it, claim the key (an expired key is taken over).
+      const [r] = await tx.query<{ locked: boolean; claimed: number }>(
+        `WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1 || ':' || $2 || ':' || $3, 0)) AS ok),
+         claim AS (
+           INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, locked_until, expires_at)
+           SELECT $1, $2, $3, $4, 'running', now() + interval '5 minutes', now() + make_interval(hours => $5) FROM lock WHERE lock.ok
+           ON CONFLICT (account_id, environment, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'running',
+             locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, created_at = now()
+             WHERE idempotency_keys.expires_at <= now()
+           RETURNING 1)
+         SELECT (SELECT ok FROM lock) AS locked, (SELECT count(*)::int FROM claim) AS claimed`,
         [...params, opts.fingerprint, opts.retentionHours],
       );
+      if (!r?.locked) throw conflict('A request with this Idempotency-Key is still being processed; retry after it completes.', 'Idempotency-Key');
+      const rows = r.claimed > 0 ? [1] : [];
       if (rows.length === 0) throw new IdempotentReplay();
       used = true;
     },

@@ -55,7 +55,7 @@ test('first start on the embedded database: migrates, mints one sandbox and one 
     running.push(second);
     assert.doesNotMatch(second.output(), /sk_sandbox_[0-9A-Za-z]{40}/);
     assert.match(second.output(), /keys create --account/);
-    const page = await (await get(second.base, '/v1/lists/blocklist/entries', sandbox)).json();
+    const page = (await (await get(second.base, "/v1/lists/blocklist/entries", sandbox)).json()) as { data: unknown[] };
     assert.equal(page.data.length, 1, 'data survived the restart');
     await second.stop();
 

@@ -1,0 +1,103 @@
+// Platform benchmark: the real service's authenticated, idempotent, audited POST and an authenticated
+// GET, against two baselines measured in the same run on the same machine and database.
+// Usage: npm run bench [-- platform] ; BENCH_DATABASE_URL (default postgres://127.0.0.1:5432/test),
+// BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { withUser } from '../src/platform/db.js';
+import { freePort } from '../test/helpers/spawn-server.js';
+import { load, table, type LoadResult } from './lib/load.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
+const dbs = (process.env.BENCH_DBS ?? 'pglite,postgres').split(',');
+
+function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ proc: ChildProcess; out: () => string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d;
+      if (ready.test(out)) resolve({ proc, out: () => out });
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', (d) => (out += d));
+    proc.on('exit', (code) => reject(new Error(`child exited ${code}: ${out}`)));
+  });
+}
+
+async function stop(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null) return;
+  await new Promise<void>((r) => {
+    proc.once('exit', () => r());
+    proc.kill('SIGTERM');
+  });
+}
+
+async function freshSchema(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const c = new pg.Client({ connectionString: withUser(pgBase) });
+  await c.connect();
+  await c.query(`CREATE SCHEMA ${schema}`);
+  await c.end();
+  const u = new URL(withUser(pgBase));
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const d = new pg.Client({ connectionString: withUser(pgBase) });
+      await d.connect();
+      await d.query(`DROP SCHEMA ${schema} CASCADE`);
+      await d.end();
+    },
+  };
+}
+
+async function benchDb(kind: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'verity-bench-'));
+  const schema = kind === 'postgres' ? await freshSchema() : null;
+  const dbEnv: Record<string, string> = schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'svc') };
+  const rows: LoadResult[] = [];
+  try {
+    const jsonPort = await freePort();
+    const json = await startChild(['bench/lib/baseline-server.ts'], { BASELINE_MODE: 'json', PORT: String(jsonPort) }, /listening/);
+    rows.push(await load('baseline: bare Fastify JSON GET', { url: `http://127.0.0.1:${jsonPort}/json`, seconds }));
+    await stop(json.proc);
+
+    const insPort = await freePort();
+    const ins = await startChild(['bench/lib/baseline-server.ts'], { BASELINE_MODE: 'insert', PORT: String(insPort), ...(schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'baseline') }) }, /listening/);
+    const insert = await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', { url: `http://127.0.0.1:${insPort}/insert`, method: 'POST', body: {}, seconds });
+    rows.push(insert);
+    await stop(ins.proc);
+
+    const port = await freePort();
+    const svc = await startChild(['src/server.ts'], { ...dbEnv, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'development', MASTER_KEY: '22'.repeat(32), RATE_LIMIT_PER_MINUTE: '10000000' }, /Verity is running[\s\S]*Production key/);
+    const key = /sk_sandbox_[0-9A-Za-z]{40}/.exec(svc.out())![0];
+    const auth = { authorization: `Bearer ${key}` };
+    rows.push(await load('Verity: POST /v1/lists/blocklist/entries (auth, idempotent, audited)', {
+      url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries`, method: 'POST', headers: auth, freshIdempotencyKey: true,
+      body: { kind: 'email', value: 'bench@example.org', reason: 'benchmark' }, seconds,
+    }));
+    rows.push(await load('Verity: GET /v1/lists/blocklist/entries?limit=10 (auth)', { url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries?limit=10`, headers: auth, seconds }));
+    await stop(svc.proc);
+    const post = rows[2]!;
+    return `### ${kind === 'postgres' ? 'PostgreSQL 15 (local server)' : 'PGlite (embedded)'}\n\n${table(rows, { name: 'two-INSERT baseline', rps: insert.rps })}\n\nAuthenticated idempotent audited POST = ${((100 * post.rps) / insert.rps).toFixed(0)} % of the two-INSERT baseline; p99 ${post.p99} ms.\n`;
+  } finally {
+    await schema?.drop().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const sections: string[] = [];
+for (const kind of dbs) {
+  console.error(`benchmarking on ${kind} (${seconds}s per run, 50 connections)…`);
+  sections.push(await benchDb(kind));
+}
+const report = `## Platform (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per run, 50 connections, autocannon in the benchmark process, each server in its own process)\n\n${sections.join('\n')}`;
+console.log(report);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/platform.md', report);

@@ -1,0 +1,17 @@
+// npm run bench [-- NAME…]: runs the named benchmarks (default: platform). Each is bench/NAME.ts.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const names = process.argv.slice(2).length ? process.argv.slice(2) : ['platform'];
+let failed = 0;
+for (const name of names) {
+  const file = `bench/${name}.ts`;
+  if (!existsSync(file)) {
+    console.error(`no benchmark ${file}`);
+    failed++;
+    continue;
+  }
+  const r = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
