@@ -21,7 +21,7 @@ export async function load(name: string, opts: { url: string; method?: 'GET' | '
     headers: { 'content-type': 'application/json', ...(opts.headers ?? {}) },
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     requests: opts.freshIdempotencyKey
-      ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { ...(req.headers as object), 'idempotency-key': `${prefix}${n++}` } }) }]
+      ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...(req.headers ?? {}), 'idempotency-key': `${prefix}${n++}` } }) }]
       : undefined,
   });
   return {
