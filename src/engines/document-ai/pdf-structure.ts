@@ -8,13 +8,16 @@ export interface PdfRevision {
   end: number;
   /** Object numbers defined (or redefined) in this revision, object streams included. */
   objects: number[];
+  /** Dictionary text of plain (not stream-packed) objects, for comparing a redefinition with its predecessor. */
+  bodies: Map<number, string>;
 }
 
 export interface PdfStructure {
   revisions: PdfRevision[];
-  /** Objects the pages draw with in the final revision: page dicts, content streams, fonts. */
+  /** What the pages draw with in the final revision. */
   pageObjects: Set<number>;
   contentObjects: Set<number>;
+  fontObjects: Set<number>;
   /** Byte ranges covered by signatures (end offsets of each /ByteRange). */
   signedUntil: number[];
 }
@@ -40,8 +43,16 @@ export function splitRevisions(bytes: Buffer): PdfRevision[] {
   return ends.map((end, index) => {
     const section = text.slice(start, end);
     start = end;
-    return { index, end, objects: objectsIn(section, bytes, end - section.length) };
+    return { index, end, objects: objectsIn(section, bytes, end - section.length), bodies: bodiesIn(section) };
   });
+}
+
+function bodiesIn(section: string): Map<number, string> {
+  const bodies = new Map<number, string>();
+  const re = /(?:^|[\r\n\s])(\d{1,7})\s+\d{1,5}\s+obj\b([^]*?)(?:\bstream\b|\bendobj\b)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(section))) bodies.set(Number(m[1]), (m[2] ?? '').slice(0, 4096));
+  return bodies;
 }
 
 function objectsIn(section: string, bytes: Buffer, offset: number): number[] {
@@ -57,8 +68,9 @@ function objectsIn(section: string, bytes: Buffer, offset: number): number[] {
     const endIdx = section.indexOf('endstream', s.index + s[0].length);
     if (endIdx < 0) continue;
     try {
+      const count = Math.min(10_000, Number(/\/N\s+(\d+)/.exec(s[0])?.[1] ?? '0'));
       const header = inflateSync(bytes.subarray(dataStart, offset + endIdx)).toString('latin1');
-      const nums = header.split(/\s+/).slice(0, 400).map(Number);
+      const nums = header.trim().split(/\s+/).slice(0, count * 2).map(Number);
       for (let i = 0; i + 1 < nums.length && Number.isInteger(nums[i]); i += 2) if (!Number.isNaN(nums[i])) found.add(nums[i]!);
     } catch {
       // Not Flate or damaged: the structural check below still sees the stream object itself.
@@ -78,6 +90,7 @@ export async function readPdfStructure(bytes: Buffer): Promise<PdfStructure> {
   const revisions = splitRevisions(bytes);
   const pageObjects = new Set<number>();
   const contentObjects = new Set<number>();
+  const fontObjects = new Set<number>();
   try {
     const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
     for (const page of doc.getPages()) {
@@ -85,7 +98,7 @@ export async function readPdfStructure(bytes: Buffer): Promise<PdfStructure> {
       for (const n of refsOf(page.node.get(PDFName.of('Contents')))) contentObjects.add(n);
       const resources = page.node.Resources();
       const fonts = resources?.lookupMaybe(PDFName.of('Font'), PDFDict);
-      if (fonts) for (const [, v] of fonts.entries()) for (const n of refsOf(v)) pageObjects.add(n);
+      if (fonts) for (const [, v] of fonts.entries()) for (const n of refsOf(v)) fontObjects.add(n);
     }
   } catch {
     // pdf-lib could not model the file; revision analysis alone still applies.
@@ -95,5 +108,28 @@ export async function readPdfStructure(bytes: Buffer): Promise<PdfStructure> {
   const br = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
   let m: RegExpExecArray | null;
   while ((m = br.exec(text))) signedUntil.push(Number(m[3]) + Number(m[4]));
-  return { revisions, pageObjects, contentObjects, signedUntil };
+  return { revisions, pageObjects, contentObjects, fontObjects, signedUntil };
+}
+
+/** The value of a dictionary key as text: a reference, an array or a nested dictionary. */
+export function dictEntry(body: string, key: string): string | null {
+  const at = new RegExp(`/${key}(?![A-Za-z])\\s*`).exec(body);
+  if (!at) return null;
+  const rest = body.slice(at.index + at[0].length);
+  if (rest.startsWith('<<')) {
+    let depth = 0;
+    for (let i = 0; i < rest.length - 1; i++) {
+      if (rest[i] === '<' && rest[i + 1] === '<') {
+        depth++;
+        i++;
+      } else if (rest[i] === '>' && rest[i + 1] === '>') {
+        depth--;
+        i++;
+        if (depth === 0) return rest.slice(0, i + 1).replace(/\s+/g, ' ');
+      }
+    }
+    return rest.replace(/\s+/g, ' ');
+  }
+  const m = /^(\[[^\]]*\]|\d+\s+\d+\s+R|\S+)/.exec(rest);
+  return m ? (m[1] ?? '').replace(/\s+/g, ' ') : null;
 }

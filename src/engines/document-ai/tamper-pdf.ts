@@ -1,7 +1,27 @@
 import { signal, type Signal } from '../signal.js';
 import { groupLines } from '../text/lines.js';
 import { openPdf, readPdfInfo, readPdfPageWords } from '../text/pdf-text.js';
-import { readPdfStructure } from './pdf-structure.js';
+import { dictEntry, readPdfStructure, type PdfRevision, type PdfStructure } from './pdf-structure.js';
+
+/**
+ * Whether a revision changed what a page draws. A rewritten page dictionary alone is not enough:
+ * signing or annotating rewrites it to add /Annots. Only a new or redefined content stream or font,
+ * or a page whose /Contents or /Resources differ from the previous definition, counts.
+ */
+function changesDrawing(structure: PdfStructure, revision: PdfRevision): boolean {
+  return revision.objects.some((n) => {
+    if (structure.contentObjects.has(n) || structure.fontObjects.has(n)) return true;
+    if (!structure.pageObjects.has(n)) return false;
+    const now = revision.bodies.get(n);
+    const before = structure.revisions
+      .slice(0, revision.index)
+      .reverse()
+      .map((r) => r.bodies.get(n))
+      .find((b) => b !== undefined);
+    if (now === undefined || before === undefined) return true;
+    return dictEntry(now, 'Contents') !== dictEntry(before, 'Contents') || dictEntry(now, 'Resources') !== dictEntry(before, 'Resources');
+  });
+}
 
 /** Tools whose presence in Producer/Creator means a person edited the file after it was issued. */
 const EDITORS = /photoshop|gimp|illustrator|inkscape|pdfescape|sejda|ilovepdf|smallpdf|pdf-xchange|pdfxchange|phantompdf|foxit pdf editor|nitro|pdfelement|wondershare|canva|pdf candy|pdffiller|dochub|acrobat pro|master pdf editor|libreoffice draw|pixelmator|affinity/i;
@@ -29,8 +49,7 @@ export async function analysePdfTampering(bytes: Buffer, options: PdfTamperOptio
   const updates = structure.revisions.slice(1);
   signals.push(signal('pdf_incremental_updates', updates.length, updates.length === 0 ? true : null, { detail: 'Saves appended after the first version; harmless alone (form filling, signing).' }));
 
-  const watched = new Set([...structure.contentObjects, ...structure.pageObjects]);
-  const changed = updates.filter((r) => r.objects.some((n) => watched.has(n)));
+  const changed = updates.filter((r) => changesDrawing(structure, r));
   signals.push(signal('pdf_content_changed_in_update', changed.length > 0, changed.length === 0, {
     detail: changed.length ? `Revision(s) ${changed.map((r) => r.index + 1).join(', ')} rewrote page content, page or font objects.` : 'No later revision touched what the pages draw.',
   }));

@@ -5,6 +5,7 @@ import { findTypedValues, parseAmount } from './value-types.js';
 import { validateFieldSpecs, DocumentAiInputError } from './field-spec.js';
 import { parsePdfDate } from './tamper-pdf.js';
 import { estimateQuality } from './jpeg-tables.js';
+import { dictEntry, splitRevisions } from './pdf-structure.js';
 
 describe('IBAN', () => {
   test('validates published examples and rejects a flipped digit', () => {
@@ -62,6 +63,19 @@ describe('helpers', () => {
     assert.equal(parsePdfDate("D:20260301120000+01'00'")?.toISOString(), '2026-03-01T11:00:00.000Z');
     assert.equal(parsePdfDate('D:20260301')?.toISOString(), '2026-03-01T00:00:00.000Z');
     assert.equal(parsePdfDate(null), null);
+  });
+  test('dictionary entries: references, arrays and nested dictionaries', () => {
+    const body = '<< /Type /Page /Contents [4 0 R 9 0 R] /Resources << /Font << /F1 5 0 R >> /ProcSet [/PDF] >> /Parent 2 0 R /Annots 12 0 R >>';
+    assert.equal(dictEntry(body, 'Contents'), '[4 0 R 9 0 R]');
+    assert.equal(dictEntry(body, 'Resources'), '<< /Font << /F1 5 0 R >> /ProcSet [/PDF] >>');
+    assert.equal(dictEntry(body, 'Parent'), '2 0 R');
+    assert.equal(dictEntry(body, 'MediaBox'), null);
+  });
+  test('revisions are split at each %%EOF with the objects each one defines', () => {
+    const pdf = Buffer.from('%PDF-1.7\n1 0 obj\n<< /A 1 >>\nendobj\n2 0 obj\n<< /B 2 >>\nendobj\n%%EOF\n2 0 obj\n<< /B 3 >>\nendobj\n%%EOF\n', 'latin1');
+    const revs = splitRevisions(pdf);
+    assert.deepEqual(revs.map((r) => r.objects.sort()), [[1, 2], [2]]);
+    assert.equal(revs[1]?.bodies.get(2)?.trim(), '<< /B 3 >>');
   });
   test('IJG quality estimate inverts the standard table scaling', () => {
     const base = [16, 11, 12, 14, 12, 10, 16, 14, 13, 14, 18, 17, 16, 19, 24, 40, 26, 24, 22, 22, 24, 49, 35, 37, 29, 40, 58, 51, 61, 60, 57, 51, 56, 55, 64, 72, 92, 78, 64, 68, 87, 69, 55, 56, 80, 109, 81, 87, 95, 98, 103, 104, 103, 62, 77, 113, 121, 112, 100, 120, 92, 101, 103, 99];
