@@ -2,6 +2,7 @@ import { signal, type CheckVerdict, type Signal } from '../signal.js';
 import type { ParsedMrz } from './mrz-parse.js';
 import type { QualityResult } from './quality.js';
 import type { TamperResult } from './tamper.js';
+import type { VizComparison } from './viz.js';
 import type { DocumentFields, ReadDocumentOptions } from './types.js';
 
 /** Every reason code the engine emits, with the verdict it leads to. Stable: callers and reviewers key on them. */
@@ -22,6 +23,7 @@ export const REASON_CODES = {
   editing_software_detected: 'needs_review',
   screenshot_suspected: 'needs_review',
   mrz_print_inconsistent: 'needs_review',
+  viz_mrz_mismatch: 'needs_review',
   unknown_issuing_state: 'needs_review',
   expiry_date_missing: 'needs_review',
   birth_date_missing: 'needs_review',
@@ -39,6 +41,7 @@ export interface DecisionInput {
   barcodeRead: boolean;
   quality: QualityResult;
   tamper: TamperResult;
+  viz: VizComparison | null;
   options: ReadDocumentOptions;
   now: Date;
 }
@@ -56,6 +59,7 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
   if (tamper.editingSoftware) reasons.add('editing_software_detected');
   if (tamper.screenshot) reasons.add('screenshot_suspected');
   if (tamper.mrzPrintInconsistent) reasons.add('mrz_print_inconsistent');
+  if (input.viz?.mismatch) reasons.add('viz_mrz_mismatch');
 
   if (mrz) {
     const failed = mrz.checks.filter((c) => !c.valid).map((c) => c.field);

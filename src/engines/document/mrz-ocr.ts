@@ -25,10 +25,12 @@ export interface OcrResult { text: string; confidence: number; lines: OcrLine[] 
 export class MrzOcr {
   private worker: Worker | null = null;
   private starting: Promise<Worker> | null = null;
+  private textWorker: Promise<Worker> | null = null;
 
-  /** Starts the tesseract worker (~0.5-1 s); called lazily by recognise() when omitted. */
-  async init(): Promise<void> {
+  /** Starts the tesseract worker(s) (~1-2 s each); called lazily on first use when omitted. */
+  async init(options: { text?: boolean } = {}): Promise<void> {
     await this.ready();
+    if (options.text) await this.recogniseText({ data: new Uint8Array(64 * 32).fill(255), width: 64, height: 32 });
   }
 
   private ready(): Promise<Worker> {
@@ -73,10 +75,30 @@ export class MrzOcr {
     return { text: data.text, confidence: data.confidence, lines };
   }
 
+  /**
+   * Plain text of a printed (non-MRZ) zone with the LSTM model, which reads proportional fonts far better
+   * than the legacy engine. A second worker, started on first use (or by init({ text: true })).
+   */
+  async recogniseText(image: GrayImage): Promise<{ text: string; confidence: number }> {
+    this.textWorker ??= (async () => {
+      const w = await createWorker('eng', OEM.LSTM_ONLY, { langPath: traineddataDir(), gzip: true, cacheMethod: 'none' });
+      await w.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT, user_defined_dpi: '300', debug_file: '/dev/null' });
+      return w;
+    })();
+    const worker = await this.textWorker;
+    // Security printing leaves the zone grey on grey; stretching the contrast first helps the LSTM reader.
+    const png = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: { width: image.width, height: image.height, channels: 1 } }).normalise().png({ compressionLevel: 1 }).toBuffer();
+    const { data } = await worker.recognize(png);
+    return { text: data.text, confidence: data.confidence };
+  }
+
   async terminate(): Promise<void> {
     const w = this.worker ?? (this.starting ? await this.starting.catch(() => null) : null);
+    const t = this.textWorker ? await this.textWorker.catch(() => null) : null;
     this.worker = null;
     this.starting = null;
+    this.textWorker = null;
     if (w) await w.terminate();
+    if (t) await t.terminate();
   }
 }

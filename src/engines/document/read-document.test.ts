@@ -11,7 +11,9 @@ import { AAMVA_SAMPLE, renderPdf417 } from '../../../test/fixtures/documents/pdf
 const NOW = new Date('2026-01-01T00:00:00Z');
 const ocr = new MrzOcr();
 after(() => ocr.terminate());
-const opts = { ocr, now: NOW, acceptSpecimens: true } as const;
+// The visual-zone comparison needs a second (LSTM) OCR worker; only the tests about it turn it on.
+const opts = { ocr, now: NOW, acceptSpecimens: true, compareVisualZone: false } as const;
+const withViz = { ...opts, compareVisualZone: true } as const;
 const skip = ocrBAvailable() ? false : 'OCR-B font (Debian fonts-ocr-b) not installed; synthetic documents cannot be rendered';
 
 function expectFields(actual: Awaited<ReturnType<typeof readDocument>>['fields'], p: SpecimenPerson): void {
@@ -28,8 +30,9 @@ function expectFields(actual: Awaited<ReturnType<typeof readDocument>>['fields']
 
 describe('readDocument on synthetic specimen documents', { skip }, () => {
   test('clean TD3 passport: every field exact, passed, portrait cropped', async () => {
-    const r = await readDocument(await renderDocument({ kind: 'td3', person: ANNA }), opts);
+    const r = await readDocument(await renderDocument({ kind: 'td3', person: ANNA }), withViz);
     expectFields(r.fields, ANNA);
+    assert.equal(r.signals.find((s) => s.name === 'viz_document_number_match')?.passed, true);
     assert.equal(r.fields?.documentType, 'passport');
     assert.equal(r.fields?.personalNumber, ANNA.personalNumber);
     assert.equal(r.mrz?.format, 'TD3');
@@ -95,9 +98,16 @@ describe('readDocument on synthetic specimen documents', { skip }, () => {
     assert.equal(genuine.signals.find((s) => s.name === 'mrz_glyph_height_deviation')?.passed, true);
   });
 
+  test('visual zone that disagrees with the MRZ is sent to review', async () => {
+    const r = await readDocument(await renderDocument({ kind: 'td3', person: ANNA, vizPerson: PETER }), withViz);
+    assert.equal(r.mrz?.valid, true);
+    assert.deepEqual([r.verdict, r.reasons], ['needs_review', ['viz_mrz_mismatch']]);
+    assert.equal(r.signals.find((s) => s.name === 'viz_surname_match')?.value, false);
+  });
+
   test('policy: specimen refused by default, country allow list, document type', async () => {
     const png = await renderDocument({ kind: 'td3', person: ANNA });
-    const strict = await readDocument(png, { ocr, now: NOW });
+    const strict = await readDocument(png, { ocr, now: NOW, compareVisualZone: false });
     assert.deepEqual([strict.verdict, strict.reasons], ['failed', ['specimen_document']]);
     const countries = await readDocument(png, { ...opts, allowedCountries: ['NLD', 'BEL'] });
     assert.deepEqual(countries.reasons, ['issuing_country_not_allowed']);

@@ -10,6 +10,7 @@ import type { ParsedMrz } from './mrz-parse.js';
 import { assessQuality } from './quality.js';
 import { readMrz, type MrzReading } from './read-mrz.js';
 import { assessTamper } from './tamper.js';
+import { compareVisualZone, type VizComparison } from './viz.js';
 import type { DocumentFields, DocumentResult, ReadDocumentOptions } from './types.js';
 
 /**
@@ -19,13 +20,14 @@ import type { DocumentFields, DocumentResult, ReadDocumentOptions } from './type
  */
 
 const ENGINE_MODEL: ModelInfo = { name: 'verity-document-engine', version: '1.0.0' };
+const VIZ_OCR_MODEL: ModelInfo = { name: 'tesseract.js-lstm-eng', version: '7.0.0/4.0.0' };
 
 let sharedOcr: MrzOcr | null = null;
 
 /** The engine's shared OCR worker; start it at boot so the first check does not pay the ~1 s start-up. */
 export async function initDocumentEngine(): Promise<void> {
   sharedOcr ??= new MrzOcr();
-  await sharedOcr.init();
+  await sharedOcr.init({ text: true });
 }
 
 /** Stops the shared OCR worker (graceful shutdown, end of tests). */
@@ -71,7 +73,12 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   const tamper = assessTamper(img.metadata, mrz?.valid && reading ? mrzOcrLines(reading, mrz) : null, glyphHeight);
   t = lap('quality', t);
 
-  const decision = decide({ fields, mrz: useBarcode ? null : mrz, mrzConfidence: reading?.ocrConfidence ?? 0, barcodeRead: barcode !== null, quality, tamper, options, now });
+  let viz: VizComparison | null = null;
+  if (options.compareVisualZone !== false && reading && mrz?.valid && fields && !useBarcode) {
+    viz = await compareVisualZone(gray, reading.band, reading.flipped, mrz.format, fields, ocr);
+    t = lap('viz', t);
+  }
+  const decision = decide({ fields, mrz: useBarcode ? null : mrz, mrzConfidence: reading?.ocrConfidence ?? 0, barcodeRead: barcode !== null, quality, tamper, viz, options, now });
   let portrait: Buffer | null = null;
   if (options.cropPortrait !== false && reading && mrz) {
     portrait = await cropPortraitFromBand(img.rgb, img.width, img.height, reading.band, reading.flipped, mrz.format);
@@ -87,8 +94,8 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
     barcode: barcode ? { symbology: 'PDF417', standard: 'AAMVA', fields: barcode } : null,
     portrait,
     image: { format: img.metadata.format, width: img.metadata.width, height: img.metadata.height, bytes: img.metadata.bytes },
-    signals: [...decision.signals, ...quality.signals, ...tamper.signals, ...searchSignals(search.best, search.attempts)],
-    model: [ENGINE_MODEL, MRZ_OCR_MODEL, ...(wantBarcode ? [BARCODE_MODEL] : [])],
+    signals: [...decision.signals, ...quality.signals, ...tamper.signals, ...(viz?.signals ?? []), ...searchSignals(search.best, search.attempts)],
+    model: [ENGINE_MODEL, MRZ_OCR_MODEL, ...(viz ? [VIZ_OCR_MODEL] : []), ...(wantBarcode ? [BARCODE_MODEL] : [])],
     timings,
   };
 }

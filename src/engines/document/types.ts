@@ -51,7 +51,7 @@ export interface DocumentResult {
   image: { format: string; width: number; height: number; bytes: number };
   signals: Signal[];
   model: ModelInfo[];
-  /** Milliseconds per stage (decode, mrz, barcode, quality, portrait, total). */
+  /** Milliseconds per stage (decode, mrz, barcode, quality, viz, portrait, total). */
   timings: Record<string, number>;
 }
 
@@ -68,6 +68,8 @@ export interface ReadDocumentOptions {
   acceptSpecimens?: boolean;
   /** 'auto' (default) scans for a PDF417 only when no valid MRZ was read; true always; false never. */
   readBarcode?: boolean | 'auto';
+  /** OCR the printed zone beside the portrait and compare it with the MRZ (default true; TD3, TD2, visas). */
+  compareVisualZone?: boolean;
   /** Cut the portrait zone out for face matching (default true). */
   cropPortrait?: boolean;
   limits?: Partial<InputLimits>;

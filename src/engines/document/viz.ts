@@ -1,0 +1,75 @@
+import { signal, type Signal } from '../signal.js';
+import type { GrayImage } from './image-ops.js';
+import { vizRegion } from './layout.js';
+import type { MrzBand } from './locate.js';
+import type { MrzOcr } from './mrz-ocr.js';
+import type { MrzFormat } from './mrz-parse.js';
+import type { DocumentFields } from './types.js';
+
+/**
+ * MRZ versus visual inspection zone: the printed surname and document number must appear in the text
+ * beside the portrait. A forger who edits the printed data but not the MRZ (or the reverse) is caught here.
+ * Only judged when the zone reads as text at all, and only for formats whose names sit on the MRZ side.
+ */
+
+export interface VizComparison {
+  readable: boolean;
+  ocrConfidence: number;
+  documentNumberFound: boolean | null;
+  surnameFound: boolean | null;
+  /** Both looked for and neither found in readable text. */
+  mismatch: boolean;
+  signals: Signal[];
+}
+
+const MIN_WORDS = 4;
+/** Mean LSTM confidence below which the zone is treated as unreadable (calibration in docs/documents.md). */
+const MIN_CONFIDENCE = 70;
+
+export async function compareVisualZone(gray: GrayImage, band: MrzBand, flipped: boolean, format: MrzFormat, fields: DocumentFields, ocr: MrzOcr): Promise<VizComparison | null> {
+  const region = vizRegion(gray, band, flipped, format);
+  if (!region) return null;
+  const read = await ocr.recogniseText(region);
+  const text = normalise(read.text);
+  const words = text.split(' ').filter((w) => /^[A-Z]{3,}$/.test(w));
+  // Guilloches and "SPECIMEN" overprints make the LSTM reader produce confident-looking garbage; only a
+  // clean read is allowed to count as evidence of a mismatch.
+  const readable = words.length >= MIN_WORDS && read.confidence >= MIN_CONFIDENCE;
+  const documentNumberFound = readable && fields.documentNumber.length >= 5 ? containsFuzzy(text, fields.documentNumber.replace(/\s/g, '')) : null;
+  const surnameParts = fields.surname.split(' ').filter((p) => p.length >= 2);
+  const surnameFound = readable && surnameParts.length > 0 ? surnameParts.every((p) => containsFuzzy(text, p)) : null;
+  const mismatch = documentNumberFound === false && surnameFound === false;
+  const detail = readable ? undefined : `Visual zone not read cleanly (OCR confidence ${Math.round(read.confidence)}); not compared.`;
+  return {
+    readable, ocrConfidence: read.confidence, documentNumberFound, surnameFound, mismatch,
+    signals: [
+      signal('viz_document_number_match', documentNumberFound, documentNumberFound, detail ? { detail } : { detail: 'MRZ document number found in the printed zone (one OCR slip allowed).' }),
+      signal('viz_surname_match', surnameFound, surnameFound, detail ? { detail } : { detail: 'MRZ surname found in the printed zone (one OCR slip per five letters allowed).' }),
+    ],
+  };
+}
+
+function normalise(s: string): string {
+  return s.normalize('NFD').replace(/\p{Mn}/gu, '').toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
+}
+
+/** Whether `needle` occurs in `hay` (spaces ignored) with at most one edit per five characters. */
+export function containsFuzzy(hay: string, needle: string): boolean {
+  const h = hay.replace(/ /g, '');
+  const n = needle.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  if (n.length === 0) return false;
+  if (h.includes(n)) return true;
+  const budget = Math.max(1, Math.floor(n.length / 5));
+  // Approximate substring match (Sellers): edit distance of `n` against any substring of `h`.
+  let prev = new Array<number>(h.length + 1).fill(0);
+  for (let i = 1; i <= n.length; i++) {
+    const cur = new Array<number>(h.length + 1);
+    cur[0] = i;
+    for (let j = 1; j <= h.length; j++) {
+      const cost = n.charAt(i - 1) === h.charAt(j - 1) ? 0 : 1;
+      cur[j] = Math.min((prev[j - 1] ?? 0) + cost, (prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1);
+    }
+    prev = cur;
+  }
+  return Math.min(...prev) <= budget;
+}
