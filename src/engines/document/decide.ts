@@ -68,7 +68,9 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
     const trustworthy = !poorCapture && input.mrzConfidence >= CONFIDENT_OCR;
     // A failing check on a sharp, confidently read MRZ means the printed data is inconsistent (edited or
     // forged); on a poor capture it more likely means the OCR misread, which a reviewer or a retake settles.
-    if (failed.length > 0) reasons.add(trustworthy ? 'mrz_check_digit_invalid' : 'mrz_unreadable');
+    // A check position holding a letter is a glyph the OCR could not read, not a wrong digit.
+    const illegible = mrz.checks.some((c) => !c.valid && !/^[0-9<]$/.test(c.digit));
+    if (failed.length > 0) reasons.add(trustworthy && !illegible ? 'mrz_check_digit_invalid' : 'mrz_unreadable');
     if (structural.length > 0) reasons.add(trustworthy && failed.length === 0 ? 'mrz_field_invalid' : 'mrz_unreadable');
     if (mrz.problems.includes('unknown_issuing_state') && fields?.issuingState !== 'UTO') reasons.add('unknown_issuing_state');
   } else if (!input.barcodeRead) {

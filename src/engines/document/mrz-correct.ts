@@ -24,6 +24,8 @@ const TEMPLATES: Record<IcaoFormat, Span[]> = {
 const AMBIGUOUS: Record<string, string[]> = {
   '0': ['O', 'D', 'Q'], O: ['0', 'D', 'Q'], D: ['0', 'O'], Q: ['0', 'O'], '1': ['I', 'L', 'T'], I: ['1', 'L'], L: ['1', 'I'],
   '8': ['B'], B: ['8'], '5': ['S'], S: ['5'], '2': ['Z'], Z: ['2'], '6': ['G'], G: ['6'], '4': ['A'], A: ['4'], '7': ['T'], T: ['7'],
+  // The legacy engine reads OCR-B "W" as "N" at MRZ sizes (seen on renders); M/H/N share the same strokes.
+  N: ['W', 'M', 'H'], W: ['N'], M: ['N', 'H'], H: ['N', 'M'],
 };
 
 /** Extracts MRZ-looking lines from OCR output and pads or trims them to the nearest ICAO line length. */
