@@ -1,9 +1,12 @@
+// One row reused across calls (screening is synchronous), so the hot path allocates nothing.
+let row = new Int32Array(64);
+
 /** Edit distance with a single reusable row; names are short so O(n·m) is cheap. */
 export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;
-  const row = new Array<number>(b.length + 1);
+  if (b.length + 1 > row.length) row = new Int32Array(2 * (b.length + 1));
   for (let j = 0; j <= b.length; j++) row[j] = j;
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0]!;

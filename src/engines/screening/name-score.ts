@@ -127,7 +127,8 @@ function compactSimilarity(q: PreparedName, c: PreparedName, abjad: boolean): nu
   const b = c.compact;
   if (a.length < 5 || b.length < 5) return 0;
   if (a === b) return 0.97;
-  const r = levenshteinRatio(a, b);
+  // The ratio cannot reach 0.88 when the lengths alone differ by more than 12 %.
+  const r = Math.abs(a.length - b.length) <= 0.12 * Math.max(a.length, b.length) ? levenshteinRatio(a, b) : 0;
   let s = r >= 0.88 ? r * 0.95 : 0;
   if (abjad) {
     const sa = q.tokens.map((t) => t.skel).join('');

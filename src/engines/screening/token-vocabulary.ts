@@ -30,6 +30,7 @@ export class TokenVocabulary {
   private readonly abjadBySkel = new Map<string, number[]>();
   private trigramPostings = new Map<string, Int32Array>();
   private counts = new Uint16Array(0);
+  private touched = new Int32Array(0);
 
   /** Words found only by exact or skeleton lookup (joined whole names), kept out of the fuzzy indexes. */
   private readonly exactOnly = new Set<number>();
@@ -89,6 +90,7 @@ export class TokenVocabulary {
     });
     this.trigramPostings = new Map([...tmp].map(([g, l]) => [g, Int32Array.from(l)]));
     this.counts = new Uint16Array(this.words.length);
+    this.touched = new Int32Array(this.words.length);
   }
 
   /**
@@ -123,14 +125,15 @@ export class TokenVocabulary {
 
   private fuzzy(word: string, out: Map<number, number>, sim: (a: string, b: string) => number, min: number): void {
     const grams = [...new Set(trigrams(word))];
-    const touched: number[] = [];
+    const touched = this.touched;
+    let nTouched = 0;
     const counts = this.counts;
     for (const g of grams) {
       const post = this.trigramPostings.get(g);
       if (!post) continue;
       for (let i = 0; i < post.length; i++) {
         const id = post[i]!;
-        if (counts[id] === 0) touched.push(id);
+        if (counts[id] === 0) touched[nTouched++] = id;
         if (counts[id]! < 65535) counts[id]!++;
       }
     }
@@ -138,7 +141,8 @@ export class TokenVocabulary {
     // them; spelling variants that share fewer are the phonetic and skeleton indexes' job.
     const need = Math.max(2, Math.min(Math.ceil(grams.length * 0.45), grams.length - 3));
     const scored: VocabMatch[] = [];
-    for (const id of touched) {
+    for (let t = 0; t < nTouched; t++) {
+      const id = touched[t]!;
       const c = counts[id]!;
       counts[id] = 0;
       if (c < need || out.has(id)) continue;
