@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { createFaceEngine, type FaceEngine } from './face-engine.js';
 import { FaceInputError } from './errors.js';
 import { FaceIndex } from './face-index.js';
+import { searchFace } from './face-search.js';
 import { FACE_MATCH_THRESHOLD } from './similarity.js';
 
 // Real faces from the shared labelled set (deepface_subset, MIT); resolved from the repo root.
@@ -104,6 +105,12 @@ describe('face engine on real faces', { skip }, () => {
     assert.equal(hits[0]?.subjectId, 'person_02');
     const dup = index.findDuplicates('new_subject', probe.embedding!);
     assert.equal(dup.signal.passed, false, 'the same face enrolled under another subject is flagged');
+
+    const asOther = await searchFace(engine, index, img('img53.jpg'), { subjectId: 'new_subject' }); // person_02 again
+    assert.equal(asOther.verdict, 'needs_review');
+    assert.equal(asOther.hits[0]?.subjectId, 'person_02');
+    const asSelf = await searchFace(engine, index, img('img53.jpg'), { subjectId: 'person_02' });
+    assert.equal(asSelf.verdict, 'passed', JSON.stringify(asSelf.signals));
   });
 
   test('refuses oversized input, pixel bombs and non-images with a typed error', async () => {

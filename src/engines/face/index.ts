@@ -2,6 +2,8 @@
 export { createFaceEngine, MAX_LIVENESS_FRAMES } from './face-engine.js';
 export type { FaceEngine, FaceEngineOptions, MatchOptions, LivenessOptions, AgeOptions } from './face-engine.js';
 export { FaceIndex } from './face-index.js';
+export { searchFace } from './face-search.js';
+export type { FaceSearchOptions, FaceSearchResult } from './face-search.js';
 export type { FaceIndexHit, SearchOptions } from './face-index.js';
 export { FaceInputError, isFaceInputError } from './errors.js';
 export type { FaceInputReason } from './errors.js';
