@@ -13,7 +13,7 @@ export const DEFAULT_THRESHOLD = 0.8;
  */
 export const DEFAULT_MATCH_THRESHOLD = 0.95;
 /** Most names fully scored per query; retrieval ranks candidates so the best ones are kept. */
-const MAX_CANDIDATE_NAMES = 400;
+const MAX_CANDIDATE_NAMES = 200;
 /** A name must share at least this fraction of token weight with the query to be scored at all. */
 const MIN_OVERLAP = 0.55;
 const MIN_PROBE_WEIGHT = 0.3;
