@@ -10,7 +10,7 @@ type Task =
   | { op: 'fail'; code: string }
   | { op: 'crash' }
   | { op: 'sleep'; ms: number }
-  | { op: 'thread' };
+  | { op: 'thread'; ms: number };
 
 if (!isMainThread) {
   serveWorkerTasks<Task, unknown>(async (task) => {
@@ -26,7 +26,7 @@ if (!isMainThread) {
       case 'crash': process.exit(3);
       // eslint-disable-next-line no-fallthrough
       case 'sleep': await new Promise((r) => setTimeout(r, task.ms)); return { result: 'slept' };
-      case 'thread': return { result: threadId };
+      case 'thread': await new Promise((r) => setTimeout(r, task.ms)); return { result: threadId };
     }
   });
 } else {
@@ -37,9 +37,10 @@ if (!isMainThread) {
       const pool = createWorkerPool<Task, unknown>({ file, size: 2, name: 'test-echo' });
       try {
         assert.equal(await pool.run({ op: 'echo', value: 'abc' }), 'ABC');
-        const threads = await Promise.all([1, 2, 3, 4].map(() => pool.run({ op: 'thread' })));
+        // Slow tasks, so the second worker is up before the first has drained the queue.
+        const threads = await Promise.all([1, 2, 3, 4, 5, 6].map(() => pool.run({ op: 'thread', ms: 400 })));
         assert.equal(new Set(threads).size, 2, 'both workers took tasks');
-        assert.equal(pool.stats().completed, 5);
+        assert.equal(pool.stats().completed, 7);
         assert.equal(pool.stats().queued, 0);
       } finally {
         await pool.close();
@@ -92,7 +93,7 @@ if (!isMainThread) {
     });
 
     test('a task over its time limit is rejected and its worker replaced', async () => {
-      const pool = createWorkerPool<Task, unknown>({ file, size: 1, name: 'test-timeout', taskTimeoutMs: 150 });
+      const pool = createWorkerPool<Task, unknown>({ file, size: 1, name: 'test-timeout', taskTimeoutMs: 400 });
       try {
         await assert.rejects(pool.run({ op: 'sleep', ms: 5_000 }), (err: unknown) => err instanceof WorkerCrashedError && err.code === 'worker_timeout');
         assert.equal(await pool.run({ op: 'sleep', ms: 1 }), 'slept');
@@ -110,6 +111,19 @@ if (!isMainThread) {
       await running;
       await waiting;
       await assert.rejects(pool.run({ op: 'echo', value: 'x' }), WorkerPoolClosedError);
+    });
+
+    test('a worker that cannot start stops being restarted and fails tasks with the cause', async () => {
+      const missing = new URL('./no-such-worker.ts', import.meta.url);
+      const pool = createWorkerPool<Task, unknown>({ file: missing, size: 1, name: 'test-broken', maxConsecutiveCrashes: 2 });
+      try {
+        await assert.rejects(pool.run({ op: 'echo', value: 'x' }), WorkerCrashedError);
+        await new Promise((r) => setTimeout(r, 1_500));
+        assert.ok(pool.stats().restarts <= 2, `restarted ${pool.stats().restarts} times`);
+        await assert.rejects(pool.run({ op: 'echo', value: 'y' }), /stopped after 3 crashes/);
+      } finally {
+        await pool.close();
+      }
     });
 
     test('workerFileUrl picks .ts under tsx and .js when compiled', () => {

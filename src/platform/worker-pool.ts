@@ -25,6 +25,8 @@ export interface WorkerPoolOptions {
   resourceLimits?: ResourceLimits;
   /** Turns an error sent back by a worker into the caller's own error class (typed input errors etc). */
   reviveError?: (error: SerializedError) => Error;
+  /** Crashes in a row (no reply in between) after which the pool stops restarting and fails every task. Default 5. */
+  maxConsecutiveCrashes?: number;
 }
 
 export interface WorkerPoolStats {
@@ -77,9 +79,11 @@ interface Slot<Req, Res> {
   timer: NodeJS.Timeout | null;
   /** Set once the slot has been replaced, so its late exit event is ignored. */
   retired: boolean;
+  /** The worker's module has loaded and it listens for tasks; time limits start counting from here. */
+  ready: boolean;
 }
 
-type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedError };
+type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedError } | { ready: true };
 
 /** `new URL(relative, base)` that swaps `.js` for `.ts` when the caller itself runs as TypeScript. */
 export function workerFileUrl(callerUrl: string, relativeJs: string): URL {
@@ -94,6 +98,11 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
   const counters = { completed: 0, failed: 0, restarts: 0 };
   let nextId = 1;
   let closed = false;
+  // A worker that dies before answering anything (broken file, failing import) would otherwise be
+  // restarted in a tight loop; after too many crashes in a row the pool gives up and says why.
+  let consecutiveCrashes = 0;
+  let broken: WorkerCrashedError | null = null;
+  const maxCrashes = options.maxConsecutiveCrashes ?? 5;
   const isTs = options.file.pathname.endsWith('.ts');
   const revive = options.reviveError ?? defaultRevive;
 
@@ -102,7 +111,7 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
     const worker = isTs
       ? new Worker(tsBootstrap(options.file), { ...common, eval: true })
       : new Worker(fileURLToPath(options.file), common);
-    const slot: Slot<Req, Res> = { worker, job: null, timer: null, retired: false };
+    const slot: Slot<Req, Res> = { worker, job: null, timer: null, retired: false, ready: false };
     worker.on('message', (reply: Reply) => onReply(slot, reply));
     // 'error' is always followed by 'exit'; remember the cause so the rejection can name it.
     let lastError: Error | null = null;
@@ -112,8 +121,14 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
   }
 
   function onReply(slot: Slot<Req, Res>, reply: Reply): void {
+    if ('ready' in reply) {
+      slot.ready = true;
+      pump();
+      return;
+    }
     const job = slot.job;
     if (!job || job.id !== reply.id) return;
+    consecutiveCrashes = 0;
     finish(slot);
     if (reply.ok) {
       counters.completed++;
@@ -130,17 +145,34 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
     slot.retired = true;
     const job = slot.job;
     finish(slot);
+    const why = cause ? `: ${cause.message}` : ` with code ${code}`;
+    if (job) {
+      counters.failed++;
+      job.reject(new WorkerCrashedError(`worker ${options.name} exited${why}`));
+    }
+    consecutiveCrashes++;
+    if (consecutiveCrashes > maxCrashes) {
+      breakPool(new WorkerCrashedError(`worker pool ${options.name} stopped after ${consecutiveCrashes} crashes in a row; last${why}`));
+      return;
+    }
     const index = slots.indexOf(slot);
     if (index >= 0) {
       slots[index] = spawn();
       counters.restarts++;
     }
-    if (job) {
-      counters.failed++;
-      const why = cause ? `: ${cause.message}` : ` with code ${code}`;
-      job.reject(new WorkerCrashedError(`worker ${options.name} exited${why}`));
-    }
     pump();
+  }
+
+  function breakPool(error: WorkerCrashedError): void {
+    broken = error;
+    for (const job of queue.splice(0)) job.reject(error);
+    for (const slot of slots) {
+      slot.retired = true;
+      const job = slot.job;
+      finish(slot);
+      job?.reject(error);
+      void slot.worker.terminate();
+    }
   }
 
   function finish(slot: Slot<Req, Res>): void {
@@ -152,7 +184,7 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
   function pump(): void {
     for (const slot of slots) {
       if (queue.length === 0) return;
-      if (slot.job || slot.retired) continue;
+      if (slot.job || slot.retired || !slot.ready) continue;
       const job = queue.shift()!;
       slot.job = job;
       if (options.taskTimeoutMs) {
@@ -183,6 +215,7 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
   return {
     run(task, transfer) {
       if (closed) return Promise.reject(new WorkerPoolClosedError(`worker pool ${options.name} is closed`));
+      if (broken) return Promise.reject(broken);
       return new Promise<Res>((resolve, reject) => {
         queue.push({ id: nextId++, task, transfer, resolve, reject });
         pump();
@@ -240,6 +273,7 @@ export function serveWorkerTasks<Req, Res>(handle: (task: Req) => Promise<TaskOu
       port.postMessage({ id, ok: false, error: serializeError(err) } satisfies Reply);
     }
   });
+  port.postMessage({ ready: true } satisfies Reply);
 }
 
 export function serializeError(err: unknown): SerializedError {
