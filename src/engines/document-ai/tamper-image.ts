@@ -1,4 +1,5 @@
 import exifr from 'exifr';
+import sharp from 'sharp';
 import { signal, type Signal } from '../signal.js';
 import { decodeGrey, errorLevels } from './error-level.js';
 import { estimateQuality, readQuantTables } from './jpeg-tables.js';
@@ -49,6 +50,8 @@ async function compressionGhost(image: Buffer, fileQuality: number, minBlocks: n
 export interface ImageTamperOptions {
   /** Outlier blocks (8×8) that must cluster before a region counts as pasted in. */
   minRegionBlocks?: number;
+  /** Larger JPEGs skip the ghost analysis (it recompresses the image ~10 times); default 16 MP. */
+  maxGhostPixels?: number;
 }
 
 /** Tampering signals of an image: editing software in metadata and inconsistent JPEG compression. */
@@ -80,6 +83,12 @@ export async function analyseImageTampering(image: Buffer, mediaType: string, op
     if (luma) {
       const { quality, ijgFit } = estimateQuality(luma.values);
       signals.push(signal('jpeg_quality_estimate', quality, null, { detail: `Quantisation tables fit the standard IJG family at ${(ijgFit * 100).toFixed(0)}%.` }));
+      const meta = await sharp(image).metadata().catch(() => null);
+      const pixels = (meta?.width ?? 0) * (meta?.height ?? 0);
+      if (pixels > (options.maxGhostPixels ?? 16_000_000)) {
+        signals.push(signal('jpeg_compression_inconsistent', null, null, { detail: `Not analysed: ${pixels} pixels exceeds the limit.` }));
+        return signals;
+      }
       const ghost = await compressionGhost(image, quality, options.minRegionBlocks ?? 12);
       signals.push(signal('jpeg_compression_inconsistent', ghost.blocks, !ghost.suspicious, {
         threshold: options.minRegionBlocks ?? 12,
