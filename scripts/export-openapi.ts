@@ -8,6 +8,7 @@ const config = loadConfig({ NODE_ENV: 'test', MASTER_KEY: '00'.repeat(32), LOG_L
 const db = await openDb({ dataDir: 'memory://' });
 const app = await buildApp({ config, db, rateLimiter: new MemoryRateLimiter() });
 await app.ready();
-process.stdout.write(JSON.stringify(app.swagger(), null, 2) + '\n');
+const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
 await app.close();
 await db.close();

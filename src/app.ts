@@ -12,6 +12,7 @@ import { createMetrics, registerMetrics, type Metrics } from './platform/metrics
 import { registerOpenApi } from './platform/openapi.js';
 import { ErrorResponse } from './platform/schemas.js';
 import { setCursorSecret } from './platform/pagination.js';
+import { Sealer } from './platform/crypto.js';
 import './platform/http/types.js';
 import { modules } from './modules/index.js';
 
@@ -23,6 +24,8 @@ export interface AppDeps {
   logLevel?: string;
   metrics?: Metrics;
   keyCacheTtlMs?: number;
+  /** Seals secrets at rest; made from config.masterKey when not given. */
+  sealer?: Sealer;
 }
 
 export type App = FastifyInstance;
@@ -30,6 +33,7 @@ export type App = FastifyInstance;
 /** Builds the Fastify instance with every platform plugin and module; does not listen. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   setCursorSecret(deps.config.masterKey);
+  const full = { ...deps, sealer: deps.sealer ?? new Sealer(deps.config.masterKey) };
   const app = Fastify({
     logger: deps.logLevel && deps.logLevel !== 'silent' ? loggerOptions(deps.logLevel) : false,
     genReqId: () => newId('request'),
@@ -63,6 +67,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
   });
 
-  for (const mod of modules) await app.register(mod.plugin, { prefix: mod.prefix, deps });
+  for (const mod of modules) await app.register(mod.plugin, { prefix: mod.prefix, deps: full });
   return app;
 }

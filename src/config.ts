@@ -19,7 +19,19 @@ export interface Config {
   bodyLimitBytes: number;
   runWorker: boolean;
   workerConcurrency: number;
-  webhooks: { allowPrivateNetworks: boolean; requireHttps: boolean; timeoutMs: number };
+  webhooks: {
+    allowPrivateNetworks: boolean;
+    requireHttps: boolean;
+    timeoutMs: number;
+    /** Seconds to wait after attempt n before attempt n+1; its length + 1 is the number of attempts. */
+    retryScheduleSeconds: number[];
+    /** A destination failing for this long, and at least disableMinFailures times in a row, is disabled. */
+    disableAfterHours: number;
+    disableMinFailures: number;
+    /** How often an idle dispatcher looks for new events and due deliveries. */
+    pollMs: number;
+    concurrency: number;
+  };
   /** Seeds the first account and keys on an empty database. */
   bootstrap: boolean;
 }
@@ -29,6 +41,9 @@ export class ConfigError extends Error {
     super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
 }
+
+/** About three days: 14 retries after the first attempt, each delay jittered by ±20 %. */
+export const DEFAULT_RETRY_SCHEDULE = [5, 30, 120, 300, 900, 1800, 3600, 7200, 14400, 28800, 43200, 43200, 43200, 43200];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -47,6 +62,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return def;
     }
     return n;
+  };
+  const num = (name: string, def: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max) {
+      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+      return def;
+    }
+    return n;
+  };
+  const list = (name: string, def: number[]): number[] => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    const values = raw.split(',').map((x) => Number(x.trim()));
+    if (values.length === 0 || values.some((v) => !Number.isFinite(v) || v < 0)) {
+      problems.push(`${name} must be a comma-separated list of non-negative seconds (got "${raw}")`);
+      return def;
+    }
+    return values;
   };
   const bool = (name: string, def: boolean): boolean => {
     const raw = env[name];
@@ -113,6 +148,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', !production),
       requireHttps: bool('WEBHOOK_REQUIRE_HTTPS', production),
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      retryScheduleSeconds: list('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE),
+      disableAfterHours: num('WEBHOOK_DISABLE_AFTER_HOURS', 72, 0, 24 * 30),
+      disableMinFailures: int('WEBHOOK_DISABLE_MIN_FAILURES', 15, 1, 10_000),
+      pollMs: int('WEBHOOK_POLL_MS', 100, 5, 60_000),
+      concurrency: int('WEBHOOK_CONCURRENCY', 32, 1, 1024),
     },
     bootstrap: bool('BOOTSTRAP', true),
   };

@@ -4,6 +4,8 @@ import { openDb, migrate, type Db } from './platform/db.js';
 import { JobRunner } from './platform/jobs.js';
 import { buildJobHandlers, startScheduler } from './jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
+import { Sealer } from './platform/crypto.js';
+import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
 
 /** Opens the database and applies migrations; shared by the server, the worker and the CLI. */
 export async function openDatabase(config: Config, log: pino.Logger): Promise<Db> {
@@ -25,10 +27,18 @@ export function startWorker(config: Config, db: Db, log: pino.Logger): () => Pro
     onError: (err, job) => log.warn({ err, job: job?.id, queue: job?.queue }, 'job failed'),
   });
   runner.start();
+  const dispatcher = new WebhookDispatcher({
+    db,
+    sealer: new Sealer(config.masterKey),
+    config: config.webhooks,
+    workerId: runner.workerId,
+    onError: (err) => log.warn({ err }, 'webhook dispatcher error'),
+  });
+  dispatcher.start();
   const stopScheduler = startScheduler(db, (err) => log.warn({ err }, 'scheduler error'));
-  log.info({ worker: runner.workerId }, 'job runner started');
+  log.info({ worker: runner.workerId }, 'job runner and webhook dispatcher started');
   return async () => {
     stopScheduler();
-    await runner.stop();
+    await Promise.all([runner.stop(), dispatcher.stop()]);
   };
 }

@@ -1,12 +1,22 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../app.js';
+import type { Sealer } from '../platform/crypto.js';
 import { listsModule } from './lists/routes.js';
+import { webhookDeliveriesModule, webhooksModule } from './webhooks/routes.js';
+import { eventsModule } from './events/routes.js';
+import { auditEventsModule } from './audit-events/routes.js';
+import { usageModule } from './usage/routes.js';
 
 export interface ModuleOptions {
-  deps: AppDeps;
+  deps: AppDeps & { sealer: Sealer };
 }
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
   { prefix: '/v1/lists', plugin: listsModule },
+  { prefix: '/v1/webhooks', plugin: webhooksModule },
+  { prefix: '/v1/webhook-deliveries', plugin: webhookDeliveriesModule },
+  { prefix: '/v1/events', plugin: eventsModule },
+  { prefix: '/v1/audit-events', plugin: auditEventsModule },
+  { prefix: '/v1/usage', plugin: usageModule },
 ];

@@ -13,6 +13,7 @@ export const ID_PREFIX = {
   listEntry: 'lse',
   webhook: 'whd',
   delivery: 'wdl',
+  attempt: 'wat',
   usage: 'use',
   session: 'ses',
   check: 'chk',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.js';
+import { EVENT_CATALOG } from './event-catalog.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -32,5 +33,49 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true });
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => ({ ...app.swagger(), webhooks: webhooksSection() }));
+}
+
+/** The OpenAPI 3.1 `webhooks` section: one entry per event type, with the signed envelope around its data. */
+export function webhooksSection(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [type, { description, data }] of Object.entries(EVENT_CATALOG)) {
+    out[type] = {
+      post: {
+        summary: type,
+        description: `${description}\n\nSigned with HMAC-SHA256 over the raw body (Verity-Signature header, lowercase hex); see docs/webhooks.md.`,
+        operationId: `event_${type.replace(/[^a-zA-Z0-9]+/g, '_')}`,
+        tags: ['Events'],
+        parameters: [
+          { name: 'Verity-Signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Comma-separated lowercase hex HMAC-SHA256 digests of the raw body, one per active secret.' },
+          { name: 'Verity-Event-Id', in: 'header', required: true, schema: { type: 'string' } },
+          { name: 'Verity-Timestamp', in: 'header', required: true, schema: { type: 'string' }, description: 'Unix seconds when this attempt was sent.' },
+          { name: 'Verity-Delivery-Id', in: 'header', required: true, schema: { type: 'string' } },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['id', 'type', 'created_at', 'environment', 'sequence', 'data', 'delivery'],
+                properties: {
+                  id: { type: 'string' },
+                  type: { type: 'string', const: type },
+                  created_at: { type: 'string', format: 'date-time' },
+                  environment: { type: 'string', enum: ['sandbox', 'production'] },
+                  sequence: { type: 'integer', description: 'Increases with every event; order events of one resource by it.' },
+                  resource: { type: ['object', 'null'], properties: { type: { type: 'string' }, id: { type: 'string' } } },
+                  data: JSON.parse(JSON.stringify(data)),
+                  delivery: { type: 'object', properties: { id: { type: 'string' }, attempt: { type: 'integer' }, sent_at: { type: 'string', format: 'date-time' } } },
+                },
+              },
+            },
+          },
+        },
+        responses: { '200': { description: 'Any 2xx acknowledges the event; anything else, a timeout or a redirect is retried.' } },
+      },
+    };
+  }
+  return out;
 }

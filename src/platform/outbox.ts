@@ -1,12 +1,15 @@
 import type { Queryable } from './db.js';
 import type { RequestContext } from './context.js';
 import { newId } from './ids.js';
+import { isKnownEventType } from './event-catalog.js';
 
 export interface EventInput {
   type: string;
   resourceType?: string;
   resourceId?: string;
   data: Record<string, unknown>;
+  /** Deliver to this destination only (test events). */
+  destinationId?: string;
 }
 
 /**
@@ -14,11 +17,12 @@ export interface EventInput {
  * the change it reports was committed. Delivery to webhook destinations happens in jobs.
  */
 export async function enqueueEvent(tx: Queryable, ctx: Pick<RequestContext, 'accountId' | 'environment'>, input: EventInput): Promise<{ id: string; created_at: Date }> {
+  if (!isKnownEventType(input.type)) throw new Error(`event type ${input.type} is not in the event catalogue`);
   const id = newId('event');
   const rows = await tx.query<{ id: string; created_at: Date }>(
-    `INSERT INTO events (id, account_id, environment, type, resource_type, resource_id, data)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING id, created_at`,
-    [id, ctx.accountId, ctx.environment, input.type, input.resourceType ?? null, input.resourceId ?? null, JSON.stringify(input.data)],
+    `INSERT INTO events (id, account_id, environment, type, resource_type, resource_id, data, destination_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) RETURNING id, created_at`,
+    [id, ctx.accountId, ctx.environment, input.type, input.resourceType ?? null, input.resourceId ?? null, JSON.stringify(input.data), input.destinationId ?? null],
   );
   return rows[0]!;
 }

@@ -11,12 +11,11 @@ import { deleteListEntry } from './delete-entry.js';
 
 export const listsModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.addSchema(ListEntry);
   const tags = ['Lists'];
 
   r.post('/:list/entries', {
     config: { scope: 'lists:write' },
-    schema: { tags, summary: 'Add an entry to a blocklist or allowlist with a reason', params: ListParam, body: CreateListEntry, response: { 201: ListEntry, ...standardErrors } },
+    schema: { tags, operationId: 'createListEntry', summary: 'Add an entry to a blocklist or allowlist with a reason', params: ListParam, body: CreateListEntry, response: { 201: ListEntry, ...standardErrors } },
   }, async (req, reply) => {
     reply.code(201);
     return addListEntry({ ctx: req.ctx, list: req.params.list, input: req.body });
@@ -24,7 +23,7 @@ export const listsModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
 
   r.get('/:list/entries', {
     config: { scope: 'lists:read' },
-    schema: { tags, summary: 'List the entries of a blocklist or allowlist', params: ListParam, querystring: ListEntriesQuery, response: { 200: Page(ListEntry), ...standardErrors } },
+    schema: { tags, operationId: 'listListEntries', summary: 'List the entries of a blocklist or allowlist', params: ListParam, querystring: ListEntriesQuery, response: { 200: Page(ListEntry), ...standardErrors } },
   }, async (req) => {
     const page = await listEntries.page(req.ctx.db, req.ctx, req.params.list, req.query);
     return { data: page.data.map(toListEntry), next_cursor: page.next_cursor };
@@ -32,7 +31,7 @@ export const listsModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
 
   r.get('/:list/entries/:id', {
     config: { scope: 'lists:read' },
-    schema: { tags, summary: 'Retrieve a list entry', params: EntryParams, response: { 200: ListEntry, ...standardErrors } },
+    schema: { tags, operationId: 'getListEntry', summary: 'Retrieve a list entry', params: EntryParams, response: { 200: ListEntry, ...standardErrors } },
   }, async (req) => {
     const row = await listEntries.get(req.ctx.db, req.ctx, req.params.list, req.params.id);
     if (!row) throw notFound('list entry', 'id');
@@ -41,6 +40,6 @@ export const listsModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
 
   r.delete('/:list/entries/:id', {
     config: { scope: 'lists:write' },
-    schema: { tags, summary: 'Remove a list entry (it stops applying; the audit trail keeps it)', params: EntryParams, response: { 200: ListEntry, ...standardErrors } },
+    schema: { tags, operationId: 'deleteListEntry', summary: 'Remove a list entry (it stops applying; the audit trail keeps it)', params: EntryParams, response: { 200: ListEntry, ...standardErrors } },
   }, async (req) => deleteListEntry({ ctx: req.ctx, list: req.params.list, id: req.params.id }));
 };

@@ -38,7 +38,7 @@ export const ListEntry = Type.Object(
     expires_at: Type.Union([Timestamp, Type.Null()]),
     created_at: Timestamp,
   },
-  { $id: 'ListEntry', title: 'ListEntry' },
+  { title: 'ListEntry' },
 );
 export type ListEntry = Static<typeof ListEntry>;
 

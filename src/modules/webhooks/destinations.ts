@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import type { RequestContext } from '../../platform/context.js';
+import type { Sealer } from '../../platform/crypto.js';
+import { emitAudit, diffRecords } from '../../platform/audit.js';
+import { invalid, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { checkDestinationUrl, type UrlPolicy } from '../../platform/net-guard.js';
+import { isKnownEventType } from '../../platform/event-catalog.js';
+import { withTransaction } from '../../platform/transaction.js';
+import { destinations, toDestination } from './repository.js';
+import type { CreateDestination, Destination, DestinationWithSecret, UpdateDestination } from './schemas.js';
+
+export interface WebhookDeps {
+  sealer: Sealer;
+  urlPolicy: UrlPolicy;
+}
+
+export const SECRET_PURPOSE = 'webhook-signing-secret';
+
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+function checkUrl(url: string, policy: UrlPolicy): void {
+  const problem = checkDestinationUrl(url, policy);
+  if (problem) throw invalid('url', problem);
+}
+
+function checkEventTypes(types: string[]): void {
+  types.forEach((t, i) => {
+    if (t !== '*' && !isKnownEventType(t)) throw invalid(`event_types[${i}]`, `Unknown event type "${t}". The webhooks section of /openapi.json lists them.`);
+  });
+}
+
+export async function createDestination({ ctx, input, deps }: { ctx: RequestContext; input: CreateDestination; deps: WebhookDeps }): Promise<DestinationWithSecret> {
+  checkUrl(input.url, deps.urlPolicy);
+  checkEventTypes(input.event_types);
+  const secret = newSigningSecret();
+  return withTransaction(ctx, async (tx) => {
+    const row = await destinations.insert(tx, ctx, {
+      id: newId('webhook'),
+      url: input.url,
+      description: input.description ?? null,
+      event_types: input.event_types,
+      enabled: input.enabled ?? true,
+      secret_sealed: deps.sealer.seal(SECRET_PURPOSE, secret),
+    });
+    await emitAudit(tx, ctx, { action: 'webhook_destination.created', resourceType: 'webhook_destination', resourceId: row.id, metadata: { url: row.url, event_types: row.event_types } });
+    return { ...toDestination(row), secret };
+  });
+}
+
+export async function updateDestination({ ctx, id, input, deps }: { ctx: RequestContext; id: string; input: UpdateDestination; deps: WebhookDeps }): Promise<Destination> {
+  if (input.url !== undefined) checkUrl(input.url, deps.urlPolicy);
+  if (input.event_types) checkEventTypes(input.event_types);
+  return withTransaction(ctx, async (tx) => {
+    const before = await destinations.get(tx, ctx, id, true);
+    if (!before) throw notFound('webhook destination', 'id');
+    const fields: Record<string, unknown> = {};
+    if (input.url !== undefined) fields.url = input.url;
+    if (input.event_types !== undefined) fields.event_types = input.event_types;
+    if (input.description !== undefined) fields.description = input.description;
+    if (input.enabled !== undefined) {
+      fields.enabled = input.enabled;
+      if (input.enabled) Object.assign(fields, { disabled_reason: null, consecutive_failures: 0, failing_since: null });
+      else fields.disabled_reason = 'disabled by the caller';
+    }
+    const after = await destinations.update(tx, ctx, id, fields);
+    const pick = (r: typeof before) => ({ url: r.url, event_types: r.event_types, description: r.description, enabled: r.enabled });
+    await emitAudit(tx, ctx, { action: 'webhook_destination.updated', resourceType: 'webhook_destination', resourceId: id, diff: diffRecords(pick(before), pick(after)) });
+    return toDestination(after);
+  });
+}
+
+export async function deleteDestination({ ctx, id }: { ctx: RequestContext; id: string }): Promise<Destination> {
+  return withTransaction(ctx, async (tx) => {
+    const row = await destinations.get(tx, ctx, id, true);
+    if (!row) throw notFound('webhook destination', 'id');
+    const deleted = await destinations.update(tx, ctx, id, { deleted_at: new Date(), enabled: false } as never);
+    // Pending deliveries to a deleted destination will never succeed: cancel them now.
+    await tx.query("UPDATE webhook_deliveries SET state = 'cancelled', completed_at = now() WHERE destination_id = $1 AND state IN ('pending', 'delivering')", [id]);
+    await emitAudit(tx, ctx, { action: 'webhook_destination.deleted', resourceType: 'webhook_destination', resourceId: id, metadata: { url: row.url } });
+    return toDestination(deleted);
+  });
+}
+
+/** The new secret signs at once; the previous one keeps signing beside it for the overlap. */
+export async function rotateSecret({ ctx, id, overlapHours, deps }: { ctx: RequestContext; id: string; overlapHours: number; deps: WebhookDeps }): Promise<DestinationWithSecret> {
+  const secret = newSigningSecret();
+  return withTransaction(ctx, async (tx) => {
+    const row = await destinations.get(tx, ctx, id, true);
+    if (!row) throw notFound('webhook destination', 'id');
+    const after = await destinations.update(tx, ctx, id, {
+      secret_sealed: deps.sealer.seal(SECRET_PURPOSE, secret),
+      previous_secret_sealed: overlapHours > 0 ? row.secret_sealed : null,
+      previous_secret_expires_at: overlapHours > 0 ? new Date(Date.now() + overlapHours * 3_600_000) : null,
+    });
+    await emitAudit(tx, ctx, { action: 'webhook_destination.secret_rotated', resourceType: 'webhook_destination', resourceId: id, metadata: { overlap_hours: overlapHours } });
+    return { ...toDestination(after), secret };
+  });
+}

@@ -1,0 +1,48 @@
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Addresses an outbound request from Verity must not reach unless the operator allows it:
+ * loopback, private, shared (CGNAT), link-local (including cloud metadata at 169.254.169.254),
+ * unspecified, multicast and reserved ranges, in IPv4 and IPv6 (IPv4-mapped IPv6 included).
+ */
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) blocked.addSubnet(net, prefix, 'ipv6');
+
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped) return blocked.check(mapped[1]!, 'ipv4');
+    return blocked.check(address, 'ipv6');
+  }
+  return false;
+}
+
+export interface UrlPolicy {
+  requireHttps: boolean;
+  allowPrivateNetworks: boolean;
+}
+
+/** Checks a destination URL's form (scheme, credentials, literal addresses); returns a problem or null. */
+export function checkDestinationUrl(raw: string, policy: UrlPolicy): string | null {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return 'url is not a valid absolute URL';
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'url must use https (or http where the operator allows it)';
+  if (policy.requireHttps && u.protocol !== 'https:') return 'url must use https';
+  if (u.username || u.password) return 'url must not contain credentials';
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (!policy.allowPrivateNetworks) {
+    if (host === 'localhost' || host.endsWith('.localhost')) return 'url must not point to a loopback, private or link-local address';
+    if (isIP(host) && isPrivateAddress(host)) return 'url must not point to a loopback, private or link-local address';
+  }
+  return null;
+}
