@@ -45,6 +45,7 @@ export class ScreeningIndex {
   private readonly nameOrdinal: Int32Array;
   private readonly nameWeight: Float32Array;
   private readonly identifierIndex = new Map<string, number[]>();
+  private readonly byId = new Map<string, number>();
   // Scratch arrays reused by every query (screen is synchronous, so they are never shared).
   private readonly acc: Float32Array;
   private readonly tokBest: Float32Array;
@@ -61,6 +62,7 @@ export class ScreeningIndex {
     const lists: number[][] = [];
     let nameId = 0;
     this.prepared.forEach((p, ei) => {
+      this.byId.set(p.entity.id, ei);
       for (const [k, n] of p.names.entries()) {
         this.nameEntity[nameId] = ei;
         this.nameOrdinal[nameId] = k;
@@ -108,7 +110,8 @@ export class ScreeningIndex {
   }
 
   entity(id: string): ListEntity | undefined {
-    return this.prepared.find((p) => p.entity.id === id)?.entity;
+    const i = this.byId.get(id);
+    return i === undefined ? undefined : this.prepared[i]!.entity;
   }
 
   /** All indexed entities, in build order. */
@@ -134,7 +137,7 @@ export class ScreeningIndex {
     const entityIdx = this.retrieve(q);
     for (const ident of q.identifiers) for (const ei of this.identifierIndex.get(ident.value) ?? []) entityIdx.set(ei, undefined);
     const blocked = options.block ?? new Set<string>();
-    if (blocked.size) this.prepared.forEach((p, i) => { if (blocked.has(p.entity.id)) entityIdx.set(i, undefined); });
+    for (const id of blocked) { const i = this.byId.get(id); if (i !== undefined) entityIdx.set(i, undefined); }
 
     const hits: Hit[] = [];
     const suppressed: string[] = [];
