@@ -9,7 +9,7 @@ import { decideAge } from './age-decision.js';
 import type { AgeResult, EmbedResult, FaceAnalysis, FaceMatchResult, FaceTask, FaceTaskResult, LivenessResult, WorkerInfo } from './types.js';
 
 export interface FaceEngineOptions {
-  /** Worker threads, each holding its own copy of the models (~60 MB). Default: cores, at most 4. */
+  /** Worker threads, each holding its own copy of the models (~230 MB RSS measured). Default: cores, at most 4. */
   poolSize?: number;
   limits?: Partial<ImageLimits>;
   /** A single analysis running longer than this kills its worker (which is restarted). */
