@@ -46,8 +46,12 @@ export function routeSecurityTests(name: string, getApp: () => TestApp, route: R
 
   test(`${name}: key without ${route.scope} → 403 insufficient_scope naming it`, async () => {
     const { t, owner, url } = await prepare();
-    const other = route.scope.endsWith(':read') ? 'usage:read' : route.scope.replace(/:write$/, ':read');
-    const key = await owner.keyWith([other === route.scope ? 'usage:read' : other]);
+    // A write route gets its own module's read scope; a read route another module's scopes.
+    const module = route.scope.split(':')[0]!;
+    const other = route.scope.endsWith(':write')
+      ? [route.scope.replace(/:write$/, ':read')]
+      : ['usage', 'lists', 'webhooks'].filter((m) => m !== module).map((m) => `${m}:write`);
+    const key = await owner.keyWith(other);
     const res = await t.call(route.method, url, { key, body: route.body });
     assert.equal(res.statusCode, 403);
     assert.equal(res.json().error.code, 'insufficient_scope');

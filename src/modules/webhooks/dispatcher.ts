@@ -104,7 +104,8 @@ export class WebhookDispatcher {
   }
 
   async claim(limit: number): Promise<ClaimedDelivery[]> {
-    const leaseSeconds = this.opts.config.timeoutMs / 1000 + 30;
+    // The lease outlives the longest possible attempt (the timeout) plus time to record it.
+    const leaseSeconds = this.opts.config.timeoutMs / 1000 + 5;
     return this.opts.db.query<ClaimedDelivery>(
       `UPDATE webhook_deliveries SET state = 'delivering', attempts = attempts + 1, locked_by = $1, locked_until = now() + make_interval(secs => $2)
        WHERE id IN (
