@@ -70,7 +70,8 @@ export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
   const cand: Array<[number, number, number]> = [];
   for (let i = 0; i < qt.length; i++) {
     const qi = qt[i]!;
-    const memo = qi.memo;
+    // Similarity with an abjad candidate differs (skeleton rules), so only Latin candidates share the memo.
+    const memo = c.abjad && !q.abjad ? undefined : qi.memo;
     for (let j = 0; j < ct.length; j++) {
       const cj = ct[j]!;
       let s = memo?.get(cj.text);
