@@ -8,6 +8,7 @@ import type { RateLimiter } from './platform/rate-limit.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { registerAuth } from './platform/http/auth-plugin.js';
 import { buildValidator } from './platform/http/validation.js';
+import { registerMultipart } from './platform/http/multipart.js';
 import { createMetrics, registerMetrics, type Metrics } from './platform/metrics.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { ErrorResponse } from './platform/schemas.js';
@@ -53,6 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const keys = new KeyCache(deps.db, deps.keyCacheTtlMs ?? 5000);
   app.decorate('keyCache', keys);
   registerErrorHandling(app);
+  await registerMultipart(app, deps.config.bodyLimitBytes);
   await registerOpenApi(app, deps.config);
   registerMetrics(app, deps.metrics ?? createMetrics());
   registerAuth(app, { config: deps.config, db: deps.db, keys, rateLimiter: deps.rateLimiter });

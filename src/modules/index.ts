@@ -6,6 +6,7 @@ import { webhookDeliveriesModule, webhooksModule } from './webhooks/routes.js';
 import { eventsModule } from './events/routes.js';
 import { auditEventsModule } from './audit-events/routes.js';
 import { usageModule } from './usage/routes.js';
+import { checksModule } from './checks/routes.js';
 
 export interface ModuleOptions {
   deps: AppDeps & { sealer: Sealer };
@@ -19,4 +20,5 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/events', plugin: eventsModule },
   { prefix: '/v1/audit-events', plugin: auditEventsModule },
   { prefix: '/v1/usage', plugin: usageModule },
+  { prefix: '/v1/checks', plugin: checksModule },
 ];

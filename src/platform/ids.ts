@@ -17,6 +17,7 @@ export const ID_PREFIX = {
   usage: 'use',
   session: 'ses',
   check: 'chk',
+  media: 'med',
   journey: 'jrn',
   business: 'biz',
   transaction: 'txn',

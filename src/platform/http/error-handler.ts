@@ -60,10 +60,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     switch (fe.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return sendError(reply, request, 'invalid_request', 'Content-Type must be application/json (or multipart/form-data where an endpoint accepts files).', 'Content-Type', 400);
+      case 'FST_REQ_FILE_TOO_LARGE':
+      case 'FST_FILES_LIMIT':
+      case 'FST_FIELDS_LIMIT':
+      case 'FST_PARTS_LIMIT':
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(reply, request, 'invalid_request', 'The request body is larger than this service accepts.', 'body', 400);
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return sendError(reply, request, 'invalid_request', 'The body is empty but Content-Type says JSON; send a JSON object.', 'body', 400);
+      case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      case 'FST_MULTIPART_INVALID_CONTENT_TYPE':
+        return sendError(reply, request, 'invalid_request', 'The multipart body could not be read.', 'body', 400);
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return sendError(reply, request, 'invalid_request', 'The body is not valid JSON.', 'body', 400);

@@ -22,5 +22,21 @@ function makeAjv(coerce: Options['coerceTypes'], externalSchemas: Record<string,
 export function buildValidator(externalSchemas: Record<string, unknown> = {}) {
   const strict = makeAjv(false, externalSchemas);
   const coercing = makeAjv('array', externalSchemas);
-  return ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
+  return ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => {
+    if (httpPart !== 'body') return coercing.compile(schema as object);
+    const json = strict.compile(schema as object);
+    const form = coercing.compile(schema as object);
+    // multipart/form-data fields are text by nature, so a form body is coerced like a query string.
+    const validate = (data: unknown) => {
+      const v = data && typeof data === 'object' && (data as Record<symbol, unknown>)[MULTIPART_BODY] ? form : json;
+      const ok = v(data);
+      validate.errors = v.errors;
+      return ok;
+    };
+    validate.errors = null as unknown;
+    return validate;
+  };
 }
+
+/** Marks a body that came from multipart/form-data (files arrive as base64 strings, like JSON uploads). */
+export const MULTIPART_BODY = Symbol('multipart-body');
