@@ -68,9 +68,11 @@ describe('decodeImage', () => {
     assert.equal(img.metadata.width, 4000);
     assert.equal(img.scale, 0.6);
   });
-  test('accepts WebP', async () => {
+  test('accepts WebP and AVIF-coded HEIF', async () => {
     const webp = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#123' } }).webp().toBuffer();
     assert.equal((await decodeImage(webp)).metadata.format, 'webp');
+    const avif = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#123' } }).avif({ effort: 0 }).toBuffer();
+    assert.equal((await decodeImage(avif)).metadata.format, 'heif');
   });
   test('parseExif tolerates garbage', () => {
     assert.deepEqual(parseExif(Buffer.from('Exif\0\0garbage-garbage')), { hasCameraExposure: false });

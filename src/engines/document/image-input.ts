@@ -64,6 +64,8 @@ export async function decodeImage(input: Buffer, limits: Partial<InputLimits> = 
   }
   const format = meta.format ?? 'unknown';
   if (!ACCEPTED.has(format)) throw new DocumentInputError('unsupported_format', `image format ${format} is not accepted (JPEG, PNG, WebP, HEIF/AVIF, TIFF)`);
+  // sharp's prebuilt libvips decodes AVIF-coded HEIF but has no HEVC decoder (patents), i.e. no iPhone HEIC.
+  if (format === 'heif' && meta.compression === 'hevc') throw new DocumentInputError('unsupported_format', 'HEIC (HEVC) images cannot be decoded here; send JPEG, PNG or WebP');
   const w0 = meta.width ?? 0;
   const h0 = meta.height ?? 0;
   // Checked on the header before any decoding, so a decompression bomb costs nothing.

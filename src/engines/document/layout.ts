@@ -96,7 +96,10 @@ export async function cropPortraitFromBand(rgb: Buffer, width: number, height: n
   return sharp(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.length), { raw: { width: outW, height: outH, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
 }
 
-/** Upright grey crop of the visual inspection zone at 10 px/mm, or null when the format has none on this side. */
+/** 8 px/mm puts 3 mm type at ~17 px cap height: enough for the LSTM reader, and 36 % fewer pixels than 10. */
+const VIZ_PX_PER_MM = 8;
+
+/** Upright grey crop of the visual inspection zone, or null when the format has none on this side. */
 export function vizRegion(gray: GrayImage, band: MrzBand, flipped: boolean, format: MrzFormat): GrayImage | null {
   const g = GEOMETRY[format];
   const f = frame(band, format);
@@ -104,8 +107,8 @@ export function vizRegion(gray: GrayImage, band: MrzBand, flipped: boolean, form
   const { left, top, right, bottom } = g.viz;
   const corners = [[left, top], [right, top], [right, bottom], [left, bottom]].map(([x, y]) => toImage(band, flipped, f, x ?? 0, y ?? 0));
   if (outOfFrame(corners, gray.width, gray.height) > 0.1) return null;
-  const width = Math.round((right - left) * 10);
-  const height = Math.round((bottom - top) * 10);
+  const width = Math.round((right - left) * VIZ_PX_PER_MM);
+  const height = Math.round((bottom - top) * VIZ_PX_PER_MM);
   const dst: Point[] = [{ x: 0, y: 0 }, { x: width - 1, y: 0 }, { x: width - 1, y: height - 1 }, { x: 0, y: height - 1 }];
   const data = warpPerspective({ data: gray.data, width: gray.width, height: gray.height, channels: 1 }, homographyFromPoints(dst, corners), width, height, { fill: [255] });
   return { data, width, height };
