@@ -71,7 +71,11 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
     // A check position holding a letter is a glyph the OCR could not read, not a wrong digit.
     const illegible = mrz.checks.some((c) => !c.valid && !/^[0-9<]$/.test(c.digit));
     if (failed.length > 0) reasons.add(trustworthy && !illegible ? 'mrz_check_digit_invalid' : 'mrz_unreadable');
-    if (structural.length > 0) reasons.add(trustworthy && failed.length === 0 ? 'mrz_field_invalid' : 'mrz_unreadable');
+    // An impossible date that still satisfies its check digit was printed that way; a malformed state code,
+    // sex or name (no check digit covers them) is far more often an OCR slip.
+    const covered = structural.filter((p) => p === 'invalid_birth_date' || p === 'invalid_expiry_date');
+    if (covered.length > 0) reasons.add(trustworthy && failed.length === 0 ? 'mrz_field_invalid' : 'mrz_unreadable');
+    if (structural.length > covered.length) reasons.add('mrz_unreadable');
     if (mrz.problems.includes('unknown_issuing_state') && fields?.issuingState !== 'UTO') reasons.add('unknown_issuing_state');
   } else if (!input.barcodeRead) {
     reasons.add('no_machine_readable_zone');

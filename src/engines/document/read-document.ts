@@ -50,7 +50,7 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   let t = lap('decode', t0);
   const gray = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
   const ocr = options.ocr ?? (sharedOcr ??= new MrzOcr());
-  const search = await readMrz(gray, ocr, { now });
+  const search = await readMrz(gray, ocr, { now, ...(options.mrzTimeBudgetMs !== undefined ? { timeBudgetMs: options.mrzTimeBudgetMs } : {}) });
   const reading = search.best?.parsed ? search.best : null;
   const mrz = reading?.parsed ?? null;
   t = lap('mrz', t);

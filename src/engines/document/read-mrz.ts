@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { GrayImage } from './image-ops.js';
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
 import { correctMrz, mergeReadings, normaliseOcrLines, type Correction } from './mrz-correct.js';
@@ -26,9 +27,12 @@ export interface MrzSearch { best: MrzReading | null; bands: MrzBand[]; attempts
  * down yields the same blobs), and keeps the reading with the most valid check digits. Stops at the first
  * fully valid reading, so a clean capture costs one OCR pass.
  */
-export async function readMrz(gray: GrayImage, ocr: MrzOcr, options: { now: Date; maxAttempts?: number }): Promise<MrzSearch> {
+export async function readMrz(gray: GrayImage, ocr: MrzOcr, options: { now: Date; maxAttempts?: number; timeBudgetMs?: number }): Promise<MrzSearch> {
+  const started = performance.now();
   const bands = await findMrzBands(gray);
   const maxAttempts = options.maxAttempts ?? 10;
+  // Unreadable images are where OCR is slowest; past the budget the best reading so far is kept.
+  const budget = options.timeBudgetMs ?? 3000;
   let best: MrzReading | null = null;
   let attempts = 0;
   // Each pass sees the glyphs differently (contrast, scale), so OCR slips rarely repeat across passes.
@@ -40,7 +44,7 @@ export async function readMrz(gray: GrayImage, ocr: MrzOcr, options: { now: Date
       let upright = false;
       const readings: MrzReading[] = [];
       for (const pass of passes) {
-        if (attempts >= maxAttempts) return { best, bands, attempts };
+        if (attempts >= maxAttempts || (attempts > 0 && performance.now() - started > budget)) return { best, bands, attempts };
         attempts++;
         const reading = await readBand(gray, band, flipped, pass.enhanced, pass.lineHeightPx, ocr, options.now);
         if (!best || reading.score > best.score) best = reading;

@@ -73,6 +73,8 @@ export interface ReadDocumentOptions {
   /** Cut the portrait zone out for face matching (default true). */
   cropPortrait?: boolean;
   limits?: Partial<InputLimits>;
+  /** Time after which no further MRZ OCR pass is started (default 3000 ms); bounds the cost of unreadable images. */
+  mrzTimeBudgetMs?: number;
   /** OCR worker to use; the engine's shared worker when absent. */
   ocr?: MrzOcr;
 }
