@@ -7,6 +7,10 @@ import { eventsModule } from './events/routes.js';
 import { auditEventsModule } from './audit-events/routes.js';
 import { usageModule } from './usage/routes.js';
 import { checksModule } from './checks/routes.js';
+import { biometricsModule } from './biometrics/routes.js';
+import { documentChecksModule } from './document-checks/routes.js';
+import { screeningModule } from './screening/routes.js';
+import { monitoringModule } from './monitoring/routes.js';
 
 export interface ModuleOptions {
   deps: AppDeps & { sealer: Sealer };
@@ -21,4 +25,8 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/audit-events', plugin: auditEventsModule },
   { prefix: '/v1/usage', plugin: usageModule },
   { prefix: '/v1/checks', plugin: checksModule },
+  { prefix: '/v1/checks', plugin: biometricsModule },
+  { prefix: '/v1/checks', plugin: documentChecksModule },
+  { prefix: '/v1/checks/screening', plugin: screeningModule },
+  { prefix: '/v1/monitoring', plugin: monitoringModule },
 ];

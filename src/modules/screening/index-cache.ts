@@ -1,0 +1,103 @@
+import type { Db } from '../../platform/db.js';
+import { ScreeningIndex } from '../../engines/screening/index.js';
+import { snapshots, type SnapshotRow } from './snapshot-repository.js';
+
+export interface SnapshotIndex {
+  snapshot: SnapshotRow;
+  index: ScreeningIndex;
+}
+
+/**
+ * The in-process screening indexes: one per active snapshot, so a new OFAC snapshot rebuilds OFAC's
+ * index only. The active set is looked up at most every `refreshMs` (one tiny query) and by a
+ * background timer, so a list switched by another process is picked up within seconds and usually
+ * built before any request needs it. A request waits only for an index that does not exist yet.
+ */
+export class ScreeningIndexCache {
+  private readonly built = new Map<string, Promise<SnapshotIndex>>();
+  private current: { fingerprint: string; entries: SnapshotIndex[] } | null = null;
+  private checkedAt = 0;
+  private refreshing: Promise<SnapshotIndex[]> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly db: Db, private readonly refreshMs: number) {}
+
+  /** The indexes of the active snapshots (fresh to within refreshMs). */
+  async get(): Promise<SnapshotIndex[]> {
+    if (this.current && Date.now() - this.checkedAt < this.refreshMs) return this.current.entries;
+    return this.refresh();
+  }
+
+  /** Looks at the active set now; builds what is missing. Concurrent callers share one refresh. */
+  refresh(): Promise<SnapshotIndex[]> {
+    this.refreshing ??= this.doRefresh().finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<SnapshotIndex[]> {
+    const active = await snapshots.active(this.db);
+    this.checkedAt = Date.now();
+    const fingerprint = active.map((s) => s.id).sort().join(',');
+    if (this.current?.fingerprint === fingerprint) return this.current.entries;
+    const entries = await Promise.all(active.map((s) => this.indexFor(s)));
+    for (const id of this.built.keys()) if (!active.some((s) => s.id === id)) this.built.delete(id);
+    this.current = { fingerprint, entries };
+    return entries;
+  }
+
+  private indexFor(s: SnapshotRow): Promise<SnapshotIndex> {
+    let p = this.built.get(s.id);
+    if (!p) {
+      p = (async () => {
+        const entities = await snapshots.entities(this.db, s.id);
+        // Let pending I/O run before the synchronous build (a few seconds for the official lists).
+        await new Promise((r) => setImmediate(r));
+        return { snapshot: s, index: ScreeningIndex.build(entities) };
+      })();
+      p.catch(() => this.built.delete(s.id));
+      this.built.set(s.id, p);
+    }
+    return p;
+  }
+
+  /** Forget the freshness stamp: the next get() looks at the active set again. */
+  invalidate(): void {
+    this.checkedAt = 0;
+  }
+
+  /** Builds at start and follows changes in the background, off the request path. */
+  startBackground(onError: (err: unknown) => void): void {
+    if (this.timer || this.closed) return;
+    const tick = () => {
+      if (!this.closed) this.refresh().catch(onError);
+    };
+    tick();
+    this.timer = setInterval(tick, Math.max(1000, this.refreshMs));
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.refreshing?.catch(() => undefined);
+  }
+}
+
+const caches = new WeakMap<Db, ScreeningIndexCache>();
+
+/** One cache per database handle (a process normally has one). */
+export function indexCacheFor(db: Db, refreshMs = 5000): ScreeningIndexCache {
+  let c = caches.get(db);
+  if (!c) {
+    c = new ScreeningIndexCache(db, refreshMs);
+    caches.set(db, c);
+  }
+  return c;
+}
+
+/** Called after this process switched a snapshot, so its own next screening sees it at once. */
+export function notifySnapshotsChanged(db: Db): void {
+  caches.get(db)?.invalidate();
+}

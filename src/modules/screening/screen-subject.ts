@@ -1,0 +1,54 @@
+import { performance } from 'node:perf_hooks';
+import type { RequestContext } from '../../platform/context.js';
+import type { Sealer } from '../../platform/crypto.js';
+import { screeningSignals } from '../../engines/screening/signals.js';
+import { signal } from '../../engines/signal.js';
+import { recordCheck, roundTimings } from '../checks/record-check.js';
+import type { Check } from '../checks/schemas.js';
+import type { ScreeningIndexCache } from './index-cache.js';
+import { loadListRules } from './list-rules.js';
+import { screenAcross, selectIndexes, toScreeningQuery } from './run-screening.js';
+import type { ScreeningRequest } from './schemas.js';
+
+export const MATCHER_MODEL = { name: 'verity-screening-matcher', version: '1' };
+
+/**
+ * POST /v1/checks/screening: reads the subject's list entries, screens outside any transaction
+ * (the index is in memory; a query costs well under a millisecond of CPU), then stores the check,
+ * its usage, audit row and event in one transaction through recordCheck.
+ */
+export async function screenSubject({ ctx, sealer, cache, input }: { ctx: RequestContext; sealer: Sealer; cache: ScreeningIndexCache; input: ScreeningRequest }): Promise<Check> {
+  const t0 = performance.now();
+  const all = await cache.get();
+  const indexes = selectIndexes(all, ctx.environment, input.sources);
+  const t1 = performance.now();
+  const query = toScreeningQuery(input);
+  const rules = await loadListRules(ctx.db, ctx, { subjectReference: input.subject_reference, names: [input.name, ...(input.aliases ?? [])], documents: (input.identifiers ?? []).map((i) => i.value) });
+  const t2 = performance.now();
+  const r = screenAcross(indexes, query, { threshold: input.threshold, datasets: input.datasets, rules });
+  const t3 = performance.now();
+
+  const signals = screeningSignals(r.engine);
+  if (rules.blockHits.length) signals.push(signal('screening_block_listed', true, false, { detail: `${rules.blockHits.length} blocklist name/document entr${rules.blockHits.length === 1 ? 'y' : 'ies'} matched` }));
+  const reasons: string[] = [];
+  if (r.decision !== 'no_match') reasons.push(r.decision === 'match' ? 'screening_match' : 'screening_potential_match');
+  if (r.hits.some((h) => h.blocked)) reasons.push('blocklist_entry');
+  if (r.hits.some((h) => h.explanation.components.identifier === 'match')) reasons.push('identifier_match');
+  if (r.suppressed.length) reasons.push('allowlist_suppressed_hit');
+  const { engine: _engine, ...result } = r;
+  return recordCheck({
+    ctx,
+    sealer,
+    type: 'sanctions_pep',
+    subjectReference: input.subject_reference ?? null,
+    outcome: {
+      status: r.decision,
+      score: r.hits[0]?.score ?? 0,
+      reasons,
+      signals,
+      model: [MATCHER_MODEL, ...indexes.map((s) => ({ name: `list:${s.snapshot.source}`, version: s.snapshot.version ?? '' }))],
+      timings: roundTimings({ index: t1 - t0, list_entries: t2 - t1, screen: t3 - t2, total: t3 - t0 }),
+      result: { ...result, datasets: input.datasets ?? null, list_entries_applied: rules.entryIds },
+    },
+  });
+}
