@@ -5,6 +5,7 @@ import { createAccount, getAccount, listAccounts } from '../platform/accounts.js
 import { createApiKey, listApiKeys, revokeApiKey } from '../platform/api-keys.js';
 import { parseScopes } from '../platform/scopes.js';
 import { sealAuditChain, verifyAuditChain } from '../platform/audit.js';
+import { LISTS_USAGE, runListsCommand } from '../modules/screening/lists-cli.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -21,6 +22,7 @@ Commands:
   keys list [--account ID] [--json]
   keys revoke ID [--json]
   audit verify [--json]                     seal pending audit rows, then verify the whole hash chain
+${LISTS_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
 commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
@@ -40,6 +42,9 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
       scopes: { type: 'string' },
       'rate-limit': { type: 'string' },
       json: { type: 'boolean', default: false },
+      format: { type: 'string' },
+      source: { type: 'string' },
+      all: { type: 'boolean', default: false },
     },
   });
   const json = values.json === true;
@@ -101,6 +106,10 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
         emit(v, v.ok ? `audit chain intact: ${v.checked} rows verified` : `AUDIT CHAIN BROKEN at row ${v.firstBadSeq}: ${v.problem}`);
         return v.ok ? 0 : 2;
       }
+      case 'lists import':
+      case 'lists list':
+      case 'lists sync':
+        return await runListsCommand(db, action!, { positionals, format: values.format, source: values.source, all: values.all === true, json }, io);
       default:
         io.err(USAGE);
         return group ? 64 : 0;

@@ -2,6 +2,7 @@ import type { Db } from '../platform/db.js';
 import { enqueueJob, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
+import { listSyncSchedule, screeningJobHandlers } from '../modules/screening/jobs.js';
 
 export interface JobDeps {
   db: Db;
@@ -19,6 +20,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     'jobs.purge': async () => {
       await deps.db.query("DELETE FROM jobs WHERE state = 'done' AND updated_at < now() - interval '7 days'");
     },
+    ...screeningJobHandlers(deps.db),
   };
 }
 
@@ -27,6 +29,7 @@ export const RECURRING: { queue: string; everyMs: number }[] = [
   { queue: 'audit.seal', everyMs: 2_000 },
   { queue: 'idempotency.purge', everyMs: 3_600_000 },
   { queue: 'jobs.purge', everyMs: 3_600_000 },
+  ...listSyncSchedule(),
 ];
 
 export function startScheduler(db: Db, onError: (err: unknown) => void): () => void {

@@ -1,0 +1,29 @@
+import type { Db } from '../../platform/db.js';
+import type { JobHandler } from '../../platform/jobs.js';
+import { rescreenSnapshot, type RescreenPayload } from '../monitoring/rescreen.js';
+import { RESCREEN_QUEUE } from './activate-snapshot.js';
+import { syncLists } from './list-sync.js';
+import { loadScreeningSettings } from './settings.js';
+
+export const LIST_SYNC_QUEUE = 'lists.sync';
+
+/** The screening queues: re-screen after a snapshot switch, and the scheduled list download. */
+export function screeningJobHandlers(db: Db): Record<string, JobHandler> {
+  return {
+    [RESCREEN_QUEUE]: async (job) => {
+      await rescreenSnapshot(db, job.payload as unknown as RescreenPayload, `job:${job.id}`);
+    },
+    [LIST_SYNC_QUEUE]: async () => {
+      const results = await syncLists(db);
+      // Bad data is recorded and waits for the next period; a network failure is retried with backoff.
+      const transient = results.filter((r) => !r.ok && r.transient);
+      if (transient.length) throw new Error(`list sync failed for ${transient.map((r) => r.source).join(', ')}: ${transient.map((r) => (!r.ok ? r.reason : '')).join('; ')}`);
+    },
+  };
+}
+
+/** `lists.sync` joins the recurring schedule only when the operator enabled sync. */
+export function listSyncSchedule(env: NodeJS.ProcessEnv = process.env): { queue: string; everyMs: number }[] {
+  const s = loadScreeningSettings(env);
+  return s.syncSources.length ? [{ queue: LIST_SYNC_QUEUE, everyMs: s.syncIntervalMs }] : [];
+}
