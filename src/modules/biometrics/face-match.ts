@@ -1,0 +1,49 @@
+import { cropPortrait } from '../../engines/document/read-document.js';
+import { signal, type Signal } from '../../engines/signal.js';
+import { recordCheck, roundTimings } from '../checks/record-check.js';
+import type { Check } from '../checks/schemas.js';
+import { getFaceEngine } from './engine.js';
+import { decodeImage, engineCall, reasonsOf, round4, toInputError } from './inputs.js';
+import type { FaceCheckArgs } from './check-args.js';
+import type { FaceMatchBody } from './schemas.js';
+
+/**
+ * 1:1 selfie against a reference. For a document, the ICAO portrait zone is cut out first (located
+ * from the MRZ), so the face engine compares against the holder's portrait and not the ghost image
+ * or a background face; without a readable MRZ the whole image is used and the signal says so.
+ */
+export async function faceMatchCheck({ ctx, sealer, settings, input }: FaceCheckArgs<FaceMatchBody>): Promise<Check> {
+  const selfie = decodeImage('selfie', input.selfie, 'selfie', settings.maxImageBytes);
+  const isDocument = (input.reference_type ?? 'document') === 'document';
+  const reference = decodeImage('reference', input.reference, isDocument ? 'document_front' : 'reference', settings.maxImageBytes);
+  const started = performance.now();
+  const timings: Record<string, number> = {};
+  const extra: Signal[] = [];
+  let compared: Buffer = reference.data;
+  if (isDocument) {
+    const cropStarted = performance.now();
+    const portrait = await cropPortrait(reference.data).catch((err: unknown) => {
+      throw toInputError(err, undefined, 'reference') ?? err;
+    });
+    timings.portrait_crop = performance.now() - cropStarted;
+    if (portrait) compared = portrait;
+    extra.push(signal('reference_portrait_cropped', portrait !== null, null, {
+      detail: portrait ? 'The portrait zone was located from the document MRZ and compared.' : 'No portrait zone could be located (no readable MRZ, or a TD1 card front); the whole image was compared.',
+    }));
+  }
+  const r = await engineCall(() => getFaceEngine().match(selfie.data, compared, { referenceIsDocument: isDocument }));
+  const signals = [...extra, ...r.signals];
+  return recordCheck({
+    ctx, sealer, type: 'face_match', subjectReference: input.subject_reference,
+    outcome: {
+      status: r.verdict,
+      score: round4(r.similarity),
+      reasons: reasonsOf(r.verdict, signals),
+      signals,
+      model: r.model,
+      timings: roundTimings({ ...timings, engine: r.timings.totalMs, total: performance.now() - started }),
+      result: { similarity: round4(r.similarity), threshold: r.threshold, match: r.verdict === 'passed', reference_type: isDocument ? 'document' : 'selfie' },
+    },
+    media: [selfie, reference],
+  });
+}

@@ -1,0 +1,99 @@
+import type { Db, Queryable } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/context.js';
+import { newId } from '../../platform/ids.js';
+import { iso } from '../../platform/schemas.js';
+import type { FaceEnrollment } from './schemas.js';
+
+type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
+
+export interface EnrollmentRow {
+  id: string;
+  subject_reference: string;
+  model: string;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface EnrollmentHit {
+  enrollment_id: string;
+  subject_reference: string;
+  similarity: number;
+}
+
+/**
+ * platform/ids.ts has no face-enrolment prefix yet (a platform change, see the report); the same
+ * time-sortable generator under our own prefix keeps ids sortable and unique.
+ */
+export function newEnrollmentId(): string {
+  return newId('check').replace(/^chk_/, 'fen_');
+}
+
+export function toEnrollment(r: EnrollmentRow): FaceEnrollment {
+  return { id: r.id, object: 'face_enrollment', subject_reference: r.subject_reference, model: r.model, created_at: iso(r.created_at)!, deleted_at: iso(r.deleted_at) };
+}
+
+const vectorLiteral = (e: Float32Array): string => `[${Array.from(e).join(',')}]`;
+const COLUMNS = 'id, subject_reference, model, created_at, deleted_at';
+
+export const faceEnrollments = {
+  async insert(tx: Queryable, t: Tenant, hasVector: boolean, e: { id: string; subjectReference: string; model: string; embedding: Float32Array }): Promise<EnrollmentRow> {
+    const params = [e.id, t.accountId, t.environment, e.subjectReference, e.model, Array.from(e.embedding)];
+    const rows = hasVector
+      ? await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding, embedding_vec)
+           VALUES ($1, $2, $3, $4, $5, $6::real[], $7::vector) RETURNING ${COLUMNS}`, [...params, vectorLiteral(e.embedding)])
+      : await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding)
+           VALUES ($1, $2, $3, $4, $5, $6::real[]) RETURNING ${COLUMNS}`, params);
+    return rows[0]!;
+  },
+
+  async get(db: Queryable, t: Tenant, id: string): Promise<EnrollmentRow | null> {
+    const rows = await db.query<EnrollmentRow>(`SELECT ${COLUMNS} FROM face_enrollments WHERE account_id = $1 AND environment = $2 AND id = $3`, [t.accountId, t.environment, id]);
+    return rows[0] ?? null;
+  },
+
+  /** Soft delete that erases the biometric data itself; the row stays for the audit trail. */
+  async erase(tx: Queryable, t: Tenant, hasVector: boolean, id: string): Promise<EnrollmentRow | null> {
+    const rows = await tx.query<EnrollmentRow>(
+      `UPDATE face_enrollments SET deleted_at = now(), embedding = NULL${hasVector ? ', embedding_vec = NULL' : ''}
+       WHERE account_id = $1 AND environment = $2 AND id = $3 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
+      [t.accountId, t.environment, id],
+    );
+    return rows[0] ?? null;
+  },
+
+  /**
+   * Top-k by cosine distance on the HNSW index. Iterative scanning (pgvector ≥ 0.8) keeps going when
+   * the tenant filter drops candidates, so a tenant in a shared index still gets k rows.
+   */
+  async searchVector(db: Db, t: Tenant, model: string, embedding: Float32Array, k: number): Promise<EnrollmentHit[]> {
+    return db.transaction(async (tx) => {
+      await tx.query("SET LOCAL hnsw.iterative_scan = 'strict_order'");
+      await tx.query('SET LOCAL hnsw.ef_search = 100');
+      const rows = await tx.query<{ id: string; subject_reference: string; similarity: number }>(
+        `SELECT id, subject_reference, 1 - (embedding_vec <=> $4::vector) AS similarity FROM face_enrollments
+         WHERE account_id = $1 AND environment = $2 AND model = $3 AND deleted_at IS NULL AND embedding_vec IS NOT NULL
+         ORDER BY embedding_vec <=> $4::vector LIMIT $5`,
+        [t.accountId, t.environment, model, vectorLiteral(embedding), k],
+      );
+      return rows.map((r) => ({ enrollment_id: r.id, subject_reference: r.subject_reference, similarity: Number(r.similarity) }));
+    });
+  },
+
+  /** Changes whenever a face of the tenant is enrolled or erased, in any process: both read from indexes. */
+  async stamp(db: Queryable, t: Tenant): Promise<string> {
+    const rows = await db.query<{ last_id: string | null; last_deleted: Date | null }>(
+      `SELECT (SELECT max(id) FROM face_enrollments WHERE account_id = $1 AND environment = $2) AS last_id,
+              (SELECT max(deleted_at) FROM face_enrollments WHERE account_id = $1 AND environment = $2) AS last_deleted`,
+      [t.accountId, t.environment],
+    );
+    return `${rows[0]?.last_id ?? ''}|${iso(rows[0]?.last_deleted) ?? ''}`;
+  },
+
+  async loadAll(db: Queryable, t: Tenant, model: string): Promise<{ id: string; subject_reference: string; embedding: number[] }[]> {
+    return db.query(
+      `SELECT id, subject_reference, embedding FROM face_enrollments
+       WHERE account_id = $1 AND environment = $2 AND model = $3 AND deleted_at IS NULL AND embedding IS NOT NULL ORDER BY id`,
+      [t.accountId, t.environment, model],
+    );
+  },
+};
