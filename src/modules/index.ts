@@ -7,6 +7,9 @@ import { eventsModule } from './events/routes.js';
 import { auditEventsModule } from './audit-events/routes.js';
 import { usageModule } from './usage/routes.js';
 import { checksModule } from './checks/routes.js';
+import { addressChecksModule } from './address-checks/routes.js';
+import { documentAiModule } from './document-ai/routes.js';
+import { contactModule } from './contact/routes.js';
 import { biometricsModule } from './biometrics/routes.js';
 import { documentChecksModule } from './document-checks/routes.js';
 import { screeningModule } from './screening/routes.js';
@@ -25,6 +28,9 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/audit-events', plugin: auditEventsModule },
   { prefix: '/v1/usage', plugin: usageModule },
   { prefix: '/v1/checks', plugin: checksModule },
+  { prefix: '/v1/checks', plugin: addressChecksModule },
+  { prefix: '/v1/checks', plugin: documentAiModule },
+  { prefix: '/v1/checks', plugin: contactModule },
   { prefix: '/v1/checks', plugin: biometricsModule },
   { prefix: '/v1/checks', plugin: documentChecksModule },
   { prefix: '/v1/checks/screening', plugin: screeningModule },
