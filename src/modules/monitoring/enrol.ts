@@ -22,13 +22,18 @@ export async function enrolSubject({ ctx, input }: { ctx: RequestContext; input:
       await emitAudit(tx, ctx, { action: 'monitored_subject.enrolled', resourceType: 'monitored_subject', resourceId: row.id, metadata: { subject_reference, datasets: fields.datasets, sources: fields.sources } });
       return { created: true, subject: toMonitoredSubject(row) };
     }
-    const before = { query: existing.query, datasets: existing.datasets, sources: existing.sources, threshold: existing.threshold };
-    const diff = diffRecords(before, fields);
+    const before = { query: sortKeys(existing.query), datasets: existing.datasets, sources: existing.sources, threshold: existing.threshold };
+    const diff = diffRecords(before, { ...fields, query: sortKeys(fields.query) });
     if (Object.keys(diff).length === 0) return { created: false, subject: toMonitoredSubject(existing) };
     const row = await monitoredSubjects.update(tx, ctx, existing.id, fields);
     await emitAudit(tx, ctx, { action: 'monitored_subject.updated', resourceType: 'monitored_subject', resourceId: row.id, diff });
     return { created: false, subject: toMonitoredSubject(row) };
   });
+}
+
+/** jsonb does not keep key order, so both sides are compared with sorted keys. */
+function sortKeys<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b))) as T;
 }
 
 export async function unenrolSubject({ ctx, id }: { ctx: RequestContext; id: string }): Promise<MonitoredSubject> {
