@@ -17,7 +17,7 @@ export interface ContactDeps {
 }
 
 export function otpConfig(s: ContactSettings): Partial<OtpConfig> {
-  return { ttlSeconds: s.ttlSeconds, maxAttempts: s.maxAttempts };
+  return { ttlSeconds: s.ttlSeconds, maxAttempts: s.maxAttempts, resendCooldownSeconds: s.resendCooldownSeconds };
 }
 
 const DESTINATION_MESSAGES: Record<string, string> = {

@@ -6,6 +6,7 @@ export interface ContactSettings {
   sms: { provider: 'twilio'; accountSid: string; authToken: string; from: string; baseUrl: string } | null;
   ttlSeconds: number;
   maxAttempts: number;
+  resendCooldownSeconds: number;
   defaultCountry: string | undefined;
   /** MX lookup of email domains through the system resolver; off by default (no network here). */
   mxLookup: boolean;
@@ -66,6 +67,7 @@ export function loadContactSettings(env: NodeJS.ProcessEnv = process.env): Conta
     sms,
     ttlSeconds: int('CONTACT_CODE_TTL_SECONDS', 600, 1, 86_400),
     maxAttempts: int('CONTACT_MAX_ATTEMPTS', 5, 1, 20),
+    resendCooldownSeconds: int('CONTACT_RESEND_COOLDOWN_SECONDS', 30, 0, 3600),
     defaultCountry,
     mxLookup: mx === 'true',
   };
