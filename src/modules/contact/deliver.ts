@@ -23,7 +23,8 @@ export function otpConfig(s: ContactSettings): Partial<OtpConfig> {
 const DESTINATION_MESSAGES: Record<string, string> = {
   syntax: 'destination is not a valid email address.',
   no_mx: 'destination: the email domain has no mail server (MX record).',
-  invalid_number: 'destination is not a valid phone number (use E.164, e.g. +447700900123).',
+  unparseable: 'destination is not a phone number (use E.164, e.g. +447400123456).',
+  invalid_number: 'destination is not a valid phone number (use E.164, e.g. +447400123456).',
   not_sms_capable: 'destination cannot receive SMS (premium-rate, shared-cost, toll-free or fixed-line number).',
   country_not_allowed: 'destination is in a country this service does not send to.',
 };
