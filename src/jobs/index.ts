@@ -3,6 +3,7 @@ import { enqueueJob, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { listSyncSchedule, screeningJobHandlers } from '../modules/screening/jobs.js';
+import { purgeContactHistory } from '../modules/contact/repository.js';
 
 export interface JobDeps {
   db: Db;
@@ -20,6 +21,9 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     'jobs.purge': async () => {
       await deps.db.query("DELETE FROM jobs WHERE state = 'done' AND updated_at < now() - interval '7 days'");
     },
+    'contact.purge': async () => {
+      await purgeContactHistory(deps.db);
+    },
     ...screeningJobHandlers(deps.db),
   };
 }
@@ -29,6 +33,7 @@ export const RECURRING: { queue: string; everyMs: number }[] = [
   { queue: 'audit.seal', everyMs: 2_000 },
   { queue: 'idempotency.purge', everyMs: 3_600_000 },
   { queue: 'jobs.purge', everyMs: 3_600_000 },
+  { queue: 'contact.purge', everyMs: 3_600_000 },
   ...listSyncSchedule(),
 ];
 

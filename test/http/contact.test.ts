@@ -5,6 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { loadContactSettings } from '../../src/modules/contact/settings.js';
+import { purgeContactHistory } from '../../src/modules/contact/repository.js';
 import { ConfigError } from '../../src/config.js';
 
 /** A local SMTP peer: keeps every mail; `busy.…` gets a 450 (transient), `nobody.…` a 550 (permanent). */
@@ -260,4 +261,16 @@ test('settings are validated with every problem named', () => {
   assert.equal(s.sms?.baseUrl, 'https://api.twilio.com');
   assert.equal(s.smtp, null);
   assert.equal(s.ttlSeconds, 600);
+});
+
+test('hourly purge drops send history past the longest window and reservations cut off by a crash', async () => {
+  const o = await t.tenant();
+  const live = (await start(t, o, address())).json();
+  await t.db.query("INSERT INTO contact_sends (account_id, environment, destination_hash, verification_id, sent_at) VALUES ($1, 'sandbox', 'h', 'chk_old', now() - interval '3 days')", [o.accountId]);
+  await t.db.query("INSERT INTO contact_verifications (id, account_id, environment, channel, destination_hash, status, state_sealed, expires_at, created_at) VALUES ('chk_stuck', $1, 'sandbox', 'email', 'h', 'sending', 'v1.x', now(), now() - interval '2 days')", [o.accountId]);
+  await purgeContactHistory(t.db);
+  const sends = await t.db.query<{ verification_id: string }>('SELECT verification_id FROM contact_sends WHERE account_id = $1', [o.accountId]);
+  assert.deepEqual(sends.map((r) => r.verification_id), [live.id]);
+  const rows = await t.db.query<{ id: string }>('SELECT id FROM contact_verifications WHERE account_id = $1', [o.accountId]);
+  assert.deepEqual(rows.map((r) => r.id), [live.id]);
 });

@@ -103,3 +103,12 @@ export async function getCheckForUpdate(tx: Queryable, t: Tenant, id: string): P
 export async function releaseIdempotencyKey(tx: Queryable, t: Tenant, key: string): Promise<void> {
   await tx.query("DELETE FROM idempotency_keys WHERE account_id = $1 AND environment = $2 AND key = $3 AND state = 'running'", [t.accountId, t.environment, key]);
 }
+
+/**
+ * Hourly maintenance: send history older than the longest limit window (a day, kept two) is no longer
+ * needed; a reservation still 'sending' after a day was cut off by a crash between send and settle.
+ */
+export async function purgeContactHistory(db: Queryable): Promise<void> {
+  await db.query("DELETE FROM contact_sends WHERE sent_at < now() - interval '2 days'");
+  await db.query("DELETE FROM contact_verifications WHERE status = 'sending' AND created_at < now() - interval '1 day'");
+}
