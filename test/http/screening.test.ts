@@ -70,6 +70,15 @@ describe('POST /v1/checks/screening', () => {
     } else assert.equal(c.status, 'no_match');
   });
 
+  test('a name holding a word the engine trips over ("constructor") is screened, not a 500', async () => {
+    const o = await t.tenant();
+    for (const name of ['Constructor', 'Acme Constructor LLC']) {
+      const res = await screen(o.sandboxKey, { name, entity_type: 'organization' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().status, 'no_match');
+    }
+  });
+
   test('an identifier on a list entry is a match on its own', async () => {
     const o = await t.tenant();
     const c = await ok(o.sandboxKey, { name: 'Jane Doe', identifiers: [{ type: 'passport', value: 'SBX0000001' }] });

@@ -9,6 +9,7 @@ import { snapshots } from '../screening/snapshot-repository.js';
 import { screeningId } from '../screening/ids.js';
 import { SANDBOX_SOURCE } from '../screening/activate-snapshot.js';
 import { toApiHit, toScreeningQuery } from '../screening/run-screening.js';
+import { guardEntity, guardQuery, originalNames } from '../screening/engine-guard.js';
 import { monitoredSubjects, monitoringAlerts, type SubjectRow } from './repository.js';
 import { RESCREENING_HIT } from './events.js';
 
@@ -60,6 +61,8 @@ export async function rescreenSnapshot(db: Db, p: RescreenPayload, requestId = '
   if (!next) throw new Error(`snapshot ${p.snapshot_id} does not exist`);
   const prev = p.previous_snapshot_id ? await snapshots.entities(db, p.previous_snapshot_id) : [];
   const diff = diffSnapshots(prev, await snapshots.entities(db, p.snapshot_id));
+  const published = originalNames([...diff.added, ...diff.changed]);
+  const guardedDiff = { ...diff, added: diff.added.map(guardEntity), changed: diff.changed.map(guardEntity) };
   const summary: RescreenSummary = { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length, subjectsScreened: 0, alertsRaised: 0, alertsClosed: 0 };
   summary.alertsClosed = await monitoringAlerts.closeRemoved(db, diff.removed.map((e) => e.id));
   if (diff.added.length + diff.changed.length === 0) return summary;
@@ -77,7 +80,7 @@ export async function rescreenSnapshot(db: Db, p: RescreenPayload, requestId = '
       const byId = new Map(eligible.map((s) => [s.id, s]));
       const allow = await allowEntries(db, tenant, eligible.map((s) => s.subject_reference));
       const threshold = Math.min(...eligible.map((s) => s.threshold ?? DEFAULT_THRESHOLD));
-      const r = rescreenDelta(eligible.map((s) => ({ subjectId: s.id, query: toScreeningQuery(s.query) })), diff, {
+      const r = rescreenDelta(eligible.map((s) => ({ subjectId: s.id, query: guardQuery(toScreeningQuery(s.query)) })), guardedDiff, {
         threshold,
         limit: 50,
         allowFor: (id) => allow.get(byId.get(id)!.subject_reference),
@@ -90,7 +93,7 @@ export async function rescreenSnapshot(db: Db, p: RescreenPayload, requestId = '
         let raised = 0;
         for (const a of alerts) {
           const s = byId.get(a.subjectId)!;
-          const hit = toApiHit(a.hit);
+          const hit = toApiHit(a.hit, published);
           const row = await monitoringAlerts.insertOnce(tx, tenant, { id: screeningId('alert'), monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, snapshot_id: next.id, reason: a.reason, score: hit.score, hit });
           if (!row) continue;
           raised++;

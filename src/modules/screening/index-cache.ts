@@ -1,10 +1,13 @@
 import type { Db } from '../../platform/db.js';
 import { ScreeningIndex } from '../../engines/screening/index.js';
 import { snapshots, type SnapshotRow } from './snapshot-repository.js';
+import { guardEntity, originalNames } from './engine-guard.js';
 
 export interface SnapshotIndex {
   snapshot: SnapshotRow;
   index: ScreeningIndex;
+  /** Published names of entities the engine guard respelt (see engine-guard.ts). */
+  names: Map<string, string[]>;
 }
 
 /**
@@ -18,6 +21,9 @@ export class ScreeningIndexCache {
   private current: { fingerprint: string; entries: SnapshotIndex[] } | null = null;
   private checkedAt = 0;
   private refreshing: Promise<SnapshotIndex[]> | null = null;
+  private refreshingGeneration = 0;
+  /** Bumped by invalidate(): a refresh that began before it may have read the old active set. */
+  private generation = 0;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -29,21 +35,34 @@ export class ScreeningIndexCache {
     return this.refresh();
   }
 
-  /** Looks at the active set now; builds what is missing. Concurrent callers share one refresh. */
+  /**
+   * Looks at the active set now; builds what is missing. Concurrent callers share one refresh,
+   * unless the set was invalidated after that refresh began: then a new one runs after it.
+   */
   refresh(): Promise<SnapshotIndex[]> {
-    this.refreshing ??= this.doRefresh().finally(() => (this.refreshing = null));
-    return this.refreshing;
+    if (this.refreshing && this.refreshingGeneration === this.generation) return this.refreshing;
+    const p: Promise<SnapshotIndex[]> = (this.refreshing ?? Promise.resolve()).catch(() => undefined).then(() => this.doRefresh());
+    this.refreshing = p;
+    this.refreshingGeneration = this.generation;
+    void p.catch(() => undefined).finally(() => {
+      if (this.refreshing === p) this.refreshing = null;
+    });
+    return p;
   }
 
   private async doRefresh(): Promise<SnapshotIndex[]> {
+    const started = Date.now();
+    const generation = this.generation;
     const active = await snapshots.active(this.db);
-    this.checkedAt = Date.now();
     const fingerprint = active.map((s) => s.id).sort().join(',');
-    if (this.current?.fingerprint === fingerprint) return this.current.entries;
-    const entries = await Promise.all(active.map((s) => this.indexFor(s)));
-    for (const id of this.built.keys()) if (!active.some((s) => s.id === id)) this.built.delete(id);
-    this.current = { fingerprint, entries };
-    return entries;
+    if (this.current?.fingerprint !== fingerprint) {
+      const entries = await Promise.all(active.map((s) => this.indexFor(s)));
+      for (const id of this.built.keys()) if (!active.some((s) => s.id === id)) this.built.delete(id);
+      this.current = { fingerprint, entries };
+    }
+    // Fresh only once the new indexes are in place: until then get() keeps waiting for this refresh.
+    if (generation === this.generation) this.checkedAt = started;
+    return this.current.entries;
   }
 
   private indexFor(s: SnapshotRow): Promise<SnapshotIndex> {
@@ -53,7 +72,7 @@ export class ScreeningIndexCache {
         const entities = await snapshots.entities(this.db, s.id);
         // Let pending I/O run before the synchronous build (a few seconds for the official lists).
         await new Promise((r) => setImmediate(r));
-        return { snapshot: s, index: ScreeningIndex.build(entities) };
+        return { snapshot: s, index: ScreeningIndex.build(entities.map(guardEntity)), names: originalNames(entities) };
       })();
       p.catch(() => this.built.delete(s.id));
       this.built.set(s.id, p);
@@ -64,6 +83,7 @@ export class ScreeningIndexCache {
   /** Forget the freshness stamp: the next get() looks at the active set again. */
   invalidate(): void {
     this.checkedAt = 0;
+    this.generation++;
   }
 
   /** Builds at start and follows changes in the background, off the request path. */

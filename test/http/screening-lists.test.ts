@@ -1,0 +1,159 @@
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { runCommand } from '../../src/cli/commands.js';
+import { sharedData, SKIP_NO_DATA } from '../../src/providers/lists/fixtures/shared-data.js';
+import { snapshots } from '../../src/modules/screening/snapshot-repository.js';
+
+// Operator list management through the CLI: offline import of real official files, and sync
+// against a local HTTP server standing in for the official URL.
+
+let t: TestApp;
+let tmp: string;
+before(async () => {
+  t = await createTestApp();
+  tmp = mkdtempSync(join(tmpdir(), 'verity-lists-'));
+});
+after(async () => {
+  await t.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const un = sharedData('sanctions', 'un_consolidated', 'UN_consolidated.xml');
+const ofac2019 = sharedData('sanctions', 'ofac_sdn_csv_2019');
+
+describe('lists import, list and sync', () => {
+  test('importing the UN list and the OFAC 2019 CSV set makes their names screenable in both environments', { skip: un && ofac2019 ? false : SKIP_NO_DATA }, async () => {
+    const o = await t.tenant();
+    const before = await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Eric Badege' } });
+    assert.equal(before.statusCode, 422);
+
+    const a = await cli('lists', 'import', un!, '--format', 'un_xml', '--json');
+    assert.equal(a.code, 0, a.err);
+    const ra = JSON.parse(a.out);
+    assert.equal(ra.source, 'un');
+    assert.equal(ra.entities, 1003);
+    const b = await cli('lists', 'import', ofac2019!, '--format', 'ofac_csv');
+    assert.equal(b.code, 0, b.err);
+    assert.match(b.out, /imported ofac_sdn snapshot lsn_\w+: \d{4} entities/);
+
+    const listed = await cli('lists', 'list');
+    assert.match(listed.out, /\bun\b.*active/);
+    assert.match(listed.out, /ofac_sdn.*active/);
+    assert.match(listed.out, /sandbox.*active.*builtin/);
+
+    for (const key of [o.sandboxKey, o.productionKey]) {
+      const res = await t.call('POST', '/v1/checks/screening', { key, body: { name: 'ERIC BADEGE', entity_type: 'person' } });
+      assert.equal(res.statusCode, 200, res.body);
+      const c = res.json();
+      assert.notEqual(c.status, 'no_match', JSON.stringify(c.result));
+      // He is on both lists: the hits name each entry with its source.
+      const ids = c.result.hits.map((h: { entity_id: string }) => h.entity_id);
+      assert.deepEqual(ids.slice(0, 2).sort(), ['ofac-sdn:15718', 'un:CDi.001']);
+      assert.deepEqual(c.result.hits.find((h: { source: string }) => h.source === 'un').programs, ['DRC']);
+      assert.equal(c.result.list_versions.un, ra.version);
+    }
+    // Only imported official lists are screened in production: not the fictitious sandbox list.
+    const prod = (await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Sandbox Sanctioned Person' } })).json();
+    assert.equal(prod.status, 'no_match');
+    assert.equal(prod.result.list_versions.sandbox, undefined);
+    // An OFAC name with a typo, restricted to that source.
+    const ofac = (await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Ayman al-Zawahri', sources: ['ofac_sdn'] } })).json();
+    assert.notEqual(ofac.status, 'no_match');
+    assert.match(ofac.result.hits[0].entity_id, /^ofac-sdn:/);
+    assert.deepEqual(Object.keys(ofac.result.list_versions), ['ofac_sdn']);
+
+    // Importing the same content again changes nothing.
+    const again = await cli('lists', 'import', un!, '--format', 'un_xml');
+    assert.equal(again.code, 0);
+    assert.match(again.out, /nothing changed/);
+  });
+
+  test('a file that does not parse activates nothing and is recorded as failed', async () => {
+    const bad = join(tmp, 'broken.xml');
+    writeFileSync(bad, '<?xml version="1.0"?><CONSOLIDATED_LIST><INDIVIDUALS><INDIVIDUAL><DATAID>1');
+    const activeBefore = await snapshots.activeFor(t.db, 'un');
+    const r = await cli('lists', 'import', bad, '--format', 'un_xml');
+    assert.equal(r.code, 1);
+    assert.match(r.err, /active snapshot is unchanged/);
+    assert.equal((await snapshots.activeFor(t.db, 'un'))?.id, activeBefore?.id);
+    const all = await cli('lists', 'list', '--all', '--json');
+    const failed = JSON.parse(all.out).filter((s: { state: string }) => s.state === 'failed');
+    assert.ok(failed.some((s: { error: string }) => /broken\.xml/.test(s.error)));
+    assert.equal((await cli('lists', 'import', bad, '--format', 'no_such_format')).code, 64);
+    assert.equal((await cli('lists', 'import', '--format', 'un_xml')).code, 64);
+  });
+
+  describe('lists sync against a local server', () => {
+    let server: Server;
+    let base = '';
+    const files: Record<string, Buffer | string> = {};
+    before(async () => {
+      if (un) {
+        const xml = readFileSync(un);
+        files['/good.xml'] = xml;
+        files['/truncated.xml'] = xml.subarray(0, Math.floor(xml.length / 2));
+      }
+      server = createServer((req, res) => {
+        const body = files[req.url ?? ''];
+        res.writeHead(body ? 200 : 404, { 'content-type': 'application/xml' });
+        res.end(body ?? 'not found');
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    after(async () => {
+      delete process.env.LIST_SYNC_SOURCES;
+      delete process.env.LIST_SYNC_URL_UN;
+      await new Promise<void>((r) => server.close(() => r()));
+    });
+
+    test('sync is refused until the operator enables it', async () => {
+      delete process.env.LIST_SYNC_SOURCES;
+      const r = await cli('lists', 'sync');
+      assert.equal(r.code, 64);
+      assert.match(r.err, /LIST_SYNC_SOURCES/);
+    });
+
+    test('a good download activates; a truncated one never replaces the active snapshot', { skip: un ? false : SKIP_NO_DATA }, async () => {
+      process.env.LIST_SYNC_SOURCES = 'un';
+      process.env.LIST_SYNC_URL_UN = `${base}/good.xml`;
+      const good = await cli('lists', 'sync', '--json');
+      assert.equal(good.code, 0, good.err + good.out);
+      const [g] = JSON.parse(good.out);
+      assert.equal(g.ok, true);
+      const active = await snapshots.activeFor(t.db, 'un');
+      assert.equal(active?.id, g.snapshotId);
+      assert.equal(active?.entity_count, 1003);
+
+      process.env.LIST_SYNC_URL_UN = `${base}/truncated.xml`;
+      const bad = await cli('lists', 'sync');
+      assert.equal(bad.code, 1);
+      assert.match(bad.out, /un: FAILED \(bad data\)/);
+      assert.equal((await snapshots.activeFor(t.db, 'un'))?.id, active!.id);
+      const [failed] = await t.db.query<{ origin: string; error: string }>("SELECT origin, error FROM list_snapshots WHERE source = 'un' AND state = 'failed' AND origin = 'sync'");
+      assert.ok(failed);
+
+      process.env.LIST_SYNC_URL_UN = `${base}/missing.xml`;
+      const gone = await cli('lists', 'sync', '--source', 'un');
+      assert.equal(gone.code, 1);
+      assert.match(gone.out, /HTTP 404/);
+      assert.equal((await snapshots.activeFor(t.db, 'un'))?.id, active!.id);
+      const o = await t.tenant();
+      const c = (await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Eric Badege', sources: ['un'] } })).json();
+      assert.equal(c.result.hits[0].entity_id, 'un:CDi.001');
+    });
+  });
+});
