@@ -38,6 +38,8 @@ export interface DecisionInput {
   fields: DocumentFields | null;
   mrz: ParsedMrz | null;
   mrzConfidence: number;
+  /** Other OCR passes that reproduced the failing fields exactly. */
+  mrzFailureAgreement: number;
   barcodeRead: boolean;
   quality: QualityResult;
   tamper: TamperResult;
@@ -63,9 +65,10 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
 
   if (mrz) {
     const failed = mrz.checks.filter((c) => !c.valid).map((c) => c.field);
-    signals.push(signal('mrz_check_digits', `${mrz.checks.length - failed.length}/${mrz.checks.length}`, failed.length === 0, { detail: failed.length ? `Failing: ${failed.join(', ')}.` : 'All check digits valid.' }));
+    signals.push(signal('mrz_check_digits', `${mrz.checks.length - failed.length}/${mrz.checks.length}`, failed.length === 0, { detail: failed.length ? `Failing: ${failed.join(', ')}; reproduced by ${input.mrzFailureAgreement} other OCR pass(es).` : 'All check digits valid.' }));
     const structural = mrz.problems.filter((p) => !p.startsWith('unknown_'));
-    const trustworthy = !poorCapture && input.mrzConfidence >= CONFIDENT_OCR;
+    // Failing checks only count against the document when at least two OCR passes read them identically.
+    const trustworthy = !poorCapture && input.mrzConfidence >= CONFIDENT_OCR && input.mrzFailureAgreement >= 1;
     // A failing check on a sharp, confidently read MRZ means the printed data is inconsistent (edited or
     // forged); on a poor capture it more likely means the OCR misread, which a reviewer or a retake settles.
     // A check position holding a letter is a glyph the OCR could not read, not a wrong digit.

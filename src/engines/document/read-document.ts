@@ -78,7 +78,7 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
     viz = await compareVisualZone(gray, reading.band, reading.flipped, mrz.format, fields, ocr);
     t = lap('viz', t);
   }
-  const decision = decide({ fields, mrz: useBarcode ? null : mrz, mrzConfidence: reading?.ocrConfidence ?? 0, barcodeRead: barcode !== null, quality, tamper, viz, options, now });
+  const decision = decide({ fields, mrz: useBarcode ? null : mrz, mrzConfidence: reading?.ocrConfidence ?? 0, mrzFailureAgreement: search.failureAgreement, barcodeRead: barcode !== null, quality, tamper, viz, options, now });
   let portrait: Buffer | null = null;
   if (options.cropPortrait !== false && reading && mrz) {
     portrait = await cropPortraitFromBand(img.rgb, img.width, img.height, reading.band, reading.flipped, mrz.format);

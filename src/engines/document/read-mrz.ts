@@ -20,7 +20,13 @@ export interface MrzReading {
   score: number;
 }
 
-export interface MrzSearch { best: MrzReading | null; bands: MrzBand[]; attempts: number }
+export interface MrzSearch {
+  best: MrzReading | null;
+  bands: MrzBand[];
+  attempts: number;
+  /** Other passes that read the best reading's failing fields character for character (see failureAgreement). */
+  failureAgreement: number;
+}
 
 /**
  * Tries the best-ranked bands, each upright and then turned 180 degrees (a document photographed upside
@@ -35,32 +41,62 @@ export async function readMrz(gray: GrayImage, ocr: MrzOcr, options: { now: Date
   const budget = options.timeBudgetMs ?? 3000;
   let best: MrzReading | null = null;
   let attempts = 0;
+  const all: MrzReading[] = [];
+  const done = (result: MrzReading | null): MrzSearch => ({ best: result, bands, attempts, failureAgreement: result ? failureAgreement(result, all) : 0 });
   // Each pass sees the glyphs differently (contrast, scale), so OCR slips rarely repeat across passes.
   const passes: { enhanced: boolean; lineHeightPx: number }[] = [
     { enhanced: false, lineHeightPx: 34 }, { enhanced: true, lineHeightPx: 34 }, { enhanced: false, lineHeightPx: 26 }, { enhanced: false, lineHeightPx: 44 },
   ];
+  const over = (): boolean => attempts >= maxAttempts || (attempts > 0 && performance.now() - started > budget);
   for (const band of bands.slice(0, 3)) {
-    for (const flipped of [false, true]) {
-      let upright = false;
-      const readings: MrzReading[] = [];
-      for (const pass of passes) {
-        if (attempts >= maxAttempts || (attempts > 0 && performance.now() - started > budget)) return { best, bands, attempts };
-        attempts++;
-        const reading = await readBand(gray, band, flipped, pass.enhanced, pass.lineHeightPx, ocr, options.now);
-        if (!best || reading.score > best.score) best = reading;
-        if (reading.parsed?.valid) return { best, bands, attempts };
-        // Nothing MRZ-like at all: no other pass over this orientation is worth it.
-        if (!reading.parsed) break;
-        readings.push(reading);
-        const merged = mergeAll(readings, options.now);
-        if (merged) return { best: merged, bands, attempts };
-        if (reading.ocrConfidence >= 50) upright = true;
-      }
-      // Text read with decent confidence is the right way up even if some check fails; skip the flip.
-      if (upright) break;
+    if (over()) break;
+    const take = async (flipped: boolean, pass: { enhanced: boolean; lineHeightPx: number }): Promise<MrzReading> => {
+      attempts++;
+      const reading = await readBand(gray, band, flipped, pass.enhanced, pass.lineHeightPx, ocr, options.now);
+      if (!best || reading.score > best.score) best = reading;
+      if (reading.parsed) all.push(reading);
+      return reading;
+    };
+    const first = passes[0] as (typeof passes)[number];
+    let lead = await take(false, first);
+    if (lead.parsed?.valid) return done(lead);
+    // A poor upright read may be an upside-down document: settle the orientation before spending passes.
+    if (lead.ocrConfidence < 50 || validChecks(lead) === 0) {
+      const turned = await take(true, first);
+      if (turned.parsed?.valid) return done(turned);
+      if (turned.score > lead.score) lead = turned;
     }
+    // Nothing MRZ-like either way: try the next band.
+    if (!lead.parsed) continue;
+    const readings: MrzReading[] = [lead];
+    for (const pass of passes.slice(1)) {
+      // Always allow a second pass: a failing check is only held against the document if it is reproduced.
+      if (over() && readings.length >= 2) break;
+      const reading = await take(lead.flipped, pass);
+      if (reading.parsed?.valid) return done(reading);
+      if (!reading.parsed) continue;
+      readings.push(reading);
+      const merged = mergeAll(readings, options.now);
+      if (merged) return done(merged);
+    }
+    // A band whose text read confidently is the MRZ even if its checks fail; other bands are other text.
+    if (lead.ocrConfidence >= 50) break;
   }
-  return { best, bands, attempts };
+  return done(best);
+}
+
+/**
+ * Number of other passes whose failing checks cover exactly the same characters and check digits. A forged
+ * or misprinted MRZ reads the same way at every scale and contrast; an OCR slip usually does not.
+ */
+export function failureAgreement(best: MrzReading, readings: MrzReading[]): number {
+  const p = best.parsed;
+  const failing = p?.checks.filter((c) => !c.valid) ?? [];
+  if (!p || failing.length === 0) return 0;
+  return readings.filter((r) => r !== best && r.parsed?.format === p.format && failing.every((f) => {
+    const o = r.parsed?.checks.find((c) => c.field === f.field);
+    return o !== undefined && o.data === f.data && o.digit === f.digit;
+  })).length;
 }
 
 function mergeAll(readings: MrzReading[], now: Date): MrzReading | null {
@@ -89,6 +125,10 @@ function safeCorrect(lines: string[], now: Date): ReturnType<typeof correctMrz> 
   } catch {
     return null;
   }
+}
+
+function validChecks(r: MrzReading): number {
+  return r.parsed?.checks.filter((c) => c.valid).length ?? 0;
 }
 
 function scoreOf(parsed: ParsedMrz | null, confidence: number): number {
