@@ -32,7 +32,7 @@ const DESTINATION_MESSAGES: Record<string, string> = {
 /** Validates and normalises the destination (E.164, lower-cased email domain); 400 on destination otherwise. */
 export async function checkDestination(d: ContactDeps, channel: 'email' | 'sms', raw: string): Promise<DestinationCheck & { normalized: string }> {
   const dest = await normalizeDestination(channel, raw, {
-    phone: { defaultCountry: d.settings.defaultCountry as never },
+    phone: { defaultCountry: d.settings.defaultCountry },
     email: d.settings.mxLookup ? { resolveMx } : {},
   });
   if (!dest.ok || !dest.normalized) {
@@ -61,10 +61,13 @@ function refusal(r: Extract<StartResult, { ok: false }>): AppError {
   }
 }
 
+// Permanent refusals that are about our configuration (credentials, sender), not the recipient.
+const OUR_SIDE = new Set(['auth_failed', 'twilio_21606', 'twilio_21659', 'twilio_21212']);
+
 /** A provider's refusal of the recipient is the caller's bad destination; anything else is ours: 422. */
 function deliveryError(err: unknown, provider: MessagingProvider): AppError {
   const e = err instanceof MessagingError ? err : new MessagingError(provider.name, 'transient', 'unknown', String((err as Error)?.message ?? err));
-  const recipient = e.kind === 'permanent' && e.code !== 'auth_failed' && !e.code.startsWith('http_');
+  const recipient = e.kind === 'permanent' && !OUR_SIDE.has(e.code) && !e.code.startsWith('http_');
   if (recipient) return invalid('destination', `The ${provider.channel} provider refused this destination (${e.code}); nothing was stored or billed.`);
   const why = e.code === 'auth_failed' ? 'refused the configured credentials' : e.kind === 'transient' ? 'is unavailable' : `failed (${e.code})`;
   return new AppError('check_unavailable', `The ${provider.channel} provider ${why}; the code was not sent and nothing was stored or billed. Retry later.`, { field: null, cause: err });
