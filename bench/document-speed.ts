@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { initDocumentEngine, readDocument, shutdownDocumentEngine } from '../src/engines/document/read-document.js';
 import { DISTORTIONS, photograph } from '../test/fixtures/documents/photograph.js';
 import { renderDocument } from '../test/fixtures/documents/render.js';
@@ -25,7 +25,7 @@ if (real && existsSync(real)) inputs.push({ name: 'real: utopia passport-td3.jpg
 
 const t0 = performance.now();
 await initDocumentEngine();
-console.log(`OCR worker start: ${Math.round(performance.now() - t0)} ms; ${cpus().length} CPUs (shared machine)`);
+console.log(`OCR workers start: ${Math.round(performance.now() - t0)} ms; ${cpus().length} CPUs (shared machine), load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 for (const inp of inputs) for (let i = 0; i < 2; i++) await readDocument(inp.buf, { acceptSpecimens: true, compareVisualZone: inp.viz ?? true });
 
 const q = (xs: number[], p: number): number => {
@@ -48,4 +48,5 @@ for (const inp of inputs) {
   console.log(`| ${inp.name} | ${iterations} | ${Math.round(q(totals, 0.5))} | ${Math.round(q(totals, 0.99))} | ${s('decode')} | ${s('mrz')} | ${s('quality')} | ${s('viz')} | ${s('portrait')} |`);
 }
 console.log(`| **all** | ${all.length} | ${Math.round(q(all, 0.5))} | ${Math.round(q(all, 0.99))} | | | | | |`);
+console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 await shutdownDocumentEngine();
