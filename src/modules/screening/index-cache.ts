@@ -50,7 +50,26 @@ export class ScreeningIndexCache {
     return p;
   }
 
+  /**
+   * Work to do once before the first refresh (installing the built-in sandbox list). It runs here,
+   * not when the module registers, so building the app never touches the database.
+   */
+  setup(fn: () => Promise<void>): void {
+    this.init = fn;
+    this.initDone = null;
+  }
+
+  private init: (() => Promise<void>) | null = null;
+  private initDone: Promise<void> | null = null;
+
   private async doRefresh(): Promise<SnapshotIndex[]> {
+    if (this.init) {
+      this.initDone ??= this.init().catch((err) => {
+        this.initDone = null;
+        throw err;
+      });
+      await this.initDone;
+    }
     const started = Date.now();
     const generation = this.generation;
     const active = await snapshots.active(this.db);

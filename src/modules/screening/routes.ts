@@ -11,14 +11,17 @@ import { ensureSandboxSnapshot } from './activate-snapshot.js';
 import { loadScreeningSettings } from './settings.js';
 
 /**
- * POST /v1/checks/screening. On registration the module validates its settings, installs the
- * built-in sandbox list on first start and starts building the screening indexes in the background.
+ * POST /v1/checks/screening. On registration the module validates its settings; once the app is
+ * ready it installs the built-in sandbox list (first start only) and builds the screening indexes
+ * in the background.
  */
 export const screeningModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const settings = loadScreeningSettings();
-  await ensureSandboxSnapshot(deps.db);
   const cache = indexCacheFor(deps.db, settings.indexRefreshMs);
-  cache.startBackground((err) => app.log.warn({ err }, 'screening index refresh failed'));
+  cache.setup(() => ensureSandboxSnapshot(deps.db));
+  // Build once the server is up, not while it registers (the OpenAPI export builds the app on an
+  // empty database); a request that arrives first waits for the same build.
+  app.addHook('onReady', async () => cache.startBackground((err) => app.log.warn({ err }, 'screening index refresh failed')));
   app.addHook('onClose', async () => cache.close());
 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
