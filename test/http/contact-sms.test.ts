@@ -136,3 +136,19 @@ test('concurrent starts to one number cannot pass the limit together', async () 
   assert.deepEqual(codes, [200, 200, 200, 429, 429, 429]);
   assert.equal(smsTo(to).length, 3);
 });
+
+test('two concurrent starts with one Idempotency-Key send one SMS and bill once', async () => {
+  const o = await t.tenant();
+  const to = mobile();
+  const headers = { 'idempotency-key': `dup-${to}` };
+  const call = () => t.call('POST', '/v1/checks/contact', { key: o.sandboxKey, body: { channel: 'sms', destination: to }, headers });
+  const [a, b] = await Promise.all([call(), call()]);
+  const statuses = [a.statusCode, b.statusCode].sort();
+  // The loser either finds the key still claimed (409, retry later) or, if the winner already settled, the replay.
+  assert.ok(JSON.stringify(statuses) === '[200,409]' || (statuses[0] === 200 && statuses[1] === 200 && a.body === b.body), JSON.stringify(statuses));
+  assert.equal(smsTo(to).length, 1);
+  const replay = await call();
+  assert.equal(replay.headers['idempotent-replayed'], 'true');
+  assert.equal(smsTo(to).length, 1);
+  assert.equal((await t.call('GET', '/v1/usage', { key: o.sandboxKey })).json().modules[0].count, 1);
+});
