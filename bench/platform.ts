@@ -31,7 +31,7 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
 }
 
 async function stop(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
   await new Promise<void>((r) => {
     proc.once('exit', () => r());
     proc.kill('SIGTERM');

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
 import { loggerOptions } from './platform/logger.js';
 import type { Config } from './config.js';
 import type { Db } from './platform/db.js';
@@ -46,6 +47,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }) as unknown as FastifyInstance;
 
   app.removeContentTypeParser('text/plain');
+  // Many HTTP clients send Content-Type: application/json on every POST, also without a body
+  // (POST /v1/webhooks/{id}/test): an empty body is "no body", not malformed JSON.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      // secure-json-parse refuses __proto__ and constructor.prototype keys (prototype poisoning), as Fastify's own parser does.
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      done(Object.assign(new SyntaxError('invalid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
+    }
+  });
   app.addSchema(ErrorResponse);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -52,7 +52,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
     output: () => out,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
-        if (proc.exitCode !== null) return resolve(proc.exitCode);
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve(proc.exitCode);
         proc.once('exit', (code) => resolve(code));
         proc.kill(signal);
       }),

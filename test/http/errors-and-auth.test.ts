@@ -39,6 +39,16 @@ describe('error envelope for every kind of failure', () => {
     assert.equal(res.statusCode, 400);
     assertEnvelope(res, 'invalid_request', 'body');
   });
+  test('an empty body with Content-Type: application/json is "no body": 400 naming body where one is required', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/lists/blocklist/entries', headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'application/json' }, payload: '' });
+    assert.equal(res.statusCode, 400);
+    assertEnvelope(res, 'invalid_request', 'body');
+  });
+  test('prototype-poisoning keys are refused', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/lists/blocklist/entries', headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'application/json' }, payload: '{"kind":"name","value":"x","reason":"r","__proto__":{"admin":true}}' });
+    assert.equal(res.statusCode, 400);
+    assertEnvelope(res, 'invalid_request', 'body');
+  });
   test('wrong content type → 400 with field Content-Type', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/lists/blocklist/entries', headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'text/xml' }, payload: '<a/>' });
     assert.equal(res.statusCode, 400);
