@@ -9,7 +9,11 @@ import { JobRunner } from '../../src/platform/jobs.js';
 import { rescreenSnapshot } from '../../src/modules/monitoring/rescreen.js';
 
 let t: TestApp;
-before(async () => (t = await createTestApp()));
+before(async () => {
+  // No screening requests here: keep the background index builds of the imported lists out of the timings.
+  process.env.SCREENING_INDEX_REFRESH_MS = '3600000';
+  t = await createTestApp();
+});
 after(() => t.close());
 const app = () => t;
 
