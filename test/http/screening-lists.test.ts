@@ -9,6 +9,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { runCommand } from '../../src/cli/commands.js';
 import { sharedData, SKIP_NO_DATA } from '../../src/providers/lists/fixtures/shared-data.js';
 import { snapshots } from '../../src/modules/screening/snapshot-repository.js';
+import { listSyncSchedule, screeningJobHandlers } from '../../src/modules/screening/jobs.js';
+import { ConfigError } from '../../src/config.js';
 
 // Operator list management through the CLI: offline import of real official files, and sync
 // against a local HTTP server standing in for the official URL.
@@ -108,6 +110,10 @@ describe('lists import, list and sync', () => {
       }
       server = createServer((req, res) => {
         const body = files[req.url ?? ''];
+        if (req.url === '/down.xml') {
+          res.writeHead(503).end('maintenance');
+          return;
+        }
         res.writeHead(body ? 200 : 404, { 'content-type': 'application/xml' });
         res.end(body ?? 'not found');
       });
@@ -118,6 +124,19 @@ describe('lists import, list and sync', () => {
       delete process.env.LIST_SYNC_SOURCES;
       delete process.env.LIST_SYNC_URL_UN;
       await new Promise<void>((r) => server.close(() => r()));
+    });
+
+    test('the lists.sync job is scheduled only when enabled; a network failure fails it for a retry', async () => {
+      assert.deepEqual(listSyncSchedule({}), []);
+      assert.deepEqual(listSyncSchedule({ LIST_SYNC_SOURCES: 'un', LIST_SYNC_INTERVAL_MINUTES: '60' }), [{ queue: 'lists.sync', everyMs: 3_600_000 }]);
+      assert.throws(() => listSyncSchedule({ LIST_SYNC_SOURCES: 'un,nowhere' }), (e: Error) => e instanceof ConfigError && /nowhere/.test(e.message));
+      assert.throws(() => listSyncSchedule({ LIST_SYNC_SOURCES: 'un', LIST_SYNC_URL_UN: 'ftp://x' }), ConfigError);
+      process.env.LIST_SYNC_SOURCES = 'un';
+      process.env.LIST_SYNC_URL_UN = `${base}/down.xml`;
+      const before = await snapshots.activeFor(t.db, 'un');
+      const job = screeningJobHandlers(t.db)['lists.sync']!;
+      await assert.rejects(job({ id: 'job_test', queue: 'lists.sync', payload: {}, attempts: 1, max_attempts: 3 }), /list sync failed for un: download failed: HTTP 503/);
+      assert.equal((await snapshots.activeFor(t.db, 'un'))?.id, before?.id);
     });
 
     test('sync is refused until the operator enables it', async () => {
