@@ -170,7 +170,57 @@ export class WebhookDispatcher {
         'verity-delivery-attempt': String(c.attempts),
       },
     });
-    await this.record(c, d, sentAt, result);
+    if (result.ok) await this.recordSuccess({ c, d, startedAt: sentAt, r: result });
+    else await this.record(c, d, sentAt, result);
+  }
+
+  private pending: { c: ClaimedDelivery; d: DestinationForSend; startedAt: Date; r: SendResult; done: (err?: unknown) => void }[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * Successful attempts are recorded in batches (one transaction for up to a few hundred): at a
+   * few hundred deliveries a second, a transaction per delivery would be the bottleneck.
+   */
+  private recordSuccess(item: { c: ClaimedDelivery; d: DestinationForSend; startedAt: Date; r: SendResult }): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ ...item, done: (err) => (err ? reject(err) : resolve()) });
+      if (this.pending.length >= 200) void this.flushSuccesses();
+      else this.flushTimer ??= setTimeout(() => void this.flushSuccesses(), 5);
+    });
+  }
+
+  private async flushSuccesses(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const batch = this.pending.splice(0);
+    if (batch.length === 0) return;
+    try {
+      await this.opts.db.transaction(async (tx) => {
+        // Losing this record in a crash only means the events are delivered once more, which
+        // at-least-once allows; so the commit need not wait for its WAL flush.
+        if (this.opts.db.kind === 'postgres') await tx.query('SET LOCAL synchronous_commit = off');
+        await tx.query(
+          `INSERT INTO webhook_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, response_excerpt)
+           SELECT u.id, u.delivery_id, u.attempt, $1, u.started_at, u.duration_ms, u.status_code, u.excerpt
+           FROM unnest($2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::int[], $7::int[], $8::text[]) AS u(id, delivery_id, attempt, started_at, duration_ms, status_code, excerpt)`,
+          [this.opts.workerId, batch.map(() => newId('attempt')), batch.map((b) => b.c.id), batch.map((b) => b.c.attempts), batch.map((b) => b.startedAt.toISOString()), batch.map((b) => b.r.durationMs), batch.map((b) => b.r.status), batch.map((b) => b.r.responseExcerpt)],
+        );
+        await tx.query(
+          `UPDATE webhook_deliveries d SET state = 'succeeded', completed_at = now(), last_status = u.status, last_error = null, locked_by = null, locked_until = null
+           FROM unnest($1::text[], $2::int[]) AS u(id, status) WHERE d.id = u.id`,
+          [batch.map((b) => b.c.id), batch.map((b) => b.r.status)],
+        );
+        // Only touch a destination row when something changes: every delivery to a busy
+        // destination updating it would serialise them all on its row lock.
+        await tx.query(
+          "UPDATE webhook_destinations SET consecutive_failures = 0, failing_since = null, last_success_at = now() WHERE id = ANY($1::text[]) AND (consecutive_failures > 0 OR last_success_at IS NULL OR last_success_at < now() - interval '10 seconds')",
+          [[...new Set(batch.map((b) => b.d.id))]],
+        );
+      });
+      for (const b of batch) b.done();
+    } catch (err) {
+      for (const b of batch) b.done(err);
+    }
   }
 
   private async record(c: ClaimedDelivery, d: DestinationForSend, startedAt: Date, r: SendResult): Promise<void> {
@@ -180,11 +230,6 @@ export class WebhookDispatcher {
         'INSERT INTO webhook_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, error, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
         [newId('attempt'), c.id, c.attempts, this.opts.workerId, startedAt, r.durationMs, r.status, r.error, r.responseExcerpt],
       );
-      if (r.ok) {
-        await tx.query("UPDATE webhook_deliveries SET state = 'succeeded', completed_at = now(), last_status = $2, last_error = null, locked_by = null, locked_until = null WHERE id = $1", [c.id, r.status]);
-        await tx.query('UPDATE webhook_destinations SET consecutive_failures = 0, failing_since = null, last_success_at = now() WHERE id = $1', [d.id]);
-        return;
-      }
       const delay = retryDelayMs(cfg.retryScheduleSeconds, c.attempts);
       await tx.query(
         `UPDATE webhook_deliveries SET state = $2, last_status = $3, last_error = $4, locked_by = null, locked_until = null,
