@@ -64,7 +64,10 @@ describe('lists import, list and sync', () => {
       // He is on both lists: the hits name each entry with its source.
       const ids = c.result.hits.map((h: { entity_id: string }) => h.entity_id);
       assert.deepEqual(ids.slice(0, 2).sort(), ['ofac-sdn:15718', 'un:CDi.001']);
-      assert.deepEqual(c.result.hits.find((h: { source: string }) => h.source === 'un').programs, ['DRC']);
+      const unHit = c.result.hits.find((h: { source: string }) => h.source === 'un');
+      assert.deepEqual(unHit.programs, ['DRC']);
+      assert.equal(unHit.listed_at, '2012-12-31');
+      assert.match(unHit.source_url, /^https:\/\//);
       assert.equal(c.result.list_versions.un, ra.version);
     }
     // Only imported official lists are screened in production: not the fictitious sandbox list.

@@ -62,6 +62,7 @@ export async function rescreenSnapshot(db: Db, p: RescreenPayload, requestId = '
   const prev = p.previous_snapshot_id ? await snapshots.entities(db, p.previous_snapshot_id) : [];
   const diff = diffSnapshots(prev, await snapshots.entities(db, p.snapshot_id));
   const published = originalNames([...diff.added, ...diff.changed]);
+  const listed = new Map([...diff.added, ...diff.changed].map((e) => [e.id, e]));
   const guardedDiff = { ...diff, added: diff.added.map(guardEntity), changed: diff.changed.map(guardEntity) };
   const summary: RescreenSummary = { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length, subjectsScreened: 0, alertsRaised: 0, alertsClosed: 0 };
   summary.alertsClosed = await monitoringAlerts.closeRemoved(db, diff.removed.map((e) => e.id));
@@ -93,7 +94,7 @@ export async function rescreenSnapshot(db: Db, p: RescreenPayload, requestId = '
         let raised = 0;
         for (const a of alerts) {
           const s = byId.get(a.subjectId)!;
-          const hit = toApiHit(a.hit, published);
+          const hit = toApiHit(a.hit, published, listed.get(a.hit.entityId));
           const row = await monitoringAlerts.insertOnce(tx, tenant, { id: screeningId('alert'), monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, snapshot_id: next.id, reason: a.reason, score: hit.score, hit });
           if (!row) continue;
           raised++;

@@ -59,6 +59,8 @@ export async function loadListRules(db: Queryable, t: Tenant, q: { subjectRefere
         names: r.kind === 'name' ? [r.value] : [],
         datasets: [],
         programs: [],
+        listed_at: null,
+        source_url: null,
         score: 1,
         blocked: true,
         explanation: { matched: [`operator blocklist entry (${what} "${r.value}"): ${r.reason}`], contradicted: [], components: { block_entry: r.id, kind: r.kind } },

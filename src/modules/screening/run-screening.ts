@@ -1,6 +1,6 @@
 import { AppError } from '../../platform/errors.js';
 import type { Environment } from '../../platform/context.js';
-import type { Hit, ScreeningQuery, ScreeningResult, Dataset } from '../../engines/screening/types.js';
+import type { Hit, ListEntity, ScreeningQuery, ScreeningResult, Dataset } from '../../engines/screening/types.js';
 import { DEFAULT_THRESHOLD } from '../../engines/screening/index.js';
 import type { ListRules } from './list-rules.js';
 import { guardQuery } from './engine-guard.js';
@@ -45,8 +45,9 @@ export function selectIndexes(all: SnapshotIndex[], environment: Environment, so
 
 const RANK = { no_match: 0, potential_match: 1, match: 2 } as const;
 
-export function toApiHit(h: Hit, published?: Map<string, string[]>): ScreeningHit {
-  return { entity_id: h.entityId, source: h.source, schema: h.schema, names: published?.get(h.entityId) ?? h.names, datasets: h.datasets, programs: h.programs, score: Math.round(h.score * 10000) / 10000, blocked: h.blocked === true, explanation: { matched: h.explanation.matched, contradicted: h.explanation.contradicted, components: { ...h.explanation.components } } };
+/** The API's hit; `entity` (the listed entity) adds the listing date and source link for reviewers. */
+export function toApiHit(h: Hit, published?: Map<string, string[]>, entity?: ListEntity): ScreeningHit {
+  return { entity_id: h.entityId, source: h.source, schema: h.schema, names: published?.get(h.entityId) ?? h.names, listed_at: entity?.listedAt ?? null, source_url: entity?.sourceUrl ?? null, datasets: h.datasets, programs: h.programs, score: Math.round(h.score * 10000) / 10000, blocked: h.blocked === true, explanation: { matched: h.explanation.matched, contradicted: h.explanation.contradicted, components: { ...h.explanation.components } } };
 }
 
 /**
@@ -62,6 +63,7 @@ export function screenAcross(indexes: SnapshotIndex[], query: ScreeningQuery, o:
   let examined = 0;
   const versions: Record<string, string> = {};
   const published = new Map<string, string[]>();
+  const listed = new Map<string, ListEntity | undefined>();
   const guarded = guardQuery(query);
   for (const { snapshot, index, names } of indexes) {
     versions[snapshot.source] = snapshot.version ?? '';
@@ -69,12 +71,13 @@ export function screenAcross(indexes: SnapshotIndex[], query: ScreeningQuery, o:
     const r = index.screen(guarded, { threshold, datasets: o.datasets, limit, allow: o.rules.allow, block: o.rules.block });
     if (RANK[r.decision] > RANK[decision]) decision = r.decision;
     hits.push(...r.hits);
+    for (const h of r.hits) listed.set(h.entityId, index.entity(h.entityId));
     suppressed.push(...r.suppressed);
     examined += r.candidatesExamined;
   }
   hits.sort((a, b) => Number(!!b.blocked) - Number(!!a.blocked) || b.score - a.score);
   const top = hits.slice(0, limit);
-  const apiHits = [...o.rules.blockHits, ...top.map((h) => toApiHit(h, published))].slice(0, Math.max(limit, o.rules.blockHits.length));
+  const apiHits = [...o.rules.blockHits, ...top.map((h) => toApiHit(h, published, listed.get(h.entityId)))].slice(0, Math.max(limit, o.rules.blockHits.length));
   if (o.rules.blockHits.length) decision = 'match';
   const engine: ScreeningResult = { decision, hits: top, suppressed, candidatesExamined: examined, threshold };
   return { decision, hits: apiHits, suppressed, candidates_examined: examined, threshold, list_versions: versions, engine };

@@ -50,6 +50,8 @@ export const ScreeningHit = Type.Object(
     names: Type.Array(Type.String()),
     datasets: Type.Array(Type.String()),
     programs: Type.Array(Type.String()),
+    listed_at: Type.Union([Type.String(), Type.Null()], { description: 'Date the entity was listed, when the list gives it.' }),
+    source_url: Type.Union([Type.String(), Type.Null()], { description: "Link to the list's publication, when known." }),
     score: Type.Number(),
     blocked: Type.Boolean({ description: 'A blocklist entry forced this hit.' }),
     explanation: Type.Object({
