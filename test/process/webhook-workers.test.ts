@@ -91,12 +91,15 @@ test('two worker processes share the deliveries: none is delivered by both at on
     const now = (inFlight.get(id) ?? 0) + 1;
     if (now > 1) overlap++;
     inFlight.set(id, now);
-    setTimeout(() => inFlight.set(id, (inFlight.get(id) ?? 1) - 1), 30);
-    return { status: 200, delayMs: 30 };
+    setTimeout(() => inFlight.set(id, (inFlight.get(id) ?? 1) - 1), 40);
+    return { status: 200, delayMs: 40 };
   };
+  // Small per-worker concurrency and a slow receiver, so the work outlasts both workers' start-up.
+  const workerEnv = { ...fast, WEBHOOK_CONCURRENCY: '3' };
+  procs.push(startWorker(url, workerEnv), startWorker(url, workerEnv));
+  await new Promise((r) => setTimeout(r, 4000));
   const N = 120;
   for (let i = 0; i < N; i++) await api(server.base, key, 'POST', `/v1/webhooks/${dest.json.id}/test`);
-  procs.push(startWorker(url, fast), startWorker(url, fast));
   await rx.waitFor((r) => new Set(r.map((x) => x.event?.id)).size >= N / 2, 60_000);
   procs[0]!.kill('SIGKILL');
   await rx.waitFor((r) => new Set(r.map((x) => x.event?.id)).size >= N, 60_000);
