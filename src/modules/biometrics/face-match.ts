@@ -1,7 +1,7 @@
-import { cropPortrait } from '../../engines/document/read-document.js';
 import { signal, type Signal } from '../../engines/signal.js';
 import { recordCheck, roundTimings } from '../checks/record-check.js';
 import type { Check } from '../checks/schemas.js';
+import { getDocumentReader } from '../document-checks/reader.js';
 import { getFaceEngine } from './engine.js';
 import { decodeImage, engineCall, reasonsOf, round4, toInputError } from './inputs.js';
 import type { FaceCheckArgs } from './check-args.js';
@@ -22,7 +22,7 @@ export async function faceMatchCheck({ ctx, sealer, settings, input }: FaceCheck
   let compared: Buffer = reference.data;
   if (isDocument) {
     const cropStarted = performance.now();
-    const portrait = await cropPortrait(reference.data).catch((err: unknown) => {
+    const portrait = await getDocumentReader().cropPortrait(reference.data).catch((err: unknown) => {
       throw toInputError(err, undefined, 'reference') ?? err;
     });
     timings.portrait_crop = performance.now() - cropStarted;

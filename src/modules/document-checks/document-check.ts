@@ -1,4 +1,3 @@
-import { readDocument } from '../../engines/document/read-document.js';
 import { REASON_CODES } from '../../engines/document/decide.js';
 import { DocumentInputError } from '../../engines/document/image-input.js';
 import type { DocumentResult } from '../../engines/document/types.js';
@@ -9,6 +8,7 @@ import { invalid } from '../../platform/errors.js';
 import { decodeUpload, IMAGE_TYPES, type MediaInput } from '../checks/media.js';
 import { recordCheck, roundTimings } from '../checks/record-check.js';
 import type { Check } from '../checks/schemas.js';
+import { getDocumentReader } from './reader.js';
 import { documentResultBody, sideSummary } from './result.js';
 import type { DocumentSettings } from './settings.js';
 import type { DocumentCheckBody } from './schemas.js';
@@ -39,7 +39,7 @@ export async function documentCheck({ ctx, sealer, settings, input }: { ctx: Req
   const reads: { side: Side; r: DocumentResult }[] = [];
   for (const u of uploads) {
     try {
-      reads.push({ side: u.side, r: await readDocument(u.data, options) });
+      reads.push({ side: u.side, r: await getDocumentReader().read(u.data, options) });
     } catch (err) {
       if (err instanceof DocumentInputError) throw invalid(u.side, `${u.side}: ${err.message} (${err.code}).`);
       throw err;

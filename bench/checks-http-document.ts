@@ -1,0 +1,43 @@
+// Latency of POST /v1/checks/document through the HTTP stack next to readDocument alone, and how
+// long the event loop stalls meanwhile (the document engine runs part of its work on the calling thread).
+// Usage: npx tsx bench/checks-http-document.ts [iterations=8]   (TEST_DATABASE_URL for PostgreSQL)
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createTestApp } from '../test/helpers/test-app.js';
+import { sharedDataDir } from '../test/fixtures/documents/shared-data.js';
+import { renderDocument } from '../test/fixtures/documents/render.js';
+import { ANNA } from '../test/fixtures/documents/specimen-mrz.js';
+import { readDocument } from '../src/engines/document/read-document.js';
+
+const N = Number(process.argv[2] ?? 8);
+const data = sharedDataDir();
+const t = await createTestApp();
+const o = await t.tenant({ rateLimitPerMinute: 1_000_000 });
+const inputs: [string, Buffer][] = [['rendered TD3 passport (1500×1056 PNG)', await renderDocument({ kind: 'td3', person: ANNA })]];
+if (data) inputs.push(['Utopia specimen photo (passport-td3.jpg)', readFileSync(`${data}/mrz/passporteye_utopia_images/passport-td3.jpg`)]);
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+console.log(`db=${t.db.kind} iterations=${N} load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log('| input | engine p50 / p99 ms | HTTP p50 / p99 ms | overhead p50 ms | event-loop delay max ms |');
+console.log('|---|---|---|---|---|');
+for (const [name, image] of inputs) {
+  const eng: number[] = [];
+  const http: number[] = [];
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  for (let i = 0; i < N + 1; i++) {
+    let s = performance.now();
+    await readDocument(image, { acceptSpecimens: true });
+    const e = performance.now() - s;
+    s = performance.now();
+    if (i >= 1) lag.enable(); // the stall is measured during the HTTP call only (the engine-alone call may run on this thread)
+    const res = await t.call('POST', '/v1/checks/document', { key: o.sandboxKey, body: { front: image.toString('base64') } });
+    const h = performance.now() - s;
+    lag.disable();
+    if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
+    if (i >= 1) { eng.push(e); http.push(h); } // one warm-up round (OCR workers start)
+  }
+  console.log(`| ${name} | ${pct(eng, 50).toFixed(0)} / ${pct(eng, 99).toFixed(0)} | ${pct(http, 50).toFixed(0)} / ${pct(http, 99).toFixed(0)} | ${(pct(http, 50) - pct(eng, 50)).toFixed(0)} | ${(lag.max / 1e6).toFixed(0)} |`);
+}
+console.log(`load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+await t.close();
