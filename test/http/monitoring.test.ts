@@ -7,6 +7,10 @@ import { importListFile } from '../../src/modules/screening/list-sync.js';
 import { screeningJobHandlers } from '../../src/modules/screening/jobs.js';
 import { JobRunner } from '../../src/platform/jobs.js';
 import { rescreenSnapshot } from '../../src/modules/monitoring/rescreen.js';
+import { monitoringAlerts } from '../../src/modules/monitoring/repository.js';
+import { snapshots } from '../../src/modules/screening/snapshot-repository.js';
+import { screeningId } from '../../src/modules/screening/ids.js';
+import { indexCacheFor } from '../../src/modules/screening/index-cache.js';
 
 let t: TestApp;
 before(async () => {
@@ -27,6 +31,20 @@ describe('monitoring subjects', () => {
   routeSecurityTests('get subject', app, { method: 'GET', url: (id) => `/v1/monitoring/subjects/${id}`, scope: 'screening:read', create });
   routeSecurityTests('unenrol subject', app, { method: 'DELETE', url: (id) => `/v1/monitoring/subjects/${id}`, scope: 'screening:write', create });
   routeSecurityTests('list alerts', app, { method: 'GET', url: () => '/v1/monitoring/alerts', scope: 'screening:read' });
+  routeSecurityTests('get alert', app, {
+    method: 'GET',
+    url: (id) => `/v1/monitoring/alerts/${id}`,
+    scope: 'screening:read',
+    create: async (tt, o) => {
+      // An alert as the re-screen job writes it, on the built-in sandbox snapshot.
+      const subjectId = await create(tt, o);
+      await indexCacheFor(tt.db).get(); // the built-in sandbox snapshot is installed by the first refresh
+      const snap = (await snapshots.activeFor(tt.db, 'sandbox'))!;
+      const hit = { entity_id: 'sandbox:pep', source: 'sandbox', schema: 'person', names: ['Sandbox Politically Exposed'], datasets: ['pep'], programs: [], listed_at: null, source_url: null, score: 0.9, blocked: false, explanation: { matched: [], contradicted: [], components: {} } };
+      const row = await monitoringAlerts.insertOnce(tt.db, { accountId: o.accountId, environment: 'sandbox' }, { id: screeningId('alert'), monitored_subject_id: subjectId, subject_reference: subject.subject_reference, entity_id: hit.entity_id, source: 'sandbox', snapshot_id: snap.id, reason: 'added', score: 0.9, hit });
+      return row!.id;
+    },
+  });
 
   test('enrolment is audited and idempotent per subject_reference; a change is audited with a diff', async () => {
     const o = await t.tenant();
@@ -102,6 +120,8 @@ describe('re-screening after a list update (real OFAC SDN 2024-04-25 → 2024-05
     assert.equal(events[0].type, 'screening.rescreening_hit');
     assert.equal(events[0].data.subject_reference, 'cus_firas');
     assert.equal(events[0].data.alert_id, alert.id);
+    const one = (await t.call('GET', `/v1/monitoring/alerts/${alert.id}`, { key: o.sandboxKey })).json();
+    assert.deepEqual(one, alert);
     assert.equal(events[0].data.reason, 'added');
     assert.deepEqual(events[0].data.programs, ['SDGT']);
     const audit = await t.db.query<{ action: string; actor_type: string }>('SELECT action, actor_type FROM audit_events WHERE resource_id = $1', [alert.id]);

@@ -129,6 +129,10 @@ export const monitoringAlerts = {
     );
     return rows[0] ?? null;
   },
+  async get(db: Queryable, t: Tenant, id: string): Promise<AlertRow | null> {
+    const rows = await db.query<AlertRow>('SELECT * FROM monitoring_alerts WHERE account_id = $1 AND environment = $2 AND id = $3', [t.accountId, t.environment, id]);
+    return rows[0] ?? null;
+  },
   /** Entities that left their list: their open alerts close (every tenant; ids are source-prefixed). */
   async closeRemoved(db: Queryable, entityIds: string[]): Promise<number> {
     if (entityIds.length === 0) return 0;

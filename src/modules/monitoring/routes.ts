@@ -58,4 +58,13 @@ export const monitoringModule: FastifyPluginAsync<ModuleOptions> = async (app) =
     const page = await monitoringAlerts.page(req.ctx.db, req.ctx, req.query);
     return { data: page.data.map(toAlert), next_cursor: page.next_cursor };
   });
+
+  r.get('/alerts/:id', {
+    config: { scope: 'screening:read' },
+    schema: { tags, operationId: 'getMonitoringAlert', summary: 'Retrieve a monitoring alert (the alert_id of a screening.rescreening_hit event)', params: IdParam, response: { 200: MonitoringAlert, ...standardErrors } },
+  }, async (req) => {
+    const row = await monitoringAlerts.get(req.ctx.db, req.ctx, req.params.id);
+    if (!row) throw notFound('monitoring alert', 'id');
+    return toAlert(row);
+  });
 };
