@@ -11,6 +11,8 @@ import { sharedData, SKIP_NO_DATA } from '../../src/providers/lists/fixtures/sha
 import { snapshots } from '../../src/modules/screening/snapshot-repository.js';
 import { listSyncSchedule, screeningJobHandlers } from '../../src/modules/screening/jobs.js';
 import { ConfigError } from '../../src/config.js';
+import { activateSnapshot } from '../../src/modules/screening/activate-snapshot.js';
+import { sandboxList } from '../../src/providers/lists/sandbox-list.js';
 
 // Operator list management through the CLI: offline import of real official files, and sync
 // against a local HTTP server standing in for the official URL.
@@ -99,6 +101,23 @@ describe('lists import, list and sync', () => {
     assert.ok(failed.some((s: { error: string }) => /broken\.xml/.test(s.error)));
     assert.equal((await cli('lists', 'import', bad, '--format', 'no_such_format')).code, 64);
     assert.equal((await cli('lists', 'import', '--format', 'un_xml')).code, 64);
+  });
+
+  test('concurrent activations of one source leave exactly one active snapshot, each with its full entity set', async () => {
+    const base = sandboxList().map((e) => ({ ...e, source: 'custom' as const }));
+    const variants = [base.slice(0, 2), base.slice(0, 3), base.slice(0, 4), base];
+    const results = await Promise.all(variants.map((entities) => activateSnapshot(t.db, { source: 'custom_race', format: 'custom_csv', origin: 'import', entities })));
+    const rows = await t.db.query<{ id: string; state: string; entity_count: number; n: number }>(
+      "SELECT s.id, s.state, s.entity_count, (SELECT count(*)::int FROM list_snapshot_entities e WHERE e.snapshot_id = s.id) AS n FROM list_snapshots s WHERE source = 'custom_race'",
+    );
+    assert.equal(rows.length, 4);
+    assert.equal(rows.filter((r) => r.state === 'active').length, 1);
+    for (const r of rows) assert.equal(r.n, r.entity_count);
+    // Each activation superseded the one before it: one rescreen job per activation, chained.
+    const jobs = await t.db.query<{ payload: { snapshot_id: string; previous_snapshot_id: string | null } }>("SELECT payload FROM jobs WHERE queue = 'screening.rescreen' AND payload->>'source' = 'custom_race'");
+    assert.equal(jobs.length, 4);
+    assert.equal(jobs.filter((j) => j.payload.previous_snapshot_id === null).length, 1);
+    assert.deepEqual(new Set(results.map((r) => r.snapshot.id)), new Set(rows.map((r) => r.id)));
   });
 
   describe('lists sync against a local server', () => {
