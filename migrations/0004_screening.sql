@@ -36,7 +36,8 @@ CREATE TABLE monitored_subjects (
   account_id text NOT NULL,
   environment text NOT NULL,
   subject_reference text NOT NULL,
-  -- The screening query (name, date of birth, countries, entity type, identifiers…).
+  -- The screening query (name, date of birth, countries, entity type, identifiers…), sealed with
+  -- MASTER_KEY and stored as a JSON string: it is personal data.
   query jsonb NOT NULL,
   datasets text[],
   sources text[],

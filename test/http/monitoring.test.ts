@@ -6,6 +6,7 @@ import { sharedData, SKIP_NO_DATA } from '../../src/providers/lists/fixtures/sha
 import { importListFile } from '../../src/modules/screening/list-sync.js';
 import { screeningJobHandlers } from '../../src/modules/screening/jobs.js';
 import { JobRunner } from '../../src/platform/jobs.js';
+import { Sealer } from '../../src/platform/crypto.js';
 import { rescreenSnapshot } from '../../src/modules/monitoring/rescreen.js';
 import { monitoringAlerts } from '../../src/modules/monitoring/repository.js';
 import { snapshots } from '../../src/modules/screening/snapshot-repository.js';
@@ -58,9 +59,12 @@ describe('monitoring subjects', () => {
     const changed = await enrol(o.sandboxKey, { ...subject, date_of_birth: '1980' });
     assert.equal(changed.statusCode, 200);
     assert.equal(changed.json().date_of_birth, '1980');
-    const audit = await t.db.query<{ action: string; diff: unknown }>('SELECT action, diff FROM audit_events WHERE resource_id = $1 ORDER BY id', [a.json().id]);
+    const audit = await t.db.query<{ action: string; metadata: { changed?: string[] } }>('SELECT action, metadata FROM audit_events WHERE resource_id = $1 ORDER BY id', [a.json().id]);
     assert.deepEqual(audit.map((r) => r.action), ['monitored_subject.enrolled', 'monitored_subject.updated']);
-    assert.ok(JSON.stringify(audit[1]!.diff).includes('1980'));
+    assert.deepEqual(audit[1]!.metadata.changed, ['date_of_birth']);
+    // The query is sealed at rest.
+    const [raw] = await t.db.query<{ q: string }>('SELECT query::text AS q FROM monitored_subjects WHERE id = $1', [a.json().id]);
+    assert.ok(!raw!.q.includes('Jane'));
     const list = (await t.call('GET', '/v1/monitoring/subjects', { key: o.sandboxKey })).json();
     assert.equal(list.data.length, 1);
     const del = await t.call('DELETE', `/v1/monitoring/subjects/${a.json().id}`, { key: o.sandboxKey });
@@ -74,7 +78,7 @@ describe('monitoring subjects', () => {
 
 describe('re-screening after a list update (real OFAC SDN 2024-04-25 → 2024-05-03)', () => {
   const dir = sharedData('sanctions', 'ofac_sdn_csv_2024_snapshots');
-  const drain = () => new JobRunner({ db: t.db, handlers: screeningJobHandlers(t.db) }).drain();
+  const drain = () => new JobRunner({ db: t.db, handlers: screeningJobHandlers(t.db, new Sealer(t.config.masterKey)) }).drain();
 
   test('only the delta is re-matched; new hits raise one alert and one event each; allow entries and removals are honoured', { skip: dir ? false : SKIP_NO_DATA }, async () => {
     const o = await t.tenant();
@@ -128,7 +132,7 @@ describe('re-screening after a list update (real OFAC SDN 2024-04-25 → 2024-05
     assert.deepEqual(audit, [{ action: 'monitoring_alert.created', actor_type: 'system' }]);
 
     // A retried job raises nothing twice.
-    const again = await rescreenSnapshot(t.db, { source: 'ofac_sdn', snapshot_id: second.snapshot.id, previous_snapshot_id: first.snapshot.id });
+    const again = await rescreenSnapshot(t.db, new Sealer(t.config.masterKey), { source: 'ofac_sdn', snapshot_id: second.snapshot.id, previous_snapshot_id: first.snapshot.id });
     assert.equal(again.added, 305);
     assert.equal(again.removed, 10);
     assert.equal(again.alertsRaised, 0);

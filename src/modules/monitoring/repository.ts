@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import type { Sealer } from '../../platform/crypto.js';
 import type { RequestContext } from '../../platform/context.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
@@ -16,7 +17,8 @@ export interface SubjectRow {
   account_id: string;
   environment: 'sandbox' | 'production';
   subject_reference: string;
-  query: StoredQuery;
+  /** The query sealed with MASTER_KEY (a JSON string in the jsonb column): names, dates of birth and document numbers are personal data. */
+  query: unknown;
   datasets: string[] | null;
   sources: string[] | null;
   threshold: number | null;
@@ -40,8 +42,20 @@ export interface AlertRow {
   closed_at: Date | null;
 }
 
-export function toMonitoredSubject(r: SubjectRow): MonitoredSubject {
-  const q = r.query;
+const QUERY_PURPOSE = 'monitored-subject';
+
+export function sealQuery(sealer: Sealer, q: StoredQuery): string {
+  return sealer.seal(QUERY_PURPOSE, JSON.stringify(q));
+}
+
+/** The subject's query in clear. */
+export function openQuery(sealer: Sealer, raw: unknown): StoredQuery {
+  if (typeof raw === 'string') return JSON.parse(sealer.open(QUERY_PURPOSE, raw)) as StoredQuery;
+  return raw as StoredQuery;
+}
+
+export function toMonitoredSubject(r: SubjectRow, sealer: Sealer): MonitoredSubject {
+  const q = openQuery(sealer, r.query);
   return {
     id: r.id,
     object: 'monitored_subject',
@@ -74,7 +88,8 @@ export const monitoredSubjects = {
     const rows = await db.query<SubjectRow>('SELECT * FROM monitored_subjects WHERE account_id = $1 AND environment = $2 AND subject_reference = $3 AND deleted_at IS NULL FOR UPDATE', [t.accountId, t.environment, ref]);
     return rows[0] ?? null;
   },
-  async insert(tx: Queryable, t: Tenant, r: Pick<SubjectRow, 'id' | 'subject_reference' | 'query' | 'datasets' | 'sources' | 'threshold'>): Promise<SubjectRow> {
+  /** `query` is the sealed query (sealQuery). */
+  async insert(tx: Queryable, t: Tenant, r: Pick<SubjectRow, 'id' | 'subject_reference' | 'datasets' | 'sources' | 'threshold'> & { query: string }): Promise<SubjectRow> {
     const rows = await tx.query<SubjectRow>(
       `INSERT INTO monitored_subjects (id, account_id, environment, subject_reference, query, datasets, sources, threshold)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8) RETURNING *`,
@@ -82,7 +97,7 @@ export const monitoredSubjects = {
     );
     return rows[0]!;
   },
-  async update(tx: Queryable, t: Tenant, id: string, r: Pick<SubjectRow, 'query' | 'datasets' | 'sources' | 'threshold'>): Promise<SubjectRow> {
+  async update(tx: Queryable, t: Tenant, id: string, r: Pick<SubjectRow, 'datasets' | 'sources' | 'threshold'> & { query: string }): Promise<SubjectRow> {
     const rows = await tx.query<SubjectRow>(
       `UPDATE monitored_subjects SET query = $4::jsonb, datasets = $5, sources = $6, threshold = $7, updated_at = now()
        WHERE account_id = $1 AND environment = $2 AND id = $3 AND deleted_at IS NULL RETURNING *`,

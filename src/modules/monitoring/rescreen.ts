@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../../platform/db.js';
+import type { Sealer } from '../../platform/crypto.js';
 import { systemContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { enqueueEvent } from '../../platform/outbox.js';
@@ -10,7 +11,7 @@ import { screeningId } from '../screening/ids.js';
 import { SANDBOX_SOURCE } from '../screening/activate-snapshot.js';
 import { toApiHit, toScreeningQuery } from '../screening/run-screening.js';
 import { guardEntity, guardQuery, originalNames } from '../screening/engine-guard.js';
-import { monitoredSubjects, monitoringAlerts, type SubjectRow } from './repository.js';
+import { monitoredSubjects, monitoringAlerts, openQuery, type SubjectRow } from './repository.js';
 import { RESCREENING_HIT } from './events.js';
 
 export interface RescreenPayload {
@@ -56,7 +57,7 @@ function wanted(s: SubjectRow, a: RescreenAlert): boolean {
  * becomes an alert and a screening.rescreening_hit event, committed together per tenant batch.
  * Re-running it (a retried job) raises nothing twice: alerts are unique per subject and entity.
  */
-export async function rescreenSnapshot(db: Db, p: RescreenPayload, requestId = 'job:screening.rescreen'): Promise<RescreenSummary> {
+export async function rescreenSnapshot(db: Db, sealer: Sealer, p: RescreenPayload, requestId = 'job:screening.rescreen'): Promise<RescreenSummary> {
   const next = await snapshots.get(db, p.snapshot_id);
   if (!next) throw new Error(`snapshot ${p.snapshot_id} does not exist`);
   const prev = p.previous_snapshot_id ? await snapshots.entities(db, p.previous_snapshot_id) : [];
@@ -81,7 +82,7 @@ export async function rescreenSnapshot(db: Db, p: RescreenPayload, requestId = '
       const byId = new Map(eligible.map((s) => [s.id, s]));
       const allow = await allowEntries(db, tenant, eligible.map((s) => s.subject_reference));
       const threshold = Math.min(...eligible.map((s) => s.threshold ?? DEFAULT_THRESHOLD));
-      const r = rescreenDelta(eligible.map((s) => ({ subjectId: s.id, query: guardQuery(toScreeningQuery(s.query)) })), guardedDiff, {
+      const r = rescreenDelta(eligible.map((s) => ({ subjectId: s.id, query: guardQuery(toScreeningQuery(openQuery(sealer, s.query))) })), guardedDiff, {
         threshold,
         limit: 50,
         allowFor: (id) => allow.get(byId.get(id)!.subject_reference),

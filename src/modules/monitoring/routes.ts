@@ -10,7 +10,8 @@ import { enrolSubject, unenrolSubject } from './enrol.js';
 import './events.js';
 
 /** Ongoing monitoring: enrolled subjects are re-screened against every list update; new hits become alerts. */
-export const monitoringModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
+export const monitoringModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
+  const sealer = deps.sealer;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Monitoring'];
 
@@ -25,7 +26,7 @@ export const monitoringModule: FastifyPluginAsync<ModuleOptions> = async (app) =
     // enrolment is looked up first (the verb re-checks it under a row lock).
     const exists = await monitoredSubjects.page(req.ctx.db, req.ctx, { subject_reference: req.body.subject_reference, limit: 1 });
     reply.code(exists.data.length ? 200 : 201);
-    const { subject } = await enrolSubject({ ctx: req.ctx, input: req.body });
+    const { subject } = await enrolSubject({ ctx: req.ctx, sealer, input: req.body });
     return subject;
   });
 
@@ -34,7 +35,7 @@ export const monitoringModule: FastifyPluginAsync<ModuleOptions> = async (app) =
     schema: { tags, operationId: 'listMonitoredSubjects', summary: 'List enrolled subjects, newest first', querystring: SubjectsQuery, response: { 200: Page(MonitoredSubject), ...standardErrors } },
   }, async (req) => {
     const page = await monitoredSubjects.page(req.ctx.db, req.ctx, req.query);
-    return { data: page.data.map(toMonitoredSubject), next_cursor: page.next_cursor };
+    return { data: page.data.map((row) => toMonitoredSubject(row, sealer)), next_cursor: page.next_cursor };
   });
 
   r.get('/subjects/:id', {
@@ -43,13 +44,13 @@ export const monitoringModule: FastifyPluginAsync<ModuleOptions> = async (app) =
   }, async (req) => {
     const row = await monitoredSubjects.get(req.ctx.db, req.ctx, req.params.id);
     if (!row) throw notFound('monitored subject', 'id');
-    return toMonitoredSubject(row);
+    return toMonitoredSubject(row, sealer);
   });
 
   r.delete('/subjects/:id', {
     config: { scope: 'screening:write' },
     schema: { tags, operationId: 'unenrolMonitoredSubject', summary: 'Stop monitoring a subject (its alerts are kept)', params: IdParam, response: { 200: MonitoredSubject, ...standardErrors } },
-  }, async (req) => unenrolSubject({ ctx: req.ctx, id: req.params.id }));
+  }, async (req) => unenrolSubject({ ctx: req.ctx, sealer, id: req.params.id }));
 
   r.get('/alerts', {
     config: { scope: 'screening:read' },

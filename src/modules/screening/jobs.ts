@@ -4,14 +4,22 @@ import { rescreenSnapshot, type RescreenPayload } from '../monitoring/rescreen.j
 import { RESCREEN_QUEUE } from './activate-snapshot.js';
 import { syncLists } from './list-sync.js';
 import { loadScreeningSettings } from './settings.js';
+import { loadConfig } from '../../config.js';
+import { Sealer } from '../../platform/crypto.js';
 
 export const LIST_SYNC_QUEUE = 'lists.sync';
 
-/** The screening queues: re-screen after a snapshot switch, and the scheduled list download. */
-export function screeningJobHandlers(db: Db): Record<string, JobHandler> {
+/**
+ * The screening queues: re-screen after a snapshot switch, and the scheduled list download.
+ * Monitored subjects are sealed; the job dependencies carry no sealer yet, so without one it is
+ * made from the process's own configuration (the same MASTER_KEY the server seals with).
+ */
+export function screeningJobHandlers(db: Db, sealer?: Sealer): Record<string, JobHandler> {
+  let s = sealer;
   return {
     [RESCREEN_QUEUE]: async (job) => {
-      await rescreenSnapshot(db, job.payload as unknown as RescreenPayload, `job:${job.id}`);
+      s ??= new Sealer(loadConfig().masterKey);
+      await rescreenSnapshot(db, s, job.payload as unknown as RescreenPayload, `job:${job.id}`);
     },
     [LIST_SYNC_QUEUE]: async () => {
       const results = await syncLists(db);
