@@ -57,7 +57,7 @@ function wanted(s: SubjectRow, a: RescreenAlert): boolean {
  * becomes an alert and a screening.rescreening_hit event, committed together per tenant batch.
  * Re-running it (a retried job) raises nothing twice: alerts are unique per subject and entity.
  */
-export async function rescreenSnapshot(db: Db, sealer: Sealer, p: RescreenPayload, requestId = 'job:screening.rescreen'): Promise<RescreenSummary> {
+export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), p: RescreenPayload, requestId = 'job:screening.rescreen'): Promise<RescreenSummary> {
   const next = await snapshots.get(db, p.snapshot_id);
   if (!next) throw new Error(`snapshot ${p.snapshot_id} does not exist`);
   const prev = p.previous_snapshot_id ? await snapshots.entities(db, p.previous_snapshot_id) : [];
@@ -82,7 +82,7 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer, p: RescreenPayloa
       const byId = new Map(eligible.map((s) => [s.id, s]));
       const allow = await allowEntries(db, tenant, eligible.map((s) => s.subject_reference));
       const threshold = Math.min(...eligible.map((s) => s.threshold ?? DEFAULT_THRESHOLD));
-      const r = rescreenDelta(eligible.map((s) => ({ subjectId: s.id, query: guardQuery(toScreeningQuery(openQuery(sealer, s.query))) })), guardedDiff, {
+      const r = rescreenDelta(eligible.map((s) => ({ subjectId: s.id, query: guardQuery(toScreeningQuery(openQuery(typeof sealer === 'function' ? sealer() : sealer, s.query))) })), guardedDiff, {
         threshold,
         limit: 50,
         allowFor: (id) => allow.get(byId.get(id)!.subject_reference),

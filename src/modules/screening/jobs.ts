@@ -18,8 +18,8 @@ export function screeningJobHandlers(db: Db, sealer?: Sealer): Record<string, Jo
   let s = sealer;
   return {
     [RESCREEN_QUEUE]: async (job) => {
-      s ??= new Sealer(loadConfig().masterKey);
-      await rescreenSnapshot(db, s, job.payload as unknown as RescreenPayload, `job:${job.id}`);
+      // Made only when a subject must be opened: most re-screens (no enrolled subjects) need none.
+      await rescreenSnapshot(db, () => (s ??= new Sealer(loadConfig().masterKey)), job.payload as unknown as RescreenPayload, `job:${job.id}`);
     },
     [LIST_SYNC_QUEUE]: async () => {
       const results = await syncLists(db);
