@@ -52,57 +52,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * fixes them in one pass rather than one restart per mistake.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const problems: string[] = [];
-  const int = (name: string, def: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
-      return def;
-    }
-    return n;
-  };
-  const num = (name: string, def: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < min || n > max) {
-      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
-      return def;
-    }
-    return n;
-  };
-  const list = (name: string, def: number[]): number[] => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    const values = raw.split(',').map((x) => Number(x.trim()));
-    if (values.length === 0 || values.some((v) => !Number.isFinite(v) || v < 0)) {
-      problems.push(`${name} must be a comma-separated list of non-negative seconds (got "${raw}")`);
-      return def;
-    }
-    return values;
-  };
-  const bool = (name: string, def: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
-    problems.push(`${name} must be true or false (got "${raw}")`);
-    return def;
-  };
-  const url = (name: string, protocols: string[]): string | null => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return null;
-    try {
-      const u = new URL(raw);
-      if (!protocols.includes(u.protocol)) problems.push(`${name} must use ${protocols.join(' or ')} (got "${u.protocol}")`);
-      return raw;
-    } catch {
-      problems.push(`${name} is not a valid URL`);
-      return null;
-    }
-  };
+  const r = envReader(env);
+  const { problems, int, num, list, bool, url } = r;
 
   const nodeEnv = env.NODE_ENV ?? 'development';
   const production = nodeEnv === 'production';
@@ -158,6 +109,77 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * Typed readers over an environment that collect every problem instead of stopping at the first,
+ * so an operator fixes them in one pass. Modules use it for their own settings (then
+ * `r.throwIfProblems()`).
+ */
+export function envReader(env: NodeJS.ProcessEnv) {
+  const problems: string[] = [];
+  const raw = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
+  const int = (name: string, def: number, min: number, max: number): number => {
+    const v = raw(name);
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${v}")`);
+      return def;
+    }
+    return n;
+  };
+  const num = (name: string, def: number, min: number, max: number): number => {
+    const v = raw(name);
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < min || n > max) {
+      problems.push(`${name} must be a number from ${min} to ${max} (got "${v}")`);
+      return def;
+    }
+    return n;
+  };
+  const list = (name: string, def: number[]): number[] => {
+    const v = raw(name);
+    if (v === undefined) return def;
+    const values = v.split(',').map((x) => Number(x.trim()));
+    if (values.length === 0 || values.some((x) => !Number.isFinite(x) || x < 0)) {
+      problems.push(`${name} must be a comma-separated list of non-negative numbers (got "${v}")`);
+      return def;
+    }
+    return values;
+  };
+  const bool = (name: string, def: boolean): boolean => {
+    const v = raw(name);
+    if (v === undefined) return def;
+    if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+    if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+    problems.push(`${name} must be true or false (got "${v}")`);
+    return def;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const v = raw(name);
+    if (v === undefined) return null;
+    try {
+      const u = new URL(v);
+      if (!protocols.includes(u.protocol)) problems.push(`${name} must use ${protocols.join(' or ')} (got "${u.protocol}")`);
+      return v;
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+      return null;
+    }
+  };
+  return {
+    problems,
+    int,
+    num,
+    list,
+    bool,
+    url,
+    throwIfProblems(): void {
+      if (problems.length > 0) throw new ConfigError(problems);
+    },
+  };
 }
 
 function decodeKey(raw: string): Buffer | null {
