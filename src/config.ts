@@ -52,8 +52,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * fixes them in one pass rather than one restart per mistake.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const r = envReader(env);
-  const { problems, int, num, list, bool, url } = r;
+  const { problems, int, num, list, bool, url } = envReader(env);
 
   const nodeEnv = env.NODE_ENV ?? 'development';
   const production = nodeEnv === 'production';
