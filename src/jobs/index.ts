@@ -4,6 +4,7 @@ import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { listSyncSchedule, screeningJobHandlers } from '../modules/screening/jobs.js';
 import { purgeContactHistory } from '../modules/contact/repository.js';
+import { VERIFICATION_RECURRING, verificationJobHandlers } from '../modules/verifications/expire.js';
 
 export interface JobDeps {
   db: Db;
@@ -25,6 +26,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
       await purgeContactHistory(deps.db);
     },
     ...screeningJobHandlers(deps.db),
+    ...verificationJobHandlers(deps.db),
   };
 }
 
@@ -35,6 +37,7 @@ export const RECURRING: { queue: string; everyMs: number }[] = [
   { queue: 'jobs.purge', everyMs: 3_600_000 },
   { queue: 'contact.purge', everyMs: 3_600_000 },
   ...listSyncSchedule(),
+  ...VERIFICATION_RECURRING,
 ];
 
 export function startScheduler(db: Db, onError: (err: unknown) => void): () => void {

@@ -14,6 +14,8 @@ import { biometricsModule } from './biometrics/routes.js';
 import { documentChecksModule } from './document-checks/routes.js';
 import { screeningModule } from './screening/routes.js';
 import { monitoringModule } from './monitoring/routes.js';
+import { journeysModule } from './journeys/routes.js';
+import { sandboxModule, verificationsModule } from './verifications/routes.js';
 
 export interface ModuleOptions {
   deps: AppDeps & { sealer: Sealer };
@@ -35,4 +37,7 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/checks', plugin: documentChecksModule },
   { prefix: '/v1/checks/screening', plugin: screeningModule },
   { prefix: '/v1/monitoring', plugin: monitoringModule },
+  { prefix: '/v1/journeys', plugin: journeysModule },
+  { prefix: '/v1/verifications', plugin: verificationsModule },
+  { prefix: '/v1/sandbox', plugin: sandboxModule },
 ];

@@ -1,0 +1,26 @@
+import type { RequestContext } from '../../platform/context.js';
+import { emitAudit } from '../../platform/audit.js';
+import { withTransaction } from '../../platform/transaction.js';
+import { validateDefinition } from './definition.js';
+import { ensureDefaultJourneys, journeys, toJourney } from './repository.js';
+import type { CreateJourney, Journey } from './schemas.js';
+
+/**
+ * Adds a version of a journey in the key's environment: a draft, or published (new sessions start
+ * on it; running sessions keep the version they pinned). Versions are never edited in place.
+ */
+export async function createJourneyVersion({ ctx, input }: { ctx: RequestContext; input: CreateJourney }): Promise<Journey> {
+  const definition = validateDefinition(input.definition);
+  await ensureDefaultJourneys(ctx.db, ctx);
+  return withTransaction(ctx, async (tx) => {
+    const j = await journeys.addVersion(tx, ctx, { key: input.key, name: input.name, definition, publish: input.publish ?? false, createdBy: `${ctx.actor.type}:${ctx.actor.id}` });
+    await emitAudit(tx, ctx, {
+      action: input.publish ? 'journey.published' : 'journey.drafted',
+      resourceType: 'journey',
+      resourceId: j.id,
+      metadata: { key: j.key, version: j.latest_version },
+    });
+    const versions = await journeys.versionsOf(tx, [j.id]);
+    return toJourney(j, versions.get(j.id) ?? []);
+  });
+}

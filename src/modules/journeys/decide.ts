@@ -1,0 +1,71 @@
+import { JOURNEY_CHECK_TYPES, statusesOf, type JourneyCheckType, type JourneyDefinition, type OutcomeStatus } from './definition.js';
+
+export type Decision = 'approved' | 'declined' | 'referred';
+export type RiskBand = 'low' | 'medium' | 'high';
+
+export interface CheckOutcome {
+  type: JourneyCheckType;
+  status: OutcomeStatus;
+}
+
+export interface DecisionResult {
+  decision: Decision;
+  risk: { score: number; band: RiskBand };
+  reason_codes: string[];
+  /** Every check of the journey with its final status, risk_score included (derived from the band). */
+  checks: CheckOutcome[];
+}
+
+/**
+ * Reason codes: `<check>_<status>` for every non-clean outcome that a rule acted on, `risk_band_medium`
+ * and `risk_band_high` when a band rule acted, and `manual_approved` / `manual_declined` for a
+ * reviewer's decision. Published in docs/verifications.md and the OpenAPI description.
+ */
+export const REASON_CODES: readonly string[] = [
+  ...JOURNEY_CHECK_TYPES.filter((t) => t !== 'risk_score').flatMap((t) => statusesOf(t).slice(1).map((s) => `${t}_${s}`)),
+  'risk_band_medium',
+  'risk_band_high',
+  'manual_approved',
+  'manual_declined',
+];
+
+const BAND_RANK: Record<RiskBand, number> = { low: 0, medium: 1, high: 2 };
+
+export function bandOf(score: number, scoring: JourneyDefinition['risk_scoring']): RiskBand {
+  if (score >= scoring.high_from) return 'high';
+  if (score >= scoring.medium_from) return 'medium';
+  return 'low';
+}
+
+/**
+ * The journey's decision over finished check outcomes: risk points add up (capped at 100) to a band;
+ * any decline rule (or the decline band) declines; otherwise any refer rule (or the refer band)
+ * refers; otherwise approved. Pure: the sandbox, the check pipeline and tests all call this.
+ */
+export function decide(def: JourneyDefinition, outcomes: CheckOutcome[]): DecisionResult {
+  const byType = new Map(outcomes.map((o) => [o.type, o.status]));
+  for (const c of def.checks) {
+    if (c.type === 'risk_score') continue;
+    const s = byType.get(c.type);
+    if (!s) throw new Error(`decide: no outcome for the ${c.type} check`);
+    if (!statusesOf(c.type).includes(s)) throw new Error(`decide: ${s} is not a ${c.type} outcome`);
+  }
+  const score = Math.min(100, def.risk_scoring.signals.reduce((sum, sig) => sum + (byType.get(sig.check) === sig.status ? sig.points : 0), 0));
+  const band = bandOf(score, def.risk_scoring);
+
+  const fired = (rules: JourneyDefinition['decision_rules']['decline']) =>
+    rules.filter((r) => r.statuses.includes(byType.get(r.check) as never)).map((r) => `${r.check}_${byType.get(r.check)}`);
+  const atBand = (limit: 'medium' | 'high' | null) => limit !== null && BAND_RANK[band] >= BAND_RANK[limit];
+  const declines = fired(def.decision_rules.decline);
+  const refers = fired(def.decision_rules.refer);
+  const bandDeclines = atBand(def.decision_rules.decline_at_band);
+  const bandRefers = atBand(def.decision_rules.refer_at_band);
+  if (bandDeclines) declines.push(`risk_band_${band}`);
+  else if (bandRefers) refers.push(`risk_band_${band}`);
+
+  const decision: Decision = declines.length > 0 ? 'declined' : refers.length > 0 ? 'referred' : 'approved';
+  const reason_codes = [...new Set(decision === 'declined' ? [...declines, ...refers] : decision === 'referred' ? refers : [])];
+  const riskStatus: OutcomeStatus = bandDeclines ? 'failed' : bandRefers ? 'needs_review' : 'passed';
+  const checks = def.checks.map((c) => ({ type: c.type, status: c.type === 'risk_score' ? riskStatus : byType.get(c.type)! }));
+  return { decision, risk: { score, band }, reason_codes, checks };
+}

@@ -1,0 +1,109 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { invalid } from '../../platform/errors.js';
+import { DOCUMENT_TYPES } from '../document-checks/schemas.js';
+import { DATASETS } from '../screening/schemas.js';
+
+/** Check types a journey may run: those whose engine exists and can run unattended in a session. */
+export const JOURNEY_CHECK_TYPES = ['document', 'liveness', 'face_match', 'sanctions_pep', 'age_estimation', 'proof_of_address', 'risk_score'] as const;
+export type JourneyCheckType = (typeof JOURNEY_CHECK_TYPES)[number];
+
+export const VERIFYING_STATUSES = ['passed', 'failed', 'needs_review'] as const;
+export const SCREENING_STATUSES = ['no_match', 'potential_match', 'match'] as const;
+export type OutcomeStatus = (typeof VERIFYING_STATUSES)[number] | (typeof SCREENING_STATUSES)[number];
+
+/** The statuses a finished check of this type can have; the first is the clean outcome. */
+export function statusesOf(type: JourneyCheckType): readonly OutcomeStatus[] {
+  return type === 'sanctions_pep' ? SCREENING_STATUSES : VERIFYING_STATUSES;
+}
+
+const Threshold = (def: number, what: string) => Type.Number({ minimum: 0, maximum: 1, default: def, description: `${what} (0 to 1; default ${def}).` });
+
+/** Settings per check type; the pipeline passes them to the engine unchanged. */
+export const CHECK_SETTINGS: Record<JourneyCheckType, TSchema> = {
+  document: Type.Object({
+    accepted_types: Type.Optional(Type.Array(Type.Union(DOCUMENT_TYPES.map((t) => Type.Literal(t))), { minItems: 1, uniqueItems: true, description: 'Document types accepted (default: all).' })),
+    accepted_countries: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z]{2}$' }), { minItems: 1, maxItems: 250, uniqueItems: true, description: 'Issuing countries accepted (default: all).' })),
+  }, { additionalProperties: false }),
+  liveness: Type.Object({ threshold: Type.Optional(Threshold(0.5, 'Live score at or above which the capture passes')) }, { additionalProperties: false }),
+  face_match: Type.Object({ threshold: Type.Optional(Threshold(0.65, 'Similarity at or above which the selfie matches the portrait')) }, { additionalProperties: false }),
+  sanctions_pep: Type.Object({
+    datasets: Type.Optional(Type.Array(Type.Union(DATASETS.map((d) => Type.Literal(d))), { minItems: 1, uniqueItems: true, description: 'Data sets screened (default: all).' })),
+    threshold: Type.Optional(Threshold(0.8, 'Minimum score of a reported hit')),
+  }, { additionalProperties: false }),
+  age_estimation: Type.Object({ minimum_age: Type.Optional(Type.Integer({ minimum: 13, maximum: 100, default: 18 })) }, { additionalProperties: false }),
+  proof_of_address: Type.Object({ max_document_age_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, default: 90 })) }, { additionalProperties: false }),
+  risk_score: Type.Object({}, { additionalProperties: false }),
+};
+
+const CheckTypeLiteral = Type.Union(JOURNEY_CHECK_TYPES.map((t) => Type.Literal(t)));
+const StatusLiteral = Type.Union([...VERIFYING_STATUSES, ...SCREENING_STATUSES].map((s) => Type.Literal(s)));
+const Band = Type.Union([Type.Literal('medium'), Type.Literal('high')]);
+const Condition = Type.Object({ check: CheckTypeLiteral, statuses: Type.Array(StatusLiteral, { minItems: 1, uniqueItems: true }) }, { additionalProperties: false });
+
+export const JourneyDefinition = Type.Object(
+  {
+    checks: Type.Array(
+      Type.Object({ type: CheckTypeLiteral, settings: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Per-type settings; see the journey documentation.' })) }, { additionalProperties: false }),
+      { minItems: 1, maxItems: 10, description: 'The checks in the order the subject meets them; each type at most once.' },
+    ),
+    decision_rules: Type.Object(
+      {
+        decline: Type.Array(Condition, { maxItems: 30, description: 'A check ending in one of these statuses declines the session.' }),
+        refer: Type.Array(Condition, { maxItems: 30, description: 'A check ending in one of these statuses refers the session to review (unless a decline rule fired).' }),
+        decline_at_band: Type.Union([Band, Type.Null()], { description: 'A risk band at or above this declines; null: never.' }),
+        refer_at_band: Type.Union([Band, Type.Null()], { description: 'A risk band at or above this refers; null: never.' }),
+      },
+      { additionalProperties: false },
+    ),
+    risk_scoring: Type.Object(
+      {
+        signals: Type.Array(
+          Type.Object({ check: CheckTypeLiteral, status: StatusLiteral, points: Type.Integer({ minimum: 0, maximum: 100 }) }, { additionalProperties: false }),
+          { maxItems: 50, description: 'Points added to risk.score when a check ends in that status; the sum is capped at 100.' },
+        ),
+        medium_from: Type.Integer({ minimum: 1, maximum: 100, description: 'risk.band is medium from this score.' }),
+        high_from: Type.Integer({ minimum: 1, maximum: 100, description: 'risk.band is high from this score (above medium_from).' }),
+      },
+      { additionalProperties: false },
+    ),
+    session_lifetime_seconds: Type.Integer({ minimum: 300, maximum: 7 * 86_400, description: 'How long a session waits for the subject (5 minutes to 7 days).' }),
+  },
+  { additionalProperties: false, title: 'JourneyDefinition' },
+);
+export type JourneyDefinition = Static<typeof JourneyDefinition>;
+
+/**
+ * Checks what the schema cannot: settings per type, each type once, rules and signals naming
+ * checks of this journey with statuses those checks can have, ordered bands. Throws 400 naming
+ * the field as a dotted path under `definition`.
+ */
+export function validateDefinition(def: JourneyDefinition, base = 'definition'): JourneyDefinition {
+  const types = new Set<string>();
+  const checks = def.checks.map((c, i) => {
+    const at = `${base}.checks[${i}]`;
+    if (types.has(c.type)) throw invalid(`${at}.type`, `The journey already has a ${c.type} check; each type runs at most once.`);
+    types.add(c.type);
+    const schema = CHECK_SETTINGS[c.type];
+    const settings = c.settings ?? {};
+    const err = Value.Errors(schema, settings).First();
+    if (err) throw invalid(`${at}.settings${err.path.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`, `${c.type} settings: ${err.message}.`);
+    return { type: c.type, settings: Value.Default(schema, structuredClone(settings)) as Record<string, unknown> };
+  });
+  const known = (check: JourneyCheckType, status: string, at: string) => {
+    if (!types.has(check)) throw invalid(`${at}.check`, `The journey has no ${check} check.`);
+    if (check === 'risk_score') throw invalid(`${at}.check`, 'risk_score is decided by the risk bands (decline_at_band, refer_at_band), not by status rules.');
+    if (!statusesOf(check).includes(status as OutcomeStatus)) throw invalid(`${at}.status`, `A ${check} check ends in one of: ${statusesOf(check).join(', ')}.`);
+  };
+  for (const kind of ['decline', 'refer'] as const) {
+    def.decision_rules[kind].forEach((r, i) => r.statuses.forEach((s, j) => {
+      const at = `${base}.decision_rules.${kind}[${i}]`;
+      try { known(r.check, s, at); } catch (e) {
+        throw (e as { field?: string }).field?.endsWith('.status') ? invalid(`${at}.statuses[${j}]`, (e as Error).message) : e;
+      }
+    }));
+  }
+  def.risk_scoring.signals.forEach((s, i) => known(s.check, s.status, `${base}.risk_scoring.signals[${i}]`));
+  if (def.risk_scoring.high_from <= def.risk_scoring.medium_from) throw invalid(`${base}.risk_scoring.high_from`, 'high_from must be above medium_from.');
+  return { ...def, checks };
+}

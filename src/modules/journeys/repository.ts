@@ -1,0 +1,123 @@
+import type { Queryable } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/context.js';
+import { newId } from '../../platform/ids.js';
+import { paginate } from '../../platform/pagination.js';
+import { iso } from '../../platform/schemas.js';
+import type { JourneyDefinition } from './definition.js';
+import type { Journey } from './schemas.js';
+import { DEFAULT_JOURNEYS } from './defaults.js';
+import { validateDefinition } from './definition.js';
+
+type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
+
+export interface JourneyRow {
+  id: string;
+  environment: string;
+  key: string;
+  name: string;
+  latest_version: number;
+  published_version: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface VersionRow {
+  journey_id: string;
+  version: number;
+  definition: JourneyDefinition;
+  status: 'draft' | 'published';
+  created_by: string;
+  created_at: Date;
+  published_at: Date | null;
+}
+
+export function toJourney(j: JourneyRow, versions: VersionRow[]): Journey {
+  return {
+    id: j.id,
+    object: 'journey',
+    key: j.key,
+    name: j.name,
+    environment: j.environment,
+    latest_version: j.latest_version,
+    published_version: j.published_version,
+    versions: versions.map((v) => ({ version: v.version, status: v.status, definition: v.definition, created_by: v.created_by, created_at: iso(v.created_at)!, published_at: iso(v.published_at) })),
+    created_at: iso(j.created_at)!,
+    updated_at: iso(j.updated_at)!,
+  };
+}
+
+export const journeys = {
+  /**
+   * Adds version n+1 of a journey (creating the journey at version 1), draft or published. The
+   * journey row is locked (upsert), so two concurrent posts for one key get versions n+1 and n+2.
+   */
+  async addVersion(tx: Queryable, t: Tenant, input: { key: string; name: string; definition: JourneyDefinition; publish: boolean; createdBy: string }): Promise<JourneyRow> {
+    const [j] = await tx.query<JourneyRow>(
+      `INSERT INTO journeys (id, account_id, environment, key, name, latest_version, published_version)
+       VALUES ($1, $2, $3, $4, $5, 1, CASE WHEN $6 THEN 1 END)
+       ON CONFLICT (account_id, environment, key) DO UPDATE SET name = EXCLUDED.name, latest_version = journeys.latest_version + 1,
+         published_version = CASE WHEN $6 THEN journeys.latest_version + 1 ELSE journeys.published_version END, updated_at = now()
+       RETURNING *`,
+      [newId('journey'), t.accountId, t.environment, input.key, input.name, input.publish],
+    );
+    await tx.query(
+      `INSERT INTO journey_versions (journey_id, version, definition, status, created_by, published_at)
+       VALUES ($1, $2, $3::jsonb, $4, $5, CASE WHEN $6 THEN now() END)`,
+      [j!.id, j!.latest_version, JSON.stringify(input.definition), input.publish ? 'published' : 'draft', input.createdBy, input.publish],
+    );
+    return j!;
+  },
+
+  async versionsOf(db: Queryable, journeyIds: string[]): Promise<Map<string, VersionRow[]>> {
+    const out = new Map<string, VersionRow[]>();
+    if (journeyIds.length === 0) return out;
+    const rows = await db.query<VersionRow>('SELECT * FROM journey_versions WHERE journey_id = ANY($1::text[]) ORDER BY journey_id, version DESC', [journeyIds]);
+    for (const r of rows) out.set(r.journey_id, [...(out.get(r.journey_id) ?? []), r]);
+    return out;
+  },
+
+  /** The published version of a key in the tenant's environment, or null (never published, or unknown key). */
+  async published(db: Queryable, t: Tenant, key: string): Promise<{ key: string; version: number; definition: JourneyDefinition } | null> {
+    const rows = await db.query<{ key: string; version: number; definition: JourneyDefinition }>(
+      `SELECT j.key, v.version, v.definition FROM journeys j JOIN journey_versions v ON v.journey_id = j.id AND v.version = j.published_version
+       WHERE j.account_id = $1 AND j.environment = $2 AND j.key = $3`,
+      [t.accountId, t.environment, key],
+    );
+    return rows[0] ?? null;
+  },
+
+  async page(db: Queryable, t: Tenant, q: { limit?: number; cursor?: string; key?: string }) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.key) {
+      params.push(q.key);
+      where.push('key = $3');
+    }
+    return paginate<JourneyRow & Record<string, unknown>>(db, t, { from: 'journeys', where, params, limit: q.limit, cursor: q.cursor, name: 'journeys' });
+  },
+};
+
+const seeded = new Set<string>();
+
+/**
+ * Seeds the default journeys once per tenant and environment, on its first use of journeys or
+ * sessions (account creation belongs to the platform; `seedDefaultJourneys` is the hook for it).
+ * The seed marker commits with the journeys, so concurrent first requests seed exactly once.
+ */
+export async function ensureDefaultJourneys(db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> } & Queryable, t: Tenant): Promise<void> {
+  const k = `${t.accountId}:${t.environment}`;
+  if (seeded.has(k)) return;
+  await db.transaction(async (tx) => {
+    const fresh = await tx.query('INSERT INTO journey_seeds (account_id, environment) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING account_id', [t.accountId, t.environment]);
+    if (fresh.length === 0) return;
+    for (const d of DEFAULT_JOURNEYS) {
+      const exists = await tx.query('SELECT 1 FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3', [t.accountId, t.environment, d.key]);
+      if (exists.length === 0) await journeys.addVersion(tx, t, { ...d, definition: validateDefinition(d.definition), publish: true, createdBy: 'system' });
+    }
+  });
+  seeded.add(k);
+}
+
+/** For the platform's account-creation hook (`bootstrapFirstAccount(db, [seedDefaultJourneys])`). */
+export async function seedDefaultJourneys(db: Parameters<typeof ensureDefaultJourneys>[0], accountId: string): Promise<void> {
+  for (const environment of ['sandbox', 'production'] as const) await ensureDefaultJourneys(db, { accountId, environment });
+}

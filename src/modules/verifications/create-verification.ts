@@ -1,0 +1,69 @@
+import type { RequestContext } from '../../platform/context.js';
+import type { Sealer } from '../../platform/crypto.js';
+import { emitAudit } from '../../platform/audit.js';
+import { invalid } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { enqueueJob } from '../../platform/jobs.js';
+import { recordUsage } from '../../platform/usage.js';
+import { iso } from '../../platform/schemas.js';
+import { withTransaction } from '../../platform/transaction.js';
+import { checks } from '../checks/repository.js';
+import { ensureDefaultJourneys, journeys } from '../journeys/repository.js';
+import { sessions, toVerification } from './repository.js';
+import { issueSessionToken } from './session-token.js';
+import { sandboxOutcome, SANDBOX_SHORT_LIFETIME_SECONDS } from './sandbox.js';
+import type { CreateVerification } from './schemas.js';
+
+const EMPTY_PAYLOAD = { reasons: [], signals: [], model: [], timings: {}, result: {} };
+
+/**
+ * Creates a session on the journey's published version (pinned with its definition), one pending
+ * check per journey check, the token for the hosted flow and SDKs, and moves created →
+ * awaiting_subject, all in one transaction (with the Idempotency-Key, audit and usage rows).
+ */
+export async function createVerification(args: { ctx: RequestContext; sealer: Sealer; hostedBaseUrl: string; input: CreateVerification }) {
+  const { ctx, input } = args;
+  await ensureDefaultJourneys(ctx.db, ctx);
+  const journey = await journeys.published(ctx.db, ctx, input.journey);
+  if (!journey) throw invalid('journey', `No journey "${input.journey}" is published in the ${ctx.environment} environment.`);
+  const forced = sandboxOutcome(ctx.environment, input.subject.reference);
+  const short = forced?.reaches === 'expired' || forced?.reaches === 'abandoned';
+  const expiresAt = new Date(Date.now() + 1000 * (short ? SANDBOX_SHORT_LIFETIME_SECONDS : journey.definition.session_lifetime_seconds));
+  const token = issueSessionToken();
+
+  return withTransaction(ctx, async (tx) => {
+    const id = newId('session');
+    const row = await sessions.insert(tx, ctx, {
+      id,
+      journeyKey: journey.key,
+      journeyVersion: journey.version,
+      definition: journey.definition,
+      subjectType: input.subject.type,
+      subjectReference: input.subject.reference,
+      subjectCountry: input.subject.country ?? null,
+      redirectUrl: input.redirect_url ?? null,
+      expiresAt,
+      tokenHash: token.hash,
+      // The token lives as long as the session waits on the subject, never longer.
+      tokenExpiresAt: expiresAt,
+      sandboxOutcome: forced?.reference ?? null,
+    });
+    const made = [];
+    for (const c of journey.definition.checks) {
+      made.push(await checks.insert(tx, ctx, args.sealer, { id: newId('check'), type: c.type, status: 'pending', score: null, subjectReference: input.subject.reference, sessionId: id, payload: EMPTY_PAYLOAD, completed: false }));
+    }
+    const status = await sessions.applyTransition(tx, ctx, id, 'created', 'token_issued');
+    await recordUsage(tx, ctx, 'verifications', 'session', id);
+    await emitAudit(tx, ctx, { action: 'verification.created', resourceType: 'verification', resourceId: id, metadata: { journey: journey.key, journey_version: journey.version, sandbox_outcome: forced?.reference ?? null } });
+    if (forced && forced.reaches !== 'expired') {
+      await enqueueJob(tx, 'verifications.sandbox_run', { account_id: ctx.accountId, environment: ctx.environment, session_id: id }, { dedupeKey: `sandbox_run:${id}` });
+    }
+    const view = toVerification({ ...row, status }, made.map((c) => ({ id: c.id, session_id: id, type: c.type, status: c.status })), args.hostedBaseUrl);
+    return {
+      ...view,
+      hosted_url: `${view.hosted_url}?token=${token.token}`,
+      session_token: token.token,
+      session_token_expires_at: iso(expiresAt)!,
+    };
+  });
+}

@@ -1,0 +1,200 @@
+import type { Queryable } from '../../platform/db.js';
+import type { Actor, RequestContext } from '../../platform/context.js';
+import { conflict } from '../../platform/errors.js';
+import { paginate } from '../../platform/pagination.js';
+import { iso } from '../../platform/schemas.js';
+import type { JourneyDefinition } from '../journeys/definition.js';
+import { transition, IllegalTransition, WAITING_STATES, type SessionEvent, type SessionState } from './state-machine.js';
+import type { Verification, VerificationsQuery } from './schemas.js';
+
+export type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
+type Who = { actor: Actor; requestId?: string | null };
+
+export interface SessionRow {
+  id: string;
+  account_id: string;
+  environment: string;
+  journey_key: string;
+  journey_version: number;
+  definition: JourneyDefinition;
+  status: SessionState;
+  subject_type: string;
+  subject_reference: string;
+  subject_country: string | null;
+  redirect_url: string | null;
+  expires_at: Date;
+  token_expires_at: Date;
+  capture_started_at: Date | null;
+  decision: 'approved' | 'declined' | 'referred' | null;
+  risk_score: number | null;
+  risk_band: 'low' | 'medium' | 'high' | null;
+  reason_codes: string[];
+  decided_by: string | null;
+  decided_reason: string | null;
+  decided_at: Date | null;
+  sandbox_outcome: string | null;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+export interface SessionCheckRow { id: string; session_id: string; type: string; status: string }
+
+/**
+ * What a reader sees: a waiting session whose expires_at has passed reads as expired (nothing
+ * captured) or abandoned (capture started), exactly from expires_at, before the expiry job persists it.
+ */
+const EFFECTIVE = `(SELECT s.*, CASE WHEN s.status IN ('created', 'awaiting_subject') AND s.expires_at <= now()
+    THEN CASE WHEN s.capture_started_at IS NULL THEN 'expired' ELSE 'abandoned' END ELSE s.status END AS effective_status
+  FROM sessions s)`;
+
+export function evidenceUrl(id: string): string {
+  return `/v1/verifications/${id}/evidence`;
+}
+
+export function toVerification(s: SessionRow & { effective_status?: SessionState }, checks: SessionCheckRow[], hostedBaseUrl: string): Verification {
+  return {
+    id: s.id,
+    object: 'verification',
+    status: s.effective_status ?? s.status,
+    journey: s.journey_key,
+    journey_version: s.journey_version,
+    hosted_url: `${hostedBaseUrl}/s/${s.id}`,
+    expires_at: iso(s.expires_at)!,
+    checks: checks.map((c) => ({ type: c.type, status: c.status as Verification['checks'][number]['status'], id: c.id })),
+    subject: { type: s.subject_type, reference: s.subject_reference, country: s.subject_country },
+    redirect_url: s.redirect_url,
+    decision: s.decision,
+    risk: s.risk_score === null || s.risk_band === null ? null : { score: s.risk_score, band: s.risk_band },
+    reason_codes: s.reason_codes ?? [],
+    sandbox_outcome: s.sandbox_outcome,
+    created_at: iso(s.created_at)!,
+    updated_at: iso(s.updated_at)!,
+    completed_at: iso(s.completed_at),
+  };
+}
+
+export const sessions = {
+  async insert(tx: Queryable, t: Tenant, s: { id: string; journeyKey: string; journeyVersion: number; definition: JourneyDefinition; subjectType: string; subjectReference: string; subjectCountry: string | null; redirectUrl: string | null; expiresAt: Date; tokenHash: string; tokenExpiresAt: Date; sandboxOutcome: string | null }): Promise<SessionRow> {
+    const rows = await tx.query<SessionRow>(
+      `INSERT INTO sessions (id, account_id, environment, journey_key, journey_version, definition, status, subject_type, subject_reference, subject_country, redirect_url, expires_at, token_hash, token_expires_at, sandbox_outcome)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'created', $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+      [s.id, t.accountId, t.environment, s.journeyKey, s.journeyVersion, JSON.stringify(s.definition), s.subjectType, s.subjectReference, s.subjectCountry, s.redirectUrl, s.expiresAt, s.tokenHash, s.tokenExpiresAt, s.sandboxOutcome],
+    );
+    return rows[0]!;
+  },
+
+  /** The session as a reader sees it (effective_status applies expiry at the boundary). */
+  async get(db: Queryable, t: Tenant, id: string): Promise<(SessionRow & { effective_status: SessionState }) | null> {
+    const rows = await db.query<SessionRow & { effective_status: SessionState }>(`SELECT * FROM ${EFFECTIVE} x WHERE account_id = $1 AND environment = $2 AND id = $3`, [t.accountId, t.environment, id]);
+    return rows[0] ?? null;
+  },
+
+  /** Locks the session row for a multi-step change (decision recording). */
+  async lock(tx: Queryable, t: Tenant, id: string): Promise<SessionRow | null> {
+    const rows = await tx.query<SessionRow>('SELECT * FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3 FOR UPDATE', [t.accountId, t.environment, id]);
+    return rows[0] ?? null;
+  },
+
+  async checksOf(db: Queryable, sessionIds: string[]): Promise<Map<string, SessionCheckRow[]>> {
+    const out = new Map<string, SessionCheckRow[]>();
+    if (sessionIds.length === 0) return out;
+    // Check ids are time-sortable and inserted in journey order, so id order is the journey's order.
+    const rows = await db.query<SessionCheckRow>('SELECT id, session_id, type, status FROM checks WHERE session_id = ANY($1::text[]) ORDER BY id', [sessionIds]);
+    for (const r of rows) out.set(r.session_id, [...(out.get(r.session_id) ?? []), r]);
+    return out;
+  },
+
+  async setCheckStatus(tx: Queryable, t: Tenant, sessionId: string, type: string, status: string, completed: boolean): Promise<void> {
+    await tx.query(
+      `UPDATE checks SET status = $5, completed_at = CASE WHEN $6::boolean THEN now() ELSE completed_at END
+       WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND type = $4`,
+      [t.accountId, t.environment, sessionId, type, status, completed],
+    );
+  },
+
+  async page(db: Queryable, t: Tenant, q: VerificationsQuery) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, v: unknown) => {
+      params.push(v);
+      where.push(sql.replace('?', `$${params.length + 2}`));
+    };
+    if (q.status) add('effective_status = ?', q.status);
+    if (q.journey) add('journey_key = ?', q.journey);
+    if (q.decision) add('decision = ?', q.decision);
+    if (q.subject_reference) add('subject_reference = ?', q.subject_reference);
+    if (q.created_gte) add('created_at >= ?::timestamptz', q.created_gte);
+    if (q.created_lt) add('created_at < ?::timestamptz', q.created_lt);
+    return paginate<SessionRow & { effective_status: SessionState } & Record<string, unknown>>(db, t, { from: `${EFFECTIVE} x`, where, params, limit: q.limit, cursor: q.cursor, name: 'verifications' });
+  },
+
+  /**
+   * The only way a session's status changes: the state machine names the next state, the UPDATE
+   * only applies if the session is still in `from` (a concurrent change makes it 409), a waiting
+   * session past expires_at takes no event but its lifetime's end, and one transition row is written.
+   */
+  async applyTransition(tx: Queryable, t: Tenant & Who, sessionId: string, from: SessionState, event: SessionEvent, extra: { captureStarted?: boolean } = {}): Promise<SessionState> {
+    let to: SessionState;
+    try {
+      to = transition(from, event);
+    } catch (err) {
+      if (err instanceof IllegalTransition) throw conflict(`The session is ${from}; ${event.replace(/_/g, ' ')} is not possible in that status.`);
+      throw err;
+    }
+    const lifetime = event === 'lifetime_elapsed' || event === 'lifetime_elapsed_after_capture';
+    const rows = await tx.query<{ id: string }>(
+      `UPDATE sessions SET status = $4, updated_at = now(),
+         capture_started_at = CASE WHEN $6::boolean THEN coalesce(capture_started_at, now()) ELSE capture_started_at END,
+         completed_at = CASE WHEN $4::text IN ('approved', 'declined', 'abandoned', 'expired') THEN now() ELSE completed_at END
+       WHERE account_id = $1 AND environment = $2 AND id = $3 AND status = $5
+         AND ($7::boolean OR NOT (status = ANY($8::text[]) AND expires_at <= now()))
+         AND (NOT $7::boolean OR expires_at <= now())
+         AND ($9::text <> 'lifetime_elapsed' OR capture_started_at IS NULL)
+         AND ($9::text <> 'lifetime_elapsed_after_capture' OR capture_started_at IS NOT NULL)
+       RETURNING id`,
+      [t.accountId, t.environment, sessionId, to, from, extra.captureStarted === true || event === 'capture_started', lifetime, WAITING_STATES, event],
+    );
+    if (rows.length === 0) throw conflict(`The session is no longer ${from} (it changed or its lifetime ended); retrieve it and retry.`);
+    await tx.query(
+      `INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [sessionId, t.accountId, t.environment, from, to, event, t.actor.type, t.actor.id, t.requestId ?? null],
+    );
+    return to;
+  },
+
+  async recordDecision(tx: Queryable, t: Tenant, sessionId: string, d: { decision: 'approved' | 'declined' | 'referred'; score: number; band: string; reasonCodes: string[]; decidedBy: string; reason: string | null }): Promise<void> {
+    await tx.query(
+      `UPDATE sessions SET decision = $4, risk_score = $5, risk_band = $6, reason_codes = $7::text[], decided_by = $8, decided_reason = $9, decided_at = now(), updated_at = now()
+       WHERE account_id = $1 AND environment = $2 AND id = $3`,
+      [t.accountId, t.environment, sessionId, d.decision, d.score, d.band, d.reasonCodes, d.decidedBy, d.reason],
+    );
+  },
+
+  /** Waiting sessions past expires_at, oldest first, for the expiry job (all tenants). */
+  async dueForExpiry(db: Queryable, limit: number): Promise<SessionRow[]> {
+    return db.query<SessionRow>(
+      "SELECT * FROM sessions WHERE status IN ('created', 'awaiting_subject') AND expires_at <= now() ORDER BY expires_at LIMIT $1",
+      [limit],
+    );
+  },
+
+  async transitionsOf(db: Queryable, t: Tenant, sessionId: string) {
+    return db.query<{ from_status: string; to_status: string; event: string; actor_type: string; actor_id: string; at: Date }>(
+      'SELECT from_status, to_status, event, actor_type, actor_id, at FROM session_transitions WHERE account_id = $1 AND environment = $2 AND session_id = $3 ORDER BY id',
+      [t.accountId, t.environment, sessionId],
+    );
+  },
+};
+
+export const cases = {
+  async open(tx: Queryable, t: Tenant, c: { id: string; sessionId: string; reasonCode: string; reasonCodes: string[] }): Promise<void> {
+    await tx.query(
+      "INSERT INTO cases (id, account_id, environment, session_id, state, reason_code, reason_codes) VALUES ($1, $2, $3, $4, 'open', $5, $6::text[])",
+      [c.id, t.accountId, t.environment, c.sessionId, c.reasonCode, c.reasonCodes],
+    );
+  },
+  async closeForSession(tx: Queryable, t: Tenant, sessionId: string): Promise<void> {
+    await tx.query("UPDATE cases SET state = 'closed', closed_at = now() WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND state = 'open'", [t.accountId, t.environment, sessionId]);
+  },
+};

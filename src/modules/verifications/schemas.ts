@@ -1,0 +1,108 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Timestamp } from '../../platform/schemas.js';
+import { CHECK_STATUSES } from '../checks/schemas.js';
+import { JourneyKey } from '../journeys/schemas.js';
+import { REASON_CODES } from '../journeys/decide.js';
+import { SESSION_STATES } from './state-machine.js';
+
+export const SUBJECT_TYPES = ['individual'] as const;
+export const DECISIONS = ['approved', 'declined', 'referred'] as const;
+export const RISK_BANDS = ['low', 'medium', 'high'] as const;
+const lit = <T extends string>(xs: readonly T[]) => Type.Union(xs.map((x) => Type.Literal(x)));
+
+export const CreateVerification = Type.Object(
+  {
+    journey: Type.String({ minLength: 1, maxLength: 64, description: 'Identifier of a journey published in this key\'s environment (e.g. kyc_standard).' }),
+    subject: Type.Object(
+      {
+        type: lit(SUBJECT_TYPES),
+        reference: Type.String({ minLength: 1, maxLength: 200, description: 'Your identifier of the customer; echoed in events as subject_reference. In the sandbox, the references of GET /v1/sandbox/subjects force an outcome.' }),
+        country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, upper case.' })),
+      },
+      { additionalProperties: false },
+    ),
+    redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://', description: 'Where the hosted flow sends the subject when done.' })),
+  },
+  { additionalProperties: false },
+);
+export type CreateVerification = Static<typeof CreateVerification>;
+
+export const CheckEntry = Type.Object({
+  type: Type.String(),
+  status: lit(CHECK_STATUSES),
+  id: Type.String({ description: 'The check object (GET /v1/checks/{id}) the pipeline fills.' }),
+});
+
+export const Risk = Type.Object({ score: Type.Integer({ minimum: 0, maximum: 100 }), band: lit(RISK_BANDS) });
+
+export const Verification = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('verification'),
+    status: lit(SESSION_STATES),
+    journey: Type.String(),
+    journey_version: Type.Integer({ description: 'The journey version the session pinned at creation.' }),
+    hosted_url: Type.String({ description: 'The hosted capture flow for the subject (carries the session token).' }),
+    expires_at: Timestamp,
+    checks: Type.Array(CheckEntry),
+    subject: Type.Object({ type: Type.String(), reference: Type.String(), country: Type.Union([Type.String(), Type.Null()]) }),
+    redirect_url: Type.Union([Type.String(), Type.Null()]),
+    decision: Type.Union([lit(DECISIONS), Type.Null()]),
+    risk: Type.Union([Risk, Type.Null()]),
+    reason_codes: Type.Array(Type.String()),
+    sandbox_outcome: Type.Union([Type.String(), Type.Null()], { description: 'Sandbox only: the forced outcome the subject reference chose.' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    completed_at: Type.Union([Timestamp, Type.Null()]),
+  },
+  { title: 'Verification' },
+);
+export type Verification = Static<typeof Verification>;
+
+export const CreatedVerification = Type.Composite([
+  Verification,
+  Type.Object({
+    session_token: Type.String({ description: 'Short-lived token for client SDKs: opens only this session\'s capture endpoints, never the API. Shown once.' }),
+    session_token_expires_at: Timestamp,
+  }),
+], { title: 'CreatedVerification' });
+
+export const VerificationsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+  status: Type.Optional(lit(SESSION_STATES)),
+  journey: Type.Optional(JourneyKey),
+  decision: Type.Optional(lit(DECISIONS)),
+  created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'Sessions created at or after this moment.' })),
+  created_lt: Type.Optional(Type.String({ format: 'date-time', description: 'Sessions created before this moment.' })),
+  subject_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+export type VerificationsQuery = Static<typeof VerificationsQuery>;
+
+export const DecisionObject = Type.Object(
+  {
+    object: Type.Literal('decision'),
+    id: Type.String({ description: 'The session id.' }),
+    status: lit(SESSION_STATES),
+    decision: lit(DECISIONS),
+    risk: Risk,
+    checks: Type.Array(CheckEntry),
+    reason_codes: Type.Array(Type.String(), { description: `Why: ${REASON_CODES.join(', ')}.` }),
+    decided_by: Type.Union([Type.String(), Type.Null()], { description: 'system (the journey\'s rules) or the reviewer of a manual decision.' }),
+    decided_reason: Type.Union([Type.String(), Type.Null()]),
+    decided_at: Type.Union([Timestamp, Type.Null()]),
+    evidence_bundle_url: Type.String(),
+  },
+  { title: 'Decision' },
+);
+export type DecisionObject = Static<typeof DecisionObject>;
+
+export const ManualDecision = Type.Object(
+  {
+    decision: Type.Union([Type.Literal('approved'), Type.Literal('declined')]),
+    reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why; kept in the audit trail.' }),
+    reviewer: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Who decided, in your review tool (default: the API key).' })),
+  },
+  { additionalProperties: false },
+);
+export type ManualDecision = Static<typeof ManualDecision>;
