@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Db, Queryable } from './db.js';
 import { newId } from './ids.js';
+import { PollLoop } from './poll-loop.js';
 
 export interface JobRow {
   id: string;
@@ -51,13 +52,16 @@ export interface JobRunnerOptions {
  * database without taking the same job. A job whose lease expired (its worker crashed) is claimable again.
  */
 export class JobRunner {
-  private stopped = true;
   private inFlight = new Set<Promise<void>>();
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private readonly loop: PollLoop;
   readonly workerId: string;
   constructor(private readonly opts: JobRunnerOptions) {
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${newId('job').slice(-6)}`;
+    this.loop = new PollLoop(
+      async () => (await this.runOnce()) > 0 && this.inFlight.size < (this.opts.concurrency ?? 4),
+      opts.pollMs ?? 250,
+      (err) => this.opts.onError?.(err, null),
+    );
   }
 
   async claim(limit: number): Promise<JobRow[]> {
@@ -108,7 +112,7 @@ export class JobRunner {
       this.inFlight.add(p);
       void p.finally(() => {
         this.inFlight.delete(p);
-        this.wake?.();
+        this.loop.wake();
       });
     }
     return jobs.length;
@@ -124,35 +128,12 @@ export class JobRunner {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.loop = (async () => {
-      while (!this.stopped) {
-        let n = 0;
-        try {
-          n = await this.runOnce();
-        } catch (err) {
-          this.opts.onError?.(err, null);
-        }
-        if (n === 0 || this.inFlight.size >= (this.opts.concurrency ?? 4)) {
-          await new Promise<void>((resolve) => {
-            const t = setTimeout(resolve, this.opts.pollMs ?? 250);
-            this.wake = () => {
-              clearTimeout(t);
-              resolve();
-            };
-          });
-          this.wake = null;
-        }
-      }
-    })();
+    this.loop.start();
   }
 
   /** Stops claiming and waits for the jobs in flight to finish (graceful shutdown). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
-    await this.loop;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
   }
 }

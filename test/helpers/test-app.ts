@@ -32,10 +32,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...base, ...overrides };
 }
 
-export async function createTestApp(opts: { config?: Partial<Config>; rateLimiter?: RateLimiter } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { config?: Partial<Config>; rateLimiter?: RateLimiter; extraRoutes?: (app: App) => void } = {}): Promise<TestApp> {
   const { db, close } = await createTestDb();
   const config = testConfig(opts.config);
   const app = await buildApp({ config, db, rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(), keyCacheTtlMs: 0 });
+  opts.extraRoutes?.(app);
   await app.ready();
   let n = 0;
   return {

@@ -6,7 +6,14 @@ import { revokeApiKey } from '../../src/platform/api-keys.js';
 let t: TestApp;
 let owner: Tenant;
 before(async () => {
-  t = await createTestApp({ config: { bodyLimitBytes: 4096 } });
+  t = await createTestApp({
+    config: { bodyLimitBytes: 4096 },
+    extraRoutes: (app) => {
+      app.get('/v1/test-crash', { config: { scope: 'lists:read' } }, async () => {
+        throw new Error('connection to db-internal.corp:5432 failed for user verity_admin');
+      });
+    },
+  });
   owner = await t.tenant();
 });
 after(() => t.close());
@@ -75,6 +82,12 @@ describe('error envelope for every kind of failure', () => {
     const res = await t.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body: { ...entry, value: 42 } });
     assert.equal(res.statusCode, 400);
     assertEnvelope(res, 'invalid_request', 'value');
+  });
+  test('an unexpected failure is a 500 internal_error that leaks nothing internal', async () => {
+    const res = await t.call('GET', '/v1/test-crash', { key: owner.sandboxKey });
+    assert.equal(res.statusCode, 500);
+    assertEnvelope(res, 'internal_error', null);
+    assert.doesNotMatch(res.body, /db-internal|verity_admin|5432/);
   });
   test('every response carries X-Request-Id, including successes', async () => {
     const res = await t.call('GET', '/v1/lists/blocklist/entries', { key: owner.sandboxKey });

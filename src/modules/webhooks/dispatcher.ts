@@ -3,6 +3,7 @@ import type { Db, Queryable } from '../../platform/db.js';
 import type { Config } from '../../config.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { newId } from '../../platform/ids.js';
+import { PollLoop } from '../../platform/poll-loop.js';
 import { emitAudit } from '../../platform/audit.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { systemContext, type Environment } from '../../platform/context.js';
@@ -62,11 +63,11 @@ export function retryDelayMs(schedule: number[], attempt: number): number | null
  * and a lease, so a crashed worker's delivery is taken over when its lease passes).
  */
 export class WebhookDispatcher {
-  private running = false;
-  private loop: Promise<void> | null = null;
   private inFlight = new Set<Promise<void>>();
-  private wake: (() => void) | null = null;
-  constructor(private readonly opts: DispatcherOptions) {}
+  private readonly loop: PollLoop;
+  constructor(private readonly opts: DispatcherOptions) {
+    this.loop = new PollLoop(async () => (await this.runOnce()) > 0 && this.inFlight.size < opts.config.concurrency, opts.config.pollMs, opts.onError);
+  }
 
   /** Creates one delivery per matching destination for undispatched events; returns events handled. */
   async fanOut(limit = 500): Promise<number> {
@@ -130,7 +131,7 @@ export class WebhookDispatcher {
       this.inFlight.add(p);
       void p.finally(() => {
         this.inFlight.delete(p);
-        this.wake?.();
+        this.loop.wake();
       });
     }
     return claimed.length;
@@ -278,34 +279,11 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = (async () => {
-      while (this.running) {
-        let n = 0;
-        try {
-          n = await this.runOnce();
-        } catch (err) {
-          this.opts.onError?.(err);
-        }
-        if (n === 0 || this.inFlight.size >= this.opts.config.concurrency) {
-          await new Promise<void>((resolve) => {
-            const t = setTimeout(resolve, this.opts.config.pollMs);
-            this.wake = () => {
-              clearTimeout(t);
-              resolve();
-            };
-          });
-          this.wake = null;
-        }
-      }
-    })();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
   }
 }
