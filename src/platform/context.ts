@@ -16,6 +16,8 @@ export interface Actor {
 export interface IdempotencyBinding {
   begin(tx: Queryable): Promise<void>;
   record(tx: Queryable, result: unknown): Promise<void>;
+  /** Frees a claimed key whose work was undone in a later step (e.g. a message that could not be sent). */
+  release(tx: Queryable): Promise<void>;
   readonly used: boolean;
 }
 

@@ -78,6 +78,9 @@ export function createBinding(opts: {
       if (rows.length === 0) throw new IdempotentReplay();
       used = true;
     },
+    async release(tx: Queryable) {
+      await tx.query("DELETE FROM idempotency_keys WHERE account_id = $1 AND environment = $2 AND key = $3 AND state = 'running'", params);
+    },
     async record(tx: Queryable, result: unknown) {
       const { status, body } = opts.serialize(result);
       await tx.query(

@@ -8,7 +8,7 @@ import {
   type DestinationCheck, type OtpConfig, type StartResult, type VerificationState,
 } from '../../engines/contact/index.js';
 import type { ContactSettings } from './settings.js';
-import { destinationHash, releaseIdempotencyKey, verifications } from './repository.js';
+import { destinationHash, verifications } from './repository.js';
 
 export interface ContactDeps {
   sealer: Sealer;
@@ -123,7 +123,7 @@ export async function reserveAndSend(d: ContactDeps, args: {
       } else {
         await verifications.forgetReservation(tx, ctx, id, now);
       }
-      if (idem && args.idempotencyKey) await releaseIdempotencyKey(tx, ctx, args.idempotencyKey);
+      if (idem) await idem.release(tx);
     });
     throw deliveryError(err, args.provider);
   }

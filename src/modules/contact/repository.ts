@@ -96,13 +96,6 @@ export async function getCheckForUpdate(tx: Queryable, t: Tenant, id: string): P
   return rows[0] ?? null;
 }
 
-/**
- * Frees an Idempotency-Key claimed for a start whose message could not be sent, so the caller can
- * retry with the same key (the platform binding has no release; see docs/checks-poa-docai-contact.md).
- */
-export async function releaseIdempotencyKey(tx: Queryable, t: Tenant, key: string): Promise<void> {
-  await tx.query("DELETE FROM idempotency_keys WHERE account_id = $1 AND environment = $2 AND key = $3 AND state = 'running'", [t.accountId, t.environment, key]);
-}
 
 /**
  * Hourly maintenance: send history older than the longest limit window (a day, kept two) is no longer
