@@ -3,7 +3,7 @@ import type { RequestContext } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { screeningSignals } from '../../engines/screening/signals.js';
 import { signal } from '../../engines/signal.js';
-import { recordCheck, roundTimings } from '../checks/record-check.js';
+import { recordCheck, roundTimings, type CheckOutcome } from '../checks/record-check.js';
 import type { Check } from '../checks/schemas.js';
 import type { ScreeningIndexCache } from './index-cache.js';
 import { loadListRules } from './list-rules.js';
@@ -13,11 +13,20 @@ import type { ScreeningRequest } from './schemas.js';
 export const MATCHER_MODEL = { name: 'verity-screening-matcher', version: '1' };
 
 /**
- * POST /v1/checks/screening: reads the subject's list entries, screens outside any transaction
- * (the index is in memory; a query costs well under a millisecond of CPU), then stores the check,
- * its usage, audit row and event in one transaction through recordCheck.
+ * POST /v1/checks/screening: screens (evaluateScreening, outside any transaction), then stores the
+ * check, its usage, audit row and event in one transaction through recordCheck.
  */
 export async function screenSubject({ ctx, sealer, cache, input }: { ctx: RequestContext; sealer: Sealer; cache: ScreeningIndexCache; input: ScreeningRequest }): Promise<Check> {
+  const outcome = await evaluateScreening({ ctx, cache, input });
+  return recordCheck({ ctx, sealer, type: 'sanctions_pep', subjectReference: input.subject_reference ?? null, outcome });
+}
+
+/**
+ * The screening of one subject as a check outcome, without storing it: reads the subject's allow and
+ * block entries and screens the environment's lists in memory (well under a millisecond of CPU).
+ * Session journeys call this with their own data-set and source selection.
+ */
+export async function evaluateScreening({ ctx, cache, input }: { ctx: RequestContext; cache: ScreeningIndexCache; input: ScreeningRequest }): Promise<CheckOutcome> {
   const t0 = performance.now();
   const all = await cache.get();
   const indexes = selectIndexes(all, ctx.environment, input.sources);
@@ -36,19 +45,13 @@ export async function screenSubject({ ctx, sealer, cache, input }: { ctx: Reques
   if (r.hits.some((h) => h.explanation.components.identifier === 'match')) reasons.push('identifier_match');
   if (r.suppressed.length) reasons.push('allowlist_suppressed_hit');
   const { engine: _engine, ...result } = r;
-  return recordCheck({
-    ctx,
-    sealer,
-    type: 'sanctions_pep',
-    subjectReference: input.subject_reference ?? null,
-    outcome: {
-      status: r.decision,
-      score: r.hits[0]?.score ?? 0,
-      reasons,
-      signals,
-      model: [MATCHER_MODEL, ...indexes.map((s) => ({ name: `list:${s.snapshot.source}`, version: s.snapshot.version ?? '' }))],
-      timings: roundTimings({ index: t1 - t0, list_entries: t2 - t1, screen: t3 - t2, total: t3 - t0 }),
-      result: { ...result, datasets: input.datasets ?? null, list_entries_applied: rules.entryIds },
-    },
-  });
+  return {
+    status: r.decision,
+    score: r.hits[0]?.score ?? 0,
+    reasons,
+    signals,
+    model: [MATCHER_MODEL, ...indexes.map((s) => ({ name: `list:${s.snapshot.source}`, version: s.snapshot.version ?? '' }))],
+    timings: roundTimings({ index: t1 - t0, list_entries: t2 - t1, screen: t3 - t2, total: t3 - t0 }),
+    result: { ...result, datasets: input.datasets ?? null, list_entries_applied: rules.entryIds },
+  };
 }
