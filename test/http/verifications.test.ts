@@ -131,6 +131,31 @@ describe('GET /v1/verifications/{id} and expiry', () => {
   });
 });
 
+describe('transitions under concurrency', () => {
+  test('two concurrent moves from the same state: one wins, the other is a conflict, one transition row', async () => {
+    const owner = await t.tenant();
+    const id = await create(t, owner);
+    const results = await Promise.allSettled([submitCapture(t.db, owner.ctx(), id), submitCapture(t.db, owner.ctx(), id)]);
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+    const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    assert.equal(lost.reason.code, 'conflict');
+    assert.deepEqual(await trail(id), ['created>token_issued>awaiting_subject', 'awaiting_subject>capture_submitted>processing']);
+    const checks = await t.db.query<{ status: string }>('SELECT status FROM checks WHERE session_id = $1', [id]);
+    assert.ok(checks.every((c) => c.status === 'processing'));
+  });
+
+  test('a sandbox run that arrives after the lifetime ended leaves the session to expire and does not fail', async () => {
+    const owner = await t.tenant();
+    const id = await create(t, owner, { ...body, subject: { ...body.subject, reference: 'sandbox_abandoned' } });
+    await t.db.query('UPDATE sessions SET expires_at = now() WHERE id = $1', [id]);
+    await drain();
+    const [job] = await t.db.query<{ state: string }>("SELECT state FROM jobs WHERE queue = 'verifications.sandbox_run' AND payload->>'session_id' = $1", [id]);
+    assert.equal(job!.state, 'done');
+    assert.equal((await t.call('GET', `/v1/verifications/${id}`, { key: owner.sandboxKey })).json().status, 'expired');
+    assert.deepEqual(await trail(id), ['created>token_issued>awaiting_subject']);
+  });
+});
+
 describe('decisions', () => {
   routeSecurityTests('get decision', app, { method: 'GET', url: (id) => `/v1/verifications/${id}/decision`, scope: 'verifications:read', create });
   routeSecurityTests('record decision', app, {

@@ -6,10 +6,12 @@ import { withTransaction } from '../../platform/transaction.js';
 import { emitCompleted } from './complete.js';
 import { cases, evidenceUrl, sessions, type SessionCheckRow, type SessionRow } from './repository.js';
 import type { DecisionObject, ManualDecision } from './schemas.js';
-import { effectiveState, type SessionState } from './state-machine.js';
+import { effectiveState, TERMINAL_STATES, type SessionState } from './state-machine.js';
 
 export function toDecision(s: SessionRow, status: SessionState, checks: SessionCheckRow[]): DecisionObject {
-  if (!s.decision || s.risk_score === null || !s.risk_band) throw conflict(`The session is ${status} and has no decision yet.`);
+  if (!s.decision || s.risk_score === null || !s.risk_band) {
+    throw conflict(TERMINAL_STATES.includes(status) ? `The session ended ${status}, without a decision.` : `The session is ${status} and has no decision yet.`);
+  }
   return {
     object: 'decision',
     id: s.id,

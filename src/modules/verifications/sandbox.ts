@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db.js';
+import { AppError } from '../../platform/errors.js';
 import { systemContext, type Environment } from '../../platform/context.js';
 import type { CheckOutcome } from '../journeys/decide.js';
 import { statusesOf, type JourneyCheckType, type JourneyDefinition, type OutcomeStatus } from '../journeys/definition.js';
@@ -55,12 +56,24 @@ export function forcedOutcomes(def: JourneyDefinition, forced: Forced): CheckOut
   return types.map((type) => ({ type, status: target && target.type === type ? target.status : clean(type) }));
 }
 
+type RunPayload = { account_id: string; environment: Environment; session_id: string };
+
 /**
  * Job verifications.sandbox_run: drives one sandbox session through the real transitions. Each
  * step re-reads the session, so a retried job continues where it stopped.
  */
-export async function runSandboxSession(db: Db, payload: { account_id: string; environment: Environment; session_id: string }): Promise<void> {
+export async function runSandboxSession(db: Db, payload: RunPayload): Promise<void> {
   if (payload.environment !== 'sandbox') return; // never in production, whatever the payload says
+  try {
+    await walk(db, payload);
+  } catch (err) {
+    // The session moved on without us (its lifetime ended before a slow worker got here): that is
+    // the real state machine speaking, not a failure to retry.
+    if (!(err instanceof AppError && err.code === 'conflict')) throw err;
+  }
+}
+
+async function walk(db: Db, payload: RunPayload): Promise<void> {
   const ctx = systemContext(db, payload.account_id, 'sandbox', 'job:verifications.sandbox_run');
   const read = async () => (await db.query<{ status: SessionState; capture_started_at: Date | null; sandbox_outcome: string | null; definition: JourneyDefinition }>(
     'SELECT status, capture_started_at, sandbox_outcome, definition FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3', [payload.account_id, 'sandbox', payload.session_id],
