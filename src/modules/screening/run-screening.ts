@@ -31,7 +31,8 @@ export function toScreeningQuery(f: Pick<QueryFields, 'name' | 'aliases' | 'date
  */
 export function selectIndexes(all: SnapshotIndex[], environment: Environment, sources?: readonly string[]): SnapshotIndex[] {
   const usable = all.filter((s) => environment === 'sandbox' || s.snapshot.source !== SANDBOX_SOURCE);
-  if (environment === 'production' && usable.length === 0) {
+  // Never answer no_match without a list behind it (in sandbox this only happens if the built-in list was removed).
+  if (usable.length === 0) {
     throw new AppError('check_unavailable', 'No sanctions list has been imported for production screening. The operator must import one (`verity lists import FILE --format …`) or enable `lists sync` (LIST_SYNC_SOURCES).', { field: null });
   }
   if (!sources) return usable;
