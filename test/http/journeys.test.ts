@@ -91,3 +91,38 @@ describe('GET /v1/journeys', () => {
     assert.deepEqual(seen.sort(), ['j_a1', 'j_a2', 'j_a3', 'kyc_screening_only', 'kyc_standard']);
   });
 });
+
+describe('POST /v1/journeys/{key}/versions/{version}/publish', () => {
+  const createDraft = async (tt: TestApp, owner: { sandboxKey: string }) => (await tt.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, key: 'sec_draft', publish: false } })).json().key as string;
+  routeSecurityTests('publish journey version', app, { method: 'POST', url: (key) => `/v1/journeys/${key}/versions/1/publish`, scope: 'journeys:write', create: createDraft });
+
+  test('a draft goes live, sessions start on it, and an older version can be published again (rollback)', async () => {
+    const owner = await t.tenant();
+    const subject = { type: 'individual', reference: 'c1' };
+    await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, key: 'roll', publish: false } });
+    assert.equal((await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().error.field, 'journey');
+    const pub = await t.call('POST', '/v1/journeys/roll/versions/1/publish', { key: owner.sandboxKey });
+    assert.equal(pub.statusCode, 200);
+    assert.equal(pub.json().published_version, 1);
+    assert.equal(pub.json().versions[0].status, 'published');
+    assert.equal((await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().journey_version, 1);
+    await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, key: 'roll' } });
+    assert.equal((await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().journey_version, 2);
+    assert.equal((await t.call('POST', '/v1/journeys/roll/versions/1/publish', { key: owner.sandboxKey })).json().published_version, 1);
+    assert.equal((await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().journey_version, 1);
+    const audit = await t.db.query<{ diff: { published_version: { before: number; after: number } } | null }>("SELECT diff FROM audit_events WHERE resource_id = $1 AND action = 'journey.published' AND diff IS NOT NULL ORDER BY id", [pub.json().id]);
+    assert.deepEqual(audit.map((a) => `${a.diff!.published_version.before}->${a.diff!.published_version.after}`), ['null->1', '2->1']);
+  });
+
+  test('an unknown key or version is 404 naming it; a version that is not a number is 400', async () => {
+    const owner = await t.tenant();
+    await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, key: 'only_one', publish: false } });
+    const noVersion = await t.call('POST', '/v1/journeys/only_one/versions/2/publish', { key: owner.sandboxKey });
+    assert.equal(noVersion.statusCode, 404);
+    assert.equal(noVersion.json().error.field, 'version');
+    assert.equal((await t.call('POST', '/v1/journeys/nope/versions/1/publish', { key: owner.sandboxKey })).json().error.field, 'key');
+    const bad = await t.call('POST', '/v1/journeys/only_one/versions/two/publish', { key: owner.sandboxKey });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().error.field, 'version');
+  });
+});

@@ -4,6 +4,7 @@ import { withTransaction } from '../../platform/transaction.js';
 import { validateDefinition } from './definition.js';
 import { ensureDefaultJourneys, journeys, toJourney } from './repository.js';
 import type { CreateJourney, Journey } from './schemas.js';
+import { notFound } from '../../platform/errors.js';
 
 /**
  * Adds a version of a journey in the key's environment: a draft, or published (new sessions start
@@ -19,6 +20,25 @@ export async function createJourneyVersion({ ctx, input }: { ctx: RequestContext
       resourceType: 'journey',
       resourceId: j.id,
       metadata: { key: j.key, version: j.latest_version },
+    });
+    const versions = await journeys.versionsOf(tx, [j.id]);
+    return toJourney(j, versions.get(j.id) ?? []);
+  });
+}
+
+/** Publishes an existing version: new sessions start on it from now on (rolling back is publishing an older one). */
+export async function publishJourneyVersion({ ctx, key, version }: { ctx: RequestContext; key: string; version: number }): Promise<Journey> {
+  await ensureDefaultJourneys(ctx.db, ctx);
+  return withTransaction(ctx, async (tx) => {
+    const before = await tx.query<{ published_version: number | null }>('SELECT published_version FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3', [ctx.accountId, ctx.environment, key]);
+    const j = await journeys.publish(tx, ctx, key, version);
+    if (!j) throw notFound('journey version', before.length === 0 ? 'key' : 'version');
+    await emitAudit(tx, ctx, {
+      action: 'journey.published',
+      resourceType: 'journey',
+      resourceId: j.id,
+      diff: { published_version: { before: before[0]!.published_version, after: version } },
+      metadata: { key, version },
     });
     const versions = await journeys.versionsOf(tx, [j.id]);
     return toJourney(j, versions.get(j.id) ?? []);

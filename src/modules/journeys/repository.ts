@@ -67,6 +67,16 @@ export const journeys = {
     return j!;
   },
 
+  /** Makes an existing version the published one (a draft going live, or a rollback); null if the key or version is unknown. */
+  async publish(tx: Queryable, t: Tenant, key: string, version: number): Promise<JourneyRow | null> {
+    const [j] = await tx.query<JourneyRow>('SELECT * FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3 FOR UPDATE', [t.accountId, t.environment, key]);
+    if (!j) return null;
+    const v = await tx.query("UPDATE journey_versions SET status = 'published', published_at = coalesce(published_at, now()) WHERE journey_id = $1 AND version = $2 RETURNING version", [j.id, version]);
+    if (v.length === 0) return null;
+    const [updated] = await tx.query<JourneyRow>('UPDATE journeys SET published_version = $2, updated_at = now() WHERE id = $1 RETURNING *', [j.id, version]);
+    return updated!;
+  },
+
   async versionsOf(db: Queryable, journeyIds: string[]): Promise<Map<string, VersionRow[]>> {
     const out = new Map<string, VersionRow[]>();
     if (journeyIds.length === 0) return out;

@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../index.js';
 import { Page } from '../../platform/pagination.js';
 import { standardErrors } from '../../platform/schemas.js';
-import { CreateJourney, Journey, JourneysQuery } from './schemas.js';
+import { CreateJourney, Journey, JourneysQuery, PublishParams } from './schemas.js';
 import { ensureDefaultJourneys, journeys, toJourney } from './repository.js';
-import { createJourneyVersion } from './create-journey.js';
+import { createJourneyVersion, publishJourneyVersion } from './create-journey.js';
 import { JOURNEY_CHECK_TYPES } from './definition.js';
 
 export const journeysModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
@@ -23,6 +23,15 @@ export const journeysModule: FastifyPluginAsync<ModuleOptions> = async (app) => 
     reply.code(201);
     return createJourneyVersion({ ctx: req.ctx, input: req.body });
   });
+
+  r.post('/:key/versions/:version/publish', {
+    config: { scope: 'journeys:write' },
+    schema: {
+      tags, operationId: 'publishJourneyVersion', summary: 'Publish an existing version of a journey (a draft, or an older version to roll back)',
+      description: 'New sessions start on this version from now on; running sessions keep the version they pinned.',
+      params: PublishParams, response: { 200: Journey, ...standardErrors },
+    },
+  }, async (req) => publishJourneyVersion({ ctx: req.ctx, key: req.params.key, version: req.params.version }));
 
   r.get('', {
     config: { scope: 'journeys:read' },

@@ -46,3 +46,5 @@ export const JourneysQuery = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
   key: Type.Optional(JourneyKey),
 });
+
+export const PublishParams = Type.Object({ key: JourneyKey, version: Type.Integer({ minimum: 1, maximum: 1_000_000 }) });
