@@ -48,7 +48,9 @@ export const LEGAL_FORM_PHRASES: ReadonlyArray<[string, string]> = [
   ['n v', 'nv'],
 ];
 
-const LEGAL_FORM_SINGLE: Record<string, string> = {
+// A prototype-free object: tokens come from names, and "constructor" or "__proto__" must not find
+// Object.prototype's members.
+const LEGAL_FORM_SINGLE: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
   limited: 'ltd', ltd: 'ltd', llc: 'llc', inc: 'inc', incorporated: 'inc', corp: 'corp', corporation: 'corp',
   co: 'co', company: 'co', plc: 'plc', gmbh: 'gmbh', ag: 'ag', sa: 'sa', sarl: 'sarl', srl: 'srl', spa: 'spa',
   bv: 'bv', nv: 'nv', oy: 'oy', ab: 'ab', asa: 'asa', kft: 'kft', zao: 'cjsc', ooo: 'llc', oao: 'ojsc', pao: 'pjsc',
@@ -57,7 +59,7 @@ const LEGAL_FORM_SINGLE: Record<string, string> = {
   sae: 'sae', tov: 'llc', dooel: 'llc', doo: 'llc', sro: 'sro', spzoo: 'llc', kg: 'kg', ohg: 'ohg', ug: 'ug',
   est: 'est', establishment: 'est', cia: 'co', cie: 'co', ltda: 'ltd', lda: 'ltd', eirl: 'eirl', as: 'as',
   group: 'group', holding: 'holding', holdings: 'holding',
-};
+});
 
 // Words of spelled-out legal forms. When a phrase is reordered or misspelt it is no longer caught as a
 // phrase, but its words must still weigh as little as the phrase would have.

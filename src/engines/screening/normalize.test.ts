@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { normalizeText, prepareName } from './normalize.js';
 import { transliterate } from './transliterate.js';
 import { phoneticKey, consonantSkeleton } from './phonetic.js';
+import type { ListEntity } from './types.js';
 import { countryCode } from './countries.js';
 
 describe('normalisation', () => {
@@ -60,4 +61,13 @@ describe('normalisation', () => {
     assert.equal(countryCode('ru'), 'RU');
     assert.equal(countryCode('Atlantis'), undefined);
   });
+});
+
+test('words that name Object.prototype members are ordinary name tokens', async () => {
+  const { ScreeningIndex } = await import('./index.js');
+  const entity: ListEntity = { id: 'x:1', source: 'custom', datasets: ['sanctions'], schema: 'organization', names: [{ full: 'Constructor Toolmakers Ltd', quality: 'strong' }], birthDates: [], nationalities: [], countries: [], addresses: [], identifiers: [], programs: [] };
+  const index = ScreeningIndex.build([entity]);
+  const r = index.screen({ name: 'Constructor Toolmakers Limited', schema: 'organization' });
+  assert.equal(r.hits[0]?.entityId, 'x:1');
+  assert.doesNotThrow(() => index.screen({ name: '__proto__ constructor hasOwnProperty' }));
 });

@@ -10,7 +10,6 @@ import { snapshots } from '../screening/snapshot-repository.js';
 import { screeningId } from '../screening/ids.js';
 import { SANDBOX_SOURCE } from '../screening/activate-snapshot.js';
 import { toApiHit, toScreeningQuery } from '../screening/run-screening.js';
-import { guardEntity, guardQuery, originalNames } from '../screening/engine-guard.js';
 import { monitoredSubjects, monitoringAlerts, openQuery, type SubjectRow } from './repository.js';
 import { RESCREENING_HIT } from './events.js';
 
@@ -62,9 +61,7 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
   if (!next) throw new Error(`snapshot ${p.snapshot_id} does not exist`);
   const prev = p.previous_snapshot_id ? await snapshots.entities(db, p.previous_snapshot_id) : [];
   const diff = diffSnapshots(prev, await snapshots.entities(db, p.snapshot_id));
-  const published = originalNames([...diff.added, ...diff.changed]);
   const listed = new Map([...diff.added, ...diff.changed].map((e) => [e.id, e]));
-  const guardedDiff = { ...diff, added: diff.added.map(guardEntity), changed: diff.changed.map(guardEntity) };
   const summary: RescreenSummary = { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length, subjectsScreened: 0, alertsRaised: 0, alertsClosed: 0 };
   summary.alertsClosed = await monitoringAlerts.closeRemoved(db, diff.removed.map((e) => e.id));
   if (diff.added.length + diff.changed.length === 0) return summary;
@@ -82,7 +79,7 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
       const byId = new Map(eligible.map((s) => [s.id, s]));
       const allow = await allowEntries(db, tenant, eligible.map((s) => s.subject_reference));
       const threshold = Math.min(...eligible.map((s) => s.threshold ?? DEFAULT_THRESHOLD));
-      const r = rescreenDelta(eligible.map((s) => ({ subjectId: s.id, query: guardQuery(toScreeningQuery(openQuery(typeof sealer === 'function' ? sealer() : sealer, s.query))) })), guardedDiff, {
+      const r = rescreenDelta(eligible.map((s) => ({ subjectId: s.id, query: toScreeningQuery(openQuery(typeof sealer === 'function' ? sealer() : sealer, s.query)) })), diff, {
         threshold,
         limit: 50,
         allowFor: (id) => allow.get(byId.get(id)!.subject_reference),
@@ -95,7 +92,7 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
         let raised = 0;
         for (const a of alerts) {
           const s = byId.get(a.subjectId)!;
-          const hit = toApiHit(a.hit, published, listed.get(a.hit.entityId));
+          const hit = toApiHit(a.hit, listed.get(a.hit.entityId));
           const row = await monitoringAlerts.insertOnce(tx, tenant, { id: screeningId('alert'), monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, snapshot_id: next.id, reason: a.reason, score: hit.score, hit });
           if (!row) continue;
           raised++;

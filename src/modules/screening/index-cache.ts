@@ -1,13 +1,10 @@
 import type { Db } from '../../platform/db.js';
 import { ScreeningIndex } from '../../engines/screening/index.js';
 import { snapshots, type SnapshotRow } from './snapshot-repository.js';
-import { guardEntity, originalNames } from './engine-guard.js';
 
 export interface SnapshotIndex {
   snapshot: SnapshotRow;
   index: ScreeningIndex;
-  /** Published names of entities the engine guard respelt (see engine-guard.ts). */
-  names: Map<string, string[]>;
 }
 
 /**
@@ -91,7 +88,7 @@ export class ScreeningIndexCache {
         const entities = await snapshots.entities(this.db, s.id);
         // Let pending I/O run before the synchronous build (a few seconds for the official lists).
         await new Promise((r) => setImmediate(r));
-        return { snapshot: s, index: ScreeningIndex.build(entities.map(guardEntity)), names: originalNames(entities) };
+        return { snapshot: s, index: ScreeningIndex.build(entities) };
       })();
       p.catch(() => this.built.delete(s.id));
       this.built.set(s.id, p);

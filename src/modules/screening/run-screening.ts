@@ -3,7 +3,6 @@ import type { Environment } from '../../platform/context.js';
 import type { Hit, ListEntity, ScreeningQuery, ScreeningResult, Dataset } from '../../engines/screening/types.js';
 import { DEFAULT_THRESHOLD } from '../../engines/screening/index.js';
 import type { ListRules } from './list-rules.js';
-import { guardQuery } from './engine-guard.js';
 import type { SnapshotIndex } from './index-cache.js';
 import { SANDBOX_SOURCE } from './activate-snapshot.js';
 import type { ScreeningHit, ScreeningQueryFields, ScreeningCheckResult } from './schemas.js';
@@ -47,8 +46,8 @@ export function selectIndexes(all: SnapshotIndex[], environment: Environment, so
 const RANK = { no_match: 0, potential_match: 1, match: 2 } as const;
 
 /** The API's hit; `entity` (the listed entity) adds the listing date and source link for reviewers. */
-export function toApiHit(h: Hit, published?: Map<string, string[]>, entity?: ListEntity): ScreeningHit {
-  return { entity_id: h.entityId, source: h.source, schema: h.schema, names: published?.get(h.entityId) ?? h.names, listed_at: entity?.listedAt ?? null, source_url: entity?.sourceUrl ?? null, datasets: h.datasets, programs: h.programs, score: Math.round(h.score * 10000) / 10000, blocked: h.blocked === true, explanation: { matched: h.explanation.matched, contradicted: h.explanation.contradicted, components: { ...h.explanation.components } } };
+export function toApiHit(h: Hit, entity?: ListEntity): ScreeningHit {
+  return { entity_id: h.entityId, source: h.source, schema: h.schema, names: h.names, listed_at: entity?.listedAt ?? null, source_url: entity?.sourceUrl ?? null, datasets: h.datasets, programs: h.programs, score: Math.round(h.score * 10000) / 10000, blocked: h.blocked === true, explanation: { matched: h.explanation.matched, contradicted: h.explanation.contradicted, components: { ...h.explanation.components } } };
 }
 
 /**
@@ -63,13 +62,10 @@ export function screenAcross(indexes: SnapshotIndex[], query: ScreeningQuery, o:
   const suppressed: string[] = [];
   let examined = 0;
   const versions: Record<string, string> = {};
-  const published = new Map<string, string[]>();
   const listed = new Map<string, ListEntity | undefined>();
-  const guarded = guardQuery(query);
-  for (const { snapshot, index, names } of indexes) {
+  for (const { snapshot, index } of indexes) {
     versions[snapshot.source] = snapshot.version ?? '';
-    for (const [id, n] of names) published.set(id, n);
-    const r = index.screen(guarded, { threshold, datasets: o.datasets, limit, allow: o.rules.allow, block: o.rules.block });
+    const r = index.screen(query, { threshold, datasets: o.datasets, limit, allow: o.rules.allow, block: o.rules.block });
     if (RANK[r.decision] > RANK[decision]) decision = r.decision;
     hits.push(...r.hits);
     for (const h of r.hits) listed.set(h.entityId, index.entity(h.entityId));
@@ -78,7 +74,7 @@ export function screenAcross(indexes: SnapshotIndex[], query: ScreeningQuery, o:
   }
   hits.sort((a, b) => Number(!!b.blocked) - Number(!!a.blocked) || b.score - a.score);
   const top = hits.slice(0, limit);
-  const apiHits = [...o.rules.blockHits, ...top.map((h) => toApiHit(h, published, listed.get(h.entityId)))].slice(0, Math.max(limit, o.rules.blockHits.length));
+  const apiHits = [...o.rules.blockHits, ...top.map((h) => toApiHit(h, listed.get(h.entityId)))].slice(0, Math.max(limit, o.rules.blockHits.length));
   if (o.rules.blockHits.length) decision = 'match';
   const engine: ScreeningResult = { decision, hits: top, suppressed, candidatesExamined: examined, threshold };
   return { decision, hits: apiHits, suppressed, candidates_examined: examined, threshold, list_versions: versions, engine };
