@@ -22,6 +22,9 @@ export const ID_PREFIX = {
   business: 'biz',
   transaction: 'txn',
   case: 'case',
+  listSnapshot: 'lsn',
+  monitoredSubject: 'msub',
+  alert: 'alrt',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

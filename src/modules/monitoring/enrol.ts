@@ -2,7 +2,7 @@ import type { RequestContext } from '../../platform/context.js';
 import { diffRecords, emitAudit } from '../../platform/audit.js';
 import { notFound } from '../../platform/errors.js';
 import { withTransaction } from '../../platform/transaction.js';
-import { screeningId } from '../screening/ids.js';
+import { newId } from '../../platform/ids.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { monitoredSubjects, openQuery, sealQuery, toMonitoredSubject, type StoredQuery } from './repository.js';
 import type { EnrolSubject, MonitoredSubject } from './schemas.js';
@@ -19,7 +19,7 @@ export async function enrolSubject({ ctx, sealer, input }: { ctx: RequestContext
   return withTransaction(ctx, async (tx) => {
     const existing = await monitoredSubjects.byReference(tx, ctx, subject_reference);
     if (!existing) {
-      const row = await monitoredSubjects.insert(tx, ctx, { id: screeningId('monitoredSubject'), subject_reference, ...fields, query: sealQuery(sealer, query) });
+      const row = await monitoredSubjects.insert(tx, ctx, { id: newId('monitoredSubject'), subject_reference, ...fields, query: sealQuery(sealer, query) });
       await emitAudit(tx, ctx, { action: 'monitored_subject.enrolled', resourceType: 'monitored_subject', resourceId: row.id, metadata: { subject_reference, datasets: fields.datasets, sources: fields.sources } });
       return { created: true, subject: toMonitoredSubject(row, sealer) };
     }

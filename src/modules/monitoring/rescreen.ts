@@ -7,7 +7,7 @@ import { DEFAULT_THRESHOLD } from '../../engines/screening/index.js';
 import { diffSnapshots } from '../../engines/screening/snapshot-diff.js';
 import { rescreenDelta, type RescreenAlert } from '../../engines/screening/rescreen.js';
 import { snapshots } from '../screening/snapshot-repository.js';
-import { screeningId } from '../screening/ids.js';
+import { newId } from '../../platform/ids.js';
 import { SANDBOX_SOURCE } from '../screening/activate-snapshot.js';
 import { toApiHit, toScreeningQuery } from '../screening/run-screening.js';
 import { monitoredSubjects, monitoringAlerts, openQuery, type SubjectRow } from './repository.js';
@@ -93,7 +93,7 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
         for (const a of alerts) {
           const s = byId.get(a.subjectId)!;
           const hit = toApiHit(a.hit, listed.get(a.hit.entityId));
-          const row = await monitoringAlerts.insertOnce(tx, tenant, { id: screeningId('alert'), monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, snapshot_id: next.id, reason: a.reason, score: hit.score, hit });
+          const row = await monitoringAlerts.insertOnce(tx, tenant, { id: newId('alert'), monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, snapshot_id: next.id, reason: a.reason, score: hit.score, hit });
           if (!row) continue;
           raised++;
           await emitAudit(tx, ctx, { action: 'monitoring_alert.created', resourceType: 'monitoring_alert', resourceId: row.id, metadata: { monitored_subject_id: s.id, entity_id: hit.entity_id, snapshot_id: next.id, reason: a.reason } });

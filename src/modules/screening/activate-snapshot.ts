@@ -3,7 +3,7 @@ import { enqueueJob } from '../../platform/jobs.js';
 import { contentHash } from '../../engines/screening/snapshot-diff.js';
 import type { ListEntity } from '../../engines/screening/types.js';
 import { sandboxList } from '../../providers/lists/sandbox-list.js';
-import { screeningId } from './ids.js';
+import { newId } from '../../platform/ids.js';
 import { snapshots, type SnapshotRow } from './snapshot-repository.js';
 import { notifySnapshotsChanged } from './index-cache.js';
 
@@ -34,7 +34,7 @@ export async function activateSnapshot(db: Db, args: { source: string; format: s
     const previous = await snapshots.activeFor(tx, args.source);
     if (previous?.version === version) return { snapshot: previous, previous, unchanged: true };
     if (previous) await snapshots.supersede(tx, previous.id);
-    const snapshot = await snapshots.insert(tx, { id: screeningId('snapshot'), source: args.source, format: args.format, version, entity_count: entities.length, state: 'active', origin: args.origin, error: null });
+    const snapshot = await snapshots.insert(tx, { id: newId('listSnapshot'), source: args.source, format: args.format, version, entity_count: entities.length, state: 'active', origin: args.origin, error: null });
     await snapshots.insertEntities(tx, snapshot.id, entities);
     await enqueueJob(tx, RESCREEN_QUEUE, { source: args.source, snapshot_id: snapshot.id, previous_snapshot_id: previous?.id ?? null });
     return { snapshot, previous, unchanged: false };
@@ -45,7 +45,7 @@ export async function activateSnapshot(db: Db, args: { source: string; format: s
 
 /** Records a failed import or sync for the operator; the active snapshot stays as it was. */
 export async function recordFailedSnapshot(db: Db, args: { source: string; format: string | null; origin: SnapshotRow['origin']; error: string }): Promise<SnapshotRow> {
-  return snapshots.insert(db, { id: screeningId('snapshot'), source: args.source, format: args.format, version: null, entity_count: 0, state: 'failed', origin: args.origin, error: args.error.slice(0, 2000) });
+  return snapshots.insert(db, { id: newId('listSnapshot'), source: args.source, format: args.format, version: null, entity_count: 0, state: 'failed', origin: args.origin, error: args.error.slice(0, 2000) });
 }
 
 export const SANDBOX_SOURCE = 'sandbox';
