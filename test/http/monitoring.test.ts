@@ -10,7 +10,7 @@ import { Sealer } from '../../src/platform/crypto.js';
 import { rescreenSnapshot } from '../../src/modules/monitoring/rescreen.js';
 import { monitoringAlerts } from '../../src/modules/monitoring/repository.js';
 import { snapshots } from '../../src/modules/screening/snapshot-repository.js';
-import { screeningId } from '../../src/modules/screening/ids.js';
+import { newId } from '../../src/platform/ids.js';
 import { indexCacheFor } from '../../src/modules/screening/index-cache.js';
 
 let t: TestApp;
@@ -42,7 +42,7 @@ describe('monitoring subjects', () => {
       await indexCacheFor(tt.db).get(); // the built-in sandbox snapshot is installed by the first refresh
       const snap = (await snapshots.activeFor(tt.db, 'sandbox'))!;
       const hit = { entity_id: 'sandbox:pep', source: 'sandbox', schema: 'person', names: ['Sandbox Politically Exposed'], datasets: ['pep'], programs: [], listed_at: null, source_url: null, score: 0.9, blocked: false, explanation: { matched: [], contradicted: [], components: {} } };
-      const row = await monitoringAlerts.insertOnce(tt.db, { accountId: o.accountId, environment: 'sandbox' }, { id: screeningId('alert'), monitored_subject_id: subjectId, subject_reference: subject.subject_reference, entity_id: hit.entity_id, source: 'sandbox', snapshot_id: snap.id, reason: 'added', score: 0.9, hit });
+      const row = await monitoringAlerts.insertOnce(tt.db, { accountId: o.accountId, environment: 'sandbox' }, { id: newId('alert'), monitored_subject_id: subjectId, subject_reference: subject.subject_reference, entity_id: hit.entity_id, source: 'sandbox', snapshot_id: snap.id, reason: 'added', score: 0.9, hit });
       return row!.id;
     },
   });
