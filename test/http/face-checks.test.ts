@@ -90,6 +90,16 @@ describe('face checks on real faces', { skip }, () => {
     assert.equal(res.json().media[0].bytes, face('img5.jpg').length);
   });
 
+  test('EXIF orientation is honoured: a selfie stored sideways with orientation 6 still matches', async () => {
+    const o = await t.tenant();
+    const sharp = (await import('sharp')).default;
+    // Pixels turned 90° counter-clockwise; orientation 6 tells viewers to turn them back clockwise.
+    const sideways = await sharp(await sharp(face('img6.jpg')).rotate(-90).toBuffer()).withMetadata({ orientation: 6 }).webp().toBuffer();
+    const res = (await t.call('POST', '/v1/checks/face-match', { key: o.sandboxKey, body: { selfie: b64(sideways), reference: b64(face('img5.jpg')), reference_type: 'selfie' } })).json();
+    assert.equal(res.media[0].content_type, 'image/webp');
+    assert.equal(res.status, 'passed', JSON.stringify(res.signals));
+  });
+
   test('a photo without a face is a failed check with a reason, not an error', async () => {
     const o = await t.tenant();
     const blank = await (await import('sharp')).default({ create: { width: 400, height: 400, channels: 3, background: '#8a9' } }).jpeg().toBuffer();

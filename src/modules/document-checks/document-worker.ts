@@ -5,7 +5,7 @@ import type { DocumentResult, ReadDocumentOptions } from '../../engines/document
 /**
  * Worker entry for the document engine. The engine runs its image operations (MRZ search, quality,
  * tamper) on the calling thread; measured on the main thread they stalled the event loop for
- * 0.3–0.6 s per check, holding up every other request. Here they stall only this worker. The
+ * up to 0.22–0.26 s per check (bench/checks-http-document.ts), holding up every other request. Here they stall only this worker. The
  * engine's tesseract workers are started inside this thread and end with it.
  */
 export type DocumentTask =
