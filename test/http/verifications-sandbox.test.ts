@@ -68,8 +68,12 @@ describe('sandbox forced outcomes', () => {
     assert.deepEqual(await eventTypes(ids.sandbox_expired!), ['verification.expired']);
     assert.deepEqual(await eventTypes(ids.sandbox_abandoned!), ['verification.expired']);
     assert.deepEqual(await eventTypes(ids.sandbox_processing!), []);
-    const trail = await t.db.query<{ event: string }>('SELECT event FROM session_transitions WHERE session_id = $1 ORDER BY id', [ids.sandbox_approved]);
-    assert.deepEqual(trail.map((r) => r.event), ['token_issued', 'capture_started', 'capture_submitted', 'checks_passed']);
+    const trail = (await t.call('GET', `/v1/verifications/${ids.sandbox_approved}`, { key: owner.sandboxKey })).json().transitions;
+    assert.deepEqual(trail.map((r: { from: string; event: string; to: string }) => `${r.from}>${r.event}>${r.to}`), [
+      'created>token_issued>awaiting_subject', 'awaiting_subject>capture_started>awaiting_subject', 'awaiting_subject>capture_submitted>processing', 'processing>checks_passed>approved',
+    ]);
+    assert.match(trail[0].actor, /^api_key:key_/);
+    assert.equal(trail[3].actor, 'system:system');
   });
 
   test('the journey\'s own rules decide: screening-only journeys decline on a match', async () => {

@@ -4,14 +4,14 @@ import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../index.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
-import { IdParam, standardErrors } from '../../platform/schemas.js';
+import { IdParam, iso, standardErrors } from '../../platform/schemas.js';
 import { REASON_CODES } from '../journeys/decide.js';
 import { CreatedVerification, CreateVerification, DecisionObject, ManualDecision, Verification, VerificationsQuery } from './schemas.js';
 import { sessions, toVerification } from './repository.js';
 import { createVerification } from './create-verification.js';
 import { recordManualDecision, toDecision } from './decision.js';
 import { SANDBOX_SUBJECTS } from './sandbox.js';
-import { SESSION_STATES } from './state-machine.js';
+import { SESSION_STATES, type SessionState } from './state-machine.js';
 
 export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -49,7 +49,11 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
   }, async (req) => {
     const s = await sessions.get(req.ctx.db, req.ctx, req.params.id);
     if (!s) throw notFound('verification', 'id');
-    return toVerification(s, (await sessions.checksOf(req.ctx.db, [s.id])).get(s.id) ?? [], hosted);
+    const trail = await sessions.transitionsOf(req.ctx.db, req.ctx, s.id);
+    return {
+      ...toVerification(s, (await sessions.checksOf(req.ctx.db, [s.id])).get(s.id) ?? [], hosted),
+      transitions: trail.map((x) => ({ from: x.from_status as SessionState, to: x.to_status as SessionState, event: x.event, actor: `${x.actor_type}:${x.actor_id}`, at: iso(x.at)! })),
+    };
   });
 
   r.get('/:id/decision', {

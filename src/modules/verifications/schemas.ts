@@ -54,6 +54,13 @@ export const Verification = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     completed_at: Type.Union([Timestamp, Type.Null()]),
+    transitions: Type.Optional(Type.Array(Type.Object({
+      from: lit(SESSION_STATES),
+      to: lit(SESSION_STATES),
+      event: Type.String(),
+      actor: Type.String({ description: 'api_key:<id>, session_token:<id>, operator:<name> or system:system.' }),
+      at: Timestamp,
+    }), { description: 'GET /v1/verifications/{id} only: every status change so far, oldest first (the decision trail).' })),
   },
   { title: 'Verification' },
 );
