@@ -6,7 +6,7 @@ import { routeSecurityTests } from '../helpers/route-security.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
 import { getFaceEngine } from '../../src/modules/biometrics/engine.js';
 import { embeddingModelKey } from '../../src/modules/biometrics/face-index-cache.js';
-import { faceEnrollments, newEnrollmentId } from '../../src/modules/biometrics/repository.js';
+import { faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../src/modules/biometrics/repository.js';
 
 // Runs on PGlite (pgvector HNSW in SQL) and, with TEST_DATABASE_URL, on PostgreSQL without pgvector (in-process index).
 let t: TestApp;
@@ -88,7 +88,7 @@ describe('face search over enrolled faces', { skip }, () => {
     await enrol(o, 'img12.jpg', 'cus_2');
     assert.deepEqual((await search(o, { image: face('img6.jpg') })).result.hits.map((h: { subject_reference: string }) => h.subject_reference), ['cus_2']);
     const { embedding, model } = await getFaceEngine().embed(readFileSync(`${dataDir}/faces/deepface_subset/images/img5.jpg`));
-    await faceEnrollments.insert(t.db, o.ctx(), t.db.hasVector, { id: newEnrollmentId(), subjectReference: 'cus_1', model: embeddingModelKey(model), embedding: embedding! });
+    await faceEnrollments.insert(t.db, o.ctx(), await hasVectorColumn(t.db), { id: newEnrollmentId(), subjectReference: 'cus_1', model: embeddingModelKey(model), embedding: embedding! });
     const again = await search(o, { image: face('img6.jpg'), subject_reference: 'cus_9' });
     assert.equal(again.result.hits[0].subject_reference, 'cus_1');
     assert.equal(again.status, 'needs_review');

@@ -4,7 +4,7 @@ import { withTransaction } from '../../platform/transaction.js';
 import { getFaceEngine } from './engine.js';
 import { embeddingModelKey, type FaceIndexCache } from './face-index-cache.js';
 import { decodeImage, engineCall } from './inputs.js';
-import { faceEnrollments, newEnrollmentId, toEnrollment } from './repository.js';
+import { faceEnrollments, hasVectorColumn, newEnrollmentId, toEnrollment } from './repository.js';
 import type { FaceCheckArgs } from './check-args.js';
 import type { EnrollmentBody, FaceEnrollment } from './schemas.js';
 
@@ -21,8 +21,9 @@ export async function enrollFace({ ctx, settings, input, cache }: Omit<FaceCheck
     throw new AppError('check_unavailable', `No single clear face to enrol. ${why}`.trim(), { field: 'image' });
   }
   const modelKey = embeddingModelKey(model);
+  const vector = await hasVectorColumn(ctx.db);
   const row = await withTransaction(ctx, async (tx) => {
-    const r = await faceEnrollments.insert(tx, ctx, ctx.db.hasVector, { id: newEnrollmentId(), subjectReference: input.subject_reference, model: modelKey, embedding });
+    const r = await faceEnrollments.insert(tx, ctx, vector, { id: newEnrollmentId(), subjectReference: input.subject_reference, model: modelKey, embedding });
     await emitAudit(tx, ctx, { action: 'face_enrollment.created', resourceType: 'face_enrollment', resourceId: r.id, metadata: { subject_reference: input.subject_reference, model: modelKey } });
     return toEnrollment(r);
   });
@@ -32,8 +33,9 @@ export async function enrollFace({ ctx, settings, input, cache }: Omit<FaceCheck
 
 /** Erases the embedding (biometric data) and keeps a tombstone row for the audit trail. */
 export async function deleteEnrollment({ ctx, id, cache }: { ctx: FaceCheckArgs<unknown>['ctx']; id: string; cache: FaceIndexCache }): Promise<FaceEnrollment> {
+  const vector = await hasVectorColumn(ctx.db);
   const out = await withTransaction(ctx, async (tx) => {
-    const r = await faceEnrollments.erase(tx, ctx, ctx.db.hasVector, id);
+    const r = await faceEnrollments.erase(tx, ctx, vector, id);
     if (!r) throw notFound('face enrollment', 'id');
     await emitAudit(tx, ctx, { action: 'face_enrollment.deleted', resourceType: 'face_enrollment', resourceId: id, metadata: { subject_reference: r.subject_reference } });
     return toEnrollment(r);

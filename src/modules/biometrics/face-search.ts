@@ -5,7 +5,7 @@ import type { Check } from '../checks/schemas.js';
 import { getFaceEngine } from './engine.js';
 import { embeddingModelKey, type FaceIndexCache } from './face-index-cache.js';
 import { decodeImage, engineCall, reasonsOf, round4 } from './inputs.js';
-import { faceEnrollments, type EnrollmentHit } from './repository.js';
+import { faceEnrollments, hasVectorColumn, type EnrollmentHit } from './repository.js';
 import type { FaceCheckArgs } from './check-args.js';
 import type { FaceSearchBody } from './schemas.js';
 
@@ -24,11 +24,12 @@ export async function faceSearchCheck({ ctx, sealer, settings, input, cache }: F
   const embedMs = performance.now() - started;
   let hits: EnrollmentHit[] = [];
   let enrolled: number | null = null;
-  const backend = ctx.db.hasVector ? 'pgvector_hnsw' : 'in_process_index';
+  const vector = await hasVectorColumn(ctx.db);
+  const backend = vector ? 'pgvector_hnsw' : 'in_process_index';
   const searchStarted = performance.now();
   if (embedding) {
     const modelKey = embeddingModelKey(model);
-    if (ctx.db.hasVector) {
+    if (vector) {
       hits = await faceEnrollments.searchVector(ctx.db, ctx, modelKey, embedding, k);
     } else {
       const index = await cache.get(ctx.db, ctx, modelKey);

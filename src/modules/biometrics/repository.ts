@@ -32,6 +32,23 @@ export function toEnrollment(r: EnrollmentRow): FaceEnrollment {
   return { id: r.id, object: 'face_enrollment', subject_reference: r.subject_reference, model: r.model, created_at: iso(r.created_at)!, deleted_at: iso(r.deleted_at) };
 }
 
+const vectorColumn = new WeakMap<Db, Promise<boolean>>();
+
+/**
+ * Whether this database has the pgvector column: pgvector available now (`db.hasVector`) is not enough
+ * when 0005 was applied before the extension was installed (its vector block was skipped then).
+ */
+export function hasVectorColumn(db: Db): Promise<boolean> {
+  let known = vectorColumn.get(db);
+  if (!known) {
+    known = db.hasVector
+      ? db.query<{ ok: boolean }>("SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'face_enrollments' AND column_name = 'embedding_vec') AS ok").then((r) => r[0]?.ok === true)
+      : Promise.resolve(false);
+    vectorColumn.set(db, known);
+  }
+  return known;
+}
+
 const vectorLiteral = (e: Float32Array): string => `[${Array.from(e).join(',')}]`;
 const COLUMNS = 'id, subject_reference, model, created_at, deleted_at';
 
