@@ -71,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerMultipart(app, deps.config.bodyLimitBytes);
   await registerOpenApi(app, deps.config);
   registerMetrics(app, deps.metrics ?? createMetrics());
-  registerAuth(app, { config: deps.config, db: deps.db, keys, rateLimiter: deps.rateLimiter });
+  registerAuth(app, { config: deps.config, db: deps.db, keys, rateLimiter: deps.rateLimiter, sealer: full.sealer });
 
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {

@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { bootstrapFirstAccount } from './platform/bootstrap.js';
+import { seedDefaultJourneys } from './modules/journeys/repository.js';
 import { acquireLock, adminSocketPath } from './platform/embedded-lock.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { startAdminSocket } from './cli/admin-socket.js';
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   const embedded = !config.databaseUrl;
   const releaseLock = embedded ? acquireLock(config.dataDir, adminSocketPath(config.dataDir)) : () => undefined;
   const db = await openDatabase(config, log);
-  const boot = config.bootstrap ? await bootstrapFirstAccount(db) : null;
+  const boot = config.bootstrap ? await bootstrapFirstAccount(db, [seedDefaultJourneys]) : null;
   const rateLimiter = await createRateLimiter(config.redisUrl);
   const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel });
   const admin = embedded ? await startAdminSocket(db, adminSocketPath(config.dataDir), () => app.keyCache.invalidate()) : null;

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Db } from '../platform/db.js';
 import { migrate } from '../platform/db.js';
 import { createAccount, getAccount, listAccounts } from '../platform/accounts.js';
+import { seedDefaultJourneys } from '../modules/journeys/repository.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../platform/api-keys.js';
 import { parseScopes } from '../platform/scopes.js';
 import { sealAuditChain, verifyAuditChain } from '../platform/audit.js';
@@ -61,6 +62,7 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
       }
       case 'accounts create': {
         const a = await createAccount(db, { name: values.name ?? 'Account', rateLimitPerMinute: rateLimit });
+        await seedDefaultJourneys(db, a.id);
         emit({ id: a.id, name: a.name, created_at: a.created_at }, `created account ${a.id} (${a.name})`);
         return 0;
       }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db, Queryable } from './db.js';
 import type { RequestContext } from './context.js';
 import { newId } from './ids.js';
+import { writeOrDefer } from './transaction.js';
 
 export interface AuditInput {
   action: string;
@@ -15,7 +16,8 @@ export interface AuditInput {
 /** Writes an audit row in the caller's transaction: if it fails, the mutation fails with it. */
 export async function emitAudit(tx: Queryable, ctx: RequestContext, input: AuditInput): Promise<string> {
   const id = newId('audit');
-  await tx.query(
+  await writeOrDefer(
+    tx,
     `INSERT INTO audit_events (id, account_id, environment, actor_type, actor_id, action, resource_type, resource_id, request_id, diff, metadata)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb)`,
     [id, ctx.accountId, ctx.environment, ctx.actor.type, ctx.actor.id, input.action, input.resourceType, input.resourceId, ctx.requestId,

@@ -9,16 +9,21 @@ export interface Actor {
 }
 
 /**
- * Binds one idempotent request to the transaction that performs it: `begin` claims the key
- * inside the transaction, `record` stores the response in the same transaction, so the key,
- * the change and its response commit together or not at all.
+ * An Idempotency-Key this request holds (claimed before the handler ran). `begin` marks the
+ * transaction that does the work; `record` stores the response in that transaction, so the
+ * change and its response commit together or not at all; `release` frees the key when the work
+ * was undone (a failed request, a message that could not be sent).
  */
 export interface IdempotencyBinding {
   begin(tx: Queryable): Promise<void>;
   record(tx: Queryable, result: unknown): Promise<void>;
-  /** Frees a claimed key whose work was undone in a later step (e.g. a message that could not be sent). */
-  release(tx: Queryable): Promise<void>;
+  release(tx?: Queryable): Promise<void>;
+  /** For a POST that wrote nothing in a transaction: store its response after the fact. */
+  storeResponse(status: number, body: string): Promise<void>;
+  /** A transaction has taken the key. */
   readonly used: boolean;
+  /** The response was recorded or the key released. */
+  readonly settled: boolean;
 }
 
 /** What every verb receives: the database, the tenant, the actor, the request id and its scopes. */

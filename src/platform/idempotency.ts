@@ -1,7 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Db, Queryable } from './db.js';
 import type { IdempotencyBinding } from './context.js';
-import { AppError, conflict } from './errors.js';
+import { AppError } from './errors.js';
+import { writeOrDefer } from './transaction.js';
+import type { Sealer } from './crypto.js';
+
+const RESPONSE_PURPOSE = 'idempotent-response';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
@@ -11,13 +15,6 @@ export interface StoredResponse {
   state: 'running' | 'done';
   response_status: number | null;
   response_body: string | null;
-}
-
-/** Thrown inside a transaction when another request already committed under the same key. */
-export class IdempotentReplay extends Error {
-  constructor() {
-    super('idempotent replay');
-  }
 }
 
 export function validateKey(raw: unknown): string {
@@ -44,60 +41,82 @@ export function mismatch(): AppError {
   return new AppError('invalid_request', 'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.', { field: 'Idempotency-Key' });
 }
 
-export function createBinding(opts: {
+export type ClaimResult =
+  | { kind: 'claimed'; binding: IdempotencyBinding }
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'mismatch' }
+  | { kind: 'in_progress' };
+
+export interface ClaimOptions {
   accountId: string;
   environment: string;
   key: string;
   fingerprint: string;
   retentionHours: number;
   serialize: (result: unknown) => { status: number; body: string };
-}): IdempotencyBinding {
-  let used = false;
-  const params = [opts.accountId, opts.environment, opts.key];
-  return {
-    get used() {
-      return used;
-    },
-    async begin(tx: Queryable) {
-      // One round trip: take the advisory lock (a concurrent duplicate fails fast with 409 instead of
-      // queueing behind us) and, only if we hold it, claim the key (an expired key is taken over).
-      const [r] = await tx.query<{ locked: boolean; claimed: number }>(
-        `WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1 || ':' || $2 || ':' || $3, 0)) AS ok),
-         claim AS (
-           INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, locked_until, expires_at)
-           SELECT $1, $2, $3, $4, 'running', now() + interval '5 minutes', now() + make_interval(hours => $5) FROM lock WHERE lock.ok
-           ON CONFLICT (account_id, environment, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'running',
-             locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, created_at = now()
-             WHERE idempotency_keys.expires_at <= now()
-           RETURNING 1)
-         SELECT (SELECT ok FROM lock) AS locked, (SELECT count(*)::int FROM claim) AS claimed`,
-        [...params, opts.fingerprint, opts.retentionHours],
-      );
-      if (!r?.locked) throw conflict('A request with this Idempotency-Key is still being processed; retry after it completes.', 'Idempotency-Key');
-      const rows = r.claimed > 0 ? [1] : [];
-      if (rows.length === 0) throw new IdempotentReplay();
-      used = true;
-    },
-    async release(tx: Queryable) {
-      await tx.query("DELETE FROM idempotency_keys WHERE account_id = $1 AND environment = $2 AND key = $3 AND state = 'running'", params);
-    },
-    async record(tx: Queryable, result: unknown) {
-      const { status, body } = opts.serialize(result);
-      await tx.query(
-        "UPDATE idempotency_keys SET state = 'done', response_status = $4, response_body = $5 WHERE account_id = $1 AND environment = $2 AND key = $3",
-        [...params, status, body],
-      );
-    },
-  };
+  /** Stored responses may hold secrets shown once (a webhook signing secret, a session token). */
+  sealer: Sealer;
+  /** How long a claim holds before another request may take over the key (a crashed request). */
+  leaseSeconds?: number;
 }
 
-/** For POSTs that wrote nothing transactional (searches, previews): remember the response after the fact. */
-export async function storeAfterResponse(db: Queryable, opts: { accountId: string; environment: string; key: string; fingerprint: string; retentionHours: number; status: number; body: string }): Promise<void> {
-  await db.query(
-    `INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, response_status, response_body, locked_until, expires_at)
-     VALUES ($1, $2, $3, $4, 'done', $5, $6, now(), now() + make_interval(hours => $7)) ON CONFLICT DO NOTHING`,
-    [opts.accountId, opts.environment, opts.key, opts.fingerprint, opts.status, opts.body, opts.retentionHours],
+/**
+ * Claims an Idempotency-Key before the handler runs, in one statement: the key row is the lock.
+ * A new key, an expired one, or one whose holder crashed (lease passed) is ours; otherwise the
+ * stored response is replayed, the request is refused as a mismatch, or it is still in progress.
+ */
+export async function claimKey(db: Queryable, opts: ClaimOptions): Promise<ClaimResult> {
+  const owner = randomUUID();
+  const params = [opts.accountId, opts.environment, opts.key];
+  const rows = await db.query<{ key: string }>(
+    `INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, owner, locked_until, expires_at)
+     VALUES ($1, $2, $3, $4, 'running', $5, now() + make_interval(secs => $6), now() + make_interval(hours => $7))
+     ON CONFLICT (account_id, environment, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'running', owner = EXCLUDED.owner,
+       locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, created_at = now(), response_status = null, response_body = null
+       WHERE idempotency_keys.expires_at <= now()
+          OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until < now() AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
+     RETURNING key`,
+    [...params, opts.fingerprint, owner, opts.leaseSeconds ?? 300, opts.retentionHours],
   );
+  if (rows.length === 0) {
+    const stored = await findStoredResponse(db, opts.accountId, opts.environment, opts.key);
+    if (!stored) return { kind: 'in_progress' };
+    if (stored.fingerprint !== opts.fingerprint) return { kind: 'mismatch' };
+    if (stored.state === 'done' && stored.response_status) {
+      return { kind: 'replay', status: stored.response_status, body: stored.response_body ? opts.sealer.open(RESPONSE_PURPOSE, stored.response_body) : '' };
+    }
+    return { kind: 'in_progress' };
+  }
+  let used = false;
+  let settled = false;
+  const mine = `account_id = $1 AND environment = $2 AND key = $3 AND owner = $4`;
+  return {
+    kind: 'claimed',
+    binding: {
+      get used() {
+        return used;
+      },
+      get settled() {
+        return settled;
+      },
+      async begin() {
+        used = true;
+      },
+      async record(tx: Queryable, result: unknown) {
+        const { status, body } = opts.serialize(result);
+        settled = true;
+        await writeOrDefer(tx, `UPDATE idempotency_keys SET state = 'done', response_status = $5, response_body = $6 WHERE ${mine}`, [...params, owner, status, opts.sealer.seal(RESPONSE_PURPOSE, body)]);
+      },
+      async release(tx: Queryable = db) {
+        settled = true;
+        await tx.query(`DELETE FROM idempotency_keys WHERE ${mine} AND state = 'running'`, [...params, owner]);
+      },
+      async storeResponse(status: number, body: string) {
+        settled = true;
+        await db.query(`UPDATE idempotency_keys SET state = 'done', response_status = $5, response_body = $6 WHERE ${mine} AND state = 'running'`, [...params, owner, status, opts.sealer.seal(RESPONSE_PURPOSE, body)]);
+      },
+    },
+  };
 }
 
 export async function purgeExpiredKeys(db: Db): Promise<number> {

@@ -25,6 +25,7 @@ export const ID_PREFIX = {
   listSnapshot: 'lsn',
   monitoredSubject: 'msub',
   alert: 'alrt',
+  faceEnrollment: 'fen',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -19,10 +19,13 @@ export interface EventInput {
 export async function enqueueEvent(tx: Queryable, ctx: Pick<RequestContext, 'accountId' | 'environment'>, input: EventInput): Promise<{ id: string; created_at: Date }> {
   if (!isKnownEventType(input.type)) throw new Error(`event type ${input.type} is not in the event catalogue`);
   const id = newId('event');
-  const rows = await tx.query<{ id: string; created_at: Date }>(
-    `INSERT INTO events (id, account_id, environment, type, resource_type, resource_id, data, destination_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) RETURNING id, created_at`,
-    [id, ctx.accountId, ctx.environment, input.type, input.resourceType ?? null, input.resourceId ?? null, JSON.stringify(input.data), input.destinationId ?? null],
+  const createdAt = new Date();
+  // Written at once, not deferred: statements combined into one have no defined order, and events
+  // of one resource must get their sequence numbers in the order they happened.
+  await tx.query(
+    `INSERT INTO events (id, account_id, environment, type, resource_type, resource_id, data, destination_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::timestamptz)`,
+    [id, ctx.accountId, ctx.environment, input.type, input.resourceType ?? null, input.resourceId ?? null, JSON.stringify(input.data), input.destinationId ?? null, createdAt.toISOString()],
   );
-  return rows[0]!;
+  return { id, created_at: createdAt };
 }

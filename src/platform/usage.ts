@@ -1,6 +1,7 @@
 import type { Queryable } from './db.js';
 import type { RequestContext } from './context.js';
 import { newId } from './ids.js';
+import { writeOrDefer } from './transaction.js';
 
 /** Billing period of a moment: the calendar month in UTC, as YYYY-MM. */
 export function billingPeriod(at: Date = new Date()): string {
@@ -12,7 +13,8 @@ export function billingPeriod(at: Date = new Date()): string {
  * returns the stored response without running the transaction again, a replay is never billed.
  */
 export async function recordUsage(tx: Queryable, ctx: RequestContext, module: string, operation: string, resourceId: string | null, quantity = 1): Promise<void> {
-  await tx.query(
+  await writeOrDefer(
+    tx,
     'INSERT INTO usage_records (id, account_id, environment, module, operation, resource_id, quantity, period) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
     [newId('usage'), ctx.accountId, ctx.environment, module, operation, resourceId, quantity, billingPeriod()],
   );

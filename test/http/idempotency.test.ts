@@ -80,3 +80,26 @@ test('expired keys are purged and can then be reused', async () => {
   assert.equal(res.statusCode, 201);
   assert.equal(await count(o.accountId), 2);
 });
+
+test('stored responses are sealed: a secret shown once is replayed, but never kept in clear', async () => {
+  const o = await t.tenant();
+  const body = { url: 'https://hooks.example.org/verity', event_types: ['*'] };
+  const first = await t.call('POST', '/v1/webhooks', { key: o.sandboxKey, body, headers: { 'idempotency-key': 'wh-1' } });
+  const again = await t.call('POST', '/v1/webhooks', { key: o.sandboxKey, body, headers: { 'idempotency-key': 'wh-1' } });
+  assert.equal(again.json().secret, first.json().secret);
+  const [row] = await t.db.query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE account_id = $1', [o.accountId]);
+  assert.ok(!row!.response_body.includes(first.json().secret.slice(6)));
+});
+
+test('a key held by a request that crashed is taken over once its lease passes', async () => {
+  const o = await t.tenant();
+  await t.db.query(
+    `INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, owner, locked_until, expires_at)
+     VALUES ($1, 'sandbox', 'crashed', $2, 'running', 'dead-request', now() + interval '1 minute', now() + interval '1 day')`,
+    [o.accountId, (await import('../../src/platform/idempotency.js')).requestFingerprint('POST', '/v1/lists/blocklist/entries', body)],
+  );
+  assert.equal((await post(o.sandboxKey, 'crashed')).statusCode, 409, 'still leased');
+  await t.db.query("UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = 'crashed'");
+  assert.equal((await post(o.sandboxKey, 'crashed')).statusCode, 201);
+  assert.equal(await count(o.accountId), 1);
+});

@@ -25,7 +25,7 @@ export interface EnrollmentHit {
  * time-sortable generator under our own prefix keeps ids sortable and unique.
  */
 export function newEnrollmentId(): string {
-  return newId('check').replace(/^chk_/, 'fen_');
+  return newId('faceEnrollment');
 }
 
 export function toEnrollment(r: EnrollmentRow): FaceEnrollment {

@@ -5,13 +5,16 @@ import type { KeyCache } from '../key-cache.js';
 import type { RateLimiter, RateLimitResult } from '../rate-limit.js';
 import { hasScope } from '../scopes.js';
 import { sendError } from './error-handler.js';
-import { IDEMPOTENCY_HEADER, createBinding, findStoredResponse, mismatch, requestFingerprint, storeAfterResponse, validateKey } from '../idempotency.js';
+import { IDEMPOTENCY_HEADER, claimKey, mismatch, requestFingerprint, validateKey } from '../idempotency.js';
+import { conflict } from '../errors.js';
+import type { Sealer } from '../crypto.js';
 
 export interface AuthDeps {
   config: Config;
   db: Db;
   keys: KeyCache;
   rateLimiter: RateLimiter;
+  sealer: Sealer;
 }
 
 /** Requests that fail authentication are limited per client address, which slows key guessing. */
@@ -79,37 +82,35 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const fingerprint = requestFingerprint(request.method, request.url.split('?')[0]!, request.body);
     request.idempotencyKey = key;
     request.idempotencyFingerprint = fingerprint;
-    const stored = await findStoredResponse(deps.db, request.ctx.accountId, request.ctx.environment, key);
-    if (stored) {
-      if (stored.fingerprint !== fingerprint) throw mismatch();
-      if (stored.state === 'done' && stored.response_status) {
-        return reply.code(stored.response_status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(stored.response_body);
-      }
-    }
-    request.ctx.idempotency = createBinding({
+    const claim = await claimKey(deps.db, {
       accountId: request.ctx.accountId,
       environment: request.ctx.environment,
       key,
       fingerprint,
       retentionHours: deps.config.idempotencyRetentionHours,
       serialize: (result) => ({ status: reply.statusCode, body: reply.serialize(result) as string }),
+      sealer: deps.sealer,
     });
+    switch (claim.kind) {
+      case 'replay':
+        return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.body);
+      case 'mismatch':
+        throw mismatch();
+      case 'in_progress':
+        throw conflict('A request with this Idempotency-Key is still being processed; retry after it completes.', 'Idempotency-Key');
+      case 'claimed':
+        request.ctx.idempotency = claim.binding;
+    }
   });
 
+  // Settles a claimed key once the response is known: a failure frees it for a corrected retry;
+  // a success that no transaction recorded (a search, a preview) is stored now.
   app.addHook('onSend', async (request, reply, payload) => {
     const binding = request.ctx?.idempotency;
-    if (!binding || binding.used || reply.statusCode >= 300 || reply.getHeader('idempotent-replayed')) return payload;
-    if (typeof payload === 'string') {
-      await storeAfterResponse(deps.db, {
-        accountId: request.ctx.accountId,
-        environment: request.ctx.environment,
-        key: request.idempotencyKey!,
-        fingerprint: request.idempotencyFingerprint!,
-        retentionHours: deps.config.idempotencyRetentionHours,
-        status: reply.statusCode,
-        body: payload,
-      });
-    }
+    if (!binding || reply.getHeader('idempotent-replayed')) return payload;
+    // release() only frees a key still 'running': a response a committed transaction recorded stays.
+    if (reply.statusCode >= 300) await binding.release();
+    else if (!binding.settled && typeof payload === 'string') await binding.storeResponse(reply.statusCode, payload);
     return payload;
   });
 }

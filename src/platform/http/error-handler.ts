@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, codeForStatus, errorBody, ERROR_CODES, type ErrorCode } from '../errors.js';
-import { IdempotentReplay, findStoredResponse, mismatch } from '../idempotency.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -36,15 +35,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, code: Er
  * framework errors by status, and anything unknown as internal_error with nothing internal leaked.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler(async (err: FastifyError | AppError | IdempotentReplay, request, reply) => {
-    if (err instanceof IdempotentReplay) {
-      const stored = await findStoredResponse(request.ctx.db, request.ctx.accountId, request.ctx.environment, request.idempotencyKey!);
-      if (stored && stored.fingerprint !== request.idempotencyFingerprint) return sendError(reply, request, 'invalid_request', mismatch().message, 'Idempotency-Key');
-      if (stored?.state === 'done' && stored.response_status) {
-        return reply.code(stored.response_status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(stored.response_body);
-      }
-      return sendError(reply, request, 'conflict', 'A request with this Idempotency-Key is still being processed; retry after it completes.', 'Idempotency-Key');
-    }
+  app.setErrorHandler(async (err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) return sendError(reply, request, err.code, err.message, err.field, err.status, err.headers);
     const fe = err as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
     if (fe.validation) {
