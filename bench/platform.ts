@@ -75,7 +75,9 @@ async function benchDb(kind: string): Promise<string> {
     await stop(ins.proc);
 
     const port = await freePort();
-    const svc = await startChild(['src/server.ts'], { ...dbEnv, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'development', MASTER_KEY: '22'.repeat(32), RATE_LIMIT_PER_MINUTE: '10000000' }, /Verity is running[\s\S]*Production key/);
+    // The API process alone, as in a scaled deployment where workers run as their own processes: the
+    // in-process worker would otherwise seal this run's audit rows on the same event loop mid-measurement.
+    const svc = await startChild(['src/server.ts'], { ...dbEnv, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'development', MASTER_KEY: '22'.repeat(32), RATE_LIMIT_PER_MINUTE: '10000000', RUN_WORKER: process.env.BENCH_RUN_WORKER ?? 'false' }, /Verity is running[\s\S]*Production key/);
     const key = /sk_sandbox_[0-9A-Za-z]{40}/.exec(svc.out())![0];
     const auth = { authorization: `Bearer ${key}` };
     rows.push(await load('Verity: POST /v1/lists/blocklist/entries (auth, idempotent, audited)', {
