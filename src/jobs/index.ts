@@ -22,6 +22,10 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     'jobs.purge': async () => {
       await deps.db.query("DELETE FROM jobs WHERE state = 'done' AND updated_at < now() - interval '7 days'");
     },
+    // The embedded database has no autovacuum: refresh planner statistics so plans follow the data.
+    'db.analyze': async () => {
+      if (deps.db.kind === 'pglite') await deps.db.query('ANALYZE');
+    },
     'contact.purge': async () => {
       await purgeContactHistory(deps.db);
     },
@@ -36,6 +40,7 @@ export const RECURRING: { queue: string; everyMs: number }[] = [
   { queue: 'idempotency.purge', everyMs: 3_600_000 },
   { queue: 'jobs.purge', everyMs: 3_600_000 },
   { queue: 'contact.purge', everyMs: 3_600_000 },
+  { queue: 'db.analyze', everyMs: 600_000 },
   ...listSyncSchedule(),
   ...VERIFICATION_RECURRING,
 ];
