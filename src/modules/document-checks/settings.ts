@@ -1,5 +1,4 @@
-import { ConfigError } from '../../config.js';
-import { intSetting } from '../biometrics/settings.js';
+import { envReader } from '../../config.js';
 
 export interface DocumentSettings {
   /** Worker threads running the document engine; each starts two tesseract workers of its own. */
@@ -13,13 +12,13 @@ export interface DocumentSettings {
 }
 
 export function loadDocumentSettings(env: NodeJS.ProcessEnv = process.env): DocumentSettings {
-  const problems: string[] = [];
+  const r = envReader(env);
   const settings = {
-    poolSize: intSetting(env, 'DOCUMENT_POOL_SIZE', 1, 1, 16, problems),
-    maxImageBytes: intSetting(env, 'DOCUMENT_IMAGE_MAX_BYTES', 15 * 1024 * 1024, 1024, 15 * 1024 * 1024, problems),
-    maxPixels: intSetting(env, 'DOCUMENT_MAX_PIXELS', 50_000_000, 100_000, 100_000_000, problems),
-    mrzTimeBudgetMs: intSetting(env, 'DOCUMENT_MRZ_TIME_BUDGET_MS', 3000, 200, 30_000, problems),
+    poolSize: r.int('DOCUMENT_POOL_SIZE', 1, 1, 16),
+    maxImageBytes: r.int('DOCUMENT_IMAGE_MAX_BYTES', 15 * 1024 * 1024, 1024, 15 * 1024 * 1024),
+    maxPixels: r.int('DOCUMENT_MAX_PIXELS', 50_000_000, 100_000, 100_000_000),
+    mrzTimeBudgetMs: r.int('DOCUMENT_MRZ_TIME_BUDGET_MS', 3000, 200, 30_000),
   };
-  if (problems.length > 0) throw new ConfigError(problems);
+  r.throwIfProblems();
   return settings;
 }

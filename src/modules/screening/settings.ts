@@ -1,4 +1,4 @@
-import { ConfigError } from '../../config.js';
+import { ConfigError, envReader } from '../../config.js';
 
 /**
  * Sources `lists sync` may download, each with the list format that reads it. The operator enables
@@ -23,7 +23,7 @@ export interface ScreeningSettings {
 
 /** Reads and validates the module's environment variables (documented in docs/screening.md). */
 export function loadScreeningSettings(env: NodeJS.ProcessEnv = process.env): ScreeningSettings {
-  const problems: string[] = [];
+  const { problems, num } = envReader(env);
   const syncSources = (env.LIST_SYNC_SOURCES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = syncSources.filter((s) => !SYNC_FORMATS[s]);
   if (unknown.length) problems.push(`LIST_SYNC_SOURCES names unknown source(s) ${unknown.join(', ')}; known: ${Object.keys(SYNC_FORMATS).join(', ')}`);
@@ -40,18 +40,8 @@ export function loadScreeningSettings(env: NodeJS.ProcessEnv = process.env): Scr
       problems.push(`${name} is not a valid URL`);
     }
   }
-  const minutes = (name: string, def: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < min || n > max) {
-      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
-      return def;
-    }
-    return n;
-  };
-  const syncIntervalMs = minutes('LIST_SYNC_INTERVAL_MINUTES', 360, 5, 7 * 24 * 60) * 60_000;
-  const indexRefreshMs = minutes('SCREENING_INDEX_REFRESH_MS', 5000, 0, 3_600_000);
+  const syncIntervalMs = num('LIST_SYNC_INTERVAL_MINUTES', 360, 5, 7 * 24 * 60) * 60_000;
+  const indexRefreshMs = num('SCREENING_INDEX_REFRESH_MS', 5000, 0, 3_600_000);
   if (problems.length) throw new ConfigError(problems);
   return { syncSources, syncUrls, syncIntervalMs, indexRefreshMs };
 }
