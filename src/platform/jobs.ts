@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Db, Queryable } from './db.js';
 import { newId } from './ids.js';
-import { PollLoop } from './poll-loop.js';
+import { ClaimingRunner } from './poll-loop.js';
 
 export interface JobRow {
   id: string;
@@ -51,17 +51,11 @@ export interface JobRunnerOptions {
  * Claims jobs with FOR UPDATE SKIP LOCKED, so any number of worker processes can share one
  * database without taking the same job. A job whose lease expired (its worker crashed) is claimable again.
  */
-export class JobRunner {
-  private inFlight = new Set<Promise<void>>();
-  private readonly loop: PollLoop;
+export class JobRunner extends ClaimingRunner {
   readonly workerId: string;
   constructor(private readonly opts: JobRunnerOptions) {
+    super(opts.pollMs ?? 250, opts.concurrency ?? 4, (err) => opts.onError?.(err, null));
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${newId('job').slice(-6)}`;
-    this.loop = new PollLoop(
-      async () => (await this.runOnce()) > 0 && this.inFlight.size < (this.opts.concurrency ?? 4),
-      opts.pollMs ?? 250,
-      (err) => this.opts.onError?.(err, null),
-    );
   }
 
   async claim(limit: number): Promise<JobRow[]> {
@@ -94,7 +88,7 @@ export class JobRunner {
 
   /** Claims and runs one batch; returns how many jobs ran. */
   async runOnce(): Promise<number> {
-    const capacity = (this.opts.concurrency ?? 4) - this.inFlight.size;
+    const capacity = this.freeCapacity;
     if (capacity <= 0) return 0;
     const jobs = await this.claim(capacity);
     for (const job of jobs) {
@@ -109,31 +103,8 @@ export class JobRunner {
         }
         await this.finish(job, error).catch((e) => this.opts.onError?.(e, job));
       })();
-      this.inFlight.add(p);
-      void p.finally(() => {
-        this.inFlight.delete(p);
-        this.loop.wake();
-      });
+      this.track(p);
     }
     return jobs.length;
-  }
-
-  /** Drains ready jobs until none is left (tests, CLI). */
-  async drain(maxRounds = 1000): Promise<void> {
-    for (let i = 0; i < maxRounds; i++) {
-      const n = await this.runOnce();
-      if (this.inFlight.size > 0) await Promise.race(this.inFlight);
-      else if (n === 0) return;
-    }
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Stops claiming and waits for the jobs in flight to finish (graceful shutdown). */
-  async stop(): Promise<void> {
-    await this.loop.stop();
-    await Promise.allSettled([...this.inFlight]);
   }
 }

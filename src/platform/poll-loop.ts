@@ -49,3 +49,52 @@ export class PollLoop {
     await this.loop;
   }
 }
+
+/**
+ * A claim-and-run worker: each round claims up to its free capacity and starts the work without
+ * waiting for it; the loop sleeps when nothing was claimed or capacity is full, and wakes when a
+ * task finishes. The job runner and the webhook dispatcher are both this.
+ */
+export abstract class ClaimingRunner {
+  protected readonly inFlight = new Set<Promise<void>>();
+  private readonly loop: PollLoop;
+
+  constructor(pollMs: number, private readonly capacity: number, onError: (err: unknown) => void) {
+    this.loop = new PollLoop(async () => (await this.runOnce()) > 0 && this.inFlight.size < this.capacity, pollMs, onError);
+  }
+
+  /** Claims and starts one round of work; returns how much was claimed. */
+  abstract runOnce(): Promise<number>;
+
+  protected get freeCapacity(): number {
+    return this.capacity - this.inFlight.size;
+  }
+
+  /** Tracks a started task so stop() waits for it and its end wakes the loop. */
+  protected track(task: Promise<void>): void {
+    this.inFlight.add(task);
+    void task.finally(() => {
+      this.inFlight.delete(task);
+      this.loop.wake();
+    });
+  }
+
+  /** Runs rounds until nothing is claimed and nothing is in flight (tests, CLI). */
+  async drain(maxRounds = 10_000): Promise<void> {
+    for (let i = 0; i < maxRounds; i++) {
+      const n = await this.runOnce();
+      if (this.inFlight.size > 0) await Promise.race(this.inFlight);
+      else if (n === 0) return;
+    }
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Stops claiming and waits for the work in flight to finish (graceful shutdown). */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await Promise.allSettled([...this.inFlight]);
+  }
+}

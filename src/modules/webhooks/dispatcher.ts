@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../platform/db.js';
 import type { Config } from '../../config.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { newId } from '../../platform/ids.js';
-import { PollLoop } from '../../platform/poll-loop.js';
+import { ClaimingRunner } from '../../platform/poll-loop.js';
 import { emitAudit } from '../../platform/audit.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { systemContext, type Environment } from '../../platform/context.js';
@@ -62,11 +62,9 @@ export function retryDelayMs(schedule: number[], attempt: number): number | null
  * with backoff, safe with any number of processes (everything is claimed with FOR UPDATE SKIP LOCKED
  * and a lease, so a crashed worker's delivery is taken over when its lease passes).
  */
-export class WebhookDispatcher {
-  private inFlight = new Set<Promise<void>>();
-  private readonly loop: PollLoop;
+export class WebhookDispatcher extends ClaimingRunner {
   constructor(private readonly opts: DispatcherOptions) {
-    this.loop = new PollLoop(async () => (await this.runOnce()) > 0 && this.inFlight.size < opts.config.concurrency, opts.config.pollMs, opts.onError);
+    super(opts.config.pollMs, opts.config.concurrency, (err) => opts.onError?.(err));
   }
 
   /** Creates one delivery per matching destination for undispatched events; returns events handled. */
@@ -120,19 +118,14 @@ export class WebhookDispatcher {
 
   /** Claims due deliveries up to the free capacity and starts sending them; returns how many. */
   async deliverDue(): Promise<number> {
-    const capacity = this.opts.config.concurrency - this.inFlight.size;
+    const capacity = this.freeCapacity;
     if (capacity <= 0) return 0;
     const claimed = await this.claim(capacity);
     if (claimed.length === 0) return 0;
     const events = new Map((await this.opts.db.query<EventRow>('SELECT * FROM events WHERE id = ANY($1::text[])', [[...new Set(claimed.map((c) => c.event_id))]])).map((e) => [e.id, e]));
     const dests = new Map((await this.opts.db.query<DestinationForSend>('SELECT * FROM webhook_destinations WHERE id = ANY($1::text[])', [[...new Set(claimed.map((c) => c.destination_id))]])).map((d) => [d.id, d]));
     for (const c of claimed) {
-      const p = this.deliver(c, events.get(c.event_id)!, dests.get(c.destination_id)!).catch((err) => this.opts.onError?.(err));
-      this.inFlight.add(p);
-      void p.finally(() => {
-        this.inFlight.delete(p);
-        this.loop.wake();
-      });
+      this.track(this.deliver(c, events.get(c.event_id)!, dests.get(c.destination_id)!).catch((err) => this.opts.onError?.(err)));
     }
     return claimed.length;
   }
@@ -267,23 +260,5 @@ export class WebhookDispatcher {
     const fanned = await this.fanOut();
     const started = await this.deliverDue();
     return fanned + started;
-  }
-
-  /** Runs until nothing is due and nothing is in flight (tests). */
-  async drain(maxRounds = 10_000): Promise<void> {
-    for (let i = 0; i < maxRounds; i++) {
-      const n = await this.runOnce();
-      if (this.inFlight.size > 0) await Promise.race(this.inFlight);
-      else if (n === 0) return;
-    }
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.loop.stop();
-    await Promise.allSettled([...this.inFlight]);
   }
 }
