@@ -20,16 +20,17 @@ export function createLogger(config: Config): pino.Logger {
 
 /** Starts the job runner and the recurring-job scheduler; returns a graceful stop. */
 export function startWorker(config: Config, db: Db, log: pino.Logger): () => Promise<void> {
+  const sealer = new Sealer(config.masterKey);
   const runner = new JobRunner({
     db,
-    handlers: buildJobHandlers({ db }),
+    handlers: buildJobHandlers({ db, sealer }),
     concurrency: config.workerConcurrency,
     onError: (err, job) => log.warn({ err, job: job?.id, queue: job?.queue }, 'job failed'),
   });
   runner.start();
   const dispatcher = new WebhookDispatcher({
     db,
-    sealer: new Sealer(config.masterKey),
+    sealer,
     config: config.webhooks,
     workerId: runner.workerId,
     onError: (err) => log.warn({ err }, 'webhook dispatcher error'),

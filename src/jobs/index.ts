@@ -1,4 +1,5 @@
 import type { Db } from '../platform/db.js';
+import type { Sealer } from '../platform/crypto.js';
 import { enqueueJob, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
@@ -8,6 +9,8 @@ import { VERIFICATION_RECURRING, verificationJobHandlers } from '../modules/veri
 
 export interface JobDeps {
   db: Db;
+  /** Opens sealed personal data (monitored subjects); made from MASTER_KEY when not given. */
+  sealer?: Sealer;
 }
 
 /** Every queue the worker serves, with its handler. Modules add their queues here. */
@@ -29,7 +32,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     'contact.purge': async () => {
       await purgeContactHistory(deps.db);
     },
-    ...screeningJobHandlers(deps.db),
+    ...screeningJobHandlers(deps.db, deps.sealer),
     ...verificationJobHandlers(deps.db),
   };
 }
