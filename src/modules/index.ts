@@ -16,6 +16,7 @@ import { screeningModule } from './screening/routes.js';
 import { monitoringModule } from './monitoring/routes.js';
 import { journeysModule } from './journeys/routes.js';
 import { sandboxModule, verificationsModule } from './verifications/routes.js';
+import { verificationEvidenceModule } from './verifications/evidence-routes.js';
 
 export interface ModuleOptions {
   deps: AppDeps & { sealer: Sealer };
@@ -39,5 +40,6 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/monitoring', plugin: monitoringModule },
   { prefix: '/v1/journeys', plugin: journeysModule },
   { prefix: '/v1/verifications', plugin: verificationsModule },
+  { prefix: '/v1/verifications', plugin: verificationEvidenceModule },
   { prefix: '/v1/sandbox', plugin: sandboxModule },
 ];

@@ -1,0 +1,108 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { Queryable } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/context.js';
+import { emitAudit } from '../../platform/audit.js';
+import { conflict, notFound } from '../../platform/errors.js';
+import { enqueueEvent } from '../../platform/outbox.js';
+import { registerEventType } from '../../platform/event-catalog.js';
+import { iso, Timestamp } from '../../platform/schemas.js';
+import { withTransaction } from '../../platform/transaction.js';
+import { sessions, type SessionRow } from './repository.js';
+import { effectiveState, lifetimeEvent, SESSION_STATES, TERMINAL_STATES, WAITING_STATES, type SessionState } from './state-machine.js';
+import './events.js';
+
+registerEventType('verification.deleted', 'A session\'s media and personal data were deleted (DELETE /v1/verifications/{id} or the account\'s retention period); a tombstone with its status and decision remains.', Type.Object({
+  id: Type.String({ description: 'Session id.' }),
+  status: Type.String(),
+  decision: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.Literal('request'), Type.Literal('retention')]),
+  deleted_at: Type.String({ format: 'date-time' }),
+}));
+
+const lit = <T extends string>(xs: readonly T[]) => Type.Union(xs.map((x) => Type.Literal(x)));
+
+export const VerificationTombstone = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('verification'),
+  status: lit(SESSION_STATES),
+  journey: Type.String(),
+  journey_version: Type.Integer(),
+  subject: Type.Object({ type: Type.String(), reference: Type.Null(), country: Type.Null() }),
+  decision: Type.Union([Type.String(), Type.Null()]),
+  risk: Type.Union([Type.Object({ score: Type.Integer(), band: Type.String() }), Type.Null()]),
+  reason_codes: Type.Array(Type.String()),
+  decided_at: Type.Union([Timestamp, Type.Null()]),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  completed_at: Type.Union([Timestamp, Type.Null()]),
+  deleted_at: Timestamp,
+  media_deleted: Type.Integer({ description: 'Media files destroyed by this deletion (0 when repeated).' }),
+  checks_redacted: Type.Integer({ description: 'Check results removed by this deletion (0 when repeated).' }),
+}, { title: 'VerificationTombstone' });
+export type VerificationTombstone = Static<typeof VerificationTombstone>;
+
+type Row = SessionRow & { deleted_at: Date | null };
+
+function tombstone(s: Row, counts: { media: number; checks: number }): VerificationTombstone {
+  return {
+    id: s.id, object: 'verification', status: s.status, journey: s.journey_key, journey_version: s.journey_version,
+    subject: { type: s.subject_type, reference: null, country: null },
+    decision: s.decision, risk: s.risk_score === null || s.risk_band === null ? null : { score: s.risk_score, band: s.risk_band },
+    reason_codes: s.reason_codes ?? [], decided_at: iso(s.decided_at), created_at: iso(s.created_at)!, updated_at: iso(s.updated_at)!,
+    completed_at: iso(s.completed_at), deleted_at: iso(s.deleted_at)!, media_deleted: counts.media, checks_redacted: counts.checks,
+  };
+}
+
+/**
+ * Deletes a session's media and personal data inside the caller's transaction, keeping a tombstone:
+ * media rows get deleted_at and lose their sealed bytes; the session's checks lose their sealed
+ * results and subject reference (redacted_at set); the session loses its subject reference and
+ * country, redirect URL and the reviewer's free-text reason. Status, timestamps, decision, risk and
+ * reason codes stay, as do the transition trail, usage and audit rows. One audit row and one
+ * verification.deleted event. A session still in progress (waiting before its lifetime ends,
+ * processing, referred) is 409: the pipeline or a reviewer would write into it again. A waiting
+ * session whose lifetime has ended is first moved to expired/abandoned exactly as the expiry job
+ * does (transition, audit, verification.expired). Repeating it returns the tombstone unchanged.
+ */
+export async function eraseSession(tx: Queryable, ctx: RequestContext, id: string, reason: 'request' | 'retention'): Promise<VerificationTombstone> {
+  let s = (await sessions.lock(tx, ctx, id)) as Row | null;
+  if (!s) throw notFound('verification', 'id');
+  if (s.deleted_at) return tombstone(s, { media: 0, checks: 0 });
+  const now = new Date();
+  const status: SessionState = effectiveState(s, now);
+  if (!TERMINAL_STATES.includes(status)) {
+    throw conflict(`The session is ${status}; only a finished session (${TERMINAL_STATES.join(', ')}) can be deleted. Decide a referred session first; a waiting one can be deleted once its lifetime ends.`);
+  }
+  if (WAITING_STATES.includes(s.status)) {
+    const to = await sessions.applyTransition(tx, ctx, s.id, s.status, lifetimeEvent(s.status === 'awaiting_subject' && s.capture_started_at !== null));
+    await emitAudit(tx, ctx, { action: `verification.${to}`, resourceType: 'verification', resourceId: s.id });
+    await enqueueEvent(tx, ctx, { type: 'verification.expired', resourceType: 'verification', resourceId: s.id, data: { id: s.id, subject_reference: s.subject_reference, status: to, expires_at: iso(s.expires_at)! } });
+  }
+  const media = await tx.query<{ id: string }>(
+    `UPDATE media SET deleted_at = now(), data_sealed = NULL
+     WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL
+       AND (session_id = $3 OR check_id IN (SELECT id FROM checks WHERE account_id = $1 AND environment = $2 AND session_id = $3))
+     RETURNING id`,
+    [ctx.accountId, ctx.environment, id],
+  );
+  const checks = await tx.query<{ id: string }>(
+    `UPDATE checks SET result_sealed = NULL, subject_reference = NULL, redacted_at = coalesce(redacted_at, now())
+     WHERE account_id = $1 AND environment = $2 AND session_id = $3 RETURNING id`,
+    [ctx.accountId, ctx.environment, id],
+  );
+  s = (await tx.query<Row>(
+    `UPDATE sessions SET subject_reference = NULL, subject_country = NULL, redirect_url = NULL, decided_reason = NULL, deleted_at = now(), updated_at = now()
+     WHERE account_id = $1 AND environment = $2 AND id = $3 RETURNING *`,
+    [ctx.accountId, ctx.environment, id],
+  ))[0]!;
+  await emitAudit(tx, ctx, {
+    action: 'verification.deleted', resourceType: 'verification', resourceId: id,
+    metadata: { reason, status: s.status, decision: s.decision, media_deleted: media.length, checks_redacted: checks.length },
+  });
+  await enqueueEvent(tx, ctx, { type: 'verification.deleted', resourceType: 'verification', resourceId: id, data: { id, status: s.status, decision: s.decision, reason, deleted_at: iso(s.deleted_at)! } });
+  return tombstone(s, { media: media.length, checks: checks.length });
+}
+
+export async function deleteVerification(ctx: RequestContext, id: string): Promise<VerificationTombstone> {
+  return withTransaction(ctx, (tx) => eraseSession(tx, ctx, id, 'request'));
+}
