@@ -6,6 +6,7 @@ import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { listSyncSchedule, screeningJobHandlers } from '../modules/screening/jobs.js';
 import { purgeContactHistory } from '../modules/contact/repository.js';
 import { VERIFICATION_RECURRING, verificationJobHandlers } from '../modules/verifications/expire.js';
+import { RETENTION_RECURRING, retentionJobHandlers } from '../modules/verifications/retention.js';
 
 export interface JobDeps {
   db: Db;
@@ -34,6 +35,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     },
     ...screeningJobHandlers(deps.db, deps.sealer),
     ...verificationJobHandlers(deps.db),
+    ...retentionJobHandlers(deps.db),
   };
 }
 
@@ -46,6 +48,7 @@ export const RECURRING: { queue: string; everyMs: number }[] = [
   { queue: 'db.analyze', everyMs: 600_000 },
   ...listSyncSchedule(),
   ...VERIFICATION_RECURRING,
+  ...RETENTION_RECURRING,
 ];
 
 export function startScheduler(db: Db, onError: (err: unknown) => void): () => void {
