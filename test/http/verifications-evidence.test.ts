@@ -241,7 +241,8 @@ describe('DELETE /v1/verifications/{id}', () => {
     const got = await get(owner, `/v1/verifications/${s.id}`);
     assert.equal(got.statusCode, 200);
     assert.equal(got.json().status, 'approved');
-    assert.ok(!got.json().subject.reference, 'no subject reference after deletion');
+    assert.equal(got.json().subject.reference, null, 'no subject reference after deletion');
+    assert.ok(got.json().deleted_at, 'the tombstone says when it was deleted');
     assert.equal(got.json().subject.country, null);
     assert.equal((await get(owner, `/v1/verifications/${s.id}/decision`)).json().decision, 'approved');
     for (const path of ['evidence', 'report']) {

@@ -114,7 +114,7 @@ export async function renderReport(e: SessionEvidence, generatedAt: Date): Promi
 
   w.heading('Subject');
   w.field('Type', s.subject.type);
-  w.field('Reference', s.subject.reference);
+  w.field('Reference', show(s.subject.reference));
   w.field('Country', show(s.subject.country));
 
   w.heading('Session');

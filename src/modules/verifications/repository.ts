@@ -19,7 +19,8 @@ export interface SessionRow {
   definition: JourneyDefinition;
   status: SessionState;
   subject_type: string;
-  subject_reference: string;
+  subject_reference: string | null;
+  deleted_at?: Date | null;
   subject_country: string | null;
   redirect_url: string | null;
   expires_at: Date;
@@ -70,6 +71,7 @@ export function toVerification(s: SessionRow & { effective_status?: SessionState
     created_at: iso(s.created_at)!,
     updated_at: iso(s.updated_at)!,
     completed_at: iso(s.completed_at),
+    deleted_at: iso(s.deleted_at ?? null),
   };
 }
 

@@ -45,7 +45,7 @@ export const Verification = Type.Object(
     hosted_url: Type.String({ description: 'The hosted capture flow for the subject (carries the session token).' }),
     expires_at: Timestamp,
     checks: Type.Array(CheckEntry),
-    subject: Type.Object({ type: Type.String(), reference: Type.String(), country: Type.Union([Type.String(), Type.Null()]) }),
+    subject: Type.Object({ type: Type.String(), reference: Type.Union([Type.String(), Type.Null()], { description: 'Null once the session was deleted.' }), country: Type.Union([Type.String(), Type.Null()]) }),
     redirect_url: Type.Union([Type.String(), Type.Null()]),
     decision: Type.Union([lit(DECISIONS), Type.Null()]),
     risk: Type.Union([Risk, Type.Null()]),
@@ -54,6 +54,7 @@ export const Verification = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     completed_at: Type.Union([Timestamp, Type.Null()]),
+    deleted_at: Type.Union([Timestamp, Type.Null()], { description: 'Set when media and personal data were removed; the session remains as a tombstone.' }),
     transitions: Type.Optional(Type.Array(Type.Object({
       from: lit(SESSION_STATES),
       to: lit(SESSION_STATES),
