@@ -6,7 +6,7 @@ import type { Db } from './platform/db.js';
 import { newId } from './platform/ids.js';
 import { KeyCache } from './platform/key-cache.js';
 import type { RateLimiter } from './platform/rate-limit.js';
-import { registerErrorHandling } from './platform/http/error-handler.js';
+import { registerErrorHandling, sendError } from './platform/http/error-handler.js';
 import { registerAuth } from './platform/http/auth-plugin.js';
 import { buildValidator } from './platform/http/validation.js';
 import { registerMultipart } from './platform/http/multipart.js';
@@ -74,12 +74,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuth(app, { config: deps.config, db: deps.db, keys, rateLimiter: deps.rateLimiter, sealer: full.sealer });
 
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
+  app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
     try {
       await deps.db.query('SELECT 1');
       return { status: 'ready', database: deps.db.kind };
     } catch {
-      return reply.code(503).send({ status: 'unavailable', database: deps.db.kind });
+      // Every non-2xx response uses the error envelope, probes included.
+      return sendError(reply, req, 'internal_error', 'The database is not reachable.', null, 503);
     }
   });
 

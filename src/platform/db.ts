@@ -47,8 +47,11 @@ class PostgresDb implements Db {
       client.release();
     }
   }
-  async close(): Promise<void> {
-    await this.pool.end();
+  private closing: Promise<void> | null = null;
+  /** Idempotent: a second close waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= this.pool.end();
+    return this.closing;
   }
 }
 
@@ -63,8 +66,10 @@ class PgliteDb implements Db {
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.pglite.transaction(async (t) => fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await t.query<R>(sql, params as unknown[])).rows }));
   }
-  async close(): Promise<void> {
-    await this.pglite.close();
+  private closing: Promise<void> | null = null;
+  close(): Promise<void> {
+    this.closing ??= this.pglite.close();
+    return this.closing;
   }
 }
 

@@ -125,6 +125,17 @@ describe('authentication', () => {
 });
 
 describe('public endpoints', () => {
+  test('readiness fails with the error envelope when the database is unreachable', async () => {
+    const broken = await createTestApp();
+    await broken.db.close();
+    try {
+      const res = await broken.call('GET', '/readyz');
+      assert.equal(res.statusCode, 503);
+      assertEnvelope(res, 'internal_error', null);
+    } finally {
+      await broken.close();
+    }
+  });
   test('health, readiness, metrics and the OpenAPI document', async () => {
     assert.equal((await t.call('GET', '/healthz')).json().status, 'ok');
     const ready = await t.call('GET', '/readyz');
