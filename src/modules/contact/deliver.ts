@@ -95,19 +95,22 @@ export async function reserveAndSend(d: ContactDeps, args: {
   const config = otpConfig(d.settings);
   const longest = Math.max(...resolveOtpConfig(config).destinationWindows.map((w) => w.windowSeconds));
   const idem = ctx.idempotency && !ctx.idempotency.used ? ctx.idempotency : undefined;
-  const now = new Date();
   const reserved = await ctx.db.transaction(async (tx) => {
     if (idem) await idem.begin(tx);
     const previous = args.loadPrevious ? await args.loadPrevious(tx) : null;
     await verifications.lockDestination(tx, ctx, hash);
+    // The clock is read only once the destination is ours: a time taken before waiting for the lock
+    // could precede a send the previous holder just recorded, and that send would not count.
+    const now = new Date();
     const history = await verifications.sendHistory(tx, ctx, hash, new Date(now.getTime() - longest * 1000));
     const started = startVerification(previous, { channel: args.channel, destination: args.destination, now, secret: d.secrets.otp, destinationHistory: history, config });
     if (!started.ok) throw refusal(started);
     if (previous) await verifications.update(tx, ctx, d.sealer, id, started.state);
     else await verifications.insert(tx, ctx, d.sealer, { id, hash, state: started.state });
     await verifications.recordSend(tx, ctx, { id, hash, at: now });
-    return { started, previous };
+    return { started, previous, now };
   });
+  const { now } = reserved;
 
   const message = renderCodeMessage(reserved.started.code, resolveOtpConfig(config).ttlSeconds);
   const t0 = performance.now();
