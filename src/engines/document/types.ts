@@ -3,26 +3,16 @@ import type { AamvaFields } from './aamva.js';
 import type { InputLimits } from './image-input.js';
 import type { Correction } from './mrz-correct.js';
 import type { MrzOcr } from './mrz-ocr.js';
-import type { DocumentType, MrzCheck, MrzFormat } from './mrz-parse.js';
+import type { DocumentType, MrzCheck, MrzFields, MrzFormat } from './mrz-parse.js';
 
 export type { DocumentType, MrzFormat, MrzCheck, Correction, AamvaFields };
 
-/** Identity fields read from the document, whatever zone they came from. Dates are ISO YYYY-MM-DD. */
-export interface DocumentFields {
-  documentType: DocumentType;
-  /** MRZ document code ("P", "ID", "V"...); "DL"/"ID" for AAMVA barcodes. */
-  documentCode: string;
-  /** ICAO 9303 alpha-3 issuing state (AAMVA: the country, USA or CAN). */
-  issuingState: string;
-  documentNumber: string;
-  surname: string;
-  givenNames: string;
-  nationality: string;
-  birthDate: string | null;
-  sex: 'M' | 'F' | 'X' | null;
-  expiryDate: string | null;
-  personalNumber?: string;
-  /** AAMVA jurisdiction (state or province), when read from a barcode. */
+/**
+ * Identity fields read from the document, whatever zone they came from (the MRZ's fields without its
+ * raw optional data; for AAMVA barcodes documentCode is "DL"/"ID", issuingState USA or CAN, and the
+ * jurisdiction is the state or province). Dates are ISO YYYY-MM-DD.
+ */
+export interface DocumentFields extends Omit<MrzFields, 'optionalData'> {
   jurisdiction?: string;
 }
 
