@@ -56,16 +56,22 @@ export async function completeSessionChecks(db: Db, ctx: RequestContext, session
 
 /** The subject finished capture: awaiting_subject → processing, every check processing. */
 export async function submitCapture(db: Db, ctx: RequestContext, sessionId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await sessions.applyTransition(tx, ctx, sessionId, 'awaiting_subject', 'capture_submitted', { captureStarted: true });
-    await tx.query("UPDATE checks SET status = 'processing' WHERE account_id = $1 AND environment = $2 AND session_id = $3", [ctx.accountId, ctx.environment, sessionId]);
-    await emitAudit(tx, ctx, { action: 'verification.capture_submitted', resourceType: 'verification', resourceId: sessionId });
-  });
+  await db.transaction((tx) => submitCaptureIn(tx, ctx, sessionId));
+}
+
+/** submitCapture inside the caller's transaction (the capture API enqueues the pipeline in it too). */
+export async function submitCaptureIn(tx: Queryable, ctx: RequestContext, sessionId: string): Promise<void> {
+  await sessions.applyTransition(tx, ctx, sessionId, 'awaiting_subject', 'capture_submitted', { captureStarted: true });
+  await tx.query("UPDATE checks SET status = 'processing' WHERE account_id = $1 AND environment = $2 AND session_id = $3", [ctx.accountId, ctx.environment, sessionId]);
+  await emitAudit(tx, ctx, { action: 'verification.capture_submitted', resourceType: 'verification', resourceId: sessionId });
 }
 
 /** The subject started capture (first upload): marks the session so its lifetime's end reads as abandoned. */
 export async function startCapture(db: Db, ctx: RequestContext, sessionId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await sessions.applyTransition(tx, ctx, sessionId, 'awaiting_subject', 'capture_started');
-  });
+  await db.transaction((tx) => startCaptureIn(tx, ctx, sessionId));
+}
+
+/** startCapture inside the caller's transaction (the capture API stores the first upload in it). */
+export async function startCaptureIn(tx: Queryable, ctx: RequestContext, sessionId: string): Promise<void> {
+  await sessions.applyTransition(tx, ctx, sessionId, 'awaiting_subject', 'capture_started');
 }

@@ -27,3 +27,30 @@ export async function sessionForToken(db: Queryable, token: string): Promise<{ i
   );
   return rows[0] ?? null;
 }
+
+export interface TokenSession {
+  id: string;
+  account_id: string;
+  environment: 'sandbox' | 'production';
+  /** As a reader sees it: a waiting session past expires_at reads as expired or abandoned. */
+  status: string;
+  token_expired: boolean;
+}
+
+/**
+ * For the capture API: the session a token belongs to, whatever its status, so the subject's page
+ * can follow a submitted session until the token expires (`token_expired` then says so). Uploads and
+ * submission still require awaiting_subject; deleted sessions open nothing.
+ */
+export async function sessionByToken(db: Queryable, token: string): Promise<TokenSession | null> {
+  if (!token.startsWith(SESSION_TOKEN_PREFIX)) return null;
+  const rows = await db.query<TokenSession>(
+    `SELECT id, account_id, environment,
+       CASE WHEN status IN ('created', 'awaiting_subject') AND expires_at <= now()
+         THEN CASE WHEN capture_started_at IS NULL THEN 'expired' ELSE 'abandoned' END ELSE status END AS status,
+       token_expires_at <= now() AS token_expired
+     FROM sessions WHERE token_hash = $1 AND deleted_at IS NULL`,
+    [hashSessionToken(token)],
+  );
+  return rows[0] ?? null;
+}
