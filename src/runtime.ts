@@ -6,6 +6,9 @@ import { buildJobHandlers, startScheduler } from './jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
 import { Sealer } from './platform/crypto.js';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
+import { retainDocumentReader } from './modules/document-checks/reader.js';
+import { retainFaceEngine } from './modules/biometrics/engine.js';
+import { retainOcr } from './modules/address-checks/shared-ocr.js';
 
 /** Opens the database and applies migrations; shared by the server, the worker and the CLI. */
 export async function openDatabase(config: Config, log: pino.Logger): Promise<Db> {
@@ -21,6 +24,8 @@ export function createLogger(config: Config): pino.Logger {
 /** Starts the job runner and the recurring-job scheduler; returns a graceful stop. */
 export function startWorker(config: Config, db: Db, log: pino.Logger): () => Promise<void> {
   const sealer = new Sealer(config.masterKey);
+  // The session pipeline runs the engines here; they start on first use and close with the runner.
+  const engines = [retainDocumentReader(), retainFaceEngine(), retainOcr().release];
   const runner = new JobRunner({
     db,
     handlers: buildJobHandlers({ db, sealer }),
@@ -41,5 +46,6 @@ export function startWorker(config: Config, db: Db, log: pino.Logger): () => Pro
   return async () => {
     stopScheduler();
     await Promise.all([runner.stop(), dispatcher.stop()]);
+    await Promise.all(engines.map((release) => release()));
   };
 }

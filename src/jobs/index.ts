@@ -1,5 +1,4 @@
 import type { Db } from '../platform/db.js';
-import type { Sealer } from '../platform/crypto.js';
 import { enqueueJob, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
@@ -7,6 +6,9 @@ import { listSyncSchedule, screeningJobHandlers } from '../modules/screening/job
 import { purgeContactHistory } from '../modules/contact/repository.js';
 import { VERIFICATION_RECURRING, verificationJobHandlers } from '../modules/verifications/expire.js';
 import { RETENTION_RECURRING, retentionJobHandlers } from '../modules/verifications/retention.js';
+import { pipelineJobHandlers } from '../modules/verifications/pipeline.js';
+import { Sealer } from '../platform/crypto.js';
+import { loadConfig } from '../config.js';
 
 export interface JobDeps {
   db: Db;
@@ -16,6 +18,8 @@ export interface JobDeps {
 
 /** Every queue the worker serves, with its handler. Modules add their queues here. */
 export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
+  let sealer = deps.sealer;
+  const sealerOf = () => (sealer ??= new Sealer(loadConfig().masterKey));
   return {
     'audit.seal': async () => {
       while ((await sealAuditChain(deps.db)) > 0);
@@ -36,6 +40,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     ...screeningJobHandlers(deps.db, deps.sealer),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
+    ...pipelineJobHandlers(deps.db, sealerOf),
   };
 }
 

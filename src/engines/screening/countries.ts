@@ -132,3 +132,11 @@ export function countryCode(nameOrCode: string | undefined | null): string | und
   const key = normalizeCountryKey(raw);
   return NAME_TO_CODE.get(key) ?? NAME_TO_CODE.get(key.replace(/^the /, ''));
 }
+
+/** ISO 3166-1 alpha-3 codes of an alpha-2 code (plus Germany's ICAO "D"), for matching document issuing states. */
+export function alpha3Codes(alpha2: string): string[] {
+  const code = alpha2.toUpperCase();
+  const out = [...NAME_TO_CODE].filter(([k, v]) => v === code && /^[a-z]{3}$/.test(k)).map(([k]) => k.toUpperCase());
+  if (code === 'DE') out.push('D');
+  return out;
+}

@@ -4,7 +4,7 @@ import { invalid } from '../../platform/errors.js';
 import { checkProofOfAddress, type PoaResult } from '../../engines/proof-of-address/index.js';
 import { TextInputError, type OcrEngine } from '../../engines/text/index.js';
 import { decodeUpload } from '../checks/media.js';
-import { recordCheck } from '../checks/record-check.js';
+import { recordCheck, type CheckOutcome } from '../checks/record-check.js';
 import type { Check } from '../checks/schemas.js';
 import { DOCUMENT_MEDIA, MAX_DOCUMENT_BYTES, type ProofOfAddressBody } from './schemas.js';
 
@@ -21,30 +21,29 @@ export function documentInputError(err: unknown, field = 'document'): never {
 export async function runProofOfAddress(args: { ctx: RequestContext; sealer: Sealer; ocr: OcrEngine; input: ProofOfAddressBody; now?: Date }): Promise<Check> {
   const { input } = args;
   const upload = decodeUpload('document', input.document, { maxBytes: MAX_DOCUMENT_BYTES, accept: DOCUMENT_MEDIA });
-  const r = await checkProofOfAddress(upload.data, {
-    subjectName: input.subject_name,
-    country: input.country,
-    maxAgeDays: input.max_age_days ?? 90,
-    now: args.now,
-    mime: upload.contentType,
-    ocr: args.ocr,
-  }).catch((err: unknown) => documentInputError(err));
+  const outcome = await evaluateProofOfAddress(upload.data, upload.contentType, { subjectName: input.subject_name, country: input.country, maxAgeDays: input.max_age_days ?? 90, now: args.now, ocr: args.ocr });
   return recordCheck({
     ctx: args.ctx,
     sealer: args.sealer,
     type: 'proof_of_address',
     subjectReference: input.subject_reference,
-    outcome: {
-      status: r.verdict,
-      score: r.confidence,
-      reasons: r.reasons,
-      signals: [...r.validations, ...r.tampering],
-      model: [r.model],
-      timings: { extract: r.timings.extractMs, analyse: r.timings.analyseMs, tamper: r.timings.tamperMs, total: r.timings.totalMs },
-      result: poaResult(r),
-    },
+    outcome,
     media: [{ kind: 'document', contentType: upload.contentType, data: upload.data }],
   });
+}
+
+/** The proof-of-address engine's verdict as a check outcome (standalone check and session pipeline). */
+export async function evaluateProofOfAddress(data: Buffer, mime: string, o: { subjectName: string; country?: string | undefined; maxAgeDays: number; now?: Date | undefined; ocr: OcrEngine }): Promise<CheckOutcome> {
+  const r = await checkProofOfAddress(data, { subjectName: o.subjectName, country: o.country, maxAgeDays: o.maxAgeDays, now: o.now, mime, ocr: o.ocr }).catch((err: unknown) => documentInputError(err));
+  return {
+    status: r.verdict,
+    score: r.confidence,
+    reasons: r.reasons,
+    signals: [...r.validations, ...r.tampering],
+    model: [r.model],
+    timings: { extract: r.timings.extractMs, analyse: r.timings.analyseMs, tamper: r.timings.tamperMs, total: r.timings.totalMs },
+    result: poaResult(r),
+  };
 }
 
 /** The engine's result in the API's snake_case, with where on the page each field was read. */

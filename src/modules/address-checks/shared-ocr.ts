@@ -10,15 +10,36 @@ let users = 0;
  * It is created lazily by the engine on the first scanned page, and closed when the last app using it closes.
  */
 export function sharedOcr(app: FastifyInstance): OcrEngine {
+  const { engine, release } = retainOcr();
+  app.addHook('onClose', release);
+  return engine;
+}
+
+/**
+ * The shared engine for code that runs inside a holder's lifetime (the session pipeline runs in a
+ * job runner whose process retains the engine, see runtime.ts), without counting as a user.
+ */
+export function getSharedOcr(): OcrEngine {
+  shared ??= createTesseractOcr();
+  return shared;
+}
+
+/** The shared engine for a user outside Fastify (the session pipeline in a job runner); release when done. */
+export function retainOcr(): { engine: OcrEngine; release: () => Promise<void> } {
   shared ??= createTesseractOcr();
   users++;
   const engine = shared;
-  app.addHook('onClose', async () => {
-    users--;
-    if (users === 0 && shared === engine) {
-      shared = null;
-      await engine.close();
-    }
-  });
-  return engine;
+  let released = false;
+  return {
+    engine,
+    release: async () => {
+      if (released) return;
+      released = true;
+      users--;
+      if (users === 0 && shared === engine) {
+        shared = null;
+        await engine.close();
+      }
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import type { CheckVerdict, Signal } from '../../engines/signal.js';
-import { recordCheck, roundTimings } from '../checks/record-check.js';
+import { recordCheck, roundTimings, type CheckOutcome } from '../checks/record-check.js';
 import type { Check } from '../checks/schemas.js';
 import { getFaceEngine } from './engine.js';
 import { decodeImage, engineCall, reasonsOf } from './inputs.js';
@@ -14,21 +14,23 @@ const oneDecimal = (x: number | null): number | null => (x === null ? null : Mat
  */
 export async function ageEstimationCheck({ ctx, sealer, settings, input }: FaceCheckArgs<AgeEstimationBody>): Promise<Check> {
   const image = decodeImage('image', input.image, 'selfie', settings.maxImageBytes);
+  const outcome = await evaluateAge(image.data, input.minimum_age);
+  return recordCheck({ ctx, sealer, type: 'age_estimation', subjectReference: input.subject_reference, outcome, media: [image] });
+}
+
+/** The age engine's band decision as a check outcome (standalone check and session pipeline). */
+export async function evaluateAge(image: Buffer, minimumAge: number): Promise<CheckOutcome> {
   const started = performance.now();
-  const r = await engineCall(() => getFaceEngine().estimateAge(image.data, { minimumAge: input.minimum_age }));
-  return recordCheck({
-    ctx, sealer, type: 'age_estimation', subjectReference: input.subject_reference,
-    outcome: {
-      status: r.verdict,
-      score: null,
-      reasons: ageReasons(r.verdict, r.low, r.high, input.minimum_age, r.signals),
-      signals: r.signals,
-      model: r.model,
-      timings: roundTimings({ engine: r.timings.totalMs, total: performance.now() - started }),
-      result: { estimated_age: oneDecimal(r.age), age_low: oneDecimal(r.low), age_high: oneDecimal(r.high), minimum_age: input.minimum_age },
-    },
-    media: [image],
-  });
+  const r = await engineCall(() => getFaceEngine().estimateAge(image, { minimumAge }));
+  return {
+    status: r.verdict,
+    score: null,
+    reasons: ageReasons(r.verdict, r.low, r.high, minimumAge, r.signals),
+    signals: r.signals,
+    model: r.model,
+    timings: roundTimings({ engine: r.timings.totalMs, total: performance.now() - started }),
+    result: { estimated_age: oneDecimal(r.age), age_low: oneDecimal(r.low), age_high: oneDecimal(r.high), minimum_age: minimumAge },
+  };
 }
 
 /** Named reasons for the band decision; other failed signals (no face, several faces) as they are. */

@@ -1,5 +1,5 @@
 import { invalid } from '../../platform/errors.js';
-import { recordCheck, roundTimings } from '../checks/record-check.js';
+import { recordCheck, roundTimings, type CheckOutcome } from '../checks/record-check.js';
 import type { Check } from '../checks/schemas.js';
 import { getFaceEngine } from './engine.js';
 import { decodeImage, engineCall, reasonsOf, round4 } from './inputs.js';
@@ -12,23 +12,22 @@ export async function livenessCheck({ ctx, sealer, settings, input }: FaceCheckA
   const uploads = input.image !== undefined
     ? [decodeImage('image', input.image, 'selfie', settings.maxImageBytes)]
     : input.frames!.map((f, i) => decodeImage(`frames[${i}]`, f, 'frame', settings.maxImageBytes));
+  // The engine names frames by position; a single `image` is frame 0.
+  const outcome = await evaluateLiveness(uploads.map((u) => u.data), { threshold: input.threshold }, (f) => (input.image !== undefined && f === 'frames[0]' ? 'image' : f));
+  return recordCheck({ ctx, sealer, type: 'liveness', subjectReference: input.subject_reference, outcome, media: uploads });
+}
+
+/** The liveness engine's verdict as a check outcome (standalone check and session pipeline). */
+export async function evaluateLiveness(frames: Buffer[], o: { threshold?: number | undefined }, rename?: (engineField: string) => string): Promise<CheckOutcome> {
   const started = performance.now();
-  const r = await engineCall(
-    () => getFaceEngine().liveness(uploads.map((u) => u.data), input.threshold !== undefined ? { threshold: input.threshold } : {}),
-    // The engine names frames by position; a single `image` is frame 0.
-    (f) => (input.image !== undefined && f === 'frames[0]' ? 'image' : f),
-  );
-  return recordCheck({
-    ctx, sealer, type: 'liveness', subjectReference: input.subject_reference,
-    outcome: {
-      status: r.verdict,
-      score: round4(r.score),
-      reasons: reasonsOf(r.verdict, r.signals),
-      signals: r.signals,
-      model: r.model,
-      timings: roundTimings({ engine: r.timings.totalMs, total: performance.now() - started }),
-      result: { live_score: round4(r.score), threshold: r.threshold, frames: uploads.length },
-    },
-    media: uploads,
-  });
+  const r = await engineCall(() => getFaceEngine().liveness(frames, o.threshold !== undefined ? { threshold: o.threshold } : {}), rename);
+  return {
+    status: r.verdict,
+    score: round4(r.score),
+    reasons: reasonsOf(r.verdict, r.signals),
+    signals: r.signals,
+    model: r.model,
+    timings: roundTimings({ engine: r.timings.totalMs, total: performance.now() - started }),
+    result: { live_score: round4(r.score), threshold: r.threshold, frames: frames.length },
+  };
 }

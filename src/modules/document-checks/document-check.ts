@@ -1,12 +1,12 @@
 import { REASON_CODES } from '../../engines/document/decide.js';
 import { DocumentInputError } from '../../engines/document/image-input.js';
-import type { DocumentResult } from '../../engines/document/types.js';
+import type { DocumentFields, DocumentResult, DocumentType } from '../../engines/document/types.js';
 import type { CheckVerdict, Signal } from '../../engines/signal.js';
 import type { RequestContext } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { invalid } from '../../platform/errors.js';
 import { decodeUpload, IMAGE_TYPES, type MediaInput } from '../checks/media.js';
-import { recordCheck, roundTimings } from '../checks/record-check.js';
+import { recordCheck, roundTimings, type CheckOutcome } from '../checks/record-check.js';
 import type { Check } from '../checks/schemas.js';
 import { getDocumentReader } from './reader.js';
 import { documentResultBody, sideSummary } from './result.js';
@@ -18,18 +18,36 @@ const SEVERITY: Record<CheckVerdict, number> = { passed: 0, needs_review: 1, fai
 /** Reasons that only say "this side carries no readable zone": normal for the side without the MRZ. */
 const ZONE_MISSING = new Set(['no_machine_readable_zone', 'mrz_unreadable', 'expiry_date_missing', 'birth_date_missing']);
 
+export interface DocumentUpload extends MediaInput {
+  side: Side;
+}
+
+export interface DocumentEvaluation {
+  outcome: CheckOutcome;
+  /** The uploads plus the portrait crop (kept sealed for a later face match). */
+  media: MediaInput[];
+  fields: DocumentFields | null;
+  portrait: Buffer | null;
+}
+
+export interface DocumentRules {
+  minimumAge?: number;
+  /** ICAO codes (alpha-3; DEU and D both mean Germany). */
+  allowedCountries?: string[];
+  expectedDocumentTypes?: string[];
+}
+
 /**
  * Reads the front (and the back, when given) with the document engine, outside any transaction.
  * The side whose zone was read (a valid MRZ first, then any fields) decides; the other side still
  * adds its capture and tamper findings, but not "no MRZ here", which is expected on one side of a card.
+ * The standalone check and the session pipeline both call this.
  */
-export async function documentCheck({ ctx, sealer, settings, input }: { ctx: RequestContext; sealer: Sealer; settings: DocumentSettings; input: DocumentCheckBody }): Promise<Check> {
-  const uploads: (MediaInput & { side: Side })[] = [{ side: 'front', kind: 'document_front', ...decodeUpload('front', input.front, { maxBytes: settings.maxImageBytes, accept: IMAGE_TYPES }) }];
-  if (input.back !== undefined) uploads.push({ side: 'back', kind: 'document_back', ...decodeUpload('back', input.back, { maxBytes: settings.maxImageBytes, accept: IMAGE_TYPES }) });
+export async function evaluateDocument({ ctx, settings, uploads, rules }: { ctx: Pick<RequestContext, 'environment'>; settings: DocumentSettings; uploads: DocumentUpload[]; rules: DocumentRules }): Promise<DocumentEvaluation> {
   const options = {
-    ...(input.minimum_age !== undefined ? { minimumAge: input.minimum_age } : {}),
-    ...(input.allowed_countries ? { allowedCountries: withGermanyAliases(input.allowed_countries) } : {}),
-    ...(input.document_type ? { expectedDocumentTypes: [input.document_type] } : {}),
+    ...(rules.minimumAge !== undefined ? { minimumAge: rules.minimumAge } : {}),
+    ...(rules.allowedCountries ? { allowedCountries: withGermanyAliases(rules.allowedCountries) } : {}),
+    ...(rules.expectedDocumentTypes ? { expectedDocumentTypes: rules.expectedDocumentTypes as DocumentType[] } : {}),
     // Sandbox keys get the ICAO specimen state UTO accepted, so integrations can test with specimen documents.
     acceptSpecimens: ctx.environment === 'sandbox',
     limits: { maxBytes: settings.maxImageBytes, maxPixels: settings.maxPixels },
@@ -63,10 +81,8 @@ export async function documentCheck({ ctx, sealer, settings, input }: { ctx: Req
   }
   const portrait = reads.map((x) => x.r.portrait).find((p) => p !== null) ?? null;
   const media: MediaInput[] = uploads.map(({ kind, contentType, data }) => ({ kind, contentType, data }));
-  // The portrait crop is kept (sealed) for a later face match against a selfie.
   if (portrait) media.push({ kind: 'document_portrait', contentType: 'image/jpeg', data: portrait });
-  return recordCheck({
-    ctx, sealer, type: 'document', subjectReference: input.subject_reference,
+  return {
     outcome: {
       status: verdict,
       score: null,
@@ -77,7 +93,24 @@ export async function documentCheck({ ctx, sealer, settings, input }: { ctx: Req
       result: { ...documentResultBody(primary.r, primary.side), sides: Object.fromEntries(reads.map(({ side, r }) => [side, sideSummary(r)])), portrait_found: portrait !== null },
     },
     media,
+    fields: primary.r.fields,
+    portrait,
+  };
+}
+
+/** POST /v1/checks/document: decode, evaluate, store (recordCheck). */
+export async function documentCheck({ ctx, sealer, settings, input }: { ctx: RequestContext; sealer: Sealer; settings: DocumentSettings; input: DocumentCheckBody }): Promise<Check> {
+  const uploads: DocumentUpload[] = [{ side: 'front', kind: 'document_front', ...decodeUpload('front', input.front, { maxBytes: settings.maxImageBytes, accept: IMAGE_TYPES }) }];
+  if (input.back !== undefined) uploads.push({ side: 'back', kind: 'document_back', ...decodeUpload('back', input.back, { maxBytes: settings.maxImageBytes, accept: IMAGE_TYPES }) });
+  const e = await evaluateDocument({
+    ctx, settings, uploads,
+    rules: {
+      ...(input.minimum_age !== undefined ? { minimumAge: input.minimum_age } : {}),
+      ...(input.allowed_countries ? { allowedCountries: input.allowed_countries } : {}),
+      ...(input.document_type ? { expectedDocumentTypes: [input.document_type] } : {}),
+    },
   });
+  return recordCheck({ ctx, sealer, type: 'document', subjectReference: input.subject_reference, outcome: e.outcome, media: e.media });
 }
 
 /** Germany is `D` in MRZs but DEU in ISO 3166; callers may give either. */

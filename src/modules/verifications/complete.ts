@@ -25,13 +25,16 @@ export async function emitCompleted(tx: Queryable, ctx: RequestContext, s: Pick<
  * Where the check pipeline ends (and the sandbox's forced outcomes): writes each check's final
  * status, runs the journey's decision over them (the version the session pinned), moves the session
  * processing → approved | declined | referred, and in the same transaction stores the decision,
- * opens a review case for a referral, writes the audit row and the outbox event.
+ * opens a review case for a referral, writes the audit row and the outbox event. `writeResults`
+ * runs first in the same transaction (the pipeline stores each check's sealed result there).
  */
-export async function completeSessionChecks(db: Db, ctx: RequestContext, sessionId: string, outcomes: CheckOutcome[]): Promise<DecisionResult> {
+export async function completeSessionChecks(db: Db, ctx: RequestContext, sessionId: string, outcomes: CheckOutcome[], writeResults?: (tx: Queryable) => Promise<void>): Promise<DecisionResult> {
   return db.transaction(async (tx) => {
     const s = await sessions.lock(tx, ctx, sessionId);
     if (!s) throw new Error(`session ${sessionId} not found`);
     if (s.status !== 'processing') throw conflict(`The session is ${s.status}; only a processing session can complete its checks.`);
+    // The pipeline's check results, fields and media links commit with the decision they lead to.
+    if (writeResults) await writeResults(tx);
     const result = decide(s.definition, outcomes);
     for (const c of result.checks) await sessions.setCheckStatus(tx, ctx, s.id, c.type, c.status, true);
     await sessions.applyTransition(tx, ctx, s.id, 'processing', EVENT_FOR[result.decision]);
