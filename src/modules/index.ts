@@ -17,6 +17,7 @@ import { monitoringModule } from './monitoring/routes.js';
 import { journeysModule } from './journeys/routes.js';
 import { sandboxModule, verificationsModule } from './verifications/routes.js';
 import { verificationEvidenceModule } from './verifications/evidence-routes.js';
+import { casesModule } from './cases/routes.js';
 
 export interface ModuleOptions {
   deps: AppDeps & { sealer: Sealer };
@@ -42,4 +43,5 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/verifications', plugin: verificationsModule },
   { prefix: '/v1/verifications', plugin: verificationEvidenceModule },
   { prefix: '/v1/sandbox', plugin: sandboxModule },
+  { prefix: '/v1/cases', plugin: casesModule },
 ];

@@ -26,6 +26,7 @@ export const ID_PREFIX = {
   monitoredSubject: 'msub',
   alert: 'alrt',
   faceEnrollment: 'fen',
+  correction: 'corr',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

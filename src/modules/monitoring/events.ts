@@ -18,5 +18,6 @@ registerEventType(
     score: Type.Number(),
     reason: Type.Union([Type.Literal('added'), Type.Literal('changed')]),
     snapshot_id: Type.String(),
+    case_id: Type.String({ description: 'The screening_alert case the alert is worked in (GET /v1/cases/{id}).' }),
   }),
 );

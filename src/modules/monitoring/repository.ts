@@ -149,10 +149,9 @@ export const monitoringAlerts = {
     return rows[0] ?? null;
   },
   /** Entities that left their list: their open alerts close (every tenant; ids are source-prefixed). */
-  async closeRemoved(db: Queryable, entityIds: string[]): Promise<number> {
-    if (entityIds.length === 0) return 0;
-    const rows = await db.query<{ id: string }>("UPDATE monitoring_alerts SET state = 'closed', closed_reason = 'entity_removed', closed_at = now() WHERE entity_id = ANY($1::text[]) AND state = 'open' RETURNING id", [entityIds]);
-    return rows.length;
+  async closeRemoved(db: Queryable, entityIds: string[]): Promise<{ id: string; account_id: string; environment: string }[]> {
+    if (entityIds.length === 0) return [];
+    return db.query<{ id: string; account_id: string; environment: string }>("UPDATE monitoring_alerts SET state = 'closed', closed_reason = 'entity_removed', closed_at = now() WHERE entity_id = ANY($1::text[]) AND state = 'open' RETURNING id, account_id, environment", [entityIds]);
   },
   async page(db: Queryable, t: Tenant, q: { limit?: number; cursor?: string; state?: string; subject_reference?: string; monitored_subject_id?: string }) {
     const where: string[] = [];

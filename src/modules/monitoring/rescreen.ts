@@ -12,6 +12,8 @@ import { SANDBOX_SOURCE } from '../screening/activate-snapshot.js';
 import { toApiHit, toScreeningQuery } from '../screening/run-screening.js';
 import { monitoredSubjects, monitoringAlerts, openQuery, type SubjectRow } from './repository.js';
 import { RESCREENING_HIT } from './events.js';
+import { openAlertCase } from '../cases/open-case.js';
+import { closeAlertCases } from '../cases/close-case.js';
 
 export interface RescreenPayload {
   source: string;
@@ -63,7 +65,12 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
   const diff = diffSnapshots(prev, await snapshots.entities(db, p.snapshot_id));
   const listed = new Map([...diff.added, ...diff.changed].map((e) => [e.id, e]));
   const summary: RescreenSummary = { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length, subjectsScreened: 0, alertsRaised: 0, alertsClosed: 0 };
-  summary.alertsClosed = await monitoringAlerts.closeRemoved(db, diff.removed.map((e) => e.id));
+  // An entity that left its list closes its open alerts, and their cases with them.
+  summary.alertsClosed = await db.transaction(async (tx) => {
+    const closed = await monitoringAlerts.closeRemoved(tx, diff.removed.map((e) => e.id));
+    await closeAlertCases(tx, db, closed, requestId);
+    return closed.length;
+  });
   if (diff.added.length + diff.changed.length === 0) return summary;
 
   for (const tenant of await monitoredSubjects.tenants(db)) {
@@ -97,11 +104,13 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
           if (!row) continue;
           raised++;
           await emitAudit(tx, ctx, { action: 'monitoring_alert.created', resourceType: 'monitoring_alert', resourceId: row.id, metadata: { monitored_subject_id: s.id, entity_id: hit.entity_id, snapshot_id: next.id, reason: a.reason } });
+          // The alert is worked as a case (owner, severity, state) in the review queue, GET /v1/cases.
+          const caseId = await openAlertCase(tx, ctx, { id: row.id, reason: a.reason, hit });
           await enqueueEvent(tx, ctx, {
             type: RESCREENING_HIT,
             resourceType: 'monitoring_alert',
             resourceId: row.id,
-            data: { alert_id: row.id, monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, names: hit.names, datasets: hit.datasets, programs: hit.programs, score: hit.score, reason: a.reason, snapshot_id: next.id },
+            data: { alert_id: row.id, monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, names: hit.names, datasets: hit.datasets, programs: hit.programs, score: hit.score, reason: a.reason, snapshot_id: next.id, case_id: caseId },
           });
         }
         return raised;

@@ -5,7 +5,8 @@ import { conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { decide, type CheckOutcome, type DecisionResult } from '../journeys/decide.js';
-import { cases, evidenceUrl, sessions, type SessionRow } from './repository.js';
+import { evidenceUrl, sessions, type SessionRow } from './repository.js';
+import { openReviewCase } from '../cases/open-case.js';
 import type { SessionEvent } from './state-machine.js';
 import './events.js';
 
@@ -43,7 +44,7 @@ export async function completeSessionChecks(db: Db, ctx: RequestContext, session
     if (result.decision === 'referred') {
       const caseId = newId('case');
       const reasonCode = result.reason_codes[0] ?? 'review_required';
-      await cases.open(tx, ctx, { id: caseId, sessionId: s.id, reasonCode, reasonCodes: result.reason_codes });
+      await openReviewCase(tx, ctx, { id: caseId, sessionId: s.id, reasonCode, reasonCodes: result.reason_codes, band: result.risk.band });
       await enqueueEvent(tx, ctx, {
         type: 'verification.referred',
         resourceType: 'verification',

@@ -4,7 +4,8 @@ import { conflict, notFound } from '../../platform/errors.js';
 import { iso } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { emitCompleted } from './complete.js';
-import { cases, evidenceUrl, sessions, type SessionCheckRow, type SessionRow } from './repository.js';
+import { evidenceUrl, sessions, type SessionCheckRow, type SessionRow } from './repository.js';
+import { closeSessionCases } from '../cases/close-case.js';
 import type { DecisionObject, ManualDecision } from './schemas.js';
 import { effectiveState, TERMINAL_STATES, type SessionState } from './state-machine.js';
 
@@ -36,12 +37,13 @@ export async function recordManualDecision({ ctx, id, input }: { ctx: RequestCon
   return withTransaction(ctx, async (tx) => {
     const s = await sessions.lock(tx, ctx, id);
     if (!s) throw notFound('verification', 'id');
+    if (s.deleted_at) throw conflict('The session was deleted (its personal data is gone); it can no longer be decided.');
     const from = effectiveState(s, new Date());
     const to = await sessions.applyTransition(tx, ctx, id, from, input.decision === 'approved' ? 'manual_approve' : 'manual_decline');
     const reviewer = input.reviewer ?? `${ctx.actor.type}:${ctx.actor.id}`;
     const reasonCodes = [...new Set([...(s.reason_codes ?? []), `manual_${input.decision}`])];
     await sessions.recordDecision(tx, ctx, id, { decision: input.decision, score: s.risk_score ?? 0, band: s.risk_band ?? 'low', reasonCodes, decidedBy: reviewer, reason: input.reason });
-    await cases.closeForSession(tx, ctx, id);
+    await closeSessionCases(tx, ctx, id, 'session_decided', `decision: ${input.decision}`);
     await emitAudit(tx, ctx, {
       action: 'verification.manual_decision',
       resourceType: 'verification',

@@ -8,6 +8,7 @@ import { registerEventType } from '../../platform/event-catalog.js';
 import { iso, Timestamp } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { sessions, type SessionRow } from './repository.js';
+import { closeSessionCases } from '../cases/close-case.js';
 import { effectiveState, lifetimeEvent, SESSION_STATES, TERMINAL_STATES, WAITING_STATES, type SessionState } from './state-machine.js';
 import './events.js';
 
@@ -59,8 +60,10 @@ function tombstone(s: Row, counts: { media: number; checks: number }): Verificat
  * results and subject reference (redacted_at set); the session loses its subject reference and
  * country, redirect URL and the reviewer's free-text reason. Status, timestamps, decision, risk and
  * reason codes stay, as do the transition trail, usage and audit rows. One audit row and one
- * verification.deleted event. A session still in progress (waiting before its lifetime ends,
- * processing, referred) is 409: the pipeline or a reviewer would write into it again. A waiting
+ * verification.deleted event; reviewer corrections lose their values. A referred session can be
+ * deleted (erasure must not wait on a reviewer): its open case closes with resolution `deleted`, it
+ * stays referred and can no longer be decided or corrected. A session still waiting before its
+ * lifetime ends, or processing, is 409: the pipeline would write into it again. A waiting
  * session whose lifetime has ended is first moved to expired/abandoned exactly as the expiry job
  * does (transition, audit, verification.expired). Repeating it returns the tombstone unchanged.
  */
@@ -70,8 +73,12 @@ export async function eraseSession(tx: Queryable, ctx: RequestContext, id: strin
   if (s.deleted_at) return tombstone(s, { media: 0, checks: 0 });
   const now = new Date();
   const status: SessionState = effectiveState(s, now);
-  if (!TERMINAL_STATES.includes(status)) {
-    throw conflict(`The session is ${status}; only a finished session (${TERMINAL_STATES.join(', ')}) can be deleted. Decide a referred session first; a waiting one can be deleted once its lifetime ends.`);
+  // A referred session may wait on a reviewer indefinitely, so an erasure request must not wait for
+  // it: its case closes (resolution deleted) and it stays referred, undecidable, in the tombstone.
+  if (!TERMINAL_STATES.includes(status) && status !== 'referred') {
+    throw conflict(status === 'processing'
+      ? 'The session is processing: its checks finish within seconds. Retry the deletion once it has its decision.'
+      : `The session is ${status}; a waiting session can be deleted once its lifetime ends (or it finishes).`);
   }
   if (WAITING_STATES.includes(s.status)) {
     const to = await sessions.applyTransition(tx, ctx, s.id, s.status, lifetimeEvent(s.status === 'awaiting_subject' && s.capture_started_at !== null));
@@ -91,10 +98,13 @@ export async function eraseSession(tx: Queryable, ctx: RequestContext, id: strin
     [ctx.accountId, ctx.environment, id],
   );
   s = (await tx.query<Row>(
-    `UPDATE sessions SET subject_reference = NULL, subject_country = NULL, redirect_url = NULL, decided_reason = NULL, deleted_at = now(), updated_at = now()
+    `UPDATE sessions SET subject_reference = NULL, subject_country = NULL, redirect_url = NULL, decided_reason = NULL, extracted_fields_sealed = NULL, deleted_at = now(), updated_at = now()
      WHERE account_id = $1 AND environment = $2 AND id = $3 RETURNING *`,
     [ctx.accountId, ctx.environment, id],
   ))[0]!;
+  // Reviewer corrections keep who, when, why and which fields; their values go with the rest.
+  await tx.query('UPDATE session_corrections SET changes_sealed = NULL WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND changes_sealed IS NOT NULL', [ctx.accountId, ctx.environment, id]);
+  if (s.status === 'referred') await closeSessionCases(tx, ctx, id, 'session_deleted', 'deleted');
   await emitAudit(tx, ctx, {
     action: 'verification.deleted', resourceType: 'verification', resourceId: id,
     metadata: { reason, status: s.status, decision: s.decision, media_deleted: media.length, checks_redacted: checks.length },

@@ -189,14 +189,4 @@ export const sessions = {
   },
 };
 
-export const cases = {
-  async open(tx: Queryable, t: Tenant, c: { id: string; sessionId: string; reasonCode: string; reasonCodes: string[] }): Promise<void> {
-    await tx.query(
-      "INSERT INTO cases (id, account_id, environment, session_id, state, reason_code, reason_codes) VALUES ($1, $2, $3, $4, 'open', $5, $6::text[])",
-      [c.id, t.accountId, t.environment, c.sessionId, c.reasonCode, c.reasonCodes],
-    );
-  },
-  async closeForSession(tx: Queryable, t: Tenant, sessionId: string): Promise<void> {
-    await tx.query("UPDATE cases SET state = 'closed', closed_at = now() WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND state = 'open'", [t.accountId, t.environment, sessionId]);
-  },
-};
+// Review cases (open, close, the queue) live in src/modules/cases: openReviewCase, closeSessionCases.

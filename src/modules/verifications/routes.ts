@@ -4,19 +4,26 @@ import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../index.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
-import { IdParam, iso, standardErrors } from '../../platform/schemas.js';
+import { IdParam, standardErrors } from '../../platform/schemas.js';
 import { REASON_CODES } from '../journeys/decide.js';
 import { CreatedVerification, CreateVerification, DecisionObject, ManualDecision, Verification, VerificationsQuery } from './schemas.js';
 import { sessions, toVerification } from './repository.js';
 import { createVerification } from './create-verification.js';
 import { recordManualDecision, toDecision } from './decision.js';
 import { SANDBOX_SUBJECTS } from './sandbox.js';
-import { SESSION_STATES, type SessionState } from './state-machine.js';
+import { SESSION_STATES } from './state-machine.js';
+import { CorrectFields } from './correction-schemas.js';
+import { correctFields } from './correct-fields.js';
+import { loadVerificationDetail } from './correction-view.js';
+import { indexCacheFor } from '../screening/index-cache.js';
+import { loadScreeningSettings } from '../screening/settings.js';
 
 export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Verifications'];
   const hosted = opts.deps.config.hostedBaseUrl;
+  // The screening module's index cache (one per database): a correction re-screens with it.
+  const screeningCache = indexCacheFor(opts.deps.db, loadScreeningSettings().indexRefreshMs);
 
   r.post('', {
     config: { scope: 'verifications:write' },
@@ -46,15 +53,16 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
   r.get('/:id', {
     config: { scope: 'verifications:read' },
     schema: { tags, operationId: 'getVerification', summary: 'Retrieve the session with per-check results and current status', params: IdParam, response: { 200: Verification, ...standardErrors } },
-  }, async (req) => {
-    const s = await sessions.get(req.ctx.db, req.ctx, req.params.id);
-    if (!s) throw notFound('verification', 'id');
-    const trail = await sessions.transitionsOf(req.ctx.db, req.ctx, s.id);
-    return {
-      ...toVerification(s, (await sessions.checksOf(req.ctx.db, [s.id])).get(s.id) ?? [], hosted),
-      transitions: trail.map((x) => ({ from: x.from_status as SessionState, to: x.to_status as SessionState, event: x.event, actor: `${x.actor_type}:${x.actor_id}`, at: iso(x.at)! })),
-    };
-  });
+  }, async (req) => loadVerificationDetail(req.ctx.db, req.ctx, opts.deps.sealer, req.params.id, hosted));
+
+  r.patch('/:id', {
+    config: { scope: 'verifications:write' },
+    schema: {
+      tags, operationId: 'correctVerificationFields', summary: 'Correct extracted fields under review; the edit is recorded in the audit trail',
+      description: 'Only while the session is referred (409 conflict otherwise, also once deleted). Correcting a name, date of birth, nationality or sex re-runs the session\'s sanctions_pep check with the corrected fields and recomputes risk and reason codes; the session stays referred (decide with POST …/decision). Returns the session with fields and corrections. The audit row verification.fields_corrected holds salted hashes of the values, never the values.',
+      params: IdParam, body: CorrectFields, response: { 200: Verification, ...standardErrors, 422: Type.Ref('Error') },
+    },
+  }, async (req) => correctFields({ ctx: req.ctx, sealer: opts.deps.sealer, cache: screeningCache, hostedBaseUrl: hosted, id: req.params.id, input: req.body }));
 
   r.get('/:id/decision', {
     config: { scope: 'verifications:read' },

@@ -4,6 +4,8 @@ import { CHECK_STATUSES } from '../checks/schemas.js';
 import { JourneyKey } from '../journeys/schemas.js';
 import { REASON_CODES } from '../journeys/decide.js';
 import { SESSION_STATES } from './state-machine.js';
+import { SubjectFields } from './fields.js';
+import { Correction } from './correction-schemas.js';
 
 export const SUBJECT_TYPES = ['individual'] as const;
 export const DECISIONS = ['approved', 'declined', 'referred'] as const;
@@ -62,6 +64,8 @@ export const Verification = Type.Object(
       actor: Type.String({ description: 'api_key:<id>, session_token:<id>, operator:<name> or system:system.' }),
       at: Timestamp,
     }), { description: 'GET /v1/verifications/{id} only: every status change so far, oldest first (the decision trail).' })),
+    fields: Type.Optional(Type.Union([SubjectFields, Type.Null()], { description: 'GET /v1/verifications/{id} and PATCH only: the subject data the session extracted (from its document), as corrected by reviewers; null when none was extracted or the session was deleted.' })),
+    corrections: Type.Optional(Type.Array(Correction, { description: 'GET /v1/verifications/{id} and PATCH only: reviewer corrections of the fields, oldest first, with before/after values (null once deleted).' })),
   },
   { title: 'Verification' },
 );

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ModuleOptions } from '../index.js';
+import { notFound } from '../../platform/errors.js';
+import { Page } from '../../platform/pagination.js';
+import { IdParam, standardErrors } from '../../platform/schemas.js';
+import { Case, CasesQuery, UpdateCase } from './schemas.js';
+import { caseRows, toCase } from './repository.js';
+import { updateCase } from './update-case.js';
+import './events.js';
+
+/** The review queue: referred sessions and monitoring alerts as cases with owner, severity and state. */
+export const casesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['Cases'];
+
+  r.get('', {
+    config: { scope: 'cases:read' },
+    schema: {
+      tags, operationId: 'listCases', summary: 'List cases and alerts with owner, severity and state',
+      description: 'Newest first. A case is a referred session waiting for a decision (kind verification_review) or a monitoring alert (kind screening_alert). Filters: state, kind, owner (none: unassigned), severity, verification_id, created_gte, created_lt.',
+      querystring: CasesQuery, response: { 200: Page(Case), ...standardErrors },
+    },
+  }, async (req) => {
+    const page = await caseRows.page(req.ctx.db, req.ctx, req.query);
+    return { data: page.data.map((c) => toCase(c)), next_cursor: page.next_cursor };
+  });
+
+  r.get('/:id', {
+    config: { scope: 'cases:read' },
+    schema: { tags, operationId: 'getCase', summary: 'Retrieve a case with its state trail', params: IdParam, response: { 200: Case, ...standardErrors } },
+  }, async (req) => {
+    const row = await caseRows.get(req.ctx.db, req.ctx, req.params.id);
+    if (!row) throw notFound('case', 'id');
+    return toCase(row, await caseRows.transitionsOf(req.ctx.db, req.ctx, row.id));
+  });
+
+  r.patch('/:id', {
+    config: { scope: 'cases:write' },
+    schema: {
+      tags, operationId: 'updateCase', summary: 'Assign a case, change its severity, or move its state',
+      description: 'state: in_review (needs an owner), open (back to the queue), closed (with resolution; screening_alert cases only — a verification_review case closes with POST /v1/verifications/{id}/decision, which does not happen here). A closed case is final: 409 conflict. Emits case.updated.',
+      params: IdParam, body: UpdateCase, response: { 200: Case, ...standardErrors },
+    },
+  }, async (req) => updateCase({ ctx: req.ctx, id: req.params.id, input: req.body }));
+};

@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { nationalityAlpha2, screeningInputFor } from './correction-screening.js';
+import { emptyFields } from './fields.js';
+
+test('MRZ nationalities become the alpha-2 codes screening compares', () => {
+  assert.equal(nationalityAlpha2('DEU'), 'DE');
+  assert.equal(nationalityAlpha2('D'), 'DE');
+  assert.equal(nationalityAlpha2('GBR'), 'GB');
+  assert.equal(nationalityAlpha2('FR'), 'FR');
+  assert.equal(nationalityAlpha2('UTO'), undefined);
+  assert.equal(nationalityAlpha2(null), undefined);
+});
+
+test('the screening request carries name, date of birth, country, gender and the journey\'s settings', () => {
+  const f = { ...emptyFields(), given_names: 'ANNA MARIA', surname: 'ERIKSSON', date_of_birth: '1974-08-12', nationality: 'SWE', sex: 'F' as const };
+  assert.deepEqual(screeningInputFor(f, { datasets: ['sanctions'], threshold: 0.85 }, 'cust_1'), {
+    name: 'ANNA MARIA ERIKSSON', date_of_birth: '1974-08-12', countries: ['SE'], gender: 'female', datasets: ['sanctions'], threshold: 0.85, subject_reference: 'cust_1',
+  });
+  assert.deepEqual(screeningInputFor({ ...emptyFields(), surname: 'X' }, {}, null), { name: 'X' });
+  assert.equal(screeningInputFor(emptyFields(), {}, 'cust_1'), null);
+});
