@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../app.js';
 import type { Sealer } from '../platform/crypto.js';
 import { listsModule } from './lists/routes.js';
+import { captureModule } from './capture/routes.js';
+import { hostedPageModule } from './capture/hosted-page.js';
 import { webhookDeliveriesModule, webhooksModule } from './webhooks/routes.js';
 import { eventsModule } from './events/routes.js';
 import { auditEventsModule } from './audit-events/routes.js';
@@ -25,6 +27,9 @@ export interface ModuleOptions {
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
+  // Outside the API: the subject's capture API (session token, not API keys) and the hosted page (its own path).
+  { prefix: '/capture/v1', plugin: captureModule },
+  { prefix: '', plugin: hostedPageModule },
   { prefix: '/v1/lists', plugin: listsModule },
   { prefix: '/v1/webhooks', plugin: webhooksModule },
   { prefix: '/v1/webhook-deliveries', plugin: webhookDeliveriesModule },

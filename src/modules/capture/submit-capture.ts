@@ -1,0 +1,31 @@
+import type { RequestContext } from '../../platform/context.js';
+import { conflict, invalid } from '../../platform/errors.js';
+import { enqueueJob } from '../../platform/jobs.js';
+import { withTransaction } from '../../platform/transaction.js';
+import { submitCaptureIn } from '../verifications/complete.js';
+import { sessions } from '../verifications/repository.js';
+import { captureMedia } from './repository.js';
+import { stepsFor } from './steps.js';
+import { assertWaiting } from './upload-media.js';
+
+/** Queue of the check pipeline (handler registered in src/jobs/index.ts). */
+export const PIPELINE_QUEUE = 'verifications.pipeline';
+
+/**
+ * The subject is done: every required step must be captured (else 400 naming the missing kind), then
+ * awaiting_subject → processing and the pipeline job commit together, so a submitted session always
+ * has its pipeline queued and a pipeline never runs on a session that did not move.
+ */
+export async function submitCaptureSession({ ctx, sessionId }: { ctx: RequestContext; sessionId: string }): Promise<{ id: string; status: 'processing' }> {
+  return withTransaction(ctx, async (tx) => {
+    const s = await sessions.lock(tx, ctx, sessionId);
+    if (!s) throw conflict('The session no longer exists.');
+    assertWaiting(s);
+    const captured = new Set((await captureMedia.current(tx, ctx, s.id)).map((m) => m.kind));
+    const missing = stepsFor(s.definition).find((step) => step.required && !captured.has(step.kind));
+    if (missing) throw invalid(missing.kind, `${missing.kind} has not been captured yet; upload it with PUT /capture/v1/media/${missing.kind}.`);
+    await submitCaptureIn(tx, ctx, s.id);
+    await enqueueJob(tx, PIPELINE_QUEUE, { account_id: ctx.accountId, environment: ctx.environment, session_id: s.id }, { dedupeKey: `pipeline:${s.id}` });
+    return { id: s.id, status: 'processing' as const };
+  });
+}
