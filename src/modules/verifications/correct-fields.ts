@@ -48,7 +48,7 @@ export async function correctFields({ ctx, sealer, cache, hostedBaseUrl, id, inp
   const settings = screeningSettingsOf(pre.definition);
   let outcome: CheckOutcome | null = null;
   if (settings && names.some((n) => SCREENING_INPUT_FIELDS.includes(n as keyof SubjectFields))) {
-    const request = screeningInputFor(corrected, settings, pre.subject_reference);
+    const request = screeningInputFor(corrected, settings, { reference: pre.subject_reference, country: pre.subject_country });
     if (!request) throw invalid('fields.surname', 'The journey screens the subject, so the corrected fields need a name (given_names or surname).');
     outcome = await evaluateScreening({ ctx, cache, input: request });
   }

@@ -20,7 +20,7 @@ export const Rescreening = Type.Object({
   after: Type.String({ description: 'The status of the re-run with the corrected fields.' }),
   score: Type.Number(),
   recommendation: Type.Union([Type.String(), Type.Null()], { description: 'What the journey\'s rules would decide over the current check statuses (approved, declined or referred; null when they cannot). Advice for the reviewer: a correction never decides.' }),
-}, { description: 'Set when the correction changed an input of screening (name, date of birth, nationality, sex) and the journey screens: the sanctions_pep check was re-run.' });
+}, { description: 'Set when the correction changed an input of screening (given names, surname, date of birth, nationality) and the journey screens: the sanctions_pep check was re-run.' });
 
 export const Correction = Type.Object({
   id: Type.String({ description: 'corr_…' }),

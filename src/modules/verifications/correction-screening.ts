@@ -3,8 +3,12 @@ import type { JourneyDefinition } from '../journeys/definition.js';
 import type { ScreeningRequest } from '../screening/schemas.js';
 import { fullName, type SubjectFields } from './fields.js';
 
-/** The subject fields screening reads: correcting one of them re-runs the session's sanctions_pep check. */
-export const SCREENING_INPUT_FIELDS: readonly (keyof SubjectFields)[] = ['given_names', 'surname', 'date_of_birth', 'nationality', 'sex'];
+/**
+ * The subject fields the session's screening reads (the check pipeline's sanctions_pep step):
+ * correcting one of them re-runs the check. Sex is not among them: the pipeline does not screen
+ * with it, and a re-run must differ from the original only by the corrected values.
+ */
+export const SCREENING_INPUT_FIELDS: readonly (keyof SubjectFields)[] = ['given_names', 'surname', 'date_of_birth', 'nationality'];
 
 type ScreeningSettings = { datasets?: ScreeningRequest['datasets']; threshold?: number };
 
@@ -23,21 +27,21 @@ export function nationalityAlpha2(n: string | null): string | undefined {
 }
 
 /**
- * The screening request for a session's subject fields, exactly what the standalone endpoint
- * takes; null when the fields hold no name (screening needs one).
+ * The screening request for a session's subject fields, as the check pipeline builds it (a person;
+ * name, date of birth, nationality and the session's subject country; the journey's data sets and
+ * threshold), in the standalone endpoint's shape; null when the fields hold no name.
  */
-export function screeningInputFor(f: SubjectFields, settings: ScreeningSettings, subjectReference: string | null): ScreeningRequest | null {
+export function screeningInputFor(f: SubjectFields, settings: ScreeningSettings, subject: { reference: string | null; country: string | null }): ScreeningRequest | null {
   const name = fullName(f);
   if (!name) return null;
-  const country = nationalityAlpha2(f.nationality);
-  const gender = f.sex === 'M' ? 'male' : f.sex === 'F' ? 'female' : undefined;
+  const countries = [...new Set([nationalityAlpha2(f.nationality), subject.country ?? undefined].filter((c): c is string => !!c))];
   return {
     name,
+    entity_type: 'person',
     ...(f.date_of_birth ? { date_of_birth: f.date_of_birth } : {}),
-    ...(country ? { countries: [country] } : {}),
-    ...(gender ? { gender } : {}),
+    ...(countries.length ? { countries } : {}),
     ...(settings.datasets ? { datasets: settings.datasets } : {}),
     ...(settings.threshold !== undefined ? { threshold: settings.threshold } : {}),
-    ...(subjectReference ? { subject_reference: subjectReference } : {}),
-  } as ScreeningRequest;
+    ...(subject.reference ? { subject_reference: subject.reference } : {}),
+  };
 }

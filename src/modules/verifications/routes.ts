@@ -59,7 +59,7 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
     config: { scope: 'verifications:write' },
     schema: {
       tags, operationId: 'correctVerificationFields', summary: 'Correct extracted fields under review; the edit is recorded in the audit trail',
-      description: 'Only while the session is referred (409 conflict otherwise, also once deleted). Correcting a name, date of birth, nationality or sex re-runs the session\'s sanctions_pep check with the corrected fields and recomputes risk and reason codes; the session stays referred (decide with POST …/decision). Returns the session with fields and corrections. The audit row verification.fields_corrected holds salted hashes of the values, never the values.',
+      description: 'Only while the session is referred (409 conflict otherwise, also once deleted). Correcting a name, date of birth or nationality re-runs the session\'s sanctions_pep check with the corrected fields and recomputes risk and reason codes; the session stays referred (decide with POST …/decision). Returns the session with fields and corrections. The audit row verification.fields_corrected holds salted hashes of the values, never the values.',
       params: IdParam, body: CorrectFields, response: { 200: Verification, ...standardErrors, 422: Type.Ref('Error') },
     },
   }, async (req) => correctFields({ ctx: req.ctx, sealer: opts.deps.sealer, cache: screeningCache, hostedBaseUrl: hosted, id: req.params.id, input: req.body }));
