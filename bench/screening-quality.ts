@@ -1,6 +1,7 @@
 // Name-matching quality on the labelled pair sets in ../shared/data (run: npx tsx bench/screening-quality.ts).
 // Compares Verity's matcher with a plain Jaro-Winkler baseline and OpenSanctions logic-v2 (frozen
 // scores shipped with nomenklatura). List-derived cases are in bench/screening-list-cases.ts.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from './screening-data.js';
@@ -12,6 +13,7 @@ import { jaroWinkler } from '../src/engines/screening/jaro-winkler.js';
 import { prepareEntity, prepareQuery, scoreEntity } from '../src/engines/screening/entity-score.js';
 import { DEFAULT_THRESHOLD } from '../src/engines/screening/index.js';
 import type { EntitySchema, ScreeningQuery } from '../src/engines/screening/types.js';
+import { legalForm } from '../src/engines/screening/name-tables.js';
 
 const D = dataDir();
 interface Counts { tp: number; fp: number; tn: number; fn: number }
@@ -36,7 +38,55 @@ for (const r of parseCsvRecords(readFileSync(join(D, 'name_matching/nomenklatura
 }
 const plainJw = (a: string, b: string): number => jaroWinkler(normalizeText(a).text, normalizeText(b).text);
 
-const ours = { all: empty(), byQuality: new Map<string, Counts>(), byGroup: new Map<string, Counts>(), byCategory: new Map<string, Counts>() };
+// Deterministic split by a hash of the pair: rule changes are checked on the "tune" half and the
+// "held-out" half shows whether they generalise.
+const half = (r: Record<string, string>): 'tune' | 'held-out' =>
+  (createHash('sha1').update([r.case_group, r.schema, r.name1, r.name2].join('|')).digest()[0]! & 1) === 0 ? 'tune' : 'held-out';
+
+// The kind of difference between the two names, from the pair itself (its scripts, nomenklatura's
+// category/notes and the shape of the token difference), never from our score, so that the same
+// pair lands in the same category before and after a change.
+const SCRIPTS: Array<[string, RegExp]> = [
+  ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u], ['han', /\p{Script=Han}/u], ['hangul', /\p{Script=Hangul}/u],
+  ['thai', /\p{Script=Thai}/u], ['khmer', /\p{Script=Khmer}/u], ['arabic', /\p{Script=Arabic}/u], ['cyrillic', /\p{Script=Cyrillic}/u],
+  ['greek', /\p{Script=Greek}/u], ['hebrew', /\p{Script=Hebrew}/u], ['devanagari', /\p{Script=Devanagari}/u],
+  ['ethiopic', /\p{Script=Ethiopic}/u], ['georgian', /\p{Script=Georgian}/u], ['armenian', /\p{Script=Armenian}/u],
+];
+const scriptOf = (s: string): string => SCRIPTS.find(([, re]) => re.test(s))?.[0] ?? 'latin';
+const NOTE_CATEGORIES: Array<[RegExp, string]> = [
+  [/wade-giles|transliteration|phonetic replacement/i, 'romanisation system'],
+  [/nickname|diminutive/i, 'nickname'],
+  [/initial|abbreviation|acronym/i, 'initials / abbreviation'],
+  [/digit|numeral|ordinal|series marker|vintage/i, 'numbers (digits, words, roman)'],
+  [/patronymic reversal/i, 'order: father/son roles swapped'],
+  [/character reversal/i, 'letters reversed (obfuscation)'],
+  [/word splitting|fingerprint/i, 'words joined / split'],
+  [/contextual|qualifier|country-token|prefix-token|brand-token|dropped|addition|mid-name/i, 'extra / missing words'],
+];
+function categoryOf(r: Record<string, string>, schema: EntitySchema): string {
+  const s1 = scriptOf(r.name1!), s2 = scriptOf(r.name2!);
+  if (s1 !== s2) return `cross-script: ${s1 === 'latin' ? s2 : s2 === 'latin' ? s1 : `${s1}/${s2}`}`;
+  if (s1 !== 'latin') return `same script: ${s1}`;
+  const note = `${r.category ?? ''} ${r.notes ?? ''}`;
+  for (const [re, c] of NOTE_CATEGORIES) if (re.test(note)) return c;
+  const words = (n: string): string[] => prepareName(n, schema).tokens.map((t) => t.text);
+  const w1 = words(r.name1!), w2 = words(r.name2!);
+  const core = (w: string[]): string[] => w.filter((t) => legalForm(t) === undefined);
+  const key = (w: string[]): string => [...w].sort().join(' ');
+  if (key(w1) === key(w2)) return w1.join(' ') === w2.join(' ') ? 'same words' : 'word order';
+  if (key(core(w1)) === key(core(w2))) return 'legal form only';
+  if (core(w1).join('') === core(w2).join('')) return 'words joined / split';
+  const [short, long] = w1.length <= w2.length ? [w1, w2] : [w2, w1];
+  if (short.every((t) => long.includes(t))) return 'extra / missing words';
+  const onlyA = w1.filter((t) => !w2.includes(t)).length, onlyB = w2.filter((t) => !w1.includes(t)).length;
+  if (onlyA === 1 && onlyB === 1) return w1.length === 1 && w2.length === 1 ? 'single word spelt differently' : 'one word differs, others shared';
+  if (onlyA + onlyB === 1) return 'extra / missing words';
+  if (onlyA === w1.length && onlyB === w2.length) return 'no word shared';
+  return 'several words differ';
+}
+
+const ours = { all: empty(), byQuality: new Map<string, Counts>(), byGroup: new Map<string, Counts>(), byCategory: new Map<string, Counts>(), byHalf: new Map<string, Counts>(), byKind: new Map<string, Counts>() };
+const halfQuality = new Map<string, Counts>();
 const common = { ours: empty(), jw: empty(), logic: empty() };
 const jwScores: Array<[number, boolean]> = [];
 const ourScores: Array<[number, boolean]> = [];
@@ -52,6 +102,9 @@ for (const r of cases) {
   bump(ours.byQuality, r.quality || 'MEDIUM', predicted, actual);
   bump(ours.byGroup, r.case_group!, predicted, actual);
   bump(ours.byCategory, r.category || '(none)', predicted, actual);
+  bump(ours.byHalf, half(r), predicted, actual);
+  bump(halfQuality, `${half(r)} ${r.quality || 'MEDIUM'}`, predicted, actual);
+  bump(ours.byKind, categoryOf(r, schema), predicted, actual);
   if ((r.quality === 'STRONG') && predicted !== actual) failures.push(`${actual ? 'FN' : 'FP'} ${s.toFixed(3)} ${r.name1} | ${r.name2}`);
   const jw = plainJw(r.name1!, r.name2!);
   jwScores.push([jw, actual]);
@@ -91,6 +144,13 @@ console.log('-- Verity by case group --');
 for (const [k, c] of [...ours.byGroup].sort()) console.log(row(k, c));
 console.log('-- Verity by category (n >= 5) --');
 for (const [k, c] of [...ours.byCategory].sort()) if (c.tp + c.fp + c.tn + c.fn >= 5) console.log(row(k.slice(0, 34), c));
+console.log('-- Verity by half (deterministic hash split; rule changes were checked on "tune") --');
+for (const [k, c] of [...ours.byHalf].sort().reverse()) console.log(row(k, c));
+for (const [k, c] of [...halfQuality].sort().reverse()) console.log(row(`  ${k}`, c));
+console.log('-- Verity by kind of difference (positives / negatives; FN and FP counts) --');
+for (const [k, c] of [...ours.byKind].sort((a, b) => (b[1].fn + b[1].fp) - (a[1].fn + a[1].fp) || a[0].localeCompare(b[0]))) {
+  console.log(`${k.padEnd(40)} pos ${String(c.tp + c.fn).padStart(3)}  neg ${String(c.tn + c.fp).padStart(3)}  FN ${String(c.fn).padStart(3)}  FP ${String(c.fp).padStart(3)}`);
+}
 console.log(`STRONG-tier errors (${failures.length}):`);
 for (const f of failures) console.log(`  ${f}`);
 
