@@ -368,7 +368,9 @@ async function upload(file, name) {
   const type = await sniff(file);
   if (type === 'other' || (type === 'application/pdf' && !pdfAllowed)) return alertText(MESSAGES.wrongType(pdfAllowed));
   setBusy(true);
-  announce(step.kind === 'proof_of_address' ? 'Checking your file…' : 'Checking your photo…');
+  const working = step.kind === 'proof_of_address' ? 'Checking your file…' : 'Checking your photo…';
+  el('working').textContent = working;
+  announce(working);
   try {
     const out = /** @type {Upload} */ (await api('PUT', `/media/${step.kind}`, file));
     const previous = previews.get(step.kind);
@@ -388,6 +390,7 @@ async function upload(file, name) {
 /** @param {boolean} on */
 function setBusy(on) {
   busy = on;
+  el('working').hidden = !on;
   el('screen-capture').setAttribute('aria-busy', String(on));
   for (const id of ['use-camera', 'take-photo', 'continue', 'retake', 'skip-step']) button(id).disabled = on;
   /** @type {HTMLInputElement} */ (el('file-input')).disabled = on;
@@ -459,7 +462,11 @@ async function submit() {
   announce('Sending…');
   try {
     await api('POST', '/submit');
-    if (session) session.status = 'processing';
+    if (session) {
+      session.status = 'processing';
+      // Submission moved every check to processing; the next poll confirms it.
+      session.checks = session.checks.map((c) => ({ ...c, status: 'processing' }));
+    }
     announce('');
     showProgress();
   } catch (err) {
