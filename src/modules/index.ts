@@ -19,6 +19,7 @@ import { monitoringModule } from './monitoring/routes.js';
 import { journeysModule } from './journeys/routes.js';
 import { sandboxModule, verificationsModule } from './verifications/routes.js';
 import { verificationEvidenceModule } from './verifications/evidence-routes.js';
+import { verificationImportsModule } from './verifications/import-routes.js';
 import { casesModule } from './cases/routes.js';
 
 export interface ModuleOptions {
@@ -47,6 +48,7 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/journeys', plugin: journeysModule },
   { prefix: '/v1/verifications', plugin: verificationsModule },
   { prefix: '/v1/verifications', plugin: verificationEvidenceModule },
+  { prefix: '/v1/verifications', plugin: verificationImportsModule },
   { prefix: '/v1/sandbox', plugin: sandboxModule },
   { prefix: '/v1/cases', plugin: casesModule },
 ];

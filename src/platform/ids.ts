@@ -26,6 +26,7 @@ export const ID_PREFIX = {
   monitoredSubject: 'msub',
   alert: 'alrt',
   faceEnrollment: 'fen',
+  verificationImport: 'vimp',
   correction: 'corr',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;

@@ -119,6 +119,7 @@ export async function renderReport(e: SessionEvidence, generatedAt: Date): Promi
 
   w.heading('Session');
   w.field('Journey', `${s.journey} (version ${s.journey_version})`);
+  if (s.imported_from) w.field('Origin', `Imported from ${s.imported_from.provider} (${s.imported_from.external_id})${s.imported_from.journey ? `, journey ${s.imported_from.journey}` : ''}`);
   w.field('Status', s.status);
   w.field('Created', s.created_at);
   w.field('Expires', s.expires_at);

@@ -37,6 +37,11 @@ export interface SessionRow {
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
+  /** Migration 0012: native sessions, or historical ones imported from a previous provider. */
+  origin?: 'native' | 'import';
+  import_provider?: string | null;
+  import_external_id?: string | null;
+  import_journey?: string | null;
 }
 export interface SessionCheckRow { id: string; session_id: string; type: string; status: string }
 
@@ -72,6 +77,8 @@ export function toVerification(s: SessionRow & { effective_status?: SessionState
     updated_at: iso(s.updated_at)!,
     completed_at: iso(s.completed_at),
     deleted_at: iso(s.deleted_at ?? null),
+    origin: s.origin ?? 'native',
+    imported_from: s.origin === 'import' ? { provider: s.import_provider!, external_id: s.import_external_id!, journey: s.import_journey ?? null } : null,
   };
 }
 
@@ -125,6 +132,7 @@ export const sessions = {
     if (q.journey) add('journey_key = ?', q.journey);
     if (q.decision) add('decision = ?', q.decision);
     if (q.subject_reference) add('subject_reference = ?', q.subject_reference);
+    if (q.origin) add('origin = ?', q.origin);
     if (q.created_gte) add('created_at >= ?::timestamptz', q.created_gte);
     if (q.created_lt) add('created_at < ?::timestamptz', q.created_lt);
     return paginate<SessionRow & { effective_status: SessionState } & Record<string, unknown>>(db, t, { from: `${EFFECTIVE} x`, where, params, limit: q.limit, cursor: q.cursor, name: 'verifications' });

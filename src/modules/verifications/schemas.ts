@@ -57,6 +57,11 @@ export const Verification = Type.Object(
     updated_at: Timestamp,
     completed_at: Type.Union([Timestamp, Type.Null()]),
     deleted_at: Type.Union([Timestamp, Type.Null()], { description: 'Set when media and personal data were removed; the session remains as a tombstone.' }),
+    origin: Type.Union([Type.Literal('native'), Type.Literal('import')], { description: 'native: created here and run on a journey; import: historical, imported by POST /v1/verifications/imports.' }),
+    imported_from: Type.Union([
+      Type.Object({ provider: Type.String(), external_id: Type.String(), journey: Type.Union([Type.String(), Type.Null()], { description: 'The previous provider\'s journey label, as given.' }) }),
+      Type.Null(),
+    ], { description: 'Imported sessions: the previous provider and its id of the verification; null for native sessions.' }),
     transitions: Type.Optional(Type.Array(Type.Object({
       from: lit(SESSION_STATES),
       to: lit(SESSION_STATES),
@@ -88,6 +93,7 @@ export const VerificationsQuery = Type.Object({
   created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'Sessions created at or after this moment.' })),
   created_lt: Type.Optional(Type.String({ format: 'date-time', description: 'Sessions created before this moment.' })),
   subject_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  origin: Type.Optional(Type.Union([Type.Literal('native'), Type.Literal('import')], { description: 'native (created here) or import (historical, imported).' })),
 });
 export type VerificationsQuery = Static<typeof VerificationsQuery>;
 

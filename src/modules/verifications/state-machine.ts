@@ -41,6 +41,16 @@ export const TERMINAL_STATES: readonly SessionState[] = SESSION_STATES.filter((s
 /** States in which expires_at applies. */
 export const WAITING_STATES: readonly SessionState[] = ['created', 'awaiting_subject'];
 
+/**
+ * The one move outside the table: an imported historical session (POST /v1/verifications/imports)
+ * is written directly in the status it ended in at the previous provider, with one transition row
+ * `created → <status>` under this event. It never runs a journey, so it never takes the events above
+ * to get there; from its imported status it follows the table like any session (a referred one can be
+ * decided, the terminal ones cannot move).
+ */
+export const IMPORTED_EVENT = 'imported';
+export const IMPORTABLE_STATES = ['approved', 'declined', 'referred', 'abandoned', 'expired'] as const satisfies readonly SessionState[];
+
 export class IllegalTransition extends Error {
   constructor(readonly from: SessionState, readonly event: SessionEvent) {
     super(`A session in status ${from} cannot take the event ${event}.`);
