@@ -1,4 +1,5 @@
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import { decodeHevcHeif, HeicDecodeError, isHevcHeif } from '../image/heic.js';
 import { FaceInputError } from './errors.js';
 import type { ImageInfo } from './types.js';
 
@@ -56,11 +57,19 @@ export async function decodeImage(image: Uint8Array, limits: ImageLimits, mirror
   }
   const orientation = meta.orientation ?? null;
   const swap = orientation !== null && orientation >= 5;
-  const uprightW = swap ? h : w;
-  const uprightH = swap ? w : h;
+  let uprightW = swap ? h : w;
+  let uprightH = swap ? w : h;
   try {
-    let pipeline = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error' })
-      .rotate()
+    let source: Sharp;
+    if (isHevcHeif(meta)) {
+      // iPhone HEIC: sharp's libvips has no HEVC decoder; libheif (wasm) decodes it, HEIF transforms applied.
+      const raster = await decodeHevcHeif(input, limits.maxPixels);
+      if (raster.width * raster.height !== w * h) throw new FaceInputError('image_decode_failed', 'decoded HEIC size differs from its header');
+      uprightW = raster.width;
+      uprightH = raster.height;
+      source = sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } });
+    } else source = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error' }).rotate();
+    let pipeline = source
       .resize({ width: limits.analysisMaxSide, height: limits.analysisMaxSide, fit: 'inside', withoutEnlargement: true })
       .removeAlpha()
       .toColourspace('srgb');
@@ -74,6 +83,7 @@ export async function decodeImage(image: Uint8Array, limits: ImageLimits, mirror
     };
   } catch (err) {
     if (err instanceof FaceInputError) throw err;
+    if (err instanceof HeicDecodeError && err.kind === 'too_many_pixels') throw new FaceInputError('image_too_many_pixels', err.message);
     throw new FaceInputError('image_decode_failed', `image could not be decoded: ${(err as Error).message}`);
   }
 }
