@@ -159,6 +159,19 @@ describe('GET /capture/v1/session', () => {
 });
 
 describe('PUT /capture/v1/media/:kind and POST /capture/v1/submit', () => {
+  test('submit honours Idempotency-Key like every POST: the replay returns the first 202', async () => {
+    const owner = await t.tenant();
+    const s = await createSession(owner, { journey: 'kyc_screening_only' });
+    const headers = { 'idempotency-key': 'capture-submit-1' };
+    const first = await t.call('POST', '/capture/v1/submit', { key: s.session_token, headers });
+    assert.equal(first.statusCode, 202, first.body);
+    const replay = await t.call('POST', '/capture/v1/submit', { key: s.session_token, headers });
+    assert.equal(replay.statusCode, 202);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(replay.json(), first.json());
+    assert.equal((await submit(s.session_token)).statusCode, 409, 'without the key a second submit conflicts');
+  });
+
   test('refused uploads: wrong type, too large, empty, a PDF as selfie, an undecodable image, a kind the journey lacks', async () => {
     const owner = await t.tenant();
     const s = await createSession(owner);
