@@ -8,6 +8,7 @@ import { routeSecurityTests } from '../helpers/route-security.js';
 import { readZip } from '../../src/modules/verifications/evidence-zip.js';
 import { verifyEvidenceBundle } from '../../src/modules/verifications/evidence.js';
 import { openPdf } from '../../src/engines/text/pdf-text.js';
+import { applySessionRetention } from '../../src/modules/verifications/retention.js';
 
 // Referenced media come from a local server: this app allows loopback (as an operator would for a test network).
 let t: TestApp;
@@ -408,6 +409,18 @@ describe('imported sessions elsewhere in the API', () => {
     assert.equal((await t.call('GET', `/v1/verifications/${id}/evidence`, { key: owner.sandboxKey })).statusCode, 409);
     const again = (await post(t, owner.sandboxKey, { provider: 'onfido', records: [record('del-1')] })).json();
     assert.deepEqual([again.records[0].status, again.records[0].verification_id], ['duplicate', id]);
+  });
+
+  test('retention counts from the original created_at: an import older than the retention period is erased by the next run', async () => {
+    const owner = await t.tenant();
+    await t.db.query('UPDATE accounts SET retention_days = 30 WHERE id = $1', [owner.accountId]);
+    const old = await importOne(owner, record('ret-old', { created_at: past(24 * 40), completed_at: past(24 * 40 - 1) }));
+    const recent = await importOne(owner, record('ret-new', { created_at: past(24 * 10), completed_at: past(24 * 10 - 1) }));
+    await applySessionRetention(t.db);
+    const deleted = async (id: string) => (await t.call('GET', `/v1/verifications/${id}`, { key: owner.sandboxKey })).json().deleted_at !== null;
+    assert.equal(await deleted(old), true);
+    assert.equal(await deleted(recent), false);
+    assert.equal(await count("SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action = 'verification.deleted' AND metadata->>'reason' = 'retention'", [owner.accountId]), 1);
   });
 
   test('an imported referred session waits in the review queue as a case; a reviewer decides it here, or DELETE closes its case', async () => {
