@@ -54,16 +54,29 @@ describe('compareNames', () => {
     assert.deepEqual(c.extra, ['paul']);
   });
 
-  test('Watchman cross-script pairs (Arabic, Cyrillic, Greek, Hebrew) reach the upstream minimum', (t) => {
+  test('Watchman cross-script pairs reach the upstream minimum, except the three documented misses', (t) => {
     const file = sharedData('name_matching', 'watchman', 'cross_script_pairs.csv');
     if (!file) return t.skip(SKIP_NO_DATA);
     const rows = readFileSync(file, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(','));
-    // Han, kana and Thai are outside what the transliteration tables cover (documented limit).
-    const covered = rows.filter(([q]) => /[\u0400-\u04FF\u0600-\u06FF\u0370-\u03FF\u0590-\u05FF]/.test(q!));
-    assert.ok(covered.length >= 12);
-    for (const [q, expected, min] of covered) {
+    assert.ok(rows.length >= 21);
+    // Names written in Han characters are read in Mandarin: a Korean name in hanja and Japanese names in
+    // kanji do not reach their Korean/Japanese romanisation (docs/screening.md, Known limits).
+    const knownMisses = new Set(['金正恩', '山田太郎', '田中花子']);
+    const misses: string[] = [];
+    for (const [q, expected, min] of rows) {
       const s = sim(q!, expected!);
-      assert.ok(s >= Math.min(Number(min), T), `${q} vs ${expected}: ${s} < ${min}`);
+      if (s < Number(min)) misses.push(q!);
+      if (!knownMisses.has(q!)) assert.ok(s >= Number(min), `${q} vs ${expected}: ${s} < ${min}`);
     }
+    assert.deepEqual(misses.sort(), [...knownMisses].sort(), 'a known miss now passes: update the list and the docs');
+  });
+
+  test('Han against Han compares characters, not readings', () => {
+    assert.equal(sim('习近平', '习近平', 'person'), 1);
+    // Homophone characters are different names (高市 vs 高石, both "gaoshi").
+    assert.ok(sim('高石早苗', '高市早苗', 'person') < T);
+    assert.ok(sim('习近朋', '习近平', 'person') < T);
+    // Across scripts the reading is what counts.
+    assert.equal(sim('習近平', 'Xi Jinping', 'person'), 1);
   });
 });

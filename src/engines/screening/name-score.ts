@@ -64,6 +64,13 @@ function isSoft(t: NameToken): boolean {
 
 /** Order-independent name similarity in 0..1 with the alignment that produced it. */
 export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
+  // Two names written in Han characters are compared as characters: each character is a morpheme, and
+  // characters that read alike are different names (高市 ≠ 高石), so the pinyin reading is only for
+  // crossing to Latin. (Traditional and simplified forms of one character count as different here.)
+  if (q.han && c.han) {
+    const score = q.han === c.han ? 1 : levenshteinRatio(q.han, c.han);
+    return { score: round3(score), pairs: [], conflictingQuery: [], conflictingCandidate: [], extra: [], compact: false };
+  }
   const qt = q.tokens;
   const ct = c.tokens;
   const abjad = q.abjad || c.abjad;

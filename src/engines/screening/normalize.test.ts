@@ -27,8 +27,16 @@ describe('normalisation', () => {
     assert.equal(normalizeText('김정은').text, 'kim jeong eun');
   });
 
-  test('Han characters are kept as they are (no honest small table exists)', () => {
-    assert.equal(normalizeText('习近平').text, '习近平');
+  test('Han characters are read in pinyin, a personal name as surname + joined given name', () => {
+    assert.equal(normalizeText('习近平').text, 'xi jinping');
+    assert.equal(normalizeText('習近平').text, 'xi jinping');
+    // Korean and Japanese names in Han characters get the Mandarin reading (documented limit).
+    assert.equal(normalizeText('金正恩').text, 'jin zhengen');
+  });
+
+  test('a name written in Han characters only keeps its characters for same-script comparison', () => {
+    assert.equal(prepareName('习近平', 'person').han, '习近平');
+    assert.equal(prepareName('Xi 近平', 'person').han, undefined);
   });
 
   test('legal forms are canonicalised and weigh little', () => {

@@ -24,6 +24,8 @@ export interface PreparedName {
   compact: string;
   /** Tokens came from Arabic or Hebrew script. */
   abjad: boolean;
+  /** The name's Han characters when it is written in Han characters only (compared as characters against another such name). */
+  han?: string;
 }
 
 // Letters that NFKD does not decompose into base + mark.
@@ -70,6 +72,8 @@ function applyLegalPhrases(text: string): string {
   return s.trim();
 }
 
+const HAN_ONLY_RE = /^[\p{Script=Han}\s·・]*\p{Script=Han}[\p{Script=Han}\s·・]*$/u;
+
 function makeToken(text: string, kind: TokenKind): NameToken {
   return { text, phon: phoneticKey(text), skel: consonantSkeleton(text), kind, weight: WEIGHTS[kind] };
 }
@@ -94,7 +98,8 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown'):
     return makeToken(kind === 'legal' ? (legalForm(w) ?? w) : w, kind);
   });
   const compact = tokens.filter((t) => t.kind !== 'legal').map((t) => t.text).join('');
-  return { original, tokens, compact, abjad };
+  const han = HAN_ONLY_RE.test(original) ? original.replace(/[^\p{Script=Han}]/gu, '') : undefined;
+  return han ? { original, tokens, compact, abjad, han } : { original, tokens, compact, abjad };
 }
 
 /** "A.B.C. Company" is the acronym "abc", not three initials. */

@@ -2,8 +2,13 @@
 // spellings sanctions lists use; an exact ISO scheme would produce diacritics the lists never carry.
 // Abjads (Arabic, Hebrew) omit short vowels, so their output is flagged and compared by consonant
 // skeleton in the name scorer rather than letter by letter.
-// Han characters and Japanese kana are NOT transliterated (no honest small table exists for Han):
-// they stay as they are and only match names written in the same script.
+// Han characters are read in Mandarin pinyin (pinyin-pro's dictionary, MIT, offline), so Chinese names
+// match their usual romanisation; Korean and Japanese names written in Han characters get the Mandarin
+// reading too and will NOT match their Korean or Japanese romanisation (金正恩 reads "jin zhengen").
+// Japanese kana follow passport Hepburn (kana.ts) and Thai the RTGS rules (thai.ts).
+import { pinyin } from 'pinyin-pro';
+import { hasKana, kanaToLatin } from './kana.js';
+import { hasThai, thaiToLatin } from './thai.js';
 
 const CYRILLIC: Record<string, string> = {
   а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l',
@@ -67,6 +72,23 @@ export interface Transliteration {
   abjad: boolean;
 }
 
+const HAN_RUN_RE = /\p{Script=Han}+/gu;
+
+/**
+ * One run of Han characters in pinyin without tones. A run of 2–4 characters is taken for a personal
+ * name and written as Chinese passports do: surname, then the given name joined ("习近平" → "xi jinping";
+ * four characters: a two-character surname, "欧阳娜娜" → "ouyang nana"), with the surname reading of
+ * characters that read differently as surnames (单 shan, 曾 zeng). Longer runs (organisations) become
+ * one word per character; the scorer's joined-form comparison covers spellings that join them.
+ */
+function hanToLatin(run: string): string {
+  const n = [...run].length;
+  const syl = pinyin(run, { toneType: 'none', type: 'array', surname: n <= 4 ? 'head' : 'off' }).map((x) => x.replace(/ü/g, 'u'));
+  if (n === 2 || n === 3) return `${syl[0]} ${syl.slice(1).join('')}`;
+  if (n === 4) return `${syl[0]}${syl[1]} ${syl[2]}${syl[3]}`;
+  return syl.join(' ');
+}
+
 function hangulSyllable(code: number, first: boolean): string {
   const s = code - 0xac00;
   const ch = String.fromCharCode(code);
@@ -77,11 +99,18 @@ function hangulSyllable(code: number, first: boolean): string {
   return initial + medial + final;
 }
 
-/** Lower-cases and maps Cyrillic, Greek, Arabic, Hebrew, Georgian, Armenian and Hangul letters to Latin. */
+/**
+ * Lower-cases and maps Cyrillic, Greek, Arabic, Hebrew, Georgian, Armenian, Hangul, Han (pinyin),
+ * kana (Hepburn) and Thai (RTGS) letters to Latin.
+ */
 export function transliterate(input: string): Transliteration {
   const lower = input.toLowerCase();
   if (!NON_LATIN_RE.test(lower)) return { text: lower, abjad: false };
   let s = lower;
+  // Syllabic and logographic scripts first, each run set apart by spaces from letters of another script.
+  if (hasKana(s)) s = kanaToLatin(s);
+  if (HAN_RUN_RE.test(s)) s = s.replace(HAN_RUN_RE, (run) => ` ${hanToLatin(run)} `);
+  if (hasThai(s)) s = thaiToLatin(s);
   for (const [re, rep] of GREEK_DIGRAPHS) s = s.replace(re, rep);
   // Greek accents are combining marks after NFD; drop them so the base letter hits the table.
   // Only Greek: decomposing Cyrillic would turn й into и and lose the letter.
