@@ -128,6 +128,8 @@ async function addressDocumentIssues(input: QualityInput): Promise<QualityIssueC
     }
     return [];
   }
+  // The PoA engine decodes HEVC-coded HEIC itself; sharp here may not, so no darkness guidance for it.
+  if (input.contentType === 'image/heic') return [];
   let grey: number;
   try {
     grey = await meanGrey(input.data, undefined, true);
