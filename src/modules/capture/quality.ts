@@ -128,7 +128,7 @@ async function addressDocumentIssues(input: QualityInput): Promise<QualityIssueC
     }
     return [];
   }
-  // The PoA engine decodes HEVC-coded HEIC itself; sharp here may not, so no darkness guidance for it.
+  // sharp may lack an HEVC decoder for HEIC: no darkness guidance then; the check pipeline judges the file.
   if (input.contentType === 'image/heic') return [];
   let grey: number;
   try {
