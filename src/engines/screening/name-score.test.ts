@@ -80,3 +80,45 @@ describe('compareNames', () => {
     assert.equal(sim('習近平', 'Xi Jinping', 'person'), 1);
   });
 });
+
+describe('systematic variants (each rule stands for a category of the nomenklatura breakdown)', () => {
+  test('numbers written as words are numbers in organisation names', () => {
+    assert.ok(sim('Brigade Forty-Four', 'Brigade 44', 'organization') >= T);
+    assert.ok(sim('Brigade Forty 4', 'Brigade 44', 'organization') >= T);
+    assert.ok(sim('Three Percenters', '3 Percenters', 'organization') >= T);
+    // A different number is a sibling entity: written in words it scores as it does in digits.
+    assert.equal(sim('Brigade Forty-Five', 'Brigade 44', 'organization'), sim('Brigade 45', 'Brigade 44', 'organization'));
+    // Only known misspellings are read as numbers: "Steven" is not seven.
+    assert.equal(prepareName('Steven Trading', 'organization').tokens[0]!.text, 'steven');
+    // People's names are left alone.
+    assert.equal(prepareName('Seven Smith', 'person').tokens[0]!.text, 'seven');
+  });
+
+  test('a legal form written into the name is the same name', () => {
+    assert.ok(sim('SiemensAG', 'Siemens AG', 'organization') >= T);
+    assert.ok(sim('SiemensAG', 'Siemens Energy AG', 'organization') < T);
+  });
+
+  test("a person's joined initials are initials", () => {
+    assert.ok(sim('JC Juncker', 'Jean-Claude Juncker', 'person') >= T);
+    assert.ok(sim('JC Juncker', 'Pierre Juncker', 'person') < T);
+    // "Ng" is a surname, and abjad transliterations are vowelless words, not initials.
+    assert.equal(prepareName('Ng Kam', 'person').tokens[0]!.kind, 'word');
+  });
+
+  test('a name of initials only is never a match on its own', () => {
+    assert.ok(sim('N.N.', 'Nursultan Nazarbayev', 'person') < T);
+  });
+
+  test('father and son swapped around bin/ibn are different people; a fully reversed name is not a swap', () => {
+    assert.ok(sim('Salman bin Muhammad al-Rawi', 'Muhammad bin Salman al-Rawi', 'person') < T);
+    assert.ok(sim('Ahmad bin Hasan', 'Hasan bin Ahmad', 'person') < T);
+    assert.ok(sim('Muhammad bin Salman al-Rawi', 'al-Rawi Muhammad bin Salman', 'person') >= T);
+    assert.equal(sim('Muhammad bin Salman al-Rawi', 'MUHAMMAD BIN SALMAN AL-RAWI', 'person'), 1);
+  });
+
+  test('common given-name variants: Ted/Theodore, Ben/Benjamin', () => {
+    assert.ok(sim('Ted Doe', 'Theodore Doe', 'person') >= T);
+    assert.ok(sim('Benny Gantz', 'Benjamin Gantz', 'person') >= T);
+  });
+});

@@ -127,7 +127,47 @@ export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
     const cs = compactSimilarity(q, c, abjad);
     if (cs > score) { score = cs; compact = true; }
   }
+  // "X bin Y" is X, son of Y: the same two names on the other sides of bin/ibn name the father as the son.
+  if (rolesSwapped(qt, ct, pairs)) score *= ROLE_SWAP_FACTOR;
+  // A name made of initials only ("N.N.") says too little to be a match on its own.
+  if (initialsOnly(qt) || initialsOnly(ct)) score = Math.min(score, INITIALS_ONLY_CAP);
   return { score: round3(Math.min(1, score)), pairs, conflictingQuery, conflictingCandidate, extra, compact };
+}
+
+const ROLE_SWAP_FACTOR = 0.7;
+const INITIALS_ONLY_CAP = 0.7;
+const PATRONYMIC = new Set(['bin', 'ibn', 'bint', 'ben', 'ould', 'walad']);
+
+function initialsOnly(tokens: readonly NameToken[]): boolean {
+  return tokens.length > 0 && tokens.some((t) => t.kind === 'initial') && tokens.every((t) => t.kind === 'initial' || t.kind === 'particle');
+}
+
+/**
+ * True when both names have a patronymic particle and a word right before it on one side is aligned
+ * with the word right after it on the other ("Salman bin Muhammad" vs "Muhammad bin Salman"), while
+ * every other aligned word stays on the same side of the particle (a name written fully reversed,
+ * family name first, is not a role swap).
+ */
+function rolesSwapped(qt: readonly NameToken[], ct: readonly NameToken[], pairs: readonly TokenPair[]): boolean {
+  const qb = qt.findIndex((t) => PATRONYMIC.has(t.text));
+  const cb = ct.findIndex((t) => PATRONYMIC.has(t.text));
+  if (qb <= 0 || cb <= 0 || qb >= qt.length - 1 || cb >= ct.length - 1) return false;
+  const side = (tokens: readonly NameToken[], b: number, text: string): number => {
+    const i = tokens.findIndex((t) => t.text === text);
+    return i < 0 ? 0 : i < b ? -1 : i > b ? 1 : 0;
+  };
+  let swapped = false;
+  for (const p of pairs) {
+    if (PATRONYMIC.has(p.query)) continue;
+    const sq = side(qt, qb, p.query), sc = side(ct, cb, p.candidate);
+    if (sq === 0 || sc === 0) continue;
+    if (sq === sc) continue;
+    // Only the words adjacent to the particle may swap; any other word changing sides means reordering.
+    const qi = qt.findIndex((t) => t.text === p.query), ci = ct.findIndex((t) => t.text === p.candidate);
+    if (Math.abs(qi - qb) === 1 && Math.abs(ci - cb) === 1) swapped = true;
+    else return false;
+  }
+  return swapped;
 }
 
 function compactSimilarity(q: PreparedName, c: PreparedName, abjad: boolean): number {
@@ -135,6 +175,9 @@ function compactSimilarity(q: PreparedName, c: PreparedName, abjad: boolean): nu
   const b = c.compact;
   if (a.length < 5 || b.length < 5) return 0;
   if (a === b) return 0.97;
+  // A legal form written into the name ("SiemensAG") is the same name as with a space ("Siemens AG").
+  const fa = q.tokens.map((t) => t.text).join(''), fb = c.tokens.map((t) => t.text).join('');
+  if (fa === fb && (fa !== a || fb !== b)) return 0.97;
   // The ratio cannot reach 0.88 when the lengths alone differ by more than 12 %.
   const r = Math.abs(a.length - b.length) <= 0.12 * Math.max(a.length, b.length) ? levenshteinRatio(a, b) : 0;
   let s = r >= 0.88 ? r * 0.95 : 0;

@@ -132,6 +132,8 @@ const NICKNAME_GROUPS: string[][] = [
   ['abdullah', 'abdallah', 'abdulla'],
   ['hussein', 'husain', 'hussain', 'husein', 'hossein'],
   ['osama', 'usama', 'usamah'],
+  ['theodore', 'ted', 'teddy', 'theo', 'fyodor', 'fedor', 'teodor', 'teodoro'],
+  ['benjamin', 'benny', 'benji', 'binyamin', 'veniamin'],
 ];
 
 const NICKNAMES = new Map<string, number>();

@@ -92,6 +92,10 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown'):
     const kept = words.filter((w) => !HONORIFICS.has(w));
     if (kept.length >= 2) words = kept;
   }
+  if (isOrg) words = numberWords(words);
+  // "JC Juncker": two or three consonants with no vowel are a person's joined initials, not a word.
+  // Only for names not from an abjad (whose transliterations are vowelless words) and never "ng" (a surname).
+  if (schema === 'person' && !abjad) words = words.flatMap((w) => (/^[b-df-hj-np-tv-xz]{2,3}$/.test(w) && w !== 'ng' ? [...w] : [w]));
   if (schema === 'organization') words = mergeInitials(words);
   const tokens = words.map((w) => {
     const kind = classify(w, isOrg);
@@ -100,6 +104,39 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown'):
   const compact = tokens.filter((t) => t.kind !== 'legal').map((t) => t.text).join('');
   const han = HAN_ONLY_RE.test(original) ? original.replace(/[^\p{Script=Han}]/gu, '') : undefined;
   return han ? { original, tokens, compact, abjad, han } : { original, tokens, compact, abjad };
+}
+
+const UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
+  'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+// Common misspellings only: a fuzzy lookup would read "Steven" as seven and "Forte" as forty.
+const TENS_MISSPELT: Record<string, number> = { fourty: 4, ninty: 9 };
+function numberWord(w: string, table: readonly string[]): number {
+  const i = table.indexOf(w);
+  if (i >= 0 || table !== TENS) return i;
+  return TENS_MISSPELT[w] ?? -1;
+}
+
+/**
+ * English number words become digits in organisation names ("Brigade Forty-Four" is "Brigade 44",
+ * "Three Percenters" is "3 Percenters"), so that a number reads the same however it is written and
+ * keeps the weight of a number (a different number is a different entity).
+ */
+function numberWords(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const tens = numberWord(w, TENS);
+    if (tens >= 2) {
+      const next = words[i + 1] ?? '';
+      const unit = /^[1-9]$/.test(next) ? Number(next) : numberWord(next, UNITS);
+      if (unit >= 1 && unit <= 9) { out.push(String(tens * 10 + unit)); i++; } else out.push(String(tens * 10));
+      continue;
+    }
+    const unit = numberWord(w, UNITS);
+    out.push(unit >= 0 ? String(unit) : w);
+  }
+  return out;
 }
 
 /** "A.B.C. Company" is the acronym "abc", not three initials. */
