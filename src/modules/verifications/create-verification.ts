@@ -11,6 +11,7 @@ import { checks } from '../checks/repository.js';
 import { ensureDefaultJourneys, journeys } from '../journeys/repository.js';
 import { sessions, toVerification } from './repository.js';
 import { issueSessionToken } from './session-token.js';
+import { emptyFields, sessionFields } from './fields.js';
 import { sandboxOutcome, SANDBOX_SHORT_LIFETIME_SECONDS } from './sandbox.js';
 import type { CreateVerification } from './schemas.js';
 
@@ -51,6 +52,10 @@ export async function createVerification(args: { ctx: RequestContext; sealer: Se
     const made = [];
     for (const c of journey.definition.checks) {
       made.push(await checks.insert(tx, ctx, args.sealer, { id: newId('check'), type: c.type, status: 'pending', score: null, subjectReference: input.subject.reference, sessionId: id, payload: EMPTY_PAYLOAD, completed: false }));
+    }
+    const { given_names, surname, date_of_birth } = input.subject;
+    if (given_names || surname || date_of_birth) {
+      await sessionFields.write(tx, ctx, args.sealer, id, { ...emptyFields(), given_names: given_names ?? null, surname: surname ?? null, date_of_birth: date_of_birth ?? null });
     }
     const status = await sessions.applyTransition(tx, ctx, id, 'created', 'token_issued');
     await recordUsage(tx, ctx, 'verifications', 'session', id);
