@@ -32,7 +32,7 @@ before(async () => {
   process.env.IMPORT_MEDIA_ALLOW_PRIVATE_NETWORKS = 'true';
   t = await createTestApp();
   delete process.env.IMPORT_MEDIA_ALLOW_PRIVATE_NETWORKS;
-  strict = await createTestApp();
+  strict = await createTestApp({ config: { bodyLimitBytes: 1024 * 1024 } });
 });
 after(async () => {
   await t?.close();
@@ -220,6 +220,7 @@ describe('POST /v1/verifications/imports', () => {
       record('bad-sha-shape', { media: [{ kind: 'selfie', url: `${base}/selfie.jpg`, sha256: 'abc' }] }),
       record('unknown-field', { colour: 'blue' }),
       record('bad-fields', { fields: { date_of_birth: 'yesterday' } }),
+      record('no-risk', { risk: undefined }),
       record('ok-1'),
     ];
     const res = await post(t, owner.sandboxKey, { provider: 'onfido', records });
@@ -242,12 +243,29 @@ describe('POST /v1/verifications/imports', () => {
       'records[12].media[0].sha256',
       'records[13].colour',
       'records[14].fields.date_of_birth',
-      'records[15].external_id',
+      'records[15].risk',
+      'records[16].external_id',
     ]);
     assert.ok(out.records.slice(1).every((r: { error: { code: string; message: string } }) => r.error.code === 'invalid_request' && r.error.message.length > 0));
-    assert.deepEqual([out.created, out.duplicates, out.failed], [1, 0, 15]);
+    assert.deepEqual([out.created, out.duplicates, out.failed], [1, 0, 16]);
     assert.equal(await count('SELECT count(*)::int AS n FROM sessions WHERE account_id = $1', [owner.accountId]), 1);
     assert.equal(await count("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND operation = 'import'", [owner.accountId]), 1);
+  });
+
+  test('the route takes bodies above the service-wide body limit (embedded media are base64 in the JSON); other routes keep it', async () => {
+    // The strict app runs with a 1 MiB service-wide limit; the import route keeps its own 50 MiB.
+    const owner = await strict.tenant();
+    const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024, 7)]);
+    const body = { provider: 'onfido', records: [1, 2].map((i) => record(`big-${i}`, { media: [{ kind: 'document_front', data: big.toString('base64') }] })) };
+    assert.ok(JSON.stringify(body).length > strict.config.bodyLimitBytes);
+    const res = await post(strict, owner.sandboxKey, body);
+    assert.equal(res.statusCode, 201, res.body.slice(0, 500));
+    assert.equal(res.json().created, 2);
+    const [m] = await strict.db.query<{ bytes: number; content_type: string }>("SELECT bytes, content_type FROM media WHERE account_id = $1 AND kind = 'document_front' LIMIT 1", [owner.accountId]);
+    assert.deepEqual(m, { bytes: big.length, content_type: 'image/png' });
+    const other = await strict.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'x'.repeat(10) }, redirect_url: `https://example.org/${'a'.repeat(1024 * 1024)}` } });
+    assert.equal(other.statusCode, 400);
+    assert.equal(other.json().error.field, 'body');
   });
 
   test('a body that is malformed as a whole is 400 with field', async () => {

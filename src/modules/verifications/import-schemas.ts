@@ -56,7 +56,7 @@ function recordSchema<M extends TSchema>(media: M) {
     journey: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The previous provider\'s journey or workflow label, kept as given in imported_from.journey. The session\'s own journey reads import:<provider>, version 0.' })),
     status: Type.Union(IMPORTABLE_STATES.map((s) => Type.Literal(s)), { description: 'The status the verification ended in (referred: still waiting for a reviewer).' }),
     decision: Type.Optional(Type.Union([lit(DECISIONS), Type.Null()], { description: 'Must equal status for approved, declined and referred (the default); none for abandoned and expired.' })),
-    risk: Type.Optional(Type.Union([Type.Object({ score: Type.Integer({ minimum: 0, maximum: 100 }), band: lit(RISK_BANDS) }, { additionalProperties: false }), Type.Null()], { description: 'Only with a decision.' })),
+    risk: Type.Optional(Type.Union([Type.Object({ score: Type.Integer({ minimum: 0, maximum: 100 }), band: lit(RISK_BANDS) }, { additionalProperties: false }), Type.Null()], { description: 'Required with a decision (approved, declined, referred), refused without one: map the previous provider\'s assessment to 0–100 and a band.' })),
     reason_codes: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z0-9][a-z0-9_.:-]{0,63}$' }), { maxItems: 50, description: 'The previous provider\'s codes, kept as given; only with a decision.' })),
     created_at: Type.String({ format: 'date-time', description: 'When the verification started at the previous provider (in the past).' }),
     completed_at: Type.String({ format: 'date-time', description: 'When it ended (at or after created_at, in the past); for referred, when it was referred.' }),
@@ -152,6 +152,8 @@ export function validateRecord(raw: unknown, index: number, now: Date): ImportRe
   const decided = r.status === 'approved' || r.status === 'declined' || r.status === 'referred';
   if (decided) {
     if (r.decision != null && r.decision !== r.status) return new RecordProblem(`${base}.decision`, `${base}.decision must be ${r.status} for a ${r.status} verification (or be left out).`);
+    // The decision object (GET …/decision, decision.json, verification.completed) always carries a risk.
+    if (r.risk == null) return new RecordProblem(`${base}.risk`, `${base}.risk is required for a ${r.status} verification: map the previous provider's assessment to a score 0-100 and a band.`);
   } else {
     if (r.decision != null) return new RecordProblem(`${base}.decision`, `A ${r.status} verification has no decision; leave ${base}.decision out.`);
     if (r.risk != null) return new RecordProblem(`${base}.risk`, `A ${r.status} verification has no decision, so no risk; leave ${base}.risk out.`);
