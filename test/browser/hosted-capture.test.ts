@@ -86,6 +86,7 @@ describe('hosted capture page in Chromium', { skip }, () => {
       dropDb = db.close;
     }
     server = await startServer(env, 120_000);
+    if (env.DATABASE_URL) assert.match(server.output(), /running on PostgreSQL/);
     sandboxKey = /sk_sandbox_[0-9A-Za-z]{40}/.exec(server.output())?.[0] ?? '';
     assert.ok(sandboxKey, server.output());
 
@@ -175,6 +176,8 @@ describe('hosted capture page in Chromium', { skip }, () => {
     await page.locator('#start').focus();
     await page.keyboard.press('Enter');
     await expectFocusOnHeading(page, /front of your document/);
+    assert.equal(await page.locator('#skip-step').isVisible(), false, 'a required step cannot be skipped');
+    assert.equal(await page.locator('#result').isVisible(), false);
   }
 
   async function uploadFile(page: Page, path: string) {
@@ -205,6 +208,7 @@ describe('hosted capture page in Chromium', { skip }, () => {
       await page.screenshot({ path: join(files.shots!, 'a-front.png'), fullPage: true });
       await page.locator('#continue').click();
       await expectFocusOnHeading(page, /back of your document/);
+      assert.equal(await page.locator('#skip-step').isVisible(), true, 'the back is optional');
       await page.locator('#skip-step').click();
       await expectFocusOnHeading(page, /photo of your face/);
       await uploadFile(page, files.selfie!);
