@@ -246,6 +246,7 @@ describe('POST /v1/verifications/imports', () => {
       'records[15].risk',
       'records[16].external_id',
     ]);
+    assert.equal(out.records[3].error.message, 'records[3].status must be one of approved, declined, referred, abandoned, expired.');
     assert.ok(out.records.slice(1).every((r: { error: { code: string; message: string } }) => r.error.code === 'invalid_request' && r.error.message.length > 0));
     assert.deepEqual([out.created, out.duplicates, out.failed], [1, 0, 16]);
     assert.equal(await count('SELECT count(*)::int AS n FROM sessions WHERE account_id = $1', [owner.accountId]), 1);

@@ -127,7 +127,9 @@ function firstError(schema: TSchema, value: unknown, base: string): RecordProble
   const field = pathToField(base, err.path);
   if (err.type === ValueErrorType.ObjectRequiredProperty) return new RecordProblem(field, `${field} is required.`);
   if (err.type === ValueErrorType.ObjectAdditionalProperties) return new RecordProblem(field, `${field} is not a known field.`);
-  return new RecordProblem(field, `${field}: ${err.message.replace(/^Expected union value$/, 'is not one of the allowed values')}.`);
+  const allowed = (err.schema.anyOf as { const?: unknown }[] | undefined)?.map((x) => x.const).filter((x) => typeof x === 'string');
+  if (err.type === ValueErrorType.Union && allowed?.length) return new RecordProblem(field, `${field} must be one of ${allowed.join(', ')}.`);
+  return new RecordProblem(field, `${field}: ${err.message}.`);
 }
 
 /**
