@@ -258,27 +258,46 @@ describe('DELETE /v1/verifications/{id}', () => {
     assert.equal((await t.db.query("SELECT 1 FROM events WHERE resource_id = $1 AND type = 'verification.deleted'", [s.id])).length, 1);
   });
 
-  test('a session in progress is 409; a waiting one past its lifetime expires first, then is deleted', async () => {
+  test('a processing session is 409; a waiting one is cancelled (expired, or abandoned once capture started), then deleted', async () => {
     const owner = await t.tenant();
     const processing = await session(owner, 'sandbox_processing');
     const waiting = await session(owner, 'someone');
+    const started = await session(owner, 'sandbox_abandoned');
     await drain();
     // (A referred session can be deleted: test/http/cases.test.ts.)
-    for (const id of [processing, waiting]) {
-      const r = await t.call('DELETE', `/v1/verifications/${id}`, { key: owner.sandboxKey });
-      assert.equal(r.statusCode, 409, id);
-      assert.equal(r.json().error.code, 'conflict');
-    }
-    await t.db.query('UPDATE sessions SET expires_at = now() WHERE id = $1', [waiting]);
+    const r409 = await t.call('DELETE', `/v1/verifications/${processing}`, { key: owner.sandboxKey });
+    assert.equal(r409.statusCode, 409);
+    assert.equal(r409.json().error.code, 'conflict');
+
+    const before = Date.now();
     const r = await t.call('DELETE', `/v1/verifications/${waiting}`, { key: owner.sandboxKey });
-    assert.equal(r.statusCode, 200);
+    assert.equal(r.statusCode, 200, r.body);
     assert.equal(r.json().status, 'expired');
+    const v = (await t.call('GET', `/v1/verifications/${waiting}`, { key: owner.sandboxKey })).json();
+    assert.equal(v.transitions.at(-1).event, 'cancelled');
+    assert.ok(Date.parse(v.expires_at) <= Date.now() && Date.parse(v.expires_at) >= before - 1000, 'expires_at marks the moment it ended');
     const types = (await t.db.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY id', [waiting])).map((e) => e.type);
     assert.deepEqual(types, ['verification.expired', 'verification.deleted']);
-    // The expiry job has nothing left to do for it.
+
+    const a = await t.call('DELETE', `/v1/verifications/${started}`, { key: owner.sandboxKey });
+    assert.equal(a.statusCode, 200, a.body);
+    assert.equal(a.json().status, 'abandoned');
+
+    // The expiry job has nothing left to do for them.
     await enqueueJob(t.db, 'verifications.expire', {});
     await drain();
     assert.equal((await t.db.query('SELECT 1 FROM events WHERE resource_id = $1', [waiting])).length, 2);
+  });
+
+  test('a waiting session past its lifetime is recorded as the expiry job would, then deleted', async () => {
+    const owner = await t.tenant();
+    const waiting = await session(owner, 'someone');
+    await t.db.query("UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE id = $1", [waiting]);
+    const r = await t.call('DELETE', `/v1/verifications/${waiting}`, { key: owner.sandboxKey });
+    assert.equal(r.statusCode, 200);
+    assert.equal(r.json().status, 'expired');
+    const v = (await t.call('GET', `/v1/verifications/${waiting}`, { key: owner.sandboxKey })).json();
+    assert.equal(v.transitions.at(-1).event, 'lifetime_elapsed');
   });
 });
 

@@ -9,7 +9,7 @@ import { iso, Timestamp } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { sessions, type SessionRow } from './repository.js';
 import { closeSessionCases } from '../cases/close-case.js';
-import { effectiveState, lifetimeEvent, SESSION_STATES, TERMINAL_STATES, WAITING_STATES, type SessionState } from './state-machine.js';
+import { cancelEvent, effectiveState, lifetimeEvent, SESSION_STATES, WAITING_STATES, type SessionState } from './state-machine.js';
 import './events.js';
 
 registerEventType('verification.deleted', 'A session\'s media and personal data were deleted (DELETE /v1/verifications/{id} or the account\'s retention period); a tombstone with its status and decision remains.', Type.Object({
@@ -62,10 +62,11 @@ function tombstone(s: Row, counts: { media: number; checks: number }): Verificat
  * reason codes stay, as do the transition trail, usage and audit rows. One audit row and one
  * verification.deleted event; reviewer corrections lose their values. A referred session can be
  * deleted (erasure must not wait on a reviewer): its open case closes with resolution `deleted`, it
- * stays referred and can no longer be decided or corrected. A session still waiting before its
- * lifetime ends, or processing, is 409: the pipeline would write into it again. A waiting
- * session whose lifetime has ended is first moved to expired/abandoned exactly as the expiry job
- * does (transition, audit, verification.expired). Repeating it returns the tombstone unchanged.
+ * stays referred and can no longer be decided or corrected. A processing session is 409 (the
+ * pipeline would write into it again; it decides within seconds). A waiting session first ends:
+ * before its lifetime is over it is cancelled (expired, or abandoned if capture started, with
+ * expires_at set to now), after it exactly as the expiry job records it; both with audit and
+ * verification.expired. Repeating it returns the tombstone unchanged.
  */
 export async function eraseSession(tx: Queryable, ctx: RequestContext, id: string, reason: 'request' | 'retention'): Promise<VerificationTombstone> {
   let s = (await sessions.lock(tx, ctx, id)) as Row | null;
@@ -75,15 +76,17 @@ export async function eraseSession(tx: Queryable, ctx: RequestContext, id: strin
   const status: SessionState = effectiveState(s, now);
   // A referred session may wait on a reviewer indefinitely, so an erasure request must not wait for
   // it: its case closes (resolution deleted) and it stays referred, undecidable, in the tombstone.
-  if (!TERMINAL_STATES.includes(status) && status !== 'referred') {
-    throw conflict(status === 'processing'
-      ? 'The session is processing: its checks finish within seconds. Retry the deletion once it has its decision.'
-      : `The session is ${status}; a waiting session can be deleted once its lifetime ends (or it finishes).`);
+  if (status === 'processing') {
+    throw conflict('The session is processing: its checks finish within seconds. Retry the deletion once it has its decision.');
   }
   if (WAITING_STATES.includes(s.status)) {
-    const to = await sessions.applyTransition(tx, ctx, s.id, s.status, lifetimeEvent(s.status === 'awaiting_subject' && s.capture_started_at !== null));
+    // Still waiting: its lifetime ends now (cancelled) or ended already (as the expiry job would record it);
+    // the token stops working with the status change, so nothing more can be captured.
+    const started = s.status === 'awaiting_subject' && s.capture_started_at !== null;
+    const to = await sessions.applyTransition(tx, ctx, s.id, s.status, status === s.status ? cancelEvent(started) : lifetimeEvent(started));
     await emitAudit(tx, ctx, { action: `verification.${to}`, resourceType: 'verification', resourceId: s.id });
-    await enqueueEvent(tx, ctx, { type: 'verification.expired', resourceType: 'verification', resourceId: s.id, data: { id: s.id, subject_reference: s.subject_reference, status: to, expires_at: iso(s.expires_at)! } });
+    const [ended] = await tx.query<{ expires_at: Date }>('SELECT expires_at FROM sessions WHERE id = $1', [s.id]);
+    await enqueueEvent(tx, ctx, { type: 'verification.expired', resourceType: 'verification', resourceId: s.id, data: { id: s.id, subject_reference: s.subject_reference, status: to, expires_at: iso(ended!.expires_at)! } });
   }
   const media = await tx.query<{ id: string }>(
     `UPDATE media SET deleted_at = now(), data_sealed = NULL

@@ -155,12 +155,15 @@ export const sessions = {
     const rows = await tx.query<{ id: string }>(
       `UPDATE sessions SET status = $4, updated_at = now(),
          capture_started_at = CASE WHEN $6::boolean THEN coalesce(capture_started_at, now()) ELSE capture_started_at END,
+         expires_at = CASE WHEN $9::text IN ('cancelled', 'cancelled_after_capture') THEN least(expires_at, now()) ELSE expires_at END,
          completed_at = CASE WHEN $4::text IN ('approved', 'declined', 'abandoned', 'expired') THEN now() ELSE completed_at END
        WHERE account_id = $1 AND environment = $2 AND id = $3 AND status = $5
          AND ($7::boolean OR NOT (status = ANY($8::text[]) AND expires_at <= now()))
          AND (NOT $7::boolean OR expires_at <= now())
          AND ($9::text <> 'lifetime_elapsed' OR capture_started_at IS NULL)
          AND ($9::text <> 'lifetime_elapsed_after_capture' OR capture_started_at IS NOT NULL)
+         AND ($9::text <> 'cancelled' OR capture_started_at IS NULL)
+         AND ($9::text <> 'cancelled_after_capture' OR capture_started_at IS NOT NULL)
        RETURNING id`,
       [t.accountId, t.environment, sessionId, to, from, extra.captureStarted === true || event === 'capture_started', lifetime, WAITING_STATES, event],
     );

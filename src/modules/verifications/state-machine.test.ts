@@ -6,10 +6,13 @@ import { SESSION_EVENTS, SESSION_STATES, TERMINAL_STATES, IllegalTransition, tra
 const LEGAL: Record<string, SessionState> = {
   'created token_issued': 'awaiting_subject',
   'created lifetime_elapsed': 'expired',
+  'created cancelled': 'expired',
   'awaiting_subject capture_started': 'awaiting_subject',
   'awaiting_subject capture_submitted': 'processing',
   'awaiting_subject lifetime_elapsed': 'expired',
   'awaiting_subject lifetime_elapsed_after_capture': 'abandoned',
+  'awaiting_subject cancelled': 'expired',
+  'awaiting_subject cancelled_after_capture': 'abandoned',
   'processing checks_passed': 'approved',
   'processing checks_failed': 'declined',
   'processing review_required': 'referred',

@@ -17,16 +17,20 @@ export const SESSION_EVENTS = [
   'manual_decline', // a reviewer declined a referred session
   'lifetime_elapsed', // expires_at passed with nothing captured
   'lifetime_elapsed_after_capture', // expires_at passed after capture started but before it was submitted
+  'cancelled', // deleted (DELETE or retention) while waiting, nothing captured: the lifetime ends now
+  'cancelled_after_capture', // … after capture started
 ] as const;
 export type SessionEvent = (typeof SESSION_EVENTS)[number];
 
 export const TRANSITIONS: Record<SessionState, Partial<Record<SessionEvent, SessionState>>> = {
-  created: { token_issued: 'awaiting_subject', lifetime_elapsed: 'expired' },
+  created: { token_issued: 'awaiting_subject', lifetime_elapsed: 'expired', cancelled: 'expired' },
   awaiting_subject: {
     capture_started: 'awaiting_subject',
     capture_submitted: 'processing',
     lifetime_elapsed: 'expired',
     lifetime_elapsed_after_capture: 'abandoned',
+    cancelled: 'expired',
+    cancelled_after_capture: 'abandoned',
   },
   // No expiry while processing or referred: the checks or the reviewer finish what the subject submitted.
   processing: { checks_passed: 'approved', checks_failed: 'declined', review_required: 'referred' },
@@ -71,6 +75,11 @@ export function canTransition(from: SessionState, event: SessionEvent): boolean 
 /** The event that ends a waiting session's lifetime: abandoned if the subject started, expired if not. */
 export function lifetimeEvent(captureStarted: boolean): SessionEvent {
   return captureStarted ? 'lifetime_elapsed_after_capture' : 'lifetime_elapsed';
+}
+
+/** The event that ends a waiting session early because it is deleted: its lifetime ends now. */
+export function cancelEvent(captureStarted: boolean): SessionEvent {
+  return captureStarted ? 'cancelled_after_capture' : 'cancelled';
 }
 
 /** The status a reader sees at `now`: a waiting session past expires_at reads as expired or abandoned even before the job persists it. */
