@@ -52,7 +52,7 @@ export const verificationEvidenceModule: FastifyPluginAsync<ModuleOptions> = asy
     config: { scope: 'verifications:write' },
     schema: {
       tags, operationId: 'deleteVerification', summary: 'Delete a session and its media under the caller\'s retention policy',
-      description: 'Destroys the media and personal data (subject reference and country, check results) of a finished session and keeps a tombstone (id, status, timestamps, decision) for audit and billing; emits verification.deleted. A session waiting on the subject or processing is 409 conflict; a referred session may be deleted (its review case closes with resolution deleted, the tombstone stays referred). Repeating it returns the tombstone. Afterwards evidence and report are 409.',
+      description: 'Destroys the media and personal data (subject reference and country, check results) of a finished session and keeps a tombstone (id, status, timestamps, decision) for audit and billing; emits verification.deleted. A processing session is 409 conflict (it decides within seconds). A waiting session is cancelled first (expired, or abandoned once capture started). A referred session may be deleted (its review case closes with resolution deleted, the tombstone stays referred). Repeating it returns the tombstone. Afterwards evidence and report are 409.',
       params: IdParam, response: { 200: VerificationTombstone, ...standardErrors },
     },
   }, async (req) => deleteVerification(req.ctx, req.params.id));
