@@ -2,60 +2,19 @@
 // GET, against two baselines measured in the same run on the same machine and database.
 // Usage: npm run bench [-- platform] ; BENCH_DATABASE_URL (default postgres://127.0.0.1:5432/test),
 // BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { withUser } from '../src/platform/db.js';
 import { freePort } from '../test/helpers/spawn-server.js';
 import { load, table, type LoadResult } from './lib/load.js';
+import { freshSchema, startChild, stop } from './lib/children.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
 const dbs = (process.env.BENCH_DBS ?? 'pglite,postgres').split(',');
 
-function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ proc: ChildProcess; out: () => string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      if (ready.test(out)) resolve({ proc, out: () => out });
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (d) => (out += d));
-    proc.on('exit', (code) => reject(new Error(`child exited ${code}: ${out}`)));
-  });
-}
-
-async function stop(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  await new Promise<void>((r) => {
-    proc.once('exit', () => r());
-    proc.kill('SIGTERM');
-  });
-}
-
-async function freshSchema(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const c = new pg.Client({ connectionString: withUser(pgBase) });
-  await c.connect();
-  await c.query(`CREATE SCHEMA ${schema}`);
-  await c.end();
-  const u = new URL(withUser(pgBase));
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const d = new pg.Client({ connectionString: withUser(pgBase) });
-      await d.connect();
-      await d.query(`DROP SCHEMA ${schema} CASCADE`);
-      await d.end();
-    },
-  };
-}
 
 async function analyze(url: string | null, _dataDir: string, _proc: ChildProcess): Promise<void> {
   if (url) {
@@ -69,7 +28,7 @@ async function analyze(url: string | null, _dataDir: string, _proc: ChildProcess
 
 async function benchDb(kind: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'verity-bench-'));
-  const schema = kind === 'postgres' ? await freshSchema() : null;
+  const schema = kind === 'postgres' ? await freshSchema(pgBase) : null;
   const dbEnv: Record<string, string> = schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'svc') };
   const rows: LoadResult[] = [];
   try {

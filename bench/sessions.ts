@@ -5,18 +5,16 @@
 // check endpoints in the same run.
 // Usage: npm run bench -- sessions ; BENCH_DATABASE_URL (default postgres://127.0.0.1:5432/test),
 // BENCH_SECONDS (default 10), BENCH_SESSIONS (default 30), BENCH_DBS=postgres,pglite.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { withUser } from '../src/platform/db.js';
 import { freePort } from '../test/helpers/spawn-server.js';
 import { sharedDataDir } from '../test/fixtures/documents/shared-data.js';
 import { renderDocument } from '../test/fixtures/documents/render.js';
 import { ANNA } from '../test/fixtures/documents/specimen-mrz.js';
 import { load, table, type LoadResult } from './lib/load.js';
+import { freshSchema, startChild, stop } from './lib/children.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const sessionsN = Number(process.env.BENCH_SESSIONS ?? 30);
@@ -25,45 +23,6 @@ const dbs = (process.env.BENCH_DBS ?? 'postgres,pglite').split(',');
 const dataDir = sharedDataDir();
 if (!dataDir) throw new Error('../shared/data is needed for the real images');
 
-function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ proc: ChildProcess; out: () => string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      if (ready.test(out)) resolve({ proc, out: () => out });
-    });
-    proc.stderr!.on('data', (d) => (out += d));
-    proc.on('exit', (code) => reject(new Error(`child exited ${code}: ${out}`)));
-  });
-}
-
-async function stop(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  await new Promise<void>((r) => {
-    proc.once('exit', () => r());
-    proc.kill('SIGTERM');
-  });
-}
-
-async function freshSchema(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const c = new pg.Client({ connectionString: withUser(pgBase) });
-  await c.connect();
-  await c.query(`CREATE SCHEMA ${schema}`);
-  await c.end();
-  const u = new URL(withUser(pgBase));
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const d = new pg.Client({ connectionString: withUser(pgBase) });
-      await d.connect();
-      await d.query(`DROP SCHEMA ${schema} CASCADE`);
-      await d.end();
-    },
-  };
-}
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -107,7 +66,7 @@ async function standalone(base: string, key: string, passport: Buffer, selfie: B
 
 async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'verity-bench-'));
-  const schema = kind === 'postgres' ? await freshSchema() : null;
+  const schema = kind === 'postgres' ? await freshSchema(pgBase) : null;
   const dbEnv: Record<string, string> = schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'svc') };
   const common = { ...dbEnv, LOG_LEVEL: 'warn', NODE_ENV: 'development', MASTER_KEY: '22'.repeat(32), RATE_LIMIT_PER_MINUTE: '10000000' };
   const rows: LoadResult[] = [];
