@@ -2,6 +2,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
+import { PDFDocument } from 'pdf-lib';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
 import { ocrBAvailable, renderDocument } from '../fixtures/documents/render.js';
@@ -197,6 +198,27 @@ describe('PUT /capture/v1/media/:kind and POST /capture/v1/submit', () => {
     assert.equal(stored.length, 0, 'nothing refused is stored');
     const [row] = await t.db.query<{ capture_started_at: Date | null }>('SELECT capture_started_at FROM sessions WHERE id = $1', [s.id]);
     assert.equal(row!.capture_started_at, null, 'refused uploads do not start capture');
+  });
+
+  test('proof of address takes a PDF or a photo; a broken PDF is 400 on file', async () => {
+    const owner = await t.tenant();
+    const poa = { key: 'kyc_poa_only', name: 'poa', publish: true, definition: { checks: [{ type: 'proof_of_address' }], decision_rules: { decline: [], refer: [], decline_at_band: null, refer_at_band: null }, risk_scoring: { signals: [], medium_from: 25, high_from: 70 }, session_lifetime_seconds: 3600 } };
+    assert.equal((await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: poa })).statusCode, 201);
+    const s = await createSession(owner, { journey: 'kyc_poa_only' });
+    const doc = await PDFDocument.create();
+    doc.addPage().drawText('Electricity bill, Jane Doe, 1 High Street');
+    const pdf = Buffer.from(await doc.save());
+    const ok = await put(s.session_token, 'proof_of_address', pdf, 'application/pdf');
+    assert.equal(ok.statusCode, 201, ok.body);
+    assert.equal(ok.json().content_type, 'application/pdf');
+    assert.deepEqual(ok.json().quality, { acceptable: true, issues: [] });
+    const broken = await put(s.session_token, 'proof_of_address', Buffer.from('%PDF-1.7\nthis is not really a pdf'), 'application/pdf');
+    assert.equal(broken.statusCode, 400);
+    assert.equal(broken.json().error.field, 'file');
+    const dark = await put(s.session_token, 'proof_of_address', await plain(800, 1100, '#101010'));
+    assert.equal(dark.statusCode, 201);
+    assert.deepEqual(dark.json().quality.issues.map((i: { code: string }) => i.code), ['too_dark']);
+    assert.equal((await submit(s.session_token)).statusCode, 202);
   });
 
   test('submit without the required captures is 400 naming the missing kind', async () => {

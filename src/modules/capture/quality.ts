@@ -121,11 +121,14 @@ async function selfieIssues(input: QualityInput): Promise<QualityIssueCode[]> {
 
 async function addressDocumentIssues(input: QualityInput): Promise<QualityIssueCode[]> {
   if (input.contentType === 'application/pdf') {
+    let pages = 0;
     try {
-      await PDFDocument.load(input.data, { ignoreEncryption: true, updateMetadata: false });
+      // pdf-lib recovers what it can from a damaged file; a PDF without a single page is unusable.
+      pages = (await PDFDocument.load(input.data, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false })).getPageCount();
     } catch {
-      throw invalid('file', 'The file could not be read as a PDF.');
+      pages = 0;
     }
+    if (pages === 0) throw invalid('file', 'The file could not be read as a PDF (no page found).');
     return [];
   }
   // sharp may lack an HEVC decoder for HEIC: no darkness guidance then; the check pipeline judges the file.
