@@ -143,7 +143,7 @@ function initialsOnly(tokens: readonly NameToken[]): boolean {
 }
 
 /**
- * True when both names have a patronymic particle and a word right before it on one side is aligned
+ * True when both names have one patronymic particle and a word right before it on one side is aligned
  * with the word right after it on the other ("Salman bin Muhammad" vs "Muhammad bin Salman"), while
  * every other aligned word stays on the same side of the particle (a name written fully reversed,
  * family name first, is not a role swap).
@@ -152,6 +152,9 @@ function rolesSwapped(qt: readonly NameToken[], ct: readonly NameToken[], pairs:
   const qb = qt.findIndex((t) => PATRONYMIC.has(t.text));
   const cb = ct.findIndex((t) => PATRONYMIC.has(t.text));
   if (qb <= 0 || cb <= 0 || qb >= qt.length - 1 || cb >= ct.length - 1) return false;
+  // A chain ("Tarek bin Habib bin al-Toumi") shifts positions when one link is left out: only a single
+  // "X bin Y" on each side is read for roles.
+  if (qt.findIndex((t, i) => i > qb && PATRONYMIC.has(t.text)) >= 0 || ct.findIndex((t, i) => i > cb && PATRONYMIC.has(t.text)) >= 0) return false;
   const side = (tokens: readonly NameToken[], b: number, text: string): number => {
     const i = tokens.findIndex((t) => t.text === text);
     return i < 0 ? 0 : i < b ? -1 : i > b ? 1 : 0;

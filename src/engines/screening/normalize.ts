@@ -83,8 +83,9 @@ function makeToken(text: string, kind: TokenKind): NameToken {
  * regardless of order, so "PUTIN, Vladimir" and "Vladimir Putin" are the same name.
  */
 export function prepareName(original: string, schema: EntitySchema = 'unknown'): PreparedName {
-  const { text, abjad } = normalizeText(original);
   const isOrg = schema === 'organization' || schema === 'unknown';
+  // English writes a compound number with a hyphen ("Forty-Four"): joined here, it becomes one number below.
+  const { text, abjad } = normalizeText(isOrg ? original.replace(HYPHENATED_NUMBER_RE, '$1$2') : original);
   const isPerson = schema === 'person' || schema === 'unknown';
   let words = (isOrg ? applyLegalPhrases(text) : text).split(' ').filter(Boolean);
   if (isPerson && words.length > 2) {
@@ -94,8 +95,10 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown'):
   }
   if (isOrg) words = numberWords(words);
   // "JC Juncker": two or three consonants with no vowel are a person's joined initials, not a word.
-  // Only for names not from an abjad (whose transliterations are vowelless words) and never "ng" (a surname).
-  if (schema === 'person' && !abjad) words = words.flatMap((w) => (/^[b-df-hj-np-tv-xz]{2,3}$/.test(w) && w !== 'ng' ? [...w] : [w]));
+  // Only for names not from an abjad (whose transliterations are vowelless words), and never for the
+  // vowelless words Latin-script names do have: surnames and transliteration digraphs (Ng, Dj),
+  // abbreviations (Md for Muhammad, Sk, Jr, Sr) and honorifics (Dr).
+  if (schema === 'person' && !abjad) words = words.flatMap((w) => (/^[b-df-hj-np-tv-xz]{2,3}$/.test(w) && !VOWELLESS_WORDS.has(w) && !HONORIFICS.has(w) ? [...w] : [w]));
   if (schema === 'organization') words = mergeInitials(words);
   const tokens = words.map((w) => {
     const kind = classify(w, isOrg);
@@ -106,9 +109,16 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown'):
   return han ? { original, tokens, compact, abjad, han } : { original, tokens, compact, abjad };
 }
 
+const VOWELLESS_WORDS: ReadonlySet<string> = new Set(['ng', 'dj', 'md', 'mhd', 'sk', 'jr', 'sr', 'st', 'th', 'sh', 'ch', 'kh', 'gh', 'zh', 'ph']);
+
 const UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
   'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const TENS_WORDS = 'twenty|thirty|forty|fourty|fifty|sixty|seventy|eighty|ninety|ninty';
+const UNIT_WORDS = 'one|two|three|four|five|six|seven|eight|nine';
+const HYPHENATED_NUMBER_RE = new RegExp(`\\b(${TENS_WORDS})\\s*[-‐‑–]\\s*(${UNIT_WORDS})\\b`, 'gi');
+const COMPOUND_NUMBER_RE = new RegExp(`^(${TENS_WORDS})(${UNIT_WORDS})$`);
+
 // Common misspellings only: a fuzzy lookup would read "Steven" as seven and "Forte" as forty.
 const TENS_MISSPELT: Record<string, number> = { fourty: 4, ninty: 9 };
 function numberWord(w: string, table: readonly string[]): number {
@@ -120,23 +130,18 @@ function numberWord(w: string, table: readonly string[]): number {
 /**
  * English number words become digits in organisation names ("Brigade Forty-Four" is "Brigade 44",
  * "Three Percenters" is "3 Percenters"), so that a number reads the same however it is written and
- * keeps the weight of a number (a different number is a different entity).
+ * weighs as a number. Only the hyphenated compound is one number, as English spells it: unhyphenated
+ * words stay separate numbers, so reordered words ("Eight Eighty Eleven") keep the same numbers.
  */
 function numberWords(words: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
+  return words.map((w) => {
+    const compound = COMPOUND_NUMBER_RE.exec(w);
+    if (compound) return String(numberWord(compound[1]!, TENS) * 10 + numberWord(compound[2]!, UNITS));
     const tens = numberWord(w, TENS);
-    if (tens >= 2) {
-      const next = words[i + 1] ?? '';
-      const unit = /^[1-9]$/.test(next) ? Number(next) : numberWord(next, UNITS);
-      if (unit >= 1 && unit <= 9) { out.push(String(tens * 10 + unit)); i++; } else out.push(String(tens * 10));
-      continue;
-    }
+    if (tens >= 2) return String(tens * 10);
     const unit = numberWord(w, UNITS);
-    out.push(unit >= 0 ? String(unit) : w);
-  }
-  return out;
+    return unit >= 0 ? String(unit) : w;
+  });
 }
 
 /** "A.B.C. Company" is the acronym "abc", not three initials. */
