@@ -1,4 +1,5 @@
-import { BlockList, isIP } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
  * Addresses an outbound request from Verity must not reach unless the operator allows it:
@@ -45,4 +46,22 @@ export function checkDestinationUrl(raw: string, policy: UrlPolicy): string | nu
     if (isIP(host) && isPrivateAddress(host)) return 'url must not point to a loopback, private or link-local address';
   }
   return null;
+}
+
+/**
+ * A `lookup` for http(s) agents that resolves the host and refuses private addresses at connection
+ * time, so a name that resolves to a public address when checked and to 169.254.169.254 later (DNS
+ * rebinding) is caught. Used by every outbound fetch (webhook deliveries, imported media).
+ */
+export function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 4);
+      const list = addresses as LookupAddress[];
+      const allowed = allowPrivate ? list : list.filter((a) => !isPrivateAddress(a.address));
+      if (allowed.length === 0) return callback(Object.assign(new Error(`${hostname} resolves only to private addresses`), { code: 'EADDRNOTALLOWED' }), '', 4);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+      callback(null, allowed[0]!.address, allowed[0]!.family);
+    });
+  };
 }

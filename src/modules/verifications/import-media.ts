@@ -1,8 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
-import { checkDestinationUrl, isPrivateAddress } from '../../platform/net-guard.js';
+import { isIP } from 'node:net';
+import { checkDestinationUrl, guardedLookup, isPrivateAddress } from '../../platform/net-guard.js';
 import { sha256Hex, sniffContentType, type MediaInput } from '../checks/media.js';
 import type { ImportRecord } from './import-schemas.js';
 import { RecordProblem } from './import-schemas.js';
@@ -32,20 +31,6 @@ function decodeEmbedded(value: string, field: string, maxBytes: number): Buffer 
   const data = Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64');
   if (data.length === 0) throw new RecordProblem(`${field}.data`, `${field}.data is empty.`);
   return data;
-}
-
-/** Resolves the host and refuses private addresses at connection time (DNS rebinding), as the webhook sender does. */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 4);
-      const list = addresses as LookupAddress[];
-      const allowed = allowPrivate ? list : list.filter((a) => !isPrivateAddress(a.address));
-      if (allowed.length === 0) return callback(Object.assign(new Error(`${hostname} resolves only to private addresses`), { code: 'EADDRNOTALLOWED' }), '', 4);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
-      callback(null, allowed[0]!.address, allowed[0]!.family);
-    });
-  };
 }
 
 /**

@@ -1,8 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
-import { isPrivateAddress } from '../../platform/net-guard.js';
+import { isIP } from 'node:net';
+import { guardedLookup, isPrivateAddress } from '../../platform/net-guard.js';
 
 export interface SendResult {
   /** HTTP status, or null when no response arrived. */
@@ -29,23 +28,6 @@ const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 }),
 };
-
-/**
- * Resolves the host and refuses private addresses at connection time, so a name that resolves to
- * a public address when the destination is saved and to 169.254.169.254 later (DNS rebinding) is caught.
- */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 4);
-      const list = addresses as LookupAddress[];
-      const allowed = allowPrivate ? list : list.filter((a) => !isPrivateAddress(a.address));
-      if (allowed.length === 0) return callback(Object.assign(new Error(`${hostname} resolves only to private addresses`), { code: 'EADDRNOTALLOWED' }), '', 4);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
-      callback(null, allowed[0]!.address, allowed[0]!.family);
-    });
-  };
-}
 
 /** POSTs one webhook: no redirects followed, a hard timeout, at most 1 KiB of the response kept. */
 export function sendWebhook(opts: SendOptions): Promise<SendResult> {
