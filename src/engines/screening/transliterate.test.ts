@@ -84,3 +84,19 @@ describe('Thai (RTGS, rule-based)', () => {
     assert.ok(sim('สมชาย', 'Somsak') < T);
   });
 });
+
+describe('Devanagari (Hunterian, Hindi final-schwa deletion)', () => {
+  test('inherent vowel, vowel signs, conjuncts, nukta and anusvara', () => {
+    assert.equal(transliterate('नरेन्द्र मोदी').text, 'narendra modi');
+    assert.equal(transliterate('राहुल गांधी').text, 'rahul gandhi');
+    assert.equal(transliterate('अमित शाह').text, 'amit shah');
+    assert.equal(transliterate('ज़ाकिर नाइक').text, 'zakir naik');
+    assert.equal(transliterate('अम्बानी').text, 'ambani');
+  });
+  test('matches the Latin spelling; retroflex and dental d read alike, as Latin writes them', () => {
+    assert.equal(sim('नरेन्द्र मोदी', 'Narendra Modi'), 1);
+    assert.equal(sim('नरेन्द्र मोडी', 'नरेन्द्र मोदी'), 1);
+    assert.equal(sim('ज़ाकिर नाइक', 'Zakir Naik'), 1);
+    assert.ok(sim('राहुल गांधी', 'Amit Shah') < T);
+  });
+});

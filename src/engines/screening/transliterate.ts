@@ -5,10 +5,12 @@
 // Han characters are read in Mandarin pinyin (pinyin-pro's dictionary, MIT, offline), so Chinese names
 // match their usual romanisation; Korean and Japanese names written in Han characters get the Mandarin
 // reading too and will NOT match their Korean or Japanese romanisation (金正恩 reads "jin zhengen").
-// Japanese kana follow passport Hepburn (kana.ts) and Thai the RTGS rules (thai.ts).
+// Japanese kana follow passport Hepburn (kana.ts), Thai the RTGS rules (thai.ts) and Devanagari the
+// Hunterian spelling (devanagari.ts).
 import { pinyin } from 'pinyin-pro';
 import { hasKana, kanaToLatin } from './kana.js';
 import { hasThai, thaiToLatin } from './thai.js';
+import { devanagariToLatin, hasDevanagari } from './devanagari.js';
 
 const CYRILLIC: Record<string, string> = {
   а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l',
@@ -101,7 +103,7 @@ function hangulSyllable(code: number, first: boolean): string {
 
 /**
  * Lower-cases and maps Cyrillic, Greek, Arabic, Hebrew, Georgian, Armenian, Hangul, Han (pinyin),
- * kana (Hepburn) and Thai (RTGS) letters to Latin.
+ * kana (Hepburn), Thai (RTGS) and Devanagari (Hunterian) letters to Latin.
  */
 export function transliterate(input: string): Transliteration {
   const lower = input.toLowerCase();
@@ -111,6 +113,7 @@ export function transliterate(input: string): Transliteration {
   if (hasKana(s)) s = kanaToLatin(s);
   if (HAN_RUN_RE.test(s)) s = s.replace(HAN_RUN_RE, (run) => ` ${hanToLatin(run)} `);
   if (hasThai(s)) s = thaiToLatin(s);
+  if (hasDevanagari(s)) s = devanagariToLatin(s);
   for (const [re, rep] of GREEK_DIGRAPHS) s = s.replace(re, rep);
   // Greek accents are combining marks after NFD; drop them so the base letter hits the table.
   // Only Greek: decomposing Cyrillic would turn й into и and lose the letter.
