@@ -127,3 +127,25 @@ describe('systematic variants (each rule stands for a category of the nomenklatu
     assert.ok(sim('Benny Gantz', 'Benjamin Gantz', 'person') >= T);
   });
 });
+
+describe('Wade-Giles names also read in pinyin', () => {
+  test('converted only with a Wade-Giles mark, syllable by syllable', async () => {
+    const { wadeGilesToPinyin } = await import('./wade-giles.js');
+    assert.equal(wadeGilesToPinyin('Mao Tse-tung'), 'mao zedong');
+    assert.equal(wadeGilesToPinyin("Teng Hsiao-p'ing"), 'deng xiaoping');
+    assert.equal(wadeGilesToPinyin("Ts'ai Ing-wen"), 'cai yingwen');
+    assert.equal(wadeGilesToPinyin('Hsu Chih-mo'), 'xu zhimo');
+    // No Wade-Giles-only spelling, or not Chinese syllables: left alone.
+    assert.equal(wadeGilesToPinyin('Li Peng'), undefined);
+    assert.equal(wadeGilesToPinyin('Kim Yong-chol'), undefined);
+    assert.equal(wadeGilesToPinyin('Hussein Ali'), undefined);
+    assert.equal(wadeGilesToPinyin('Natsume Soseki'), undefined);
+  });
+  test('matches the pinyin and the Han spelling; the name as written still counts', () => {
+    assert.equal(sim('Mao Tse-tung', 'Mao Zedong', 'person'), 1);
+    assert.ok(sim('Hsi Chin-ping', 'Xi Jinping', 'person') >= T);
+    assert.equal(sim("Ts'ai Ing-wen", '蔡英文', 'person'), 1);
+    assert.ok(sim('Mao Tsetung', 'Mao Tse-tung', 'person') >= T);
+    assert.ok(sim('Mao Tse-tung', 'Xi Jinping', 'person') < T);
+  });
+});

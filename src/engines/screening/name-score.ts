@@ -62,8 +62,23 @@ function isSoft(t: NameToken): boolean {
   return t.kind === 'legal' || t.kind === 'particle';
 }
 
-/** Order-independent name similarity in 0..1 with the alignment that produced it. */
+/**
+ * Order-independent name similarity in 0..1 with the alignment that produced it. When either name has
+ * an alternative reading (normalize.ts `alt`), the best of the readings counts.
+ */
 export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
+  let best = compareReading(q, c);
+  if (q.alt || c.alt) {
+    for (const [a, b] of [[q.alt ?? q, c], [q, c.alt ?? c], [q.alt ?? q, c.alt ?? c]] as const) {
+      if (a === q && b === c) continue;
+      const r = compareReading(a, b);
+      if (r.score > best.score) best = r;
+    }
+  }
+  return best;
+}
+
+function compareReading(q: PreparedName, c: PreparedName): NameComparison {
   // Two names written in Han characters are compared as characters: each character is a morpheme, and
   // characters that read alike are different names (高市 ≠ 高石), so the pinyin reading is only for
   // crossing to Latin. (Traditional and simplified forms of one character count as different here.)

@@ -1,6 +1,7 @@
 import { transliterate } from './transliterate.js';
 import { HONORIFICS, LEGAL_FORM_PHRASES, PARTICLES, legalForm } from './name-tables.js';
 import { phoneticKey, consonantSkeleton } from './phonetic.js';
+import { wadeGilesToPinyin } from './wade-giles.js';
 import type { EntitySchema } from './types.js';
 
 export type TokenKind = 'word' | 'legal' | 'particle' | 'initial' | 'number';
@@ -26,6 +27,11 @@ export interface PreparedName {
   abjad: boolean;
   /** The name's Han characters when it is written in Han characters only (compared as characters against another such name). */
   han?: string;
+  /**
+   * Another reading of the same name, tried by the scorer besides this one (a Wade-Giles name's pinyin).
+   * Not indexed: the screening index retrieves by the tokens above.
+   */
+  alt?: PreparedName;
 }
 
 // Letters that NFKD does not decompose into base + mark.
@@ -82,11 +88,11 @@ function makeToken(text: string, kind: TokenKind): NameToken {
  * Prepares a name for matching. Order is kept only for the compact form; scoring aligns tokens
  * regardless of order, so "PUTIN, Vladimir" and "Vladimir Putin" are the same name.
  */
-export function prepareName(original: string, schema: EntitySchema = 'unknown'): PreparedName {
+export function prepareName(original: string, schema: EntitySchema = 'unknown', alternatives = true): PreparedName {
   const isOrg = schema === 'organization' || schema === 'unknown';
+  const isPerson = schema === 'person' || schema === 'unknown';
   // English writes a compound number with a hyphen ("Forty-Four"): joined here, it becomes one number below.
   const { text, abjad } = normalizeText(isOrg ? original.replace(HYPHENATED_NUMBER_RE, '$1$2') : original);
-  const isPerson = schema === 'person' || schema === 'unknown';
   let words = (isOrg ? applyLegalPhrases(text) : text).split(' ').filter(Boolean);
   if (isPerson && words.length > 2) {
     // Only strip honorifics when a real name remains ("General" alone may be the name).
@@ -106,7 +112,11 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown'):
   });
   const compact = tokens.filter((t) => t.kind !== 'legal').map((t) => t.text).join('');
   const han = HAN_ONLY_RE.test(original) ? original.replace(/[^\p{Script=Han}]/gu, '') : undefined;
-  return han ? { original, tokens, compact, abjad, han } : { original, tokens, compact, abjad };
+  const prepared: PreparedName = han ? { original, tokens, compact, abjad, han } : { original, tokens, compact, abjad };
+  // A Chinese name in Wade-Giles also gets its pinyin reading, the spelling Han characters are read in.
+  const wadeGiles = isPerson && alternatives ? wadeGilesToPinyin(original) : undefined;
+  if (wadeGiles) prepared.alt = prepareName(wadeGiles, schema, false);
+  return prepared;
 }
 
 const VOWELLESS_WORDS: ReadonlySet<string> = new Set(['ng', 'dj', 'md', 'mhd', 'sk', 'jr', 'sr', 'st', 'th', 'sh', 'ch', 'kh', 'gh', 'zh', 'ph']);
