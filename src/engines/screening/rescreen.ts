@@ -38,29 +38,44 @@ export function prepareSubject(s: EnrolledSubject): PreparedSubject {
   return { subjectId: s.subjectId, prepared: prepareQuery(s.query) };
 }
 
-/**
- * Screens enrolled subjects against the added and changed entities of a snapshot diff only.
- * `allowFor` returns the subject's allow-listed entity ids (hits on them are suppressed).
- */
-export function rescreenDelta(
-  subjects: Iterable<EnrolledSubject | PreparedSubject>,
-  diff: SnapshotDiff,
-  options: Omit<ScreenOptions, 'allow' | 'block'> & { allowFor?: (subjectId: string) => ReadonlySet<string> | undefined } = {},
-): RescreenResult {
+/** The added and changed entities of a diff, indexed once; many batches of subjects can be screened against it. */
+export interface DeltaIndex {
+  /** null when the diff adds and changes nothing. */
+  index: ScreeningIndex | null;
+  reason: ReadonlyMap<string, RescreenAlert['reason']>;
+  removedEntityIds: string[];
+  deltaEntities: number;
+}
+
+export function buildDeltaIndex(diff: SnapshotDiff): DeltaIndex {
   const delta = [...diff.added, ...diff.changed];
   const reason = new Map<string, RescreenAlert['reason']>();
   for (const e of diff.added) reason.set(e.id, 'added');
   for (const e of diff.changed) reason.set(e.id, 'changed');
+  return { index: delta.length ? ScreeningIndex.build(delta) : null, reason, removedEntityIds: diff.removed.map((e) => e.id), deltaEntities: delta.length };
+}
+
+export type RescreenOptions = Omit<ScreenOptions, 'allow' | 'block'> & { allowFor?: (subjectId: string) => ReadonlySet<string> | undefined };
+
+/** Screens subjects against a delta index built by buildDeltaIndex. */
+export function rescreenAgainst(delta: DeltaIndex, subjects: Iterable<EnrolledSubject | PreparedSubject>, options: RescreenOptions = {}): RescreenResult {
   const alerts: RescreenAlert[] = [];
   let screened = 0;
-  if (delta.length) {
-    const index = ScreeningIndex.build(delta);
+  if (delta.index) {
     for (const s of subjects) {
       screened++;
       const prepared = 'prepared' in s ? s.prepared : prepareQuery(s.query);
-      const result = index.screenPrepared(prepared, { ...options, allow: options.allowFor?.(s.subjectId) });
-      for (const hit of result.hits) alerts.push({ subjectId: s.subjectId, hit, reason: reason.get(hit.entityId) ?? 'changed' });
+      const result = delta.index.screenPrepared(prepared, { ...options, allow: options.allowFor?.(s.subjectId) });
+      for (const hit of result.hits) alerts.push({ subjectId: s.subjectId, hit, reason: delta.reason.get(hit.entityId) ?? 'changed' });
     }
   }
-  return { alerts, removedEntityIds: diff.removed.map((e) => e.id), subjectsScreened: screened, deltaEntities: delta.length };
+  return { alerts, removedEntityIds: delta.removedEntityIds, subjectsScreened: screened, deltaEntities: delta.deltaEntities };
+}
+
+/**
+ * Screens enrolled subjects against the added and changed entities of a snapshot diff only.
+ * `allowFor` returns the subject's allow-listed entity ids (hits on them are suppressed).
+ */
+export function rescreenDelta(subjects: Iterable<EnrolledSubject | PreparedSubject>, diff: SnapshotDiff, options: RescreenOptions = {}): RescreenResult {
+  return rescreenAgainst(buildDeltaIndex(diff), subjects, options);
 }

@@ -1,15 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../platform/db.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { systemContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { DEFAULT_THRESHOLD } from '../../engines/screening/index.js';
-import { diffSnapshots } from '../../engines/screening/snapshot-diff.js';
-import { rescreenDelta, type RescreenAlert } from '../../engines/screening/rescreen.js';
 import { snapshots } from '../screening/snapshot-repository.js';
 import { newId } from '../../platform/ids.js';
 import { SANDBOX_SOURCE } from '../screening/activate-snapshot.js';
-import { toApiHit, toScreeningQuery } from '../screening/run-screening.js';
+import { toScreeningQuery } from '../screening/run-screening.js';
+import { retainScreeningWorker, type ScreeningWorker } from '../screening/screening-worker.js';
+import type { DeltaAlert } from '../screening/index-worker.js';
 import { monitoredSubjects, monitoringAlerts, openQuery, type SubjectRow } from './repository.js';
 import { RESCREENING_HIT } from './events.js';
 import { openAlertCase } from '../cases/open-case.js';
@@ -46,7 +47,7 @@ async function allowEntries(db: Queryable, t: { accountId: string; environment: 
 }
 
 /** A subject's own selection (data sets, threshold) applied to the delta's hits. */
-function wanted(s: SubjectRow, a: RescreenAlert): boolean {
+function wanted(s: SubjectRow, a: DeltaAlert): boolean {
   if (a.hit.score < (s.threshold ?? DEFAULT_THRESHOLD)) return false;
   return !s.datasets || a.hit.datasets.some((d) => s.datasets!.includes(d));
 }
@@ -61,18 +62,30 @@ function wanted(s: SubjectRow, a: RescreenAlert): boolean {
 export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), p: RescreenPayload, requestId = 'job:screening.rescreen'): Promise<RescreenSummary> {
   const next = await snapshots.get(db, p.snapshot_id);
   if (!next) throw new Error(`snapshot ${p.snapshot_id} does not exist`);
-  const prev = p.previous_snapshot_id ? await snapshots.entities(db, p.previous_snapshot_id) : [];
-  const diff = diffSnapshots(prev, await snapshots.entities(db, p.snapshot_id));
-  const listed = new Map([...diff.added, ...diff.changed].map((e) => [e.id, e]));
-  const summary: RescreenSummary = { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length, subjectsScreened: 0, alertsRaised: 0, alertsClosed: 0 };
-  // An entity that left its list closes its open alerts, and their cases with them.
-  summary.alertsClosed = await db.transaction(async (tx) => {
-    const closed = await monitoringAlerts.closeRemoved(tx, diff.removed.map((e) => e.id));
-    await closeAlertCases(tx, db, closed, requestId);
-    return closed.length;
-  });
-  if (diff.added.length + diff.changed.length === 0) return summary;
+  // Diff, delta index and matching run in the screening worker; this thread reads and writes the
+  // database in short transactions. A worker that restarts mid-way fails the job, which is retried.
+  const worker = retainScreeningWorker();
+  const delta = randomUUID();
+  try {
+    const previous = p.previous_snapshot_id ? await worker.uploadSnapshot(db, p.previous_snapshot_id) : null;
+    const diff = await worker.run({ kind: 'delta.open', delta, previous, next: await worker.uploadSnapshot(db, p.snapshot_id) });
+    const summary: RescreenSummary = { added: diff.added, changed: diff.changed, removed: diff.removed.length, subjectsScreened: 0, alertsRaised: 0, alertsClosed: 0 };
+    // An entity that left its list closes its open alerts, and their cases with them.
+    summary.alertsClosed = await db.transaction(async (tx) => {
+      const closed = await monitoringAlerts.closeRemoved(tx, diff.removed);
+      await closeAlertCases(tx, db, closed, requestId);
+      return closed.length;
+    });
+    if (diff.added + diff.changed === 0) return summary;
+    await rescreenTenants(db, worker, delta, typeof sealer === 'function' ? sealer : () => sealer, p, next.id, requestId, summary);
+    return summary;
+  } finally {
+    await worker.run({ kind: 'delta.close', delta }).catch(() => undefined);
+    await worker.release();
+  }
+}
 
+async function rescreenTenants(db: Db, worker: ScreeningWorker, delta: string, sealer: () => Sealer, p: RescreenPayload, snapshotId: string, requestId: string, summary: RescreenSummary): Promise<void> {
   for (const tenant of await monitoredSubjects.tenants(db)) {
     // The fictitious sandbox list never alerts production subjects.
     if (p.source === SANDBOX_SOURCE && tenant.environment === 'production') continue;
@@ -86,11 +99,8 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
       const byId = new Map(eligible.map((s) => [s.id, s]));
       const allow = await allowEntries(db, tenant, eligible.map((s) => s.subject_reference));
       const threshold = Math.min(...eligible.map((s) => s.threshold ?? DEFAULT_THRESHOLD));
-      const r = rescreenDelta(eligible.map((s) => ({ subjectId: s.id, query: toScreeningQuery(openQuery(typeof sealer === 'function' ? sealer() : sealer, s.query)) })), diff, {
-        threshold,
-        limit: 50,
-        allowFor: (id) => allow.get(byId.get(id)!.subject_reference),
-      });
+      const subjects = eligible.map((s) => ({ subjectId: s.id, query: toScreeningQuery(openQuery(sealer(), s.query)), allow: [...(allow.get(s.subject_reference) ?? [])] }));
+      const r = await worker.run({ kind: 'delta.screen', delta, subjects, threshold, limit: 50 });
       summary.subjectsScreened += r.subjectsScreened;
       const alerts = r.alerts.filter((a) => wanted(byId.get(a.subjectId)!, a));
       if (alerts.length === 0) continue;
@@ -99,23 +109,22 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
         let raised = 0;
         for (const a of alerts) {
           const s = byId.get(a.subjectId)!;
-          const hit = toApiHit(a.hit, listed.get(a.hit.entityId));
-          const row = await monitoringAlerts.insertOnce(tx, tenant, { id: newId('alert'), monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, snapshot_id: next.id, reason: a.reason, score: hit.score, hit });
+          const hit = a.apiHit;
+          const row = await monitoringAlerts.insertOnce(tx, tenant, { id: newId('alert'), monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, snapshot_id: snapshotId, reason: a.reason, score: hit.score, hit });
           if (!row) continue;
           raised++;
-          await emitAudit(tx, ctx, { action: 'monitoring_alert.created', resourceType: 'monitoring_alert', resourceId: row.id, metadata: { monitored_subject_id: s.id, entity_id: hit.entity_id, snapshot_id: next.id, reason: a.reason } });
+          await emitAudit(tx, ctx, { action: 'monitoring_alert.created', resourceType: 'monitoring_alert', resourceId: row.id, metadata: { monitored_subject_id: s.id, entity_id: hit.entity_id, snapshot_id: snapshotId, reason: a.reason } });
           // The alert is worked as a case (owner, severity, state) in the review queue, GET /v1/cases.
           const caseId = await openAlertCase(tx, ctx, { id: row.id, reason: a.reason, hit });
           await enqueueEvent(tx, ctx, {
             type: RESCREENING_HIT,
             resourceType: 'monitoring_alert',
             resourceId: row.id,
-            data: { alert_id: row.id, monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, names: hit.names, datasets: hit.datasets, programs: hit.programs, score: hit.score, reason: a.reason, snapshot_id: next.id, case_id: caseId },
+            data: { alert_id: row.id, monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, names: hit.names, datasets: hit.datasets, programs: hit.programs, score: hit.score, reason: a.reason, snapshot_id: snapshotId, case_id: caseId },
           });
         }
         return raised;
       });
     }
   }
-  return summary;
 }

@@ -1,11 +1,9 @@
 import { AppError } from '../../platform/errors.js';
 import type { Environment } from '../../platform/context.js';
-import type { Hit, ListEntity, ScreeningQuery, ScreeningResult, Dataset } from '../../engines/screening/types.js';
-import { DEFAULT_THRESHOLD } from '../../engines/screening/index.js';
-import type { ListRules } from './list-rules.js';
+import type { ScreeningQuery } from '../../engines/screening/types.js';
 import type { SnapshotIndex } from './index-cache.js';
 import { SANDBOX_SOURCE } from './activate-snapshot.js';
-import type { ScreeningHit, ScreeningQueryFields, ScreeningCheckResult } from './schemas.js';
+import type { ScreeningQueryFields } from './schemas.js';
 import type { Static, TObject } from '@sinclair/typebox';
 
 export type QueryFields = Static<TObject<typeof ScreeningQueryFields>>;
@@ -43,39 +41,6 @@ export function selectIndexes(all: SnapshotIndex[], environment: Environment, so
   return chosen;
 }
 
-const RANK = { no_match: 0, potential_match: 1, match: 2 } as const;
-
-/** The API's hit; `entity` (the listed entity) adds the listing date and source link for reviewers. */
-export function toApiHit(h: Hit, entity?: ListEntity): ScreeningHit {
-  return { entity_id: h.entityId, source: h.source, schema: h.schema, names: h.names, listed_at: entity?.listedAt ?? null, source_url: entity?.sourceUrl ?? null, datasets: h.datasets, programs: h.programs, score: Math.round(h.score * 10000) / 10000, blocked: h.blocked === true, explanation: { matched: h.explanation.matched, contradicted: h.explanation.contradicted, components: { ...h.explanation.components } } };
-}
-
-/**
- * Screens one query against each selected snapshot's index and merges: block entries first, then by
- * score. The decision is the strongest of the per-list decisions, and any block entry is a match.
- */
-export function screenAcross(indexes: SnapshotIndex[], query: ScreeningQuery, o: { threshold?: number; datasets?: readonly Dataset[]; rules: ListRules; limit?: number }): ScreeningCheckResult & { engine: ScreeningResult } {
-  const limit = o.limit ?? 10;
-  const threshold = o.threshold ?? DEFAULT_THRESHOLD;
-  let decision: ScreeningResult['decision'] = 'no_match';
-  const hits: Hit[] = [];
-  const suppressed: string[] = [];
-  let examined = 0;
-  const versions: Record<string, string> = {};
-  const listed = new Map<string, ListEntity | undefined>();
-  for (const { snapshot, index } of indexes) {
-    versions[snapshot.source] = snapshot.version ?? '';
-    const r = index.screen(query, { threshold, datasets: o.datasets, limit, allow: o.rules.allow, block: o.rules.block });
-    if (RANK[r.decision] > RANK[decision]) decision = r.decision;
-    hits.push(...r.hits);
-    for (const h of r.hits) listed.set(h.entityId, index.entity(h.entityId));
-    suppressed.push(...r.suppressed);
-    examined += r.candidatesExamined;
-  }
-  hits.sort((a, b) => Number(!!b.blocked) - Number(!!a.blocked) || b.score - a.score);
-  const top = hits.slice(0, limit);
-  const apiHits = [...o.rules.blockHits, ...top.map((h) => toApiHit(h, listed.get(h.entityId)))].slice(0, Math.max(limit, o.rules.blockHits.length));
-  if (o.rules.blockHits.length) decision = 'match';
-  const engine: ScreeningResult = { decision, hits: top, suppressed, candidatesExamined: examined, threshold };
-  return { decision, hits: apiHits, suppressed, candidates_examined: examined, threshold, list_versions: versions, engine };
-}
+// The merge of per-list results runs in the screening worker; its code lives in a file the worker
+// can import without the database layer.
+export { screenAcross, toApiHit, type ListIndex, type ScreenAcrossOptions, type ScreenAcrossResult } from './screen-across.js';

@@ -5,9 +5,9 @@ import { screeningSignals } from '../../engines/screening/signals.js';
 import { signal } from '../../engines/signal.js';
 import { recordCheck, roundTimings, type CheckOutcome } from '../checks/record-check.js';
 import type { Check } from '../checks/schemas.js';
-import type { ScreeningIndexCache } from './index-cache.js';
+import type { ScreeningIndexCache, SnapshotIndex } from './index-cache.js';
 import { loadListRules } from './list-rules.js';
-import { screenAcross, selectIndexes, toScreeningQuery } from './run-screening.js';
+import { selectIndexes, toScreeningQuery } from './run-screening.js';
 import type { ScreeningRequest } from './schemas.js';
 
 export const MATCHER_MODEL = { name: 'verity-screening-matcher', version: '1' };
@@ -23,18 +23,20 @@ export async function screenSubject({ ctx, sealer, cache, input }: { ctx: Reques
 
 /**
  * The screening of one subject as a check outcome, without storing it: reads the subject's allow and
- * block entries and screens the environment's lists in memory (well under a millisecond of CPU).
+ * block entries and screens the environment's lists in the screening worker (well under a
+ * millisecond of CPU there, plus a message round trip).
  * Session journeys call this with their own data-set and source selection.
  */
 export async function evaluateScreening({ ctx, cache, input }: { ctx: RequestContext; cache: ScreeningIndexCache; input: ScreeningRequest }): Promise<CheckOutcome> {
   const t0 = performance.now();
-  const all = await cache.get();
-  const indexes = selectIndexes(all, ctx.environment, input.sources);
+  const select = (all: SnapshotIndex[]) => selectIndexes(all, ctx.environment, input.sources);
+  const selected = select(await cache.get());
   const t1 = performance.now();
   const query = toScreeningQuery(input);
   const rules = await loadListRules(ctx.db, ctx, { subjectReference: input.subject_reference, names: [input.name, ...(input.aliases ?? [])], documents: (input.identifiers ?? []).map((i) => i.value) });
   const t2 = performance.now();
-  const r = screenAcross(indexes, query, { threshold: input.threshold, datasets: input.datasets, rules });
+  // screenAcross runs in the screening worker, which holds the indexes (one message each way).
+  const { indexes, result: r } = await cache.screen(selected, query, { threshold: input.threshold, datasets: input.datasets, rules }, select);
   const t3 = performance.now();
 
   const signals = screeningSignals(r.engine);
