@@ -22,6 +22,7 @@ export const REASON_CODES = {
   document_out_of_frame: 'needs_review',
   editing_software_detected: 'needs_review',
   screenshot_suspected: 'needs_review',
+  screen_moire: 'needs_review',
   mrz_print_inconsistent: 'needs_review',
   viz_mrz_mismatch: 'needs_review',
   unknown_issuing_state: 'needs_review',
@@ -60,6 +61,7 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
   if (quality.outOfFrame) reasons.add('document_out_of_frame');
   if (tamper.editingSoftware) reasons.add('editing_software_detected');
   if (tamper.screenshot) reasons.add('screenshot_suspected');
+  if (tamper.screenMoire) reasons.add('screen_moire');
   if (tamper.mrzPrintInconsistent) reasons.add('mrz_print_inconsistent');
   if (input.viz?.mismatch) reasons.add('viz_mrz_mismatch');
 

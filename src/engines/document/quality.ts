@@ -25,8 +25,12 @@ export interface QualityInput {
   mrzCrop: GrayImage | null;
   /** MRZ character height in original-image pixels. */
   mrzCharHeightPx: number | null;
-  /** Predicted page outline in working pixels, when the format is known. */
+  /** Page outline in working pixels (from the MRZ geometry and/or the edge detector), when known. */
   documentQuad: Point[] | null;
+  /** Where `documentQuad` comes from, for the reviewer's detail text (default: the MRZ). */
+  outlineSource?: 'edges' | 'mrz' | 'edges+mrz' | null;
+  /** No outline, but the edge detector saw the page run into the image border (a side outside the photo). */
+  cutAtBorder?: boolean;
 }
 
 export interface QualityResult {
@@ -54,9 +58,13 @@ export function assessQuality(input: QualityInput): QualityResult {
   if (input.documentQuad) {
     const beyond = outOfFrame(input.documentQuad, input.gray.width, input.gray.height);
     out = beyond > t.maxOutOfFrame;
-    signals.push(signal('document_out_of_frame', round(beyond, 4), !out, { threshold: t.maxOutOfFrame, detail: 'How far the page outline predicted from the MRZ extends beyond the image, as a share of its diagonal.' }));
+    const from = input.outlineSource === 'edges' ? 'found from its edges' : input.outlineSource === 'edges+mrz' ? 'found from its edges (confirmed by the MRZ geometry)' : 'predicted from the MRZ';
+    signals.push(signal('document_out_of_frame', round(beyond, 4), !out, { threshold: t.maxOutOfFrame, detail: `How far the page outline ${from} extends beyond the image, as a share of its diagonal.` }));
+  } else if (input.cutAtBorder) {
+    out = true;
+    signals.push(signal('document_out_of_frame', null, false, { threshold: t.maxOutOfFrame, detail: 'Three page edges were found and the fourth side is the image border: part of the page is outside the photo.' }));
   } else {
-    signals.push(signal('document_out_of_frame', null, null, { detail: 'Page outline unknown (no MRZ format).' }));
+    signals.push(signal('document_out_of_frame', null, null, { detail: 'Page outline unknown (no MRZ format and no page edges found).' }));
   }
   return { signals, blurry, lowResolution, glare, outOfFrame: out };
 }

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
 import type { ModelInfo } from '../signal.js';
 import { BARCODE_MODEL, parseAamva, readPdf417, type AamvaFields } from './aamva.js';
 import { decide } from './decide.js';
@@ -7,6 +8,8 @@ import { cropPortraitFromBand, documentQuad } from './layout.js';
 import { extractBand } from './locate.js';
 import { MrzOcr, MRZ_OCR_MODEL } from './mrz-ocr.js';
 import type { ParsedMrz } from './mrz-parse.js';
+import { measureScreenMoire } from './moire.js';
+import { findDocumentOutline, reconcileOutline, warpPage, type DocumentOutline, type ReconciledOutline } from './outline.js';
 import { assessQuality } from './quality.js';
 import { readMrz, type MrzReading } from './read-mrz.js';
 import { assessTamper } from './tamper.js';
@@ -55,22 +58,27 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   const mrz = reading?.parsed ?? null;
   t = lap('mrz', t);
 
+  // Page outline from the edges, cross-checked with the MRZ geometry (outline.ts).
+  const mrzQuad = reading && mrz ? documentQuad(reading.band, reading.flipped, mrz.format) : null;
+  const outline = reconcileOutline(mrzQuad, findDocumentOutline(gray));
+  t = lap('outline', t);
+
   let barcode: AamvaFields | null = null;
   const wantBarcode = options.readBarcode === true || (options.readBarcode !== false && !mrz?.valid);
   if (wantBarcode) {
-    barcode = await readBarcode(img);
+    barcode = await readBarcode(img, outline.edge);
     t = lap('barcode', t);
   }
   // A valid MRZ is the stronger source (check digits); the barcode fills in when the MRZ is missing or broken.
   const useBarcode = barcode !== null && !mrz?.valid;
   const fields = useBarcode && barcode ? fieldsFromBarcode(barcode) : mrz ? fieldsFromMrz(mrz) : null;
 
-  const quad = reading && mrz ? documentQuad(reading.band, reading.flipped, mrz.format) : null;
   const glyphHeight = charHeight(search.best, img);
   // Sharpness is measured at one fixed text height whatever pass produced the reading, so it stays comparable.
   const qualityCrop = search.best ? extractBand(gray, search.best.band, { flip: search.best.flipped, lineHeightPx: 34 }) : null;
-  const quality = assessQuality({ gray, mrzCrop: qualityCrop, mrzCharHeightPx: glyphHeight, documentQuad: quad });
-  const tamper = assessTamper(img.metadata, mrz?.valid && reading ? mrzOcrLines(reading, mrz) : null, glyphHeight);
+  const quality = assessQuality({ gray, mrzCrop: qualityCrop, mrzCharHeightPx: glyphHeight, documentQuad: outline.quad, outlineSource: outline.source, cutAtBorder: outline.cutAtBorder });
+  const moire = measureScreenMoire(img.rgb, img.width, img.height, outline.quad);
+  const tamper = assessTamper(img.metadata, mrz?.valid && reading ? mrzOcrLines(reading, mrz) : null, glyphHeight, moire);
   t = lap('quality', t);
 
   let viz: VizComparison | null = null;
@@ -83,6 +91,10 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   if (options.cropPortrait !== false && reading && mrz) {
     portrait = await cropPortraitFromBand(img.rgb, img.width, img.height, reading.band, reading.flipped, mrz.format);
     t = lap('portrait', t);
+  } else if (options.cropPortrait !== false && !mrz && outline.edge) {
+    // No MRZ to locate zone V (licence or card front): the upright page, in which the face engine finds the face.
+    portrait = await pageJpeg(img, outline.edge);
+    t = lap('portrait', t);
   }
   lap('total', t0);
   return {
@@ -94,7 +106,7 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
     barcode: barcode ? { symbology: 'PDF417', standard: 'AAMVA', fields: barcode } : null,
     portrait,
     image: { format: img.metadata.format, width: img.metadata.width, height: img.metadata.height, bytes: img.metadata.bytes },
-    signals: [...decision.signals, ...quality.signals, ...tamper.signals, ...(viz?.signals ?? []), ...searchSignals(search.best, search.attempts)],
+    signals: [...decision.signals, ...quality.signals, outlineSignal(outline), ...tamper.signals, ...(viz?.signals ?? []), ...searchSignals(search.best, search.attempts)],
     model: [ENGINE_MODEL, MRZ_OCR_MODEL, ...(viz ? [VIZ_OCR_MODEL] : []), ...(wantBarcode ? [BARCODE_MODEL] : [])],
     timings,
   };
@@ -109,19 +121,45 @@ export async function cropPortrait(image: Buffer, options: Pick<ReadDocumentOpti
   const gray = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
   const search = await readMrz(gray, options.ocr ?? (sharedOcr ??= new MrzOcr()), { now: new Date() });
   const best = search.best;
-  if (!best?.parsed) return null;
+  if (!best?.parsed) {
+    // No MRZ: the upright page found from its edges, when the photo shows one (licence and card fronts).
+    const edge = reconcileOutline(null, findDocumentOutline(gray)).edge;
+    return edge ? pageJpeg(img, edge) : null;
+  }
   return cropPortraitFromBand(img.rgb, img.width, img.height, best.band, best.flipped, best.parsed.format);
 }
 
-async function readBarcode(img: DecodedImage): Promise<AamvaFields | null> {
-  for (const text of await readPdf417(img.rgb, img.width, img.height)) {
-    try {
-      return parseAamva(text);
-    } catch {
-      // A PDF417 that is not AAMVA (boarding pass, shipping label) is simply not a licence barcode.
+async function readBarcode(img: DecodedImage, page: DocumentOutline | null): Promise<AamvaFields | null> {
+  const attempts: (() => Promise<string[]>)[] = [() => readPdf417(img.rgb, img.width, img.height)];
+  // A keystoned or rotated barcode can defeat the reader: retry on the deskewed page when there is one.
+  if (page) {
+    attempts.push(() => {
+      const p = warpPage(img.rgb, img.width, img.height, page.corners);
+      return readPdf417(Buffer.from(p.data.buffer, p.data.byteOffset, p.data.length), p.width, p.height);
+    });
+  }
+  for (const attempt of attempts) {
+    for (const text of await attempt()) {
+      try {
+        return parseAamva(text);
+      } catch {
+        // A PDF417 that is not AAMVA (boarding pass, shipping label) is simply not a licence barcode.
+      }
     }
   }
   return null;
+}
+
+async function pageJpeg(img: DecodedImage, page: DocumentOutline): Promise<Buffer> {
+  const p = warpPage(img.rgb, img.width, img.height, page.corners);
+  return sharp(Buffer.from(p.data.buffer, p.data.byteOffset, p.data.length), { raw: { width: p.width, height: p.height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+}
+
+function outlineSignal(o: ReconciledOutline): DocumentResult['signals'][number] {
+  const detail = o.source === null
+    ? 'No page outline: no MRZ geometry and no fully visible page edges.'
+    : `Page outline used for glare and framing: ${o.source === 'mrz' ? 'MRZ geometry' : o.source === 'edges' ? 'page edges' : 'page edges, confirmed by the MRZ geometry'}${o.agreement !== null ? `; edge and MRZ outlines differ by ${(o.agreement * 100).toFixed(1)} % of the diagonal` : ''}.`;
+  return { name: 'document_outline', value: o.source, passed: null, detail };
 }
 
 function fieldsFromMrz(mrz: ParsedMrz): DocumentFields {

@@ -1,10 +1,12 @@
 import { signal, type Signal } from '../signal.js';
 import type { ImageMetadata } from './image-input.js';
+import type { MoireMeasure } from './moire.js';
+import { MOIRE_THRESHOLDS } from './moire.js';
 import type { OcrLine } from './mrz-ocr.js';
 
 /**
  * Tamper hints. None of these proves forgery; each sends the check to a reviewer. What they look at:
- * editing software recorded in metadata, screenshot-like captures, and MRZ print that is not the single
+ * editing software recorded in metadata, screenshot-like captures, a photographed screen (moiré, moire.ts), and MRZ print that is not the single
  * monospaced OCR-B run a genuine document carries (a retyped or pasted character has another size or pitch).
  */
 
@@ -28,10 +30,10 @@ export const TAMPER_THRESHOLDS = {
   minGlyphHeightPx: 12,
 };
 
-export interface TamperResult { signals: Signal[]; editingSoftware: string | null; screenshot: boolean; mrzPrintInconsistent: boolean | null }
+export interface TamperResult { signals: Signal[]; editingSoftware: string | null; screenshot: boolean; mrzPrintInconsistent: boolean | null; screenMoire: boolean | null }
 
 /** `mrzLines` should be the OCR lines of a fully valid MRZ read (otherwise the boxes are not trustworthy). */
-export function assessTamper(meta: ImageMetadata, mrzLines: OcrLine[] | null, glyphHeightPx: number | null): TamperResult {
+export function assessTamper(meta: ImageMetadata, mrzLines: OcrLine[] | null, glyphHeightPx: number | null, moire: MoireMeasure | null = null): TamperResult {
   const signals: Signal[] = [];
   const tools = [meta.exif.software, ...meta.xmpTools].filter((t): t is string => typeof t === 'string' && t.length > 0);
   const editor = tools.find((t) => EDITORS.test(t)) ?? null;
@@ -50,7 +52,14 @@ export function assessTamper(meta: ImageMetadata, mrzLines: OcrLine[] | null, gl
   const inconsistent = deviation === null ? null : deviation > TAMPER_THRESHOLDS.maxHeightDeviation;
   signals.push(signal('mrz_glyph_height_deviation', deviation === null ? null : Math.round(deviation * 1000) / 1000, inconsistent === null ? null : !inconsistent,
     { threshold: TAMPER_THRESHOLDS.maxHeightDeviation, detail: 'Worst deviation of one MRZ letter or digit from the median glyph height; OCR-B print is uniform, pasted glyphs are not.' }));
-  return { signals, editingSoftware: editor, screenshot, mrzPrintInconsistent: inconsistent };
+  const screenMoire = moire?.screen ?? null;
+  signals.push(signal('screen_moire', moire?.chromaPeakRatio ?? null, screenMoire === null ? null : !screenMoire, {
+    threshold: MOIRE_THRESHOLDS.minChromaPeakRatio,
+    detail: moire && moire.tiles > 0
+      ? `Spectral peak ratio of the page's colour (red−green) detail, median of ${moire.tiles} tiles; luma ${moire.lumaPeakRatio} (threshold ${MOIRE_THRESHOLDS.minLumaPeakRatio}). A photographed screen's sub-pixel grid aliases into moiré peaks; print does not.`
+      : 'Not measured (page smaller than one 256 px tile).',
+  }));
+  return { signals, editingSoftware: editor, screenshot, mrzPrintInconsistent: inconsistent, screenMoire };
 }
 
 /**
