@@ -138,6 +138,19 @@ for (const t of [0.7, 0.75, 0.85, 0.9]) {
   for (const [x, a] of ourScores) add(c, x >= t, a);
   console.log(row(`Verity @${t} (threshold sweep)`, c));
 }
+// The issue's aim as two questions: the best recall at precision >= 0.95, the best precision at recall >= 0.98.
+{
+  let atP: [number, number, number] | undefined, atR: [number, number, number] | undefined;
+  for (const t of [...new Set(ourScores.map(([x]) => x))].sort((a, b) => a - b)) {
+    const c = empty();
+    for (const [x, a] of ourScores) add(c, x >= t, a);
+    const p = c.tp / (c.tp + c.fp), r = c.tp / (c.tp + c.fn);
+    if (p >= 0.95 && (!atP || r > atP[2])) atP = [t, p, r];
+    if (r >= 0.98 && (!atR || p > atR[1])) atR = [t, p, r];
+  }
+  if (atP) console.log(`best recall at precision >= 0.95: R ${f3(atP[2])} (P ${f3(atP[1])}, threshold ${atP[0].toFixed(3)})`);
+  if (atR) console.log(`best precision at recall >= 0.98: P ${f3(atR[1])} (R ${f3(atR[2])}, threshold ${atR[0].toFixed(3)})`);
+}
 console.log('-- Verity by quality tier --');
 for (const [k, c] of [...ours.byQuality].sort()) console.log(row(k, c));
 console.log('-- Verity by case group --');
