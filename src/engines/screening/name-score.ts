@@ -84,7 +84,7 @@ function compareReading(q: PreparedName, c: PreparedName): NameComparison {
   // crossing to Latin. (Traditional and simplified forms of one character count as different here.)
   if (q.han && c.han) {
     const score = q.han === c.han ? 1 : levenshteinRatio(q.han, c.han);
-    return { score: round3(score), pairs: [], conflictingQuery: [], conflictingCandidate: [], extra: [], compact: false };
+    return { score: round3(score), pairs: [{ query: q.han, candidate: c.han, similarity: round3(score) }], conflictingQuery: [], conflictingCandidate: [], extra: [], compact: false };
   }
   const qt = q.tokens;
   const ct = c.tokens;
