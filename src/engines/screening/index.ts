@@ -67,7 +67,8 @@ export class ScreeningIndex {
         this.nameEntity[nameId] = ei;
         this.nameOrdinal[nameId] = k;
         this.nameWeight[nameId] = retrievalWeight(n.prepared.tokens);
-        const words = new Set(n.prepared.tokens.map((t) => t.text));
+        // An alternative reading (a Wade-Giles name's pinyin, normalize.ts `alt`) is retrievable too.
+        const words = new Set([...n.prepared.tokens, ...(n.prepared.alt?.tokens ?? [])].map((t) => t.text));
         for (const w of words) {
           const id = this.vocab.add(w, n.prepared.abjad);
           (lists[id] ??= []).push(nameId);
@@ -167,7 +168,7 @@ export class ScreeningIndex {
     const acc = this.acc;
     const touched: number[] = [];
     const ranked: Array<[number, number]> = [];
-    for (const qn of q.names) {
+    for (const qn of q.names.flatMap((n) => (n.alt ? [n, n.alt] : [n]))) {
       // Particles and legal forms ("al", "ltd") would touch a large share of the list while saying
       // little; they are left to the scorer. A name made only of them is probed as it is.
       const hard = qn.tokens.filter((t) => t.weight >= MIN_PROBE_WEIGHT);
