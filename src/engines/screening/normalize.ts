@@ -28,8 +28,8 @@ export interface PreparedName {
   /** The name's Han characters when it is written in Han characters only (compared as characters against another such name). */
   han?: string;
   /**
-   * Another reading of the same name, tried by the scorer besides this one (a Wade-Giles name's pinyin).
-   * Not indexed: the screening index retrieves by the tokens above.
+   * Another reading of the same name, tried by the scorer besides this one (a Wade-Giles name's pinyin);
+   * the screening index stores and probes its words too.
    */
   alt?: PreparedName;
 }
