@@ -13,7 +13,7 @@ const BASE: Record<string, string> = {
   ぱ: 'pa', ぴ: 'pi', ぷ: 'pu', ぺ: 'pe', ぽ: 'po',
   ま: 'ma', み: 'mi', む: 'mu', め: 'me', も: 'mo', や: 'ya', ゆ: 'yu', よ: 'yo',
   ら: 'ra', り: 'ri', る: 'ru', れ: 're', ろ: 'ro', わ: 'wa', ゐ: 'i', ゑ: 'e', を: 'o', ん: 'n', ゔ: 'vu',
-  ぁ: 'a', ぃ: 'i', ぅ: 'u', ぇ: 'e', ぉ: 'o', ゎ: 'wa',
+  ぁ: 'a', ぃ: 'i', ぅ: 'u', ぇ: 'e', ぉ: 'o', ゎ: 'wa', ゃ: 'ya', ゅ: 'yu', ょ: 'yo', ゕ: 'ka', ゖ: 'ke',
 };
 
 // A consonant kana followed by small ya/yu/yo (きゃ kya, しゃ sha, ちゃ cha, じゃ ja).

@@ -44,6 +44,8 @@ export function thaiToLatin(input: string): string {
       if (c === '§') { /* silent */ }
       else if (c === 'ฤ') out += 'rue';
       else if (c === 'ๆ') { /* repetition mark: the word is said twice; the name is the same */ }
+      else if (c >= '๐' && c <= '๙') out += String(c.charCodeAt(0) - 0x0e50);
+      else if (/[\u0E00-\u0E7F]/.test(c)) out += ' '; // other signs (๏ ฯ ๚ ๛, unassigned) separate words
       else if (FOLLOWING.has(c)) out += c === 'ำ' ? 'am' : c === 'ุ' || c === 'ู' ? 'u' : c === 'ิ' || c === 'ี' ? 'i' : c === 'ึ' || c === 'ื' ? 'ue' : 'a';
       else out += c;
       i++;

@@ -77,6 +77,7 @@ describe('Thai (RTGS, rule-based)', () => {
     assert.equal(thaiToLatin('ชวน หลีกภัย'), 'chuan likphai');
     assert.equal(thaiToLatin('เชียงใหม่'), 'chiangmai');
     assert.equal(thaiToLatin('เมือง'), 'mueang');
+    assert.equal(thaiToLatin('๒๕๖๗'), '2567');
   });
   test('matches the RTGS Latin spelling', () => {
     assert.equal(sim('สมชาย', 'Somchai'), 1);
