@@ -66,9 +66,13 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
   // database in short transactions. A worker that restarts mid-way fails the job, which is retried.
   const worker = retainScreeningWorker();
   const delta = randomUUID();
+  const uploads: string[] = [];
   try {
     const previous = p.previous_snapshot_id ? await worker.uploadSnapshot(db, p.previous_snapshot_id) : null;
-    const diff = await worker.run({ kind: 'delta.open', delta, previous, next: await worker.uploadSnapshot(db, p.snapshot_id) });
+    if (previous) uploads.push(previous);
+    const upload = await worker.uploadSnapshot(db, p.snapshot_id);
+    uploads.push(upload);
+    const diff = await worker.run({ kind: 'delta.open', delta, previous, next: upload });
     const summary: RescreenSummary = { added: diff.added, changed: diff.changed, removed: diff.removed.length, subjectsScreened: 0, alertsRaised: 0, alertsClosed: 0 };
     // An entity that left its list closes its open alerts, and their cases with them.
     summary.alertsClosed = await db.transaction(async (tx) => {
@@ -80,6 +84,8 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
     await rescreenTenants(db, worker, delta, typeof sealer === 'function' ? sealer : () => sealer, p, next.id, requestId, summary);
     return summary;
   } finally {
+    // Uploads are consumed by delta.open; discarding is for a job that failed before it.
+    for (const upload of uploads) await worker.run({ kind: 'discard', upload }).catch(() => undefined);
     await worker.run({ kind: 'delta.close', delta }).catch(() => undefined);
     await worker.release();
   }
