@@ -16,6 +16,9 @@ import { documentQuad } from '../src/engines/document/layout.js';
 import { MrzOcr } from '../src/engines/document/mrz-ocr.js';
 import { cornerError, findDocumentOutline } from '../src/engines/document/outline.js';
 import { readMrz } from '../src/engines/document/read-mrz.js';
+import { measureScreenMoire } from '../src/engines/document/moire.js';
+import { reconcileOutline } from '../src/engines/document/outline.js';
+import { screenRecapture, type ScreenOptions } from '../test/fixtures/documents/screen.js';
 import { DISTORTIONS, photograph, photographCorners } from '../test/fixtures/documents/photograph.js';
 import { renderDocument } from '../test/fixtures/documents/render.js';
 import { specimenPeople } from '../test/fixtures/documents/specimen-people.js';
@@ -114,7 +117,60 @@ async function real(dataDir: string): Promise<void> {
   console.log(`images ${n}; no edge outline ${noEdge}; no MRZ outline ${noMrz}; both ${errs.length}: median difference ${f2(pctile(errs, 0.5))} %, ≤ 5 %: ${within(0.05)}, ≤ 10 %: ${within(0.1)}, > 10 %: ${errs.length - within(0.1)}`);
 }
 
+async function moireOf(image: Buffer): Promise<ReturnType<typeof measureScreenMoire>> {
+  const img = await decodeImage(image);
+  const o = findDocumentOutline({ data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height });
+  return measureScreenMoire(img.rgb, img.width, img.height, reconcileOutline(null, o).quad);
+}
+
+async function moire(dataDir: string | null): Promise<void> {
+  console.log('\n## Screen moiré: synthetic screen recaptures vs paper captures vs real photos (median tile peak ratios)');
+  const variants: Record<string, ScreenOptions> = { default: {}, rotated_5deg: { rotateDeg: 5 }, camera_0_45: { cameraScale: 0.45 }, camera_0_30: { cameraScale: 0.3 }, blur_1: { blurSigma: 1 }, jpeg_q60: { jpegQuality: 60 } };
+  const stats = { screen: { n: 0, hit: 0, minChroma: Infinity, minLuma: Infinity }, paper: { n: 0, hit: 0, maxChroma: 0, maxLuma: 0 }, real: { n: 0, hit: 0, maxChroma: 0, maxLuma: 0 } };
+  for (const person of specimenPeople(5)) {
+    for (const kind of ['td3', 'td1'] as const) {
+      const flat = await renderDocument({ kind, person });
+      for (const v of Object.values(variants)) {
+        const m = await moireOf(await screenRecapture(flat, v));
+        stats.screen.n++;
+        if (m.screen) stats.screen.hit++;
+        stats.screen.minChroma = Math.min(stats.screen.minChroma, m.chromaPeakRatio ?? 0);
+        stats.screen.minLuma = Math.min(stats.screen.minLuma, m.lumaPeakRatio ?? 0);
+      }
+      for (const d of Object.values(DISTORTIONS)) {
+        const m = await moireOf(await photograph(flat, d));
+        stats.paper.n++;
+        if (m.screen) stats.paper.hit++;
+        stats.paper.maxChroma = Math.max(stats.paper.maxChroma, m.chromaPeakRatio ?? 0);
+        stats.paper.maxLuma = Math.max(stats.paper.maxLuma, m.lumaPeakRatio ?? 0);
+      }
+    }
+  }
+  if (dataDir) {
+    for (const dir of ['mrz/passporteye_specimen_images', 'mrz/passporteye_utopia_images', 'documents/onfido_samples']) {
+      for (const f of readdirSync(join(dataDir, dir)).sort()) {
+        let m;
+        try {
+          m = await moireOf(readFileSync(join(dataDir, dir, f)));
+        } catch {
+          continue;
+        }
+        if (m.tiles === 0) continue;
+        stats.real.n++;
+        if (m.screen) stats.real.hit++;
+        if ((m.chromaPeakRatio ?? 0) > stats.real.maxChroma) console.log(`  real max so far: ${f} chroma ${m.chromaPeakRatio} luma ${m.lumaPeakRatio}`);
+        stats.real.maxChroma = Math.max(stats.real.maxChroma, m.chromaPeakRatio ?? 0);
+        stats.real.maxLuma = Math.max(stats.real.maxLuma, m.lumaPeakRatio ?? 0);
+      }
+    }
+  }
+  console.log(`synthetic screen recaptures flagged ${stats.screen.hit}/${stats.screen.n} (min chroma ${stats.screen.minChroma}, min luma ${stats.screen.minLuma})`);
+  console.log(`paper captures (renders × 9 distortions) flagged ${stats.paper.hit}/${stats.paper.n} (max chroma ${stats.paper.maxChroma}, max luma ${stats.paper.maxLuma})`);
+  console.log(`real photos with ≥ 1 tile flagged ${stats.real.hit}/${stats.real.n} (max chroma ${stats.real.maxChroma}, max luma ${stats.real.maxLuma})`);
+}
+
 await renders();
 const dataDir = sharedDataDir();
+await moire(dataDir);
 if (dataDir) await real(dataDir);
 else console.log('shared data not found; real-image section skipped');

@@ -1,4 +1,4 @@
-import { spectralMeasures } from '../face/texture.js';
+import { spectralPeakRatio } from '../image/spectrum.js';
 import { insideQuad } from './layout.js';
 import type { Point } from './warp.js';
 
@@ -7,8 +7,10 @@ import type { Point } from './warp.js';
  * grid, which the camera's own pixel grid resamples into moiré — narrow, strong peaks in the 2-D spectrum
  * everywhere on the page. Printed paper has none. Same measure as the face engine's (face/texture.ts
  * `spectralMeasures`: Hann-windowed power spectrum, largest bin between 1/8 and 15/16 of Nyquist over the
- * median of its frequency ring), applied at full working resolution (moiré is fine; downscaling would blur
- * it away) on up to six 256 px tiles inside the page, on luma and on the red−green opponent channel. The
+ * median of its frequency ring; computed by image/spectrum.ts, same values, faster), applied at full working
+ * resolution (moiré is fine; downscaling would blur it away) on up to six 256 px tiles inside the page, on
+ * the red−green opponent channel and, when that one is high, on luma; the lattice of JPEG block artefacts
+ * (period 16 px: 8 × 8 blocks, 4:2:0 chroma) is excluded from the peak search. The
  * median over tiles is used: the grid covers the whole screen, while printed periodic detail (an MRZ's fixed
  * pitch, guilloche) is local to a few tiles. Flat periodic print (synthetic renders' background waves) can
  * reach high luma ratios; the colour channel is what separates a sub-pixel grid from print.
@@ -20,16 +22,17 @@ export const MOIRE_THRESHOLDS = {
   /**
    * Median tile peak ratio of the red−green opponent channel. An RGB-stripe screen puts its grid mostly in
    * colour (R, G and B sub-pixels side by side), print rarely has periodic colour detail this fine.
-   * Calibration (docs/documents.md): synthetic screen recaptures 62k–144k; rendered documents ≤ 1.9k;
-   * real specimen photos ≤ 0.55k except the Onfido UK licence (rainbow print) 7.1k.
+   * Calibration (docs/documents.md): synthetic screen recaptures ≥ 24.6k (JPEG q60 the weakest); paper renders
+   * ≤ 1.9k; real specimen photos ≤ 0.55k except the Onfido UK licence (rainbow print) 6.8k. 13k sits ~1.9×
+   * from both sides.
    */
-  minChromaPeakRatio: 20_000,
-  /** The same on luma (the grid's sub-pixels differ in brightness too): screens ≥ 10.7k, real ≤ 1.7k, renders ≤ 11k. */
+  minChromaPeakRatio: 13_000,
+  /** The same on luma (the grid's sub-pixels differ in brightness too): screens ≥ 10.6k, real ≤ 1.7k (renders reach 19k). */
   minLumaPeakRatio: 3_000,
 };
 
 export interface MoireMeasure {
-  /** Median spectral peak ratios over the tiles (luma, red−green); null when the page is smaller than a tile. */
+  /** Median spectral peak ratios over the tiles (luma, red−green); null when not measured (page smaller than a tile; luma only when chroma is high). */
   lumaPeakRatio: number | null;
   chromaPeakRatio: number | null;
   tiles: number;
@@ -47,7 +50,7 @@ export function measureScreenMoire(rgb: Uint8Array, width: number, height: numbe
   const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
   const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
   const rx = ((x1 - x0) * 0.7) / 2, ry = ((y1 - y0) * 0.7) / 2;
-  const luma: number[] = [];
+  const lumaTiles: Float32Array[] = [];
   const chroma: number[] = [];
   const seen = new Set<string>();
   for (const fy of [-0.5, 0.5]) {
@@ -68,15 +71,17 @@ export function measureScreenMoire(rgb: Uint8Array, width: number, height: numbe
           c[y * TILE + x] = r - g;
         }
       }
-      luma.push(spectralMeasures(l, TILE).peakRatio);
-      chroma.push(spectralMeasures(c, TILE).peakRatio);
+      lumaTiles.push(l);
+      chroma.push(spectralPeakRatio(c, TILE, { skipLattice: 16 }));
     }
   }
-  if (luma.length === 0) return { lumaPeakRatio: null, chromaPeakRatio: null, tiles: 0, screen: null };
-  const lumaPeakRatio = Math.round(median(luma));
-  const chromaPeakRatio = Math.round(median(chroma));
+  if (chroma.length === 0) return { lumaPeakRatio: null, chromaPeakRatio: null, tiles: 0, screen: null };
   const t = MOIRE_THRESHOLDS;
-  return { lumaPeakRatio, chromaPeakRatio, tiles: luma.length, screen: chromaPeakRatio >= t.minChromaPeakRatio && lumaPeakRatio >= t.minLumaPeakRatio };
+  const chromaPeakRatio = Math.round(median(chroma));
+  // Luma only matters when colour already looks like a screen (halves the cost on ordinary captures).
+  if (chromaPeakRatio < t.minChromaPeakRatio) return { lumaPeakRatio: null, chromaPeakRatio, tiles: chroma.length, screen: false };
+  const lumaPeakRatio = Math.round(median(lumaTiles.map((l) => spectralPeakRatio(l, TILE, { skipLattice: 16 }))));
+  return { lumaPeakRatio, chromaPeakRatio, tiles: chroma.length, screen: lumaPeakRatio >= t.minLumaPeakRatio };
 }
 
 function median(v: number[]): number {

@@ -56,7 +56,7 @@ export function assessTamper(meta: ImageMetadata, mrzLines: OcrLine[] | null, gl
   signals.push(signal('screen_moire', moire?.chromaPeakRatio ?? null, screenMoire === null ? null : !screenMoire, {
     threshold: MOIRE_THRESHOLDS.minChromaPeakRatio,
     detail: moire && moire.tiles > 0
-      ? `Spectral peak ratio of the page's colour (red−green) detail, median of ${moire.tiles} tiles; luma ${moire.lumaPeakRatio} (threshold ${MOIRE_THRESHOLDS.minLumaPeakRatio}). A photographed screen's sub-pixel grid aliases into moiré peaks; print does not.`
+      ? `Spectral peak ratio of the page's colour (red−green) detail, median of ${moire.tiles} tiles${moire.lumaPeakRatio !== null ? `; luma ${moire.lumaPeakRatio} (threshold ${MOIRE_THRESHOLDS.minLumaPeakRatio})` : ''}. A photographed screen's sub-pixel grid aliases into moiré peaks; print does not.`
       : 'Not measured (page smaller than one 256 px tile).',
   }));
   return { signals, editingSoftware: editor, screenshot, mrzPrintInconsistent: inconsistent, screenMoire };
