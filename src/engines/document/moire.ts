@@ -23,7 +23,7 @@ export const MOIRE_THRESHOLDS = {
    * Median tile peak ratio of the red−green opponent channel. An RGB-stripe screen puts its grid mostly in
    * colour (R, G and B sub-pixels side by side), print rarely has periodic colour detail this fine.
    * Calibration (docs/documents.md): synthetic screen recaptures ≥ 24.6k (JPEG q60 the weakest); paper renders
-   * ≤ 1.9k; real specimen photos ≤ 0.55k except the Onfido UK licence (rainbow print) 6.8k. 13k sits ~1.9×
+   * ≤ 1.9k; real specimen photos ≤ 0.55k except the Onfido UK licence (rainbow print) 6.7k. 13k sits ~1.9×
    * from both sides.
    */
   minChromaPeakRatio: 13_000,
