@@ -10,6 +10,8 @@ import { DISTORTIONS, photograph, photographCorners } from '../../../test/fixtur
 import { ocrBAvailable, renderDocument } from '../../../test/fixtures/documents/render.js';
 import { screenRecapture } from '../../../test/fixtures/documents/screen.js';
 import { ANNA, PETER } from '../../../test/fixtures/documents/specimen-mrz.js';
+import { AAMVA_SAMPLE, renderPdf417 } from '../../../test/fixtures/documents/pdf417.js';
+import { readPdf417 } from './aamva.js';
 import { MISSING_DATA, sharedDataDir } from '../../../test/fixtures/documents/shared-data.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -91,6 +93,22 @@ describe('edge-based document outline', { skip }, () => {
     const cropped = await sharp(photo).extract({ left: 0, top: 0, width: Math.round((m.width ?? 0) * 0.8), height: m.height ?? 0 }).png().toBuffer();
     const r = await readDocument(cropped, { ocr, now: NOW, compareVisualZone: false, mrzTimeBudgetMs: 1500 });
     assert.ok(r.reasons.includes('document_out_of_frame'), r.reasons.join(','));
+  });
+
+  test('keystoned licence back: the PDF417 the reader misses on the photo is read on the deskewed page', async () => {
+    const code = await renderPdf417(AAMVA_SAMPLE, { scale: 2 });
+    const m = await sharp(code).metadata();
+    const W = Math.round((m.width ?? 0) * 1.1);
+    const H = Math.round((W * 54) / 85.6);
+    const top = Math.round((H - (m.height ?? 0)) / 2);
+    const left = Math.round((W - (m.width ?? 0)) / 2);
+    const card = await sharp(code).extend({ top, bottom: H - (m.height ?? 0) - top, left, right: W - (m.width ?? 0) - left, background: '#f4f4f0' }).png().toBuffer();
+    const photo = await photograph(card, { perspective: 0.15, rotateDeg: 12 });
+    const img = await decodeImage(photo);
+    assert.deepEqual(await readPdf417(img.rgb, img.width, img.height), [], 'the reader alone fails on this capture');
+    const r = await readDocument(photo, { ocr, now: NOW, compareVisualZone: false, mrzTimeBudgetMs: 1500 });
+    assert.equal(r.fieldSource, 'barcode');
+    assert.equal(r.fields?.documentNumber, 'T64235789');
   });
 
   test('passport photo with an MRZ: edge outline confirms the MRZ outline (edges+mrz), verdict unchanged', async () => {
