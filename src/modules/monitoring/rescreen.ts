@@ -31,8 +31,13 @@ export interface RescreenSummary {
   alertsClosed: number;
 }
 
-/** Subjects per batch: one delta index build and one alert transaction per batch. */
-const BATCH = 2000;
+/**
+ * Subjects per batch: one message to the screening worker and one alert transaction per batch. The
+ * delta index is built once per job, so small batches cost little; they keep each stretch of
+ * main-thread work short (reading the rows and opening the sealed queries of 2,000 subjects took
+ * 50–110 ms on the embedded database, during which no other request of the process ran).
+ */
+const BATCH = 500;
 
 /** Allowlist "not this person" entries of a batch's subjects: subject_reference → entity ids. */
 async function allowEntries(db: Queryable, t: { accountId: string; environment: string }, refs: string[]): Promise<Map<string, Set<string>>> {
