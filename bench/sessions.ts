@@ -45,8 +45,9 @@ async function oneSession(base: string, key: string, passport: Buffer, selfie: B
   await json(await fetch(`${base}/capture/v1/media/selfie`, { method: 'PUT', headers: { ...token, 'content-type': 'image/jpeg' }, body: selfie }), [201]);
   const t0 = performance.now();
   await json(await fetch(`${base}/capture/v1/submit`, { method: 'POST', headers: token }), [200, 202]);
-  for (;;) {
+  for (let polls = 0; ; polls++) {
     const v = await json(await fetch(`${base}/v1/verifications/${s.id}`, { headers: auth }), [200]);
+    if (polls > 0 && polls % 250 === 0) console.error(`  ${s.id} still ${v.status} after ${Math.round((performance.now() - t0) / 1000)} s`);
     if (v.status !== 'processing') return { ms: performance.now() - t0, decision: v.decision, checks: Object.fromEntries(v.checks.map((c: { type: string; status: string }) => [c.type, c.status])) };
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -71,12 +72,14 @@ async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<
   const common = { ...dbEnv, LOG_LEVEL: 'warn', NODE_ENV: 'development', MASTER_KEY: '22'.repeat(32), RATE_LIMIT_PER_MINUTE: '10000000' };
   const rows: LoadResult[] = [];
   try {
+    console.error("baseline…");
     const insPort = await freePort();
     const ins = await startChild(['bench/lib/baseline-server.ts'], { BASELINE_MODE: 'insert', PORT: String(insPort), ...(schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'baseline') }) }, /listening/);
     const insert = await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', { url: `http://127.0.0.1:${insPort}/insert`, method: 'POST', body: {}, seconds });
     rows.push(insert);
     await stop(ins.proc);
 
+    console.error("creation…");
     // (1) Creation, API process alone (workers would run as their own processes in a scaled deployment).
     const port = await freePort();
     const api = await startChild(['src/server.ts'], { ...common, PORT: String(port), RUN_WORKER: 'false' }, /Verity is running[\s\S]*Production key/);
@@ -88,10 +91,12 @@ async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<
     rows.push(create);
     await stop(api.proc);
 
+    console.error("submission → decision…");
     // (2) Submission → decision, one server with its in-process worker (the embedded default).
     const port2 = await freePort();
-    const svc = await startChild(['src/server.ts'], { ...common, PORT: String(port2), RUN_WORKER: 'true', WORKER_CONCURRENCY: '2' }, /Verity is running[\s\S]*Production key/);
-    const key2 = /sk_sandbox_[0-9A-Za-z]{40}/.exec(svc.out())![0];
+    // Same database: the account and key exist already (keys are shown only at the first start).
+    const svc = await startChild(['src/server.ts'], { ...common, PORT: String(port2), RUN_WORKER: 'true', WORKER_CONCURRENCY: '2' }, /Verity is running/);
+    const key2 = key;
     const base = `http://127.0.0.1:${port2}`;
     // Warm-up: models load, workers start, indexes build.
     await oneSession(base, key2, passport, selfie);
