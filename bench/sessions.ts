@@ -4,7 +4,8 @@
 // screening, risk score) on real images, against the same engine work done through the standalone
 // check endpoints in the same run.
 // Usage: npm run bench -- sessions ; BENCH_DATABASE_URL (default postgres://127.0.0.1:5432/test),
-// BENCH_SECONDS (default 10), BENCH_SESSIONS (default 30), BENCH_DBS=postgres,pglite.
+// BENCH_SECONDS (default 10), BENCH_SESSIONS (default 30), BENCH_DBS=postgres,pglite, BENCH_PARTS=create
+// (creation only).
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +93,7 @@ async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<
     await stop(api.proc);
 
     console.error("submission → decision…");
+    if (process.env.BENCH_PARTS === 'create') return `### ${kind}\n\n${table(rows, { name: 'two-INSERT baseline', rps: insert.rps })}\n`;
     // (2) Submission → decision, one server with its in-process worker (the embedded default).
     const port2 = await freePort();
     // Same database: the account and key exist already (keys are shown only at the first start).

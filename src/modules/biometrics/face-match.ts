@@ -44,7 +44,7 @@ export async function evaluateFaceMatch(o: { selfie: Buffer; reference: Buffer; 
     }
     if (portrait) compared = portrait;
     extra.push(signal('reference_portrait_cropped', portrait !== null, null, {
-      detail: portrait ? 'The portrait zone was located from the document MRZ and compared.' : 'No portrait zone could be located (no readable MRZ, or a TD1 card front); the whole image was compared.',
+      detail: portrait ? 'The portrait zone was located on the document (from its MRZ, or from its edges on a straightened page) and compared.' : 'No portrait zone could be located (no readable MRZ and no page outline, or a TD1 card front); the whole image was compared.',
     }));
   }
   const r = await engineCall(() => getFaceEngine().match(o.selfie, compared, { referenceIsDocument: o.referenceIsDocument, ...(o.threshold !== undefined ? { threshold: o.threshold } : {}) }));

@@ -73,6 +73,19 @@ export const checks = {
     );
     return rows[0]!;
   },
+  /** Several checks in one statement (a session's pending checks at creation). */
+  async insertMany(tx: Queryable, t: Tenant, sealer: Sealer, cs: { id: string; type: string; status: string; subjectReference: string | null; sessionId: string | null; payload: CheckPayload }[]): Promise<CheckRow[]> {
+    if (cs.length === 0) return [];
+    const rows = await tx.query<CheckRow>(
+      `INSERT INTO checks (id, account_id, environment, type, status, subject_reference, session_id, result_sealed)
+       SELECT c.id, $1, $2, c.type, c.status, c.subject_reference, c.session_id, c.result_sealed
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS c(id, type, status, subject_reference, session_id, result_sealed, n)
+       ORDER BY c.n RETURNING *`,
+      [t.accountId, t.environment, cs.map((c) => c.id), cs.map((c) => c.type), cs.map((c) => c.status), cs.map((c) => c.subjectReference), cs.map((c) => c.sessionId), cs.map((c) => sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload)))],
+    );
+    const order = new Map(cs.map((c, i) => [c.id, i]));
+    return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  },
   async insertMedia(tx: Queryable, t: Tenant, sealer: Sealer, owner: { checkId?: string | null; sessionId?: string | null }, m: MediaInput): Promise<MediaRow> {
     const rows = await tx.query<MediaRow>(
       `INSERT INTO media (id, account_id, environment, check_id, session_id, kind, content_type, bytes, sha256, data_sealed)

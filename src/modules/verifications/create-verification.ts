@@ -49,10 +49,7 @@ export async function createVerification(args: { ctx: RequestContext; sealer: Se
       tokenExpiresAt: expiresAt,
       sandboxOutcome: forced?.reference ?? null,
     });
-    const made = [];
-    for (const c of journey.definition.checks) {
-      made.push(await checks.insert(tx, ctx, args.sealer, { id: newId('check'), type: c.type, status: 'pending', score: null, subjectReference: input.subject.reference, sessionId: id, payload: EMPTY_PAYLOAD, completed: false }));
-    }
+    const made = await checks.insertMany(tx, ctx, args.sealer, journey.definition.checks.map((c) => ({ id: newId('check'), type: c.type, status: 'pending', subjectReference: input.subject.reference, sessionId: id, payload: EMPTY_PAYLOAD })));
     const { given_names, surname, date_of_birth } = input.subject;
     if (given_names || surname || date_of_birth) {
       await sessionFields.write(tx, ctx, args.sealer, id, { ...emptyFields(), given_names: given_names ?? null, surname: surname ?? null, date_of_birth: date_of_birth ?? null });

@@ -152,8 +152,9 @@ export const sessions = {
       throw err;
     }
     const lifetime = event === 'lifetime_elapsed' || event === 'lifetime_elapsed_after_capture';
+    // One statement: the trail row is written only if the guarded UPDATE matched.
     const rows = await tx.query<{ id: string }>(
-      `UPDATE sessions SET status = $4, updated_at = now(),
+      `WITH moved AS (UPDATE sessions SET status = $4, updated_at = now(),
          capture_started_at = CASE WHEN $6::boolean THEN coalesce(capture_started_at, now()) ELSE capture_started_at END,
          expires_at = CASE WHEN $9::text IN ('cancelled', 'cancelled_after_capture') THEN least(expires_at, now()) ELSE expires_at END,
          completed_at = CASE WHEN $4::text IN ('approved', 'declined', 'abandoned', 'expired') THEN now() ELSE completed_at END
@@ -164,15 +165,13 @@ export const sessions = {
          AND ($9::text <> 'lifetime_elapsed_after_capture' OR capture_started_at IS NOT NULL)
          AND ($9::text <> 'cancelled' OR capture_started_at IS NULL)
          AND ($9::text <> 'cancelled_after_capture' OR capture_started_at IS NOT NULL)
-       RETURNING id`,
-      [t.accountId, t.environment, sessionId, to, from, extra.captureStarted === true || event === 'capture_started', lifetime, WAITING_STATES, event],
+       RETURNING id)
+       INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id)
+       SELECT id, $1, $2, $5, $4, $9, $10, $11, $12 FROM moved
+       RETURNING session_id AS id`,
+      [t.accountId, t.environment, sessionId, to, from, extra.captureStarted === true || event === 'capture_started', lifetime, WAITING_STATES, event, t.actor.type, t.actor.id, t.requestId ?? null],
     );
     if (rows.length === 0) throw conflict(`The session is no longer ${from} (it changed or its lifetime ended); retrieve it and retry.`);
-    await tx.query(
-      `INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [sessionId, t.accountId, t.environment, from, to, event, t.actor.type, t.actor.id, t.requestId ?? null],
-    );
     return to;
   },
 
