@@ -7,6 +7,7 @@ import { purgeContactHistory } from '../modules/contact/repository.js';
 import { VERIFICATION_RECURRING, verificationJobHandlers } from '../modules/verifications/expire.js';
 import { RETENTION_RECURRING, retentionJobHandlers } from '../modules/verifications/retention.js';
 import { pipelineJobHandlers } from '../modules/verifications/pipeline.js';
+import { enrolJobHandlers } from '../modules/verifications/enrol-approved.js';
 import { Sealer } from '../platform/crypto.js';
 import { loadConfig } from '../config.js';
 
@@ -41,6 +42,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.db, sealerOf),
+    ...enrolJobHandlers(deps.db, sealerOf),
   };
 }
 

@@ -12,6 +12,7 @@ import { Sealer } from '../../src/platform/crypto.js';
 import { checks } from '../../src/modules/checks/repository.js';
 import { startCapture, submitCapture } from '../../src/modules/verifications/complete.js';
 import { PIPELINE_QUEUE } from '../../src/modules/verifications/pipeline.js';
+import { ENROL_QUEUE } from '../../src/modules/verifications/enrol-approved.js';
 import { sessionFields } from '../../src/modules/verifications/fields.js';
 
 /**
@@ -92,6 +93,32 @@ describe('session pipeline on real captures', { skip: noFont || (dataDir ? false
     const events = await t.db.query<{ type: string; data: { decision: string; checks: unknown[] } }>("SELECT type, data FROM events WHERE resource_id = $1 AND type LIKE 'verification.%'", [s.id]);
     assert.deepEqual(events.map((e) => e.type), ['verification.completed']);
     assert.equal(events[0]!.data.decision, 'approved');
+  });
+
+  test('an approved kyc_standard session enrols the subject for face search and monitoring, once', async () => {
+    const o = await t.tenant();
+    const s = await session(o, { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cus_enrol', country: 'SE' } });
+    const { v } = await captureAndRun(o, s.id, [{ kind: 'document_front', data: passport, contentType: 'image/png' }, { kind: 'selfie', data: face('img2.jpg') }]);
+    assert.equal(v.decision, 'approved');
+    // The enrolment job ran in the same drain; running it again adds nothing.
+    await enqueueJob(t.db, ENROL_QUEUE, { account_id: o.accountId, environment: 'sandbox', session_id: s.id });
+    await drain();
+    const enrolled = await t.db.query<{ subject_reference: string }>('SELECT subject_reference FROM face_enrollments WHERE session_id = $1', [s.id]);
+    assert.deepEqual(enrolled.map((r) => r.subject_reference), ['cus_enrol']);
+    const monitored = (await t.call('GET', '/v1/monitoring/subjects?subject_reference=cus_enrol', { key: o.sandboxKey })).json();
+    assert.equal(monitored.data.length, 1, JSON.stringify(monitored));
+    assert.equal(monitored.data[0].name, 'ANNA MARIA ERIKSSON');
+    assert.equal(monitored.data[0].date_of_birth, '1974-08-12');
+    // Another photo of the same person finds the approved subject.
+    const found = await t.call('POST', '/v1/checks/face-search', { key: o.sandboxKey, body: { image: face('img6.jpg').toString('base64') } });
+    assert.equal(found.statusCode, 200, found.body);
+    assert.equal(found.json().result.hits[0]?.subject_reference, 'cus_enrol', JSON.stringify(found.json().result));
+
+    // Deleting the session erases the embedding it enrolled.
+    assert.equal((await t.call('DELETE', `/v1/verifications/${s.id}`, { key: o.sandboxKey })).statusCode, 200);
+    const erased = await t.db.query<{ embedding: unknown; deleted_at: Date | null }>('SELECT embedding, deleted_at FROM face_enrollments WHERE session_id = $1', [s.id]);
+    assert.equal(erased[0]!.embedding, null);
+    assert.ok(erased[0]!.deleted_at);
   });
 
   test('another person\'s selfie: face match fails and the journey declines with its reason code', async () => {

@@ -23,7 +23,7 @@ export async function enrollFace({ ctx, settings, input, cache }: Omit<FaceCheck
   const modelKey = embeddingModelKey(model);
   const vector = await hasVectorColumn(ctx.db);
   const row = await withTransaction(ctx, async (tx) => {
-    const r = await faceEnrollments.insert(tx, ctx, vector, { id: newEnrollmentId(), subjectReference: input.subject_reference, model: modelKey, embedding });
+    const r = (await faceEnrollments.insert(tx, ctx, vector, { id: newEnrollmentId(), subjectReference: input.subject_reference, model: modelKey, embedding }))!; // no session id: never a conflict
     await emitAudit(tx, ctx, { action: 'face_enrollment.created', resourceType: 'face_enrollment', resourceId: r.id, metadata: { subject_reference: input.subject_reference, model: modelKey } });
     return toEnrollment(r);
   });

@@ -53,14 +53,16 @@ const vectorLiteral = (e: Float32Array): string => `[${Array.from(e).join(',')}]
 const COLUMNS = 'id, subject_reference, model, created_at, deleted_at';
 
 export const faceEnrollments = {
-  async insert(tx: Queryable, t: Tenant, hasVector: boolean, e: { id: string; subjectReference: string; model: string; embedding: Float32Array }): Promise<EnrollmentRow> {
-    const params = [e.id, t.accountId, t.environment, e.subjectReference, e.model, Array.from(e.embedding)];
+  /** A new enrolment; with `sessionId` (enrolment of an approved session) at most one per session: null if it exists. */
+  async insert(tx: Queryable, t: Tenant, hasVector: boolean, e: { id: string; subjectReference: string; model: string; embedding: Float32Array; sessionId?: string }): Promise<EnrollmentRow | null> {
+    const params = [e.id, t.accountId, t.environment, e.subjectReference, e.model, Array.from(e.embedding), e.sessionId ?? null];
+    const onConflict = 'ON CONFLICT (session_id) WHERE session_id IS NOT NULL DO NOTHING';
     const rows = hasVector
-      ? await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding, embedding_vec)
-           VALUES ($1, $2, $3, $4, $5, $6::real[], $7::vector) RETURNING ${COLUMNS}`, [...params, vectorLiteral(e.embedding)])
-      : await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding)
-           VALUES ($1, $2, $3, $4, $5, $6::real[]) RETURNING ${COLUMNS}`, params);
-    return rows[0]!;
+      ? await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding, session_id, embedding_vec)
+           VALUES ($1, $2, $3, $4, $5, $6::real[], $7, $8::vector) ${onConflict} RETURNING ${COLUMNS}`, [...params, vectorLiteral(e.embedding)])
+      : await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding, session_id)
+           VALUES ($1, $2, $3, $4, $5, $6::real[], $7) ${onConflict} RETURNING ${COLUMNS}`, params);
+    return rows[0] ?? null;
   },
 
   async get(db: Queryable, t: Tenant, id: string): Promise<EnrollmentRow | null> {
@@ -76,6 +78,16 @@ export const faceEnrollments = {
       [t.accountId, t.environment, id],
     );
     return rows[0] ?? null;
+  },
+
+  /** Erases the enrolment an approved session made (its session is deleted): same as erase, by session. */
+  async eraseForSession(tx: Queryable, t: Tenant, hasVector: boolean, sessionId: string): Promise<number> {
+    const rows = await tx.query<{ id: string }>(
+      `UPDATE face_enrollments SET deleted_at = now(), embedding = NULL${hasVector ? ', embedding_vec = NULL' : ''}
+       WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND deleted_at IS NULL RETURNING id`,
+      [t.accountId, t.environment, sessionId],
+    );
+    return rows.length;
   },
 
   /**

@@ -40,6 +40,7 @@ export const DEFAULT_JOURNEYS: { key: string; name: string; definition: JourneyD
         high_from: 70,
       },
       session_lifetime_seconds: 3600,
+      enrol_on_approval: { face_search: true, monitoring: true },
     },
   },
   {

@@ -68,6 +68,13 @@ export const JourneyDefinition = Type.Object(
       { additionalProperties: false },
     ),
     session_lifetime_seconds: Type.Integer({ minimum: 300, maximum: 7 * 86_400, description: 'How long a session waits for the subject (5 minutes to 7 days).' }),
+    enrol_on_approval: Type.Optional(Type.Object(
+      {
+        face_search: Type.Optional(Type.Boolean({ description: 'Enrol the approved subject\'s selfie for face search (POST /v1/checks/face-search finds them; a second identity with the same face is a fraud signal).' })),
+        monitoring: Type.Optional(Type.Boolean({ description: 'Enrol the approved subject (name and date of birth read from the document, or declared) for ongoing sanctions/PEP monitoring with this journey\'s screening data sets.' })),
+      },
+      { additionalProperties: false, description: 'What an approved session enrols (by the reviewer\'s approval too). Default: nothing.' },
+    )),
   },
   { additionalProperties: false, title: 'JourneyDefinition' },
 );

@@ -9,6 +9,7 @@ import { evidenceUrl, sessions, type SessionRow } from './repository.js';
 import { openReviewCase } from '../cases/open-case.js';
 import type { SessionEvent } from './state-machine.js';
 import './events.js';
+import { enqueueEnrolment } from './enrol-approved.js';
 
 const EVENT_FOR: Record<DecisionResult['decision'], SessionEvent> = { approved: 'checks_passed', declined: 'checks_failed', referred: 'review_required' };
 
@@ -53,6 +54,7 @@ export async function completeSessionChecks(db: Db, ctx: RequestContext, session
       });
     } else {
       await emitCompleted(tx, ctx, s, { decision: result.decision, score: result.risk.score, band: result.risk.band, checks: result.checks });
+      if (result.decision === 'approved') await enqueueEnrolment(tx, ctx, s);
     }
     return result;
   });

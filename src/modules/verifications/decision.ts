@@ -4,6 +4,7 @@ import { conflict, notFound } from '../../platform/errors.js';
 import { iso } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { emitCompleted } from './complete.js';
+import { enqueueEnrolment } from './enrol-approved.js';
 import { evidenceUrl, sessions, type SessionCheckRow, type SessionRow } from './repository.js';
 import { closeSessionCases } from '../cases/close-case.js';
 import type { DecisionObject, ManualDecision } from './schemas.js';
@@ -54,6 +55,7 @@ export async function recordManualDecision({ ctx, id, input }: { ctx: RequestCon
     const checks = (await sessions.checksOf(tx, [id])).get(id) ?? [];
     const updated = (await sessions.lock(tx, ctx, id))!;
     await emitCompleted(tx, ctx, updated, { decision: input.decision, score: updated.risk_score!, band: updated.risk_band!, checks });
+    if (input.decision === 'approved') await enqueueEnrolment(tx, ctx, updated);
     return toDecision(updated, to, checks);
   });
 }

@@ -11,6 +11,7 @@ import { sessions, type SessionRow } from './repository.js';
 import { closeSessionCases } from '../cases/close-case.js';
 import { cancelEvent, effectiveState, lifetimeEvent, SESSION_STATES, WAITING_STATES, type SessionState } from './state-machine.js';
 import './events.js';
+import { faceEnrollments, hasVectorColumn } from '../biometrics/repository.js';
 
 registerEventType('verification.deleted', 'A session\'s media and personal data were deleted (DELETE /v1/verifications/{id} or the account\'s retention period); a tombstone with its status and decision remains.', Type.Object({
   id: Type.String({ description: 'Session id.' }),
@@ -95,6 +96,8 @@ export async function eraseSession(tx: Queryable, ctx: RequestContext, id: strin
      RETURNING id`,
     [ctx.accountId, ctx.environment, id],
   );
+  // The face embedding an approved session enrolled for face search is biometric data of this session.
+  await faceEnrollments.eraseForSession(tx, ctx, await hasVectorColumn(ctx.db), id);
   const checks = await tx.query<{ id: string }>(
     `UPDATE checks SET result_sealed = NULL, subject_reference = NULL, redacted_at = coalesce(redacted_at, now())
      WHERE account_id = $1 AND environment = $2 AND session_id = $3 RETURNING id`,
