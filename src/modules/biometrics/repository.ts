@@ -38,13 +38,16 @@ const vectorColumn = new WeakMap<Db, Promise<boolean>>();
  * Whether this database has the pgvector column: pgvector available now (`db.hasVector`) is not enough
  * when 0005 was applied before the extension was installed (its vector block was skipped then).
  */
-export function hasVectorColumn(db: Db): Promise<boolean> {
+export function hasVectorColumn(db: Db, within: Queryable = db): Promise<boolean> {
   let known = vectorColumn.get(db);
   if (!known) {
+    // Inside a transaction pass it as `within`: the embedded database has one connection, which the
+    // open transaction holds, so a query on `db` would wait for it for ever.
     known = db.hasVector
-      ? db.query<{ ok: boolean }>("SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'face_enrollments' AND column_name = 'embedding_vec') AS ok").then((r) => r[0]?.ok === true)
+      ? within.query<{ ok: boolean }>("SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'face_enrollments' AND column_name = 'embedding_vec') AS ok").then((r) => r[0]?.ok === true)
       : Promise.resolve(false);
     vectorColumn.set(db, known);
+    known.catch(() => vectorColumn.delete(db)); // a failed lookup (aborted transaction) is asked again next time
   }
   return known;
 }

@@ -97,7 +97,7 @@ export async function eraseSession(tx: Queryable, ctx: RequestContext, id: strin
     [ctx.accountId, ctx.environment, id],
   );
   // The face embedding an approved session enrolled for face search is biometric data of this session.
-  await faceEnrollments.eraseForSession(tx, ctx, await hasVectorColumn(ctx.db), id);
+  await faceEnrollments.eraseForSession(tx, ctx, await hasVectorColumn(ctx.db, tx), id);
   const checks = await tx.query<{ id: string }>(
     `UPDATE checks SET result_sealed = NULL, subject_reference = NULL, redacted_at = coalesce(redacted_at, now())
      WHERE account_id = $1 AND environment = $2 AND session_id = $3 RETURNING id`,

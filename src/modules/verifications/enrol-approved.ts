@@ -9,8 +9,8 @@ import { faceEnrollments, hasVectorColumn, newEnrollmentId } from '../biometrics
 import { MEDIA_PURPOSE } from '../checks/repository.js';
 import type { JourneyDefinition } from '../journeys/definition.js';
 import { enrolSubject } from '../monitoring/enrol.js';
-import type { Dataset } from '../../engines/screening/types.js';
-import { fullName, sessionFields } from './fields.js';
+import { sessionFields } from './fields.js';
+import { screeningInputFor, screeningSettingsOf } from './correction-screening.js';
 import { sessions } from './repository.js';
 
 export const ENROL_QUEUE = 'verifications.enrol';
@@ -50,23 +50,11 @@ export async function enrolApproved(ctx: RequestContext, sealer: Sealer, session
   if (o.face_search) done.face = await enrolFace(ctx, sealer, s.id, s.subject_reference);
   if (o.monitoring) {
     const fields = await sessionFields.read(ctx.db, ctx, sealer, s.id);
-    const name = fields ? fullName(fields) : null;
-    if (fields && name) {
-      const screening = s.definition.checks.find((c) => c.type === 'sanctions_pep')?.settings ?? {};
-      const countries = [...new Set([fields.nationality, s.subject_country].filter((c): c is string => !!c))];
-      await enrolSubject({
-        ctx,
-        sealer,
-        input: {
-          subject_reference: s.subject_reference,
-          name,
-          entity_type: 'person',
-          ...(fields.date_of_birth ? { date_of_birth: fields.date_of_birth } : {}),
-          ...(countries.length ? { countries } : {}),
-          ...(screening.datasets ? { datasets: screening.datasets as Dataset[] } : {}),
-          ...(screening.threshold !== undefined ? { threshold: screening.threshold as number } : {}),
-        },
-      });
+    // Monitored with the query the session's own screening used.
+    const query = fields ? screeningInputFor(fields, screeningSettingsOf(s.definition) ?? {}, { reference: s.subject_reference, country: s.subject_country }) : null;
+    if (query) {
+      const { subject_reference: _ref, ...rest } = query;
+      await enrolSubject({ ctx, sealer, input: { ...rest, subject_reference: s.subject_reference } });
       done.monitoring = true;
     }
   }

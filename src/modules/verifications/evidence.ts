@@ -4,11 +4,12 @@ import type { Sealer } from '../../platform/crypto.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { iso } from '../../platform/schemas.js';
 import { MEDIA_PURPOSE, RESULT_PURPOSE, type CheckPayload } from '../checks/repository.js';
-import { sessions, toVerification, type SessionRow, type Tenant } from './repository.js';
+import { sessions, type SessionRow, type Tenant } from './repository.js';
 import { toDecision } from './decision.js';
 import type { DecisionObject, Verification } from './schemas.js';
 import type { SessionState } from './state-machine.js';
 import { readZip, writeZip, ZipError, type ZipEntry } from './evidence-zip.js';
+import { loadVerificationDetail } from './correction-view.js';
 
 export const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
@@ -52,11 +53,9 @@ export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id:
     'SELECT id, session_id, type, status, score, result_sealed, created_at, completed_at, redacted_at FROM checks WHERE account_id = $1 AND environment = $2 AND session_id = $3 ORDER BY id',
     [t.accountId, t.environment, id],
   );
-  const trail = await sessions.transitionsOf(db, t, id);
-  const session = {
-    ...toVerification(s, checkRows, hostedBaseUrl),
-    transitions: trail.map((x) => ({ from: x.from_status as SessionState, to: x.to_status as SessionState, event: x.event, actor: `${x.actor_type}:${x.actor_id}`, at: iso(x.at)! })),
-  };
+  // The session as GET shows it: checks, the transition trail, extracted fields and reviewer corrections.
+  const detail = await loadVerificationDetail(db, t, sealer, id, hostedBaseUrl);
+  const session = { ...detail, transitions: detail.transitions ?? [] };
   const decision = s.decision && s.risk_score !== null && s.risk_band ? toDecision(s, s.effective_status, checkRows) : null;
   const checks = checkRows.map((c): EvidenceCheck => {
     const p: CheckPayload = c.result_sealed ? JSON.parse(sealer.open(RESULT_PURPOSE, c.result_sealed)) : { reasons: [], signals: [], model: [], timings: {}, result: {} };

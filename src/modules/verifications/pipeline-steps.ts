@@ -13,8 +13,8 @@ import type { DocumentSettings } from '../document-checks/settings.js';
 import type { JourneyCheckType } from '../journeys/definition.js';
 import type { ScreeningIndexCache } from '../screening/index-cache.js';
 import { evaluateScreening } from '../screening/screen-subject.js';
-import type { Dataset } from '../../engines/screening/types.js';
 import { fieldsFromDocument, fullName, type SubjectFields } from './fields.js';
+import { screeningInputFor } from './correction-screening.js';
 
 /** A captured medium of the session, decrypted. */
 export interface CapturedMedium {
@@ -128,22 +128,10 @@ const STEPS: Record<Exclude<JourneyCheckType, 'risk_score'>, (settings: Record<s
   },
 
   async sanctions_pep(settings, st, res) {
-    const name = fullName(st.fields);
-    if (!name) return withoutEngine('potential_match', 'screening_no_name', 'No name was read from the document, so the subject could not be screened; a reviewer must.');
-    const countries = [st.fields.nationality, st.subject.country].filter((c): c is string => !!c);
-    return evaluateScreening({
-      ctx: st.ctx,
-      cache: res.screening,
-      input: {
-        name,
-        entity_type: 'person',
-        ...(st.fields.date_of_birth ? { date_of_birth: st.fields.date_of_birth } : {}),
-        ...(countries.length ? { countries: [...new Set(countries)] } : {}),
-        ...(settings.datasets ? { datasets: settings.datasets as Dataset[] } : {}),
-        ...(settings.threshold !== undefined ? { threshold: settings.threshold as number } : {}),
-        ...(st.subject.reference ? { subject_reference: st.subject.reference } : {}),
-      },
-    });
+    // The same request a reviewer's correction re-runs (correction-screening.ts).
+    const input = screeningInputFor(st.fields, settings as Parameters<typeof screeningInputFor>[1], st.subject);
+    if (!input) return withoutEngine('potential_match', 'screening_no_name', 'No name was read from the document, so the subject could not be screened; a reviewer must.');
+    return evaluateScreening({ ctx: st.ctx, cache: res.screening, input });
   },
 
   async proof_of_address(settings, st, res) {
