@@ -5,9 +5,9 @@ import type { Point } from './warp.js';
 /**
  * Screen-photo hint: a document photographed off a monitor or phone screen carries the screen's sub-pixel
  * grid, which the camera's own pixel grid resamples into moiré — narrow, strong peaks in the 2-D spectrum
- * everywhere on the page. Printed paper has none. Same measure as the face engine's (face/texture.ts
- * `spectralMeasures`: Hann-windowed power spectrum, largest bin between 1/8 and 15/16 of Nyquist over the
- * median of its frequency ring; computed by image/spectrum.ts, same values, faster), applied at full working
+ * everywhere on the page. Printed paper has none. Same measure as the face engine's texture check
+ * (image/spectrum.ts `spectralMeasures`: Hann-windowed power spectrum, largest bin between 1/8 and 15/16 of
+ * Nyquist over the median of its frequency ring), applied at full working
  * resolution (moiré is fine; downscaling would blur it away) on up to six 256 px tiles inside the page, on
  * the red−green opponent channel and, when that one is high, on luma; the lattice of JPEG block artefacts
  * (period 16 px: 8 × 8 blocks, 4:2:0 chroma) is excluded from the peak search. The

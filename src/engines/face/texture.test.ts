@@ -1,6 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { fft1d, laplacianVariance, spectralMeasures } from './texture.js';
+import { laplacianVariance } from './texture.js';
+import { fft1d } from '../image/fft.js';
+import { spectralMeasures } from '../image/spectrum.js';
 
 const SIZE = 256;
 

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spectralMeasures } from '../face/texture.js';
-import { spectralPeakRatio } from './spectrum.js';
+import { spectralMeasures, spectralPeakRatio } from './spectrum.js';
 
 function noise(seed: number, n: number): Float32Array {
   let s = seed;

@@ -1,10 +1,9 @@
-import { fft2d } from '../face/texture.js';
+import { fft2d } from './fft.js';
 
 /**
- * The face engine's moiré measure (`face/texture.ts` `spectralMeasures().peakRatio`), computed faster for
- * callers that need many tiles: same Hann window, FFT and definition — the largest power bin between 1/8
- * and 15/16 of Nyquist divided by the median of its own frequency ring — but ring medians by quickselect
- * on preallocated buffers instead of sorting JavaScript arrays (~5× faster at 256 px). Pure, no I/O.
+ * Spectral measures of a grey tile for presentation-attack and screen-photo detection (face texture,
+ * document moiré): Hann window, 2-D FFT; ring medians by quickselect on preallocated buffers, so many
+ * tiles stay cheap. Pure, no I/O.
  */
 
 interface RingPlan { ring: Int32Array; offsets: Int32Array; counts: Int32Array; window: Float64Array }
@@ -36,12 +35,15 @@ function plan(size: number): RingPlan {
 }
 
 /**
- * Same value as `spectralMeasures(grey, size).peakRatio`; `size` must be a power of two. With
- * `skipLattice: p`, peak bins on the 2-D lattice of period-p patterns (both frequency components within one
- * bin of a multiple of size/p) are not candidates: JPEG's 8 × 8 blocks (16 × 16 for 4:2:0 chroma) put
- * their artefacts exactly there, always axis-aligned with the image.
+ * `peakRatio`: the largest power bin between 1/8 and 15/16 of Nyquist divided by the median of its own
+ * frequency ring, so the natural 1/f fall-off cancels out and only narrow periodic peaks stand out (plain
+ * noise gives about 10–20; a moiré grid gives hundreds). `highShare`: the share of power above 1/4 of
+ * Nyquist (a reprint loses it). `size` must be a power of two. With `skipLattice: p`, peak bins on the
+ * 2-D lattice of period-p patterns (both frequency components within one bin of a multiple of size/p)
+ * are not candidates: JPEG's 8 × 8 blocks (16 × 16 for 4:2:0 chroma) put their artefacts exactly there,
+ * always axis-aligned with the image.
  */
-export function spectralPeakRatio(grey: Float32Array, size: number, options: { skipLattice?: number } = {}): number {
+export function spectralMeasures(grey: Float32Array, size: number, options: { skipLattice?: number } = {}): { peakRatio: number; highShare: number } {
   const { ring, offsets, counts, window } = plan(size);
   const half = size / 2;
   const n = size * size;
@@ -57,12 +59,16 @@ export function spectralPeakRatio(grey: Float32Array, size: number, options: { s
   const power = new Float64Array(n);
   const byRing = new Float64Array(offsets[half + 1] ?? 0);
   const fill = Int32Array.from(offsets);
+  let total = 0;
+  let high = 0;
   for (let i = 0; i < n; i++) {
     const r = ring[i] ?? -1;
     if (r < 0) continue;
     const p = (re[i] ?? 0) ** 2 + (im[i] ?? 0) ** 2;
     power[i] = p;
     byRing[fill[r]!++] = p;
+    total += p;
+    if (r > half / 4) high += p;
   }
   const ringMedian = new Float64Array(half + 1);
   for (let r = 1; r <= half; r++) {
@@ -88,7 +94,11 @@ export function spectralPeakRatio(grey: Float32Array, size: number, options: { s
     const m = ringMedian[r] ?? 0;
     if (m > 0) peak = Math.max(peak, (power[i] ?? 0) / m);
   }
-  return peak;
+  return { peakRatio: peak, highShare: total > 0 ? high / total : 0 };
+}
+
+export function spectralPeakRatio(grey: Float32Array, size: number, options: { skipLattice?: number } = {}): number {
+  return spectralMeasures(grey, size, options).peakRatio;
 }
 
 /** k-th smallest of a[start .. start+len) (Hoare quickselect, in place). */
