@@ -8,6 +8,7 @@ import { sharedDataDir } from '../test/fixtures/documents/shared-data.js';
 import { renderDocument } from '../test/fixtures/documents/render.js';
 import { ANNA } from '../test/fixtures/documents/specimen-mrz.js';
 import { readDocument, shutdownDocumentEngine } from '../src/engines/document/read-document.js';
+import { percentile, lagProbe } from './lib/stats.js';
 
 const N = Number(process.argv[2] ?? 8);
 const data = sharedDataDir();
@@ -16,22 +17,7 @@ const o = await t.tenant({ rateLimitPerMinute: 1_000_000 });
 const inputs: [string, Buffer][] = [['rendered TD3 passport (1500×1056 PNG)', await renderDocument({ kind: 'td3', person: ANNA })]];
 if (data) inputs.push(['Utopia specimen photo (passport-td3.jpg)', readFileSync(`${data}/mrz/passporteye_utopia_images/passport-td3.jpg`)]);
 
-/** Largest gap between 5 ms timer ticks beyond their period while it runs: how long the event loop stalled. */
-function lagProbe(): () => number {
-  let last = performance.now();
-  let max = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    max = Math.max(max, now - last - 5);
-    last = now;
-  }, 5);
-  return () => {
-    clearInterval(timer);
-    return Math.max(max, performance.now() - last - 5);
-  };
-}
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+const pct = percentile;
 console.log(`db=${t.db.kind} iterations=${N} load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log('| input | engine p50 / p99 ms | HTTP p50 / p99 ms | overhead p50 ms | event-loop stall max ms, engine on the main thread / HTTP (worker pool) |');
 console.log('|---|---|---|---|---|');

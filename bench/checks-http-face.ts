@@ -7,6 +7,7 @@ import { loadavg } from 'node:os';
 import { createTestApp } from '../test/helpers/test-app.js';
 import { sharedDataDir } from '../test/fixtures/documents/shared-data.js';
 import { getFaceEngine } from '../src/modules/biometrics/engine.js';
+import { percentile, lagProbe } from './lib/stats.js';
 
 const N = Number(process.argv[2] ?? 20);
 const data = sharedDataDir();
@@ -38,25 +39,7 @@ const cases: Case[] = [
   { name: `face-search (${files.length} enrolled, k=10)`, engine: () => engine.embed(other), url: '/v1/checks/face-search', body: { image: b64(other) } },
 ];
 
-/** Largest gap between 5 ms timer ticks beyond their period while it runs: how long the event loop stalled. */
-function lagProbe(): () => number {
-  let last = performance.now();
-  let max = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    max = Math.max(max, now - last - 5);
-    last = now;
-  }, 5);
-  return () => {
-    clearInterval(timer);
-    return Math.max(max, performance.now() - last - 5);
-  };
-}
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
+const pct = percentile;
 const fmt = (x: number) => x.toFixed(0);
 
 console.log(`db=${t.db.kind}${t.db.hasVector ? '+pgvector' : ''} iterations=${N} load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

@@ -15,6 +15,7 @@ import { checkProofOfAddress } from '../src/engines/proof-of-address/index.js';
 import { extractDocumentFields, type FieldSpec } from '../src/engines/document-ai/index.js';
 import { createTesseractOcr } from '../src/engines/text/index.js';
 import { SmtpEmailProvider, TwilioSmsProvider } from '../src/providers/messaging/index.js';
+import { percentile } from './lib/stats.js';
 
 const N = Number(process.argv[2] ?? 30);
 const OCR_N = Math.max(3, Math.round(N / 5));
@@ -82,10 +83,7 @@ const cases: Case[] = [
 ];
 const confirmMs: number[] = [];
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
+const pct = percentile;
 const fmt = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
 
 console.log(`db=${t.db.kind} iterations=${N} (OCR ${OCR_N}) load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

@@ -16,6 +16,7 @@ import { renderDocument } from '../test/fixtures/documents/render.js';
 import { ANNA } from '../test/fixtures/documents/specimen-mrz.js';
 import { load, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
+import { percentile } from './lib/stats.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const sessionsN = Number(process.env.BENCH_SESSIONS ?? 30);
@@ -25,10 +26,7 @@ const dataDir = sharedDataDir();
 if (!dataDir) throw new Error('../shared/data is needed for the real images');
 
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
+const pct = percentile;
 const ms = (x: number) => Math.round(x);
 
 async function json(res: Response, expect: number[]): Promise<any> {
