@@ -34,6 +34,8 @@ function dosTime(d: Date): { time: number; date: number } {
   };
 }
 
+const ALREADY_COMPRESSED = /\.(jpe?g|png|webp|heic|gif|pdf|zip)$/i;
+
 export function writeZip(entries: ZipEntry[], modified: Date): Buffer {
   const { time, date } = dosTime(modified);
   const parts: Buffer[] = [];
@@ -41,9 +43,10 @@ export function writeZip(entries: ZipEntry[], modified: Date): Buffer {
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.path, 'utf8');
-    const deflated = deflateRawSync(e.data);
-    // Already-compressed media (JPEG, PNG) does not shrink: store it.
-    const stored = deflated.length >= e.data.length;
+    // Already-compressed media (JPEG, PNG, WebP, HEIC, PDF) does not shrink: store it without spending
+    // the CPU on trying; anything else is stored too when deflate does not help.
+    const deflated = ALREADY_COMPRESSED.test(e.path) ? null : deflateRawSync(e.data);
+    const stored = deflated === null || deflated.length >= e.data.length;
     const body = stored ? e.data : deflated;
     const crc = crc32(e.data);
     const local = Buffer.alloc(30);
