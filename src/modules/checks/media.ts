@@ -27,9 +27,10 @@ const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /**
  * Decodes one uploaded file given as base64 (or a data: URL), refusing what is not base64, empty,
- * larger than maxBytes, or of a type the endpoint does not take. Errors name the field.
+ * larger than maxBytes, or of a type the endpoint does not take (any type without `accept`). Errors
+ * name the field.
  */
-export function decodeUpload(field: string, value: string, opts: { maxBytes: number; accept: string[] }): { data: Buffer; contentType: string } {
+export function decodeUpload(field: string, value: string, opts: { maxBytes: number; accept?: string[] }): { data: Buffer; contentType: string } {
   const comma = value.startsWith('data:') ? value.indexOf(',') : -1;
   const b64 = (comma >= 0 ? value.slice(comma + 1) : value).replace(/\s+/g, '');
   if (!BASE64.test(b64)) throw invalid(field, `${field} must be base64 (or a data: URL), or a file in multipart/form-data.`);
@@ -37,7 +38,7 @@ export function decodeUpload(field: string, value: string, opts: { maxBytes: num
   const data = Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64');
   if (data.length === 0) throw invalid(field, `${field} is empty.`);
   const contentType = sniffContentType(data);
-  if (!opts.accept.includes(contentType)) throw invalid(field, `${field} must be one of ${opts.accept.join(', ')} (got ${contentType}).`);
+  if (opts.accept && !opts.accept.includes(contentType)) throw invalid(field, `${field} must be one of ${opts.accept.join(', ')} (got ${contentType}).`);
   return { data, contentType };
 }
 

@@ -2,12 +2,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { checkDestinationUrl, guardedLookup, isPrivateAddress } from '../../platform/net-guard.js';
-import { sha256Hex, sniffContentType, type MediaInput } from '../checks/media.js';
+import { decodeUpload, sha256Hex, sniffContentType, type MediaInput } from '../checks/media.js';
+import { AppError } from '../../platform/errors.js';
 import type { ImportRecord } from './import-schemas.js';
 import { RecordProblem } from './import-schemas.js';
 import type { ImportSettings } from './import-settings.js';
 
-const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 /** Types the sniffer recognises: a declared one of these must be what the bytes are. */
 const RECOGNISED = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/gif', 'image/tiff', 'application/pdf'];
 
@@ -23,14 +23,14 @@ function contentTypeOf(data: Buffer, declared: string | undefined, field: string
   return sniffed;
 }
 
+/** An embedded medium, decoded as every upload is (decodeUpload), its error naming the record's field. */
 function decodeEmbedded(value: string, field: string, maxBytes: number): Buffer {
-  const comma = value.startsWith('data:') ? value.indexOf(',') : -1;
-  const b64 = (comma >= 0 ? value.slice(comma + 1) : value).replace(/\s+/g, '');
-  if (!BASE64.test(b64)) throw new RecordProblem(`${field}.data`, `${field}.data must be base64 (or a data: URL).`);
-  if ((b64.length * 3) / 4 > maxBytes + 4) throw new RecordProblem(`${field}.data`, `${field}.data is larger than ${maxBytes} bytes.`);
-  const data = Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64');
-  if (data.length === 0) throw new RecordProblem(`${field}.data`, `${field}.data is empty.`);
-  return data;
+  try {
+    return decodeUpload(`${field}.data`, value, { maxBytes }).data;
+  } catch (err) {
+    if (err instanceof AppError) throw new RecordProblem(err.field ?? `${field}.data`, err.message);
+    throw err;
+  }
 }
 
 /**
