@@ -23,6 +23,24 @@ export function contentHash(entities: readonly ListEntity[]): string {
   return h.digest('hex').slice(0, 32);
 }
 
+/**
+ * A parsed list made ready to store: duplicates of an id dropped (the first occurrence stays), one
+ * JSON text per entity and the content hash of what is kept. Built where the list was parsed (the
+ * parse worker), so the main thread only moves strings into the database.
+ */
+export interface PreparedSnapshot {
+  ids: string[];
+  texts: string[];
+  version: string;
+  duplicatesDropped: number;
+}
+
+export function prepareSnapshot(entities: readonly ListEntity[]): PreparedSnapshot {
+  const seen = new Set<string>();
+  const kept = entities.filter((e) => !seen.has(e.id) && seen.add(e.id));
+  return { ids: kept.map((e) => e.id), texts: kept.map((e) => JSON.stringify(e)), version: contentHash(kept), duplicatesDropped: entities.length - kept.length };
+}
+
 export interface SnapshotDiff {
   added: ListEntity[];
   removed: ListEntity[];

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Queryable } from '../../platform/db.js';
 import type { ListEntity } from '../../engines/screening/types.js';
 
@@ -7,15 +8,18 @@ export interface SnapshotRow {
   format: string | null;
   version: string | null;
   entity_count: number;
-  state: 'active' | 'superseded' | 'failed';
+  state: 'staging' | 'active' | 'superseded' | 'failed';
   origin: 'import' | 'sync' | 'builtin';
   error: string | null;
   imported_at: Date;
   superseded_at: Date | null;
 }
 
-/** Rows per INSERT when writing entities: keeps statements small for both drivers. */
-const ENTITY_BATCH = 2000;
+/**
+ * Rows per INSERT when writing entities. On the embedded database every statement runs on the
+ * event loop, so this bounds how long one batch holds it (≈20–60 ms for 500 official-list entities).
+ */
+const ENTITY_BATCH = 500;
 
 /** List snapshots are global operator data: no tenant columns, never reachable through the tenant API. */
 export const snapshots = {
@@ -66,15 +70,37 @@ export const snapshots = {
     return rows[0]!;
   },
 
-  async insertEntities(tx: Queryable, snapshotId: string, entities: readonly ListEntity[]): Promise<void> {
-    for (let i = 0; i < entities.length; i += ENTITY_BATCH) {
-      const batch = entities.slice(i, i + ENTITY_BATCH);
-      await tx.query(
+  /**
+   * Writes entities given as JSON texts (see PreparedSnapshot), one short statement per batch. The
+   * embedded database's statements can resolve without returning to the event loop, so each batch
+   * waits for one turn of it: timers and other requests run between batches.
+   */
+  async insertEntities(db: Queryable, snapshotId: string, ids: readonly string[], texts: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += ENTITY_BATCH) {
+      if (i > 0) await yieldToLoop();
+      await db.query(
         `INSERT INTO list_snapshot_entities (snapshot_id, entity_id, entity)
          SELECT $1, u.id, u.entity::jsonb FROM unnest($2::text[], $3::text[]) AS u(id, entity)`,
-        [snapshotId, batch.map((e) => e.id), batch.map((e) => JSON.stringify(e))],
+        [snapshotId, ids.slice(i, i + ENTITY_BATCH), texts.slice(i, i + ENTITY_BATCH)],
       );
     }
+  },
+
+  /** Staging → active (the caller superseded the previous one in the same transaction). */
+  async activate(tx: Queryable, id: string): Promise<SnapshotRow | null> {
+    const rows = await tx.query<SnapshotRow>("UPDATE list_snapshots SET state = 'active', imported_at = now() WHERE id = $1 AND state = 'staging' RETURNING *", [id]);
+    return rows[0] ?? null;
+  },
+
+  /** Deletes staging snapshots (and their entities): one, or a source's leftovers older than `olderThanMs`. */
+  async deleteStaging(db: Queryable, o: { id: string } | { source: string; olderThanMs: number }): Promise<number> {
+    const rows = 'id' in o
+      ? await db.query<{ id: string }>("DELETE FROM list_snapshots WHERE id = $1 AND state = 'staging' RETURNING id", [o.id])
+      : await db.query<{ id: string }>(
+          "DELETE FROM list_snapshots WHERE source = $1 AND state = 'staging' AND imported_at < now() - make_interval(secs => $2::double precision / 1000) RETURNING id",
+          [o.source, o.olderThanMs],
+        );
+    return rows.length;
   },
 
   async supersede(tx: Queryable, id: string): Promise<void> {

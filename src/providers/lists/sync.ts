@@ -38,36 +38,51 @@ async function download(fetchFn: FetchFn, url: string, timeoutMs: number): Promi
   }
 }
 
-export async function syncList(o: SyncOptions): Promise<SyncResult> {
+export type Failure = Extract<SyncResult, { ok: false }>;
+
+/** Downloads a source's file(s); a failed download is classified (5xx, 429 and network errors are transient). */
+export async function downloadListInput(o: Pick<SyncOptions, 'source' | 'urls' | 'fetch' | 'timeoutMs'>): Promise<{ ok: true; input: ListInput } | Failure> {
   const fetchFn = o.fetch ?? (globalThis.fetch as unknown as FetchFn);
   const timeoutMs = o.timeoutMs ?? 120_000;
   const urls = o.urls ?? o.source.officialUrl;
   if (!urls) return { ok: false, reason: `format ${o.source.name} has no official URL; pass urls`, transient: false };
-  let input: ListInput;
   try {
-    if (typeof urls === 'string') input = await download(fetchFn, urls, timeoutMs);
-    else {
-      const files: Record<string, Uint8Array> = {};
-      for (const [name, url] of Object.entries(urls)) files[name] = await download(fetchFn, url, timeoutMs);
-      input = files;
-    }
+    if (typeof urls === 'string') return { ok: true, input: await download(fetchFn, urls, timeoutMs) };
+    const files: Record<string, Uint8Array> = {};
+    for (const [name, url] of Object.entries(urls)) files[name] = await download(fetchFn, url, timeoutMs);
+    return { ok: true, input: files };
   } catch (e) {
     const err = e as Error & { transient?: boolean };
     return { ok: false, reason: `download failed: ${err.message}`, transient: err.transient ?? true };
   }
+}
+
+/** The size rules a parsed download must pass before it may replace the active snapshot; null when it passes. */
+export function checkParsedSize(o: { count: number; previousCount: number; minEntities?: number; maxDropRatio?: number }): Failure | null {
+  const min = o.minEntities ?? 1;
+  if (o.count < min) return { ok: false, reason: `only ${o.count} entities (minimum ${min})`, transient: false };
+  const maxDrop = o.maxDropRatio ?? 0.2;
+  if (o.previousCount > 0 && o.count < o.previousCount * (1 - maxDrop)) {
+    return { ok: false, reason: `entity count fell from ${o.previousCount} to ${o.count} (more than ${Math.round(maxDrop * 100)}%)`, transient: false };
+  }
+  return null;
+}
+
+export function parseFailure(e: unknown): Failure {
+  return { ok: false, reason: `parse failed: ${(e as Error).message}`, transient: false };
+}
+
+export async function syncList(o: SyncOptions): Promise<SyncResult> {
+  const downloaded = await downloadListInput(o);
+  if (!downloaded.ok) return downloaded;
   let entities;
   try {
-    entities = o.source.parse(input);
+    entities = o.source.parse(downloaded.input);
   } catch (e) {
-    return { ok: false, reason: `parse failed: ${(e as Error).message}`, transient: false };
+    return parseFailure(e);
   }
-  const min = o.minEntities ?? 1;
-  if (entities.length < min) return { ok: false, reason: `only ${entities.length} entities (minimum ${min})`, transient: false };
-  const prevCount = o.previous?.entities.length ?? 0;
-  const maxDrop = o.maxDropRatio ?? 0.2;
-  if (prevCount > 0 && entities.length < prevCount * (1 - maxDrop)) {
-    return { ok: false, reason: `entity count fell from ${prevCount} to ${entities.length} (more than ${Math.round(maxDrop * 100)}%)`, transient: false };
-  }
+  const refused = checkParsedSize({ count: entities.length, previousCount: o.previous?.entities.length ?? 0, minEntities: o.minEntities, maxDropRatio: o.maxDropRatio });
+  if (refused) return refused;
   const snapshot = makeSnapshot(o.sourceName ?? o.source.sourceName, entities, o.now?.() ?? new Date());
   return { ok: true, snapshot, unchanged: snapshot.version === o.previous?.version };
 }
