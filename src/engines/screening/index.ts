@@ -67,8 +67,9 @@ export class ScreeningIndex {
         this.nameEntity[nameId] = ei;
         this.nameOrdinal[nameId] = k;
         this.nameWeight[nameId] = retrievalWeight(n.prepared.tokens);
-        // An alternative reading (a Wade-Giles name's pinyin, normalize.ts `alt`) is retrievable too.
-        const words = new Set([...n.prepared.tokens, ...(n.prepared.alt?.tokens ?? [])].map((t) => t.text));
+        // Alternative readings (a Wade-Giles name's pinyin, a Han name's Japanese and Korean readings; normalize.ts
+        // `alts`) are retrievable too.
+        const words = new Set([n.prepared, ...(n.prepared.alts ?? [])].flatMap((r) => r.tokens).map((t) => t.text));
         for (const w of words) {
           const id = this.vocab.add(w, n.prepared.abjad);
           (lists[id] ??= []).push(nameId);
@@ -168,7 +169,7 @@ export class ScreeningIndex {
     const acc = this.acc;
     const touched: number[] = [];
     const ranked: Array<[number, number]> = [];
-    for (const qn of q.names.flatMap((n) => (n.alt ? [n, n.alt] : [n]))) {
+    for (const qn of q.names.flatMap((n) => [n, ...(n.alts ?? [])])) {
       // Particles and legal forms ("al", "ltd") would touch a large share of the list while saying
       // little; they are left to the scorer. A name made only of them is probed as it is.
       const hard = qn.tokens.filter((t) => t.weight >= MIN_PROBE_WEIGHT);

@@ -30,7 +30,7 @@ describe('normalisation', () => {
   test('Han characters are read in pinyin, a personal name as surname + joined given name', () => {
     assert.equal(normalizeText('习近平').text, 'xi jinping');
     assert.equal(normalizeText('習近平').text, 'xi jinping');
-    // Korean and Japanese names in Han characters get the Mandarin reading (documented limit).
+    // Han characters are read in Mandarin; Korean and Japanese readings are alternatives (han-readings.ts).
     assert.equal(normalizeText('金正恩').text, 'jin zhengen');
   });
 

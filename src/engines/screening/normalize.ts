@@ -2,6 +2,7 @@ import { transliterate } from './transliterate.js';
 import { HONORIFICS, LEGAL_FORM_PHRASES, PARTICLES, legalForm } from './name-tables.js';
 import { phoneticKey, consonantSkeleton } from './phonetic.js';
 import { wadeGilesToPinyin } from './wade-giles.js';
+import { hanReadings } from './han-readings.js';
 import type { EntitySchema } from './types.js';
 
 export type TokenKind = 'word' | 'legal' | 'particle' | 'initial' | 'number';
@@ -28,10 +29,11 @@ export interface PreparedName {
   /** The name's Han characters when it is written in Han characters only (compared as characters against another such name). */
   han?: string;
   /**
-   * Another reading of the same name, tried by the scorer besides this one (a Wade-Giles name's pinyin);
-   * the screening index stores and probes its words too.
+   * Other readings of the same name, tried by the scorer besides this one (a Wade-Giles name's pinyin;
+   * a Han-script name's Japanese and Korean readings, han-readings.ts); the screening index stores and
+   * probes their words too.
    */
-  alt?: PreparedName;
+  alts?: PreparedName[];
 }
 
 // Letters that NFKD does not decompose into base + mark.
@@ -113,9 +115,14 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown', 
   const compact = tokens.filter((t) => t.kind !== 'legal').map((t) => t.text).join('');
   const han = HAN_ONLY_RE.test(original) ? original.replace(/[^\p{Script=Han}]/gu, '') : undefined;
   const prepared: PreparedName = han ? { original, tokens, compact, abjad, han } : { original, tokens, compact, abjad };
-  // A Chinese name in Wade-Giles also gets its pinyin reading, the spelling Han characters are read in.
-  const wadeGiles = isPerson && alternatives ? wadeGilesToPinyin(original) : undefined;
-  if (wadeGiles) prepared.alt = prepareName(wadeGiles, schema, false);
+  // A Chinese name in Wade-Giles also gets its pinyin reading, the spelling Han characters are read in;
+  // a name in Han characters its Japanese and Korean readings besides the Mandarin one.
+  if (isPerson && alternatives) {
+    const wadeGiles = wadeGilesToPinyin(original);
+    const readings = [...(wadeGiles ? [wadeGiles] : []), ...hanReadings(original)];
+    const alts = readings.map((r) => prepareName(r, schema, false)).filter((a) => a.tokens.length && a.compact !== compact);
+    if (alts.length) prepared.alts = alts;
+  }
   return prepared;
 }
 

@@ -3,8 +3,9 @@
 // Abjads (Arabic, Hebrew) omit short vowels, so their output is flagged and compared by consonant
 // skeleton in the name scorer rather than letter by letter.
 // Han characters are read in Mandarin pinyin (pinyin-pro's dictionary, MIT, offline), so Chinese names
-// match their usual romanisation; Korean and Japanese names written in Han characters get the Mandarin
-// reading too and will NOT match their Korean or Japanese romanisation (金正恩 reads "jin zhengen").
+// match their usual romanisation; a Korean or Japanese name written in Han characters reads "wrong" here
+// (金正恩 "jin zhengen") and gets its Korean and Japanese readings as alternatives instead
+// (han-readings.ts, through normalize.ts `alts`).
 // Japanese kana follow passport Hepburn (kana.ts), Thai the RTGS rules (thai.ts) and Devanagari the
 // Hunterian spelling (devanagari.ts).
 import { pinyin } from 'pinyin-pro';

@@ -1,0 +1,102 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { hanReadings, japaneseReading, koreanReadings } from './han-readings.js';
+import { compareNames } from './name-score.js';
+import { prepareName, normalizeText } from './normalize.js';
+import { DEFAULT_THRESHOLD, ScreeningIndex } from './index.js';
+import type { ListEntity } from './types.js';
+
+const T = DEFAULT_THRESHOLD;
+const sim = (a: string, b: string): number => compareNames(prepareName(a, 'person'), prepareName(b, 'person')).score;
+
+describe('Japanese readings of kanji names (IPAdic person names, passport Hepburn)', () => {
+  test('surname and given name are found in the dictionary, joined or apart', () => {
+    assert.equal(japaneseReading('山田太郎'), 'yamada taro');
+    assert.equal(japaneseReading('田中花子'), 'tanaka hanako');
+    assert.equal(japaneseReading('山田 太郎'), 'yamada taro');
+    assert.equal(japaneseReading('岸田文雄'), 'kishida fumio');
+  });
+  test('long vowels are written short, as passports do; a given name in kana is read as kana', () => {
+    assert.equal(japaneseReading('佐藤一郎'), 'sato ichiro');
+    assert.equal(japaneseReading('山田たろう'), 'yamada taro');
+  });
+  test('no reading when a part is not a listed name, or the name is not in Han characters', () => {
+    assert.equal(japaneseReading('习近平'), undefined);
+    assert.equal(japaneseReading('Yamada Taro'), undefined);
+    assert.equal(japaneseReading('山田'), undefined);
+  });
+});
+
+describe('Korean readings of hanja names', () => {
+  test('surname readings and the initial-sound rule, with the North Korean form as a second reading', () => {
+    assert.deepEqual(koreanReadings('金正恩'), ['김정은']);
+    assert.deepEqual(koreanReadings('朴槿惠'), ['박근혜']);
+    // 沈 is 심 as a name, 침 otherwise.
+    assert.deepEqual(koreanReadings('沈清'), ['심청']);
+    assert.deepEqual(koreanReadings('李明博'), ['이명박', '리명박']);
+    assert.deepEqual(koreanReadings('柳寬順'), ['유관순', '류관순']);
+    // 렬 after a vowel or ㄴ is written 열.
+    assert.deepEqual(koreanReadings('李舜烈'), ['이순열', '리순열']);
+  });
+  test('only two to four Han characters starting with a Korean surname are read as a Korean name', () => {
+    assert.deepEqual(koreanReadings('金'), []);
+    assert.deepEqual(koreanReadings('中華人民共和國'), []);
+    assert.deepEqual(koreanReadings('山田たろう'), []);
+    assert.deepEqual(koreanReadings('井上浩'), []);
+    assert.deepEqual(koreanReadings('南宮玉'), ['남궁옥']);
+    assert.deepEqual(hanReadings('Kim Jong Un'), []);
+  });
+  test('simplified characters have no Korean reading, so a mainland Chinese name gets none', () => {
+    assert.deepEqual(koreanReadings('张伟'), []);
+    assert.deepEqual(koreanReadings('張偉'), ['장위']);
+    assert.deepEqual(hanReadings('习近平'), []);
+  });
+  test('the primary (Mandarin) reading is unchanged', () => {
+    assert.equal(normalizeText('金正恩').text, 'jin zhengen');
+  });
+});
+
+describe('the readings are alternatives for the scorer and the index', () => {
+  test('Watchman pairs: kanji and hanja names reach their romanisation', () => {
+    assert.equal(sim('山田太郎', 'Yamada Taro'), 1);
+    assert.equal(sim('田中花子', 'Tanaka Hanako'), 1);
+    assert.ok(sim('金正恩', 'Kim Jong Un') >= 0.75);
+    assert.equal(sim('金正恩', '김정은'), 1);
+    assert.ok(sim('李英浩', 'Ri Yong Ho') >= T);
+    // The Mandarin reading still counts.
+    assert.equal(sim('李明', 'Li Ming'), 1);
+  });
+  test('a different name is not matched through a reading', () => {
+    assert.ok(sim('金正恩', 'Kim Jong Il') < T);
+    assert.ok(sim('山田太郎', 'Tanaka Taro') < T);
+  });
+  test('two names in Han characters are still compared as characters, not by their equal readings', () => {
+    // 正 and 政 are both 정 in Korean; 高市 and 高石 both たか… in Japanese.
+    assert.deepEqual(koreanReadings('金政恩'), koreanReadings('金正恩'));
+    assert.ok(sim('金政恩', '金正恩') < T);
+    assert.ok(sim('高石早苗', '高市早苗') < T);
+  });
+  test('the index retrieves across scripts by the Japanese and Korean readings', () => {
+    const person = (id: string, full: string): ListEntity => ({
+      id, source: 'custom', datasets: ['sanctions'], schema: 'person', names: [{ full, quality: 'strong' }],
+      birthDates: [], nationalities: [], countries: [], addresses: [], identifiers: [], programs: [],
+    });
+    const index = ScreeningIndex.build([
+      person('t:yamada', 'Yamada Taro'), person('t:kim', 'Kim Jong Un'), person('t:tanaka', '田中花子'), person('t:other', 'Maria Gonzalez'),
+    ]);
+    const top = (name: string): string | undefined => index.screen({ name, schema: 'person' }).hits[0]?.entityId;
+    assert.equal(top('山田太郎'), 't:yamada');
+    assert.equal(top('金正恩'), 't:kim');
+    assert.equal(top('Tanaka Hanako'), 't:tanaka');
+  });
+});
+
+test('the generated table records its sources and licences', () => {
+  const header = readFileSync(new URL('./han-readings-data.ts', import.meta.url), 'utf8').slice(0, 6000);
+  assert.match(header, /GENERATED by scripts\/generate-han-readings\.ts/);
+  assert.match(header, /kuromoji [\d.]+ \(Apache-2\.0\)/);
+  assert.match(header, /kHangul field of Unihan [\d.]+/);
+  assert.match(header, /COPYRIGHT AND PERMISSION NOTICE/);
+  assert.match(header, /Nara Institute of Science\s+and Technology/);
+});
