@@ -4,14 +4,15 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDir } from './screening-data.js';
+import { dataDir, officialLists, seeded } from './screening-data.js';
 import { parseCsvRecords } from '../src/providers/lists/csv.js';
 import { parseOfacCsv } from '../src/providers/lists/ofac-csv.js';
 import { compareNames } from '../src/engines/screening/name-score.js';
 import { normalizeText, prepareName } from '../src/engines/screening/normalize.js';
 import { jaroWinkler } from '../src/engines/screening/jaro-winkler.js';
 import { prepareEntity, prepareQuery, scoreEntity } from '../src/engines/screening/entity-score.js';
-import { DEFAULT_THRESHOLD } from '../src/engines/screening/index.js';
+import { DEFAULT_THRESHOLD, ScreeningIndex } from '../src/engines/screening/index.js';
+import { koreanReadings } from '../src/engines/screening/han-readings.js';
 import type { EntitySchema, ScreeningQuery } from '../src/engines/screening/types.js';
 import { legalForm } from '../src/engines/screening/name-tables.js';
 
@@ -218,3 +219,31 @@ for (const list of byEntity.values()) for (let i = 0; i < list.length; i++) for 
   if (Math.sign(ei - ej) === Math.sign(si - sj)) concordant++;
 }
 console.log(`  ordering agreement with Watchman (pairs of cases on the same entity whose expected scores differ): ${concordant}/${pairs}`);
+
+// --- Han-script names: alert volume on random names (unlabelled) --------------------------------
+// Japanese and Korean readings of Han names (han-readings.ts) can only add hits. No labelled set of
+// kanji/hanja names against list entries exists here, so this counts how many random, made-up names
+// hit the official lists at all: names in hanja with Korean surnames, the same kind of names written in
+// hangul (what a Korean reading is matched as), names in simplified Chinese and Japanese names.
+{
+  const { ofac, un, uk } = officialLists();
+  const index = ScreeningIndex.build([...ofac, ...un, ...uk]);
+  const rnd = seeded(7);
+  const pick = <T,>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]!;
+  const ko = { s: [...'金李朴崔鄭姜趙尹張林'], g: [...'正英成哲浩永光明秀賢俊東大仁世在鎭泰相容鐘基洙植元錫勳敏淑順子熙美玉貞惠珍京根國日春男鎬民宇載昌善恩虎學道一三萬吉'] };
+  const zh = { s: [...'王李张刘陈杨黄赵吴周'], g: [...'伟芳娜敏静丽强磊军洋勇艳杰涛明超秀霞平刚桂英华玉兰文辉建国红志海'] };
+  const jaS = ['佐藤', '鈴木', '高橋', '田中', '渡辺', '伊藤', '山本', '中村', '小林', '加藤', '吉田', '山田', '佐々木', '山口', '松本', '井上', '木村', '林', '斎藤', '清水'];
+  const jaG = ['太郎', '一郎', '健', '誠', '浩', '大輔', '翔太', '花子', '陽子', '美咲', '恵子', '裕子', '直樹', '隆', '博', '明', '茂', '学', '修', '聡'];
+  const hanja = Array.from({ length: 2000 }, () => pick(ko.s) + pick(ko.g) + pick(ko.g));
+  const sets: Array<[string, string[]]> = [
+    ['Korean names in hanja', hanja],
+    ['the same names in hangul', hanja.map((n) => koreanReadings(n)[0] ?? n)],
+    ['Chinese names, simplified', Array.from({ length: 2000 }, () => pick(zh.s) + pick(zh.g) + (rnd() < 0.7 ? pick(zh.g) : ''))],
+    ['Japanese names (20 x 20)', jaS.flatMap((s) => jaG.map((g) => s + g))],
+  ];
+  console.log(`\n== Han-script names: random names with a hit on OFAC + UN + UK (${index.entityCount} entities), threshold ${DEFAULT_THRESHOLD}; unlabelled ==`);
+  for (const [label, names] of sets) {
+    const hit = names.filter((name) => index.screen({ name, schema: 'person' }).hits.length > 0).length;
+    console.log(`  ${label.padEnd(28)} ${String(names.length).padStart(5)} names, ${String(hit).padStart(4)} with a hit (${((100 * hit) / names.length).toFixed(1)} %)`);
+  }
+}

@@ -1,12 +1,25 @@
 import { jaroWinkler } from './jaro-winkler.js';
 import { sameNameGroup, withinOneEdit } from './name-tables.js';
 import type { NameToken, PreparedName } from './normalize.js';
-import { levenshteinRatio } from './levenshtein.js';
+import { levenshtein, levenshteinRatio } from './levenshtein.js';
 
-/** Token pairs below this similarity are not aligned: they count as different words. */
+/**
+ * Token pairs at or above this similarity are aligned in full. Below it two words that would otherwise
+ * contradict each other still pair, partly aligned and partly contradicting (compareReading).
+ */
 export const PAIR_MIN = 0.78;
 /** Weight factor for words present on one side only (a missing middle name is a mild doubt). */
 const EXTRA_PENALTY = 0.3;
+/**
+ * Most that spelling alone gives two words three or more edits apart: the weakest aligned pair. (Two
+ * edits get no floor of their own: see docs/screening.md, Quality, for what a floor cost.)
+ */
+const OVER_BUDGET_CAP = PAIR_MIN;
+/**
+ * Most edits a joined-string comparison may find: it is there for words split or joined differently,
+ * and two edits are the most a word may differ by before spelling alone stops aligning it in full.
+ */
+const COMPACT_MAX_EDITS = 2;
 
 export interface TokenPair {
   query: string;
@@ -17,7 +30,10 @@ export interface TokenPair {
 export interface NameComparison {
   score: number;
   pairs: TokenPair[];
-  /** Query words with no counterpart (and the candidate had unmatched words too: a contradiction). */
+  /**
+   * Query words with no counterpart or only a weak one below PAIR_MIN (also listed in `pairs` with its
+   * similarity), when the candidate had such words too: a contradiction.
+   */
   conflictingQuery: string[];
   conflictingCandidate: string[];
   /** Words only one side has, such as a middle name. */
@@ -35,12 +51,22 @@ export function tokenSimilarity(a: NameToken, b: NameToken, abjad: boolean): num
     return a.text[0] === b.text[0] ? 0.9 : 0;
   }
   const jw = jaroWinkler(a.text, b.text);
-  if (jw >= 0.97 && Math.min(a.text.length, b.text.length) >= 5) return jw;
-  // Jaro-Winkler alone forgives a shared prefix too much ("Sancho"/"Sanchez", "Ronaldinho"/"Ronaldo");
-  // blending in the edit ratio keeps one-letter typos high and penalises rewritten endings.
-  let s = (jw + levenshteinRatio(a.text, b.text)) / 2;
-  // A single edit in a word of five letters or more is how typos look; rewritten endings need more.
-  if (Math.min(a.text.length, b.text.length) >= 5 && withinOneEdit(a.text, b.text)) s = Math.max(s, jw, 0.93);
+  const edits = levenshtein(a.text, b.text);
+  const shorter = Math.min(a.text.length, b.text.length);
+  let s: number;
+  if (jw >= 0.97 && shorter >= 5) s = jw;
+  else {
+    // Jaro-Winkler alone forgives a shared prefix too much ("Sancho"/"Sanchez", "Ronaldinho"/"Ronaldo");
+    // blending in the edit ratio keeps one-letter typos high and penalises rewritten endings.
+    s = (jw + 1 - edits / Math.max(a.text.length, b.text.length)) / 2;
+    // A single edit in a word of five letters or more is how typos look; rewritten endings need more.
+    if (shorter >= 5 && withinOneEdit(a.text, b.text)) s = Math.max(s, jw, 0.93);
+  }
+  // Three edits or more are not a misspelling however long the word ("Ronaldinho"/"Ronaldo",
+  // "Abdurrahim"/"Abdurrahman"), though Jaro-Winkler forgives them in long words: spelling alone makes
+  // them at best the weakest aligned pair. Known variants, phonetic keys and consonant skeletons below
+  // are other evidence and may still raise the pair.
+  if (edits >= 3) s = Math.min(s, OVER_BUDGET_CAP);
   if (sameNameGroup(a.text, b.text)) s = Math.max(s, 0.9);
   // Phonetic equality only vouches for tokens long enough for the key to carry information.
   if (a.phon === b.phon && (a.phon.length >= 3 || Math.max(a.text.length, b.text.length) <= 3)) s = Math.max(s, Math.min(0.93, 0.86 + 0.01 * Math.min(a.text.length, b.text.length)));
@@ -62,14 +88,22 @@ function isSoft(t: NameToken): boolean {
   return t.kind === 'legal' || t.kind === 'particle';
 }
 
+/** Words whose absence on one side is a contradiction when the other side has an unmatched one too. */
+function isHard(t: NameToken): boolean {
+  return !isSoft(t) && t.kind !== 'number';
+}
+
 /**
  * Order-independent name similarity in 0..1 with the alignment that produced it. When either name has
- * an alternative reading (normalize.ts `alt`), the best of the readings counts.
+ * alternative readings (normalize.ts `alts`), the best of the readings counts.
  */
 export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
   let best = compareReading(q, c);
-  if (q.alt || c.alt) {
-    for (const [a, b] of [[q.alt ?? q, c], [q, c.alt ?? c], [q.alt ?? q, c.alt ?? c]] as const) {
+  // Two names in Han characters are compared as characters only: their readings coincide for different
+  // characters (Korean 正 and 政 are both 정).
+  if ((!q.alts && !c.alts) || (q.han && c.han)) return best;
+  for (const a of [q, ...(q.alts ?? [])]) {
+    for (const b of [c, ...(c.alts ?? [])]) {
       if (a === q && b === c) continue;
       const r = compareReading(a, b);
       if (r.score > best.score) best = r;
@@ -101,16 +135,24 @@ function compareReading(q: PreparedName, c: PreparedName): NameComparison {
         s = tokenSimilarity(qi, cj, abjad);
         memo?.set(cj.text, s);
       }
-      if (s >= PAIR_MIN) cand.push([s, i, j]);
+      // Below PAIR_MIN only two words that would otherwise contradict each other may pair (weakly).
+      if (s >= PAIR_MIN || (credit(s) > 0 && isHard(qi) && isHard(cj))) cand.push([s, i, j]);
     }
   }
-  // Greedy one-to-one alignment; exact ties prefer heavier tokens so names beat particles.
+  // Greedy one-to-one alignment, most similar first, so weak pairs only take words left over by the
+  // aligned ones; exact ties prefer heavier tokens so names beat particles.
   cand.sort((x, y) => y[0] - x[0] || (qt[y[1]]!.weight + ct[y[2]]!.weight) - (qt[x[1]]!.weight + ct[x[2]]!.weight));
   const usedQ = new Uint8Array(qt.length);
   const usedC = new Uint8Array(ct.length);
   const pairs: TokenPair[] = [];
+  const aligned: TokenPair[] = [];
   let pairedW = 0;
   let gained = 0;
+  // Initials count towards contradictions ("Hans O." vs "Hans Joachim") but are too weak to matter
+  // when only one side has them; a number only one side has ("Fund 23") always contradicts.
+  let hardQ = 0, hardC = 0;
+  const conflictingQuery: string[] = [];
+  const conflictingCandidate: string[] = [];
   for (const [s, i, j] of cand) {
     if (usedQ[i] || usedC[j]) continue;
     usedQ[i] = 1;
@@ -118,24 +160,35 @@ function compareReading(q: PreparedName, c: PreparedName): NameComparison {
     const a = qt[i]!;
     const b = ct[j]!;
     const w = (a.weight + b.weight) / 2;
-    pairedW += w;
-    gained += w * credit(s);
-    pairs.push({ query: a.text, candidate: b.text, similarity: round3(s) });
+    const pair = { query: a.text, candidate: b.text, similarity: round3(s) };
+    pairs.push(pair);
+    // A pair below PAIR_MIN is aligned only in the proportion of credit it still earns against the
+    // weakest aligned pair; the rest of its two words contradicts. At PAIR_MIN this is a full alignment,
+    // where credit reaches 0 a full contradiction, so the score has no step in between.
+    const share = s >= PAIR_MIN ? 1 : credit(s) / credit(PAIR_MIN);
+    if (share === 1) aligned.push(pair);
+    else {
+      hardQ += (1 - share) * a.weight;
+      hardC += (1 - share) * b.weight;
+      conflictingQuery.push(a.text);
+      conflictingCandidate.push(b.text);
+    }
+    pairedW += share * w;
+    gained += share * w * credit(s);
   }
-  // Initials count towards contradictions ("Hans O." vs "Hans Joachim") but are too weak to matter
-  // when only one side has them; a number only one side has ("Fund 23") always contradicts.
-  let hardQ = 0, hardC = 0, soft = 0, numbers = 0;
-  const conflictingQuery: string[] = [];
-  const conflictingCandidate: string[] = [];
   const extra: string[] = [];
-  qt.forEach((t, i) => { if (!usedQ[i]) { if (isSoft(t)) soft += t.weight; else if (t.kind === 'number') numbers += t.weight; else { hardQ += t.weight; conflictingQuery.push(t.text); } } });
-  ct.forEach((t, j) => { if (!usedC[j]) { if (isSoft(t)) soft += t.weight; else if (t.kind === 'number') numbers += t.weight; else { hardC += t.weight; conflictingCandidate.push(t.text); } } });
-  const conflict = Math.min(hardQ, hardC) + numbers;
-  const oneSidedW = Math.abs(hardQ - hardC) + soft;
+  const leftQ = leftover(qt, usedQ);
+  const leftC = leftover(ct, usedC);
+  const oneQ = leftQ.words, oneC = leftC.words;
+  hardQ += leftQ.hard;
+  hardC += leftC.hard;
+  const conflict = Math.min(hardQ, hardC) + leftQ.numbers + leftC.numbers;
+  const oneSidedW = Math.abs(hardQ - hardC) + leftQ.soft + leftC.soft;
   // The first missing word costs most; further ones (long Arabic nasab chains) cost less each.
   const oneSided = Math.min(oneSidedW, 1) + Math.max(0, oneSidedW - 1) * 0.5;
   // Words present on only one side are "extra", not contradictions.
-  if (hardQ === 0 || hardC === 0) { extra.push(...conflictingQuery, ...conflictingCandidate); conflictingQuery.length = 0; conflictingCandidate.length = 0; }
+  if (hardQ === 0 || hardC === 0) extra.push(...oneQ, ...oneC);
+  else { conflictingQuery.push(...oneQ); conflictingCandidate.push(...oneC); }
   let score = pairedW > 0 ? gained / (pairedW + 2 * conflict + oneSided * EXTRA_PENALTY) : 0;
   let compact = false;
   if (qt.length !== ct.length || score < 0.9) {
@@ -143,10 +196,22 @@ function compareReading(q: PreparedName, c: PreparedName): NameComparison {
     if (cs > score) { score = cs; compact = true; }
   }
   // "X bin Y" is X, son of Y: the same two names on the other sides of bin/ibn name the father as the son.
-  if (rolesSwapped(qt, ct, pairs)) score *= ROLE_SWAP_FACTOR;
+  if (rolesSwapped(qt, ct, aligned)) score *= ROLE_SWAP_FACTOR;
   // A name made of initials only ("N.N.") says too little to be a match on its own.
   if (initialsOnly(qt) || initialsOnly(ct)) score = Math.min(score, INITIALS_ONLY_CAP);
   return { score: round3(Math.min(1, score)), pairs, conflictingQuery, conflictingCandidate, extra, compact };
+}
+
+/** Weights of one name's unaligned words by kind, and the hard words themselves. */
+function leftover(tokens: readonly NameToken[], used: Uint8Array): { soft: number; numbers: number; hard: number; words: string[] } {
+  const out = { soft: 0, numbers: 0, hard: 0, words: [] as string[] };
+  tokens.forEach((t, i) => {
+    if (used[i]) return;
+    if (isSoft(t)) out.soft += t.weight;
+    else if (t.kind === 'number') out.numbers += t.weight;
+    else { out.hard += t.weight; out.words.push(t.text); }
+  });
+  return out;
 }
 
 const ROLE_SWAP_FACTOR = 0.7;
@@ -197,7 +262,10 @@ function compactSimilarity(q: PreparedName, c: PreparedName, abjad: boolean): nu
   const fa = q.tokens.map((t) => t.text).join(''), fb = c.tokens.map((t) => t.text).join('');
   if (fa === fb && (fa !== a || fb !== b)) return 0.97;
   // The ratio cannot reach 0.88 when the lengths alone differ by more than 12 %.
-  const r = Math.abs(a.length - b.length) <= 0.12 * Math.max(a.length, b.length) ? levenshteinRatio(a, b) : 0;
+  // A different word inside a long name is not a joining difference: the joined strings get the same
+  // absolute edit budget as a word.
+  const d = Math.abs(a.length - b.length) <= 0.12 * Math.max(a.length, b.length) ? levenshtein(a, b) : Infinity;
+  const r = d <= COMPACT_MAX_EDITS ? 1 - d / Math.max(a.length, b.length) : 0;
   let s = r >= 0.88 ? r * 0.95 : 0;
   if (abjad) {
     const sa = q.tokens.map((t) => t.skel).join('');
