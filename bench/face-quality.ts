@@ -124,7 +124,7 @@ for (const r of rows.filter((x) => x.set.startsWith('minivision'))) {
 const residuals = (set: string): string => rows.filter((r) => r.set === set).map((r) => r.r.signals.find((s) => s.name === 'frame_non_rigid_motion')?.value).join(', ');
 console.log(`non-rigid residual, rigidly moved print (share of face width): ${residuals('burst: print moved rigidly (synthetic)')}`);
 
-// ---- 3. Age: the shared data carries no ages, so no MAE can be measured.
+// ---- 3. Age: the shared data carries no ages, so no MAE can be measured here (bench/age-specimens.ts uses the MRZ dates of specimen documents as a proxy).
 await Promise.all([...labels.keys()].map(async (file) => {
   const r = await engine.estimateAge(deepfaceImage(file), { minimumAge: 18 });
   if (r.age !== null) ages.push(r.age);

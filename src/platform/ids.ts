@@ -52,12 +52,7 @@ export function newId(kind: IdKind, now = Date.now()): string {
   }
   lastMs = now;
   lastRand = rand;
-  let time = '';
-  let t = now;
-  for (let i = 0; i < 10; i++) {
-    time = ALPHABET[t % 32] + time;
-    t = Math.floor(t / 32);
-  }
+  const time = encodeTime(now);
   let bits = 0n;
   for (const b of rand) bits = (bits << 8n) | BigInt(b);
   let r = '';
@@ -66,6 +61,22 @@ export function newId(kind: IdKind, now = Date.now()): string {
     bits >>= 5n;
   }
   return `${ID_PREFIX[kind]}_${time}${r}`;
+}
+
+/** The smallest id of `kind` made at `ms` or later: `id > idFloor(kind, t)` selects ids made since t (by the making process's clock). */
+export function idFloor(kind: IdKind, ms: number): string {
+  return `${ID_PREFIX[kind]}_${encodeTime(Math.max(0, Math.floor(ms)))}${'0'.repeat(16)}`;
+}
+
+/** Milliseconds as the 10 leading base32 characters of an id. */
+function encodeTime(ms: number): string {
+  let time = '';
+  let t = ms;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  return time;
 }
 
 export function hasPrefix(id: string, kind: IdKind): boolean {

@@ -8,7 +8,7 @@ import { getFaceEngine } from '../../src/modules/biometrics/engine.js';
 import { embeddingModelKey } from '../../src/modules/biometrics/face-index-cache.js';
 import { faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../src/modules/biometrics/repository.js';
 
-// Runs on PGlite (pgvector HNSW in SQL) and, with TEST_DATABASE_URL, on PostgreSQL without pgvector (in-process index).
+// The in-process index (face-index worker) by default on both databases; pgvector's HNSW when turned on and present (PGlite).
 let t: TestApp;
 before(async () => {
   t = await createTestApp();
@@ -51,7 +51,7 @@ describe('face search over enrolled faces', { skip }, () => {
     const own = await search(o, { image: face('img6.jpg'), subject_reference: 'cus_1', k: 3 });
     assert.equal(own.type, 'face_search');
     assert.equal(own.status, 'passed', JSON.stringify(own.signals));
-    assert.equal(own.result.backend, t.db.hasVector ? 'pgvector_hnsw' : 'in_process_index');
+    assert.equal(own.result.backend, 'in_process_index');
     assert.equal(own.result.hits.length, 3);
     assert.equal(own.result.hits[0].subject_reference, 'cus_1');
     assert.equal(own.result.hits[0].enrollment_id, ids.cus_1);
@@ -104,5 +104,36 @@ describe('face search over enrolled faces', { skip }, () => {
     const s = await search(o, { image: blank });
     assert.equal(s.status, 'failed');
     assert.ok(s.reasons.includes('image_no_face'), s.reasons.join());
+  });
+});
+
+describe('face search on pgvector when the operator turns it on', { skip: skip || false }, () => {
+  test('FACE_SEARCH_PGVECTOR=true searches the HNSW index where the database has it, with the same answer', async (ctx) => {
+    process.env.FACE_SEARCH_PGVECTOR = 'true';
+    let other: TestApp;
+    try {
+      other = await createTestApp();
+    } finally {
+      delete process.env.FACE_SEARCH_PGVECTOR;
+    }
+    try {
+      if (!other.db.hasVector) {
+        ctx.skip('this database has no pgvector: the in-process index serves it');
+        return;
+      }
+      const o = await other.tenant();
+      for (const [img, subject] of [['img5.jpg', 'cus_1'], ['img12.jpg', 'cus_2']] as const) {
+        const res = await other.call('POST', '/v1/checks/face-search/enrollments', { key: o.sandboxKey, body: { image: face(img), subject_reference: subject } });
+        assert.equal(res.statusCode, 201, res.body);
+      }
+      const res = await other.call('POST', '/v1/checks/face-search', { key: o.sandboxKey, body: { image: face('img6.jpg'), k: 2 } });
+      assert.equal(res.statusCode, 200, res.body);
+      const r = res.json().result;
+      assert.equal(r.backend, 'pgvector_hnsw');
+      assert.deepEqual(r.hits.map((h: { subject_reference: string }) => h.subject_reference), ['cus_1', 'cus_2']);
+      assert.ok(r.hits[0].similarity > 0.75);
+    } finally {
+      await other.close();
+    }
   });
 });

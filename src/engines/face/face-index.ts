@@ -1,13 +1,14 @@
 import { signal, type Signal } from '../signal.js';
 import { EMBEDDING_DIMENSIONS, FACE_DUPLICATE_THRESHOLD, normalizeEmbedding } from './similarity.js';
+import { SignCodes } from './sign-codes.js';
 
 /**
  * In-process 1:N face index for deployments without pgvector: cosine top-k over unit-length
- * embeddings kept in one growing Float32Array. Above `coarseFrom` entries the search runs in two
- * stages: a scan over a 256-value seeded random projection (count sketch) of every row picks
- * candidates, which are then re-ranked exactly at full 1024 values. The exact scan alone took
- * 70–130 ms at 100,000 faces here; the two-stage search meets the 50 ms aim.
- * bench/face-speed.ts measures both and the recall of the two-stage search against the exact one.
+ * embeddings kept in one growing Float32Array. From `coarseFrom` entries on, the search runs in two
+ * stages: a scan of 1,024-bit sign codes of every row (sign-codes.ts) gives each row an upper bound
+ * of its similarity; the rows with the best bounds, and every row whose bound reaches the similarity
+ * that must not be missed, are then scored exactly at full precision. Returned similarities are
+ * always the exact cosine. bench/face-speed.ts measures both stages and the recall against the exact scan.
  */
 
 export interface FaceIndexHit {
@@ -20,28 +21,38 @@ export interface SearchOptions {
   k?: number;
   /** Hits below this similarity are dropped. */
   minSimilarity?: number;
+  /**
+   * Every face at or above this similarity is scored exactly, whatever its code says (within the
+   * codes' error bound, ERROR_SIGMAS in sign-codes.ts). Default: `minSimilarity` if given, else FACE_DUPLICATE_THRESHOLD (0.65).
+   * Below it, the top-k is best effort; a lower value re-ranks more rows.
+   */
+  recallFrom?: number;
   /** Skip faces of this subject (search for duplicates of a subject among the others). */
   excludeSubjectId?: string;
   /** Force the full-precision scan of every row. */
   exact?: boolean;
 }
 
-const PROJECTED = 256;
-const PROJECTION_SEED = 0x5eed_f00d;
-const MAGIC = 'VERITY-FACE-INDEX-1';
+/** Rows re-ranked regardless of bounds: enough that the best-effort top-k below `recallFrom` is rarely off. */
+const MIN_CANDIDATES = 256;
+const CANDIDATES_PER_HIT = 20;
+const MAGIC = 'VERITY-FACE-INDEX-2';
+const MAGIC_V1 = 'VERITY-FACE-INDEX-1';
 
 export class FaceIndex {
   private ids: string[] = [];
   private subjects: string[] = [];
   private rowOf = new Map<string, number>();
   private vectors: Float32Array;
-  private projected: Float32Array;
-  private readonly sketch: Sketch;
+  private readonly codes: SignCodes;
+  /** Whether every row's code is current; codes are (re)built lazily by the first coarse search. */
+  private codesLive = false;
+  /** Row count when the codes' centre was last computed; it is recomputed once the index doubles. */
+  private centredAt = 0;
 
-  constructor(readonly dimensions = EMBEDDING_DIMENSIONS, readonly coarseFrom = 20_000, capacity = 1024) {
+  constructor(readonly dimensions = EMBEDDING_DIMENSIONS, readonly coarseFrom = 5_000, capacity = 1024) {
     this.vectors = new Float32Array(capacity * dimensions);
-    this.projected = new Float32Array(capacity * PROJECTED);
-    this.sketch = seededSketch(dimensions, PROJECTION_SEED);
+    this.codes = new SignCodes(dimensions, capacity);
   }
 
   get size(): number {
@@ -67,7 +78,9 @@ export class FaceIndex {
       this.subjects[row] = subjectId;
     }
     this.vectors.set(unit, row * this.dimensions);
-    this.projectRow(row);
+    if (!this.codesLive) return;
+    if (this.ids.length >= 2 * this.centredAt) this.codesLive = false; // re-centre on the next coarse search
+    else this.codes.encode(this.vectors, row);
   }
 
   remove(id: string): boolean {
@@ -75,9 +88,9 @@ export class FaceIndex {
     if (row === undefined) return false;
     const last = this.ids.length - 1;
     if (row !== last) {
-      // Swap-remove keeps rows dense; the moved row keeps its vector and projection.
+      // Swap-remove keeps rows dense; the moved row keeps its vector and code.
       this.vectors.copyWithin(row * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
-      this.projected.copyWithin(row * PROJECTED, last * PROJECTED, (last + 1) * PROJECTED);
+      if (this.codesLive) this.codes.move(last, row);
       this.ids[row] = this.ids[last]!;
       this.subjects[row] = this.subjects[last]!;
       this.rowOf.set(this.ids[row]!, row);
@@ -95,19 +108,29 @@ export class FaceIndex {
     const unit = normalizeEmbedding(query);
     const n = this.ids.length;
     const skip = options.excludeSubjectId;
-    let rows: Iterable<number>;
-    if (options.exact || n < this.coarseFrom) {
-      rows = range(n);
-    } else {
-      const q = new Float32Array(PROJECTED);
-      project(unit, 0, this.sketch, this.dimensions, q, 0);
-      rows = topRows(coarseScores(this.projected, n, q), Math.max(k * 50, 1000));
-    }
     const scored: { row: number; s: number }[] = [];
-    for (const row of rows) {
-      if (skip !== undefined && this.subjects[row] === skip) continue;
+    const score = (row: number): void => {
+      if (skip !== undefined && this.subjects[row] === skip) return;
       const s = dot(this.vectors, row * this.dimensions, unit, this.dimensions);
       if (s >= minSimilarity) scored.push({ row, s });
+    };
+    if (options.exact || n < this.coarseFrom) {
+      for (let row = 0; row < n; row++) score(row);
+    } else {
+      const recallFloor = Math.max(minSimilarity, options.recallFrom ?? options.minSimilarity ?? FACE_DUPLICATE_THRESHOLD);
+      const estimates = new Float32Array(n);
+      const bounds = this.liveCodes().upperBounds(unit, n, recallFloor, estimates);
+      const first = topRows(estimates, Math.min(n, Math.max(k * CANDIDATES_PER_HIT, MIN_CANDIDATES)));
+      const done = new Uint8Array(n);
+      for (const row of first) {
+        done[row] = 1;
+        score(row);
+      }
+      // A row outside the first candidates matters only if it could beat the k-th score found so
+      // far and reach the recall floor; its bound says whether it can.
+      let floor = recallFloor;
+      if (scored.length >= k) floor = Math.max(floor, kthLargest(scored, k));
+      for (let row = 0; row < n; row++) if (done[row] === 0 && bounds[row]! >= floor) score(row);
     }
     scored.sort((a, b) => b.s - a.s);
     return scored.slice(0, k).map(({ row, s }) => ({ id: this.ids[row]!, subjectId: this.subjects[row]!, similarity: s }));
@@ -123,36 +146,69 @@ export class FaceIndex {
     return { hits, signal: signal('face_duplicate_across_subjects', hits.length, hits.length === 0, { threshold, detail }) };
   }
 
-  /** Binary snapshot: a JSON header (ids, subjects) followed by the unit vectors. */
+  /**
+   * Binary snapshot: a JSON header (ids, subjects, codes' centre row count) followed by the unit
+   * vectors and, if the codes have a centre, that centre; codes are rebuilt from them on first search.
+   */
   serialize(): Buffer {
-    const header = Buffer.from(JSON.stringify({ magic: MAGIC, dimensions: this.dimensions, coarseFrom: this.coarseFrom, ids: this.ids, subjects: this.subjects }));
+    const centre = this.codes.centreVector;
+    const header = Buffer.from(JSON.stringify({ magic: MAGIC, dimensions: this.dimensions, coarseFrom: this.coarseFrom, ids: this.ids, subjects: this.subjects, centredAt: centre ? this.centredAt : 0 }));
     const len = Buffer.alloc(4);
     len.writeUInt32LE(header.length);
     const body = this.vectors.subarray(0, this.ids.length * this.dimensions);
-    return Buffer.concat([len, header, Buffer.from(body.buffer, body.byteOffset, body.byteLength)]);
+    const parts = [len, header, Buffer.from(body.buffer, body.byteOffset, body.byteLength)];
+    if (centre) parts.push(Buffer.from(centre.buffer, centre.byteOffset, centre.byteLength));
+    return Buffer.concat(parts);
   }
 
+  /** Restores a snapshot of this version or of version 1 (no centre: it is computed from the rows). */
   static deserialize(data: Uint8Array): FaceIndex {
     const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    const headerLength = buf.readUInt32LE(0);
-    const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as { magic: string; dimensions: number; coarseFrom: number; ids: string[]; subjects: string[] };
-    if (header.magic !== MAGIC) throw new Error('not a face index snapshot');
+    let header: { magic?: unknown; dimensions: number; coarseFrom: number; ids: string[]; subjects: string[]; centredAt?: number };
+    let headerLength: number;
+    try {
+      headerLength = buf.readUInt32LE(0);
+      header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as typeof header;
+    } catch {
+      throw new Error('not a face index snapshot');
+    }
+    if (header.magic !== MAGIC && header.magic !== MAGIC_V1) {
+      throw new Error(typeof header.magic === 'string' && header.magic.startsWith('VERITY-FACE-INDEX-') ? `face index snapshot version ${header.magic} is not supported (this code reads ${MAGIC_V1} and ${MAGIC})` : 'not a face index snapshot');
+    }
     const count = header.ids.length;
-    const index = new FaceIndex(header.dimensions, header.coarseFrom, Math.max(1, count));
+    const d = header.dimensions;
+    const centredAt = header.magic === MAGIC ? header.centredAt ?? 0 : 0;
     const start = 4 + headerLength;
-    if (buf.length - start !== count * header.dimensions * 4) throw new Error('face index snapshot is truncated');
-    // Copy into an aligned array: the snapshot's offset need not be a multiple of 4.
-    const raw = new Uint8Array(count * header.dimensions * 4);
-    raw.set(buf.subarray(start));
+    const vectorBytes = count * d * 4;
+    if (buf.length - start !== vectorBytes + (centredAt > 0 ? d * 4 : 0)) throw new Error('face index snapshot is truncated or has trailing bytes');
+    const index = new FaceIndex(d, header.coarseFrom, Math.max(1, count));
+    // Copy into aligned arrays: the snapshot's offset need not be a multiple of 4.
+    const raw = new Uint8Array(vectorBytes);
+    raw.set(buf.subarray(start, start + vectorBytes));
     index.vectors = new Float32Array(raw.buffer);
-    index.projected = new Float32Array(Math.max(1, count) * PROJECTED);
+    if (centredAt > 0) {
+      const centre = new Uint8Array(d * 4);
+      centre.set(buf.subarray(start + vectorBytes));
+      index.codes.setCentre(new Float32Array(centre.buffer));
+      index.centredAt = centredAt;
+    }
     index.ids = header.ids;
     index.subjects = header.subjects;
-    header.ids.forEach((id, row) => {
-      index.rowOf.set(id, row);
-      index.projectRow(row);
-    });
+    header.ids.forEach((id, row) => index.rowOf.set(id, row));
     return index;
+  }
+
+  /** The codes, first (re)computing the centre when the index has doubled since, and encoding every row. */
+  private liveCodes(): SignCodes {
+    if (this.codesLive) return this.codes;
+    const n = this.ids.length;
+    if (this.codes.centreVector === null || n >= 2 * this.centredAt) {
+      this.codes.setCentre(SignCodes.mean(this.vectors, n, this.dimensions));
+      this.centredAt = n;
+    }
+    for (let row = 0; row < n; row++) this.codes.encode(this.vectors, row);
+    this.codesLive = true;
+    return this.codes;
   }
 
   private grow(rows: number): void {
@@ -162,18 +218,8 @@ export class FaceIndex {
     const vectors = new Float32Array(next * this.dimensions);
     vectors.set(this.vectors);
     this.vectors = vectors;
-    const projected = new Float32Array(next * PROJECTED);
-    projected.set(this.projected);
-    this.projected = projected;
+    this.codes.grow(next);
   }
-
-  private projectRow(row: number): void {
-    project(this.vectors, row * this.dimensions, this.sketch, this.dimensions, this.projected, row * PROJECTED);
-  }
-}
-
-function* range(n: number): Generator<number> {
-  for (let i = 0; i < n; i++) yield i;
 }
 
 function dot(m: Float32Array, offset: number, q: Float32Array, d: number): number {
@@ -189,24 +235,8 @@ function dot(m: Float32Array, offset: number, q: Float32Array, d: number): numbe
   return s0 + s1 + s2 + s3;
 }
 
-/** Projected-space scores of every row; one flat loop, 8 accumulators, no per-row calls. */
-function coarseScores(projected: Float32Array, n: number, q: Float32Array): Float32Array {
-  const out = new Float32Array(n);
-  for (let r = 0, o = 0; r < n; r++, o += PROJECTED) {
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
-    for (let j = 0; j < PROJECTED; j += 8) {
-      s0 += projected[o + j]! * q[j]!;
-      s1 += projected[o + j + 1]! * q[j + 1]!;
-      s2 += projected[o + j + 2]! * q[j + 2]!;
-      s3 += projected[o + j + 3]! * q[j + 3]!;
-      s4 += projected[o + j + 4]! * q[j + 4]!;
-      s5 += projected[o + j + 5]! * q[j + 5]!;
-      s6 += projected[o + j + 6]! * q[j + 6]!;
-      s7 += projected[o + j + 7]! * q[j + 7]!;
-    }
-    out[r] = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;
-  }
-  return out;
+function kthLargest(scored: { s: number }[], k: number): number {
+  return Float64Array.from(scored, (x) => x.s).sort().at(-k)!;
 }
 
 /** Rows with the `count` highest scores, via a min-heap (no full sort of 100,000 scores). */
@@ -244,36 +274,4 @@ function topRows(scores: Float32Array, count: number): number[] {
     }
   }
   return Array.from(heapRows.subarray(0, size));
-}
-
-/**
- * Count-sketch projection: every input value is added, with a fixed random sign, to one of the
- * PROJECTED outputs. Inner products are preserved in expectation like a Gaussian projection, at one
- * addition per value (a dense 256×1024 projection made bulk loading 100,000 faces take ~30 s).
- */
-function project(src: Float32Array, offset: number, sketch: Sketch, d: number, out: Float32Array, outOffset: number): void {
-  out.fill(0, outOffset, outOffset + PROJECTED);
-  for (let i = 0; i < d; i++) out[outOffset + sketch.bucket[i]!]! += sketch.sign[i]! * src[offset + i]!;
-}
-
-interface Sketch { bucket: Uint16Array; sign: Float32Array }
-
-/** Buckets and signs from a fixed seed (mulberry32), so a rebuilt or restored index projects identically. */
-function seededSketch(d: number, seed: number): Sketch {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-  // A shuffled balanced assignment: every bucket gets d / PROJECTED inputs.
-  const bucket = Uint16Array.from({ length: d }, (_, i) => i % PROJECTED);
-  for (let i = d - 1; i > 0; i--) {
-    const j = next() % (i + 1);
-    [bucket[i], bucket[j]] = [bucket[j]!, bucket[i]!];
-  }
-  const sign = Float32Array.from({ length: d }, () => (next() & 1 ? 1 : -1));
-  return { bucket, sign };
 }

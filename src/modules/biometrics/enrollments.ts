@@ -2,7 +2,7 @@ import { emitAudit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { getFaceEngine } from './engine.js';
-import { embeddingModelKey, type FaceIndexCache } from './face-index-cache.js';
+import { embeddingModelKey } from './face-index-cache.js';
 import { decodeImage, engineCall } from './inputs.js';
 import { faceEnrollments, hasVectorColumn, newEnrollmentId, toEnrollment } from './repository.js';
 import type { FaceCheckArgs } from './check-args.js';
@@ -13,7 +13,7 @@ import type { EnrollmentBody, FaceEnrollment } from './schemas.js';
  * the search needs. Not a check, so not billed; audited. A photo without one clear face cannot be
  * enrolled: 422 check_unavailable naming `image`, with the engine's finding in the message.
  */
-export async function enrollFace({ ctx, settings, input, cache }: Omit<FaceCheckArgs<EnrollmentBody>, 'sealer'> & { cache: FaceIndexCache }): Promise<FaceEnrollment> {
+export async function enrollFace({ ctx, settings, input }: Omit<FaceCheckArgs<EnrollmentBody>, 'sealer'>): Promise<FaceEnrollment> {
   const image = decodeImage('image', input.image, 'selfie', settings.maxImageBytes);
   const { embedding, signals, model } = await engineCall(() => getFaceEngine().embed(image.data));
   if (!embedding) {
@@ -27,12 +27,11 @@ export async function enrollFace({ ctx, settings, input, cache }: Omit<FaceCheck
     await emitAudit(tx, ctx, { action: 'face_enrollment.created', resourceType: 'face_enrollment', resourceId: r.id, metadata: { subject_reference: input.subject_reference, model: modelKey } });
     return toEnrollment(r);
   });
-  cache.invalidate(ctx);
   return row;
 }
 
 /** Erases the embedding (biometric data) and keeps a tombstone row for the audit trail. */
-export async function deleteEnrollment({ ctx, id, cache }: { ctx: FaceCheckArgs<unknown>['ctx']; id: string; cache: FaceIndexCache }): Promise<FaceEnrollment> {
+export async function deleteEnrollment({ ctx, id }: { ctx: FaceCheckArgs<unknown>['ctx']; id: string }): Promise<FaceEnrollment> {
   const vector = await hasVectorColumn(ctx.db);
   const out = await withTransaction(ctx, async (tx) => {
     const r = await faceEnrollments.erase(tx, ctx, vector, id);
@@ -40,6 +39,5 @@ export async function deleteEnrollment({ ctx, id, cache }: { ctx: FaceCheckArgs<
     await emitAudit(tx, ctx, { action: 'face_enrollment.deleted', resourceType: 'face_enrollment', resourceId: id, metadata: { subject_reference: r.subject_reference } });
     return toEnrollment(r);
   });
-  cache.invalidate(ctx);
   return out;
 }

@@ -1,47 +1,103 @@
-import { FaceIndex } from '../../engines/face/index.js';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { EMBEDDING_DIMENSIONS, type FaceIndexHit } from '../../engines/face/index.js';
 import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
+import { idFloor } from '../../platform/ids.js';
+import { createWorkerPool, workerFileUrl, type WorkerPool } from '../../platform/worker-pool.js';
 import { faceEnrollments } from './repository.js';
+import type { FacePage, FaceIndexResult, FaceIndexState, FaceIndexTask } from './face-index-worker.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 
+/** Faces per message when an index is loaded: ~4 MB of embeddings, tens of milliseconds of main-thread parsing. */
+const PAGE = 1000;
 /**
- * In-process face indexes for databases without pgvector, one per tenant, loaded from the real[]
- * column. Before each search a freshness stamp (newest enrolment id, newest erasure; two index
- * lookups) is compared with the one the index was built at, so an enrolment or erasure made by
- * another process is seen on the next search. Least recently used tenants are dropped beyond `max`.
+ * An index catching up re-reads the faces enrolled since its last sync minus this margin, so a row
+ * whose id was made a little earlier than it committed (another process, clock skew, a slow
+ * transaction) is not missed. Re-adding a face replaces it: the margin costs time, not correctness.
+ */
+const CATCH_UP_MARGIN_MS = 5 * 60_000;
+/** A loaded index taking longer than this is ended (the worker restarts and the next search reloads). */
+const TASK_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * In-process face indexes for databases without pgvector, one per tenant and embedding model, held
+ * by a worker thread (face-index-worker.ts) so that searching and encoding never run on the event
+ * loop. Before each search the tenant's freshness stamp (newest enrolment id, newest erasure; two
+ * index lookups) is read; the worker answers only from an index at that stamp. Otherwise this thread
+ * brings it up to date: faces enrolled and erased since the index's last sync (incremental), or the
+ * whole set in pages when the worker has none (first search, a restarted worker, an evicted tenant).
+ * Searches of one tenant are serialised here so an update is never applied twice.
  */
 export class FaceIndexCache {
-  private readonly entries = new Map<string, { stamp: string; index: FaceIndex }>();
+  private pool: WorkerPool<FaceIndexTask, FaceIndexResult> | null = null;
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Whole loads, incremental catch-ups and pages sent since start: how often indexes had to be brought up to date. */
+  readonly stats = { fullLoads: 0, catchUps: 0, pagesSent: 0 };
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly maxIndexes: number) {}
 
-  async get(db: Queryable, t: Tenant, model: string): Promise<FaceIndex> {
+  private worker(): WorkerPool<FaceIndexTask, FaceIndexResult> {
+    this.pool ??= createWorkerPool<FaceIndexTask, FaceIndexResult>({
+      file: workerFileUrl(import.meta.url, './face-index-worker.js'), size: 1, name: 'face-index', taskTimeoutMs: TASK_TIMEOUT_MS, workerData: { maxIndexes: this.maxIndexes },
+    });
+    return this.pool;
+  }
+
+  /** Top-k of the tenant's live faces of `model` by cosine similarity, and how many faces were searched. */
+  async search(db: Queryable, t: Tenant, model: string, embedding: Float32Array, k: number): Promise<{ hits: FaceIndexHit[]; size: number }> {
     const key = `${t.accountId}\u0000${t.environment}\u0000${model}`;
-    const stamp = await faceEnrollments.stamp(db, t);
-    const cached = this.entries.get(key);
-    if (cached && cached.stamp === stamp) {
-      this.entries.delete(key);
-      this.entries.set(key, cached); // most recently used goes last
-      return cached.index;
+    const previous = this.queues.get(key) ?? Promise.resolve();
+    const mine = previous.catch(() => undefined).then(() => this.searchNow(db, t, model, key, embedding, k));
+    this.queues.set(key, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.queues.get(key) === mine) this.queues.delete(key);
     }
-    const rows = await faceEnrollments.loadAll(db, t, model);
-    const index = new FaceIndex(undefined, undefined, Math.max(16, rows.length));
-    for (const r of rows) index.add(r.id, r.subject_reference, r.embedding);
-    this.entries.delete(key);
-    this.entries.set(key, { stamp, index });
-    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
-    return index;
   }
 
-  /** Drops a tenant's indexes after a change in this process (the stamp would catch it too; this frees memory at once). */
-  invalidate(t: Tenant): void {
-    const prefix = `${t.accountId}\u0000${t.environment}\u0000`;
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+  private async searchNow(db: Queryable, t: Tenant, model: string, key: string, embedding: Float32Array, k: number): Promise<{ hits: FaceIndexHit[]; size: number }> {
+    const stamp = await faceEnrollments.stamp(db, t);
+    // Not transferred: the message copies the embedding, the caller keeps its own.
+    const ask = () => this.worker().run({ kind: 'search', key, stamp, embedding, k });
+    // A worker that restarts between the update and the search lost it: one more (full) load.
+    for (let attempt = 0; ; attempt++) {
+      const r = await ask();
+      if ('found' in r && r.found) return { hits: r.hits, size: r.size };
+      if (attempt === 2) throw new Error('the face index worker keeps losing the index it is given');
+      await this.bringUpToDate(db, t, model, key, stamp, 'state' in r ? r.state : null);
+    }
   }
 
-  get size(): number {
-    return this.entries.size;
+  private async bringUpToDate(db: Queryable, t: Tenant, model: string, key: string, stamp: string, held: FaceIndexState | null): Promise<void> {
+    // Database time, read before the rows: anything committed later is caught by the next sync.
+    const syncedAt = await faceEnrollments.now(db);
+    const since = held ? new Date(new Date(held.syncedAt).getTime() - CATCH_UP_MARGIN_MS) : null;
+    if (since) this.stats.catchUps++;
+    else this.stats.fullLoads++;
+    let afterId = since ? idFloor('faceEnrollment', since.getTime()) : '';
+    let reset = !since;
+    for (;;) {
+      const rows = await faceEnrollments.loadPage(db, t, model, { afterId, limit: PAGE });
+      if (rows.length === 0 && !reset) break;
+      const page: FacePage = { ids: rows.map((r) => r.id), subjects: rows.map((r) => r.subject_reference), embeddings: new Float32Array(rows.length * EMBEDDING_DIMENSIONS) };
+      rows.forEach((r, i) => page.embeddings.set(r.embedding, i * EMBEDDING_DIMENSIONS));
+      await this.worker().run({ kind: 'apply', key, reset, page, remove: [], state: null }, [page.embeddings.buffer as ArrayBuffer]);
+      this.stats.pagesSent++;
+      reset = false;
+      if (rows.length < PAGE) break;
+      afterId = rows[rows.length - 1]!.id;
+      await yieldToLoop();
+    }
+    const remove = since ? await faceEnrollments.erasedSince(db, t, since) : [];
+    await this.worker().run({ kind: 'apply', key, reset: false, page: null, remove, state: { stamp, syncedAt: syncedAt.toISOString() } });
+  }
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.close();
   }
 }
 

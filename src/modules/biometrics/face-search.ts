@@ -10,8 +10,9 @@ import type { FaceCheckArgs } from './check-args.js';
 import type { FaceSearchBody } from './schemas.js';
 
 /**
- * 1:N search over the tenant's enrolled faces: pgvector's HNSW index where the database has it,
- * otherwise the cached in-process FaceIndex. The decision is the engine's searchFace rule (which
+ * 1:N search over the tenant's enrolled faces: the in-process FaceIndex held by the face-index worker
+ * thread, or pgvector's HNSW index when the operator turned it on (FACE_SEARCH_PGVECTOR) and the
+ * database has it. The decision is the engine's searchFace rule (which
  * only takes a synchronous FaceIndex, hence repeated here): another subject's face at or above the
  * threshold is a probable duplicate identity → needs_review; no usable face → failed.
  */
@@ -24,7 +25,7 @@ export async function faceSearchCheck({ ctx, sealer, settings, input, cache }: F
   const embedMs = performance.now() - started;
   let hits: EnrollmentHit[] = [];
   let enrolled: number | null = null;
-  const vector = await hasVectorColumn(ctx.db);
+  const vector = settings.searchWithPgvector && (await hasVectorColumn(ctx.db));
   const backend = vector ? 'pgvector_hnsw' : 'in_process_index';
   const searchStarted = performance.now();
   if (embedding) {
@@ -32,9 +33,9 @@ export async function faceSearchCheck({ ctx, sealer, settings, input, cache }: F
     if (vector) {
       hits = await faceEnrollments.searchVector(ctx.db, ctx, modelKey, embedding, k);
     } else {
-      const index = await cache.get(ctx.db, ctx, modelKey);
-      enrolled = index.size;
-      hits = index.search(embedding, { k }).map((h) => ({ enrollment_id: h.id, subject_reference: h.subjectId, similarity: h.similarity }));
+      const found = await cache.search(ctx.db, ctx, modelKey, embedding, k);
+      enrolled = found.size;
+      hits = found.hits.map((h) => ({ enrollment_id: h.id, subject_reference: h.subjectId, similarity: h.similarity }));
     }
   }
   const searchMs = performance.now() - searchStarted;

@@ -100,7 +100,8 @@ export const faceEnrollments = {
   async searchVector(db: Db, t: Tenant, model: string, embedding: Float32Array, k: number): Promise<EnrollmentHit[]> {
     return db.transaction(async (tx) => {
       await tx.query("SET LOCAL hnsw.iterative_scan = 'strict_order'");
-      await tx.query('SET LOCAL hnsw.ef_search = 100');
+      // 100 found 26 of 29 faces ≥ 0.65 among 10,000 on the bench, 400 all 29 (20 of 29 among 100,000).
+      await tx.query('SET LOCAL hnsw.ef_search = 400');
       const rows = await tx.query<{ id: string; subject_reference: string; similarity: number }>(
         `SELECT id, subject_reference, 1 - (embedding_vec <=> $4::vector) AS similarity FROM face_enrollments
          WHERE account_id = $1 AND environment = $2 AND model = $3 AND deleted_at IS NULL AND embedding_vec IS NOT NULL
@@ -121,11 +122,30 @@ export const faceEnrollments = {
     return `${rows[0]?.last_id ?? ''}|${iso(rows[0]?.last_deleted) ?? ''}`;
   },
 
-  async loadAll(db: Queryable, t: Tenant, model: string): Promise<{ id: string; subject_reference: string; embedding: number[] }[]> {
+  /**
+   * A page of live embeddings in id order after `afterId` (ids are time-sortable: an index catching
+   * up starts from idFloor of its last sync). `embedding` stays the driver's number[].
+   */
+  async loadPage(db: Queryable, t: Tenant, model: string, o: { afterId: string; limit: number }): Promise<{ id: string; subject_reference: string; embedding: number[] }[]> {
     return db.query(
       `SELECT id, subject_reference, embedding FROM face_enrollments
-       WHERE account_id = $1 AND environment = $2 AND model = $3 AND deleted_at IS NULL AND embedding IS NOT NULL ORDER BY id`,
-      [t.accountId, t.environment, model],
+       WHERE account_id = $1 AND environment = $2 AND model = $3 AND deleted_at IS NULL AND embedding IS NOT NULL AND id > $4
+       ORDER BY id LIMIT $5`,
+      [t.accountId, t.environment, model, o.afterId, o.limit],
     );
+  },
+
+  /** Ids of the tenant's faces erased since `since` (an index catching up removes them). */
+  async erasedSince(db: Queryable, t: Tenant, since: Date): Promise<string[]> {
+    const rows = await db.query<{ id: string }>(
+      'SELECT id FROM face_enrollments WHERE account_id = $1 AND environment = $2 AND deleted_at >= $3',
+      [t.accountId, t.environment, since],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  async now(db: Queryable): Promise<Date> {
+    const rows = await db.query<{ now: Date }>('SELECT now() AS now');
+    return new Date(rows[0]!.now);
   },
 };

@@ -29,6 +29,7 @@ export const biometricsModule: FastifyPluginAsync<ModuleOptions> = async (app, {
   app.addHook('onClose', async () => {
     await releaseFace();
     await releaseReader();
+    await cache.close();
   });
   const args = <I>(ctx: Parameters<typeof livenessCheck>[0]['ctx'], input: I) => ({ ctx, sealer: deps.sealer, settings, input });
 
@@ -57,7 +58,7 @@ export const biometricsModule: FastifyPluginAsync<ModuleOptions> = async (app, {
     schema: { tags, operationId: 'createFaceEnrollment', summary: 'Enrol a subject\'s face for 1:N search (the embedding is stored, not the photo)', body: EnrollmentBody, response: { 201: FaceEnrollment, ...standardErrors, 422: Type.Ref('Error') } },
   }, async (req, reply) => {
     reply.code(201);
-    return enrollFace({ ctx: req.ctx, settings, input: req.body, cache });
+    return enrollFace({ ctx: req.ctx, settings, input: req.body });
   });
 
   r.get('/face-search/enrollments/:id', {
@@ -72,5 +73,5 @@ export const biometricsModule: FastifyPluginAsync<ModuleOptions> = async (app, {
   r.delete('/face-search/enrollments/:id', {
     config: { scope },
     schema: { tags, operationId: 'deleteFaceEnrollment', summary: 'Delete a face enrolment: its embedding is erased, the record stays for the audit trail', params: EnrollmentParams, response: { 200: FaceEnrollment, ...standardErrors } },
-  }, async (req) => deleteEnrollment({ ctx: req.ctx, id: req.params.id, cache }));
+  }, async (req) => deleteEnrollment({ ctx: req.ctx, id: req.params.id }));
 };

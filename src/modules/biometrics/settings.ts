@@ -5,8 +5,14 @@ export interface FaceSettings {
   poolSize: number;
   /** Largest decoded upload per image field (bytes). The engine's own limit is 15 MB. */
   maxImageBytes: number;
-  /** How many tenants' in-process face indexes stay cached (PostgreSQL without pgvector). */
+  /** How many tenants' in-process face indexes the face-index worker keeps. */
   indexCacheTenants: number;
+  /**
+   * Search with pgvector's HNSW index where the database has it, instead of the in-process index.
+   * Off by default: on the bench's 100,000 faces HNSW (m 16, ef_search 400) found 20 of 29 faces at or
+   * above the threshold, the in-process index all 29, and faster (docs/face.md).
+   */
+  searchWithPgvector: boolean;
 }
 
 /** Validated when the module registers, so a bad value stops start-up instead of the first check. */
@@ -17,6 +23,7 @@ export function loadFaceSettings(env: NodeJS.ProcessEnv = process.env): FaceSett
     poolSize: r.int('FACE_POOL_SIZE', 1, 1, 16),
     maxImageBytes: r.int('FACE_IMAGE_MAX_BYTES', 15 * 1024 * 1024, 1024, 15 * 1024 * 1024),
     indexCacheTenants: r.int('FACE_INDEX_CACHE_TENANTS', 32, 1, 10_000),
+    searchWithPgvector: r.bool('FACE_SEARCH_PGVECTOR', false),
   };
   r.throwIfProblems();
   return settings;
