@@ -31,9 +31,8 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     'jobs.purge': async () => {
       await deps.db.query("DELETE FROM jobs WHERE state = 'done' AND updated_at < now() - interval '7 days'");
     },
-    // The embedded database has no autovacuum: refresh planner statistics so plans follow the data.
     'db.analyze': async () => {
-      if (deps.db.kind === 'pglite') await deps.db.query('ANALYZE');
+      await analyzeChangedTables(deps.db);
     },
     'contact.purge': async () => {
       await purgeContactHistory(deps.db);
@@ -46,13 +45,30 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
   };
 }
 
+/**
+ * The embedded database has no autovacuum daemon, so its planner statistics never refresh by
+ * themselves: a table that grew from nothing is still planned as empty (face search then scans every
+ * enrolled face instead of using the HNSW index: 96 ms instead of 8 ms at 10,000 faces). This does what
+ * autovacuum's analyze does on PostgreSQL, with its default thresholds: every table changed by more than
+ * 50 rows + 10 % since its last ANALYZE is analysed. PostgreSQL servers run autovacuum themselves.
+ */
+export async function analyzeChangedTables(db: Db): Promise<string[]> {
+  if (db.kind !== 'pglite') return [];
+  const rows = await db.query<{ name: string }>(
+    `SELECT format('%I.%I', schemaname, relname) AS name FROM pg_stat_user_tables
+      WHERE n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0) ORDER BY relname`,
+  );
+  for (const r of rows) await db.query(`ANALYZE ${r.name}`);
+  return rows.map((r) => r.name);
+}
+
 /** Recurring maintenance, enqueued with a dedupe key so N workers still run each once per period. */
 export const RECURRING: { queue: string; everyMs: number }[] = [
   { queue: 'audit.seal', everyMs: 2_000 },
   { queue: 'idempotency.purge', everyMs: 3_600_000 },
   { queue: 'jobs.purge', everyMs: 3_600_000 },
   { queue: 'contact.purge', everyMs: 3_600_000 },
-  { queue: 'db.analyze', everyMs: 600_000 },
+  { queue: 'db.analyze', everyMs: 60_000 },
   ...listSyncSchedule(),
   ...VERIFICATION_RECURRING,
   ...RETENTION_RECURRING,
