@@ -178,6 +178,9 @@ describe('GET /v1/verifications/{id}/report', () => {
       assert.ok(text.includes(needle), `report text lacks ${needle}`);
     }
     assert.ok(text.includes('reason_59_'), 'the last wrapped reason is there');
+    // Media are listed with their stored sizes (the report does not decrypt them).
+    assert.ok(text.includes(`${s.docImage} - document_front, image/png, ${PNG.length} bytes`), 'the document image is listed with its size');
+    assert.ok(text.includes(`${s.selfie} - selfie, image/jpeg, ${SELFIE.length} bytes`), 'the selfie is listed with its size');
 
     const r = spawnSync('pdftoppm', ['-v']);
     if (r.error) {

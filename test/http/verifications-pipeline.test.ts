@@ -34,21 +34,24 @@ const noFont = ocrBAvailable() ? false : 'OCR-B font (Debian fonts-ocr-b) not in
 const face = (name: string) => readFileSync(`${dataDir}/faces/deepface_subset/images/${name}`);
 const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, sealer }) }).drain();
 
-async function session(o: Tenant, body: Record<string, unknown>) {
-  const res = await t.call('POST', '/v1/verifications', { key: o.sandboxKey, body });
+type Env = 'sandbox' | 'production';
+const keyOf = (o: Tenant, env: Env) => (env === 'sandbox' ? o.sandboxKey : o.productionKey);
+
+async function session(o: Tenant, body: Record<string, unknown>, env: Env = 'sandbox') {
+  const res = await t.call('POST', '/v1/verifications', { key: keyOf(o, env), body });
   assert.equal(res.statusCode, 201, res.body);
   return res.json() as { id: string; checks: { type: string; id: string }[] };
 }
 
 /** What the capture API does on upload and submit, then the pipeline job. */
-async function captureAndRun(o: Tenant, id: string, media: { kind: string; data: Buffer; contentType?: string }[]) {
-  const ctx = o.ctx('sandbox');
+async function captureAndRun(o: Tenant, id: string, media: { kind: string; data: Buffer; contentType?: string }[], env: Env = 'sandbox') {
+  const ctx = o.ctx(env);
   for (const m of media) await checks.insertMedia(t.db, ctx, sealer, { sessionId: id }, { kind: m.kind, contentType: m.contentType ?? 'image/jpeg', data: m.data });
   if (media.length) await startCapture(t.db, ctx, id);
   await submitCapture(t.db, ctx, id);
-  await enqueueJob(t.db, PIPELINE_QUEUE, { account_id: o.accountId, environment: 'sandbox', session_id: id }, { dedupeKey: `pipeline:${id}` });
+  await enqueueJob(t.db, PIPELINE_QUEUE, { account_id: o.accountId, environment: env, session_id: id }, { dedupeKey: `pipeline:${id}` });
   await drain();
-  const v = (await t.call('GET', `/v1/verifications/${id}`, { key: o.sandboxKey })).json();
+  const v = (await t.call('GET', `/v1/verifications/${id}`, { key: keyOf(o, env) })).json();
   const status = Object.fromEntries(v.checks.map((c: { type: string; status: string }) => [c.type, c.status]));
   return { v, status };
 }
@@ -167,6 +170,26 @@ describe('session pipeline without a document', () => {
     const { v, status } = await captureAndRun(o, s.id, []);
     assert.equal(status.sanctions_pep, 'no_match');
     assert.equal(v.decision, 'approved');
+  });
+
+  test('production with no list imported: screening cannot run, so the session is referred; a name correction is recorded and screening stays for review', async () => {
+    const o = await t.tenant();
+    const s = await session(o, { journey: 'kyc_screening_only', subject: { type: 'individual', reference: 'cus_nolists', given_names: 'Maria', surname: 'Lindqvist' } }, 'production');
+    const { v, status } = await captureAndRun(o, s.id, [], 'production');
+    assert.equal(status.sanctions_pep, 'potential_match');
+    assert.equal(v.status, 'referred');
+    const scrId = s.checks.find((c) => c.type === 'sanctions_pep')!.id;
+    const scr = (await t.call('GET', `/v1/checks/${scrId}`, { key: o.productionKey })).json();
+    assert.deepEqual(scr.reasons, ['check_unavailable']);
+
+    const res = await t.call('PATCH', `/v1/verifications/${s.id}`, { key: o.productionKey, body: { fields: { surname: 'Lindquist' }, reason: 'typo in the declared name' } });
+    assert.equal(res.statusCode, 200, res.body);
+    const w = res.json();
+    assert.equal(w.status, 'referred');
+    assert.equal(w.fields.surname, 'Lindquist');
+    assert.deepEqual([w.corrections[0].rescreening.before, w.corrections[0].rescreening.after], ['potential_match', 'potential_match']);
+    const again = (await t.call('GET', `/v1/checks/${scrId}`, { key: o.productionKey })).json();
+    assert.deepEqual([again.status, again.reasons], ['potential_match', ['check_unavailable']]);
   });
 
   test('the last failed attempt refers the session to review instead of leaving it processing', async () => {

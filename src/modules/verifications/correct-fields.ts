@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { emitAudit } from '../../platform/audit.js';
-import { conflict, invalid, notFound } from '../../platform/errors.js';
+import { AppError, conflict, invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { decide, type CheckOutcome as JourneyOutcome } from '../journeys/decide.js';
@@ -20,6 +20,7 @@ import { emptyFields, sessionFields, type SubjectFields } from './fields.js';
 import { sessions, type SessionRow } from './repository.js';
 import type { Verification } from './schemas.js';
 import { effectiveState } from './state-machine.js';
+import { withoutEngine } from './pipeline-steps.js';
 
 function assertCorrectable(s: SessionRow | null): asserts s is SessionRow {
   if (!s) throw notFound('verification', 'id');
@@ -50,7 +51,11 @@ export async function correctFields({ ctx, sealer, cache, hostedBaseUrl, id, inp
   if (settings && names.some((n) => SCREENING_INPUT_FIELDS.includes(n as keyof SubjectFields))) {
     const request = screeningInputFor(corrected, settings, { reference: pre.subject_reference, country: pre.subject_country });
     if (!request) throw invalid('fields.surname', 'The journey screens the subject, so the corrected fields need a name (given_names or surname).');
-    outcome = await evaluateScreening({ ctx, cache, input: request });
+    // As in the pipeline: screening that cannot run here (no list imported) is an outcome for review, not a refusal.
+    outcome = await evaluateScreening({ ctx, cache, input: request }).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'check_unavailable') return withoutEngine('potential_match', 'check_unavailable', err.message);
+      throw err;
+    });
   }
 
   return withTransaction(ctx, async (tx) => {

@@ -42,7 +42,7 @@ export const verificationEvidenceModule: FastifyPluginAsync<ModuleOptions> = asy
       response: { 200: binary('application/pdf', 'The report.'), ...standardErrors },
     },
   }, async (req, reply) => {
-    const evidence = await loadEvidence(req.ctx.db, req.ctx, sealer, req.params.id, hosted);
+    const evidence = await loadEvidence(req.ctx.db, req.ctx, sealer, req.params.id, hosted, { media: 'listed' });
     const pdf = await renderReport(evidence, new Date());
     reply.type('application/pdf').header('content-disposition', `inline; filename="${evidence.session.id}-report.pdf"`);
     return pdf;

@@ -28,14 +28,16 @@ export interface EvidenceCheck {
   redacted_at: string | null;
 }
 
-export interface EvidenceMedia { id: string; check_id: string | null; kind: string; content_type: string; sha256: string; data: Buffer }
+/** A medium as the report lists it: what it is and its size, without opening it. */
+export interface EvidenceMediaInfo { id: string; check_id: string | null; kind: string; content_type: string; sha256: string; bytes: number }
+export interface EvidenceMedia extends EvidenceMediaInfo { data: Buffer }
 
-/** Everything a session's evidence bundle and report are made of, read in one place. */
-export interface SessionEvidence {
+/** Everything a session's evidence bundle (media opened) and report (media listed) are made of, read in one place. */
+export interface SessionEvidence<M extends EvidenceMediaInfo = EvidenceMedia> {
   session: Verification & { transitions: NonNullable<Verification['transitions']> };
   decision: DecisionObject | null;
   checks: EvidenceCheck[];
-  media: EvidenceMedia[];
+  media: M[];
 }
 
 type DeletableRow = SessionRow & { effective_status: SessionState; deleted_at?: Date | null };
@@ -45,7 +47,10 @@ export function assertNotDeleted(s: { deleted_at?: Date | null }): void {
   if (s.deleted_at) throw conflict(`The session was deleted at ${iso(s.deleted_at)}; its personal data and media no longer exist (only the tombstone remains).`);
 }
 
-export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id: string, hostedBaseUrl: string): Promise<SessionEvidence> {
+/** With `media: 'listed'` the media are described, not decrypted (the report only names them and their sizes). */
+export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id: string, hostedBaseUrl: string): Promise<SessionEvidence>;
+export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id: string, hostedBaseUrl: string, o: { media: 'listed' }): Promise<SessionEvidence<EvidenceMediaInfo>>;
+export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id: string, hostedBaseUrl: string, o?: { media: 'listed' }): Promise<SessionEvidence<EvidenceMediaInfo>> {
   const s = (await sessions.get(db, t, id)) as DeletableRow | null;
   if (!s) throw notFound('verification', 'id');
   assertNotDeleted(s);
@@ -64,13 +69,14 @@ export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id:
       created_at: iso(c.created_at)!, completed_at: iso(c.completed_at), redacted_at: iso(c.redacted_at),
     };
   });
-  const mediaRows = await db.query<{ id: string; check_id: string | null; kind: string; content_type: string; sha256: string; data_sealed: Buffer | Uint8Array | null }>(
-    `SELECT id, check_id, kind, content_type, sha256, data_sealed FROM media
+  const listed = o?.media === 'listed';
+  const mediaRows = await db.query<EvidenceMediaInfo & { data_sealed?: Buffer | Uint8Array | null }>(
+    `SELECT id, check_id, kind, content_type, sha256, bytes${listed ? '' : ', data_sealed'} FROM media
      WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL AND data_sealed IS NOT NULL
        AND (session_id = $3 OR check_id = ANY($4::text[])) ORDER BY id`,
     [t.accountId, t.environment, id, checkRows.map((c) => c.id)],
   );
-  const media = mediaRows.map(({ data_sealed, ...m }) => ({ ...m, data: sealer.openBytes(MEDIA_PURPOSE, Buffer.from(data_sealed!)) }));
+  const media = listed ? mediaRows : mediaRows.map(({ data_sealed, ...m }) => ({ ...m, data: sealer.openBytes(MEDIA_PURPOSE, Buffer.from(data_sealed!)) }));
   return { session, decision, checks, media };
 }
 

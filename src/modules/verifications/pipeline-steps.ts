@@ -48,7 +48,7 @@ export interface StepState {
 export type StepOutcome = CheckOutcome & { status: CheckOutcome['status'] };
 
 /** An outcome the pipeline decides without an engine verdict (nothing captured, no name to screen …). */
-function withoutEngine(status: CheckOutcome['status'], reason: string, detail: string): StepOutcome {
+export function withoutEngine(status: CheckOutcome['status'], reason: string, detail: string): StepOutcome {
   return { status, score: null, reasons: [reason], signals: [signal(reason, true, false, { detail })], model: [], timings: {}, result: {} };
 }
 

@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import type { SessionEvidence } from './evidence.js';
+import type { EvidenceMediaInfo, SessionEvidence } from './evidence.js';
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
@@ -98,7 +98,7 @@ function signalLines(signals: unknown): string[] {
  * The compliance report of one session as a PDF: subject, journey, status, decision, risk, reason
  * codes, every check with its status and main signals, the transition trail, and page numbers.
  */
-export async function renderReport(e: SessionEvidence, generatedAt: Date): Promise<Buffer> {
+export async function renderReport(e: SessionEvidence<EvidenceMediaInfo>, generatedAt: Date): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const s = e.session;
   doc.setTitle(`Verification report ${s.id}`);
@@ -150,7 +150,7 @@ export async function renderReport(e: SessionEvidence, generatedAt: Date): Promi
   }
   if (e.media.length) {
     w.heading('Media');
-    for (const m of e.media) w.text(`${m.id} - ${m.kind}, ${m.content_type}, ${m.data.length} bytes, SHA-256 ${m.sha256}`, { size: 9 });
+    for (const m of e.media) w.text(`${m.id} - ${m.kind}, ${m.content_type}, ${m.bytes} bytes, SHA-256 ${m.sha256}`, { size: 9 });
   }
 
   w.heading('Transition trail');
