@@ -50,12 +50,14 @@ async function withQueryProbe<T>(db: Db, work: () => Promise<T>): Promise<{ resu
       probes++;
     }
   })();
+  let result: T;
   try {
-    return { result: await work(), maxQueryMs, probes };
+    result = await work();
   } finally {
     done = true;
-    await probing;
+    await probing; // a probe that waited behind the work finishes here and counts
   }
+  return { result, maxQueryMs, probes };
 }
 
 const rows: string[][] = [];
