@@ -1,30 +1,26 @@
-import type { ListSnapshot } from '../../engines/screening/types.js';
-import { makeSnapshot, type ListInput, type ListSource } from './list-source.js';
+import type { ListInput, ListSource } from './list-source.js';
 
-// `lists sync`: download, parse, validate, and only then hand back a new snapshot. A failed or
-// partial download returns { ok: false } and the caller keeps serving the previous snapshot.
+// The parts of `lists sync` that are not about the database: download a source's file(s), classify a
+// failed download, and the size rules a parsed download must pass. The service composes them around
+// its parse worker (modules/screening/list-sync.ts): a failed or partial download returns
+// { ok: false } and the caller keeps serving the previous snapshot.
 
 export type FetchFn = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
 
-export interface SyncOptions {
+export interface DownloadOptions {
   source: ListSource;
-  /** The snapshot's source name (default: the format's, e.g. `ofac_sdn`). */
-  sourceName?: string;
   /** One URL, or file name → URL for multi-file formats (default: the format's official URL). */
   urls?: string | Record<string, string>;
   fetch?: FetchFn;
-  previous?: ListSnapshot;
-  /** Reject a result with fewer entities than this (default 1). */
-  minEntities?: number;
-  /** Reject a result that lost more than this fraction of the previous entities (default 0.2). */
-  maxDropRatio?: number;
   timeoutMs?: number;
-  now?: () => Date;
 }
 
-export type SyncResult =
-  | { ok: true; snapshot: ListSnapshot; unchanged: boolean }
-  | { ok: false; reason: string; /** true: worth retrying later (network, 5xx); false: the data is bad. */ transient: boolean };
+export interface Failure {
+  ok: false;
+  reason: string;
+  /** true: worth retrying later (network, 5xx, 429); false: the data is bad. */
+  transient: boolean;
+}
 
 async function download(fetchFn: FetchFn, url: string, timeoutMs: number): Promise<Uint8Array> {
   const ctl = new AbortController();
@@ -38,10 +34,8 @@ async function download(fetchFn: FetchFn, url: string, timeoutMs: number): Promi
   }
 }
 
-export type Failure = Extract<SyncResult, { ok: false }>;
-
 /** Downloads a source's file(s); a failed download is classified (5xx, 429 and network errors are transient). */
-export async function downloadListInput(o: Pick<SyncOptions, 'source' | 'urls' | 'fetch' | 'timeoutMs'>): Promise<{ ok: true; input: ListInput } | Failure> {
+export async function downloadListInput(o: DownloadOptions): Promise<{ ok: true; input: ListInput } | Failure> {
   const fetchFn = o.fetch ?? (globalThis.fetch as unknown as FetchFn);
   const timeoutMs = o.timeoutMs ?? 120_000;
   const urls = o.urls ?? o.source.officialUrl;
@@ -57,7 +51,10 @@ export async function downloadListInput(o: Pick<SyncOptions, 'source' | 'urls' |
   }
 }
 
-/** The size rules a parsed download must pass before it may replace the active snapshot; null when it passes. */
+/**
+ * The size rules a parsed download must pass before it may replace the active snapshot; null when it
+ * passes. `minEntities` defaults to 1; `maxDropRatio` (the share of the previous count it may lose) to 0.2.
+ */
 export function checkParsedSize(o: { count: number; previousCount: number; minEntities?: number; maxDropRatio?: number }): Failure | null {
   const min = o.minEntities ?? 1;
   if (o.count < min) return { ok: false, reason: `only ${o.count} entities (minimum ${min})`, transient: false };
@@ -68,21 +65,7 @@ export function checkParsedSize(o: { count: number; previousCount: number; minEn
   return null;
 }
 
+/** A download that does not parse: never transient (the same bytes will not parse later either). */
 export function parseFailure(e: unknown): Failure {
   return { ok: false, reason: `parse failed: ${(e as Error).message}`, transient: false };
-}
-
-export async function syncList(o: SyncOptions): Promise<SyncResult> {
-  const downloaded = await downloadListInput(o);
-  if (!downloaded.ok) return downloaded;
-  let entities;
-  try {
-    entities = o.source.parse(downloaded.input);
-  } catch (e) {
-    return parseFailure(e);
-  }
-  const refused = checkParsedSize({ count: entities.length, previousCount: o.previous?.entities.length ?? 0, minEntities: o.minEntities, maxDropRatio: o.maxDropRatio });
-  if (refused) return refused;
-  const snapshot = makeSnapshot(o.sourceName ?? o.source.sourceName, entities, o.now?.() ?? new Date());
-  return { ok: true, snapshot, unchanged: snapshot.version === o.previous?.version };
 }
