@@ -75,8 +75,8 @@ describe('face search over enrolled faces', { skip }, () => {
     const del = await t.call('DELETE', `/v1/checks/face-search/enrollments/${ids.cus_1}`, { key: o.sandboxKey });
     assert.equal(del.statusCode, 200);
     assert.ok(del.json().deleted_at);
-    const [row] = await t.db.query<{ embedding: number[] | null }>('SELECT embedding FROM face_enrollments WHERE id = $1', [ids.cus_1]);
-    assert.equal(row?.embedding, null, 'deleting erases the embedding');
+    const [row] = await t.db.query<{ embedding_bytes: Uint8Array | null }>('SELECT embedding_bytes FROM face_enrollments WHERE id = $1', [ids.cus_1]);
+    assert.equal(row?.embedding_bytes, null, 'deleting erases the embedding');
     const after = await search(o, { image: face('img6.jpg'), subject_reference: 'cus_new' });
     assert.equal(after.status, 'passed');
     assert.ok(!after.result.hits.some((h: { enrollment_id: string }) => h.enrollment_id === ids.cus_1));

@@ -119,8 +119,8 @@ describe('session pipeline on real captures', { skip: noFont || (dataDir ? false
 
     // Deleting the session erases the embedding it enrolled.
     assert.equal((await t.call('DELETE', `/v1/verifications/${s.id}`, { key: o.sandboxKey })).statusCode, 200);
-    const erased = await t.db.query<{ embedding: unknown; deleted_at: Date | null }>('SELECT embedding, deleted_at FROM face_enrollments WHERE session_id = $1', [s.id]);
-    assert.equal(erased[0]!.embedding, null);
+    const erased = await t.db.query<{ embedding_bytes: unknown; deleted_at: Date | null }>('SELECT embedding_bytes, deleted_at FROM face_enrollments WHERE session_id = $1', [s.id]);
+    assert.equal(erased[0]!.embedding_bytes, null);
     assert.ok(erased[0]!.deleted_at);
   });
 

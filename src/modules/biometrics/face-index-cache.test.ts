@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { createTestDb } from '../../../test/helpers/test-db.js';
 import { cosineSimilarity, EMBEDDING_DIMENSIONS } from '../../engines/face/index.js';
 import { FaceIndexCache } from './face-index-cache.js';
-import { faceEnrollments } from './repository.js';
+import { embeddingFromBase64, embeddingToBase64, faceEnrollments } from './repository.js';
 
 let db: Db;
 let closeDb: () => Promise<void>;
@@ -57,7 +57,9 @@ test('searches run in the worker over exactly the live faces; enrolments and era
     assert.deepEqual(cache.stats, { fullLoads: 1, catchUps: 0, pagesSent: 2 });
     // Scores are exact cosines.
     const stored = (await faceEnrollments.loadPage(db, t, MODEL, { afterId: '', limit: 2000 })).find((r) => r.id === first.hits[0]!.id)!;
-    assert.ok(Math.abs(first.hits[0]!.similarity - cosineSimilarity(probe, Float32Array.from(stored.embedding))) < 1e-5);
+    const storedEmbedding = new Float32Array(EMBEDDING_DIMENSIONS);
+    embeddingFromBase64(stored.embedding, storedEmbedding);
+    assert.ok(Math.abs(first.hits[0]!.similarity - cosineSimilarity(probe, storedEmbedding)) < 1e-5);
 
     // Unchanged: answered from the worker's index, nothing loaded.
     await cache.search(db, t, MODEL, probe, 5);
@@ -117,4 +119,31 @@ test('an empty tenant searches an empty index; the least recently used tenant is
   } finally {
     await cache.close();
   }
+});
+
+test('embeddings are stored as float4 bytes in PostgreSQL binary order: what the migration computes from real[] is what the service writes, and reads back exactly', async () => {
+  const t = { accountId: 'acc_bytes', environment: 'sandbox' as const };
+  const e = face();
+  e[1] = 3.4e38; // the float4 range
+  const id = await enrol(t, 'cus_bytes', e);
+  // Migration 0017's backfill of a real[] with the same values.
+  const [row] = await db.query<{ same: boolean; bytes: number }>(
+    `SELECT embedding_bytes = (SELECT string_agg(float4send(x), ''::bytea ORDER BY i) FROM unnest($2::real[]) WITH ORDINALITY AS u(x, i)) AS same,
+            length(embedding_bytes) AS bytes FROM face_enrollments WHERE id = $1`,
+    [id, Array.from(e)],
+  );
+  assert.deepEqual(row, { same: true, bytes: EMBEDDING_DIMENSIONS * 4 });
+  const [page] = await faceEnrollments.loadPage(db, t, MODEL, { afterId: '', limit: 10 });
+  const back = new Float32Array(EMBEDDING_DIMENSIONS);
+  embeddingFromBase64(page!.embedding, back);
+  assert.deepEqual(back, e);
+  assert.equal(embeddingToBase64(back), page!.embedding.replace(/\n/g, '')); // PostgreSQL wraps base64 at 76 characters
+  // Values a text round trip would change survive the bytes: the sign of zero, a float4 denormal.
+  const special = Float32Array.from(e);
+  special[0] = -0; special[2] = 1e-40;
+  const again = new Float32Array(EMBEDDING_DIMENSIONS);
+  embeddingFromBase64(embeddingToBase64(special), again);
+  assert.deepEqual(again, special);
+  assert.ok(Object.is(again[0], -0));
+  assert.throws(() => embeddingFromBase64(embeddingToBase64(back).slice(0, 40), back), /a stored embedding has 30 bytes, expected 4096/);
 });

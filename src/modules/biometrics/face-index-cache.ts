@@ -4,12 +4,12 @@ import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
 import { idFloor } from '../../platform/ids.js';
 import { createWorkerPool, workerFileUrl, type WorkerPool } from '../../platform/worker-pool.js';
-import { faceEnrollments } from './repository.js';
+import { embeddingFromBase64, faceEnrollments } from './repository.js';
 import type { FacePage, FaceIndexResult, FaceIndexState, FaceIndexTask } from './face-index-worker.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 
-/** Faces per message when an index is loaded: ~4 MB of embeddings, tens of milliseconds of main-thread parsing. */
+/** Faces per message when an index is loaded: ~4 MB of embeddings, tens of milliseconds of main-thread decoding. */
 const PAGE = 1000;
 /**
  * An index catching up re-reads the faces enrolled since its last sync minus this margin, so a row
@@ -82,7 +82,7 @@ export class FaceIndexCache {
       const rows = await faceEnrollments.loadPage(db, t, model, { afterId, limit: PAGE });
       if (rows.length === 0 && !reset) break;
       const page: FacePage = { ids: rows.map((r) => r.id), subjects: rows.map((r) => r.subject_reference), embeddings: new Float32Array(rows.length * EMBEDDING_DIMENSIONS) };
-      rows.forEach((r, i) => page.embeddings.set(r.embedding, i * EMBEDDING_DIMENSIONS));
+      rows.forEach((r, i) => embeddingFromBase64(r.embedding, page.embeddings.subarray(i * EMBEDDING_DIMENSIONS, (i + 1) * EMBEDDING_DIMENSIONS)));
       await this.worker().run({ kind: 'apply', key, reset, page, remove: [], state: null }, [page.embeddings.buffer as ArrayBuffer]);
       this.stats.pagesSent++;
       reset = false;

@@ -53,18 +53,37 @@ export function hasVectorColumn(db: Db, within: Queryable = db): Promise<boolean
 }
 
 const vectorLiteral = (e: Float32Array): string => `[${Array.from(e).join(',')}]`;
+
+/**
+ * Embeddings are stored as bytes (`embedding_bytes`, migration 0017): float4 values in PostgreSQL's
+ * binary order (big-endian, as `float4send`), moved as base64 text both ways, which both database
+ * drivers pass through natively (the embedded database parses a bytea's hex or a real[] in JavaScript,
+ * ten times slower).
+ */
+export function embeddingToBase64(e: Float32Array): string {
+  const b = Buffer.allocUnsafe(e.length * 4);
+  for (let i = 0; i < e.length; i++) b.writeFloatBE(e[i]!, i * 4);
+  return b.toString('base64');
+}
+
+/** Decodes a stored embedding (embeddingToBase64) of `into.length` values into `into`. */
+export function embeddingFromBase64(text: string, into: Float32Array): void {
+  const b = Buffer.from(text, 'base64');
+  if (b.length !== into.length * 4) throw new RangeError(`a stored embedding has ${b.length} bytes, expected ${into.length * 4}`);
+  for (let i = 0; i < into.length; i++) into[i] = b.readFloatBE(i * 4);
+}
 const COLUMNS = 'id, subject_reference, model, created_at, deleted_at';
 
 export const faceEnrollments = {
   /** A new enrolment; with `sessionId` (enrolment of an approved session) at most one per session: null if it exists. */
   async insert(tx: Queryable, t: Tenant, hasVector: boolean, e: { id: string; subjectReference: string; model: string; embedding: Float32Array; sessionId?: string }): Promise<EnrollmentRow | null> {
-    const params = [e.id, t.accountId, t.environment, e.subjectReference, e.model, Array.from(e.embedding), e.sessionId ?? null];
+    const params = [e.id, t.accountId, t.environment, e.subjectReference, e.model, embeddingToBase64(e.embedding), e.sessionId ?? null];
     const onConflict = 'ON CONFLICT (session_id) WHERE session_id IS NOT NULL DO NOTHING';
     const rows = hasVector
-      ? await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding, session_id, embedding_vec)
-           VALUES ($1, $2, $3, $4, $5, $6::real[], $7, $8::vector) ${onConflict} RETURNING ${COLUMNS}`, [...params, vectorLiteral(e.embedding)])
-      : await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding, session_id)
-           VALUES ($1, $2, $3, $4, $5, $6::real[], $7) ${onConflict} RETURNING ${COLUMNS}`, params);
+      ? await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding_bytes, session_id, embedding_vec)
+           VALUES ($1, $2, $3, $4, $5, decode($6, 'base64'), $7, $8::vector) ${onConflict} RETURNING ${COLUMNS}`, [...params, vectorLiteral(e.embedding)])
+      : await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding_bytes, session_id)
+           VALUES ($1, $2, $3, $4, $5, decode($6, 'base64'), $7) ${onConflict} RETURNING ${COLUMNS}`, params);
     return rows[0] ?? null;
   },
 
@@ -76,7 +95,7 @@ export const faceEnrollments = {
   /** Soft delete that erases the biometric data itself; the row stays for the audit trail. */
   async erase(tx: Queryable, t: Tenant, hasVector: boolean, id: string): Promise<EnrollmentRow | null> {
     const rows = await tx.query<EnrollmentRow>(
-      `UPDATE face_enrollments SET deleted_at = now(), embedding = NULL${hasVector ? ', embedding_vec = NULL' : ''}
+      `UPDATE face_enrollments SET deleted_at = now(), embedding_bytes = NULL${hasVector ? ', embedding_vec = NULL' : ''}
        WHERE account_id = $1 AND environment = $2 AND id = $3 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
       [t.accountId, t.environment, id],
     );
@@ -86,7 +105,7 @@ export const faceEnrollments = {
   /** Erases the enrolment an approved session made (its session is deleted): same as erase, by session. */
   async eraseForSession(tx: Queryable, t: Tenant, hasVector: boolean, sessionId: string): Promise<number> {
     const rows = await tx.query<{ id: string }>(
-      `UPDATE face_enrollments SET deleted_at = now(), embedding = NULL${hasVector ? ', embedding_vec = NULL' : ''}
+      `UPDATE face_enrollments SET deleted_at = now(), embedding_bytes = NULL${hasVector ? ', embedding_vec = NULL' : ''}
        WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND deleted_at IS NULL RETURNING id`,
       [t.accountId, t.environment, sessionId],
     );
@@ -124,12 +143,12 @@ export const faceEnrollments = {
 
   /**
    * A page of live embeddings in id order after `afterId` (ids are time-sortable: an index catching
-   * up starts from idFloor of its last sync). `embedding` stays the driver's number[].
+   * up starts from idFloor of its last sync). `embedding` is base64 (embeddingFromBase64 decodes it).
    */
-  async loadPage(db: Queryable, t: Tenant, model: string, o: { afterId: string; limit: number }): Promise<{ id: string; subject_reference: string; embedding: number[] }[]> {
+  async loadPage(db: Queryable, t: Tenant, model: string, o: { afterId: string; limit: number }): Promise<{ id: string; subject_reference: string; embedding: string }[]> {
     return db.query(
-      `SELECT id, subject_reference, embedding FROM face_enrollments
-       WHERE account_id = $1 AND environment = $2 AND model = $3 AND deleted_at IS NULL AND embedding IS NOT NULL AND id > $4
+      `SELECT id, subject_reference, encode(embedding_bytes, 'base64') AS embedding FROM face_enrollments
+       WHERE account_id = $1 AND environment = $2 AND model = $3 AND deleted_at IS NULL AND embedding_bytes IS NOT NULL AND id > $4
        ORDER BY id LIMIT $5`,
       [t.accountId, t.environment, model, o.afterId, o.limit],
     );
