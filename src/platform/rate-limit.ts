@@ -3,13 +3,21 @@ import type { Redis } from 'ioredis';
 export interface RateLimitResult {
   limit: number;
   remaining: number;
-  /** Unix time (seconds) at which the current window ends. */
+  /** Unix time (seconds) by which, with no further requests, the whole limit is available again. */
   resetAt: number;
   allowed: boolean;
+  /** When not allowed: seconds until one more request fits (at least 1). 0 when allowed. */
   retryAfterSeconds: number;
 }
 
-/** Counts requests per key in fixed one-minute windows. */
+/**
+ * Counts requests per key over a sliding minute, approximated from two fixed one-minute counters: the
+ * current minute's count plus the previous minute's weighted by the share of it still inside the last
+ * 60 seconds. Plain fixed windows let twice the limit through around a boundary (a full window just
+ * before it, another just after) and judge the same burst differently depending on when it comes;
+ * this does neither, at the cost of two counters per key. Only allowed requests are counted, so a
+ * client that keeps retrying while limited is not kept out for longer.
+ */
 export interface RateLimiter {
   hit(key: string, limit: number, now?: number): Promise<RateLimitResult>;
   close(): Promise<void>;
@@ -17,48 +25,88 @@ export interface RateLimiter {
 
 const WINDOW_MS = 60_000;
 
-function result(count: number, limit: number, windowStart: number, now: number): RateLimitResult {
-  const resetMs = windowStart + WINDOW_MS;
+/**
+ * The decision for one more request, given the previous and current minutes' counts of allowed requests
+ * (before this one). Pure, so both limiters decide alike and the arithmetic is tested on its own.
+ */
+export function slidingWindowDecision(previous: number, current: number, limit: number, now: number): RateLimitResult {
+  const windowStart = now - (now % WINDOW_MS);
+  const weight = 1 - (now - windowStart) / WINDOW_MS; // share of the previous minute still inside the last 60 s
+  const used = previous * weight + current;
+  const allowed = used + 1 <= limit;
+  const usedAfter = allowed ? used + 1 : used;
+  // With no more requests the budget is whole again once both counted minutes have slid out.
+  const currentAfter = allowed ? current + 1 : current;
+  const resetMs = currentAfter > 0 ? windowStart + 2 * WINDOW_MS : windowStart + WINDOW_MS;
   return {
     limit,
-    remaining: Math.max(0, limit - count),
+    remaining: Math.max(0, Math.floor(limit - usedAfter)),
     resetAt: Math.ceil(resetMs / 1000),
-    allowed: count <= limit,
-    retryAfterSeconds: Math.max(1, Math.ceil((resetMs - now) / 1000)),
+    allowed,
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((nextAllowedAt(previous, current, limit, windowStart) - now) / 1000)),
   };
+}
+
+/** The earliest time one more request fits: the weighted previous minute must decay, or the next minute begin. */
+function nextAllowedAt(previous: number, current: number, limit: number, windowStart: number): number {
+  // Within this minute: previous * (1 - f) + current + 1 <= limit.
+  const room = limit - current - 1;
+  if (room >= 0 && previous > 0) return windowStart + Math.ceil((1 - room / previous) * WINDOW_MS);
+  // In the next minute this minute's count is the previous one: current * (1 - f) + 1 <= limit.
+  if (current === 0 || limit - 1 >= current) return windowStart + WINDOW_MS;
+  return windowStart + WINDOW_MS + Math.ceil((1 - (limit - 1) / current) * WINDOW_MS);
 }
 
 /** One process's own counters: correct for a single instance, per-instance when several run. */
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly counters = new Map<string, { window: number; count: number }>();
+  private readonly counters = new Map<string, { window: number; count: number; previous: number }>();
   async hit(key: string, limit: number, now = Date.now()): Promise<RateLimitResult> {
     const windowStart = now - (now % WINDOW_MS);
     let c = this.counters.get(key);
     if (!c || c.window !== windowStart) {
       if (this.counters.size > 100_000) this.counters.clear();
-      c = { window: windowStart, count: 0 };
+      const previous = c && c.window === windowStart - WINDOW_MS ? c.count : 0;
+      c = { window: windowStart, count: 0, previous };
       this.counters.set(key, c);
     }
-    c.count++;
-    return result(c.count, limit, windowStart, now);
+    const r = slidingWindowDecision(c.previous, c.count, limit, now);
+    if (r.allowed) c.count++;
+    return r;
   }
   async close(): Promise<void> {}
 }
 
-/** Shared counters in Redis so every API process enforces one limit per key. */
+/**
+ * Shared counters in Redis so every API process enforces one limit per key. One round trip: a script
+ * reads both minutes, decides with the same arithmetic, and counts the request only when it is allowed.
+ */
 export class RedisRateLimiter implements RateLimiter {
   constructor(private readonly redis: Redis) {}
   async hit(key: string, limit: number, now = Date.now()): Promise<RateLimitResult> {
     const windowStart = now - (now % WINDOW_MS);
-    const redisKey = `verity:rl:${key}:${windowStart}`;
-    const replies = await this.redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec();
-    const count = Number(replies?.[0]?.[1] ?? 0);
-    return result(count, limit, windowStart, now);
+    const current = `verity:rl:${key}:${windowStart}`;
+    const previous = `verity:rl:${key}:${windowStart - WINDOW_MS}`;
+    // The weighted sum is computed here in Lua from the same inputs slidingWindowDecision uses; the
+    // decision is then recomputed in TypeScript from the counts the script saw, so headers match it.
+    const reply = (await this.redis.eval(SLIDING_HIT, 2, current, previous, String(limit), String(now - windowStart), String(WINDOW_MS), String(WINDOW_MS * 2))) as [number, number];
+    return slidingWindowDecision(Number(reply[0]), Number(reply[1]), limit, now);
   }
   async close(): Promise<void> {
     this.redis.disconnect();
   }
 }
+
+/** KEYS: current, previous minute. ARGV: limit, ms into the minute, window ms, expiry ms. Returns the counts before this request. */
+const SLIDING_HIT = `
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+local prev = tonumber(redis.call('GET', KEYS[2]) or '0')
+local used = prev * (1 - tonumber(ARGV[2]) / tonumber(ARGV[3])) + cur
+if used + 1 <= tonumber(ARGV[1]) then
+  redis.call('INCR', KEYS[1])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+end
+return { prev, cur }
+`;
 
 export async function createRateLimiter(redisUrl: string | null): Promise<RateLimiter> {
   if (!redisUrl) return new MemoryRateLimiter();

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { RedisRateLimiter, createRateLimiter } from '../../src/platform/rate-limit.js';
+import { MemoryRateLimiter, RedisRateLimiter, createRateLimiter } from '../../src/platform/rate-limit.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));
@@ -65,4 +65,22 @@ test('with Redis, two processes share one count per key', async (ctx) => {
   const r = await l.hit(key, 50);
   assert.equal(r.allowed, false);
   await l.close();
+});
+
+test('with Redis, the limit slides over the minute boundary exactly as the in-memory limiter does', async (ctx) => {
+  if (!(await redisReachable())) return ctx.skip(`Redis not reachable at ${redisUrl}`);
+  const redis = (await createRateLimiter(redisUrl)) as RedisRateLimiter;
+  const memory = new MemoryRateLimiter();
+  const key = `test-slide-${process.pid}-${Date.now()}`;
+  // A minute in the past, so nothing else writes these counters; the limiter takes its clock as an argument.
+  const t0 = Date.now() - 10 * 60_000 - (Date.now() % 60_000);
+  const times = [...Array.from({ length: 45 }, (_, i) => t0 + 58_000 + i * 10), t0 + 61_000, t0 + 61_499, t0 + 61_500, t0 + 61_501, ...Array.from({ length: 25 }, (_, i) => t0 + 90_000 + i)];
+  try {
+    for (const now of times) {
+      const [a, b] = [await redis.hit(key, 40, now), await memory.hit(key, 40, now)];
+      assert.deepEqual(a, b, `at +${now - t0} ms`);
+    }
+  } finally {
+    await redis.close();
+  }
 });
