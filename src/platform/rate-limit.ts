@@ -81,14 +81,18 @@ export class MemoryRateLimiter implements RateLimiter {
  * reads both minutes, decides with the same arithmetic, and counts the request only when it is allowed.
  */
 export class RedisRateLimiter implements RateLimiter {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: Redis) {
+    // Sent by hash (EVALSHA) after the first call, with ioredis loading the script where it is missing.
+    redis.defineCommand('verityRateHit', { numberOfKeys: 2, lua: SLIDING_HIT });
+  }
   async hit(key: string, limit: number, now = Date.now()): Promise<RateLimitResult> {
     const windowStart = now - (now % WINDOW_MS);
     const current = `verity:rl:${key}:${windowStart}`;
     const previous = `verity:rl:${key}:${windowStart - WINDOW_MS}`;
     // The weighted sum is computed here in Lua from the same inputs slidingWindowDecision uses; the
     // decision is then recomputed in TypeScript from the counts the script saw, so headers match it.
-    const reply = (await this.redis.eval(SLIDING_HIT, 2, current, previous, String(limit), String(now - windowStart), String(WINDOW_MS), String(WINDOW_MS * 2))) as [number, number];
+    const run = (this.redis as unknown as { verityRateHit(...args: string[]): Promise<[number, number]> }).verityRateHit;
+    const reply = await run.call(this.redis, current, previous, String(limit), String(now - windowStart), String(WINDOW_MS), String(WINDOW_MS * 2));
     return slidingWindowDecision(Number(reply[0]), Number(reply[1]), limit, now);
   }
   async close(): Promise<void> {
