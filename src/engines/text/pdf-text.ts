@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { pdfjs } from './pdfjs.js';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
 import { TextInputError } from './input-error.js';
 import type { PdfInfo, TextPage, Word } from './types.js';
