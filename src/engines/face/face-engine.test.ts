@@ -126,4 +126,24 @@ describe('face engine on real faces', { skip }, () => {
     await assert.rejects(engine.analyze(Buffer.from('definitely not an image')), (e: unknown) => e instanceof FaceInputError && e.reason === 'image_unsupported_format');
     assert.equal((await engine.analyze(img('img5.jpg'))).faces.length, 1, 'the pool keeps working after refusals');
   });
+
+  test('one worker takes a check\'s images as one task (decodes overlap inference): the same scores as two workers, and input errors name their image', async () => {
+    const single = createFaceEngine({ poolSize: 1 });
+    try {
+      const [one, two] = [await single.match(img('img20.jpg'), img('img21.jpg')), await engine.match(img('img20.jpg'), img('img21.jpg'))];
+      assert.ok(Math.abs(one.similarity! - two.similarity!) < 1e-6, `${one.similarity} vs ${two.similarity}`);
+      assert.equal(one.verdict, two.verdict);
+      const [ageOne, ageTwo] = [await single.estimateAge(img('img5.jpg'), { minimumAge: 18 }), await engine.estimateAge(img('img5.jpg'), { minimumAge: 18 })];
+      assert.deepEqual([ageOne.age, ageOne.low, ageOne.high, ageOne.verdict], [ageTwo.age, ageTwo.low, ageTwo.high, ageTwo.verdict]);
+      const live = await single.liveness([img('img5.jpg'), img('img6.jpg')]);
+      assert.deepEqual(live.signals.map((x) => [x.name, x.passed]), (await engine.liveness([img('img5.jpg'), img('img6.jpg')])).signals.map((x) => [x.name, x.passed]));
+      const junk = Buffer.from('definitely not an image');
+      await assert.rejects(single.match(img('img5.jpg'), junk), (e: unknown) => e instanceof FaceInputError && e.reason === 'image_unsupported_format' && e.field === 'reference');
+      await assert.rejects(single.match(junk, img('img5.jpg')), (e: unknown) => e instanceof FaceInputError && e.field === 'selfie');
+      await assert.rejects(single.liveness([img('img5.jpg'), img('img6.jpg'), junk]), (e: unknown) => e instanceof FaceInputError && e.field === 'frames[2]');
+      assert.equal((await single.match(img('img20.jpg'), img('img21.jpg'))).verdict, one.verdict, 'the worker keeps working after a refused task');
+    } finally {
+      await single.close();
+    }
+  });
 });

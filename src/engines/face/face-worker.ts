@@ -3,13 +3,15 @@ import { workerData } from 'node:worker_threads';
 import type { TransferListItem } from 'node:worker_threads';
 import { serveWorkerTasks } from '../../platform/worker-pool.js';
 import { loadHuman, type HumanFace, type LoadedHuman } from './human-loader.js';
-import { decodeImage, DEFAULT_IMAGE_LIMITS, type ImageLimits } from './image-input.js';
+import { decodeImage, DEFAULT_IMAGE_LIMITS, type DecodedImage, type ImageLimits } from './image-input.js';
+import { FaceInputError } from './errors.js';
 import { measureTexture } from './texture.js';
 import type { Box, DetectedFace, FaceAnalysis, FaceTask, FaceTaskResult } from './types.js';
 
 /**
- * Worker entry: models load once per worker, then every task decodes its image here (never on the
- * main thread), runs Human and measures texture. One task at a time per worker (the pool's contract).
+ * Worker entry: models load once per worker, then every task decodes its image(s) here (never on the
+ * main thread), runs Human and measures texture. One task at a time per worker (the pool's contract);
+ * a task of several images decodes them all at once and runs the models on each in turn.
  */
 
 // libvips would otherwise start one thread per core in every worker; the pool already owns the cores.
@@ -27,15 +29,39 @@ serveWorkerTasks<FaceTask, FaceTaskResult>(async (task) => {
     const memory = loaded.human.tf.memory();
     return { result: { models: loaded.models, loadMs: loaded.loadMs, backend: loaded.human.tf.getBackend(), tensors: memory.numTensors, wasmBytes: memory.numBytes } };
   }
-  const analysis = await analyze(loaded, task.image, task.mirror ?? false, task.presentationAttack ?? true);
-  const transfer: TransferListItem[] = [];
-  for (const face of analysis.faces) transfer.push(face.embedding.buffer as ArrayBuffer, face.mesh.buffer as ArrayBuffer);
-  return { result: analysis, transfer };
+  if (task.kind === 'analyzeMany') {
+    // Every decode starts now; the models then take the images in order as their decodes finish.
+    const decodes = task.images.map((image, i) => timedDecode(image, task.mirrors[i] ?? false, task.fields[i] ?? 'image'));
+    decodes.forEach((d) => d.catch(() => undefined)); // a failure is reported once, by the await below
+    const analyses: FaceAnalysis[] = [];
+    for (const decoding of decodes) analyses.push(await infer(loaded, await decoding, task.presentationAttack));
+    return { result: analyses, transfer: analyses.flatMap(transferables) };
+  }
+  const analysis = await infer(loaded, await timedDecode(task.image, task.mirror ?? false, 'image'), task.presentationAttack ?? true);
+  return { result: analysis, transfer: transferables(analysis) };
 });
 
-async function analyze(loaded: LoadedHuman, image: Uint8Array, mirror: boolean, pad: boolean): Promise<FaceAnalysis> {
+function transferables(analysis: FaceAnalysis): TransferListItem[] {
+  return analysis.faces.flatMap((face) => [face.embedding.buffer as ArrayBuffer, face.mesh.buffer as ArrayBuffer]);
+}
+
+interface TimedDecode {
+  decoded: DecodedImage;
+  decodeMs: number;
+}
+
+async function timedDecode(image: Uint8Array, mirror: boolean, field: string): Promise<TimedDecode> {
   const started = performance.now();
-  const decoded = await decodeImage(image, limits, mirror);
+  try {
+    return { decoded: await decodeImage(image, limits, mirror), decodeMs: performance.now() - started };
+  } catch (err) {
+    if (err instanceof FaceInputError && err.field !== field) throw new FaceInputError(err.reason, err.message, field);
+    throw err;
+  }
+}
+
+/** Models and texture on a decoded image. `totalMs` is this image's own work: its decode plus its inference. */
+async function infer(loaded: LoadedHuman, { decoded, decodeMs }: TimedDecode, pad: boolean): Promise<FaceAnalysis> {
   const decodedAt = performance.now();
   const { human } = loaded;
   const tensor = human.tf.tensor(decoded.rgb, [1, decoded.height, decoded.width, 3], 'int32');
@@ -61,7 +87,7 @@ async function analyze(loaded: LoadedHuman, image: Uint8Array, mirror: boolean, 
   return {
     image: decoded.info,
     faces,
-    timings: { decodeMs: decodedAt - started, inferenceMs: inferredAt - decodedAt, textureMs: done - inferredAt, totalMs: done - started },
+    timings: { decodeMs, inferenceMs: inferredAt - decodedAt, textureMs: done - inferredAt, totalMs: decodeMs + (done - decodedAt) },
   };
 }
 

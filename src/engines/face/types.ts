@@ -98,9 +98,15 @@ export interface EmbedResult {
 /** What the worker receives; images are transferred, not copied. */
 export type FaceTask =
   | { kind: 'analyze'; image: Uint8Array; mirror?: boolean; /** Run anti-spoofing, liveness and texture (only liveness needs them). */ presentationAttack?: boolean }
+  /**
+   * Several images in one task (one worker): all are decoded at once (libvips runs each decode on its
+   * own libuv thread), then the models run on each in turn, so decoding overlaps inference instead of
+   * preceding it image by image. `fields` name the images in input errors.
+   */
+  | { kind: 'analyzeMany'; images: Uint8Array[]; mirrors: boolean[]; fields: string[]; presentationAttack: boolean }
   | { kind: 'info' };
 
-export type FaceTaskResult = FaceAnalysis | WorkerInfo;
+export type FaceTaskResult = FaceAnalysis | FaceAnalysis[] | WorkerInfo;
 
 export interface WorkerInfo {
   models: ModelInfo[];
