@@ -147,3 +147,28 @@ test('embeddings are stored as float4 bytes in PostgreSQL binary order: what the
   assert.ok(Object.is(again[0], -0));
   assert.throws(() => embeddingFromBase64(embeddingToBase64(back).slice(0, 40), back), /a stored embedding has 30 bytes, expected 4096/);
 });
+
+test('warm preloads the most recently enrolled tenants, as many as the worker keeps; their first search loads nothing', async () => {
+  const tenant = () => ({ accountId: `acct_${newId('account').slice(5)}`, environment: 'production' as const });
+  const [older, recent1, recent2] = [tenant(), tenant(), tenant()];
+  await enrol(older, 'cus_o', face());
+  for (let i = 0; i < 3; i++) await enrol(recent1, `cus_r1_${i}`, face());
+  const probe = face();
+  await enrol(recent2, 'cus_r2', probe);
+  const cache = new FaceIndexCache(2);
+  try {
+    assert.deepEqual(await cache.warm(db), { indexes: 2, faces: 4 });
+    assert.deepEqual(cache.stats, { fullLoads: 2, catchUps: 0, pagesSent: 2 });
+    const found = await cache.search(db, recent2, MODEL, probe, 1);
+    assert.equal(found.hits[0]?.subjectId, 'cus_r2');
+    assert.equal((await cache.search(db, recent1, MODEL, face(), 1)).size, 3);
+    assert.equal(cache.stats.fullLoads, 2, 'the preloaded tenants were searched without loading');
+    assert.equal((await cache.search(db, older, MODEL, face(), 1)).size, 1);
+    assert.equal(cache.stats.fullLoads, 3, 'a tenant beyond the limit loads on its first search');
+  } finally {
+    await cache.close();
+  }
+  const closed = new FaceIndexCache(2);
+  await closed.close();
+  assert.deepEqual(await closed.warm(db), { indexes: 0, faces: 0 }, 'a closed cache preloads nothing');
+});

@@ -32,6 +32,7 @@ const TASK_TIMEOUT_MS = 10 * 60_000;
 export class FaceIndexCache {
   private pool: WorkerPool<FaceIndexTask, FaceIndexResult> | null = null;
   private readonly queues = new Map<string, Promise<unknown>>();
+  private closed = false;
   /** Whole loads, incremental catch-ups and pages sent since start: how often indexes had to be brought up to date. */
   readonly stats = { fullLoads: 0, catchUps: 0, pagesSent: 0 };
 
@@ -45,7 +46,16 @@ export class FaceIndexCache {
   }
 
   /** Top-k of the tenant's live faces of `model` by cosine similarity, and how many faces were searched. */
-  async search(db: Queryable, t: Tenant, model: string, embedding: Float32Array, k: number): Promise<{ hits: FaceIndexHit[]; size: number }> {
+  search(db: Queryable, t: Tenant, model: string, embedding: Float32Array, k: number): Promise<{ hits: FaceIndexHit[]; size: number }> {
+    return this.searchOrPreload(db, t, model, embedding, k);
+  }
+
+  /** Brings the tenant's index up to date in the worker without searching it (a starting process's warm-up). */
+  async preload(db: Queryable, t: Tenant, model: string): Promise<number> {
+    return (await this.searchOrPreload(db, t, model, null, 0)).size;
+  }
+
+  private async searchOrPreload(db: Queryable, t: Tenant, model: string, embedding: Float32Array | null, k: number): Promise<{ hits: FaceIndexHit[]; size: number }> {
     const key = `${t.accountId}\u0000${t.environment}\u0000${model}`;
     const previous = this.queues.get(key) ?? Promise.resolve();
     const mine = previous.catch(() => undefined).then(() => this.searchNow(db, t, model, key, embedding, k));
@@ -57,7 +67,7 @@ export class FaceIndexCache {
     }
   }
 
-  private async searchNow(db: Queryable, t: Tenant, model: string, key: string, embedding: Float32Array, k: number): Promise<{ hits: FaceIndexHit[]; size: number }> {
+  private async searchNow(db: Queryable, t: Tenant, model: string, key: string, embedding: Float32Array | null, k: number): Promise<{ hits: FaceIndexHit[]; size: number }> {
     const stamp = await faceEnrollments.stamp(db, t);
     // Not transferred: the message copies the embedding, the caller keeps its own.
     const ask = () => this.worker().run({ kind: 'search', key, stamp, embedding, k });
@@ -94,7 +104,24 @@ export class FaceIndexCache {
     await this.worker().run({ kind: 'apply', key, reset: false, page: null, remove, state: { stamp, syncedAt: syncedAt.toISOString() } });
   }
 
+  /**
+   * Preloads, one after another, the indexes of the tenants that enrolled most recently (as many as the
+   * worker keeps), so the first search of each after a start or a deploy does not pay for reading all
+   * of its faces. Meant to run in the background; stops early when the cache closes.
+   */
+  async warm(db: Queryable): Promise<{ indexes: number; faces: number }> {
+    let indexes = 0;
+    let faces = 0;
+    for (const r of await faceEnrollments.recentIndexes(db, this.maxIndexes)) {
+      if (this.closed) break;
+      faces += await this.preload(db, r, r.model);
+      indexes++;
+    }
+    return { indexes, faces };
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
     const pool = this.pool;
     this.pool = null;
     await pool?.close();

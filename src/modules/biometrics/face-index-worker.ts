@@ -29,7 +29,8 @@ export interface FacePage {
 }
 
 export type FaceIndexTask =
-  | { kind: 'search'; key: string; stamp: string; embedding: Float32Array; k: number }
+  /** `embedding` null: only whether the index is at `stamp` (a preload), no search. */
+  | { kind: 'search'; key: string; stamp: string; embedding: Float32Array | null; k: number }
   /** Starts (reset) or continues bringing an index up to date: add or replace `page`, then remove `remove`. `state` is set when the update is complete. */
   | { kind: 'apply'; key: string; reset: boolean; page: FacePage | null; remove: string[]; state: Omit<FaceIndexState, 'size'> | null };
 
@@ -56,7 +57,8 @@ serveWorkerTasks<FaceIndexTask, FaceIndexResult>(async (task) => {
     if (!entry?.state || entry.state.stamp !== task.stamp) {
       return { result: { found: false, state: entry?.state ? { ...entry.state, size: entry.index.size } : null } };
     }
-    return { result: { found: true, hits: entry.index.search(task.embedding, { k: task.k }), size: entry.index.size } };
+    const hits = task.embedding ? entry.index.search(task.embedding, { k: task.k }) : [];
+    return { result: { found: true, hits, size: entry.index.size } };
   }
   let entry = touch(task.key);
   if (task.reset || !entry) {

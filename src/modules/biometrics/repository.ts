@@ -132,6 +132,16 @@ export const faceEnrollments = {
   },
 
   /** Changes whenever a face of the tenant is enrolled or erased, in any process: both read from indexes. */
+  /** The tenants and models with live enrolments, the most recently enrolled first: what a starting process preloads. */
+  async recentIndexes(db: Queryable, limit: number): Promise<{ accountId: string; environment: Tenant['environment']; model: string }[]> {
+    const rows = await db.query<{ account_id: string; environment: Tenant['environment']; model: string }>(
+      `SELECT account_id, environment, model FROM face_enrollments WHERE deleted_at IS NULL
+        GROUP BY account_id, environment, model ORDER BY max(id) DESC LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({ accountId: r.account_id, environment: r.environment, model: r.model }));
+  },
+
   async stamp(db: Queryable, t: Tenant): Promise<string> {
     const rows = await db.query<{ last_id: string | null; last_deleted: Date | null }>(
       `SELECT (SELECT max(id) FROM face_enrollments WHERE account_id = $1 AND environment = $2) AS last_id,

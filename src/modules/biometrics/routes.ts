@@ -26,6 +26,15 @@ export const biometricsModule: FastifyPluginAsync<ModuleOptions> = async (app, {
   const cache = new FaceIndexCache(settings.indexCacheTenants);
   const releaseFace = retainFaceEngine();
   const releaseReader = retainDocumentReader();
+  // In the background once the server is ready: searches meanwhile load what they need themselves.
+  app.addHook('onReady', async () => {
+    if (!settings.warmIndexes || settings.searchWithPgvector) return;
+    const started = performance.now();
+    cache.warm(deps.db).then(
+      (r) => { if (r.indexes > 0) app.log.info({ ...r, ms: Math.round(performance.now() - started) }, 'face search indexes preloaded'); },
+      (err: unknown) => app.log.warn({ err }, 'face search index preload stopped; searches load on demand'),
+    );
+  });
   app.addHook('onClose', async () => {
     await releaseFace();
     await releaseReader();

@@ -13,6 +13,8 @@ export interface FaceSettings {
    * above the threshold, the in-process index all 29, and faster (docs/face.md).
    */
   searchWithPgvector: boolean;
+  /** Preload the most recently enrolled tenants' in-process indexes in the background when the process starts. */
+  warmIndexes: boolean;
 }
 
 /** Validated when the module registers, so a bad value stops start-up instead of the first check. */
@@ -24,6 +26,7 @@ export function loadFaceSettings(env: NodeJS.ProcessEnv = process.env): FaceSett
     maxImageBytes: r.int('FACE_IMAGE_MAX_BYTES', 15 * 1024 * 1024, 1024, 15 * 1024 * 1024),
     indexCacheTenants: r.int('FACE_INDEX_CACHE_TENANTS', 32, 1, 10_000),
     searchWithPgvector: r.bool('FACE_SEARCH_PGVECTOR', false),
+    warmIndexes: r.bool('FACE_INDEX_WARM', true),
   };
   r.throwIfProblems();
   return settings;
