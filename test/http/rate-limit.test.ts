@@ -22,7 +22,8 @@ test('every API response carries the rate-limit headers; the limit is per key an
   assert.equal(last!.headers['x-ratelimit-remaining'], '0');
   assert.equal(last!.json().error.code, 'rate_limited');
   const retry = Number(last!.headers['retry-after']);
-  assert.ok(retry >= 1 && retry <= 60);
+  // The sliding minute (platform/rate-limit.ts): the wait is at most the rest of this minute plus the next one.
+  assert.ok(retry >= 1 && retry <= 120, String(retry));
   // Another key of the same account has its own count.
   const other = await o.keyWith(['lists:read']);
   assert.equal((await t.call('GET', '/v1/lists/blocklist/entries', { key: other })).statusCode, 200);
