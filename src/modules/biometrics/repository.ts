@@ -72,6 +72,7 @@ export function embeddingFromBase64(text: string, into: Float32Array): void {
   if (b.length !== into.length * 4) throw new RangeError(`a stored embedding has ${b.length} bytes, expected ${into.length * 4}`);
   for (let i = 0; i < into.length; i++) into[i] = b.readFloatBE(i * 4);
 }
+
 const COLUMNS = 'id, subject_reference, model, created_at, deleted_at';
 
 export const faceEnrollments = {
@@ -131,7 +132,6 @@ export const faceEnrollments = {
     });
   },
 
-  /** Changes whenever a face of the tenant is enrolled or erased, in any process: both read from indexes. */
   /** The tenants and models with live enrolments, the most recently enrolled first: what a starting process preloads. */
   async recentIndexes(db: Queryable, limit: number): Promise<{ accountId: string; environment: Tenant['environment']; model: string }[]> {
     const rows = await db.query<{ account_id: string; environment: Tenant['environment']; model: string }>(
@@ -142,6 +142,7 @@ export const faceEnrollments = {
     return rows.map((r) => ({ accountId: r.account_id, environment: r.environment, model: r.model }));
   },
 
+  /** Changes whenever a face of the tenant is enrolled or erased, in any process: both read from indexes. */
   async stamp(db: Queryable, t: Tenant): Promise<string> {
     const rows = await db.query<{ last_id: string | null; last_deleted: Date | null }>(
       `SELECT (SELECT max(id) FROM face_enrollments WHERE account_id = $1 AND environment = $2) AS last_id,
