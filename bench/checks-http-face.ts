@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createTestApp } from '../test/helpers/test-app.js';
 import { sharedDataDir } from '../test/fixtures/documents/shared-data.js';
-import { getFaceEngine } from '../src/modules/biometrics/engine.js';
+import { getFaceEngine } from '../src/modules/checks/face/engine.js';
 import { percentile, lagProbe } from './lib/stats.js';
 
 const N = Number(process.argv[2] ?? 20);

@@ -6,7 +6,7 @@
 import { loadavg } from 'node:os';
 import { openDb } from '../src/platform/db.js';
 import { EMBEDDING_DIMENSIONS } from '../src/engines/face/index.js';
-import { embeddingFromBase64, embeddingToBase64 } from '../src/modules/biometrics/repository.js';
+import { embeddingFromBase64, embeddingToBase64 } from '../src/modules/checks/face/repository.js';
 
 const N = Number(process.env.FACES ?? 10_000);
 const url = process.env.TEST_DATABASE_URL;

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { openDb, migrate } from '../src/platform/db.js';
 import { createFaceEngine } from '../src/engines/face/face-engine.js';
 import { cosineSimilarity, normalizeEmbedding } from '../src/engines/face/index.js';
-import { faceEnrollments } from '../src/modules/biometrics/repository.js';
+import { faceEnrollments } from '../src/modules/checks/face/repository.js';
 import { deepfaceImage, deepfaceLabels, percentile, fmt, requireData, syntheticFaces } from './face-data.js';
 
 requireData();

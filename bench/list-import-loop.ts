@@ -13,9 +13,9 @@ import { listFormat } from '../src/providers/lists/formats.js';
 import { readListInput } from '../src/providers/lists/list-files.js';
 import { prepareSnapshot } from '../src/engines/screening/snapshot-diff.js';
 import { ScreeningIndex } from '../src/engines/screening/index.js';
-import { importListFile, parseListOffThread } from '../src/modules/screening/list-sync.js';
-import { snapshots } from '../src/modules/screening/snapshot-repository.js';
-import { ScreeningIndexCache } from '../src/modules/screening/index-cache.js';
+import { importListFile, parseListOffThread } from '../src/modules/checks/screening/list-sync.js';
+import { snapshots } from '../src/modules/checks/screening/snapshot-repository.js';
+import { ScreeningIndexCache } from '../src/modules/checks/screening/index-cache.js';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const dir = mkdtempSync(join(tmpdir(), 'list-import-loop-'));

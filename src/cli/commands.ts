@@ -6,7 +6,7 @@ import { seedDefaultJourneys } from '../modules/journeys/repository.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../platform/api-keys.js';
 import { parseScopes } from '../platform/scopes.js';
 import { sealAuditChain, verifyAuditChain } from '../platform/audit.js';
-import { LISTS_USAGE, runListsCommand } from '../modules/screening/lists-cli.js';
+import { LISTS_USAGE, runListsCommand } from '../modules/checks/screening/lists-cli.js';
 
 export interface CliIo {
   out(line: string): void;

@@ -8,18 +8,18 @@ import { webhookDeliveriesModule, webhooksModule } from './webhooks/routes.js';
 import { eventsModule } from './events/routes.js';
 import { auditEventsModule } from './audit-events/routes.js';
 import { usageModule } from './usage/routes.js';
-import { checksModule } from './checks/routes.js';
-import { addressChecksModule } from './address-checks/routes.js';
-import { documentAiModule } from './document-ai/routes.js';
-import { contactModule } from './contact/routes.js';
-import { biometricsModule } from './biometrics/routes.js';
-import { documentChecksModule } from './document-checks/routes.js';
-import { screeningModule } from './screening/routes.js';
+import { checksModule } from './checks/kernel/routes.js';
+import { addressChecksModule } from './checks/proof-of-address/routes.js';
+import { documentAiModule } from './checks/document-ai/routes.js';
+import { contactModule } from './checks/contact/routes.js';
+import { biometricsModule } from './checks/face/routes.js';
+import { documentChecksModule } from './checks/document/routes.js';
+import { screeningModule } from './checks/screening/routes.js';
 import { monitoringModule } from './monitoring/routes.js';
 import { journeysModule } from './journeys/routes.js';
 import { sandboxModule, verificationsModule } from './verifications/routes.js';
-import { verificationEvidenceModule } from './verifications/evidence-routes.js';
-import { verificationImportsModule } from './verifications/import-routes.js';
+import { verificationEvidenceModule } from './verifications/evidence/routes.js';
+import { verificationImportsModule } from './verifications/imports/routes.js';
 import { casesModule } from './cases/routes.js';
 
 export interface ModuleOptions {

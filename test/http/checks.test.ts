@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
-import { recordCheck } from '../../src/modules/checks/record-check.js';
-import { decodeUpload, IMAGE_TYPES } from '../../src/modules/checks/media.js';
+import { recordCheck } from '../../src/modules/checks/kernel/record-check.js';
+import { decodeUpload, IMAGE_TYPES } from '../../src/modules/checks/kernel/media.js';
 import { Sealer } from '../../src/platform/crypto.js';
 import type { Tenant } from '../helpers/test-app.js';
 

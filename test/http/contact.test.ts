@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
-import { loadContactSettings } from '../../src/modules/contact/settings.js';
-import { purgeContactHistory } from '../../src/modules/contact/repository.js';
+import { loadContactSettings } from '../../src/modules/checks/contact/settings.js';
+import { purgeContactHistory } from '../../src/modules/checks/contact/repository.js';
 import { ConfigError } from '../../src/config.js';
 
 /** A local SMTP peer: keeps every mail; `busy.…` gets a 450 (transient), `nobody.…` a 550 (permanent). */

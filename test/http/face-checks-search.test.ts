@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
-import { getFaceEngine } from '../../src/modules/biometrics/engine.js';
-import { embeddingModelKey } from '../../src/modules/biometrics/face-index-cache.js';
-import { faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../src/modules/biometrics/repository.js';
+import { getFaceEngine } from '../../src/modules/checks/face/engine.js';
+import { embeddingModelKey } from '../../src/modules/checks/face/face-index-cache.js';
+import { faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../src/modules/checks/face/repository.js';
 
 // The in-process index (face-index worker) by default on both databases; pgvector's HNSW when turned on and present (PGlite).
 let t: TestApp;

@@ -3,15 +3,15 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { sharedData, SKIP_NO_DATA } from '../../src/providers/lists/fixtures/shared-data.js';
-import { importListFile } from '../../src/modules/screening/list-sync.js';
-import { screeningJobHandlers } from '../../src/modules/screening/jobs.js';
+import { importListFile } from '../../src/modules/checks/screening/list-sync.js';
+import { screeningJobHandlers } from '../../src/modules/checks/screening/jobs.js';
 import { JobRunner } from '../../src/platform/jobs.js';
 import { Sealer } from '../../src/platform/crypto.js';
 import { rescreenSnapshot } from '../../src/modules/monitoring/rescreen.js';
 import { monitoringAlerts } from '../../src/modules/monitoring/repository.js';
-import { snapshots } from '../../src/modules/screening/snapshot-repository.js';
+import { snapshots } from '../../src/modules/checks/screening/snapshot-repository.js';
 import { newId } from '../../src/platform/ids.js';
-import { indexCacheFor } from '../../src/modules/screening/index-cache.js';
+import { indexCacheFor } from '../../src/modules/checks/screening/index-cache.js';
 
 let t: TestApp;
 before(async () => {

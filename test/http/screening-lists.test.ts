@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { runCommand } from '../../src/cli/commands.js';
 import { sharedData, SKIP_NO_DATA } from '../../src/providers/lists/fixtures/shared-data.js';
-import { snapshots } from '../../src/modules/screening/snapshot-repository.js';
-import { listSyncSchedule, screeningJobHandlers } from '../../src/modules/screening/jobs.js';
+import { snapshots } from '../../src/modules/checks/screening/snapshot-repository.js';
+import { listSyncSchedule, screeningJobHandlers } from '../../src/modules/checks/screening/jobs.js';
 import { ConfigError } from '../../src/config.js';
-import { activateSnapshot } from '../../src/modules/screening/activate-snapshot.js';
+import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
 import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import { sandboxList } from '../../src/providers/lists/sandbox-list.js';
 

@@ -5,8 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
-import { readZip } from '../../src/modules/verifications/evidence-zip.js';
-import { verifyEvidenceBundle } from '../../src/modules/verifications/evidence.js';
+import { readZip } from '../../src/modules/verifications/evidence/evidence-zip.js';
+import { verifyEvidenceBundle } from '../../src/modules/verifications/evidence/evidence.js';
 import { openPdf } from '../../src/engines/text/pdf-text.js';
 import { applySessionRetention } from '../../src/modules/verifications/retention.js';
 

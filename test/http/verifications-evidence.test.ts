@@ -9,9 +9,9 @@ import { routeSecurityTests } from '../helpers/route-security.js';
 import { buildJobHandlers } from '../../src/jobs/index.js';
 import { JobRunner, enqueueJob } from '../../src/platform/jobs.js';
 import { Sealer } from '../../src/platform/crypto.js';
-import { checks, RESULT_PURPOSE } from '../../src/modules/checks/repository.js';
-import { readZip, writeZip } from '../../src/modules/verifications/evidence-zip.js';
-import { sha256, verifyEvidenceBundle } from '../../src/modules/verifications/evidence.js';
+import { checks, RESULT_PURPOSE } from '../../src/modules/checks/kernel/repository.js';
+import { readZip, writeZip } from '../../src/modules/verifications/evidence/evidence-zip.js';
+import { sha256, verifyEvidenceBundle } from '../../src/modules/verifications/evidence/evidence.js';
 import { applySessionRetention, retentionJobHandlers } from '../../src/modules/verifications/retention.js';
 import { openPdf } from '../../src/engines/text/pdf-text.js';
 

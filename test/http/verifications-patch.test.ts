@@ -6,7 +6,7 @@ import { buildJobHandlers } from '../../src/jobs/index.js';
 import { JobRunner } from '../../src/platform/jobs.js';
 import { Sealer } from '../../src/platform/crypto.js';
 import { emptyFields, sessionFields, type SubjectFields } from '../../src/modules/verifications/fields.js';
-import { valueHash } from '../../src/modules/verifications/corrections.js';
+import { valueHash } from '../../src/modules/verifications/corrections/corrections.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));

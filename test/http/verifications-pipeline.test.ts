@@ -9,10 +9,10 @@ import { ANNA } from '../fixtures/documents/specimen-mrz.js';
 import { buildJobHandlers } from '../../src/jobs/index.js';
 import { enqueueJob, JobRunner } from '../../src/platform/jobs.js';
 import { Sealer } from '../../src/platform/crypto.js';
-import { checks } from '../../src/modules/checks/repository.js';
+import { checks } from '../../src/modules/checks/kernel/repository.js';
 import { startCapture, submitCapture } from '../../src/modules/verifications/complete.js';
-import { PIPELINE_QUEUE } from '../../src/modules/verifications/pipeline.js';
-import { ENROL_QUEUE } from '../../src/modules/verifications/enrol-approved.js';
+import { PIPELINE_QUEUE } from '../../src/modules/verifications/pipeline/pipeline.js';
+import { ENROL_QUEUE } from '../../src/modules/verifications/pipeline/enrol-approved.js';
 import { sessionFields } from '../../src/modules/verifications/fields.js';
 
 /**

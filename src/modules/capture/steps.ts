@@ -1,5 +1,5 @@
 import type { JourneyDefinition } from '../journeys/definition.js';
-import { DOCUMENT_TYPES } from '../document-checks/schemas.js';
+import { DOCUMENT_TYPES } from '../checks/document/schemas.js';
 import type { StepKind } from './schemas.js';
 
 export interface Step {

@@ -9,7 +9,7 @@ import { evidenceUrl, sessions, type SessionRow } from './repository.js';
 import { openReviewCase } from '../cases/open-case.js';
 import type { SessionEvent } from './state-machine.js';
 import './events.js';
-import { enqueueEnrolment } from './enrol-approved.js';
+import { enqueueEnrolment } from './pipeline/enrol-approved.js';
 
 const EVENT_FOR: Record<DecisionResult['decision'], SessionEvent> = { approved: 'checks_passed', declined: 'checks_failed', referred: 'review_required' };
 

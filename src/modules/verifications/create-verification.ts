@@ -7,7 +7,7 @@ import { enqueueJob } from '../../platform/jobs.js';
 import { recordUsage } from '../../platform/usage.js';
 import { iso } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
-import { checks } from '../checks/repository.js';
+import { checks } from '../checks/kernel/repository.js';
 import { ensureDefaultJourneys, journeys } from '../journeys/repository.js';
 import { sessions, toVerification } from './repository.js';
 import { issueSessionToken } from './session-token.js';

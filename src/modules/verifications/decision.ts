@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../platform/errors.js';
 import { iso } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { emitCompleted } from './complete.js';
-import { enqueueEnrolment } from './enrol-approved.js';
+import { enqueueEnrolment } from './pipeline/enrol-approved.js';
 import { evidenceUrl, sessions, type SessionCheckRow, type SessionRow } from './repository.js';
 import { closeSessionCases } from '../cases/close-case.js';
 import type { DecisionObject, ManualDecision } from './schemas.js';

@@ -11,7 +11,7 @@ import { sessions, type SessionRow } from './repository.js';
 import { closeSessionCases } from '../cases/close-case.js';
 import { cancelEvent, effectiveState, lifetimeEvent, SESSION_STATES, WAITING_STATES, type SessionState } from './state-machine.js';
 import './events.js';
-import { faceEnrollments, hasVectorColumn } from '../biometrics/repository.js';
+import { faceEnrollments, hasVectorColumn } from '../checks/face/repository.js';
 
 registerEventType('verification.deleted', 'A session\'s media and personal data were deleted (DELETE /v1/verifications/{id} or the account\'s retention period); a tombstone with its status and decision remains.', Type.Object({
   id: Type.String({ description: 'Session id.' }),

@@ -12,11 +12,11 @@ import { createVerification } from './create-verification.js';
 import { recordManualDecision, toDecision } from './decision.js';
 import { SANDBOX_SUBJECTS } from './sandbox.js';
 import { SESSION_STATES } from './state-machine.js';
-import { CorrectFields } from './correction-schemas.js';
-import { correctFields } from './correct-fields.js';
-import { loadVerificationDetail } from './correction-view.js';
-import { indexCacheFor } from '../screening/index-cache.js';
-import { loadScreeningSettings } from '../screening/settings.js';
+import { CorrectFields } from './corrections/schemas.js';
+import { correctFields } from './corrections/correct-fields.js';
+import { loadVerificationDetail } from './corrections/view.js';
+import { indexCacheFor } from '../checks/screening/index-cache.js';
+import { loadScreeningSettings } from '../checks/screening/settings.js';
 
 export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/schemas.js';
-import { CHECK_STATUSES } from '../checks/schemas.js';
+import { CHECK_STATUSES } from '../checks/kernel/schemas.js';
 import { JourneyKey } from '../journeys/schemas.js';
 import { REASON_CODES } from '../journeys/decide.js';
 import { SESSION_STATES } from './state-machine.js';
 import { SubjectFields } from './fields.js';
-import { Correction } from './correction-schemas.js';
+import { Correction } from './corrections/schemas.js';
 
 export const SUBJECT_TYPES = ['individual'] as const;
 export const DECISIONS = ['approved', 'declined', 'referred'] as const;

@@ -2,7 +2,7 @@ import type { ListInput, ListSource } from './list-source.js';
 
 // The parts of `lists sync` that are not about the database: download a source's file(s), classify a
 // failed download, and the size rules a parsed download must pass. The service composes them around
-// its parse worker (modules/screening/list-sync.ts): a failed or partial download returns
+// its parse worker (modules/checks/screening/list-sync.ts): a failed or partial download returns
 // { ok: false } and the caller keeps serving the previous snapshot.
 
 export type FetchFn = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; arrayBuffer(): Promise<ArrayBuffer> }>;

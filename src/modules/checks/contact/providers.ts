@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { SmtpEmailProvider, TwilioSmsProvider, type MessagingProvider } from '../../../providers/messaging/index.js';
+import { AppError } from '../../../platform/errors.js';
+import { SMS_VARS, SMTP_VARS, type ContactSettings } from './settings.js';
+
+export interface ContactProviders {
+  email: MessagingProvider | null;
+  sms: MessagingProvider | null;
+}
+
+/** One provider per channel for the app's lifetime, closed with the app. */
+export function buildProviders(app: FastifyInstance, s: ContactSettings): ContactProviders {
+  const providers: ContactProviders = {
+    email: s.smtp ? new SmtpEmailProvider({ url: s.smtp.url, from: s.smtp.from }) : null,
+    sms: s.sms ? new TwilioSmsProvider({ accountSid: s.sms.accountSid, authToken: s.sms.authToken, from: s.sms.from, baseUrl: s.sms.baseUrl }) : null,
+  };
+  app.addHook('onClose', async () => {
+    await providers.email?.close?.();
+    await providers.sms?.close?.();
+  });
+  return providers;
+}
+
+/** A channel without a configured provider is a deployment gap, not the caller's error: 422 naming what to set. */
+export function providerFor(p: ContactProviders, channel: 'email' | 'sms'): MessagingProvider {
+  const provider = p[channel];
+  if (!provider) {
+    throw new AppError('check_unavailable', `The ${channel} channel is not configured on this server: set ${channel === 'email' ? SMTP_VARS : SMS_VARS}.`, { field: 'channel' });
+  }
+  return provider;
+}

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ModuleOptions } from '../../index.js';
+import { IdParam, standardErrors } from '../../../platform/schemas.js';
+import { Check } from '../kernel/schemas.js';
+import { loadContactSettings } from './settings.js';
+import { buildProviders } from './providers.js';
+import { contactSecrets } from './repository.js';
+import { resendContact, startContact } from './start.js';
+import { confirmContact } from './confirm.js';
+import { ContactConfirmBody, ContactStartBody } from './schemas.js';
+import type { ContactDeps } from './deliver.js';
+
+/**
+ * Contact verification in two steps: POST /v1/checks/contact sends a one-time code and returns a
+ * pending check; POST /v1/checks/contact/{id}/confirm checks the code. Settings are read (and
+ * refused with ConfigError) when the module registers.
+ */
+export const contactModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const settings = loadContactSettings();
+  const providers = buildProviders(app, settings);
+  const d: ContactDeps = { sealer: deps.sealer, settings, secrets: contactSecrets(deps.config.masterKey) };
+  const tags = ['Checks'];
+  const errors = { 422: Type.Ref('Error'), ...standardErrors };
+
+  r.post('/contact', {
+    config: { scope: 'checks:write' },
+    schema: {
+      tags, operationId: 'startContactCheck', summary: 'Send a one-time code to an email address or phone number',
+      description: 'Normalises the destination (E.164; email syntax, disposable domains flagged), applies per-destination limits (429 with Retry-After), sends a code and returns a pending contact check. Billed once per verification. 422 check_unavailable when the channel is not configured or its provider fails (nothing stored or billed).',
+      body: ContactStartBody,
+      response: { 200: Check, ...errors },
+    },
+  }, async (req) => startContact(d, { ctx: req.ctx, providers, input: req.body, idempotencyKey: req.idempotencyKey }));
+
+  r.post('/contact/:id/confirm', {
+    config: { scope: 'checks:write' },
+    schema: {
+      tags, operationId: 'confirmContactCheck', summary: 'Check the one-time code of a contact check',
+      description: 'passed when the code matches; a wrong code keeps the check pending with attempts_left one lower; an expired code or the last failed attempt fails it. A check that is no longer pending is returned unchanged.',
+      params: IdParam,
+      body: ContactConfirmBody,
+      response: { 200: Check, ...errors },
+    },
+  }, async (req) => confirmContact(d, { ctx: req.ctx, id: req.params.id, code: req.body.code }));
+
+  r.post('/contact/:id/resend', {
+    config: { scope: 'checks:write' },
+    schema: {
+      tags, operationId: 'resendContactCheck', summary: 'Send a fresh code for a pending contact check',
+      description: 'Replaces the code and restarts its expiry; attempts carry over. At most 3 sends per verification, 30 s apart, within the per-destination limits. Not billed again.',
+      params: IdParam,
+      response: { 200: Check, ...errors },
+    },
+  }, async (req) => resendContact(d, { ctx: req.ctx, providers, id: req.params.id, idempotencyKey: req.idempotencyKey }));
+};

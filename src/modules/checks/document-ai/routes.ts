@@ -1,0 +1,40 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ModuleOptions } from '../../index.js';
+import { invalid } from '../../../platform/errors.js';
+import { standardErrors } from '../../../platform/schemas.js';
+import { Check } from '../kernel/schemas.js';
+import { sharedOcr } from '../proof-of-address/shared-ocr.js';
+import { DocumentAiBody } from './schemas.js';
+import { runDocumentAi } from './extract-fields.js';
+
+/** POST /v1/checks/document-ai: caller-defined fields from any document, with positions and tamper signals. */
+export const documentAiModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const ocr = sharedOcr(app);
+
+  // A form cannot carry an array of objects, so in multipart/form-data `fields` is a JSON text part;
+  // it is parsed here, before validation, so both forms meet the same schema.
+  app.addHook('preValidation', async (req) => {
+    const body = req.body as Record<string, unknown> | null;
+    if (!req.isMultipart() || !body || typeof body.fields !== 'string') return;
+    try {
+      body.fields = JSON.parse(body.fields);
+    } catch {
+      throw invalid('fields', 'fields must be a JSON array of field specs.');
+    }
+  });
+
+  r.post('/document-ai', {
+    config: { scope: 'checks:write' },
+    schema: {
+      tags: ['Checks'],
+      operationId: 'checkDocumentAi',
+      summary: 'Extract custom fields from a document and flag tampering',
+      description: 'Each field names how to find it (region, then label anchor, then pattern, else the first valid value of its type) and returns its value, normalised value, validity, confidence and box. PDF structure and image metadata/compression are checked for tampering: a failed tamper signal fails the check; a missing required or invalid field sends it to review.',
+      body: DocumentAiBody,
+      response: { 200: Check, 422: Type.Ref('Error'), ...standardErrors },
+    },
+  }, async (req) => runDocumentAi({ ctx: req.ctx, sealer: deps.sealer, ocr, input: req.body }));
+};

@@ -1,0 +1,20 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ModuleOptions } from '../../index.js';
+import { standardErrors } from '../../../platform/schemas.js';
+import { Check } from '../kernel/schemas.js';
+import { documentCheck } from './document-check.js';
+import { retainDocumentReader } from './reader.js';
+import { loadDocumentSettings } from './settings.js';
+import { DocumentCheckBody } from './schemas.js';
+
+/** POST /v1/checks/document: authenticate a document image and extract its fields. */
+export const documentChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
+  const settings = loadDocumentSettings();
+  const release = retainDocumentReader();
+  app.addHook('onClose', release);
+  app.withTypeProvider<TypeBoxTypeProvider>().post('/document', {
+    config: { scope: 'checks:write' },
+    schema: { tags: ['Checks'], operationId: 'createDocumentCheck', summary: 'Authenticate a document image and extract its fields (MRZ, AAMVA barcode)', body: DocumentCheckBody, response: { 200: Check, ...standardErrors } },
+  }, async (req) => documentCheck({ ctx: req.ctx, sealer: deps.sealer, settings, input: req.body }));
+};

@@ -1,0 +1,11 @@
+import type { RequestContext } from '../../../platform/context.js';
+import type { Sealer } from '../../../platform/crypto.js';
+import type { FaceSettings } from './settings.js';
+
+/** What every face-check verb receives. */
+export interface FaceCheckArgs<I> {
+  ctx: RequestContext;
+  sealer: Sealer;
+  settings: FaceSettings;
+  input: I;
+}

@@ -1,0 +1,33 @@
+import { invalid } from '../../../platform/errors.js';
+import { recordCheck, roundTimings, type CheckOutcome } from '../kernel/record-check.js';
+import type { Check } from '../kernel/schemas.js';
+import { getFaceEngine } from './engine.js';
+import { decodeImage, engineCall, reasonsOf, round4 } from './inputs.js';
+import type { FaceCheckArgs } from './check-args.js';
+import type { LivenessBody } from './schemas.js';
+
+/** Presentation-attack screen on one selfie (`image`) or a burst (`frames`, in capture order). */
+export async function livenessCheck({ ctx, sealer, settings, input }: FaceCheckArgs<LivenessBody>): Promise<Check> {
+  if ((input.image === undefined) === (input.frames === undefined)) throw invalid(input.image === undefined ? 'image' : 'frames', 'Give either image (one selfie) or frames (a burst of 1–8), not both and not neither.');
+  const uploads = input.image !== undefined
+    ? [decodeImage('image', input.image, 'selfie', settings.maxImageBytes)]
+    : input.frames!.map((f, i) => decodeImage(`frames[${i}]`, f, 'frame', settings.maxImageBytes));
+  // The engine names frames by position; a single `image` is frame 0.
+  const outcome = await evaluateLiveness(uploads.map((u) => u.data), { threshold: input.threshold }, (f) => (input.image !== undefined && f === 'frames[0]' ? 'image' : f));
+  return recordCheck({ ctx, sealer, type: 'liveness', subjectReference: input.subject_reference, outcome, media: uploads });
+}
+
+/** The liveness engine's verdict as a check outcome (standalone check and session pipeline). */
+export async function evaluateLiveness(frames: Buffer[], o: { threshold?: number | undefined }, rename?: (engineField: string) => string): Promise<CheckOutcome> {
+  const started = performance.now();
+  const r = await engineCall(() => getFaceEngine().liveness(frames, o.threshold !== undefined ? { threshold: o.threshold } : {}), rename);
+  return {
+    status: r.verdict,
+    score: round4(r.score),
+    reasons: reasonsOf(r.verdict, r.signals),
+    signals: r.signals,
+    model: r.model,
+    timings: roundTimings({ engine: r.timings.totalMs, total: performance.now() - started }),
+    result: { live_score: round4(r.score), threshold: r.threshold, frames: frames.length },
+  };
+}

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ModuleOptions } from '../../index.js';
+import { standardErrors } from '../../../platform/schemas.js';
+import { Check } from '../kernel/schemas.js';
+import { ProofOfAddressBody } from './schemas.js';
+import { runProofOfAddress } from './check-proof-of-address.js';
+import { sharedOcr } from './shared-ocr.js';
+
+/** POST /v1/checks/proof-of-address: classify an address document and validate it against the subject. */
+export const addressChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const ocr = sharedOcr(app);
+  r.post('/proof-of-address', {
+    config: { scope: 'checks:write' },
+    schema: {
+      tags: ['Checks'],
+      operationId: 'checkProofOfAddress',
+      summary: 'Classify and validate an address document',
+      description: 'Classifies the document (utility bill, bank statement, government letter, tenancy agreement, other), reads the holder name, address and issue date, and validates them against subject_name, country and max_age_days. Tamper signals of the file are attached. JSON with base64 `document`, or multipart/form-data with a `document` file.',
+      body: ProofOfAddressBody,
+      response: { 200: Check, 422: Type.Ref('Error'), ...standardErrors },
+    },
+  }, async (req) => runProofOfAddress({ ctx: req.ctx, sealer: deps.sealer, ocr, input: req.body }));
+};

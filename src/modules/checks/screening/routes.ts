@@ -1,0 +1,40 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ModuleOptions } from '../../index.js';
+import { standardErrors } from '../../../platform/schemas.js';
+import { Check } from '../kernel/schemas.js';
+import { ScreeningRequest } from './schemas.js';
+import { screenSubject } from './screen-subject.js';
+import { indexCacheFor } from './index-cache.js';
+import { ensureSandboxSnapshot } from './activate-snapshot.js';
+import { loadScreeningSettings } from './settings.js';
+
+/**
+ * POST /v1/checks/screening. On registration the module validates its settings; once the app is
+ * ready it installs the built-in sandbox list (first start only) and builds the screening indexes
+ * in the background.
+ */
+export const screeningModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
+  const settings = loadScreeningSettings();
+  const cache = indexCacheFor(deps.db, settings.indexRefreshMs);
+  cache.setup(() => ensureSandboxSnapshot(deps.db));
+  // Build once the server is up, not while it registers (the OpenAPI export builds the app on an
+  // empty database); a request that arrives first waits for the same build.
+  app.addHook('onReady', async () => cache.startBackground((err) => app.log.warn({ err }, 'screening index refresh failed')));
+  app.addHook('onClose', async () => cache.close());
+
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.post('', {
+    config: { scope: 'checks:write' },
+    schema: {
+      tags: ['Checks'],
+      operationId: 'createScreeningCheck',
+      summary: 'Screen a name (and date of birth, country, identifiers) against sanctions, PEP and adverse-media lists',
+      description:
+        'Returns a check of type sanctions_pep whose status is the decision: no_match (no hit at or above the threshold), potential_match (a hit to review), or match (an identifier match, a blocklist entry, or a near-exact name confirmed by date of birth or, for organisations and vessels, country). result.hits carries each hit with its explanation. Allowlist entries of kind screening_entity for the subject_reference suppress that hit; blocklist entries force a match. Production screens only imported official lists (422 check_unavailable when none is imported); sandbox keys also screen the built-in sandbox list.',
+      body: ScreeningRequest,
+      response: { 200: Check, ...standardErrors, 422: Type.Ref('Error') },
+    },
+  }, async (req) => screenSubject({ ctx: req.ctx, sealer: deps.sealer, cache, input: req.body }));
+};

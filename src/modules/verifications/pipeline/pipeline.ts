@@ -1,0 +1,133 @@
+import type { Db, Queryable } from '../../../platform/db.js';
+import type { Sealer } from '../../../platform/crypto.js';
+import { systemContext, type Environment, type RequestContext } from '../../../platform/context.js';
+import { AppError } from '../../../platform/errors.js';
+import { emitAudit } from '../../../platform/audit.js';
+import type { JobHandler, JobRow } from '../../../platform/jobs.js';
+import { getSharedOcr } from '../../checks/proof-of-address/shared-ocr.js';
+import { checks, MEDIA_PURPOSE, RESULT_PURPOSE } from '../../checks/kernel/repository.js';
+import { loadDocumentSettings } from '../../checks/document/settings.js';
+import type { CheckOutcome as DecisionInput } from '../../journeys/decide.js';
+import type { JourneyCheckType } from '../../journeys/definition.js';
+import { ensureSandboxSnapshot } from '../../checks/screening/activate-snapshot.js';
+import { indexCacheFor } from '../../checks/screening/index-cache.js';
+import { completeSessionChecks } from '../complete.js';
+import { emptyFields, sessionFields } from '../fields.js';
+import { runStep, type CapturedMedium, type StepOutcome, type StepResources, type StepState } from './steps.js';
+import { sessions } from '../repository.js';
+
+export const PIPELINE_QUEUE = 'verifications.pipeline';
+type Payload = { account_id: string; environment: Environment; session_id: string };
+type Step = Exclude<JourneyCheckType, 'risk_score'>;
+
+/**
+ * Job verifications.pipeline, enqueued when the subject submits capture: runs the journey's checks
+ * (the version the session pinned) on the captured media with the standalone checks' engine code,
+ * outside any transaction, then stores every check's sealed result, the extracted fields, the media
+ * links and the decision in one transaction (completeSessionChecks). A retry starts over and
+ * overwrites; a session no longer processing is left alone. If the last attempt fails, every check
+ * goes to review (reason check_error), so a session never stays processing for ever.
+ */
+export function pipelineJobHandlers(db: Db, sealer: () => Sealer): Record<string, JobHandler> {
+  let resources: StepResources | null = null;
+  const res = (): StepResources => {
+    if (!resources) {
+      const screening = indexCacheFor(db);
+      screening.setup(() => ensureSandboxSnapshot(db));
+      resources = { documentSettings: loadDocumentSettings(), screening, ocr: getSharedOcr };
+    }
+    return resources;
+  };
+  return {
+    [PIPELINE_QUEUE]: async (job: JobRow) => {
+      const payload = job.payload as unknown as Payload;
+      const ctx = systemContext(db, payload.account_id, payload.environment, `job:${PIPELINE_QUEUE}`);
+      try {
+        await runPipeline(ctx, sealer(), res(), payload.session_id);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'conflict') return; // the session moved on (deleted, decided)
+        if (job.attempts < job.max_attempts) throw err;
+        await referForError(ctx, sealer(), payload.session_id, err);
+      }
+    },
+  };
+}
+
+export async function runPipeline(ctx: RequestContext, sealer: Sealer, res: StepResources, sessionId: string): Promise<void> {
+  const s = await sessions.get(ctx.db, ctx, sessionId);
+  if (!s || s.status !== 'processing' || s.deleted_at) return;
+  const st: StepState = {
+    ctx,
+    media: await capturedMedia(ctx.db, ctx, sealer, sessionId),
+    subject: { reference: s.subject_reference, country: s.subject_country },
+    // Declared at creation (subject.given_names …); the document's fields replace them when read.
+    fields: (await sessionFields.read(ctx.db, ctx, sealer, sessionId)) ?? emptyFields(),
+    fieldsRead: false,
+    portrait: null,
+    produced: [],
+    used: new Map(),
+  };
+  const results = new Map<Step, StepOutcome>();
+  for (const c of s.definition.checks) {
+    if (c.type === 'risk_score') continue;
+    results.set(c.type, await runStep(c.type, c.settings ?? {}, st, res));
+  }
+  const outcomes: DecisionInput[] = [...results].map(([type, o]) => ({ type, status: o.status as DecisionInput['status'] }));
+  await completeSessionChecks(ctx.db, ctx, sessionId, outcomes, async (tx) => {
+    const ids = await checkIds(tx, ctx, sessionId);
+    for (const [type, o] of results) await writeResult(tx, ctx, sealer, sessionId, type, o);
+    for (const [type, mediaIds] of st.used) {
+      await tx.query('UPDATE media SET check_id = $2 WHERE id = ANY($1::text[]) AND check_id IS NULL', [mediaIds, ids.get(type)]);
+    }
+    for (const m of st.produced) await checks.insertMedia(tx, ctx, sealer, { checkId: ids.get(m.check) ?? null, sessionId }, m);
+    if (st.fieldsRead) await sessionFields.write(tx, ctx, sealer, sessionId, st.fields);
+  });
+}
+
+async function writeResult(tx: Queryable, t: RequestContext, sealer: Sealer, sessionId: string, type: string, o: StepOutcome): Promise<void> {
+  const payload = { reasons: o.reasons, signals: o.signals, model: o.model, timings: o.timings, result: o.result };
+  await tx.query(
+    `UPDATE checks SET status = $5, score = $6, result_sealed = $7, completed_at = now()
+     WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND type = $4`,
+    [t.accountId, t.environment, sessionId, type, o.status, o.score, sealer.seal(RESULT_PURPOSE, JSON.stringify(payload))],
+  );
+}
+
+async function checkIds(db: Queryable, t: RequestContext, sessionId: string): Promise<Map<string, string>> {
+  const rows = await db.query<{ id: string; type: string }>('SELECT id, type FROM checks WHERE account_id = $1 AND environment = $2 AND session_id = $3', [t.accountId, t.environment, sessionId]);
+  return new Map(rows.map((r) => [r.type, r.id]));
+}
+
+/** The current capture of each kind (a re-capture replaced older ones), decrypted. */
+async function capturedMedia(db: Queryable, t: RequestContext, sealer: Sealer, sessionId: string): Promise<Map<string, CapturedMedium>> {
+  const rows = await db.query<{ id: string; kind: string; content_type: string; data_sealed: Buffer | Uint8Array | null }>(
+    `SELECT id, kind, content_type, data_sealed FROM media
+     WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND check_id IS NULL AND deleted_at IS NULL AND data_sealed IS NOT NULL
+     ORDER BY id`,
+    [t.accountId, t.environment, sessionId],
+  );
+  const out = new Map<string, CapturedMedium>();
+  for (const r of rows) out.set(r.kind, { id: r.id, kind: r.kind, contentType: r.content_type, data: sealer.openBytes(MEDIA_PURPOSE, Buffer.from(r.data_sealed!)) });
+  return out;
+}
+
+/** Last attempt failed: send the session to a reviewer rather than leave it processing. */
+async function referForError(ctx: RequestContext, sealer: Sealer, sessionId: string, err: unknown): Promise<void> {
+  const s = await sessions.get(ctx.db, ctx, sessionId);
+  if (!s || s.status !== 'processing') return;
+  const message = err instanceof Error ? err.message : String(err);
+  const types = s.definition.checks.map((c) => c.type).filter((t): t is Step => t !== 'risk_score');
+  const outcome = (type: Step): StepOutcome => ({
+    status: type === 'sanctions_pep' ? 'potential_match' : 'needs_review',
+    score: null,
+    reasons: ['check_error'],
+    signals: [],
+    model: [],
+    timings: {},
+    result: {},
+  });
+  await completeSessionChecks(ctx.db, ctx, sessionId, types.map((type) => ({ type, status: outcome(type).status as DecisionInput['status'] })), async (tx) => {
+    for (const type of types) await writeResult(tx, ctx, sealer, sessionId, type, outcome(type));
+    await emitAudit(tx, ctx, { action: 'verification.pipeline_failed', resourceType: 'verification', resourceId: sessionId, metadata: { error: message.slice(0, 500) } });
+  });
+}
