@@ -12,7 +12,7 @@ import { createAccount } from '../src/platform/accounts.js';
 import { createApiKey } from '../src/platform/api-keys.js';
 import { importListFile } from '../src/modules/checks/screening/list-sync.js';
 import { indexCacheFor } from '../src/modules/checks/screening/index-cache.js';
-import { screeningJobHandlers } from '../src/modules/checks/screening/jobs.js';
+import { monitoringJobHandlers } from '../src/modules/monitoring/jobs.js';
 import { JobRunner } from '../src/platform/jobs.js';
 import { Sealer } from '../src/platform/crypto.js';
 import { dataDir, seeded, syntheticName, percentile } from './screening-data.js';
@@ -104,7 +104,7 @@ console.log(rows.join('\n'));
 // job (diff, delta index, matching of every enrolled subject). Probe: GET /v1/monitoring/alerts, which
 // touches no list, one due every 10 ms. Compare with the same probe while idle.
 const SUBJECTS = Number(process.argv[3] ?? 2000);
-const rescreenJobs = () => new JobRunner({ db, handlers: screeningJobHandlers(db, new Sealer(config.masterKey)) }).drain();
+const rescreenJobs = () => new JobRunner({ db, handlers: monitoringJobHandlers(db, () => new Sealer(config.masterKey)) }).drain();
 await rescreenJobs(); // the first imports' re-screens (no subjects yet), outside any window
 console.log(`enrolling ${SUBJECTS} monitored subjects …`);
 for (const [i, body] of queries(listed, SUBJECTS).entries()) {

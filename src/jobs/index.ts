@@ -8,6 +8,7 @@ import { VERIFICATION_RECURRING, verificationJobHandlers } from '../modules/veri
 import { RETENTION_RECURRING, retentionJobHandlers } from '../modules/verifications/retention.js';
 import { pipelineJobHandlers } from '../modules/verifications/pipeline/pipeline.js';
 import { enrolJobHandlers } from '../modules/verifications/pipeline/enrol-approved.js';
+import { monitoringJobHandlers } from '../modules/monitoring/jobs.js';
 import { Sealer } from '../platform/crypto.js';
 import { loadConfig } from '../config.js';
 
@@ -37,7 +38,8 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     'contact.purge': async () => {
       await purgeContactHistory(deps.db);
     },
-    ...screeningJobHandlers(deps.db, deps.sealer),
+    ...screeningJobHandlers(deps.db),
+    ...monitoringJobHandlers(deps.db, sealerOf),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.db, sealerOf),

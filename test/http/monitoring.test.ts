@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { sharedData, SKIP_NO_DATA } from '../../src/providers/lists/fixtures/shared-data.js';
 import { importListFile } from '../../src/modules/checks/screening/list-sync.js';
-import { screeningJobHandlers } from '../../src/modules/checks/screening/jobs.js';
+import { monitoringJobHandlers } from '../../src/modules/monitoring/jobs.js';
 import { JobRunner } from '../../src/platform/jobs.js';
 import { Sealer } from '../../src/platform/crypto.js';
 import { rescreenSnapshot } from '../../src/modules/monitoring/rescreen.js';
@@ -78,7 +78,7 @@ describe('monitoring subjects', () => {
 
 describe('re-screening after a list update (real OFAC SDN 2024-04-25 → 2024-05-03)', () => {
   const dir = sharedData('sanctions', 'ofac_sdn_csv_2024_snapshots');
-  const drain = () => new JobRunner({ db: t.db, handlers: screeningJobHandlers(t.db, new Sealer(t.config.masterKey)) }).drain();
+  const drain = () => new JobRunner({ db: t.db, handlers: monitoringJobHandlers(t.db, () => new Sealer(t.config.masterKey)) }).drain();
 
   test('only the delta is re-matched; new hits raise one alert and one event each; allow entries and removals are honoured', { skip: dir ? false : SKIP_NO_DATA }, async () => {
     const o = await t.tenant();

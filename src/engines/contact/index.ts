@@ -7,4 +7,3 @@ export { checkPhone, type PhoneCheck, type PhoneOptions } from './phone.js';
 export { checkEmail, checkEmailSyntax, type EmailCheck, type EmailOptions, type MxResolver } from './email.js';
 export { isDisposableDomain } from './disposable-domains.js';
 export { normalizeDestination, renderCodeMessage, type DestinationCheck } from './destination.js';
-export { startAndSend, type StartAndSendInput, type StartAndSendResult } from './contact-flow.js';

@@ -1,0 +1,18 @@
+import type { Db } from '../../platform/db.js';
+import type { JobHandler } from '../../platform/jobs.js';
+import type { Sealer } from '../../platform/crypto.js';
+import { RESCREEN_QUEUE } from '../checks/screening/activate-snapshot.js';
+import { rescreenSnapshot, type RescreenPayload } from './rescreen.js';
+
+/**
+ * The re-screen after a list snapshot switch (the screening module enqueues it; monitoring owns the
+ * subjects it re-screens). Monitored subjects are sealed; `sealerOf` is called only when a subject must
+ * be opened: most re-screens (no enrolled subjects) need none.
+ */
+export function monitoringJobHandlers(db: Db, sealerOf: () => Sealer): Record<string, JobHandler> {
+  return {
+    [RESCREEN_QUEUE]: async (job) => {
+      await rescreenSnapshot(db, sealerOf, job.payload as unknown as RescreenPayload, `job:${job.id}`);
+    },
+  };
+}
