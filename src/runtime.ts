@@ -5,10 +5,10 @@ import { JobRunner } from './platform/jobs.js';
 import { buildJobHandlers, startScheduler } from './jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
 import { Sealer } from './platform/crypto.js';
-import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
-import { retainDocumentReader } from './modules/checks/document/reader.js';
-import { retainFaceEngine } from './modules/checks/face/engine.js';
-import { retainOcr } from './modules/checks/proof-of-address/shared-ocr.js';
+import { WebhookDispatcher } from './modules/webhooks/index.js';
+import { retainDocumentReader } from './modules/checks/document/index.js';
+import { retainFaceEngine } from './modules/checks/face/index.js';
+import { retainOcr } from './modules/checks/proof-of-address/index.js';
 
 /** Opens the database and applies migrations; shared by the server, the worker and the CLI. */
 export async function openDatabase(config: Config, log: pino.Logger): Promise<Db> {

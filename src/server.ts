@@ -1,7 +1,7 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { bootstrapFirstAccount } from './platform/bootstrap.js';
-import { seedDefaultJourneys } from './modules/journeys/repository.js';
+import { seedDefaultJourneys } from './modules/journeys/index.js';
 import { acquireLock, adminSocketPath } from './platform/embedded-lock.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { startAdminSocket } from './cli/admin-socket.js';

@@ -2,11 +2,11 @@ import { parseArgs } from 'node:util';
 import type { Db } from '../platform/db.js';
 import { migrate } from '../platform/db.js';
 import { createAccount, getAccount, listAccounts } from '../platform/accounts.js';
-import { seedDefaultJourneys } from '../modules/journeys/repository.js';
+import { seedDefaultJourneys } from '../modules/journeys/index.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../platform/api-keys.js';
 import { parseScopes } from '../platform/scopes.js';
 import { sealAuditChain, verifyAuditChain } from '../platform/audit.js';
-import { LISTS_USAGE, runListsCommand } from '../modules/checks/screening/lists-cli.js';
+import { LISTS_USAGE, runListsCommand } from '../modules/checks/screening/index.js';
 
 export interface CliIo {
   out(line: string): void;

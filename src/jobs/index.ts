@@ -2,13 +2,10 @@ import type { Db } from '../platform/db.js';
 import { enqueueJob, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
-import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/screening/jobs.js';
-import { purgeContactHistory } from '../modules/checks/contact/repository.js';
-import { VERIFICATION_RECURRING, verificationJobHandlers } from '../modules/verifications/expire.js';
-import { RETENTION_RECURRING, retentionJobHandlers } from '../modules/verifications/retention.js';
-import { pipelineJobHandlers } from '../modules/verifications/pipeline/pipeline.js';
-import { enrolJobHandlers } from '../modules/verifications/pipeline/enrol-approved.js';
-import { monitoringJobHandlers } from '../modules/monitoring/jobs.js';
+import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/screening/index.js';
+import { purgeContactHistory } from '../modules/checks/contact/index.js';
+import { VERIFICATION_RECURRING, verificationJobHandlers, RETENTION_RECURRING, retentionJobHandlers, pipelineJobHandlers, enrolJobHandlers } from '../modules/verifications/index.js';
+import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { Sealer } from '../platform/crypto.js';
 import { loadConfig } from '../config.js';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db.js';
 import type { RateLimiter, RateLimitResult } from '../../platform/rate-limit.js';
 import { sendError } from '../../platform/http/error-handler.js';
-import { sessionByToken, type TokenSession } from '../verifications/session-token.js';
+import { sessionByToken, type TokenSession } from '../verifications/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

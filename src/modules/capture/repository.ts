@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
-import type { Tenant } from '../verifications/repository.js';
+import type { Tenant } from '../verifications/index.js';
 import type { Quality } from './schemas.js';
 
 export interface CaptureMediaRow {

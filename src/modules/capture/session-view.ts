@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 import { iso } from '../../platform/schemas.js';
-import { sessions, type Tenant } from '../verifications/repository.js';
+import { sessions, type Tenant } from '../verifications/index.js';
 import { captureMedia } from './repository.js';
 import type { CaptureSession } from './schemas.js';
 import { documentSettings, stepsFor } from './steps.js';

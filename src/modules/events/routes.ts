@@ -4,7 +4,7 @@ import type { ModuleOptions } from '../index.js';
 import { notFound } from '../../platform/errors.js';
 import { Page, paginate } from '../../platform/pagination.js';
 import { IdParam, iso, standardErrors } from '../../platform/schemas.js';
-import { Event, EventsQuery } from '../webhooks/schemas.js';
+import { Event, EventsQuery } from '../webhooks/index.js';
 
 interface EventRow {
   id: string;

@@ -1,8 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { invalid } from '../../platform/errors.js';
-import { DOCUMENT_TYPES } from '../checks/document/schemas.js';
-import { DATASETS } from '../checks/screening/schemas.js';
+import { DOCUMENT_TYPES } from '../checks/document/index.js';
+import { DATASETS } from '../checks/screening/index.js';
 
 /** Check types a journey may run: those whose engine exists and can run unattended in a session. */
 export const JOURNEY_CHECK_TYPES = ['document', 'liveness', 'face_match', 'sanctions_pep', 'age_estimation', 'proof_of_address', 'risk_score'] as const;

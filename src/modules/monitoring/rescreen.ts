@@ -5,16 +5,11 @@ import { systemContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { DEFAULT_THRESHOLD } from '../../engines/screening/index.js';
-import { snapshots } from '../checks/screening/snapshot-repository.js';
+import { snapshots, SANDBOX_SOURCE, toScreeningQuery, retainScreeningWorker, type ScreeningWorker, type DeltaAlert } from '../checks/screening/index.js';
 import { newId } from '../../platform/ids.js';
-import { SANDBOX_SOURCE } from '../checks/screening/activate-snapshot.js';
-import { toScreeningQuery } from '../checks/screening/run-screening.js';
-import { retainScreeningWorker, type ScreeningWorker } from '../checks/screening/screening-worker.js';
-import type { DeltaAlert } from '../checks/screening/index-worker.js';
 import { monitoredSubjects, monitoringAlerts, openQuery, type SubjectRow } from './repository.js';
 import { RESCREENING_HIT } from './events.js';
-import { openAlertCase } from '../cases/open-case.js';
-import { closeAlertCases } from '../cases/close-case.js';
+import { openAlertCase, closeAlertCases } from '../cases/index.js';
 
 export interface RescreenPayload {
   source: string;

@@ -6,7 +6,7 @@ import { withTransaction } from '../../platform/transaction.js';
 import { emitCompleted } from './complete.js';
 import { enqueueEnrolment } from './pipeline/enrol-approved.js';
 import { evidenceUrl, sessions, type SessionCheckRow, type SessionRow } from './repository.js';
-import { closeSessionCases } from '../cases/close-case.js';
+import { closeSessionCases } from '../cases/index.js';
 import type { DecisionObject, ManualDecision } from './schemas.js';
 import { effectiveState, TERMINAL_STATES, type SessionState } from './state-machine.js';
 

@@ -8,10 +8,10 @@ import { registerEventType } from '../../platform/event-catalog.js';
 import { iso, Timestamp } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { sessions, type SessionRow } from './repository.js';
-import { closeSessionCases } from '../cases/close-case.js';
+import { closeSessionCases } from '../cases/index.js';
 import { cancelEvent, effectiveState, lifetimeEvent, SESSION_STATES, WAITING_STATES, type SessionState } from './state-machine.js';
 import './events.js';
-import { faceEnrollments, hasVectorColumn } from '../checks/face/repository.js';
+import { faceEnrollments, hasVectorColumn } from '../checks/face/index.js';
 
 registerEventType('verification.deleted', 'A session\'s media and personal data were deleted (DELETE /v1/verifications/{id} or the account\'s retention period); a tombstone with its status and decision remains.', Type.Object({
   id: Type.String({ description: 'Session id.' }),

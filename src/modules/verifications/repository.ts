@@ -3,7 +3,7 @@ import type { Actor, RequestContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
-import type { JourneyDefinition } from '../journeys/definition.js';
+import type { JourneyDefinition } from '../journeys/index.js';
 import { transition, IllegalTransition, WAITING_STATES, type SessionEvent, type SessionState } from './state-machine.js';
 import type { Verification, VerificationsQuery } from './schemas.js';
 

@@ -5,7 +5,7 @@ import type { ModuleOptions } from '../index.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
-import { REASON_CODES } from '../journeys/decide.js';
+import { REASON_CODES } from '../journeys/index.js';
 import { CreatedVerification, CreateVerification, DecisionObject, ManualDecision, Verification, VerificationsQuery } from './schemas.js';
 import { sessions, toVerification } from './repository.js';
 import { createVerification } from './create-verification.js';
@@ -15,8 +15,7 @@ import { SESSION_STATES } from './state-machine.js';
 import { CorrectFields } from './corrections/schemas.js';
 import { correctFields } from './corrections/correct-fields.js';
 import { loadVerificationDetail } from './corrections/view.js';
-import { indexCacheFor } from '../checks/screening/index-cache.js';
-import { loadScreeningSettings } from '../checks/screening/settings.js';
+import { indexCacheFor, loadScreeningSettings } from '../checks/screening/index.js';
 
 export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

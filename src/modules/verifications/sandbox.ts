@@ -1,8 +1,7 @@
 import type { Db } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { systemContext, type Environment } from '../../platform/context.js';
-import type { CheckOutcome } from '../journeys/decide.js';
-import { statusesOf, type JourneyCheckType, type JourneyDefinition, type OutcomeStatus } from '../journeys/definition.js';
+import { type CheckOutcome, statusesOf, type JourneyCheckType, type JourneyDefinition, type OutcomeStatus } from '../journeys/index.js';
 import { completeSessionChecks, startCapture, submitCapture } from './complete.js';
 import type { SessionState } from './state-machine.js';
 

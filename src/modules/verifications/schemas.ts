@@ -1,8 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/schemas.js';
-import { CHECK_STATUSES } from '../checks/kernel/schemas.js';
-import { JourneyKey } from '../journeys/schemas.js';
-import { REASON_CODES } from '../journeys/decide.js';
+import { CHECK_STATUSES } from '../checks/kernel/index.js';
+import { JourneyKey, REASON_CODES } from '../journeys/index.js';
 import { SESSION_STATES } from './state-machine.js';
 import { SubjectFields } from './fields.js';
 import { Correction } from './corrections/schemas.js';

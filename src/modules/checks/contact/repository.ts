@@ -3,8 +3,7 @@ import type { Queryable } from '../../../platform/db.js';
 import type { RequestContext } from '../../../platform/context.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import type { VerificationState } from '../../../engines/contact/index.js';
-import { RESULT_PURPOSE, type CheckPayload, type CheckRow } from '../kernel/repository.js';
-import type { CheckStatus } from '../kernel/schemas.js';
+import { RESULT_PURPOSE, type CheckPayload, type CheckRow, type CheckStatus } from '../kernel/index.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 const STATE_PURPOSE = 'contact-verification';

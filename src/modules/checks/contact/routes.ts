@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../index.js';
 import { IdParam, standardErrors } from '../../../platform/schemas.js';
-import { Check } from '../kernel/schemas.js';
+import { Check } from '../kernel/index.js';
 import { loadContactSettings } from './settings.js';
 import { buildProviders } from './providers.js';
 import { contactSecrets } from './repository.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { checkBody } from '../kernel/schemas.js';
+import { checkBody } from '../kernel/index.js';
 
 export const ContactStartBody = checkBody({
   channel: Type.Union([Type.Literal('email'), Type.Literal('sms')], { description: 'email: the code goes by SMTP; sms: through the SMS provider.' }),

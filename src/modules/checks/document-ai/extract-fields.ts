@@ -3,11 +3,8 @@ import type { Sealer } from '../../../platform/crypto.js';
 import { invalid } from '../../../platform/errors.js';
 import { DocumentAiInputError, extractDocumentFields, validateFieldSpecs, type DocumentAiResult, type FieldSpec } from '../../../engines/document-ai/index.js';
 import type { OcrEngine } from '../../../engines/text/index.js';
-import { decodeUpload } from '../kernel/media.js';
-import { recordCheck } from '../kernel/record-check.js';
-import type { Check } from '../kernel/schemas.js';
-import { documentInputError } from '../proof-of-address/check-proof-of-address.js';
-import { DOCUMENT_MEDIA, MAX_DOCUMENT_BYTES } from '../proof-of-address/schemas.js';
+import { decodeUpload, recordCheck, type Check } from '../kernel/index.js';
+import { documentInputError, DOCUMENT_MEDIA, MAX_DOCUMENT_BYTES } from '../proof-of-address/index.js';
 import type { DocumentAiBody } from './schemas.js';
 
 function specError(err: unknown): never {

@@ -4,8 +4,8 @@ import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../index.js';
 import { invalid } from '../../../platform/errors.js';
 import { standardErrors } from '../../../platform/schemas.js';
-import { Check } from '../kernel/schemas.js';
-import { sharedOcr } from '../proof-of-address/shared-ocr.js';
+import { Check } from '../kernel/index.js';
+import { sharedOcr } from '../proof-of-address/index.js';
 import { DocumentAiBody } from './schemas.js';
 import { runDocumentAi } from './extract-fields.js';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { checkBody, ImageField } from '../kernel/schemas.js';
-import { Country } from '../proof-of-address/schemas.js';
+import { checkBody, ImageField } from '../kernel/index.js';
+import { Country } from '../proof-of-address/index.js';
 
 const Unit = (name: string) => Type.Number({ minimum: 0, maximum: 1, description: `${name}, relative to the page (0..1 from the top-left).` });
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../index.js';
 import { standardErrors } from '../../../platform/schemas.js';
-import { Check } from '../kernel/schemas.js';
+import { Check } from '../kernel/index.js';
 import { documentCheck } from './document-check.js';
 import { retainDocumentReader } from './reader.js';
 import { loadDocumentSettings } from './settings.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { checkBody, ImageField } from '../kernel/schemas.js';
+import { checkBody, ImageField } from '../kernel/index.js';
 
 export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_licence', 'visa'] as const;
 

@@ -1,6 +1,5 @@
 import type { CheckVerdict, Signal } from '../../../engines/signal.js';
-import { recordCheck, roundTimings, type CheckOutcome } from '../kernel/record-check.js';
-import type { Check } from '../kernel/schemas.js';
+import { recordCheck, roundTimings, type CheckOutcome, type Check } from '../kernel/index.js';
 import { getFaceEngine } from './engine.js';
 import { decodeImage, engineCall, reasonsOf } from './inputs.js';
 import type { FaceCheckArgs } from './check-args.js';

@@ -1,7 +1,6 @@
 import { signal, type Signal } from '../../../engines/signal.js';
-import { recordCheck, roundTimings, type CheckOutcome } from '../kernel/record-check.js';
-import type { Check } from '../kernel/schemas.js';
-import { getDocumentReader } from '../document/reader.js';
+import { recordCheck, roundTimings, type CheckOutcome, type Check } from '../kernel/index.js';
+import { getDocumentReader } from '../document/index.js';
 import { getFaceEngine } from './engine.js';
 import { decodeImage, engineCall, reasonsOf, round4, toInputError } from './inputs.js';
 import type { FaceCheckArgs } from './check-args.js';

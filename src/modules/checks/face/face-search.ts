@@ -1,7 +1,6 @@
 import { FACE_DUPLICATE_THRESHOLD, FACE_MATCH_THRESHOLD } from '../../../engines/face/index.js';
 import { signal, type CheckVerdict } from '../../../engines/signal.js';
-import { recordCheck, roundTimings } from '../kernel/record-check.js';
-import type { Check } from '../kernel/schemas.js';
+import { recordCheck, roundTimings, type Check } from '../kernel/index.js';
 import { getFaceEngine } from './engine.js';
 import { embeddingModelKey, type FaceIndexCache } from './face-index-cache.js';
 import { decodeImage, engineCall, reasonsOf, round4 } from './inputs.js';

@@ -2,7 +2,7 @@ import { isFaceInputError } from '../../../engines/face/index.js';
 import { DocumentInputError } from '../../../engines/document/image-input.js';
 import type { CheckVerdict, Signal } from '../../../engines/signal.js';
 import { AppError, invalid } from '../../../platform/errors.js';
-import { decodeUpload, IMAGE_TYPES, type MediaInput } from '../kernel/media.js';
+import { decodeUpload, IMAGE_TYPES, type MediaInput } from '../kernel/index.js';
 
 /** A decoded image upload, kept with its request field name so engine errors can name it. */
 export interface ImageUpload extends MediaInput {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../../platform/schemas.js';
-import { checkBody, ImageField } from '../kernel/schemas.js';
+import { checkBody, ImageField } from '../kernel/index.js';
 import { MAX_LIVENESS_FRAMES } from '../../../engines/face/index.js';
 
 export const LivenessBody = checkBody({

@@ -3,9 +3,7 @@ import type { Sealer } from '../../../platform/crypto.js';
 import { invalid } from '../../../platform/errors.js';
 import { checkProofOfAddress, type PoaResult } from '../../../engines/proof-of-address/index.js';
 import { TextInputError, type OcrEngine } from '../../../engines/text/index.js';
-import { decodeUpload } from '../kernel/media.js';
-import { recordCheck, type CheckOutcome } from '../kernel/record-check.js';
-import type { Check } from '../kernel/schemas.js';
+import { decodeUpload, recordCheck, type CheckOutcome, type Check } from '../kernel/index.js';
 import { DOCUMENT_MEDIA, MAX_DOCUMENT_BYTES, type ProofOfAddressBody } from './schemas.js';
 
 /** The engine's bad-input errors are the caller's fault: 400 naming the upload, never a 5xx. */

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../index.js';
 import { standardErrors } from '../../../platform/schemas.js';
-import { Check } from '../kernel/schemas.js';
+import { Check } from '../kernel/index.js';
 import { ProofOfAddressBody } from './schemas.js';
 import { runProofOfAddress } from './check-proof-of-address.js';
 import { sharedOcr } from './shared-ocr.js';

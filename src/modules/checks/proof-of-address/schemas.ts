@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { checkBody, ImageField } from '../kernel/schemas.js';
+import { checkBody, ImageField } from '../kernel/index.js';
 
 export const Country = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code, upper case.' });
 

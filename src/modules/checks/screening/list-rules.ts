@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../platform/db.js';
 import type { RequestContext } from '../../../platform/context.js';
-import { normalizeListValue } from '../../lists/normalize.js';
+import { normalizeListValue } from '../../lists/index.js';
 import type { ScreeningHit } from './schemas.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;

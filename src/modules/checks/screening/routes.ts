@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../index.js';
 import { standardErrors } from '../../../platform/schemas.js';
-import { Check } from '../kernel/schemas.js';
+import { Check } from '../kernel/index.js';
 import { ScreeningRequest } from './schemas.js';
 import { screenSubject } from './screen-subject.js';
 import { indexCacheFor } from './index-cache.js';

@@ -1,8 +1,7 @@
 import type { Queryable } from '../../../platform/db.js';
 import type { Sealer } from '../../../platform/crypto.js';
-import { RESULT_PURPOSE, type CheckPayload } from '../../checks/kernel/repository.js';
-import type { CheckOutcome } from '../../checks/kernel/record-check.js';
-import type { DecisionResult } from '../../journeys/decide.js';
+import { RESULT_PURPOSE, type CheckPayload, type CheckOutcome } from '../../checks/kernel/index.js';
+import type { DecisionResult } from '../../journeys/index.js';
 import type { Tenant } from '../repository.js';
 
 /** Writes of a correction's re-screening, beside the session repository (which they do not change). */

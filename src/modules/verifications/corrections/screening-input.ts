@@ -1,6 +1,6 @@
 import { countryCode } from '../../../engines/screening/countries.js';
-import type { JourneyDefinition } from '../../journeys/definition.js';
-import type { ScreeningRequest } from '../../checks/screening/schemas.js';
+import type { JourneyDefinition } from '../../journeys/index.js';
+import type { ScreeningRequest } from '../../checks/screening/index.js';
 import { fullName, type SubjectFields } from '../fields.js';
 
 /**

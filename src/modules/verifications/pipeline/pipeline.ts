@@ -4,13 +4,11 @@ import { systemContext, type Environment, type RequestContext } from '../../../p
 import { AppError } from '../../../platform/errors.js';
 import { emitAudit } from '../../../platform/audit.js';
 import type { JobHandler, JobRow } from '../../../platform/jobs.js';
-import { getSharedOcr } from '../../checks/proof-of-address/shared-ocr.js';
-import { checks, MEDIA_PURPOSE, RESULT_PURPOSE } from '../../checks/kernel/repository.js';
-import { loadDocumentSettings } from '../../checks/document/settings.js';
-import type { CheckOutcome as DecisionInput } from '../../journeys/decide.js';
-import type { JourneyCheckType } from '../../journeys/definition.js';
-import { ensureSandboxSnapshot } from '../../checks/screening/activate-snapshot.js';
-import { indexCacheFor } from '../../checks/screening/index-cache.js';
+import { getSharedOcr } from '../../checks/proof-of-address/index.js';
+import { checks, MEDIA_PURPOSE, RESULT_PURPOSE } from '../../checks/kernel/index.js';
+import { loadDocumentSettings } from '../../checks/document/index.js';
+import type { CheckOutcome as DecisionInput, JourneyCheckType } from '../../journeys/index.js';
+import { ensureSandboxSnapshot, indexCacheFor } from '../../checks/screening/index.js';
 import { completeSessionChecks } from '../complete.js';
 import { emptyFields, sessionFields } from '../fields.js';
 import { runStep, type CapturedMedium, type StepOutcome, type StepResources, type StepState } from './steps.js';

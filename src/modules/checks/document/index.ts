@@ -1,0 +1,8 @@
+// The public face of src/modules/checks/document: other modules import only what is exported here.
+export { evaluateDocument } from './document-check.js';
+export type { DocumentUpload } from './document-check.js';
+export { getDocumentReader, retainDocumentReader } from './reader.js';
+export { documentChecksModule } from './routes.js';
+export { DOCUMENT_TYPES } from './schemas.js';
+export { loadDocumentSettings } from './settings.js';
+export type { DocumentSettings } from './settings.js';

@@ -1,0 +1,8 @@
+// The public face of src/modules/checks/face: other modules import only what is exported here.
+export { evaluateAge } from './age-estimation.js';
+export { getFaceEngine, retainFaceEngine } from './engine.js';
+export { embeddingModelKey } from './face-index-cache.js';
+export { evaluateFaceMatch } from './face-match.js';
+export { evaluateLiveness } from './liveness.js';
+export { faceEnrollments, hasVectorColumn, newEnrollmentId } from './repository.js';
+export { biometricsModule } from './routes.js';

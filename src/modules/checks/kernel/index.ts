@@ -1,0 +1,10 @@
+// The public face of src/modules/checks/kernel: other modules import only what is exported here.
+export { DOCUMENT_TYPES, IMAGE_TYPES, decodeUpload, sha256Hex, sniffContentType } from './media.js';
+export type { MediaInput } from './media.js';
+export { recordCheck, roundTimings } from './record-check.js';
+export type { CheckOutcome } from './record-check.js';
+export { MEDIA_PURPOSE, RESULT_PURPOSE, checks, toCheck } from './repository.js';
+export type { CheckPayload, CheckRow } from './repository.js';
+export { checksModule } from './routes.js';
+export { CHECK_STATUSES, CHECK_TYPES, Check, ImageField, checkBody } from './schemas.js';
+export type { CheckStatus } from './schemas.js';

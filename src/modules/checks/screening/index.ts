@@ -1,0 +1,15 @@
+// The public face of src/modules/checks/screening: other modules import only what is exported here.
+export { RESCREEN_QUEUE, SANDBOX_SOURCE, ensureSandboxSnapshot } from './activate-snapshot.js';
+export { ScreeningIndexCache, indexCacheFor } from './index-cache.js';
+export type { DeltaAlert } from './index-worker.js';
+export { listSyncSchedule, screeningJobHandlers } from './jobs.js';
+export { LISTS_USAGE, runListsCommand } from './lists-cli.js';
+export { screeningModule } from './routes.js';
+export { toScreeningQuery } from './run-screening.js';
+export type { QueryFields } from './run-screening.js';
+export { DATASETS, ScreeningHit, ScreeningQueryFields, ScreeningRequest } from './schemas.js';
+export { evaluateScreening } from './screen-subject.js';
+export { retainScreeningWorker } from './screening-worker.js';
+export type { ScreeningWorker } from './screening-worker.js';
+export { loadScreeningSettings } from './settings.js';
+export { snapshots } from './snapshot-repository.js';

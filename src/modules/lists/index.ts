@@ -1,0 +1,3 @@
+// The public face of src/modules/lists: other modules import only what is exported here.
+export { normalizeListValue } from './normalize.js';
+export { listsModule } from './routes.js';

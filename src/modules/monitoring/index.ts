@@ -1,0 +1,4 @@
+// The public face of src/modules/monitoring: other modules import only what is exported here.
+export { enrolSubject } from './enrol.js';
+export { monitoringJobHandlers } from './jobs.js';
+export { monitoringModule } from './routes.js';
