@@ -10,7 +10,7 @@ import { ScreeningIndex, DEFAULT_THRESHOLD } from '../src/engines/screening/inde
 import { normalizeText } from '../src/engines/screening/normalize.js';
 import { jaroWinkler } from '../src/engines/screening/jaro-winkler.js';
 import { child, children, childText, parseXml } from '../src/providers/lists/xml.js';
-import type { EntitySchema, ListEntity } from '../src/engines/screening/types.js';
+import type { EntitySchema } from '../src/engines/screening/types.js';
 
 const { ofac, un, uk } = officialLists();
 const latin = (s: string): boolean => !/[^\u0000-\u024F\u1E00-\u1EFF\u2000-\u206F]/.test(s);

@@ -1,34 +1,23 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { loggerOptions } from './platform/logger.js';
-import type { Config } from './config.js';
-import type { Db } from './platform/db.js';
 import { newId } from './platform/ids.js';
 import { KeyCache } from './platform/key-cache.js';
-import type { RateLimiter } from './platform/rate-limit.js';
 import { registerErrorHandling, sendError } from './platform/http/error-handler.js';
 import { registerAuth } from './platform/http/auth-plugin.js';
 import { buildValidator } from './platform/http/validation.js';
 import { registerMultipart } from './platform/http/multipart.js';
-import { createMetrics, registerMetrics, type Metrics } from './platform/metrics.js';
+import { createMetrics, registerMetrics } from './platform/metrics.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { ErrorResponse } from './platform/schemas.js';
 import { setCursorSecret } from './platform/pagination.js';
 import { Sealer } from './platform/crypto.js';
 import './platform/http/types.js';
 import { modules } from './modules/index.js';
+import type { AppDeps } from './platform/app-types.js';
 
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  rateLimiter: RateLimiter;
-  /** pino level; omitted: no logging (tests). */
-  logLevel?: string;
-  metrics?: Metrics;
-  keyCacheTtlMs?: number;
-  /** Seals secrets at rest; made from config.masterKey when not given. */
-  sealer?: Sealer;
-}
+export type { AppDeps, ModuleOptions } from './platform/app-types.js';
+
 
 export type App = FastifyInstance;
 

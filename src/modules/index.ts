@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../app.js';
-import type { Sealer } from '../platform/crypto.js';
+import type { ModuleOptions } from '../platform/app-types.js';
 import { listsModule } from './lists/index.js';
 import { captureModule, hostedPageModule } from './capture/index.js';
 import { webhookDeliveriesModule, webhooksModule } from './webhooks/index.js';
@@ -18,10 +17,6 @@ import { monitoringModule } from './monitoring/index.js';
 import { journeysModule } from './journeys/index.js';
 import { sandboxModule, verificationsModule, verificationEvidenceModule, verificationImportsModule } from './verifications/index.js';
 import { casesModule } from './cases/index.js';
-
-export interface ModuleOptions {
-  deps: AppDeps & { sealer: Sealer };
-}
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [

@@ -13,7 +13,6 @@ before(async () => (t = await createTestApp()));
 after(() => t.close());
 const app = () => t;
 
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db }) }).drain();
 const sealer = () => new Sealer(t.config.masterKey);
 const extracted: SubjectFields = { ...emptyFields(), given_names: 'ERIKA', surname: 'MUSTERMAN', date_of_birth: '1983-08-12', sex: 'F', nationality: 'D', document_type: 'id_card', document_number: 'T22000129', issuing_country: 'D', expiry_date: '2031-08-01' };
 

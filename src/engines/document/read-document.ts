@@ -90,7 +90,7 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   let portrait: Buffer | null = null;
   if (options.cropPortrait !== false && reading && mrz) {
     portrait = await cropPortraitFromBand(img.rgb, img.width, img.height, reading.band, reading.flipped, mrz.format);
-    t = lap('portrait', t);
+    lap('portrait', t);
   } else if (options.cropPortrait !== false && !mrz && outline.edge) {
     // No MRZ to locate zone V (licence or card front): the upright page, in which the face engine finds the face.
     portrait = await pageJpeg(img, outline.edge);

@@ -9,7 +9,6 @@
 //     reading marked N, for personal names, else the first), under the Unicode licence below. Modified:
 //     only one reading per character is kept.
 //
-/* eslint-disable */
 /*
 mecab-ipadic-2.7.0-20070801
 ---------------------------

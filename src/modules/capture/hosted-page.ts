@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { ModuleOptions } from '../index.js';
+import type { ModuleOptions } from '../../platform/app-types.js';
 import { notFound } from '../../platform/errors.js';
 
 const WEB_DIR = fileURLToPath(new URL('../../../web/capture/', import.meta.url));

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SwaggerTransform } from '@fastify/swagger';
-import type { ModuleOptions } from '../index.js';
+import type { ModuleOptions } from '../../platform/app-types.js';
 import { AppError } from '../../platform/errors.js';
 import { Type } from '@sinclair/typebox';
 import { retainFaceEngine } from '../checks/face/index.js';

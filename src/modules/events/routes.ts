@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../index.js';
+import type { ModuleOptions } from '../../platform/app-types.js';
 import { notFound } from '../../platform/errors.js';
 import { Page, paginate } from '../../platform/pagination.js';
 import { IdParam, iso, standardErrors } from '../../platform/schemas.js';

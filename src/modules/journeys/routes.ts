@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../index.js';
+import type { ModuleOptions } from '../../platform/app-types.js';
 import { Page } from '../../platform/pagination.js';
 import { standardErrors } from '../../platform/schemas.js';
 import { CreateJourney, Journey, JourneysQuery, PublishParams } from './schemas.js';

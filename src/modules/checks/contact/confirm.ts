@@ -8,7 +8,6 @@ import { withTransaction } from '../../../platform/transaction.js';
 import { confirmVerification, type ConfirmOutcome } from '../../../engines/contact/index.js';
 import { signal } from '../../../engines/signal.js';
 import { toCheck, type Check, type CheckStatus } from '../kernel/index.js';
-import '../kernel/record-check.js'; // registers check.completed
 import { otpConfig, type ContactDeps } from './deliver.js';
 import { getCheckForUpdate, updateCheck, verifications } from './repository.js';
 import { contactResult } from './start.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../../index.js';
+import type { ModuleOptions } from '../../../platform/app-types.js';
 import { standardErrors } from '../../../platform/schemas.js';
 import { Check } from '../kernel/index.js';
 import { documentCheck } from './document-check.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../../index.js';
+import type { ModuleOptions } from '../../../platform/app-types.js';
 import { IdParam, standardErrors } from '../../../platform/schemas.js';
 import { CreateVerificationImport, MAX_RECORDS, VerificationImport } from './schemas.js';
 import { loadImportSettings } from './settings.js';
