@@ -6,13 +6,7 @@ import { webhookDeliveriesModule, webhooksModule } from './webhooks/index.js';
 import { eventsModule } from './events/index.js';
 import { auditEventsModule } from './audit-events/index.js';
 import { usageModule } from './usage/index.js';
-import { checksModule } from './checks/kernel/index.js';
-import { addressChecksModule } from './checks/proof-of-address/index.js';
-import { documentAiModule } from './checks/document-ai/index.js';
-import { contactModule } from './checks/contact/index.js';
-import { biometricsModule } from './checks/face/index.js';
-import { documentChecksModule } from './checks/document/index.js';
-import { screeningModule } from './checks/screening/index.js';
+import { CHECK_ROUTES } from './checks/index.js';
 import { monitoringModule } from './monitoring/index.js';
 import { journeysModule } from './journeys/index.js';
 import { sandboxModule, verificationsModule, verificationEvidenceModule, verificationImportsModule } from './verifications/index.js';
@@ -29,13 +23,8 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/events', plugin: eventsModule },
   { prefix: '/v1/audit-events', plugin: auditEventsModule },
   { prefix: '/v1/usage', plugin: usageModule },
-  { prefix: '/v1/checks', plugin: checksModule },
-  { prefix: '/v1/checks', plugin: addressChecksModule },
-  { prefix: '/v1/checks', plugin: documentAiModule },
-  { prefix: '/v1/checks', plugin: contactModule },
-  { prefix: '/v1/checks', plugin: biometricsModule },
-  { prefix: '/v1/checks', plugin: documentChecksModule },
-  { prefix: '/v1/checks/screening', plugin: screeningModule },
+  // The check family: GET /v1/checks/{id} and each check type's standalone endpoint (checks/registry.ts).
+  ...CHECK_ROUTES,
   { prefix: '/v1/monitoring', plugin: monitoringModule },
   { prefix: '/v1/journeys', plugin: journeysModule },
   { prefix: '/v1/verifications', plugin: verificationsModule },

@@ -5,7 +5,8 @@ import { routeSecurityTests } from '../helpers/route-security.js';
 import { buildJobHandlers } from '../../src/jobs/index.js';
 import { JobRunner } from '../../src/platform/jobs.js';
 import { Sealer } from '../../src/platform/crypto.js';
-import { emptyFields, sessionFields, type SubjectFields } from '../../src/modules/verifications/fields.js';
+import { sessionFields } from '../../src/modules/verifications/fields.js';
+import { emptyFields, type SubjectFields } from '../../src/modules/checks/kernel/subject-fields.js';
 import { valueHash } from '../../src/modules/verifications/corrections/corrections.js';
 
 let t: TestApp;

@@ -1,4 +1,6 @@
-import { JOURNEY_CHECK_TYPES, statusesOf, type JourneyCheckType, type JourneyDefinition, type OutcomeStatus } from './definition.js';
+import { JOURNEY_CHECK_TYPES, statusesOf, type JourneyCheckType } from '../checks/index.js';
+import type { OutcomeStatus } from '../checks/kernel/index.js';
+import type { JourneyDefinition } from './definition.js';
 
 export type Decision = 'approved' | 'declined' | 'referred';
 export type RiskBand = 'low' | 'medium' | 'high';

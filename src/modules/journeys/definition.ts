@@ -1,40 +1,8 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { invalid } from '../../platform/errors.js';
-import { DOCUMENT_TYPES } from '../checks/document/index.js';
-import { DATASETS } from '../checks/screening/index.js';
-
-/** Check types a journey may run: those whose engine exists and can run unattended in a session. */
-export const JOURNEY_CHECK_TYPES = ['document', 'liveness', 'face_match', 'sanctions_pep', 'age_estimation', 'proof_of_address', 'risk_score'] as const;
-export type JourneyCheckType = (typeof JOURNEY_CHECK_TYPES)[number];
-
-export const VERIFYING_STATUSES = ['passed', 'failed', 'needs_review'] as const;
-export const SCREENING_STATUSES = ['no_match', 'potential_match', 'match'] as const;
-export type OutcomeStatus = (typeof VERIFYING_STATUSES)[number] | (typeof SCREENING_STATUSES)[number];
-
-/** The statuses a finished check of this type can have; the first is the clean outcome. */
-export function statusesOf(type: JourneyCheckType): readonly OutcomeStatus[] {
-  return type === 'sanctions_pep' ? SCREENING_STATUSES : VERIFYING_STATUSES;
-}
-
-const Threshold = (def: number, what: string) => Type.Number({ minimum: 0, maximum: 1, default: def, description: `${what} (0 to 1; default ${def}).` });
-
-/** Settings per check type; the pipeline passes them to the engine unchanged. */
-export const CHECK_SETTINGS: Record<JourneyCheckType, TSchema> = {
-  document: Type.Object({
-    accepted_types: Type.Optional(Type.Array(Type.Union(DOCUMENT_TYPES.map((t) => Type.Literal(t))), { minItems: 1, uniqueItems: true, description: 'Document types accepted (default: all).' })),
-    accepted_countries: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z]{2}$' }), { minItems: 1, maxItems: 250, uniqueItems: true, description: 'Issuing countries accepted (default: all).' })),
-  }, { additionalProperties: false }),
-  liveness: Type.Object({ threshold: Type.Optional(Threshold(0.5, 'Live score at or above which the capture passes')) }, { additionalProperties: false }),
-  face_match: Type.Object({ threshold: Type.Optional(Threshold(0.65, 'Similarity at or above which the selfie matches the portrait')) }, { additionalProperties: false }),
-  sanctions_pep: Type.Object({
-    datasets: Type.Optional(Type.Array(Type.Union(DATASETS.map((d) => Type.Literal(d))), { minItems: 1, uniqueItems: true, description: 'Data sets screened (default: all).' })),
-    threshold: Type.Optional(Threshold(0.8, 'Minimum score of a reported hit')),
-  }, { additionalProperties: false }),
-  age_estimation: Type.Object({ minimum_age: Type.Optional(Type.Integer({ minimum: 13, maximum: 100, default: 18 })) }, { additionalProperties: false }),
-  proof_of_address: Type.Object({ max_document_age_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, default: 90 })) }, { additionalProperties: false }),
-  risk_score: Type.Object({}, { additionalProperties: false }),
-};
+import { JOURNEY_CHECK_TYPES, journeySettingsOf, statusesOf, type JourneyCheckType } from '../checks/index.js';
+import { SCREENING_STATUSES, VERIFYING_STATUSES, type OutcomeStatus } from '../checks/kernel/index.js';
 
 const CheckTypeLiteral = Type.Union(JOURNEY_CHECK_TYPES.map((t) => Type.Literal(t)));
 const StatusLiteral = Type.Union([...VERIFYING_STATUSES, ...SCREENING_STATUSES].map((s) => Type.Literal(s)));
@@ -91,7 +59,7 @@ export function validateDefinition(def: JourneyDefinition, base = 'definition'):
     const at = `${base}.checks[${i}]`;
     if (types.has(c.type)) throw invalid(`${at}.type`, `The journey already has a ${c.type} check; each type runs at most once.`);
     types.add(c.type);
-    const schema = CHECK_SETTINGS[c.type];
+    const schema = journeySettingsOf(c.type);
     const settings = c.settings ?? {};
     const err = Value.Errors(schema, settings).First();
     if (err) throw invalid(`${at}.settings${err.path.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`, `${c.type} settings: ${err.message}.`);

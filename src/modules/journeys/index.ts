@@ -1,8 +1,7 @@
 // The public face of src/modules/journeys: other modules import only what is exported here.
 export { REASON_CODES, decide } from './decide.js';
 export type { CheckOutcome, DecisionResult } from './decide.js';
-export { JourneyDefinition, statusesOf } from './definition.js';
-export type { JourneyCheckType, OutcomeStatus } from './definition.js';
+export { JourneyDefinition } from './definition.js';
 export { ensureDefaultJourneys, journeys, seedDefaultJourneys } from './repository.js';
 export { journeysModule } from './routes.js';
 export { JourneyKey } from './schemas.js';

@@ -6,7 +6,7 @@ import { standardErrors } from '../../platform/schemas.js';
 import { CreateJourney, Journey, JourneysQuery, PublishParams } from './schemas.js';
 import { ensureDefaultJourneys, journeys, toJourney } from './repository.js';
 import { createJourneyVersion, publishJourneyVersion } from './create-journey.js';
-import { JOURNEY_CHECK_TYPES } from './definition.js';
+import { JOURNEY_CHECK_TYPES } from '../checks/index.js';
 
 export const journeysModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

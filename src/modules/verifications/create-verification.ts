@@ -11,7 +11,8 @@ import { checks } from '../checks/kernel/index.js';
 import { ensureDefaultJourneys, journeys } from '../journeys/index.js';
 import { sessions, toVerification } from './repository.js';
 import { issueSessionToken } from './session-token.js';
-import { emptyFields, sessionFields } from './fields.js';
+import { sessionFields } from './fields.js';
+import { emptyFields } from '../checks/kernel/index.js';
 import { sandboxOutcome, SANDBOX_SHORT_LIFETIME_SECONDS } from './sandbox.js';
 import type { CreateVerification } from './schemas.js';
 

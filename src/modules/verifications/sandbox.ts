@@ -1,7 +1,9 @@
 import type { Db } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { systemContext, type Environment } from '../../platform/context.js';
-import { type CheckOutcome, statusesOf, type JourneyCheckType, type JourneyDefinition, type OutcomeStatus } from '../journeys/index.js';
+import type { CheckOutcome, JourneyDefinition } from '../journeys/index.js';
+import { statusesOf, type JourneyCheckType } from '../checks/index.js';
+import type { OutcomeStatus } from '../checks/kernel/index.js';
 import { completeSessionChecks, startCapture, submitCapture } from './complete.js';
 import type { SessionState } from './state-machine.js';
 

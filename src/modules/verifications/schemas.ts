@@ -3,7 +3,7 @@ import { Timestamp } from '../../platform/schemas.js';
 import { CHECK_STATUSES } from '../checks/kernel/index.js';
 import { JourneyKey, REASON_CODES } from '../journeys/index.js';
 import { SESSION_STATES } from './state-machine.js';
-import { SubjectFields } from './fields.js';
+import { SubjectFields } from '../checks/kernel/index.js';
 import { Correction } from './corrections/schemas.js';
 
 export const SUBJECT_TYPES = ['individual'] as const;

@@ -2,7 +2,7 @@
 export { evaluateDocument } from './document-check.js';
 export type { DocumentUpload } from './document-check.js';
 export { getDocumentReader, retainDocumentReader } from './reader.js';
-export { documentChecksModule } from './routes.js';
+export { documentCheckModule } from './routes.js';
 export { DOCUMENT_TYPES } from './schemas.js';
 export { loadDocumentSettings } from './settings.js';
 export type { DocumentSettings } from './settings.js';

@@ -9,7 +9,7 @@ import { loadDocumentSettings } from './settings.js';
 import { DocumentCheckBody } from './schemas.js';
 
 /** POST /v1/checks/document: authenticate a document image and extract its fields. */
-export const documentChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
+export const documentCheckModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const settings = loadDocumentSettings();
   const release = retainDocumentReader();
   app.addHook('onClose', release);

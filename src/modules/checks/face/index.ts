@@ -5,4 +5,4 @@ export { embeddingModelKey } from './face-index-cache.js';
 export { evaluateFaceMatch } from './face-match.js';
 export { evaluateLiveness } from './liveness.js';
 export { faceEnrollments, hasVectorColumn, newEnrollmentId } from './repository.js';
-export { biometricsModule } from './routes.js';
+export { faceChecksModule } from './routes.js';

@@ -18,7 +18,7 @@ import { deleteEnrollment, enrollFace } from './enrollments.js';
 import { faceEnrollments, toEnrollment } from './repository.js';
 
 /** Face checks (liveness, 1:1 match, 1:N search, age) and face-search enrolments, under /v1/checks. */
-export const biometricsModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
+export const faceChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const settings = loadFaceSettings();
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Checks'];

@@ -7,4 +7,7 @@ export { MEDIA_PURPOSE, RESULT_PURPOSE, checks, toCheck } from './repository.js'
 export type { CheckPayload, CheckRow } from './repository.js';
 export { checksModule } from './routes.js';
 export { CHECK_STATUSES, CHECK_TYPES, Check, ImageField, checkBody } from './schemas.js';
-export type { CheckStatus } from './schemas.js';
+export type { CheckStatus, CheckType } from './schemas.js';
+export { SUBJECT_FIELD_NAMES, SubjectFields, emptyFields, fieldsFromDocument, fullName } from './subject-fields.js';
+export { SCREENING_STATUSES, VERIFYING_STATUSES } from './outcome-statuses.js';
+export type { OutcomeStatus } from './outcome-statuses.js';

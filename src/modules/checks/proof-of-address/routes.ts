@@ -9,7 +9,7 @@ import { runProofOfAddress } from './check-proof-of-address.js';
 import { sharedOcr } from './shared-ocr.js';
 
 /** POST /v1/checks/proof-of-address: classify an address document and validate it against the subject. */
-export const addressChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
+export const proofOfAddressModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const ocr = sharedOcr(app);
   r.post('/proof-of-address', {

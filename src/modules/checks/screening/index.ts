@@ -13,3 +13,5 @@ export { retainScreeningWorker } from './screening-worker.js';
 export type { ScreeningWorker } from './screening-worker.js';
 export { loadScreeningSettings } from './settings.js';
 export { snapshots } from './snapshot-repository.js';
+export { nationalityAlpha2, screeningInputFor } from './session-input.js';
+export type { SessionScreeningSettings } from './session-input.js';

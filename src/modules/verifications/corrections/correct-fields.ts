@@ -5,19 +5,19 @@ import { AppError, conflict, invalid, notFound } from '../../../platform/errors.
 import { newId } from '../../../platform/ids.js';
 import { withTransaction } from '../../../platform/transaction.js';
 import { decide, type CheckOutcome as JourneyOutcome } from '../../journeys/index.js';
-import { type ScreeningIndexCache, evaluateScreening } from '../../checks/screening/index.js';
-import type { CheckOutcome } from '../../checks/kernel/index.js';
+import { type ScreeningIndexCache, evaluateScreening, screeningInputFor } from '../../checks/screening/index.js';
+import { emptyFields, type CheckOutcome, type SubjectFields } from '../../checks/kernel/index.js';
+import { withoutEngine } from '../../checks/index.js';
 import { announceCaseChange, caseRows, reviewSeverity } from '../../cases/index.js';
 import type { CorrectFields, Correction } from './schemas.js';
-import { SCREENING_INPUT_FIELDS, screeningInputFor, screeningSettingsOf } from './screening-input.js';
+import { SCREENING_INPUT_FIELDS, screeningSettingsOf } from './screening-input.js';
 import { correctionRepo } from './repository.js';
 import { corrections, diffFields } from './corrections.js';
 import { loadVerificationDetail } from './view.js';
-import { emptyFields, sessionFields, type SubjectFields } from '../fields.js';
+import { sessionFields } from '../fields.js';
 import { sessions, type SessionRow } from '../repository.js';
 import type { Verification } from '../schemas.js';
 import { effectiveState } from '../state-machine.js';
-import { withoutEngine } from '../pipeline/steps.js';
 
 function assertCorrectable(s: SessionRow | null): asserts s is SessionRow {
   if (!s) throw notFound('verification', 'id');

@@ -2,7 +2,7 @@ import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typeb
 import { Value, ValueErrorType } from '@sinclair/typebox/value';
 import { Timestamp } from '../../../platform/schemas.js';
 import { CHECK_TYPES } from '../../checks/kernel/index.js';
-import { SubjectFields } from '../fields.js';
+import { SubjectFields } from '../../checks/kernel/index.js';
 import { DECISIONS, RISK_BANDS, SUBJECT_TYPES } from '../schemas.js';
 import { IMPORTABLE_STATES } from '../state-machine.js';
 

@@ -8,7 +8,8 @@ import { MEDIA_PURPOSE } from '../../checks/kernel/index.js';
 import type { JourneyDefinition } from '../../journeys/index.js';
 import { enrolSubject } from '../../monitoring/index.js';
 import { sessionFields } from '../fields.js';
-import { screeningInputFor, screeningSettingsOf } from '../corrections/screening-input.js';
+import { screeningSettingsOf } from '../corrections/screening-input.js';
+import { screeningInputFor } from '../../checks/screening/index.js';
 import { sessions } from '../repository.js';
 
 export const ENROL_QUEUE = 'verifications.enrol';

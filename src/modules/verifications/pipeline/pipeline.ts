@@ -7,11 +7,12 @@ import type { JobHandler, JobRow } from '../../../platform/jobs.js';
 import { getSharedOcr } from '../../checks/proof-of-address/index.js';
 import { checks, MEDIA_PURPOSE, RESULT_PURPOSE } from '../../checks/kernel/index.js';
 import { loadDocumentSettings } from '../../checks/document/index.js';
-import type { CheckOutcome as DecisionInput, JourneyCheckType } from '../../journeys/index.js';
+import type { CheckOutcome as DecisionInput } from '../../journeys/index.js';
 import { ensureSandboxSnapshot, indexCacheFor } from '../../checks/screening/index.js';
 import { completeSessionChecks } from '../complete.js';
-import { emptyFields, sessionFields } from '../fields.js';
-import { runStep, type CapturedMedium, type StepOutcome, type StepResources, type StepState } from './steps.js';
+import { sessionFields } from '../fields.js';
+import { emptyFields } from '../../checks/kernel/index.js';
+import { runStep, type CapturedMedium, type JourneyCheckType, type StepOutcome, type StepResources, type StepState } from '../../checks/index.js';
 import { sessions } from '../repository.js';
 
 export const PIPELINE_QUEUE = 'verifications.pipeline';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nationalityAlpha2, screeningInputFor } from './screening-input.js';
-import { emptyFields } from '../fields.js';
+import { nationalityAlpha2, screeningInputFor } from './session-input.js';
+import { emptyFields } from '../kernel/index.js';
 
 test('MRZ nationalities become the alpha-2 codes screening compares', () => {
   assert.equal(nationalityAlpha2('DEU'), 'DE');
