@@ -2,12 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import { CHECK_TYPES } from './kernel/index.js';
+import type { CheckTypeEntry } from './check-type.js';
 import { CHECK_REGISTRY, CHECK_ROUTES, JOURNEY_CHECK_TYPES, journeySettingsOf, statusesOf } from './registry.js';
 
 test('every check type has one registry entry naming itself, with its clean status first', () => {
   assert.deepEqual(Object.keys(CHECK_REGISTRY).sort(), [...CHECK_TYPES].sort());
   for (const t of CHECK_TYPES) {
-    const e = CHECK_REGISTRY[t];
+    const e: CheckTypeEntry = CHECK_REGISTRY[t];
     assert.equal(e.type, t);
     assert.ok(e.statuses.includes(e.reviewStatus), `${t}: review status is one of its statuses`);
     assert.notEqual(e.statuses[0], e.reviewStatus, `${t}: the clean status is not the review status`);
