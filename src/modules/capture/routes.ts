@@ -12,6 +12,7 @@ import { captureSessionView } from './session-view.js';
 import { loadCaptureSettings } from './settings.js';
 import { submitCaptureSession } from './submit-capture.js';
 import { tooLarge, uploadCaptureMedia } from './upload-media.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 
 export const CAPTURE_TAG = 'Capture (session token)';
 const errors = (codes: number[]) => Object.fromEntries(codes.map((c) => [c, Type.Ref('Error')]));
@@ -55,7 +56,7 @@ export const captureModule: FastifyPluginAsync<ModuleOptions> = async (app, opts
     config,
     schema: {
       tags, operationId: 'getCaptureSession', summary: 'The session as its subject sees it: steps to capture, progress, accepted documents',
-      description: 'Works from creation until the token expires (expires_at), also after submission, so a page can show progress. The decision is never shown: approved, declined and referred read as complete.',
+      description: OPERATION_DOCS.getCaptureSession,
       response: { 200: CaptureSession, ...errors([401, 429, 500]) },
     },
   }, async (req) => {
@@ -70,7 +71,7 @@ export const captureModule: FastifyPluginAsync<ModuleOptions> = async (app, opts
     config,
     schema: {
       tags, operationId: 'submitCapture', summary: 'Finish capture: the session moves to processing and its checks start',
-      description: 'Every required step must be captured (else 400 with field = the missing kind). 409 once submitted or when the session no longer waits on the subject.',
+      description: OPERATION_DOCS.submitCapture,
       response: { 202: SubmittedCapture, ...errors([400, 401, 409, 429, 500]) },
     },
   }, async (req, reply) => {

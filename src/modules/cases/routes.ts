@@ -8,6 +8,7 @@ import { Case, CasesQuery, UpdateCase } from './schemas.js';
 import { caseRows, toCase } from './repository.js';
 import { updateCase } from './update-case.js';
 import './events.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 
 /** The review queue: referred sessions and monitoring alerts as cases with owner, severity and state. */
 export const casesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
@@ -18,7 +19,7 @@ export const casesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
     config: { scope: 'cases:read' },
     schema: {
       tags, operationId: 'listCases', summary: 'List cases and alerts with owner, severity and state',
-      description: 'Newest first. A case is a referred session waiting for a decision (kind verification_review) or a monitoring alert (kind screening_alert). Filters: state, kind, owner (none: unassigned), severity, verification_id, created_gte, created_lt.',
+      description: OPERATION_DOCS.listCases,
       querystring: CasesQuery, response: { 200: Page(Case), ...standardErrors },
     },
   }, async (req) => {
@@ -39,7 +40,7 @@ export const casesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
     config: { scope: 'cases:write' },
     schema: {
       tags, operationId: 'updateCase', summary: 'Assign a case, change its severity, or move its state',
-      description: 'state: in_review (needs an owner), open (back to the queue), closed (with resolution; screening_alert cases only — a verification_review case closes with POST /v1/verifications/{id}/decision, which does not happen here). A closed case is final: 409 conflict. Emits case.updated.',
+      description: OPERATION_DOCS.updateCase,
       params: IdParam, body: UpdateCase, response: { 200: Case, ...standardErrors },
     },
   }, async (req) => updateCase({ ctx: req.ctx, id: req.params.id, input: req.body }));

@@ -16,6 +16,7 @@ import { CorrectFields } from './corrections/schemas.js';
 import { correctFields } from './corrections/correct-fields.js';
 import { loadVerificationDetail } from './corrections/view.js';
 import { indexCacheFor, loadScreeningSettings } from '../checks/screening/index.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 
 export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -28,7 +29,7 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
     config: { scope: 'verifications:write' },
     schema: {
       tags, operationId: 'createVerification', summary: 'Create a session for a journey; returns a hosted URL and an SDK session token',
-      description: 'The journey must be published in the key\'s environment (else 400 with field journey). The session starts awaiting_subject with every check pending. session_token (and the token in hosted_url) is shown only in this response.',
+      description: OPERATION_DOCS.createVerification,
       body: CreateVerification, response: { 201: CreatedVerification, ...standardErrors },
     },
   }, async (req, reply) => {
@@ -58,7 +59,7 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
     config: { scope: 'verifications:write' },
     schema: {
       tags, operationId: 'correctVerificationFields', summary: 'Correct extracted fields under review; the edit is recorded in the audit trail',
-      description: 'Only while the session is referred (409 conflict otherwise, also once deleted). Correcting a name, date of birth or nationality re-runs the session\'s sanctions_pep check with the corrected fields and recomputes risk and reason codes; the session stays referred (decide with POST …/decision). Returns the session with fields and corrections. The audit row verification.fields_corrected holds salted hashes of the values, never the values.',
+      description: OPERATION_DOCS.correctVerificationFields,
       params: IdParam, body: CorrectFields, response: { 200: Verification, ...standardErrors, 422: Type.Ref('Error') },
     },
   }, async (req) => correctFields({ ctx: req.ctx, sealer: opts.deps.sealer, cache: screeningCache, hostedBaseUrl: hosted, id: req.params.id, input: req.body }));
@@ -80,7 +81,7 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
     config: { scope: 'verifications:write' },
     schema: {
       tags, operationId: 'recordVerificationDecision', summary: 'Record a manual decision from your own review tool',
-      description: 'Only for a referred session (409 conflict otherwise): it becomes approved or declined, its review case closes and verification.completed is sent.',
+      description: OPERATION_DOCS.recordVerificationDecision,
       params: IdParam, body: ManualDecision, response: { 200: DecisionObject, ...standardErrors },
     },
   }, async (req) => recordManualDecision({ ctx: req.ctx, id: req.params.id, input: req.body }));

@@ -11,6 +11,7 @@ import { resendContact, startContact } from './start.js';
 import { confirmContact } from './confirm.js';
 import { ContactConfirmBody, ContactStartBody } from './schemas.js';
 import type { ContactDeps } from './deliver.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 
 /**
  * Contact verification in two steps: POST /v1/checks/contact sends a one-time code and returns a
@@ -29,7 +30,7 @@ export const contactModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
     config: { scope: 'checks:write' },
     schema: {
       tags, operationId: 'startContactCheck', summary: 'Send a one-time code to an email address or phone number',
-      description: 'Normalises the destination (E.164; email syntax, disposable domains flagged), applies per-destination limits (429 with Retry-After), sends a code and returns a pending contact check. Billed once per verification. 422 check_unavailable when the channel is not configured or its provider fails (nothing stored or billed).',
+      description: OPERATION_DOCS.startContactCheck,
       body: ContactStartBody,
       response: { 200: Check, ...errors },
     },
@@ -39,7 +40,7 @@ export const contactModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
     config: { scope: 'checks:write' },
     schema: {
       tags, operationId: 'confirmContactCheck', summary: 'Check the one-time code of a contact check',
-      description: 'passed when the code matches; a wrong code keeps the check pending with attempts_left one lower; an expired code or the last failed attempt fails it. A check that is no longer pending is returned unchanged.',
+      description: OPERATION_DOCS.confirmContactCheck,
       params: IdParam,
       body: ContactConfirmBody,
       response: { 200: Check, ...errors },
@@ -50,7 +51,7 @@ export const contactModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
     config: { scope: 'checks:write' },
     schema: {
       tags, operationId: 'resendContactCheck', summary: 'Send a fresh code for a pending contact check',
-      description: 'Replaces the code and restarts its expiry; attempts carry over. At most 3 sends per verification, 30 s apart, within the per-destination limits. Not billed again.',
+      description: OPERATION_DOCS.resendContactCheck,
       params: IdParam,
       response: { 200: Check, ...errors },
     },

@@ -8,6 +8,7 @@ import { Check } from '../kernel/index.js';
 import { sharedOcr } from '../proof-of-address/index.js';
 import { DocumentAiBody } from './schemas.js';
 import { runDocumentAi } from './extract-fields.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 
 /** POST /v1/checks/document-ai: caller-defined fields from any document, with positions and tamper signals. */
 export const documentAiModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
@@ -32,7 +33,7 @@ export const documentAiModule: FastifyPluginAsync<ModuleOptions> = async (app, {
       tags: ['Checks'],
       operationId: 'checkDocumentAi',
       summary: 'Extract custom fields from a document and flag tampering',
-      description: 'Each field names how to find it (region, then label anchor, then pattern, else the first valid value of its type) and returns its value, normalised value, validity, confidence and box. PDF structure and image metadata/compression are checked for tampering: a failed tamper signal fails the check; a missing required or invalid field sends it to review.',
+      description: OPERATION_DOCS.checkDocumentAi,
       body: DocumentAiBody,
       response: { 200: Check, 422: Type.Ref('Error'), ...standardErrors },
     },

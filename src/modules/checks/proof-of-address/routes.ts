@@ -7,6 +7,7 @@ import { Check } from '../kernel/index.js';
 import { ProofOfAddressBody } from './schemas.js';
 import { runProofOfAddress } from './check-proof-of-address.js';
 import { sharedOcr } from './shared-ocr.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 
 /** POST /v1/checks/proof-of-address: classify an address document and validate it against the subject. */
 export const proofOfAddressModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
@@ -18,7 +19,7 @@ export const proofOfAddressModule: FastifyPluginAsync<ModuleOptions> = async (ap
       tags: ['Checks'],
       operationId: 'checkProofOfAddress',
       summary: 'Classify and validate an address document',
-      description: 'Classifies the document (utility bill, bank statement, government letter, tenancy agreement, other), reads the holder name, address and issue date, and validates them against subject_name, country and max_age_days. Tamper signals of the file are attached. JSON with base64 `document`, or multipart/form-data with a `document` file.',
+      description: OPERATION_DOCS.checkProofOfAddress,
       body: ProofOfAddressBody,
       response: { 200: Check, 422: Type.Ref('Error'), ...standardErrors },
     },

@@ -9,6 +9,7 @@ import { screenSubject } from './screen-subject.js';
 import { indexCacheFor } from './index-cache.js';
 import { ensureSandboxSnapshot } from './activate-snapshot.js';
 import { loadScreeningSettings } from './settings.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 
 /**
  * POST /v1/checks/screening. On registration the module validates its settings; once the app is
@@ -31,8 +32,7 @@ export const screeningModule: FastifyPluginAsync<ModuleOptions> = async (app, { 
       tags: ['Checks'],
       operationId: 'createScreeningCheck',
       summary: 'Screen a name (and date of birth, country, identifiers) against sanctions, PEP and adverse-media lists',
-      description:
-        'Returns a check of type sanctions_pep whose status is the decision: no_match (no hit at or above the threshold), potential_match (a hit to review), or match (an identifier match, a blocklist entry, or a near-exact name confirmed by date of birth or, for organisations and vessels, country). result.hits carries each hit with its explanation. Allowlist entries of kind screening_entity for the subject_reference suppress that hit; blocklist entries force a match. Production screens only imported official lists (422 check_unavailable when none is imported); sandbox keys also screen the built-in sandbox list.',
+      description: OPERATION_DOCS.createScreeningCheck,
       body: ScreeningRequest,
       response: { 200: Check, ...standardErrors, 422: Type.Ref('Error') },
     },

@@ -6,6 +6,7 @@ import { IdParam, standardErrors } from '../../../platform/schemas.js';
 import { buildEvidenceZip, loadEvidence } from './evidence.js';
 import { renderReport } from './report.js';
 import { deleteVerification, VerificationTombstone } from '../delete.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 
 const binary = (contentType: string, description: string) => ({ description, content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } });
 
@@ -20,7 +21,7 @@ export const verificationEvidenceModule: FastifyPluginAsync<ModuleOptions> = asy
     config: { scope: 'verifications:read' },
     schema: {
       tags, operationId: 'getVerificationEvidence', summary: 'Download the evidence bundle: images, signals, timings, decision trail',
-      description: 'A zip: manifest.json (path, size, SHA-256 of every file), manifest.sha256, session.json (with transitions), decision.json (when decided), checks/<id>.json, media/<id>.<ext> (decrypted). The SHA-256 of manifest.json is also in the verification.evidence_exported audit row. A deleted session is 409 conflict.',
+      description: OPERATION_DOCS.getVerificationEvidence,
       params: IdParam,
       response: { 200: binary('application/zip', 'The evidence bundle.'), ...standardErrors },
     },
@@ -37,7 +38,7 @@ export const verificationEvidenceModule: FastifyPluginAsync<ModuleOptions> = asy
     config: { scope: 'verifications:read' },
     schema: {
       tags, operationId: 'getVerificationReport', summary: 'Generate a PDF compliance report for the session',
-      description: 'Subject, journey and version, status, decision, risk score and band, reason codes, each check with its main signals, and the transition trail. A deleted session is 409 conflict.',
+      description: OPERATION_DOCS.getVerificationReport,
       params: IdParam,
       response: { 200: binary('application/pdf', 'The report.'), ...standardErrors },
     },
@@ -52,7 +53,7 @@ export const verificationEvidenceModule: FastifyPluginAsync<ModuleOptions> = asy
     config: { scope: 'verifications:write' },
     schema: {
       tags, operationId: 'deleteVerification', summary: 'Delete a session and its media under the caller\'s retention policy',
-      description: 'Destroys the media and personal data (subject reference and country, check results) of a finished session and keeps a tombstone (id, status, timestamps, decision) for audit and billing; emits verification.deleted. A processing session is 409 conflict (it decides within seconds). A waiting session is cancelled first (expired, or abandoned once capture started). A referred session may be deleted (its review case closes with resolution deleted, the tombstone stays referred). Repeating it returns the tombstone. Afterwards evidence and report are 409.',
+      description: OPERATION_DOCS.deleteVerification,
       params: IdParam, response: { 200: VerificationTombstone, ...standardErrors },
     },
   }, async (req) => deleteVerification(req.ctx, req.params.id));
