@@ -11,6 +11,7 @@ import { createMetrics, registerMetrics } from './platform/metrics.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { ErrorResponse } from './platform/schemas.js';
 import { setCursorSecret } from './platform/pagination.js';
+import { configureAuditKey } from './platform/audit.js';
 import { Sealer } from './platform/crypto.js';
 import './platform/http/types.js';
 import { modules } from './modules/index.js';
@@ -24,6 +25,7 @@ export type App = FastifyInstance;
 /** Builds the Fastify instance with every platform plugin and module; does not listen. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   setCursorSecret(deps.config.masterKey);
+  configureAuditKey(deps.config.masterKey);
   const full = { ...deps, sealer: deps.sealer ?? new Sealer(deps.config.masterKey) };
   const app = Fastify({
     logger: deps.logLevel && deps.logLevel !== 'silent' ? loggerOptions(deps.logLevel) : false,

@@ -4,6 +4,8 @@ import { openDb, migrate } from './platform/db.js';
 import { acquireLock, readLock } from './platform/embedded-lock.js';
 import { runCommand, USAGE } from './cli/commands.js';
 import { runRemote } from './cli/admin-socket.js';
+import { configureAuditKey } from './platform/audit.js';
+import { resolve } from 'node:path';
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
@@ -11,6 +13,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
+  configureAuditKey(config.masterKey);
+  // A checkpoint file is read by whichever process runs the command (the server, over the admin socket).
+  argv = argv.map((a, i) => (argv[i - 1] === '--checkpoint' ? resolve(a) : a));
   const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
   if (!config.databaseUrl) {
     const lock = readLock(config.dataDir);

@@ -5,6 +5,7 @@ import { JobRunner } from './platform/jobs.js';
 import { buildJobHandlers, startScheduler } from './jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
 import { Sealer } from './platform/crypto.js';
+import { configureAuditKey } from './platform/audit.js';
 import { WebhookDispatcher } from './modules/webhooks/index.js';
 import { retainDocumentReader } from './modules/checks/document/index.js';
 import { retainFaceEngine } from './modules/checks/face/index.js';
@@ -23,6 +24,7 @@ export function createLogger(config: Config): pino.Logger {
 
 /** Starts the job runner and the recurring-job scheduler; returns a graceful stop. */
 export function startWorker(config: Config, db: Db, log: pino.Logger): () => Promise<void> {
+  configureAuditKey(config.masterKey);
   const sealer = new Sealer(config.masterKey);
   // The session pipeline runs the engines here; they start on first use and close with the runner.
   const engines = [retainDocumentReader(), retainFaceEngine(), retainOcr().release];

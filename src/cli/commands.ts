@@ -5,7 +5,8 @@ import { createAccount, getAccount, listAccounts } from '../platform/accounts.js
 import { seedDefaultJourneys } from '../modules/journeys/index.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../platform/api-keys.js';
 import { parseScopes } from '../platform/scopes.js';
-import { sealAuditChain, verifyAuditChain } from '../platform/audit.js';
+import { auditCheckpoint, checkAuditCheckpoint, sealAuditChain, verifyAuditChain, type AuditCheckpoint } from '../platform/audit.js';
+import { readFileSync } from 'node:fs';
 import { LISTS_USAGE, runListsCommand } from '../modules/checks/screening/index.js';
 
 export interface CliIo {
@@ -22,7 +23,9 @@ Commands:
   keys create --account ID --environment sandbox|production [--scopes a:read,b:write|*] [--name NAME] [--rate-limit N] [--json]
   keys list [--account ID] [--json]
   keys revoke ID [--json]
-  audit verify [--json]                     seal pending audit rows, then verify the whole hash chain
+  audit verify [--checkpoint FILE]… [--json]  seal pending audit rows, verify the whole keyed chain, and check it
+                                            still holds each checkpoint's head (rows deleted from its end)
+  audit checkpoint                          print a signed checkpoint of the chain's head (JSON) to keep outside the database
 ${LISTS_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
@@ -46,6 +49,7 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
       format: { type: 'string' },
       source: { type: 'string' },
       all: { type: 'boolean', default: false },
+      checkpoint: { type: 'string', multiple: true },
     },
   });
   const json = values.json === true;
@@ -105,8 +109,26 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
       case 'audit verify': {
         while ((await sealAuditChain(db)) > 0);
         const v = await verifyAuditChain(db);
-        emit(v, v.ok ? `audit chain intact: ${v.checked} rows verified` : `AUDIT CHAIN BROKEN at row ${v.firstBadSeq}: ${v.problem}`);
-        return v.ok ? 0 : 2;
+        const checkpoints: { file: string; problem: string | null }[] = [];
+        for (const file of values.checkpoint ?? []) {
+          let cp: AuditCheckpoint;
+          try {
+            cp = JSON.parse(readFileSync(file, 'utf8')) as AuditCheckpoint;
+          } catch (err) {
+            throw new UsageError(`cannot read checkpoint ${file}: ${(err as Error).message}`);
+          }
+          checkpoints.push({ file, problem: await checkAuditCheckpoint(db, cp) });
+        }
+        const ok = v.ok && checkpoints.every((c) => c.problem === null);
+        const lines = [v.ok ? `audit chain intact: ${v.checked} rows verified` : `AUDIT CHAIN BROKEN at row ${v.firstBadSeq}: ${v.problem}`];
+        for (const c of checkpoints) lines.push(c.problem ? `CHECKPOINT ${c.file}: ${c.problem}` : `checkpoint ${c.file}: holds`);
+        emit({ ...v, ok, checkpoints }, lines.join('\n'));
+        return ok ? 0 : 2;
+      }
+      case 'audit checkpoint': {
+        const cp = await auditCheckpoint(db);
+        io.out(JSON.stringify(cp));
+        return 0;
       }
       case 'lists import':
       case 'lists list':

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db, Queryable } from './db.js';
 import type { RequestContext } from './context.js';
 import { newId } from './ids.js';
@@ -13,15 +13,47 @@ export interface AuditInput {
   metadata?: Record<string, unknown> | null;
 }
 
+let chainKey: Buffer | null = null;
+
+/**
+ * Sets the key of the audit chain, derived from MASTER_KEY (HMAC-SHA256, purpose `audit-chain`).
+ * Called once at start by every process that writes, seals or verifies audit rows (the app, the worker,
+ * the CLI); the key never leaves the process and is never stored.
+ */
+export function configureAuditKey(masterKey: Buffer): void {
+  chainKey = createHmac('sha256', masterKey).update('verity:audit-chain').digest();
+}
+
+function key(): Buffer {
+  if (!chainKey) throw new Error('the audit chain key is not configured (configureAuditKey at start)');
+  return chainKey;
+}
+
+const mac = (label: string, content: string): string => createHmac('sha256', key()).update(label).update('\n').update(content).digest('hex');
+
+/** What the service vouches for when it inserts a row (created_at is the database's, so the chain covers it). */
+function rowContent(r: Pick<AuditRow, 'id' | 'account_id' | 'environment' | 'actor_type' | 'actor_id' | 'action' | 'resource_type' | 'resource_id' | 'request_id' | 'diff' | 'metadata'>): string {
+  return canonical({
+    id: r.id, account_id: r.account_id, environment: r.environment, actor_type: r.actor_type, actor_id: r.actor_id, action: r.action,
+    resource_type: r.resource_type, resource_id: r.resource_id, request_id: r.request_id, diff: r.diff ?? null, metadata: r.metadata ?? null,
+  });
+}
+
 /** Writes an audit row in the caller's transaction: if it fails, the mutation fails with it. */
 export async function emitAudit(tx: Queryable, ctx: RequestContext, input: AuditInput): Promise<string> {
   const id = newId('audit');
+  const diff = input.diff ?? null;
+  const metadata = input.metadata ?? null;
+  const rowMac = mac('row', rowContent({
+    id, account_id: ctx.accountId, environment: ctx.environment, actor_type: ctx.actor.type, actor_id: ctx.actor.id, action: input.action,
+    resource_type: input.resourceType, resource_id: input.resourceId, request_id: ctx.requestId, diff, metadata,
+  }));
   await writeOrDefer(
     tx,
-    `INSERT INTO audit_events (id, account_id, environment, actor_type, actor_id, action, resource_type, resource_id, request_id, diff, metadata)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb)`,
+    `INSERT INTO audit_events (id, account_id, environment, actor_type, actor_id, action, resource_type, resource_id, request_id, diff, metadata, row_mac)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12)`,
     [id, ctx.accountId, ctx.environment, ctx.actor.type, ctx.actor.id, input.action, input.resourceType, input.resourceId, ctx.requestId,
-      input.diff ? JSON.stringify(input.diff) : null, input.metadata ? JSON.stringify(input.metadata) : null],
+      diff ? JSON.stringify(diff) : null, metadata ? JSON.stringify(metadata) : null, rowMac],
   );
   return id;
 }
@@ -51,6 +83,18 @@ interface AuditRow {
   chain_seq: number | null;
   prev_hash: string | null;
   hash: string | null;
+  row_mac: string | null;
+}
+
+/** Where the keyed chain starts (rows sealed before the upgrade keep their unkeyed links). */
+interface ChainMeta {
+  hmacFromSeq: number;
+  legacyMaxId: string | null;
+}
+
+async function chainMeta(db: Queryable): Promise<ChainMeta> {
+  const [m] = await db.query<{ hmac_from_seq: string | number; legacy_max_id: string | null }>('SELECT hmac_from_seq, legacy_max_id FROM audit_chain_meta');
+  return m ? { hmacFromSeq: Number(m.hmac_from_seq), legacyMaxId: m.legacy_max_id } : { hmacFromSeq: 1, legacyMaxId: null };
 }
 
 const GENESIS = '0'.repeat(64);
@@ -64,13 +108,23 @@ function canonical(v: unknown): string {
   return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
 }
 
-export function auditRowHash(prevHash: string, seq: number, row: AuditRow): string {
+/** A row's link in the chain: HMAC from `meta.hmacFromSeq` on, the unkeyed SHA-256 of earlier versions before it. */
+export function auditRowHash(prevHash: string, seq: number, row: AuditRow, meta: ChainMeta = { hmacFromSeq: 1, legacyMaxId: null }): string {
   const content = canonical({
     seq, id: row.id, account_id: row.account_id, environment: row.environment, actor_type: row.actor_type, actor_id: row.actor_id,
     action: row.action, resource_type: row.resource_type, resource_id: row.resource_id, request_id: row.request_id,
     diff: row.diff, metadata: row.metadata, created_at: new Date(row.created_at).toISOString(),
+    ...(seq >= meta.hmacFromSeq ? { row_mac: row.row_mac } : {}),
   });
+  if (seq >= meta.hmacFromSeq) return createHmac('sha256', key()).update(prevHash).update('\n').update(content).digest('hex');
   return createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
+}
+
+/** Whether the service wrote this row (its row_mac holds), or it predates row MACs. */
+function rowVouched(row: AuditRow, meta: ChainMeta): boolean {
+  if (meta.legacyMaxId !== null && row.id <= meta.legacyMaxId && row.row_mac === null) return true;
+  if (!row.row_mac || row.row_mac.length !== 64) return false;
+  return timingSafeEqual(Buffer.from(row.row_mac, 'hex'), Buffer.from(mac('row', rowContent(row)), 'hex'));
 }
 
 const SEAL_LOCK = 7_312_002;
@@ -87,6 +141,7 @@ export async function sealAuditChain(db: Db, batch = 1000): Promise<number> {
     const [head] = await tx.query<{ chain_seq: number; hash: string }>('SELECT chain_seq, hash FROM audit_events WHERE chain_seq IS NOT NULL ORDER BY chain_seq DESC LIMIT 1');
     let seq = head ? Number(head.chain_seq) : 0;
     let prev = head?.hash ?? GENESIS;
+    const meta = await chainMeta(tx);
     const rows = await tx.query<AuditRow>('SELECT * FROM audit_events WHERE chain_seq IS NULL ORDER BY id LIMIT $1', [batch]);
     if (rows.length === 0) return 0;
     const ids: string[] = [];
@@ -95,7 +150,8 @@ export async function sealAuditChain(db: Db, batch = 1000): Promise<number> {
     const hashes: string[] = [];
     for (const row of rows) {
       seq += 1;
-      const hash = auditRowHash(prev, seq, row);
+      // A row without a valid row_mac is sealed too (the chain must go on), and verification names it.
+      const hash = auditRowHash(prev, seq, row, meta);
       ids.push(row.id);
       seqs.push(seq);
       prevs.push(prev);
@@ -123,6 +179,7 @@ export interface ChainVerification {
 
 /** Recomputes the chain from the start; reports the first row whose hash or link does not hold, and any gap. */
 export async function verifyAuditChain(db: Queryable, pageSize = 5000): Promise<ChainVerification> {
+  const meta = await chainMeta(db);
   let prev = GENESIS;
   let expected = 1;
   let checked = 0;
@@ -133,8 +190,9 @@ export async function verifyAuditChain(db: Queryable, pageSize = 5000): Promise<
       const seq = Number(row.chain_seq);
       if (seq !== expected) return { ok: false, checked, unsealed: 0, firstBadSeq: expected, problem: `row ${expected} of the chain is missing` };
       if (row.prev_hash !== prev) return { ok: false, checked, unsealed: 0, firstBadSeq: seq, problem: `row ${seq} (${row.id}) does not link to the previous row` };
-      const hash = auditRowHash(prev, seq, row);
+      const hash = auditRowHash(prev, seq, row, meta);
       if (hash !== row.hash) return { ok: false, checked, unsealed: 0, firstBadSeq: seq, problem: `row ${seq} (${row.id}) was altered after sealing` };
+      if (!rowVouched(row, meta)) return { ok: false, checked, unsealed: 0, firstBadSeq: seq, problem: `row ${seq} (${row.id}) was not written by the service (no valid row MAC)` };
       prev = hash;
       expected++;
       checked++;
@@ -142,4 +200,48 @@ export async function verifyAuditChain(db: Queryable, pageSize = 5000): Promise<
   }
   const [u] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_events WHERE chain_seq IS NULL');
   return { ok: true, checked, unsealed: u?.n ?? 0, firstBadSeq: null, problem: null };
+}
+
+/**
+ * A signed statement of the chain's head (sequence number, hash, row count, time), for the operator to
+ * keep outside the database. Verifying against it detects what the chain alone cannot: rows deleted
+ * from the end, or the whole chain replaced.
+ */
+export interface AuditCheckpoint {
+  version: 1;
+  head_seq: number;
+  head_hash: string;
+  hmac_from_seq: number;
+  created_at: string;
+  signature: string;
+}
+
+const checkpointBody = (c: Omit<AuditCheckpoint, 'signature'>) => canonical({ version: c.version, head_seq: c.head_seq, head_hash: c.head_hash, hmac_from_seq: c.hmac_from_seq, created_at: c.created_at });
+
+/** Seals what is pending, then signs the head of the chain. */
+export async function auditCheckpoint(db: Db, now = new Date()): Promise<AuditCheckpoint> {
+  while ((await sealAuditChain(db)) > 0);
+  const [head] = await db.query<{ chain_seq: string | number; hash: string }>('SELECT chain_seq, hash FROM audit_events WHERE chain_seq IS NOT NULL ORDER BY chain_seq DESC LIMIT 1');
+  const meta = await chainMeta(db);
+  const body = { version: 1 as const, head_seq: head ? Number(head.chain_seq) : 0, head_hash: head?.hash ?? GENESIS, hmac_from_seq: meta.hmacFromSeq, created_at: now.toISOString() };
+  return { ...body, signature: mac('checkpoint', checkpointBody(body)) };
+}
+
+/** Checks a checkpoint's signature and that the chain still holds its head: null when it does, else the problem. */
+export async function checkAuditCheckpoint(db: Queryable, c: AuditCheckpoint): Promise<string | null> {
+  if (c?.version !== 1 || typeof c.head_seq !== 'number' || typeof c.head_hash !== 'string' || typeof c.signature !== 'string') return 'not an audit checkpoint';
+  const expected = mac('checkpoint', checkpointBody(c));
+  if (c.signature.length !== expected.length || !timingSafeEqual(Buffer.from(c.signature), Buffer.from(expected))) {
+    return 'the checkpoint signature does not hold (altered, or made with another MASTER_KEY)';
+  }
+  const meta = await chainMeta(db);
+  if (meta.hmacFromSeq !== c.hmac_from_seq) return `the chain's keyed start moved from row ${c.hmac_from_seq} to ${meta.hmacFromSeq}`;
+  if (c.head_seq === 0) return null;
+  const [row] = await db.query<{ hash: string }>('SELECT hash FROM audit_events WHERE chain_seq = $1', [c.head_seq]);
+  if (!row) {
+    const [last] = await db.query<{ n: string | number | null }>('SELECT max(chain_seq) AS n FROM audit_events');
+    return `row ${c.head_seq} of the checkpoint (${c.created_at}) is gone: the chain ends at row ${Number(last?.n ?? 0)}, rows were deleted from its end`;
+  }
+  if (row.hash !== c.head_hash) return `row ${c.head_seq} no longer has the hash the checkpoint (${c.created_at}) recorded: the chain was rewritten`;
+  return null;
 }

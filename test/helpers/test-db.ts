@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDb, migrate, withUser, type Db } from '../../src/platform/db.js';
+import { configureAuditKey } from '../../src/platform/audit.js';
+
+/** The master key of test apps (test-app.ts); the audit chain of a test database is keyed with it too. */
+export const TEST_MASTER_KEY = '11'.repeat(32);
+configureAuditKey(Buffer.from(TEST_MASTER_KEY, 'hex'));
 
 /**
  * A migrated database for one test file: an in-memory PGlite by default, or a private schema on
