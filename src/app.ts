@@ -10,6 +10,11 @@ import { registerMultipart } from './platform/http/multipart.js';
 import { createMetrics, registerMetrics } from './platform/metrics.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { ErrorResponse } from './platform/schemas.js';
+import { errorBody } from './platform/errors.js';
+import { rejectNulCharacters } from './platform/http/nul-guard.js';
+
+/** Ids are at most 64 characters (IdParam); a longer path parameter is refused by the router. */
+const MAX_PARAM_LENGTH = 100;
 import { setCursorSecret } from './platform/pagination.js';
 import { configureAuditKey } from './platform/audit.js';
 import { Sealer } from './platform/crypto.js';
@@ -34,6 +39,30 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: process.env.TRUST_PROXY === 'true',
     return503OnClosing: true,
+    // Fastify's own refusals (a path that is not valid percent-encoding, a path parameter over
+    // maxParamLength, a malformed Content-Type) answer in the error envelope like everything else.
+    frameworkErrors: (err, req, reply) => {
+      reply.header('x-request-id', req.id);
+      const field = err.code === 'FST_ERR_MAX_PARAM_LENGTH' || err.code === 'FST_ERR_BAD_URL' ? 'path' : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'Content-Type' : null;
+      const message =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters; no resource has such an id.`
+          : err.code === 'FST_ERR_BAD_URL'
+            ? 'The path is not valid percent-encoding.'
+            : 'The request could not be read.';
+      void sendError(reply, req, 'invalid_request', message, field, 400);
+    },
+    maxParamLength: MAX_PARAM_LENGTH,
+    // Requests the HTTP parser refuses before Fastify sees them (over-long headers or URL, bad framing)
+    // still get the envelope; there is no request id yet, so the answer carries a fresh one.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+      const status = tooLarge ? 431 : 400;
+      const id = newId('request');
+      const body = JSON.stringify(errorBody('invalid_request', tooLarge ? 'The request line or headers are larger than this service accepts.' : 'The request could not be parsed as HTTP.', tooLarge ? 'headers' : null, id));
+      socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    },
     schemaController: { compilersFactory: { buildValidator: (external: Record<string, unknown>) => buildValidator(external) as never } },
   }) as unknown as FastifyInstance;
 
@@ -52,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
   });
   app.addSchema(ErrorResponse);
+  rejectNulCharacters(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

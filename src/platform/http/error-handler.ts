@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, codeForStatus, errorBody, ERROR_CODES, type ErrorCode } from '../errors.js';
+import { failedReadingMultipart } from './multipart.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -44,6 +45,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendError(reply, request, 'invalid_request', describeValidation(issue, field), field);
     }
     const status = fe.statusCode ?? 500;
+    if (status >= 500 && failedReadingMultipart(request)) {
+      return sendError(reply, request, 'invalid_request', `The multipart body could not be read: ${err.message}.`, 'body', 400);
+    }
     if (status >= 500) {
       request.log.error({ err, request_id: request.id }, 'unhandled error');
       return sendError(reply, request, 'internal_error', ERROR_CODES.internal_error.message, null);

@@ -1,6 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { MULTIPART_BODY } from './validation.js';
+
+/** Multipart requests whose body was read (this plugin's parsing hook ran before ours and did not throw). */
+const multipartRead = new WeakSet<FastifyRequest>();
+
+/** A failure of a multipart request before its body was read is the body's fault (no boundary, truncated parts). */
+export function failedReadingMultipart(request: FastifyRequest): boolean {
+  return typeof request.isMultipart === 'function' && request.isMultipart() && !multipartRead.has(request);
+}
 
 /**
  * Endpoints that take images accept them as base64 strings in JSON or as files in
@@ -17,6 +26,7 @@ export async function registerMultipart(app: FastifyInstance, bodyLimitBytes: nu
     },
   });
   app.addHook('preValidation', async (request) => {
+    if (request.isMultipart()) multipartRead.add(request);
     if (request.isMultipart() && request.body && typeof request.body === 'object') {
       Object.defineProperty(request.body, MULTIPART_BODY, { value: true, enumerable: false });
     }

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { invalid } from '../errors.js';
+
+/** The dotted path of the first string holding U+0000 in a parsed value, or null ("names[2].given"). */
+export function findNul(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const hit = findNul(value[i], `${path}[${i}]`, depth + 1);
+      if (hit !== null) return hit;
+    }
+    return null;
+  }
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const key = k.includes('\u0000') ? `${path ? `${path}.` : ''}${k.replace(/\u0000/g, '\\u0000')}` : null;
+    if (key !== null) return key;
+    const hit = findNul(v, path ? `${path}.${k}` : k, depth + 1);
+    if (hit !== null) return hit;
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL cannot store U+0000 in text, so a NUL anywhere in a path parameter, query value or body
+ * string would fail deep in a query as a 500. One hook refuses it before validation, naming the field.
+ */
+export function rejectNulCharacters(app: FastifyInstance): void {
+  app.addHook('preValidation', async (req) => {
+    for (const [part, value] of [['path', req.params], ['query', req.query], ['body', req.body]] as const) {
+      const at = findNul(value);
+      if (at !== null) throw invalid(at || part, `${at || part} contains a NUL character (U+0000), which this service does not accept.`);
+    }
+  });
+}

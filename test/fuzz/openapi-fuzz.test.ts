@@ -1,0 +1,131 @@
+import type { InjectOptions } from 'fastify';
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
+
+/**
+ * Every operation of /openapi.json, attacked with malformed input: wrong types, nulls, NUL characters,
+ * huge strings, deep nesting, invalid percent-encoding, over-long ids and URLs, broken multipart and
+ * compression bombs. Whatever the input, the answer is never a 5xx and always the error envelope
+ * (or a success); requests run in sandbox with a full-scope key, so they reach validation and verbs.
+ */
+
+let t: TestApp;
+let tenant: Tenant;
+before(async () => {
+  t = await createTestApp();
+  tenant = await t.tenant();
+});
+after(() => t.close());
+
+interface Operation {
+  method: string;
+  path: string;
+  operationId: string;
+  multipart: boolean;
+  hasBody: boolean;
+}
+
+function operations(doc: { paths: Record<string, Record<string, { operationId?: string; requestBody?: { content?: Record<string, unknown> } }>> }): Operation[] {
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!['get', 'post', 'patch', 'put', 'delete'].includes(method)) continue;
+      const content = op.requestBody?.content ?? {};
+      out.push({ method: method.toUpperCase(), path, operationId: op.operationId ?? `${method} ${path}`, multipart: 'multipart/form-data' in content, hasBody: !!op.requestBody });
+    }
+  }
+  return out;
+}
+
+const deep = (n: number): unknown => (n === 0 ? 'x' : { a: deep(n - 1) });
+const BODIES: [string, string][] = [
+  ['array', '[]'],
+  ['null', 'null'],
+  ['number', '42'],
+  ['string', '"text"'],
+  ['nul in strings', JSON.stringify({ name: 'a\u0000b', key: 'x\u0000', reference: '\u0000', url: 'https://example.org/\u0000', subject_reference: 'a\u0000' })],
+  ['wrong types', JSON.stringify({ name: 42, key: [], limit: 'many', url: {}, events: 'all', threshold: 'high', image: 7, subject_reference: { a: 1 } })],
+  ['nulls', JSON.stringify({ name: null, key: null, url: null, events: null, image: null, reference: null, subject_reference: null })],
+  ['huge string', JSON.stringify({ name: 'x'.repeat(300_000), key: 'k'.repeat(5_000), url: `https://example.org/${'a'.repeat(100_000)}` })],
+  ['deep nesting', JSON.stringify({ metadata: deep(2_000), name: deep(50) })],
+  ['proto', '{"__proto__":{"x":1},"name":"a"}'],
+  ['constructor', '{"constructor":{"prototype":{"x":1}}}'],
+  ['truncated', '{"name":"a'],
+  ['unicode junk', JSON.stringify({ name: '\ud800\udfff\uffff', key: '\u202e\u0007' })],
+];
+const IDS = ['x', 'a\u0000b', 'i'.repeat(101), 'i'.repeat(5000), '%E0%A4%A', '..%2F..%2Fetc', 'ses_00000000000000000000000000'];
+
+function fill(path: string, id: string): string {
+  return path.replace(/\{[^}]+\}/g, () => (/%|\.\./.test(id) ? id : encodeURIComponent(id)));
+}
+
+function checkEnvelope(what: string, res: { statusCode: number; headers: Record<string, unknown>; body: string }) {
+  assert.ok(res.statusCode < 500, `${what}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  if (res.statusCode >= 400) {
+    let body: { error?: { code?: unknown; message?: unknown; request_id?: unknown } };
+    try {
+      body = JSON.parse(res.body);
+    } catch {
+      assert.fail(`${what}: ${res.statusCode} answered outside the envelope: ${res.body.slice(0, 200)}`);
+    }
+    assert.equal(typeof body.error?.code, 'string', `${what}: no error.code in ${res.body.slice(0, 200)}`);
+    assert.equal(typeof body.error?.request_id, 'string', `${what}: no request_id`);
+  }
+}
+
+test('every operation: malformed ids, bodies and queries answer below 500, in the envelope', async () => {
+  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const ops = operations(doc);
+  assert.ok(ops.length > 40, `${ops.length} operations`);
+  const failures: string[] = [];
+  const attempt = async (what: string, req: InjectOptions) => {
+    try {
+      const res = await t.app.inject(req as never);
+      checkEnvelope(what, res);
+    } catch (err) {
+      failures.push((err as Error).message.split('\n')[0]!.slice(0, 240));
+    }
+  };
+  const auth = (p: string) => (p.startsWith('/capture/') ? {} : { authorization: `Bearer ${tenant.sandboxKey}` });
+  for (const op of ops) {
+    for (const id of op.path.includes('{') ? IDS : ['x']) {
+      const url = fill(op.path, id);
+      await attempt(`${op.operationId} id=${JSON.stringify(id.slice(0, 20))}`, { method: op.method as 'GET', url, headers: { ...auth(op.path), 'content-type': 'application/json' }, payload: op.method === 'GET' || op.method === 'DELETE' ? undefined : '{}' });
+    }
+    const url = fill(op.path, 'x');
+    for (const q of ['?limit=abc', '?limit=-1&cursor=%00', '?cursor=' + 'z'.repeat(3000), '?status=%E0%A4%A', '?created_after=yesterday&created_before=%00']) {
+      await attempt(`${op.operationId} query ${q.slice(0, 30)}`, { method: op.method as 'GET', url: url + q, headers: auth(op.path) });
+    }
+    if (!op.hasBody && op.method === 'GET') continue;
+    for (const [name, payload] of BODIES) {
+      await attempt(`${op.operationId} body ${name}`, { method: op.method as 'POST', url, headers: { ...auth(op.path), 'content-type': 'application/json', 'idempotency-key': `fuzz-${name}-${op.operationId}` }, payload });
+    }
+    if (op.hasBody) {
+      for (const [name, ct, payload] of [
+        ['no boundary', 'multipart/form-data', 'garbage'],
+        ['broken', 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="image"\r\n\r\nabc'],
+        ['bad header', 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: nonsense\r\n\r\nabc\r\n--XX--\r\n'],
+        ['nul field', 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="subject_reference"\r\n\r\na\u0000b\r\n--XX--\r\n'],
+      ] as const) {
+        await attempt(`${op.operationId} multipart ${name}`, { method: op.method as 'POST', url, headers: { ...auth(op.path), 'content-type': ct }, payload });
+      }
+    }
+  }
+  assert.deepEqual(failures.slice(0, 40), [], `${failures.length} failures`);
+});
+
+test('framework-level refusals are in the envelope too: bad encodings, long URLs, huge headers, unknown routes', async () => {
+  const cases: [string, InjectOptions][] = [
+    ['invalid percent-encoding in the path', { method: 'GET', url: '/v1/verifications/%E0%A4%A', headers: { authorization: `Bearer ${tenant.sandboxKey}` } }],
+    ['unknown route', { method: 'GET', url: '/v1/nothing-here' }],
+    ['over-long id', { method: 'GET', url: `/v1/verifications/${'i'.repeat(101)}`, headers: { authorization: `Bearer ${tenant.sandboxKey}` } }],
+    ['over-long URL', { method: 'GET', url: `/v1/verifications?cursor=${'c'.repeat(20_000)}`, headers: { authorization: `Bearer ${tenant.sandboxKey}` } }],
+    ['method not allowed', { method: 'PUT', url: '/v1/verifications', headers: { authorization: `Bearer ${tenant.sandboxKey}` } }],
+  ];
+  for (const [what, req] of cases) {
+    const res = await t.app.inject(req as never);
+    checkEnvelope(what, res);
+    assert.ok(res.statusCode >= 400, what);
+  }
+});
