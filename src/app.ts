@@ -10,8 +10,15 @@ import { registerMultipart } from './platform/http/multipart.js';
 import { createMetrics, registerMetrics } from './platform/metrics.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { ErrorResponse } from './platform/schemas.js';
-import { errorBody } from './platform/errors.js';
-import { rejectNulCharacters } from './platform/http/nul-guard.js';
+import { errorBody, invalid } from './platform/errors.js';
+import { countryCode, isCountryAlpha2 } from './engines/screening/countries.js';
+import { refuseUnexpectedBodies, rejectNulCharacters } from './platform/http/input-guards.js';
+
+/** Formats the route schemas use beyond JSON Schema's own (platform/schemas.ts CountryCode, ScreeningCountry). */
+const VALIDATION_FORMATS = {
+  'iso3166-alpha2': (v: string) => isCountryAlpha2(v),
+  country: (v: string) => countryCode(v) !== undefined,
+};
 
 /** Ids are at most 64 characters (IdParam); a longer path parameter is refused by the router. */
 const MAX_PARAM_LENGTH = 100;
@@ -63,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const body = JSON.stringify(errorBody('invalid_request', tooLarge ? 'The request line or headers are larger than this service accepts.' : 'The request could not be parsed as HTTP.', tooLarge ? 'headers' : null, id));
       socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     },
-    schemaController: { compilersFactory: { buildValidator: (external: Record<string, unknown>) => buildValidator(external) as never } },
+    schemaController: { compilersFactory: { buildValidator: (external: Record<string, unknown>) => buildValidator(external, VALIDATION_FORMATS) as never } },
   }) as unknown as FastifyInstance;
 
   app.removeContentTypeParser('text/plain');
@@ -76,12 +83,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     try {
       // secure-json-parse refuses __proto__ and constructor.prototype keys (prototype poisoning), as Fastify's own parser does.
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
-    } catch {
+    } catch (err) {
+      if (/forbidden prototype/.test((err as Error).message)) {
+        return done(invalid('body', 'The body uses the key __proto__ or constructor.prototype, which this service refuses (prototype pollution); rename the field.'), undefined);
+      }
       done(Object.assign(new SyntaxError('invalid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
     }
   });
   app.addSchema(ErrorResponse);
   rejectNulCharacters(app);
+  refuseUnexpectedBodies(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -13,6 +13,13 @@ export const ErrorResponse = Type.Object(
   { $id: 'Error', title: 'Error' },
 );
 
+/** An ISO 3166-1 alpha-2 country code, checked against the list (format registered by app.ts). */
+export const CountryCode = (description = 'ISO 3166-1 alpha-2 country code, upper case.') =>
+  Type.String({ pattern: '^[A-Z]{2}$', format: 'iso3166-alpha2', description });
+
+/** A country as an ISO 3166-1 code or an English name that the screening engine knows. */
+export const CountryNameOrCode = (description: string) => Type.String({ minLength: 2, maxLength: 60, format: 'country', description });
+
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp.' });
 export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 

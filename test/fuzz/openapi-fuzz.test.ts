@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from 'node:net';
 import type { InjectOptions } from 'fastify';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -128,4 +129,25 @@ test('framework-level refusals are in the envelope too: bad encodings, long URLs
     checkEnvelope(what, res);
     assert.ok(res.statusCode >= 400, what);
   }
+});
+
+test('what the HTTP parser refuses (over-long headers, garbage) is answered in the envelope, over a real socket', async () => {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  const raw = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const s = connect(port, '127.0.0.1', () => s.end(text));
+      let out = '';
+      s.on('data', (d) => (out += d.toString()));
+      s.on('end', () => resolve(out));
+      s.on('error', reject);
+    });
+  const big = await raw(`GET /v1/verifications HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`);
+  assert.match(big, /^HTTP\/1\.1 431/);
+  const body = JSON.parse(big.slice(big.indexOf('\r\n\r\n') + 4));
+  assert.equal(body.error.code, 'invalid_request');
+  assert.match(body.error.request_id, /^req_/);
+  const junk = await raw('NOT HTTP AT ALL\r\n\r\n');
+  assert.match(junk, /^HTTP\/1\.1 400/);
+  assert.equal(JSON.parse(junk.slice(junk.indexOf('\r\n\r\n') + 4)).error.code, 'invalid_request');
 });

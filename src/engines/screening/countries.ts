@@ -140,3 +140,8 @@ export function alpha3Codes(alpha2: string): string[] {
   if (code === 'DE') out.push('D');
   return out;
 }
+
+/** Whether a string is an ISO 3166-1 alpha-2 code (upper case) of the table above (XK for Kosovo included). */
+export function isCountryAlpha2(code: string): boolean {
+  return CODES.has(code);
+}

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp } from '../../platform/schemas.js';
+import { CountryCode, Timestamp } from '../../platform/schemas.js';
 import { CHECK_STATUSES } from '../checks/kernel/index.js';
 import { JourneyKey, REASON_CODES } from '../journeys/index.js';
 import { SESSION_STATES } from './state-machine.js';
@@ -18,7 +18,7 @@ export const CreateVerification = Type.Object(
       {
         type: lit(SUBJECT_TYPES),
         reference: Type.String({ minLength: 1, maxLength: 200, description: 'Your identifier of the customer; echoed in events as subject_reference. In the sandbox, the references of GET /v1/sandbox/subjects force an outcome.' }),
-        country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, upper case.' })),
+        country: Type.Optional(CountryCode('ISO 3166-1 alpha-2, upper case.')),
         given_names: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Declared given names. Screening uses the names read from the document when the journey has one, else these.' })),
         surname: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Declared surname (see given_names). A journey screening without a document needs a declared name.' })),
         date_of_birth: Type.Optional(Type.String({ format: 'date', description: 'Declared date of birth, YYYY-MM-DD.' })),

@@ -19,10 +19,28 @@ export function fieldFromValidation(issue: ValidationIssue | undefined, context:
   return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
 
-function describeValidation(issue: ValidationIssue | undefined, field: string): string {
+const FORMAT_TEXT: Record<string, string> = {
+  'iso3166-alpha2': 'is not an ISO 3166-1 alpha-2 country code (such as DE or US)',
+  country: 'is not a country this service knows (an ISO 3166-1 code or its English name)',
+  'date-time': 'must be an ISO 8601 date and time (such as 2026-01-31T12:00:00Z)',
+  date: 'must be a date as YYYY-MM-DD',
+  uri: 'must be an absolute URL',
+  email: 'must be an email address',
+};
+
+/** One sentence for the first failing keyword; a choice among literals lists the allowed values. */
+export function describeValidation(issues: ValidationIssue[] | undefined, field: string): string {
+  const issue = issues?.[0];
   if (!issue) return 'The request is not valid.';
   if (issue.keyword === 'required') return `${field} is required.`;
   if (issue.keyword === 'additionalProperties') return `${field} is not a known field.`;
+  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) return `${field} must be one of: ${(issue.params.allowedValues as unknown[]).map(String).join(', ')}.`;
+  if (issue.keyword === 'const') {
+    // A union of literals fails one const per branch, then anyOf: gather the branches at this path.
+    const allowed = (issues ?? []).filter((i) => i.keyword === 'const' && i.instancePath === issue.instancePath).map((i) => String(i.params?.allowedValue));
+    return allowed.length > 1 ? `${field} must be one of: ${[...new Set(allowed)].join(', ')}.` : `${field} must be ${allowed[0]}.`;
+  }
+  if (issue.keyword === 'format' && typeof issue.params?.format === 'string' && FORMAT_TEXT[issue.params.format]) return `${field} ${FORMAT_TEXT[issue.params.format]}.`;
   return `${field} ${issue.message ?? 'is not valid'}.`;
 }
 
@@ -42,7 +60,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (fe.validation) {
       const issue = fe.validation[0];
       const field = fieldFromValidation(issue, fe.validationContext);
-      return sendError(reply, request, 'invalid_request', describeValidation(issue, field), field);
+      return sendError(reply, request, 'invalid_request', describeValidation(fe.validation, field), field);
     }
     const status = fe.statusCode ?? 500;
     if (status >= 500 && failedReadingMultipart(request)) {

@@ -4,9 +4,13 @@ import addFormatsModule from 'ajv-formats';
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
-function makeAjv(coerce: Options['coerceTypes'], externalSchemas: Record<string, unknown>): Ajv {
+/** Formats the application adds to JSON Schema's (a country code checked against the ISO 3166 list …). */
+export type CustomFormats = Record<string, (value: string) => boolean>;
+
+function makeAjv(coerce: Options['coerceTypes'], externalSchemas: Record<string, unknown>, formats: CustomFormats): Ajv {
   const ajv = new Ajv({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
+  for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate });
   for (const schema of Object.values(externalSchemas)) {
     const id = (schema as { $id?: string }).$id;
     if (id && !ajv.getSchema(id)) ajv.addSchema(schema as object);
@@ -19,9 +23,9 @@ function makeAjv(coerce: Options['coerceTypes'], externalSchemas: Record<string,
  * (42 is not a string, unknown fields are errors); query strings, path parameters and headers are
  * text by nature, so those are coerced ("?limit=10" → 10).
  */
-export function buildValidator(externalSchemas: Record<string, unknown> = {}) {
-  const strict = makeAjv(false, externalSchemas);
-  const coercing = makeAjv('array', externalSchemas);
+export function buildValidator(externalSchemas: Record<string, unknown> = {}, formats: CustomFormats = {}) {
+  const strict = makeAjv(false, externalSchemas, formats);
+  const coercing = makeAjv('array', externalSchemas, formats);
   return ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => {
     if (httpPart !== 'body') return coercing.compile(schema as object);
     const json = strict.compile(schema as object);

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { CountryCode } from '../../../platform/schemas.js';
 import { checkBody, ImageField } from '../kernel/index.js';
 
-export const Country = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code, upper case.' });
+export const Country = CountryCode();
 
 /** Files the document checks read: PDF (text layer, or rendered and OCR'd when scanned) and images. */
 export const DOCUMENT_MEDIA = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/tiff'];

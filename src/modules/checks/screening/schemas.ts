@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { CountryNameOrCode } from '../../../platform/schemas.js';
 
 export const DATASETS = ['sanctions', 'pep', 'adverse_media'] as const;
 export const ENTITY_TYPES = ['person', 'organization', 'vessel', 'aircraft'] as const;
@@ -11,8 +12,8 @@ export const ScreeningQueryFields = {
   name: Type.String({ minLength: 1, maxLength: 300, description: 'Full name of the person, organisation, vessel or aircraft, in any script.' }),
   aliases: Type.Optional(Type.Array(Name, { maxItems: 20, description: 'Other names: maiden name, former company name, the name in its original script.' })),
   date_of_birth: Type.Optional(Type.String({ pattern: '^\\d{4}(-\\d{2}(-\\d{2})?)?$', description: 'YYYY-MM-DD, YYYY-MM or YYYY.' })),
-  country: Type.Optional(Type.String({ minLength: 2, maxLength: 60, description: 'Nationality, residence or registration country: ISO 3166-1 alpha-2 or an English name.' })),
-  countries: Type.Optional(Type.Array(Type.String({ minLength: 2, maxLength: 60 }), { maxItems: 10, description: 'Several countries (added to country).' })),
+  country: Type.Optional(CountryNameOrCode('Nationality, residence or registration country: ISO 3166-1 alpha-2 or an English name.')),
+  countries: Type.Optional(Type.Array(CountryNameOrCode('A country: ISO 3166-1 alpha-2 or an English name.'), { maxItems: 10, description: 'Several countries (added to country).' })),
   entity_type: Type.Optional(Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t)), { description: 'What the subject is; a listed entity of another type scores half.' })),
   gender: Type.Optional(Type.Union([Type.Literal('male'), Type.Literal('female')])),
   identifiers: Type.Optional(

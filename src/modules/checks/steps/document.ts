@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { CountryCode } from '../../../platform/schemas.js';
 import { alpha3Codes } from '../../../engines/screening/countries.js';
 import { fieldsFromDocument } from '../kernel/index.js';
 import { DOCUMENT_TYPES, evaluateDocument, type DocumentUpload } from '../document/index.js';
@@ -8,7 +9,7 @@ import { withoutEngine } from './outcomes.js';
 export const documentSettings = Type.Object(
   {
     accepted_types: Type.Optional(Type.Array(Type.Union(DOCUMENT_TYPES.map((t) => Type.Literal(t))), { minItems: 1, uniqueItems: true, description: 'Document types accepted (default: all).' })),
-    accepted_countries: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z]{2}$' }), { minItems: 1, maxItems: 250, uniqueItems: true, description: 'Issuing countries accepted (default: all).' })),
+    accepted_countries: Type.Optional(Type.Array(CountryCode(), { minItems: 1, maxItems: 250, uniqueItems: true, description: 'Issuing countries accepted (default: all).' })),
   },
   { additionalProperties: false },
 );

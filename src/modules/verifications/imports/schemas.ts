@@ -1,6 +1,6 @@
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value, ValueErrorType } from '@sinclair/typebox/value';
-import { Timestamp } from '../../../platform/schemas.js';
+import { CountryCode, Timestamp } from '../../../platform/schemas.js';
 import { CHECK_TYPES } from '../../checks/kernel/index.js';
 import { SubjectFields } from '../../checks/kernel/index.js';
 import { DECISIONS, RISK_BANDS, SUBJECT_TYPES } from '../schemas.js';
@@ -51,7 +51,7 @@ function recordSchema<M extends TSchema>(media: M) {
     subject: Type.Object({
       type: lit(SUBJECT_TYPES),
       reference: Type.String({ minLength: 1, maxLength: 200, description: 'Your identifier of the customer.' }),
-      country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, upper case.' })),
+      country: Type.Optional(CountryCode('ISO 3166-1 alpha-2, upper case.')),
     }, { additionalProperties: false }),
     journey: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The previous provider\'s journey or workflow label, kept as given in imported_from.journey. The session\'s own journey reads import:<provider>, version 0.' })),
     status: Type.Union(IMPORTABLE_STATES.map((s) => Type.Literal(s)), { description: 'The status the verification ended in (referred: still waiting for a reviewer).' }),

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalid } from '../errors.js';
 
 /** The dotted path of the first string holding U+0000 in a parsed value, or null ("names[2].given"). */
@@ -31,5 +31,25 @@ export function rejectNulCharacters(app: FastifyInstance): void {
       const at = findNul(value);
       if (at !== null) throw invalid(at || part, `${at || part} contains a NUL character (U+0000), which this service does not accept.`);
     }
+  });
+}
+
+/**
+ * A route that declares no body schema takes no body: anything but nothing (or an empty object, which
+ * many clients send with every POST) is refused rather than silently ignored, so a client that sends
+ * fields to the wrong operation learns it.
+ */
+export function refuseUnexpectedBodies(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m)) || (route.schema as { body?: unknown } | undefined)?.body) return;
+    const guard = async (req: FastifyRequest) => {
+      const b = req.body;
+      if (b === undefined || b === null) return;
+      if (typeof b === 'object' && !Array.isArray(b) && Object.keys(b).length === 0) return;
+      throw invalid('body', `${req.method} ${route.url} takes no body; send none (or {}).`);
+    };
+    const existing = route.preValidation;
+    route.preValidation = existing ? [guard, ...(Array.isArray(existing) ? existing : [existing])] : guard;
   });
 }
