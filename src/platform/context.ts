@@ -18,6 +18,8 @@ export interface IdempotencyBinding {
   begin(tx: Queryable): Promise<void>;
   record(tx: Queryable, result: unknown): Promise<void>;
   release(tx?: Queryable): Promise<void>;
+  /** Stops renewing the claim's lease (the response went out; whatever was not settled lapses). */
+  stop(): void;
   /** For a POST that wrote nothing in a transaction: store its response after the fact. */
   storeResponse(status: number, body: string): Promise<void>;
   /** A transaction has taken the key. */

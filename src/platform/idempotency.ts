@@ -15,6 +15,8 @@ export interface StoredResponse {
   state: 'running' | 'done';
   response_status: number | null;
   response_body: string | null;
+  /** For a running key: seconds until its holder's lease lapses. */
+  lease_left_seconds: number | null;
 }
 
 export function validateKey(raw: unknown): string {
@@ -31,7 +33,8 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 
 export async function findStoredResponse(db: Queryable, accountId: string, environment: string, key: string): Promise<StoredResponse | null> {
   const rows = await db.query<StoredResponse>(
-    'SELECT fingerprint, state, response_status, response_body FROM idempotency_keys WHERE account_id = $1 AND environment = $2 AND key = $3 AND expires_at > now()',
+    `SELECT fingerprint, state, response_status, response_body, extract(epoch FROM locked_until - now())::float8 AS lease_left_seconds
+       FROM idempotency_keys WHERE account_id = $1 AND environment = $2 AND key = $3 AND expires_at > now()`,
     [accountId, environment, key],
   );
   return rows[0] ?? null;
@@ -45,7 +48,14 @@ export type ClaimResult =
   | { kind: 'claimed'; binding: IdempotencyBinding }
   | { kind: 'replay'; status: number; body: string }
   | { kind: 'mismatch' }
-  | { kind: 'in_progress' };
+  | { kind: 'in_progress'; retryAfterSeconds: number };
+
+/**
+ * A claim is a short lease that its live holder renews while the request runs, so a request that dies
+ * with its process frees the key within LEASE_SECONDS, however long a live request takes.
+ */
+export const LEASE_SECONDS = 15;
+const RENEW_EVERY_MS = 5_000;
 
 export interface ClaimOptions {
   accountId: string;
@@ -56,8 +66,10 @@ export interface ClaimOptions {
   serialize: (result: unknown) => { status: number; body: string };
   /** Stored responses may hold secrets shown once (a webhook signing secret, a session token). */
   sealer: Sealer;
-  /** How long a claim holds before another request may take over the key (a crashed request). */
+  /** How long a claim holds without renewal before another request may take over the key (a crashed request). */
   leaseSeconds?: number;
+  /** How often the holder renews its lease (tests shorten it). */
+  renewEveryMs?: number;
 }
 
 /**
@@ -67,6 +79,7 @@ export interface ClaimOptions {
  */
 export async function claimKey(db: Queryable, opts: ClaimOptions): Promise<ClaimResult> {
   const owner = randomUUID();
+  const leaseSeconds = opts.leaseSeconds ?? LEASE_SECONDS;
   const params = [opts.accountId, opts.environment, opts.key];
   const rows = await db.query<{ key: string }>(
     `INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, owner, locked_until, expires_at)
@@ -76,20 +89,29 @@ export async function claimKey(db: Queryable, opts: ClaimOptions): Promise<Claim
        WHERE idempotency_keys.expires_at <= now()
           OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until < now() AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
      RETURNING key`,
-    [...params, opts.fingerprint, owner, opts.leaseSeconds ?? 300, opts.retentionHours],
+    [...params, opts.fingerprint, owner, leaseSeconds, opts.retentionHours],
   );
   if (rows.length === 0) {
     const stored = await findStoredResponse(db, opts.accountId, opts.environment, opts.key);
-    if (!stored) return { kind: 'in_progress' };
+    if (!stored) return { kind: 'in_progress', retryAfterSeconds: 1 };
     if (stored.fingerprint !== opts.fingerprint) return { kind: 'mismatch' };
     if (stored.state === 'done' && stored.response_status) {
       return { kind: 'replay', status: stored.response_status, body: stored.response_body ? opts.sealer.open(RESPONSE_PURPOSE, stored.response_body) : '' };
     }
-    return { kind: 'in_progress' };
+    // Retry when the holder would have finished or, if it died, when its lease lapses.
+    return { kind: 'in_progress', retryAfterSeconds: Math.max(1, Math.min(leaseSeconds, Math.ceil(stored.lease_left_seconds ?? 1))) };
   }
   let used = false;
   let settled = false;
   const mine = `account_id = $1 AND environment = $2 AND key = $3 AND owner = $4`;
+  const renewal = setInterval(() => {
+    db.query(`UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $5) WHERE ${mine} AND state = 'running'`, [...params, owner, leaseSeconds]).catch(() => undefined);
+  }, opts.renewEveryMs ?? RENEW_EVERY_MS);
+  renewal.unref();
+  const settle = () => {
+    settled = true;
+    clearInterval(renewal);
+  };
   return {
     kind: 'claimed',
     binding: {
@@ -102,17 +124,20 @@ export async function claimKey(db: Queryable, opts: ClaimOptions): Promise<Claim
       async begin() {
         used = true;
       },
+      stop() {
+        clearInterval(renewal);
+      },
       async record(tx: Queryable, result: unknown) {
         const { status, body } = opts.serialize(result);
-        settled = true;
+        settle();
         await writeOrDefer(tx, `UPDATE idempotency_keys SET state = 'done', response_status = $5, response_body = $6 WHERE ${mine}`, [...params, owner, status, opts.sealer.seal(RESPONSE_PURPOSE, body)]);
       },
       async release(tx: Queryable = db) {
-        settled = true;
+        settle();
         await tx.query(`DELETE FROM idempotency_keys WHERE ${mine} AND state = 'running'`, [...params, owner]);
       },
       async storeResponse(status: number, body: string) {
-        settled = true;
+        settle();
         await db.query(`UPDATE idempotency_keys SET state = 'done', response_status = $5, response_body = $6 WHERE ${mine} AND state = 'running'`, [...params, owner, status, opts.sealer.seal(RESPONSE_PURPOSE, body)]);
       },
     },

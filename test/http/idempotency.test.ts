@@ -98,7 +98,9 @@ test('a key held by a request that crashed is taken over once its lease passes',
      VALUES ($1, 'sandbox', 'crashed', $2, 'running', 'dead-request', now() + interval '1 minute', now() + interval '1 day')`,
     [o.accountId, (await import('../../src/platform/idempotency.js')).requestFingerprint('POST', '/v1/lists/blocklist/entries', body)],
   );
-  assert.equal((await post(o.sandboxKey, 'crashed')).statusCode, 409, 'still leased');
+  const busy = await post(o.sandboxKey, 'crashed');
+  assert.equal(busy.statusCode, 409, 'still leased');
+  assert.equal(busy.headers['retry-after'], '15', 'a 409 says when to retry (at most one lease)');
   await t.db.query("UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = 'crashed'");
   assert.equal((await post(o.sandboxKey, 'crashed')).statusCode, 201);
   assert.equal(await count(o.accountId), 1);

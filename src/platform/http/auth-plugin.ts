@@ -6,7 +6,7 @@ import type { RateLimiter, RateLimitResult } from '../rate-limit.js';
 import { hasScope } from '../scopes.js';
 import { sendError } from './error-handler.js';
 import { IDEMPOTENCY_HEADER, claimKey, mismatch, requestFingerprint, validateKey } from '../idempotency.js';
-import { conflict } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { Sealer } from '../crypto.js';
 
 export interface AuthDeps {
@@ -97,7 +97,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       case 'mismatch':
         throw mismatch();
       case 'in_progress':
-        throw conflict('A request with this Idempotency-Key is still being processed; retry after it completes.', 'Idempotency-Key');
+        throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed; retry after Retry-After seconds, when it has completed or its lease has lapsed.', {
+          field: 'Idempotency-Key',
+          headers: { 'retry-after': String(claim.retryAfterSeconds) },
+        });
       case 'claimed':
         request.ctx.idempotency = claim.binding;
     }
@@ -112,5 +115,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (reply.statusCode >= 300) await binding.release();
     else if (!binding.settled && typeof payload === 'string') await binding.storeResponse(reply.statusCode, payload);
     return payload;
+  });
+  app.addHook('onResponse', async (request) => {
+    request.ctx?.idempotency?.stop();
   });
 }
