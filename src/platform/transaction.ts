@@ -43,14 +43,21 @@ export function combineStatements(stmts: readonly Deferred[]): Deferred {
  * response is written in the same transaction. Never call a slow engine or an outside service
  * inside fn: run it before, write its result here.
  */
-export async function withTransaction<T>(ctx: RequestContext, fn: (tx: DeferringTx) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(
+  ctx: RequestContext,
+  fn: (tx: DeferringTx) => Promise<T>,
+  opts: {
+    /** What the route answers, when the verb returns more than that (a wrapper with a created flag): the stored idempotent response must be exactly the answer. */
+    response?: (result: T) => unknown;
+  } = {},
+): Promise<T> {
   return ctx.db.transaction(async (raw) => {
     const deferred: Deferred[] = [];
     const tx: DeferringTx = { query: (sql, params) => raw.query(sql, params), defer: (sql, params) => void deferred.push({ sql, params }) };
     const idem = ctx.idempotency && !ctx.idempotency.used ? ctx.idempotency : undefined;
     if (idem) await idem.begin(tx);
     const result = await fn(tx);
-    if (idem) await idem.record(tx, result);
+    if (idem) await idem.record(tx, opts.response ? opts.response(result) : result);
     if (deferred.length > 0) {
       const { sql, params } = combineStatements(deferred);
       await raw.query(sql, params);

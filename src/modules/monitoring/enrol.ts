@@ -30,7 +30,7 @@ export async function enrolSubject({ ctx, sealer, input }: { ctx: RequestContext
     // The audit trail records which fields changed, not the personal data itself.
     await emitAudit(tx, ctx, { action: 'monitored_subject.updated', resourceType: 'monitored_subject', resourceId: row.id, metadata: { changed: Object.keys(diff).flatMap((k) => (k === 'query' ? changedQueryFields(before.query, fields.query) : [k])) } });
     return { created: false, subject: toMonitoredSubject(row, sealer) };
-  });
+  }, { response: (r) => r.subject });
 }
 
 function changedQueryFields(a: StoredQuery, b: StoredQuery): string[] {
