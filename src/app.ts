@@ -11,12 +11,11 @@ import { createMetrics, registerMetrics } from './platform/metrics.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { ErrorResponse } from './platform/schemas.js';
 import { errorBody, invalid } from './platform/errors.js';
-import { countryCode, isCountryAlpha2 } from './engines/screening/countries.js';
+import { countryCode } from './engines/screening/countries.js';
 import { refuseUnexpectedBodies, rejectNulCharacters } from './platform/http/input-guards.js';
 
-/** Formats the route schemas use beyond JSON Schema's own (platform/schemas.ts CountryCode, ScreeningCountry). */
+/** Formats the route schemas use beyond JSON Schema's and the platform's own: a country name the screening engine knows. */
 const VALIDATION_FORMATS = {
-  'iso3166-alpha2': (v: string) => isCountryAlpha2(v),
   country: (v: string) => countryCode(v) !== undefined,
 };
 
@@ -59,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
             : 'The request could not be read.';
       void sendError(reply, req, 'invalid_request', message, field, 400);
     },
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Requests the HTTP parser refuses before Fastify sees them (over-long headers or URL, bad framing)
     // still get the envelope; there is no request id yet, so the answer carries a fresh one.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {

@@ -1,4 +1,5 @@
-import { Type } from '@sinclair/typebox';
+import { isCountryAlpha2 } from './countries.js';
+import { FormatRegistry, Type } from '@sinclair/typebox';
 import { ERROR_CODES } from './errors.js';
 
 export const ErrorResponse = Type.Object(
@@ -13,7 +14,9 @@ export const ErrorResponse = Type.Object(
   { $id: 'Error', title: 'Error' },
 );
 
-/** An ISO 3166-1 alpha-2 country code, checked against the list (format registered by app.ts). */
+/** An ISO 3166-1 alpha-2 country code, checked against the list (the format is registered for ajv in http/validation.ts and for TypeBox here). */
+if (!FormatRegistry.Has('iso3166-alpha2')) FormatRegistry.Set('iso3166-alpha2', isCountryAlpha2);
+
 export const CountryCode = (description = 'ISO 3166-1 alpha-2 country code, upper case.') =>
   Type.String({ pattern: '^[A-Z]{2}$', format: 'iso3166-alpha2', description });
 

@@ -1,3 +1,5 @@
+import { isCountryAlpha2 } from '../../platform/countries.js';
+
 // Generated once from Debian iso-codes (iso_3166-1.json) plus the spellings that OFAC, UN and UK lists use.
 // Keys are normalised (ASCII, lower case, punctuation as single spaces).
 const TABLE =
@@ -118,7 +120,6 @@ const NAME_TO_CODE: ReadonlyMap<string, string> = new Map(
   }),
 );
 
-const CODES: ReadonlySet<string> = new Set('AD AE AF AG AI AL AM AN AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SU SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS XK YE YT YU ZA ZM ZW'.split(' '));
 
 function normalizeCountryKey(s: string): string {
   return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
@@ -128,7 +129,7 @@ function normalizeCountryKey(s: string): string {
 export function countryCode(nameOrCode: string | undefined | null): string | undefined {
   if (!nameOrCode) return undefined;
   const raw = nameOrCode.trim();
-  if (/^[A-Za-z]{2}$/.test(raw) && CODES.has(raw.toUpperCase())) return raw.toUpperCase();
+  if (/^[A-Za-z]{2}$/.test(raw) && isCountryAlpha2(raw.toUpperCase())) return raw.toUpperCase();
   const key = normalizeCountryKey(raw);
   return NAME_TO_CODE.get(key) ?? NAME_TO_CODE.get(key.replace(/^the /, ''));
 }
@@ -139,9 +140,4 @@ export function alpha3Codes(alpha2: string): string[] {
   const out = [...NAME_TO_CODE].filter(([k, v]) => v === code && /^[a-z]{3}$/.test(k)).map(([k]) => k.toUpperCase());
   if (code === 'DE') out.push('D');
   return out;
-}
-
-/** Whether a string is an ISO 3166-1 alpha-2 code (upper case) of the table above (XK for Kosovo included). */
-export function isCountryAlpha2(code: string): boolean {
-  return CODES.has(code);
 }

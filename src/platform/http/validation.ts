@@ -1,5 +1,6 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { isCountryAlpha2 } from '../countries.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -10,6 +11,7 @@ export type CustomFormats = Record<string, (value: string) => boolean>;
 function makeAjv(coerce: Options['coerceTypes'], externalSchemas: Record<string, unknown>, formats: CustomFormats): Ajv {
   const ajv = new Ajv({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
+  ajv.addFormat('iso3166-alpha2', { type: 'string', validate: isCountryAlpha2 });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate });
   for (const schema of Object.values(externalSchemas)) {
     const id = (schema as { $id?: string }).$id;

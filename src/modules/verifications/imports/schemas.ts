@@ -155,7 +155,7 @@ export function validateRecord(raw: unknown, index: number, now: Date): ImportRe
   if (decided) {
     if (r.decision != null && r.decision !== r.status) return new RecordProblem(`${base}.decision`, `${base}.decision must be ${r.status} for a ${r.status} verification (or be left out).`);
     // The decision object (GET …/decision, decision.json, verification.completed) always carries a risk.
-    if (r.risk == null) return new RecordProblem(`${base}.risk`, `${base}.risk is required for a ${r.status} verification: map the previous provider's assessment to a score 0-100 and a band.`);
+    if (r.risk == null) return new RecordProblem(`${base}.risk`, `${base}.risk is required for ${r.status === 'approved' ? 'an' : 'a'} ${r.status} verification: map the previous provider's assessment to a score 0-100 and a band.`);
   } else {
     if (r.decision != null) return new RecordProblem(`${base}.decision`, `A ${r.status} verification has no decision; leave ${base}.decision out.`);
     if (r.risk != null) return new RecordProblem(`${base}.risk`, `A ${r.status} verification has no decision, so no risk; leave ${base}.risk out.`);
