@@ -16,6 +16,13 @@ const SUBJECT_STATUS: Record<string, CaptureSession['status']> = {
   abandoned: 'abandoned',
 };
 
+/**
+ * What the subject may know of their session's status: never the decision (approved, declined or
+ * referred are all "complete"), since telling a possible sanctions match that they were referred would
+ * tip them off.
+ */
+export const subjectStatus = (internal: string): CaptureSession['status'] => SUBJECT_STATUS[internal] ?? 'processing';
+
 const subjectCheckStatus = (s: string): CaptureSession['checks'][number]['status'] => (s === 'pending' || s === 'processing' ? s : 'complete');
 
 /**
@@ -31,7 +38,7 @@ export async function captureSessionView(db: Queryable, t: Tenant, sessionId: st
   const doc = documentSettings(s.definition);
   return {
     id: s.id,
-    status: SUBJECT_STATUS[s.effective_status] ?? 'processing',
+    status: subjectStatus(s.effective_status),
     journey: s.journey_key,
     expires_at: iso(s.expires_at)!,
     redirect_url: s.redirect_url,

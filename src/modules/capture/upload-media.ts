@@ -1,3 +1,4 @@
+import { subjectStatus } from './session-view.js';
 import type { RequestContext } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { emitAudit } from '../../platform/audit.js';
@@ -16,7 +17,8 @@ const TYPE_NAMES: Record<string, string> = { 'image/jpeg': 'JPEG', 'image/png': 
 /** Refuses a session the subject can no longer add to (409), before any engine runs. */
 export function assertWaiting(s: Pick<SessionRow, 'status' | 'expires_at'>): void {
   if (s.status !== 'awaiting_subject' || s.expires_at.getTime() <= Date.now()) {
-    throw conflict(`The session is ${s.status === 'awaiting_subject' ? 'past its lifetime' : s.status}; capture is closed.`);
+    // In the subject's words only (session-view.ts): the decision is never told to the subject.
+    throw conflict(`The session is ${s.status === 'awaiting_subject' ? 'past its lifetime' : subjectStatus(s.status)}; capture is closed.`);
   }
 }
 
