@@ -1,7 +1,7 @@
 import { TokenVocabulary } from './token-vocabulary.js';
 import { prepareEntity, prepareQuery, scoreEntity, type PreparedEntity, type PreparedQuery } from './entity-score.js';
 import { totalWeight, type NameToken } from './normalize.js';
-import type { Hit, ListEntity, ScreenOptions, ScreeningQuery, ScreeningResult, Decision } from './types.js';
+import type { Dataset, Hit, ListEntity, ScreenOptions, ScreeningQuery, ScreeningResult, Decision } from './types.js';
 
 /** Hits at or above this score are reported as potential matches (chosen on the benchmarks, see docs/screening.md). */
 export const DEFAULT_THRESHOLD = 0.8;
@@ -101,6 +101,13 @@ export class ScreeningIndex {
 
   get entityCount(): number {
     return this.prepared.length;
+  }
+
+  /** The data sets (sanctions, pep …) at least one entity of this index belongs to. */
+  get datasets(): Dataset[] {
+    const out = new Set<Dataset>();
+    for (const p of this.prepared) for (const d of p.entity.datasets) out.add(d);
+    return [...out].sort();
   }
 
   get nameCount(): number {

@@ -10,6 +10,8 @@ export interface SnapshotIndex {
   snapshot: SnapshotRow;
   entityCount: number;
   nameCount: number;
+  /** The data sets its entities belong to: a request for another data set has no list behind it. */
+  datasets: string[];
 }
 
 /**

@@ -54,7 +54,7 @@ export type IndexTask =
 export interface IndexTaskResults {
   upload: { entities: number };
   discard: Record<string, never>;
-  build: { entityCount: number; nameCount: number };
+  build: { entityCount: number; nameCount: number; datasets: string[] };
   retain: { dropped: number };
   screen: ScreenAcrossResult;
   'delta.open': { added: number; changed: number; removed: string[] };
@@ -110,7 +110,7 @@ function handle(task: IndexTask): IndexTaskResult {
       let owned = indexes.get(task.owner);
       if (!owned) indexes.set(task.owner, (owned = new Map()));
       owned.set(task.snapshot.id, { snapshot: task.snapshot, index });
-      return { entityCount: index.entityCount, nameCount: index.nameCount };
+      return { entityCount: index.entityCount, nameCount: index.nameCount, datasets: index.datasets };
     }
     case 'retain': {
       const owned = indexes.get(task.owner);

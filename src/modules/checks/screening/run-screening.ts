@@ -41,6 +41,23 @@ export function selectIndexes(all: SnapshotIndex[], environment: Environment, so
   return chosen;
 }
 
+/**
+ * Refuses to screen data sets no selected list carries: a clean no_match for "pep" with no PEP list
+ * behind it would be a false all-clear (a journey then refers instead of approving).
+ */
+export function assertDatasetsCovered(selected: SnapshotIndex[], datasets: readonly string[] | undefined): void {
+  if (!datasets?.length) return;
+  const covered = new Set(selected.flatMap((s) => s.datasets));
+  const missing = datasets.filter((d) => !covered.has(d));
+  if (missing.length) {
+    throw new AppError(
+      'check_unavailable',
+      `No active list carries the data set(s) ${missing.join(', ')}; the lists in this environment carry ${[...covered].sort().join(', ') || 'none'}. Import a list with them, or screen without them.`,
+      { field: 'datasets' },
+    );
+  }
+}
+
 // The merge of per-list results runs in the screening worker; its code lives in a file the worker
 // can import without the database layer.
 export { screenAcross, toApiHit, type ListIndex, type ScreenAcrossOptions, type ScreenAcrossResult } from './screen-across.js';

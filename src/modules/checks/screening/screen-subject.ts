@@ -6,7 +6,7 @@ import { signal } from '../../../engines/signal.js';
 import { recordCheck, roundTimings, type CheckOutcome, type Check } from '../kernel/index.js';
 import type { ScreeningIndexCache, SnapshotIndex } from './index-cache.js';
 import { loadListRules } from './list-rules.js';
-import { selectIndexes, toScreeningQuery } from './run-screening.js';
+import { assertDatasetsCovered, selectIndexes, toScreeningQuery } from './run-screening.js';
 import type { ScreeningRequest } from './schemas.js';
 
 export const MATCHER_MODEL = { name: 'verity-screening-matcher', version: '1' };
@@ -30,6 +30,7 @@ export async function evaluateScreening({ ctx, cache, input }: { ctx: RequestCon
   const t0 = performance.now();
   const select = (all: SnapshotIndex[]) => selectIndexes(all, ctx.environment, input.sources);
   const selected = select(await cache.get());
+  assertDatasetsCovered(selected, input.datasets);
   const t1 = performance.now();
   const query = toScreeningQuery(input);
   const rules = await loadListRules(ctx.db, ctx, { subjectReference: input.subject_reference, names: [input.name, ...(input.aliases ?? [])], documents: (input.identifiers ?? []).map((i) => i.value) });
