@@ -6,6 +6,13 @@ import { EVENT_CATALOG } from './event-catalog.js';
 
 export const API_VERSION = '1.0.0';
 
+const TAG_ORDER = ['Verifications', 'Journeys', 'Checks', 'Monitoring', 'Cases', 'Lists', 'Webhooks', 'Events', 'Audit', 'Usage', 'Sandbox', 'Capture (session token)'];
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Verifications: 'Verification sessions: one journey run for one subject, ending in a decision. See docs/verifications.md.',
+  Journeys: 'Versioned definitions of what a session checks and how it decides.',
+  Checks: 'Standalone checks, one engine verdict each; sessions run the same checks.',
+};
+
 /** Registers the generated OpenAPI 3.1 document and the interactive reference at /docs. */
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
@@ -15,12 +22,16 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         title: 'Verity API',
         version: API_VERSION,
         description:
-          'Self-hosted identity verification and financial-crime risk checks: KYC, KYB, AML screening and KYT.\n\n' +
+          'Self-hosted identity verification and financial-crime risk checks: verification sessions with journeys and a hosted capture flow, ' +
+          'document, liveness, face match, face search, age, proof of address, document AI and contact checks, sanctions/PEP/adverse-media ' +
+          'screening with ongoing monitoring, cases, allow/block lists and signed webhooks. (Business verification and transaction monitoring are not in this version.)\n\n' +
           'Authenticate with `Authorization: Bearer <API key>`. Every error has the body `{"error":{"code","message","field","request_id"}}`. ' +
           'Every POST accepts an `Idempotency-Key` header. Lists use cursor pagination (`limit`, `cursor`, `next_cursor`).',
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
       servers: [{ url: config.publicBaseUrl }],
+      // The reference lists the tags in this order: a session first, then what it is made of, then plumbing.
+      tags: TAG_ORDER.map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
       components: {
         securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_sandbox_… or sk_live_… API key' } },
       },

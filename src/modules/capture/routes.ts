@@ -28,9 +28,10 @@ const captureDoc: SwaggerTransform = ({ schema, url, ...doc }) => {
       type: 'http', scheme: 'bearer',
       description: 'The session_token (vst_…) returned by POST /v1/verifications, held by the subject\'s browser or your client SDK. Opens only its own session\'s capture routes; API keys are refused here and session tokens are refused on /v1.',
     } } };
-    if (!o.tags?.some((t) => t.name === CAPTURE_TAG)) {
-      o.tags = [...(o.tags ?? []), { name: CAPTURE_TAG, description: 'Called from the subject\'s device (the hosted page or a client SDK) with the session token. CORS allows any origin. See docs/capture.md.' }];
-    }
+    const description = 'Called from the subject\'s device (the hosted page or a client SDK) with the session token. CORS allows any origin. See docs/capture.md.';
+    const tag = o.tags?.find((t) => t.name === CAPTURE_TAG);
+    if (tag) tag.description = description;
+    else o.tags = [...(o.tags ?? []), { name: CAPTURE_TAG, description }];
   }
   return { schema: { ...schema, security: [{ sessionToken: [] }] } as typeof schema, url };
 };

@@ -85,12 +85,15 @@ export const journeys = {
     return out;
   },
 
-  /** The published version of a key in the tenant's environment, or null (never published, or unknown key). */
-  async published(db: Queryable, t: Tenant, key: string): Promise<{ key: string; version: number; definition: JourneyDefinition } | null> {
+  /**
+   * The published version of a journey named by its key or its id (`jrn_…`, what GET /v1/journeys shows
+   * first) in the tenant's environment, or null (never published, or unknown).
+   */
+  async published(db: Queryable, t: Tenant, keyOrId: string): Promise<{ key: string; version: number; definition: JourneyDefinition } | null> {
     const rows = await db.query<{ key: string; version: number; definition: JourneyDefinition }>(
       `SELECT j.key, v.version, v.definition FROM journeys j JOIN journey_versions v ON v.journey_id = j.id AND v.version = j.published_version
-       WHERE j.account_id = $1 AND j.environment = $2 AND j.key = $3`,
-      [t.accountId, t.environment, key],
+       WHERE j.account_id = $1 AND j.environment = $2 AND (j.key = $3 OR j.id = $3)`,
+      [t.accountId, t.environment, keyOrId],
     );
     return rows[0] ?? null;
   },

@@ -13,7 +13,7 @@ const lit = <T extends string>(xs: readonly T[]) => Type.Union(xs.map((x) => Typ
 
 export const CreateVerification = Type.Object(
   {
-    journey: Type.String({ minLength: 1, maxLength: 64, description: 'Identifier of a journey published in this key\'s environment (e.g. kyc_standard).' }),
+    journey: Type.String({ minLength: 1, maxLength: 64, description: 'The journey to run, published in this key\'s environment: its key (e.g. kyc_standard) or its id (jrn_…).' }),
     subject: Type.Object(
       {
         type: lit(SUBJECT_TYPES),
