@@ -4,6 +4,7 @@ import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
 import type { JourneyDefinition } from '../journeys/index.js';
+import { checks } from '../checks/kernel/index.js';
 import { transition, IllegalTransition, WAITING_STATES, type SessionEvent, type SessionState } from './state-machine.js';
 import type { Verification, VerificationsQuery } from './schemas.js';
 
@@ -172,6 +173,8 @@ export const sessions = {
       [t.accountId, t.environment, sessionId, to, from, extra.captureStarted === true || event === 'capture_started', lifetime, WAITING_STATES, event, t.actor.type, t.actor.id, t.requestId ?? null],
     );
     if (rows.length === 0) throw conflict(`The session is no longer ${from} (it changed or its lifetime ended); retrieve it and retry.`);
+    // A session that ends without its checks having run leaves none of them pending for ever.
+    if (to === 'expired' || to === 'abandoned') await checks.cancelUnfinished(tx, t, sessionId);
     return to;
   },
 

@@ -94,6 +94,15 @@ export const checks = {
     );
     return rows[0]!;
   },
+  /** A session that ended before its checks ran (expired, abandoned) cancels them; finished ones stay. */
+  async cancelUnfinished(tx: Queryable, t: Tenant, sessionId: string): Promise<number> {
+    const rows = await tx.query<{ id: string }>(
+      `UPDATE checks SET status = 'cancelled', completed_at = now() WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND status IN ('pending', 'processing') RETURNING id`,
+      [t.accountId, t.environment, sessionId],
+    );
+    return rows.length;
+  },
+
   async get(db: Queryable, t: Tenant, id: string): Promise<CheckRow | null> {
     const rows = await db.query<CheckRow>('SELECT * FROM checks WHERE account_id = $1 AND environment = $2 AND id = $3', [t.accountId, t.environment, id]);
     return rows[0] ?? null;

@@ -3,9 +3,10 @@ import { Timestamp } from '../../../platform/schemas.js';
 
 /**
  * Status of any check. pending/processing while it runs (session checks); then a verifying check
- * ends passed, failed or needs_review, and a screening check no_match, potential_match or match.
+ * ends passed, failed or needs_review, and a screening check no_match, potential_match or match. A
+ * session check whose session ended (expired or abandoned) before it ran is cancelled.
  */
-export const CHECK_STATUSES = ['pending', 'processing', 'passed', 'failed', 'needs_review', 'no_match', 'potential_match', 'match'] as const;
+export const CHECK_STATUSES = ['pending', 'processing', 'passed', 'failed', 'needs_review', 'no_match', 'potential_match', 'match', 'cancelled'] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
 export const CHECK_TYPES = ['document', 'liveness', 'face_match', 'face_search', 'sanctions_pep', 'age_estimation', 'proof_of_address', 'contact', 'document_ai', 'risk_score'] as const;
