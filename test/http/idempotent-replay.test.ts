@@ -61,6 +61,9 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
   createScreeningCheck: async () => ({ url: '/v1/checks/screening', body: { name: 'Jane Replay' } }),
   checkProofOfAddress: async () => ({ url: '/v1/checks/proof-of-address', body: { document: pdf, subject_name: 'Jane Doe' } }),
   checkDocumentAi: async () => ({ url: '/v1/checks/document-ai', body: { document: pdf, fields: [{ name: 'customer', anchor: 'bill' }] } }),
+  // Without a configured channel a sandbox key gets the sandbox channel (code 000000, nothing sent).
+  startContactCheck: async () => ({ url: '/v1/checks/contact', body: { channel: 'email', destination: 'replay@example.org' } }),
+  confirmContactCheck: async () => ({ url: `/v1/checks/contact/${(await created('/v1/checks/contact', { channel: 'sms', destination: '+447400123456' })).id}/confirm`, body: { code: '000000' } }),
   enrolMonitoredSubject: async () => ({ url: '/v1/monitoring/subjects', body: { subject_reference: 'cust_monitor_replay', name: 'Jane Replay' } }),
   createJourney: async () => ({ url: '/v1/journeys', body: { key: 'replay_journey', name: 'Replay', definition: journey.definition } }),
   publishJourneyVersion: async () => {
@@ -84,9 +87,7 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
 const ELSEWHERE: Record<string, string> = {
   submitCapture: 'capture.test.ts (a session token, not an API key; submission is idempotent by state)',
   redeliverWebhook: 'webhooks.test.ts (needs a delivery the dispatcher made)',
-  startContactCheck: 'contact.test.ts / contact-sms.test.ts (needs a mail or SMS peer; two concurrent starts with one key send one message)',
-  confirmContactCheck: 'contact.test.ts (needs the code the peer received)',
-  resendContactCheck: 'contact.test.ts (needs a started check and its peer)',
+  resendContactCheck: 'contact.test.ts (a resend waits out a cooldown after the start)',
   recordVerificationDecision: 'verifications-sandbox.test.ts (needs a referred session the pipeline produced)',
 };
 

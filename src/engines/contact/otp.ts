@@ -34,6 +34,8 @@ export interface StartInput {
   /** Earlier sends to the same destination across all verifications, for per-destination limits. */
   destinationHistory?: readonly Date[];
   config?: Partial<OtpConfig>;
+  /** A fixed code instead of a random one: only the sandbox channel, which delivers nothing, sets it. */
+  fixedCode?: string;
 }
 
 export type StartRefusal = 'already_verified' | 'locked' | 'resend_limit' | 'resend_too_soon' | 'rate_limited' | 'destination_changed';
@@ -76,7 +78,7 @@ export function startVerification(previous: VerificationState | null, input: Sta
   const rate = decideDestinationRate(input.destinationHistory ?? [], now, config.destinationWindows);
   if (!rate.allowed) return { ok: false, reason: 'rate_limited', retryAfterSeconds: rate.retryAfterSeconds, state: previous };
 
-  const code = generateCode(config.codeLength);
+  const code = input.fixedCode ?? generateCode(config.codeLength);
   const salt = newSalt();
   const state: VerificationState = {
     channel: input.channel,

@@ -2,7 +2,7 @@ import { resolveMx } from 'node:dns/promises';
 import type { RequestContext } from '../../../platform/context.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { AppError, invalid } from '../../../platform/errors.js';
-import { MessagingError, type MessagingProvider, type SendReceipt } from '../../../providers/messaging/index.js';
+import { MessagingError, SANDBOX_CONTACT_CODE, SandboxMessagingProvider, type MessagingProvider, type SendReceipt } from '../../../providers/messaging/index.js';
 import {
   normalizeDestination, renderCodeMessage, resolveOtpConfig, startVerification,
   type DestinationCheck, type OtpConfig, type StartResult, type VerificationState,
@@ -103,7 +103,8 @@ export async function reserveAndSend(d: ContactDeps, args: {
     // could precede a send the previous holder just recorded, and that send would not count.
     const now = new Date();
     const history = await verifications.sendHistory(tx, ctx, hash, new Date(now.getTime() - longest * 1000));
-    const started = startVerification(previous, { channel: args.channel, destination: args.destination, now, secret: d.secrets.otp, destinationHistory: history, config });
+    const fixedCode = args.provider instanceof SandboxMessagingProvider ? SANDBOX_CONTACT_CODE : undefined;
+    const started = startVerification(previous, { channel: args.channel, destination: args.destination, now, secret: d.secrets.otp, destinationHistory: history, config, fixedCode });
     if (!started.ok) throw refusal(started);
     if (previous) await verifications.update(tx, ctx, d.sealer, id, started.state);
     else await verifications.insert(tx, ctx, d.sealer, { id, hash, state: started.state });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { SmtpEmailProvider, TwilioSmsProvider, type MessagingProvider } from '../../../providers/messaging/index.js';
+import { SandboxMessagingProvider, SmtpEmailProvider, TwilioSmsProvider, type MessagingProvider } from '../../../providers/messaging/index.js';
+import type { Environment } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { SMS_VARS, SMTP_VARS, type ContactSettings } from './settings.js';
 
@@ -21,9 +22,15 @@ export function buildProviders(app: FastifyInstance, s: ContactSettings): Contac
   return providers;
 }
 
-/** A channel without a configured provider is a deployment gap, not the caller's error: 422 naming what to set. */
-export function providerFor(p: ContactProviders, channel: 'email' | 'sms'): MessagingProvider {
-  const provider = p[channel];
+const SANDBOX_CHANNELS = { email: new SandboxMessagingProvider('email'), sms: new SandboxMessagingProvider('sms') };
+
+/**
+ * The channel's provider. A channel without one is a deployment gap, not the caller's error: 422 naming
+ * what to set, in production; a sandbox key then gets the sandbox channel (nothing is sent, the code is
+ * always SANDBOX_CONTACT_CODE), so every check can be exercised before a mail server or SMS account exists.
+ */
+export function providerFor(p: ContactProviders, channel: 'email' | 'sms', environment: Environment): MessagingProvider {
+  const provider = p[channel] ?? (environment === 'sandbox' ? SANDBOX_CHANNELS[channel] : null);
   if (!provider) {
     throw new AppError('check_unavailable', `The ${channel} channel is not configured on this server: set ${channel === 'email' ? SMTP_VARS : SMS_VARS}.`, { field: 'channel' });
   }

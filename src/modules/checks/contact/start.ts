@@ -39,8 +39,9 @@ export function contactResult(d: ContactDeps, id: string, state: VerificationSta
 export async function startContact(d: ContactDeps, args: { ctx: RequestContext; providers: ContactProviders; input: ContactStartBody; idempotencyKey?: string }): Promise<Check> {
   const { ctx, input } = args;
   const t0 = performance.now();
-  const provider = providerFor(args.providers, input.channel);
+  // The destination is the caller's to fix (400) before the channel is ours to provide (422).
   const dest = await checkDestination(d, input.channel, input.destination);
+  const provider = providerFor(args.providers, input.channel, ctx.environment);
   const t1 = performance.now();
   const id = newId('check');
   const sent = await reserveAndSend(d, { ctx, idempotencyKey: args.idempotencyKey, id, channel: input.channel, destination: dest.normalized, provider });
@@ -71,7 +72,7 @@ export async function resendContact(d: ContactDeps, args: { ctx: RequestContext;
   if (existing.status !== 'pending') throw conflict(`This contact check is ${existing.status}; start a new one.`);
   const before = toCheck(existing, [], d.sealer);
   const channel = before.result.channel as 'email' | 'sms';
-  const provider = providerFor(args.providers, channel);
+  const provider = providerFor(args.providers, channel, ctx.environment);
   const sent = await reserveAndSend(d, {
     ctx, idempotencyKey: args.idempotencyKey, id, channel, destination: String(before.result.destination), provider,
     loadPrevious: async (tx) => {
