@@ -75,3 +75,19 @@ describe('checkProofOfAddress on generated PDFs', () => {
     assert.ok(r.reasons.includes('name_not_found') && r.reasons.includes('address_not_found') && r.reasons.includes('issue_date_not_found'));
   });
 });
+
+test('a bill the classifier splits between two accepted kinds is judged on the accepted mass, not the top class', async () => {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const lines = ['British Gas', 'Your electricity bill', 'Account statement', 'Mrs Jane Doe', '1 High Street', 'London SW1A 1AA', 'Statement date 01 November 2026', 'Sort code 20-00-00 Account number 12345678', 'Amount due £54.20', 'Direct debit', 'Balance brought forward'];
+  lines.forEach((l, i) => page.drawText(l, { x: 50, y: 780 - i * 20, size: 11, font }));
+  const r = await checkProofOfAddress(Buffer.from(await doc.save()), { subjectName: 'Jane Doe', country: 'GB', now: new Date('2026-11-10T12:00:00Z') });
+  assert.equal(r.documentClass, 'utility_bill');
+  assert.ok(r.classification.confidence < 0.6, `the top class alone is unsure (${r.classification.confidence})`);
+  const signal = r.validations.find((v) => v.name === 'class_confidence')!;
+  assert.ok((signal.value as number) >= 0.9, `accepted kinds together: ${signal.value}`);
+  assert.equal(signal.passed, true);
+  assert.ok(!r.reasons.includes('low_class_confidence'), r.reasons.join(','));
+});

@@ -94,9 +94,17 @@ export function analyseProofOfAddress(doc: TextDocument, options: PoaOptions): P
 
   const classification = classifyDocument(doc.pages.flatMap((p) => groupLines(p.words)));
   const classOk = accepted.includes(classification.class);
+  // What the decision needs is how sure the model is that the document is *an accepted kind*, not which
+  // one: a bill the model splits between utility bill (0.55) and bank statement (0.30) is an accepted
+  // document with 0.85 confidence. A refused class is judged on its own probability.
+  const acceptedMass = Math.round(accepted.reduce((sum, c) => sum + (classification.probabilities[c] ?? 0), 0) * 1000) / 1000;
+  const confidence = classOk ? acceptedMass : classification.confidence;
   validations.push(signal('document_class', classification.class, classOk, { threshold: accepted.join('|') }));
-  validations.push(signal('class_confidence', classification.confidence, classification.confidence >= minConfidence, { threshold: minConfidence }));
-  if (classification.confidence < minConfidence) reasons.push('low_class_confidence');
+  validations.push(signal('class_confidence', confidence, confidence >= minConfidence, {
+    threshold: minConfidence,
+    detail: classOk ? `Probability that the document is one of the accepted kinds (${classification.class} ${classification.confidence}).` : `Probability of ${classification.class}.`,
+  }));
+  if (confidence < minConfidence) reasons.push('low_class_confidence');
   else if (!classOk) reasons.push('document_class_not_accepted');
 
   const fields = extractPoaFields(doc.pages, expectedCountry);
