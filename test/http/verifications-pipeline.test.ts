@@ -197,7 +197,9 @@ describe('session pipeline without a document', () => {
     const s = await session(o, { journey: 'kyc_screening_only', subject: { type: 'individual', reference: 'cus_broken', given_names: 'Maria', surname: 'Lindqvist' } });
     const ctx = o.ctx('sandbox');
     // A medium whose sealed bytes were damaged: opening it throws, on every attempt.
-    await checks.insertMedia(t.db, ctx, sealer, { sessionId: s.id }, { kind: 'selfie', contentType: 'image/jpeg', data: face('img2.jpg') });
+    // Any image will do (its bytes are damaged next), so this needs no shared data.
+    const jpeg = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#777' } }).jpeg().toBuffer();
+    await checks.insertMedia(t.db, ctx, sealer, { sessionId: s.id }, { kind: 'selfie', contentType: 'image/jpeg', data: jpeg });
     await t.db.query("UPDATE media SET data_sealed = decode('00', 'hex') WHERE session_id = $1", [s.id]);
     await startCapture(t.db, ctx, s.id);
     await submitCapture(t.db, ctx, s.id);

@@ -56,7 +56,7 @@ test('a 40,000-name index builds in the screening worker: the main thread holds 
     const built = await cache.get();
     assert.deepEqual(built.map((s) => [s.snapshot.id, s.entityCount, s.nameCount]), [[id, 20_000, 40_000]]);
     // The main thread holds no index: the entry is the snapshot row and the index's size.
-    assert.deepEqual(Object.keys(built[0]!).sort(), ['entityCount', 'nameCount', 'snapshot']);
+    assert.deepEqual(Object.keys(built[0]!).sort(), ['datasets', 'entityCount', 'nameCount', 'snapshot']);
     const { result, indexes } = await cache.screen(built, { name: planted }, { rules: noRules() }, same);
     assert.equal(result.hits[0]?.entity_id, entities[4242]!.id);
     assert.equal(result.list_versions.big_list, built[0]!.snapshot.version);
