@@ -108,7 +108,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
     try {
       await deps.db.query('SELECT 1');
-      return { status: 'ready', database: deps.db.kind };
+      // The rate-limit store is reported, not required: without Redis limits are counted per process.
+      const limits = deps.rateLimiter.health?.();
+      return { status: 'ready', database: deps.db.kind, ...(limits ? { rate_limits: limits } : {}) };
     } catch {
       // Every non-2xx response uses the error envelope, probes included.
       return sendError(reply, req, 'internal_error', 'The database is not reachable.', null, 503);

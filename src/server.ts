@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const releaseLock = embedded ? acquireLock(config.dataDir, adminSocketPath(config.dataDir)) : () => undefined;
   const db = await openDatabase(config, log);
   const boot = config.bootstrap ? await bootstrapFirstAccount(db, [seedDefaultJourneys]) : null;
-  const rateLimiter = await createRateLimiter(config.redisUrl);
+  const rateLimiter = await createRateLimiter(config.redisUrl, (err) => log.warn({ err: String((err as Error)?.message ?? err) }, 'Redis rate-limit store unavailable: limits are counted per process until it answers'));
   const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel });
   const admin = embedded ? await startAdminSocket(db, adminSocketPath(config.dataDir), () => app.keyCache.invalidate()) : null;
   await app.listen({ port: config.port, host: config.host });

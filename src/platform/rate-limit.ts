@@ -21,6 +21,16 @@ export interface RateLimitResult {
 export interface RateLimiter {
   hit(key: string, limit: number, now?: number): Promise<RateLimitResult>;
   close(): Promise<void>;
+  /** Where the counters live right now, for readiness and metrics (shared: Redis; local: this process). */
+  health?(): RateLimiterHealth;
+}
+
+export interface RateLimiterHealth {
+  backend: 'memory' | 'redis';
+  /** With Redis: whether it answers; while it does not, limits are counted per process. */
+  redis: 'ok' | 'unavailable' | null;
+  /** Requests decided by the in-process fallback since start (Redis down or too slow). */
+  fallbacks: number;
 }
 
 const WINDOW_MS = 60_000;
@@ -59,6 +69,10 @@ function nextAllowedAt(previous: number, current: number, limit: number, windowS
 
 /** One process's own counters: correct for a single instance, per-instance when several run. */
 export class MemoryRateLimiter implements RateLimiter {
+  health(): RateLimiterHealth {
+    return { backend: 'memory', redis: null, fallbacks: 0 };
+  }
+
   private readonly counters = new Map<string, { window: number; count: number; previous: number }>();
   async hit(key: string, limit: number, now = Date.now()): Promise<RateLimitResult> {
     const windowStart = now - (now % WINDOW_MS);
@@ -112,10 +126,72 @@ end
 return { prev, cur }
 `;
 
-export async function createRateLimiter(redisUrl: string | null): Promise<RateLimiter> {
+/**
+ * Redis with a fallback: a payment-grade API must keep answering when its rate-limit store does not.
+ * Each decision waits at most `timeoutMs` for Redis; on an error or a timeout it is decided by this
+ * process's own counters instead (each API process then limits on its own, so a key may get up to N
+ * times its limit across N processes for the outage), Redis is left alone for `retryMs`, and the
+ * fallback is counted and reported by readiness. Failing closed (503) was the alternative: it turns a
+ * cache outage into a full outage of every authenticated route, which is worse for the integrator
+ * than a looser limit for a few seconds.
+ */
+export class ResilientRateLimiter implements RateLimiter {
+  private readonly local = new MemoryRateLimiter();
+  private downUntil = 0;
+  private fallbacks = 0;
+  private lastError: unknown = null;
+
+  constructor(
+    private readonly shared: RateLimiter,
+    private readonly opts: { timeoutMs?: number; retryMs?: number; onFallback?: (err: unknown) => void } = {},
+  ) {}
+
+  async hit(key: string, limit: number, now = Date.now()): Promise<RateLimitResult> {
+    if (Date.now() < this.downUntil) return this.fallback(key, limit, now, null);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`rate-limit store did not answer within ${this.opts.timeoutMs ?? 100} ms`)), this.opts.timeoutMs ?? 100);
+      });
+      const r = await Promise.race([this.shared.hit(key, limit, now), timeout]);
+      this.lastError = null;
+      return r;
+    } catch (err) {
+      this.downUntil = Date.now() + (this.opts.retryMs ?? 2_000);
+      return this.fallback(key, limit, now, err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private fallback(key: string, limit: number, now: number, err: unknown): Promise<RateLimitResult> {
+    this.fallbacks++;
+    if (err) {
+      // Once per outage, not per request.
+      if (this.lastError === null) this.opts.onFallback?.(err);
+      this.lastError = err;
+    }
+    return this.local.hit(key, limit, now);
+  }
+
+  health(): RateLimiterHealth {
+    return { backend: 'redis', redis: Date.now() < this.downUntil ? 'unavailable' : 'ok', fallbacks: this.fallbacks };
+  }
+
+  async close(): Promise<void> {
+    await this.shared.close();
+  }
+}
+
+export async function createRateLimiter(redisUrl: string | null, onFallback?: (err: unknown) => void): Promise<RateLimiter> {
   if (!redisUrl) return new MemoryRateLimiter();
   const { Redis } = await import('ioredis');
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: true });
-  await redis.connect();
-  return new RedisRateLimiter(redis);
+  // No offline queue and no retries per command: while Redis is away a command fails at once and the
+  // fallback decides; the client reconnects in the background.
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, retryStrategy: (n) => Math.min(200 * n, 2_000) });
+  redis.on('error', () => undefined); // reported through the fallback, not as unhandled errors
+  const limiter = new ResilientRateLimiter(new RedisRateLimiter(redis), { onFallback });
+  // A Redis that is down at start does not stop the service; readiness reports it.
+  await redis.connect().catch((err: unknown) => onFallback?.(err));
+  return limiter;
 }
