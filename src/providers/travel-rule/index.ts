@@ -13,6 +13,8 @@ export {
   parseResolution,
   parseConfirmation,
   numberToDecimal,
+  rejectionComment,
+  readRejectionComment,
   type TrpAsset,
   type TrpInquiry,
   type TrpResolution,

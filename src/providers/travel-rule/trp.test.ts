@@ -12,6 +12,8 @@ import {
   serializeInquiry,
   serializeResolution,
   buildInquiryRequest,
+  readRejectionComment,
+  rejectionComment,
 } from './index.js';
 
 const dir = fileURLToPath(new URL('../../../../shared/data/travel_rule/trisa_openvasp_trp/', import.meta.url));
@@ -103,4 +105,13 @@ test('amounts go on the wire digit for digit and come back as decimal strings', 
   assert.equal(numberToDecimal(2.5e-8), '0.000000025');
   assert.equal(numberToDecimal(1e21), '1000000000000000000000');
   assert.equal(numberToDecimal(0.000021), '0.000021');
+});
+
+test('rejection comments carry our reject code and read back with the retry flag', () => {
+  const c = rejectionComment('missing_fields', 'beneficiary address missing');
+  assert.equal(c, 'missing_fields: beneficiary address missing');
+  assert.deepEqual(readRejectionComment(c), { code: 'missing_fields', retryable: true, message: 'beneficiary address missing' });
+  assert.deepEqual(readRejectionComment('HIGH_RISK: no'), { code: 'high_risk', retryable: false, message: 'no' });
+  assert.deepEqual(readRejectionComment('human readable comment'), { message: 'human readable comment' });
+  assert.deepEqual(readRejectionComment('Note: something'), { message: 'Note: something' });
 });

@@ -3,7 +3,13 @@
 // fixtures in shared/data/travel_rule/trisa_openvasp_trp. The raw wire shapes stay in this folder;
 // callers see TrpInquiry / TrpResolution / TrpConfirmation with amounts as decimal strings.
 import { randomUUID } from 'node:crypto';
-import { normalizeIvms101, validateIvms101, type IdentityPayload, type Ivms101Issue } from '../../engines/travel-rule/index.js';
+import {
+  normalizeIvms101,
+  rejectCode,
+  validateIvms101,
+  type IdentityPayload,
+  type Ivms101Issue,
+} from '../../engines/travel-rule/index.js';
 
 export const TRP_API_VERSION = '3.1.0';
 export const TRP_HEADERS = {
@@ -96,6 +102,19 @@ export function serializeResolution(r: TrpResolution): string {
 
 export function serializeConfirmation(c: TrpConfirmation): string {
   return JSON.stringify(c.kind === 'txid' ? { txid: c.txid } : { canceled: c.comment });
+}
+
+/** TRP's rejection is a free comment; ours starts with the reject code so a Verity peer can read it back. */
+export function rejectionComment(code: string, message: string): string {
+  return `${code}: ${message}`;
+}
+
+/** Read a rejection comment: our reject code and its retry flag when it starts with a known code. */
+export function readRejectionComment(comment: string): { code?: string; retryable?: boolean; message: string } {
+  const m = /^([A-Za-z_]+):\s*([\s\S]*)$/.exec(comment);
+  const known = m ? rejectCode(m[1]!) : undefined;
+  if (!m || !known) return { message: comment };
+  return { code: known.code, retryable: known.retryable, message: m[2]! };
 }
 
 /** A JSON number as the decimal string the sender most likely wrote (shortest round trip, no exponent). */
