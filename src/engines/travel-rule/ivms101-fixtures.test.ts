@@ -80,3 +80,19 @@ test('both TRP inquiry fixtures validate strictly, beneficiaries carrying only a
     assert.deepEqual(r.errors, [], file);
   }
 });
+
+test('the protojson identities inside the TRISA envelope payload fixtures validate once normalised (lenient)', { skip }, () => {
+  const root = fileURLToPath(new URL('../../../../shared/data/travel_rule/', import.meta.url));
+  const docs: [string, unknown][] = [
+    ['trisa_envelope/payload.json', (read(root + 'trisa_envelope/payload.json') as { identity: unknown }).identity],
+    ['trisa_envelope/pending_payload.json', (read(root + 'trisa_envelope/pending_payload.json') as { identity: unknown }).identity],
+    ['trisa_envelope/payload/identity.json', read(root + 'trisa_envelope/payload/identity.json')],
+    ['trisa_openvasp_trp/identity.json', read(root + 'trisa_openvasp_trp/identity.json')],
+  ];
+  for (const [name, doc] of docs) {
+    const r = validateIvms101(normalizeIvms101(doc).value, { profile: 'lenient' });
+    assert.deepEqual(r.errors, [], name);
+    // Same VASP LEIs as identity_payload.pb.json: two bad check digits, two countryOfIssue on legal persons.
+    assert.deepEqual(r.warnings.map((w) => w.code).sort(), ['C11', 'C11', 'C9', 'C9'], name);
+  }
+});
