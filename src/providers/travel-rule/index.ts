@@ -24,7 +24,7 @@ export {
   type Parsed,
 } from './trp.js';
 export { handleTrpRequest, classifyTrpPath, type TrpInbound, type TrpInboundKind, type TrpHandled } from './trp-handler.js';
-export { createTrpClient, classifyStatus, TrpClientError, type TrpClient, type TrpClientOptions, type TrpPeerIdentity } from './trp-client.js';
+export { createTrpClient, classifyStatus, TrpClientError, type TrpClient, type TrpClientOptions, type TrpPeerIdentity, type TrpPeerExtensions } from './trp-client.js';
 export {
   openEnvelope,
   sealEnvelope,

@@ -43,6 +43,8 @@ before(async () => {
       if (path === '/transfers/slow') return void setTimeout(() => reply(200, fixture('client/approved.json')), 400);
       if (path.startsWith('/callback/')) return reply(204, '');
       if (path === '/identity') return reply(200, fixture('client/identity.json'));
+      if (path === '/version') return reply(200, fixture('client/version.json'));
+      if (path === '/extensions') return reply(200, fixture('client/extensions.json'));
       reply(404, 'not found');
     });
   });
@@ -116,8 +118,15 @@ test('resolve and confirm post the TRP bodies to the callbacks', { skip }, async
   assert.deepEqual(bodies['/callback/cancel'], { canceled: 'customer withdrew' });
 });
 
-test('identity discovery', { skip }, async () => {
+test('discovery: identity, version, and the extensions the peer requires that we lack', { skip }, async () => {
   const id = await client.identity(base);
   assert.equal(id.name, 'Acme VASP');
   assert.equal(id.lei, 'TVYD005I7Q5IJK0EMI53');
+  assert.deepEqual(await client.version(base), { version: '1.2.0', vendor: '21Analytics' });
+  assert.deepEqual(await client.extensions(base), {
+    required: ['message-signing'],
+    supported: ['extended-ivms101', 'deterministic-transfer'],
+    missing: ['message-signing'],
+  });
+  assert.deepEqual((await client.extensions(`${base}/`, ['message-signing'])).missing, []);
 });

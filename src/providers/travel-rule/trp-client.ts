@@ -29,6 +29,13 @@ export interface TrpClientOptions {
   timeoutMs?: number;
 }
 
+export interface TrpPeerExtensions {
+  required: string[];
+  supported: string[];
+  /** Required by the peer and not in our supported list. */
+  missing: string[];
+}
+
 export interface TrpPeerIdentity {
   name: string;
   lei?: string;
@@ -67,6 +74,15 @@ export function createTrpClient(options: TrpClientOptions = {}) {
     return { status: res.status, text };
   }
 
+  async function discover(baseUrl: string, what: string): Promise<unknown> {
+    const { text } = await call(new URL(what, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).toString(), { method: 'GET' });
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new TrpClientError(`TRP ${what} is not JSON`, 'permanent');
+    }
+  }
+
   return {
     /** POST an inquiry to the beneficiary's travel address URL; the answer may already be the resolution. */
     async inquire(url: string, inquiry: TrpInquiry, requestIdentifier: string): Promise<TrpResolution> {
@@ -88,16 +104,25 @@ export function createTrpClient(options: TrpClientOptions = {}) {
     },
     /** GET {base}/identity (TRP discovery): the peer's name, LEI and certificate. */
     async identity(baseUrl: string): Promise<TrpPeerIdentity> {
-      const { text } = await call(new URL('identity', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).toString(), { method: 'GET' });
-      let v: unknown;
-      try {
-        v = JSON.parse(text);
-      } catch {
-        throw new TrpClientError('TRP identity is not JSON', 'permanent');
-      }
-      const o = v as Partial<TrpPeerIdentity>;
+      const o = (await discover(baseUrl, 'identity')) as Partial<TrpPeerIdentity>;
       if (typeof o?.name !== 'string') throw new TrpClientError('TRP identity has no name', 'permanent');
       return { name: o.name, ...(typeof o.lei === 'string' ? { lei: o.lei } : {}), ...(typeof o.x509 === 'string' ? { x509: o.x509 } : {}) };
+    },
+    /** GET {base}/version: the peer's TRP version and vendor. */
+    async version(baseUrl: string): Promise<{ version: string; vendor?: string }> {
+      const o = (await discover(baseUrl, 'version')) as { version?: unknown; vendor?: unknown };
+      if (typeof o?.version !== 'string') throw new TrpClientError('TRP version has no version', 'permanent');
+      return { version: o.version, ...(typeof o.vendor === 'string' ? { vendor: o.vendor } : {}) };
+    },
+    /**
+     * GET {base}/extensions, and which extensions the peer requires that we do not support: sending to such a
+     * peer would be refused, so the caller should route the transfer elsewhere (a permanent condition).
+     */
+    async extensions(baseUrl: string, supported: readonly string[] = []): Promise<TrpPeerExtensions> {
+      const o = (await discover(baseUrl, 'extensions')) as { required?: unknown; supported?: unknown };
+      const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+      const required = list(o?.required);
+      return { required, supported: list(o?.supported), missing: required.filter((x) => !supported.includes(x)) };
     },
   };
 }
