@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { classifyTrpPath, handleTrpRequest } from './index.js';
+import { transition } from '../../engines/travel-rule/index.js';
+import { actionForTrpMessage, classifyTrpPath, handleTrpRequest } from './index.js';
 
 const dir = fileURLToPath(new URL('../../../../shared/data/travel_rule/trisa_openvasp_trp/', import.meta.url));
 const skip = existsSync(dir) ? false : 'needs ../shared/data/travel_rule (not in a bare clone)';
@@ -47,4 +48,17 @@ test('default route classification', () => {
   assert.equal(classifyTrpPath('/trp/transfers/a/42'), 'inquiry');
   assert.equal(classifyTrpPath('/trp/transfers/9f1c/resolve'), 'resolution');
   assert.equal(classifyTrpPath('/trp/transfers/9f1c/confirm/?x=1'), 'confirmation');
+});
+
+test('received TRP messages drive the outgoing lifecycle: approved → accept, txid → confirm', () => {
+  const resolution = handleTrpRequest('resolution', { headers, body: { approved: { address: 'bc1q', callback: 'https://b.example/c' } } });
+  const confirmation = handleTrpRequest('confirmation', { headers, body: { txid: '0xabc' } });
+  const rejected = handleTrpRequest('resolution', { headers, body: { rejected: 'no' } });
+  const ack = handleTrpRequest('resolution', { headers, body: { version: '3.1.0' } });
+  assert.ok(resolution.ok && confirmation.ok && rejected.ok && ack.ok);
+  const accept = actionForTrpMessage(resolution.message)!;
+  assert.equal(accept, 'accept');
+  assert.equal(transition('outgoing', transition('outgoing', 'sent', accept), actionForTrpMessage(confirmation.message)!), 'completed');
+  assert.equal(actionForTrpMessage(rejected.message), 'reject');
+  assert.equal(actionForTrpMessage(ack.message), undefined);
 });

@@ -1,5 +1,6 @@
 // Framework-free TRP receiver: header checks (as TRISA's APIChecks middleware) then the body parser for the
 // message the route expects. The HTTP module maps the result onto its routes and writes the response.
+import type { MessageAction } from '../../engines/travel-rule/index.js';
 import {
   parseConfirmation,
   parseInquiry,
@@ -85,4 +86,17 @@ export function classifyTrpPath(path: string): TrpInboundKind {
   if (p.endsWith('/resolve')) return 'resolution';
   if (p.endsWith('/confirm')) return 'confirmation';
   return 'inquiry';
+}
+
+/**
+ * The lifecycle action a received TRP message applies to its Travel Rule message: an inquiry creates an
+ * incoming one (receive), a resolution or confirmation moves an existing one. An acknowledgement moves nothing.
+ */
+export function actionForTrpMessage(message: Extract<TrpHandled, { ok: true }>['message']): MessageAction | undefined {
+  if (message.kind === 'inquiry') return 'receive';
+  if (message.kind === 'resolution') {
+    const r = message.resolution;
+    return r.kind === 'approved' ? 'accept' : r.kind === 'rejected' ? 'reject' : undefined;
+  }
+  return message.confirmation.kind === 'txid' ? 'confirm' : 'cancel';
 }
