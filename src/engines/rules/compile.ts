@@ -9,6 +9,8 @@ export interface CompiledExpression {
   run: ParseResult;
   /** Context paths the expression reads, e.g. ["tx.amount", "agg.fan_in_30d"]: what values_used reports. */
   paths: string[];
+  /** The same paths split at the dots, for lookups on the hot path. */
+  segments: string[][];
 }
 
 export type CompileResult = { ok: true; expression: CompiledExpression } | { ok: false; errors: ValidationError[] };
@@ -81,7 +83,7 @@ export function compileExpression(re: RuleEnvironment, source: string, field = '
   if (checked.type !== 'bool') {
     return { ok: false, errors: [{ field, code: 'not_boolean', message: `expression must be bool, it is ${checked.type}`, position: position(source, 0, source.length) }] };
   }
-  return { ok: true, expression: { source, run, paths } };
+  return { ok: true, expression: { source, run, paths, segments: paths.map((p) => p.split('.')) } };
 }
 
 function celError(e: unknown, source: string, field: string, fallback: string): ValidationError {

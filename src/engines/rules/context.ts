@@ -42,6 +42,9 @@ export const CONTEXT_TYPES: Record<string, Record<string, FieldType>> = {
   },
 };
 
+// Field lists resolved once: contexts are built per transaction on the hot path.
+const FIELDS: Record<string, [string, FieldType][]> = Object.fromEntries(Object.entries(CONTEXT_TYPES).map(([k, v]) => [k, Object.entries(v)]));
+
 /** Root variables and their types; `agg` is added per rule set. */
 export const CONTEXT_VARIABLES = {
   tx: 'Tx', subject: 'Subject', counterparty: 'Counterparty', wallet: 'Wallet', lists: 'Lists',
@@ -110,7 +113,7 @@ export function normalizeContext(input: RuleContextInput, aggregates: readonly A
   };
   const fill = (type: string, o: Plain | undefined): Plain => {
     const out: Plain = {};
-    for (const [k, t] of Object.entries(CONTEXT_TYPES[type]!)) {
+    for (const [k, t] of FIELDS[type]!) {
       const v = o?.[k];
       out[k] = typeof t === 'object' ? fill(t.type, v as Plain | undefined) : v === undefined || v === null ? defaultFor(t) : v;
     }
@@ -128,10 +131,10 @@ export function normalizeContext(input: RuleContextInput, aggregates: readonly A
 export function toCelContext(re: RuleEnvironment, n: Record<RootVariable, Plain>): Record<string, object> {
   const conv = (type: string, o: Plain): object => {
     const out: Plain = {};
-    for (const [k, t] of Object.entries(CONTEXT_TYPES[type]!)) {
+    for (const [k, t] of FIELDS[type]!) {
       const v = o[k];
       if (typeof t === 'object') out[k] = conv(t.type, v as Plain);
-      else if (t === 'int') out[k] = BigInt(Math.trunc(Number(v)));
+      else if (t === 'int') out[k] = typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v)));
       else if (t === 'money') out[k] = decimalToNumber(v as string);
       else if (t === 'double') out[k] = Number(v);
       else out[k] = v;

@@ -39,9 +39,9 @@ export function decide(score: number, t: Thresholds): Decision {
   return 'approved';
 }
 
-function valueAt(n: Record<RootVariable, Record<string, unknown>>, path: string): unknown {
+function valueAt(n: Record<RootVariable, Record<string, unknown>>, path: string[]): unknown {
   let v: unknown = n;
-  for (const p of path.split('.')) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
+  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
   return v;
 }
 
@@ -58,7 +58,7 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
   const outcomes: RuleOutcome[] = [];
   for (const { rule, expression } of c.rules) {
     const values_used: Record<string, unknown> = {};
-    for (const p of expression.paths) values_used[p] = valueAt(normalized, p);
+    expression.paths.forEach((p, i) => (values_used[p] = valueAt(normalized, expression.segments[i]!)));
     const base = { rule_id: rule.id, key: rule.key, version: rule.version, values_used };
     // A count the caller forgot to compute must not read as 0 (a "no activity" rule would fire).
     const missing = expression.paths.find((p) => p.startsWith('agg.') && input.agg?.[p.slice(4)] === undefined);
