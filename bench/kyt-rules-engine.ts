@@ -25,7 +25,8 @@ const t0 = performance.now();
 const c = compileRuleSet({ ...base, rules, aggregates });
 const compileMs = performance.now() - t0;
 if (!c.ok) throw new Error(JSON.stringify(c.errors));
-if (c.compiled.rules.length !== 20) throw new Error(`expected 20 rules, got ${c.compiled.rules.length}`);
+const compiled = c.compiled;
+if (compiled.rules.length !== 20) throw new Error(`expected 20 rules, got ${compiled.rules.length}`);
 
 let seed = 42;
 const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
@@ -50,7 +51,7 @@ function run(n: number): { perEval: number[]; hits: number; errors: number } {
   let errors = 0;
   for (let i = 0; i < n; i++) {
     const s = performance.now();
-    const e = evaluate(c.compiled, contexts[i % contexts.length]!);
+    const e = evaluate(compiled, contexts[i % contexts.length]!);
     perEval.push(performance.now() - s);
     for (const o of e.outcomes) (o.outcome === 'hit' ? hits++ : o.outcome === 'error' ? errors++ : 0);
   }
@@ -65,12 +66,12 @@ const us = perEval.map((x) => x * 1000);
 
 // CEL alone, on prepared contexts: isolates the expression engine from our context building.
 const { normalizeContext, toCelContext } = await import('../src/engines/rules/context.js');
-const prepared = contexts.map((x) => toCelContext(c.compiled.environment, normalizeContext(x, aggregates)));
+const prepared = contexts.map((x) => toCelContext(compiled.environment, normalizeContext(x, aggregates)));
 const celStart = performance.now();
 let celHits = 0;
 for (let i = 0; i < N; i++) {
   const ctx = prepared[i % prepared.length]!;
-  for (const r of c.compiled.rules) {
+  for (const r of compiled.rules) {
     try { if (r.expression.run(ctx) === true) celHits++; } catch { /* counted above */ }
   }
 }

@@ -103,3 +103,9 @@ test('money compares from decimal strings; aggregate sums reach CEL as numbers',
   assert.equal(evaluate(c, input()).outcomes[0]!.outcome, 'hit');
   assert.throws(() => evaluate(c, input({ amount: '1e3' })), /plain decimal/);
 });
+
+test('requiredAggregates lists only what evaluated rules read', async () => {
+  const { requiredAggregates } = await import('./ruleset.js');
+  const c = compile([rule({ key: 'a', expression: 'agg.in_30d > 1' }), rule({ key: 'b', status: 'draft', expression: 'agg.in_sum_30d > 1.0' })]);
+  assert.deepEqual(requiredAggregates(c).map((a) => a.key), ['in_30d']);
+});
