@@ -11,6 +11,8 @@ export interface CompiledExpression {
   paths: string[];
   /** The same paths split at the dots, for lookups on the hot path. */
   segments: string[][];
+  /** Aggregate keys read (the `agg.<key>` paths without the prefix). */
+  aggregates: string[];
 }
 
 export type CompileResult = { ok: true; expression: CompiledExpression } | { ok: false; errors: ValidationError[] };
@@ -83,7 +85,8 @@ export function compileExpression(re: RuleEnvironment, source: string, field = '
   if (checked.type !== 'bool') {
     return { ok: false, errors: [{ field, code: 'not_boolean', message: `expression must be bool, it is ${checked.type}`, position: position(source, 0, source.length) }] };
   }
-  return { ok: true, expression: { source, run, paths, segments: paths.map((p) => p.split('.')) } };
+  const aggregates = paths.filter((p) => p.startsWith('agg.')).map((p) => p.slice(4));
+  return { ok: true, expression: { source, run, paths, segments: paths.map((p) => p.split('.')), aggregates } };
 }
 
 function celError(e: unknown, source: string, field: string, fallback: string): ValidationError {

@@ -61,9 +61,9 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
     expression.paths.forEach((p, i) => (values_used[p] = valueAt(normalized, expression.segments[i]!)));
     const base = { rule_id: rule.id, key: rule.key, version: rule.version, values_used };
     // A count the caller forgot to compute must not read as 0 (a "no activity" rule would fire).
-    const missing = expression.paths.find((p) => p.startsWith('agg.') && input.agg?.[p.slice(4)] === undefined);
-    if (missing) {
-      outcomes.push({ ...base, outcome: 'error', score: 0, error: { code: 'aggregate_missing', message: `${missing} was not provided` } });
+    const missing = expression.aggregates.find((k) => input.agg?.[k] === undefined);
+    if (missing !== undefined) {
+      outcomes.push({ ...base, outcome: 'error', score: 0, error: { code: 'aggregate_missing', message: `agg.${missing} was not provided` } });
       continue;
     }
     let hit: boolean;

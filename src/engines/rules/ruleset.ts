@@ -110,6 +110,6 @@ export function compileRuleSet(rs: RuleSet): RuleSetResult {
 
 /** Only the aggregates that evaluated rules read, so the module computes no more history than needed. */
 export function requiredAggregates(c: CompiledRuleSet): AggregateDecl[] {
-  const used = new Set(c.rules.flatMap((r) => r.expression.paths.filter((p) => p.startsWith('agg.')).map((p) => p.slice(4))));
+  const used = new Set(c.rules.flatMap((r) => r.expression.aggregates));
   return c.ruleset.aggregates.filter((a) => used.has(a.key));
 }
