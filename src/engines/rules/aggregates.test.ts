@@ -123,3 +123,17 @@ test('sliding window replay equals the reference computation on random histories
     history.push(tx);
   }
 });
+
+test('the sliding window refuses rows or transactions out of time order', () => {
+  const sw = new SlidingAggregates([count()]);
+  sw.add(row({ occurred_at: T0 }));
+  assert.throws(() => sw.add(row({ occurred_at: T0 - 1 })), /time order/);
+  assert.throws(() => sw.values(row({ occurred_at: T0 - 1 })), /time order/);
+  assert.deepEqual(sw.values(row({ occurred_at: T0 })), { c: 1 });
+});
+
+test('a transaction without the group dimension gets an empty aggregate, not everyone\'s history', () => {
+  const rows = [row({ occurred_at: T0 - H, device: 'd1' }), row({ occurred_at: T0 - H })];
+  assert.equal(computeAggregate(count({ group_by: 'device' }), row({}), rows), 0);
+  assert.equal(computeAggregate(count({ group_by: 'device' }), row({ device: 'd1' }), rows), 1);
+});

@@ -109,3 +109,16 @@ test('requiredAggregates lists only what evaluated rules read', async () => {
   const c = compile([rule({ key: 'a', expression: 'agg.in_30d > 1' }), rule({ key: 'b', status: 'draft', expression: 'agg.in_sum_30d > 1.0' })]);
   assert.deepEqual(requiredAggregates(c).map((a) => a.key), ['in_30d']);
 });
+
+test('values_used reports nested paths and every referenced value, even past a short-circuit', () => {
+  const c = compile([rule({ key: 'v', expression: 'tx.amount > 1000.0 && counterparty.screening.status == "hit"' })]);
+  const o = evaluate(c, input()).outcomes[0]!;
+  assert.equal(o.outcome, 'no_hit');
+  assert.deepEqual(o.values_used, { 'tx.amount': '250.50', 'counterparty.screening.status': 'clear' });
+});
+
+test('validateRuleSet returns the same errors without compiling for use', async () => {
+  const { validateRuleSet } = await import('./ruleset.js');
+  const errs = validateRuleSet({ version: 1, thresholds: { review: 1, block_and_review: 2, decline: 3 }, aggregates: [], rules: [rule({ key: 'a', expression: 'agg.nope > 1' })] });
+  assert.deepEqual(errs.map((e) => [e.field, e.code]), [['rules[0].expression', 'undeclared_aggregate']]);
+});

@@ -16,7 +16,7 @@ export { CONTEXT_TYPES, CONTEXT_VARIABLES, type RuleContextInput, buildEnvironme
 export { compileExpression, type CompiledExpression } from './compile.js';
 export {
   type Rule, type RuleSet, type RuleStatus, type Severity, type Decision, type ForcedOutcome, type Thresholds,
-  type CompiledRuleSet, type CompiledRule, type RuleSetResult, compileRuleSet, requiredAggregates,
+  type CompiledRuleSet, type CompiledRule, type RuleSetResult, compileRuleSet, validateRuleSet, requiredAggregates,
 } from './ruleset.js';
 export { type Evaluation, type RuleOutcome, type RuleOutcomeKind, type EvaluateOptions, evaluate, decide } from './evaluate.js';
 export { type Typology, STARTER_TYPOLOGIES, starterRuleSet } from './typologies.js';

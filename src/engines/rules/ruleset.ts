@@ -113,3 +113,9 @@ export function requiredAggregates(c: CompiledRuleSet): AggregateDecl[] {
   const used = new Set(c.rules.flatMap((r) => r.expression.aggregates));
   return c.ruleset.aggregates.filter((a) => used.has(a.key));
 }
+
+/** Validation only (what POST /v1/rules/validate needs): the errors, empty when the rule set compiles. */
+export function validateRuleSet(rs: RuleSet): ValidationError[] {
+  const r = compileRuleSet(rs);
+  return r.ok ? [] : r.errors;
+}
