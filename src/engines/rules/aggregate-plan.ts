@@ -1,0 +1,186 @@
+import {
+  type AggregateDecl, type AggregateFilter, type AggregateFunction, type FilterField, type GroupDimension, type TxRow,
+  DECIMAL_FIELDS, groupDimensions, isAmountFunction, parseWindow,
+} from './aggregates.js';
+import { fromScaledUnits, divideRounded, parseDecimal, toScaledUnits } from './decimal.js';
+
+/** Amounts are summed as BigInt at this fixed scale (the decimal parser allows at most 18 fraction digits). */
+export const SCALE = 18;
+export const ONE = 10n ** BigInt(SCALE);
+
+export type AggregateValue = number | string | null;
+
+type RowPredicate = (row: TxRow, tx: TxRow) => boolean;
+
+/** A validated declaration turned into closures: which rows belong and what to accumulate. */
+export interface AggregatePlan {
+  decl: AggregateDecl;
+  key: string;
+  fn: AggregateFunction;
+  windowMs: number;
+  dims: GroupDimension[];
+  /** Does not depend on the evaluated transaction: can be applied once, when a row enters a window. */
+  staticMatch: (row: TxRow) => boolean;
+  /** Depends on the evaluated transaction (tx references, default currency); null when there is none. */
+  dynamicMatch: RowPredicate | null;
+  /** The group key of a row or transaction, or null when a dimension is missing (no history then). */
+  groupKey: (r: TxRow) => string | null;
+  field: FilterField | undefined;
+}
+
+export function units(amount: string): bigint {
+  return toScaledUnits(parseDecimal(amount), SCALE);
+}
+
+const isDecimalField = (f: string) => (DECIMAL_FIELDS as readonly string[]).includes(f);
+
+function rowValue(row: TxRow, field: FilterField): string | undefined {
+  return row[field];
+}
+
+function filterPredicate(f: AggregateFilter): { pred: RowPredicate; dynamic: boolean } {
+  const decimal = isDecimalField(f.field);
+  const field = f.field;
+  const v = f.value;
+  if (typeof v === 'object' && !Array.isArray(v)) {
+    const ref = v.tx;
+    const cmp = makeCompare(f.op, decimal);
+    return {
+      dynamic: true,
+      pred: (row, tx) => {
+        const a = rowValue(row, field);
+        const b = rowValue(tx, ref);
+        return a !== undefined && b !== undefined && cmp(a, b);
+      },
+    };
+  }
+  if (f.op === 'in' || f.op === 'not_in') {
+    const set = new Set(v as string[]);
+    const want = f.op === 'in';
+    return { dynamic: false, pred: (row) => { const a = rowValue(row, field); return a !== undefined && set.has(a) === want; } };
+  }
+  if (f.op === 'between') {
+    const [lo, hi] = (v as string[]).map(units) as [bigint, bigint];
+    return { dynamic: false, pred: (row) => { const a = rowValue(row, field); if (a === undefined) return false; const x = units(a); return x >= lo && x <= hi; } };
+  }
+  if (f.op === 'multiple_of') {
+    const m = units(v as string);
+    return { dynamic: false, pred: (row) => { const a = rowValue(row, field); return a !== undefined && units(a) % m === 0n; } };
+  }
+  const cmp = makeCompare(f.op, decimal);
+  const lit = v as string;
+  return { dynamic: false, pred: (row) => { const a = rowValue(row, field); return a !== undefined && cmp(a, lit); } };
+}
+
+function makeCompare(op: AggregateFilter['op'], decimal: boolean): (a: string, b: string) => boolean {
+  if (!decimal) {
+    if (op === 'eq') return (a, b) => a === b;
+    if (op === 'ne') return (a, b) => a !== b;
+    throw new Error(`op ${op} is not defined on key fields`);
+  }
+  const c = (a: string, b: string) => { const x = units(a); const y = units(b); return x < y ? -1 : x > y ? 1 : 0; };
+  switch (op) {
+    case 'eq': return (a, b) => c(a, b) === 0;
+    case 'ne': return (a, b) => c(a, b) !== 0;
+    case 'gt': return (a, b) => c(a, b) > 0;
+    case 'gte': return (a, b) => c(a, b) >= 0;
+    case 'lt': return (a, b) => c(a, b) < 0;
+    case 'lte': return (a, b) => c(a, b) <= 0;
+    default: throw new Error(`op ${op} takes no transaction reference`);
+  }
+}
+
+/** Assumes a declaration that passed validateAggregate. */
+export function planAggregate(decl: AggregateDecl): AggregatePlan {
+  const windowMs = parseWindow(decl.window);
+  if (windowMs === null) throw new Error(`aggregate ${decl.key}: invalid window`);
+  const dims = groupDimensions(decl);
+  const statics: RowPredicate[] = [];
+  const dynamics: RowPredicate[] = [];
+  const dir = decl.direction ?? 'any';
+  if (dir !== 'any') statics.push((row) => row.direction === dir);
+  if (isAmountFunction(decl.fn)) {
+    // Summing across currencies means nothing; conversion, if wanted, is the caller's job.
+    if (decl.currency) { const cur = decl.currency; statics.push((row) => row.currency === cur); }
+    else dynamics.push((row, tx) => row.currency === tx.currency);
+  }
+  for (const f of decl.filters ?? []) {
+    const p = filterPredicate(f);
+    (p.dynamic ? dynamics : statics).push(p.pred);
+  }
+  const staticMatch = (row: TxRow) => statics.every((p) => p(row, row));
+  const dynamicMatch: RowPredicate | null = dynamics.length ? (row, tx) => dynamics.every((p) => p(row, tx)) : null;
+  const groupKey = (r: TxRow): string | null => {
+    let k = '';
+    for (const d of dims) {
+      const v = r[d];
+      if (v === undefined || v === '') return null;
+      k += (k ? '\u0000' : '') + v;
+    }
+    return k;
+  };
+  return { decl, key: decl.key, fn: decl.fn, windowMs, dims, staticMatch, dynamicMatch, groupKey, field: decl.field };
+}
+
+/** Accumulates the matching rows of one evaluation; shared by the reference scan and the window replay. */
+export class Accumulator {
+  n = 0;
+  sum = 0n;
+  sumSq = 0n;
+  min: bigint | null = null;
+  max: bigint | null = null;
+  readonly distinct = new Set<string>();
+
+  constructor(readonly plan: AggregatePlan) {}
+
+  add(row: TxRow): void {
+    const { fn, field } = this.plan;
+    if (fn === 'count') { this.n++; return; }
+    const v = field === undefined ? undefined : row[field];
+    if (v === undefined) return;
+    if (fn === 'count_distinct') { this.distinct.add(v); return; }
+    const x = units(v);
+    this.n++;
+    this.sum += x;
+    if (fn === 'stddev') this.sumSq += x * x;
+    if (this.min === null || x < this.min) this.min = x;
+    if (this.max === null || x > this.max) this.max = x;
+  }
+
+  value(): AggregateValue {
+    return finish(this.plan.fn, this.n, this.sum, this.sumSq, this.min, this.max, this.distinct.size);
+  }
+}
+
+export function finish(fn: AggregateFunction, n: number, sum: bigint, sumSq: bigint, min: bigint | null, max: bigint | null, distinct: number): AggregateValue {
+  switch (fn) {
+    case 'count': return n;
+    case 'count_distinct': return distinct;
+    case 'sum': return fromScaledUnits(sum, SCALE);
+    case 'min': return min === null ? null : fromScaledUnits(min, SCALE);
+    case 'max': return max === null ? null : fromScaledUnits(max, SCALE);
+    case 'avg': return n === 0 ? null : divideRounded(sum, SCALE, BigInt(n), SCALE);
+    case 'stddev': {
+      if (n === 0) return null;
+      // Population variance, exact: (nΣx² − (Σx)²) / n², at scale 2·SCALE; then a floor integer square root.
+      const bn = BigInt(n);
+      const variance = (bn * sumSq - sum * sum) / (bn * bn);
+      return fromScaledUnits(isqrt(variance), SCALE);
+    }
+  }
+}
+
+export function isqrt(v: bigint): bigint {
+  if (v < 0n) throw new RangeError('negative');
+  if (v < 2n) return v;
+  let x = BigInt(Math.floor(Math.sqrt(Number(v))));
+  // Newton steps from the float estimate; the loop fixes the float's rounding on big values.
+  for (;;) {
+    const y = (x + v / x) >> 1n;
+    if (y >= x) break;
+    x = y;
+  }
+  while (x * x > v) x--;
+  while ((x + 1n) * (x + 1n) <= v) x++;
+  return x;
+}

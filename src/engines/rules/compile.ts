@@ -1,0 +1,97 @@
+import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
+import type { ValidationError } from './aggregates.js';
+import type { RuleEnvironment } from './context.js';
+
+const ROOTS = new Set(['tx', 'subject', 'counterparty', 'wallet', 'lists', 'agg']);
+
+export interface CompiledExpression {
+  source: string;
+  run: ParseResult;
+  /** Context paths the expression reads, e.g. ["tx.amount", "agg.fan_in_30d"]: what values_used reports. */
+  paths: string[];
+  /** The same paths split at the dots, for lookups on the hot path. */
+  segments: string[][];
+  /** Aggregate keys read (the `agg.<key>` paths without the prefix). */
+  aggregates: string[];
+}
+
+export type CompileResult = { ok: true; expression: CompiledExpression } | { ok: false; errors: ValidationError[] };
+
+export function position(source: string, offset: number, end = offset): NonNullable<ValidationError['position']> {
+  const before = source.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - (before.lastIndexOf('\n') + 1) + 1;
+  return { offset, end, line, column };
+}
+
+function children(n: ASTNode): ASTNode[] {
+  const out: ASTNode[] = [];
+  const visit = (a: unknown) => {
+    if (Array.isArray(a)) a.forEach(visit);
+    else if (a && typeof a === 'object' && 'op' in a) out.push(a as ASTNode);
+  };
+  visit(n.args);
+  return out;
+}
+
+/** The dotted path of a member chain rooted at a context variable, or null. */
+function chainPath(n: ASTNode): string[] | null {
+  if (n.op === 'id') return ROOTS.has(n.args) ? [n.args] : null;
+  if (n.op === '.') {
+    const base = chainPath(n.args[0]);
+    return base ? [...base, n.args[1]] : null;
+  }
+  return null;
+}
+
+/** Walks the AST: collects read paths and flags agg references that are not declared aggregates. */
+function inspect(ast: ASTNode, declared: ReadonlySet<string>, source: string, field: string) {
+  const paths = new Set<string>();
+  const errors: ValidationError[] = [];
+  const walk = (n: ASTNode, parentIsSelect: boolean) => {
+    const p = n.op === '.' || n.op === 'id' ? chainPath(n) : null;
+    if (p && !parentIsSelect) {
+      if (p[0] === 'agg') {
+        if (p.length < 2) {
+          errors.push({ field, code: 'invalid_aggregate_reference', message: 'agg must be followed by .<aggregate key>', position: position(source, n.start, n.end) });
+        } else if (!declared.has(p[1]!)) {
+          errors.push({ field, code: 'undeclared_aggregate', message: `aggregate '${p[1]}' is not declared in this rule set`, position: position(source, n.start, n.end) });
+        }
+      }
+      paths.add(p[0] === 'agg' ? p.slice(0, 2).join('.') : p.join('.'));
+    }
+    for (const c of children(n)) walk(c, n.op === '.' && p !== null);
+  };
+  walk(ast, false);
+  return { paths: [...paths], errors };
+}
+
+/** Parses, checks aggregate references, then type-checks against the declared context; the result must be bool. */
+export function compileExpression(re: RuleEnvironment, source: string, field = 'expression'): CompileResult {
+  if (typeof source !== 'string' || source.trim() === '') {
+    return { ok: false, errors: [{ field, code: 'empty_expression', message: 'expression is empty' }] };
+  }
+  let run: ParseResult;
+  try {
+    run = re.env.parse(source);
+  } catch (e) {
+    return { ok: false, errors: [celError(e, source, field, 'syntax_error')] };
+  }
+  const declared = new Set(re.aggregates.map((a) => a.key));
+  const { paths, errors } = inspect(run.ast, declared, source, field);
+  if (errors.length) return { ok: false, errors };
+  const checked = run.check();
+  if (!checked.valid) return { ok: false, errors: [celError(checked.error, source, field, 'type_error')] };
+  if (checked.type !== 'bool') {
+    return { ok: false, errors: [{ field, code: 'not_boolean', message: `expression must be bool, it is ${checked.type}`, position: position(source, 0, source.length) }] };
+  }
+  const aggregates = paths.filter((p) => p.startsWith('agg.')).map((p) => p.slice(4));
+  return { ok: true, expression: { source, run, paths, segments: paths.map((p) => p.split('.')), aggregates } };
+}
+
+function celError(e: unknown, source: string, field: string, fallback: string): ValidationError {
+  const err = e as { summary?: string; message?: string; code?: string; range?: { start: number; end: number } };
+  const out: ValidationError = { field, code: err.code ? `${fallback}:${err.code}` : fallback, message: err.summary ?? err.message ?? String(e) };
+  if (err.range) out.position = position(source, err.range.start, err.range.end);
+  return out;
+}

@@ -1,0 +1,98 @@
+import { type RootVariable, type RuleContextInput, normalizeContext, toCelContext } from './context.js';
+import type { CompiledRuleSet, Decision, ForcedOutcome, Thresholds } from './ruleset.js';
+
+export type RuleOutcomeKind = 'hit' | 'no_hit' | 'shadow_hit' | 'snoozed' | 'error';
+
+export interface RuleOutcome {
+  rule_id: string;
+  key: string;
+  version: number;
+  outcome: RuleOutcomeKind;
+  /** The rule's score when it counted (hit), else 0. */
+  score: number;
+  values_used: Record<string, unknown>;
+  /** For snoozed rules: whether it would have hit. */
+  would_hit?: boolean;
+  forced_outcome?: ForcedOutcome;
+  error?: { code: string; message: string };
+}
+
+export interface Evaluation {
+  status: Decision;
+  score: number;
+  ruleset_version: number;
+  outcomes: RuleOutcome[];
+}
+
+export interface EvaluateOptions {
+  /** Stable rule ids snoozed for this transaction's pivot (subject, account…). */
+  snoozed?: ReadonlySet<string>;
+}
+
+const RANK: Record<Decision, number> = { approved: 0, review: 1, block_and_review: 2, declined: 3 };
+const FORCED: Record<ForcedOutcome, Decision> = { review: 'review', block_and_review: 'block_and_review', decline: 'declined' };
+
+export function decide(score: number, t: Thresholds): Decision {
+  if (score >= t.decline) return 'declined';
+  if (score >= t.block_and_review) return 'block_and_review';
+  if (score >= t.review) return 'review';
+  return 'approved';
+}
+
+function valueAt(n: Record<RootVariable, Record<string, unknown>>, path: string[]): unknown {
+  let v: unknown = n;
+  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
+  return v;
+}
+
+/**
+ * Evaluates every active and test rule. Score = sum of active hits; status = the highest of the threshold
+ * outcome and the forced outcomes of active hits. Test rules give shadow_hit and never count. A rule that
+ * throws gives `error` and never blocks. A snoozed rule is still evaluated (for would_hit) but never counts.
+ */
+export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: EvaluateOptions = {}): Evaluation {
+  const normalized = normalizeContext(input, c.ruleset.aggregates);
+  const cel = toCelContext(c.environment, normalized);
+  let score = 0;
+  let forced: Decision = 'approved';
+  const outcomes: RuleOutcome[] = [];
+  for (const { rule, expression } of c.rules) {
+    const values_used: Record<string, unknown> = {};
+    expression.paths.forEach((p, i) => (values_used[p] = valueAt(normalized, expression.segments[i]!)));
+    const base = { rule_id: rule.id, key: rule.key, version: rule.version, values_used };
+    // A count the caller forgot to compute must not read as 0 (a "no activity" rule would fire).
+    const missing = expression.aggregates.find((k) => input.agg?.[k] === undefined);
+    if (missing !== undefined) {
+      outcomes.push({ ...base, outcome: 'error', score: 0, error: { code: 'aggregate_missing', message: `agg.${missing} was not provided` } });
+      continue;
+    }
+    let hit: boolean;
+    try {
+      const v: unknown = expression.run(cel);
+      if (typeof v !== 'boolean') throw Object.assign(new Error(`expression returned ${typeof v}, not bool`), { code: 'not_boolean' });
+      hit = v;
+    } catch (e) {
+      const err = e as { code?: string; summary?: string; message?: string };
+      outcomes.push({ ...base, outcome: 'error', score: 0, error: { code: err.code ?? 'evaluation_error', message: err.summary ?? err.message ?? String(e) } });
+      continue;
+    }
+    if (opts.snoozed?.has(rule.id)) {
+      outcomes.push({ ...base, outcome: 'snoozed', score: 0, would_hit: hit });
+    } else if (rule.status === 'test') {
+      outcomes.push({ ...base, outcome: hit ? 'shadow_hit' : 'no_hit', score: 0 });
+    } else if (hit) {
+      score += rule.score;
+      const o: RuleOutcome = { ...base, outcome: 'hit', score: rule.score };
+      if (rule.force_outcome) {
+        o.forced_outcome = rule.force_outcome;
+        const d = FORCED[rule.force_outcome];
+        if (RANK[d] > RANK[forced]) forced = d;
+      }
+      outcomes.push(o);
+    } else {
+      outcomes.push({ ...base, outcome: 'no_hit', score: 0 });
+    }
+  }
+  const byScore = decide(score, c.ruleset.thresholds);
+  return { status: RANK[forced] > RANK[byScore] ? forced : byScore, score, ruleset_version: c.ruleset.version, outcomes };
+}

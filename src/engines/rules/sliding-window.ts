@@ -1,0 +1,139 @@
+import type { AggregateDecl, TxRow } from './aggregates.js';
+import { type AggregatePlan, type AggregateValue, Accumulator, finish, planAggregate, units } from './aggregate-plan.js';
+
+interface Entry {
+  t: number;
+  row: TxRow;
+  x: bigint | undefined;
+  d: string | undefined;
+}
+
+/** One group's rows inside one aggregate's window, with running totals (amortised O(1) per row). */
+class GroupWindow {
+  private entries: Entry[] = [];
+  private head = 0;
+  n = 0;
+  sum = 0n;
+  sumSq = 0n;
+  readonly distinct = new Map<string, number>();
+  // Monotone deques of indexes into entries: front is the current min / max.
+  private mins: number[] = [];
+  private minHead = 0;
+  private maxs: number[] = [];
+  private maxHead = 0;
+
+  constructor(private readonly plan: AggregatePlan) {}
+
+  push(row: TxRow): void {
+    const { fn, field } = this.plan;
+    const raw = fn === 'count' || field === undefined ? undefined : row[field];
+    const e: Entry = { t: row.occurred_at, row, x: undefined, d: undefined };
+    if (fn === 'count_distinct') e.d = raw;
+    else if (raw !== undefined) e.x = units(raw);
+    const i = this.entries.push(e) - 1;
+    if (fn === 'count') this.n++;
+    else if (e.d !== undefined) this.distinct.set(e.d, (this.distinct.get(e.d) ?? 0) + 1);
+    else if (e.x !== undefined) {
+      const x = e.x;
+      this.n++;
+      this.sum += x;
+      this.sumSq += x * x;
+      while (this.mins.length > this.minHead && this.entries[this.mins[this.mins.length - 1]!]!.x! >= x) this.mins.pop();
+      this.mins.push(i);
+      while (this.maxs.length > this.maxHead && this.entries[this.maxs[this.maxs.length - 1]!]!.x! <= x) this.maxs.pop();
+      this.maxs.push(i);
+    }
+  }
+
+  /** Drops rows at or before `from` (windows are (t − w, t]). */
+  evict(from: number): void {
+    const { fn } = this.plan;
+    while (this.head < this.entries.length && this.entries[this.head]!.t <= from) {
+      const e = this.entries[this.head]!;
+      if (fn === 'count') this.n--;
+      else if (e.d !== undefined) {
+        const c = this.distinct.get(e.d)! - 1;
+        if (c === 0) this.distinct.delete(e.d);
+        else this.distinct.set(e.d, c);
+      } else if (e.x !== undefined) {
+        this.n--;
+        this.sum -= e.x;
+        this.sumSq -= e.x * e.x;
+        if (this.mins[this.minHead] === this.head) this.minHead++;
+        if (this.maxs[this.maxHead] === this.head) this.maxHead++;
+      }
+      this.head++;
+    }
+    if (this.head > 1024 && this.head * 2 > this.entries.length) this.compact();
+  }
+
+  private compact(): void {
+    const h = this.head;
+    this.entries = this.entries.slice(h);
+    this.mins = this.mins.slice(this.minHead).map((i) => i - h);
+    this.maxs = this.maxs.slice(this.maxHead).map((i) => i - h);
+    this.head = this.minHead = this.maxHead = 0;
+  }
+
+  value(tx: TxRow): AggregateValue {
+    const p = this.plan;
+    if (p.dynamicMatch) {
+      // Filters that depend on the evaluated transaction cannot be pre-aggregated: scan this group's window.
+      const acc = new Accumulator(p);
+      for (let i = this.head; i < this.entries.length; i++) {
+        const row = this.entries[i]!.row;
+        if (p.dynamicMatch(row, tx)) acc.add(row);
+      }
+      return acc.value();
+    }
+    const min = this.mins.length > this.minHead ? this.entries[this.mins[this.minHead]!]!.x! : null;
+    const max = this.maxs.length > this.maxHead ? this.entries[this.maxs[this.maxHead]!]!.x! : null;
+    return finish(p.fn, this.n, this.sum, this.sumSq, min, max, this.distinct.size);
+  }
+}
+
+/**
+ * Sliding-window aggregates for replays over long histories in time order (AMLSim bench, backtests).
+ * Call values(tx) before add(rows of tx): it refuses a transaction whose rows were already added, so the
+ * evaluated transaction is never counted. Gives the same values as computeAggregate over the added rows.
+ */
+export class SlidingAggregates {
+  private readonly plans: AggregatePlan[];
+  private readonly groups: Map<string, GroupWindow>[];
+  private readonly ids = new Set<string>();
+  private last = -Infinity;
+
+  constructor(decls: readonly AggregateDecl[]) {
+    this.plans = decls.map(planAggregate);
+    this.groups = this.plans.map(() => new Map());
+  }
+
+  values(tx: TxRow): Record<string, AggregateValue> {
+    if (this.ids.has(tx.id)) throw new Error(`transaction ${tx.id} was already added: evaluate before adding`);
+    if (tx.occurred_at < this.last) throw new Error('transactions must come in time order');
+    const out: Record<string, AggregateValue> = {};
+    this.plans.forEach((p, i) => {
+      const key = p.groupKey(tx);
+      const g = key === null ? undefined : this.groups[i]!.get(key);
+      if (!g) { out[p.key] = new Accumulator(p).value(); return; }
+      g.evict(tx.occurred_at - p.windowMs);
+      out[p.key] = g.value(tx);
+    });
+    return out;
+  }
+
+  add(row: TxRow): void {
+    if (row.occurred_at < this.last) throw new Error('rows must come in time order');
+    this.last = row.occurred_at;
+    this.ids.add(row.id);
+    this.plans.forEach((p, i) => {
+      const key = p.groupKey(row);
+      if (key === null || !p.staticMatch(row)) return;
+      const groups = this.groups[i]!;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = new GroupWindow(p)));
+      g.evict(row.occurred_at - p.windowMs);
+      g.push(row);
+    });
+  }
+}
