@@ -10,6 +10,8 @@ export class AddressIndex {
   private readonly byKey = new Map<string, IndexedEntry[]>();
   private readonly lists = new Map<string, string>();
   readonly rejected: RejectedEntry[] = [];
+  /** Entries indexed on another chain than the one their source named (see IndexedEntry). */
+  readonly chainMismatches: IndexedEntry[] = [];
   size = 0;
 
   /** Adds entries; those whose address does not parse are kept in `rejected` with the reason. */
@@ -20,6 +22,7 @@ export class AddressIndex {
       this.lists.set(e.list.name, e.list.version);
       const r = indexEntry(e);
       if ('reason' in r) { rejected.push(r); continue; }
+      if (r.declaredChainError) this.chainMismatches.push(r);
       for (const k of r.keys) {
         const bucket = this.byKey.get(k);
         if (bucket) bucket.push(r);

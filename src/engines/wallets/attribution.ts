@@ -21,7 +21,7 @@ export interface ListRef {
 }
 
 export interface AttributionEntry {
-  /** Chain id, alias or token as the source wrote it (XBT, ETH, USDT, bitcoin …). */
+  /** Chain id, alias or token as the source wrote it (XBT, ETH, USDT, bitcoin …); empty: inferred. */
   chain: string;
   address: string;
   category: Category;
@@ -35,6 +35,11 @@ export interface IndexedEntry extends AttributionEntry {
   listedChain: string;
   normalized: string;
   keys: string[];
+  /**
+   * Set when the address is not valid on the chain the source named but is a valid address of
+   * another chain (OFAC files a TRON address under XBT): indexed on the chain it parses on, flagged.
+   */
+  declaredChainError?: { reason: AddressErrorReason; message: string };
 }
 
 export interface RejectedEntry {
@@ -43,14 +48,28 @@ export interface RejectedEntry {
   message: string;
 }
 
-export function indexEntry(entry: AttributionEntry): IndexedEntry | RejectedEntry {
+function tryParse(address: string, chain?: string): ReturnType<typeof parseAddress> | AddressError {
   try {
-    const { address } = parseAddress(entry.address, entry.chain);
-    return { ...entry, listedChain: address.chain, normalized: address.normalized, keys: address.keys };
+    return parseAddress(address, chain);
   } catch (e) {
     if (!(e instanceof AddressError)) throw e;
-    return { entry, reason: e.reason, message: e.message };
+    return e;
   }
+}
+
+export function indexEntry(entry: AttributionEntry): IndexedEntry | RejectedEntry {
+  const declared = tryParse(entry.address, entry.chain || undefined);
+  if (!(declared instanceof AddressError)) {
+    const { address } = declared;
+    return { ...entry, listedChain: address.chain, normalized: address.normalized, keys: address.keys };
+  }
+  const inferred = entry.chain ? tryParse(entry.address) : declared;
+  if (inferred instanceof AddressError) return { entry, reason: declared.reason, message: declared.message };
+  const { address } = inferred;
+  return {
+    ...entry, listedChain: address.chain, normalized: address.normalized, keys: address.keys,
+    declaredChainError: { reason: declared.reason, message: `${declared.message}; valid on ${inferred.candidates.join(', ')}` },
+  };
 }
 
 /**

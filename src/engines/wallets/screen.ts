@@ -18,6 +18,8 @@ export interface EntrySource {
   program?: string;
   listedChain: string;
   address: string;
+  /** The list named another chain on which the address is invalid (see IndexedEntry.declaredChainError). */
+  note?: string;
 }
 
 export interface CategoryFinding {
@@ -59,6 +61,7 @@ function source(e: IndexedEntry): EntrySource {
     list: e.list.name, version: e.list.version, listedChain: e.listedChain, address: e.normalized,
     ...(e.entity?.id ? { entityId: e.entity.id } : {}), ...(e.entity?.name ? { entityName: e.entity.name } : {}),
     ...(e.program ? { program: e.program } : {}),
+    ...(e.declaredChainError ? { note: `listed as ${e.chain}: ${e.declaredChainError.message}` } : {}),
   };
 }
 
