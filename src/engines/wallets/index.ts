@@ -13,4 +13,4 @@ export { TransferGraph } from './exposure-graph.js';
 export { computeExposure, type Direction, type ExposureFinding } from './exposure.js';
 export { formatAmount, parseAmount } from './amounts.js';
 export { DEFAULT_POLICY, LEVELS, levelFor, scoreFor, validatePolicy, type PolicyRow, type RiskLevel } from './policy.js';
-export { screenWallet, type CategoryFinding, type EntrySource, type ScreenOptions, type WalletScreenResult } from './screen.js';
+export { riskFingerprint, screenWallet, type CategoryFinding, type EntrySource, type ScreenOptions, type WalletScreenResult } from './screen.js';

@@ -108,3 +108,12 @@ export function screenWallet(input: { address: string; chain?: string }, options
     listVersions: Object.assign({}, ...indexes.map((ix) => ix.listVersions())) as Record<string, string>,
   };
 }
+
+/**
+ * What a monitor compares between two screens: the level and the set of category × exposure ×
+ * direction findings, not shares or values, so re-screening emits an event only on a real change.
+ */
+export function riskFingerprint(r: WalletScreenResult): string {
+  const cats = [...new Set(r.categories.map((c) => `${c.category}:${c.exposure}:${c.direction}`))].sort();
+  return `${r.risk.level}|${cats.join(',')}`;
+}
