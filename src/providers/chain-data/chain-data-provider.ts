@@ -54,7 +54,7 @@ export interface HttpOptions {
   fetch?: typeof fetch;
 }
 
-export async function getJson(opts: HttpOptions, path: string): Promise<unknown> {
+export async function getJson(opts: HttpOptions, path: string, body?: unknown): Promise<unknown> {
   if (!opts.enabled) throw new ChainDataError('permanent', 'chain-data adapter is disabled (set enabled: true in its configuration)');
   const attempts = Math.max(1, opts.attempts ?? 3);
   const doFetch = opts.fetch ?? fetch;
@@ -62,11 +62,13 @@ export async function getJson(opts: HttpOptions, path: string): Promise<unknown>
   for (let i = 1; i <= attempts; i++) {
     try {
       const res = await doFetch(new URL(path, opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`), {
-        headers: { accept: 'application/json' },
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
       });
       if (res.ok) return await res.json();
-      last = new ChainDataError(classifyStatus(res.status), `GET ${path}: HTTP ${res.status}`, res.status);
+      last = new ChainDataError(classifyStatus(res.status), `${body === undefined ? 'GET' : 'POST'} ${path}: HTTP ${res.status}`, res.status);
     } catch (e) {
       if (e instanceof SyntaxError) throw new ChainDataError('permanent', `GET ${path}: response is not JSON`);
       last = new ChainDataError('transient', `GET ${path}: ${(e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message}`);

@@ -3,3 +3,4 @@
 
 export { ChainDataError, classifyStatus, type ChainDataProvider, type ChainTransfer, type FailureKind, type HttpOptions, type TransferPage } from './chain-data-provider.js';
 export { esploraProvider, transfersOfTx, type EsploraOptions } from './esplora.js';
+export { evmJsonRpcProvider, type EvmRpcOptions } from './evm-json-rpc.js';
