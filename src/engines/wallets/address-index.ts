@@ -60,6 +60,13 @@ export class AddressIndex {
     return this.byKey.get(key) ?? [];
   }
 
+  /** Every lookup key a list contributes: diff two versions' sets to re-screen only affected monitors. */
+  keysOf(listName: string): Set<string> {
+    const out = new Set<string>();
+    for (const [k, bucket] of this.byKey) if (bucket.some((e) => e.list.name === listName)) out.add(k);
+    return out;
+  }
+
   listVersions(): Record<string, string> {
     return Object.fromEntries(this.lists);
   }

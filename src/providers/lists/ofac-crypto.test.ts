@@ -100,3 +100,17 @@ test('OpenSanctions CryptoWallet lines: holder name, currency or inference', () 
   assert.equal(index.add(entries).added, 2);
   assert.equal(screenWallet({ address: 'TEAqwfMhXLaomXhZ8KeMhx3njGmQEDnsUR' }, { indexes: index }).risk.level, 'severe');
 });
+
+const CSV_OLD = new URL('../../../../shared/data/sanctions/ofac_sdn_csv_2024_snapshots/sdn_2024-04-25.csv', import.meta.url);
+
+test('list delta 2024-04-25 → 2024-05-03: the crypto keys added are the ones to re-screen', { skip: existsSync(CSV_OLD) && existsSync(CSV) ? false : 'needs ../shared/data/sanctions (not in a bare clone)' }, () => {
+  const keys = (url: URL, version: string): Set<string> => {
+    const ix = new AddressIndex();
+    ix.add(ofacCryptoFromCsv(readFileSync(url), version));
+    return ix.keysOf('ofac_sdn');
+  };
+  const before = keys(CSV_OLD, '2024-04-25');
+  const after = keys(CSV, '2024-05-03');
+  assert.deepEqual([...after].filter((k) => !before.has(k)).sort(), ['0x19f8f2b0915daa12a3f5c9cf01df9e24d53794f7', '13fhnkmpBBWXUQucJd6efWvXdEj78DKavk', 'TFdTr9C3BqQrzKBXqSxJfAZFTh8UwBAfSg'].sort());
+  assert.deepEqual([...before].filter((k) => !after.has(k)), []);
+});
