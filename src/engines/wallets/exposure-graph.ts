@@ -18,11 +18,13 @@ interface Csr {
 }
 
 export class TransferGraph {
-  private readonly ids = new Map<string, number>();
+  /** unit → address key → node id (nested maps avoid building a composite string per transfer). */
+  private readonly ids = new Map<string, Map<string, number>>();
+  private readonly units = new Map<string, string>();
   private readonly nodeAddr: string[] = [];
   private readonly nodeUnit: string[] = [];
   private readonly byAddr = new Map<string, number[]>();
-  private readonly keyCache = new Map<string, string>();
+  private readonly keyCache = new Map<string, Map<string, string>>();
   private src: number[] = [];
   private dst: number[] = [];
   private amt: bigint[] = [];
@@ -37,21 +39,23 @@ export class TransferGraph {
 
   /** The lookup key of an address on a chain (same normalisation as the address index). */
   keyOf(chain: string, address: string): string {
-    const c = `${chain}\u0000${address}`;
-    let k = this.keyCache.get(c);
+    let cache = this.keyCache.get(chain);
+    if (!cache) this.keyCache.set(chain, (cache = new Map()));
+    let k = cache.get(address);
     if (k === undefined) {
       k = parseAddress(address, chain).address.keys[0]!;
-      this.keyCache.set(c, k);
+      cache.set(address, k);
     }
     return k;
   }
 
   private node(unit: string, addrKey: string): number {
-    const key = `${unit}|${addrKey}`;
-    let id = this.ids.get(key);
+    let ids = this.ids.get(unit);
+    if (!ids) this.ids.set(unit, (ids = new Map()));
+    let id = ids.get(addrKey);
     if (id === undefined) {
       id = this.nodeAddr.length;
-      this.ids.set(key, id);
+      ids.set(addrKey, id);
       this.nodeAddr.push(addrKey);
       this.nodeUnit.push(unit);
       this.inTotal.push(0n);
@@ -75,7 +79,9 @@ export class TransferGraph {
       return false;
     }
     if (a === b || v === 0n) return false;
-    const unit = `${t.chain.toLowerCase()}/${(t.asset ?? 'native').toUpperCase()}`;
+    const unitKey = `${t.chain}/${t.asset ?? ''}`;
+    let unit = this.units.get(unitKey);
+    if (unit === undefined) this.units.set(unitKey, (unit = `${t.chain.toLowerCase()}/${(t.asset ?? 'native').toUpperCase()}`));
     const s = this.node(unit, a);
     const d = this.node(unit, b);
     this.src.push(s);
