@@ -7,7 +7,6 @@ import { ChainDataError, esploraProvider, transfersOfTx } from './index.js';
 // A loopback Esplora stand-in answering recorded-shaped JSON (fields as Blockstream's API returns them).
 const ME = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const PAYER = '1Df883c96LVauVsx9FEgnsourD8DELwCUQ';
-const OTHER = '3E6ZCKRrsdPc35chA9Eftp1h3DLW18NFNV';
 
 function tx(n: number, confirmed = true): object {
   return {
