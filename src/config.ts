@@ -95,8 +95,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorker: bool('RUN_WORKER', true),
     workerConcurrency: int('WORKER_CONCURRENCY', 4, 1, 256),
     webhooks: {
-      allowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', !production),
-      requireHttps: bool('WEBHOOK_REQUIRE_HTTPS', production),
+      // Guards on whatever NODE_ENV says: they apply to production keys' destinations; sandbox keys may
+      // always reach loopback and private networks (never link-local or metadata) over plain http.
+      allowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+      requireHttps: bool('WEBHOOK_REQUIRE_HTTPS', true),
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       retryScheduleSeconds: list('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE),
       disableAfterHours: num('WEBHOOK_DISABLE_AFTER_HOURS', 72, 0, 24 * 30),

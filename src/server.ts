@@ -31,6 +31,9 @@ async function main(): Promise<void> {
   } else if (boot) {
     lines.push(`  Account:   ${boot.accountId} (keys were shown on first start; mint another with:`, `             npm run cli -- keys create --account ${boot.accountId} --environment sandbox)`);
   }
+  // Loosened guards are said where the operator looks, not only in a variable nobody reads again.
+  if (config.webhooks.allowPrivateNetworks) lines.push('  WARNING:   WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: production webhooks may reach loopback and private networks.');
+  if (!config.webhooks.requireHttps) lines.push('  WARNING:   WEBHOOK_REQUIRE_HTTPS=false: production webhooks may be sent over plain http.');
   lines.push('');
   process.stdout.write(lines.join('\n') + '\n');
 

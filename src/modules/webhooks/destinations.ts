@@ -4,7 +4,8 @@ import type { Sealer } from '../../platform/crypto.js';
 import { emitAudit, diffRecords } from '../../platform/audit.js';
 import { invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { checkDestinationUrl, type UrlPolicy } from '../../platform/net-guard.js';
+import { checkDestinationUrl, checkResolvedHost, type UrlPolicy } from '../../platform/net-guard.js';
+import type { Environment } from '../../platform/context.js';
 import { isKnownEventType } from '../../platform/event-catalog.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { destinations, toDestination } from './repository.js';
@@ -12,7 +13,20 @@ import type { CreateDestination, Destination, DestinationWithSecret, UpdateDesti
 
 export interface WebhookDeps {
   sealer: Sealer;
-  urlPolicy: UrlPolicy;
+  /** The operator's rules for production destinations (sandbox destinations may reach private networks). */
+  production: UrlPolicy;
+  /** Resolves a host when a production destination is saved (tests give their own). */
+  resolveHost?: (host: string) => Promise<string[]>;
+}
+
+/**
+ * The rules a destination of this environment follows. Production: https and public addresses unless the
+ * operator allowed otherwise (WEBHOOK_REQUIRE_HTTPS, WEBHOOK_ALLOW_PRIVATE_NETWORKS; the start banner shows
+ * it). Sandbox: http and private networks too, so a developer's local receiver works. Link-local and
+ * metadata addresses are refused for both (net-guard).
+ */
+export function destinationPolicy(environment: Environment, production: UrlPolicy): UrlPolicy {
+  return environment === 'sandbox' ? { requireHttps: false, allowPrivateNetworks: true } : production;
 }
 
 export const SECRET_PURPOSE = 'webhook-signing-secret';
@@ -21,8 +35,9 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
-function checkUrl(url: string, policy: UrlPolicy): void {
-  const problem = checkDestinationUrl(url, policy);
+async function checkUrl(url: string, ctx: RequestContext, deps: WebhookDeps): Promise<void> {
+  const policy = destinationPolicy(ctx.environment, deps.production);
+  const problem = checkDestinationUrl(url, policy) ?? (await checkResolvedHost(url, policy.allowPrivateNetworks, deps.resolveHost));
   if (problem) throw invalid('url', problem);
 }
 
@@ -33,7 +48,7 @@ function checkEventTypes(types: string[]): void {
 }
 
 export async function createDestination({ ctx, input, deps }: { ctx: RequestContext; input: CreateDestination; deps: WebhookDeps }): Promise<DestinationWithSecret> {
-  checkUrl(input.url, deps.urlPolicy);
+  await checkUrl(input.url, ctx, deps);
   checkEventTypes(input.event_types);
   const secret = newSigningSecret();
   return withTransaction(ctx, async (tx) => {
@@ -51,7 +66,7 @@ export async function createDestination({ ctx, input, deps }: { ctx: RequestCont
 }
 
 export async function updateDestination({ ctx, id, input, deps }: { ctx: RequestContext; id: string; input: UpdateDestination; deps: WebhookDeps }): Promise<Destination> {
-  if (input.url !== undefined) checkUrl(input.url, deps.urlPolicy);
+  if (input.url !== undefined) await checkUrl(input.url, ctx, deps);
   if (input.event_types) checkEventTypes(input.event_types);
   return withTransaction(ctx, async (tx) => {
     const before = await destinations.get(tx, ctx, id, true);

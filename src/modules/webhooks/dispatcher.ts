@@ -1,3 +1,4 @@
+import { destinationPolicy } from './destinations.js';
 import { randomInt } from 'node:crypto';
 import type { Db, Queryable } from '../../platform/db.js';
 import type { Config } from '../../config.js';
@@ -154,7 +155,8 @@ export class WebhookDispatcher extends ClaimingRunner {
       url: d.url,
       body,
       timeoutMs: this.opts.config.timeoutMs,
-      allowPrivateNetworks: this.opts.config.allowPrivateNetworks,
+      // The destination's own environment decides: a sandbox destination may be a developer's local receiver.
+      allowPrivateNetworks: destinationPolicy(d.environment, this.opts.config).allowPrivateNetworks,
       headers: {
         'verity-signature': this.secrets(d).map((s) => signPayload(body, s)).join(','),
         'verity-event-id': e.id,

@@ -13,7 +13,7 @@ import { redeliver, sendTestEvent } from './redeliver.js';
 export const webhooksModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Webhooks'];
-  const wh: WebhookDeps = { sealer: deps.sealer, urlPolicy: { requireHttps: deps.config.webhooks.requireHttps, allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks } };
+  const wh: WebhookDeps = { sealer: deps.sealer, production: { requireHttps: deps.config.webhooks.requireHttps, allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks } };
   const read = { scope: 'webhooks:read' as const };
   const write = { scope: 'webhooks:write' as const };
 

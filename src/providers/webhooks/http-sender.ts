@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, isPrivateAddress } from '../../platform/net-guard.js';
+import { addressAllowed, guardedLookup } from '../../platform/net-guard.js';
 
 export interface SendResult {
   /** HTTP status, or null when no response arrived. */
@@ -24,9 +24,12 @@ const EXCERPT_BYTES = 1024;
 
 // Keep-alive agents: deliveries to one receiver reuse connections instead of a TCP (and TLS)
 // handshake per event. The address guard runs when a connection is made, in `lookup`.
+const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 };
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 }),
+  'http:public': new http.Agent(agentOptions),
+  'http:private': new http.Agent(agentOptions),
+  'https:public': new https.Agent(agentOptions),
+  'https:private': new https.Agent(agentOptions),
 };
 
 /** POSTs one webhook: no redirects followed, a hard timeout, at most 1 KiB of the response kept. */
@@ -41,7 +44,7 @@ export function sendWebhook(opts: SendOptions): Promise<SendResult> {
       return resolve(done({ status: null, ok: false, error: 'invalid_url', responseExcerpt: null }));
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!opts.allowPrivateNetworks && isIP(host) && isPrivateAddress(host)) {
+    if (isIP(host) && !addressAllowed(host, opts.allowPrivateNetworks)) {
       return resolve(done({ status: null, ok: false, error: 'address_not_allowed', responseExcerpt: null }));
     }
     const client = url.protocol === 'https:' ? https : http;
@@ -50,7 +53,8 @@ export function sendWebhook(opts: SendOptions): Promise<SendResult> {
       headers: { 'content-type': 'application/json', 'user-agent': 'Verity-Webhooks/1', ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) },
       lookup: guardedLookup(opts.allowPrivateNetworks),
       timeout: opts.timeoutMs,
-      agent: agents[url.protocol as 'http:' | 'https:'],
+      // Pools per policy: a socket opened for a sandbox destination (private allowed) is never reused for a production one.
+      agent: agents[`${url.protocol}${opts.allowPrivateNetworks ? 'private' : 'public'}` as keyof typeof agents],
     });
     const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), opts.timeoutMs);
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));

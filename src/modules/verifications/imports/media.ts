@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { checkDestinationUrl, guardedLookup, isPrivateAddress } from '../../../platform/net-guard.js';
+import { addressAllowed, checkDestinationUrl, guardedLookup } from '../../../platform/net-guard.js';
 import { decodeUpload, sha256Hex, sniffContentType, type MediaInput } from '../../checks/kernel/index.js';
 import { AppError } from '../../../platform/errors.js';
 import type { ImportRecord } from './schemas.js';
@@ -43,7 +43,7 @@ export function fetchMedium(rawUrl: string, opts: { allowPrivateNetworks: boolea
   if (problem) return Promise.resolve(problem);
   const url = new URL(rawUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!opts.allowPrivateNetworks && isIP(host) && isPrivateAddress(host)) return Promise.resolve('url must not point to a loopback, private or link-local address');
+  if (isIP(host) && !addressAllowed(host, opts.allowPrivateNetworks)) return Promise.resolve('url must not point to a loopback, private or link-local address');
   return new Promise((resolve) => {
     let settled = false;
     const finish = (v: Buffer | string) => {
