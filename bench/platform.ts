@@ -10,6 +10,7 @@ import pg from 'pg';
 import { freePort } from '../test/helpers/spawn-server.js';
 import { load, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
+import { firstKeys } from '../test/helpers/spawn-server.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
@@ -29,7 +30,8 @@ async function analyze(url: string | null, _dataDir: string, _proc: ChildProcess
 async function benchDb(kind: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'verity-bench-'));
   const schema = kind === 'postgres' ? await freshSchema(pgBase) : null;
-  const dbEnv: Record<string, string> = schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'svc') };
+  // DATA_DIR also receives the first keys (the output is not a terminal), with PostgreSQL too.
+  const dbEnv: Record<string, string> = schema ? { DATABASE_URL: schema.url, DATA_DIR: join(dir, 'svc') } : { DATA_DIR: join(dir, 'svc') };
   const rows: LoadResult[] = [];
   try {
     const jsonPort = await freePort();
@@ -46,8 +48,8 @@ async function benchDb(kind: string): Promise<string> {
     const port = await freePort();
     // The API process alone, as in a scaled deployment where workers run as their own processes: the
     // in-process worker would otherwise seal this run's audit rows on the same event loop mid-measurement.
-    const svc = await startChild(['src/server.ts'], { ...dbEnv, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'development', MASTER_KEY: '22'.repeat(32), RATE_LIMIT_PER_MINUTE: '10000000', RUN_WORKER: process.env.BENCH_RUN_WORKER ?? 'false' }, /Verity is running[\s\S]*Production key/);
-    const key = /sk_sandbox_[0-9A-Za-z]{40}/.exec(svc.out())![0];
+    const svc = await startChild(['src/server.ts'], { ...dbEnv, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'development', MASTER_KEY: '22'.repeat(32), RATE_LIMIT_PER_MINUTE: '10000000', RUN_WORKER: process.env.BENCH_RUN_WORKER ?? 'false' }, /Verity is running[\s\S]*New key/);
+    const key = firstKeys(join(dir, 'svc')).sandbox;
     const auth = { authorization: `Bearer ${key}` };
     rows.push(await load('Verity: POST /v1/lists/blocklist/entries (auth, idempotent, audited)', {
       url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries`, method: 'POST', headers: auth, freshIdempotencyKey: true,

@@ -17,6 +17,7 @@ import { ANNA } from '../test/fixtures/documents/specimen-mrz.js';
 import { load, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 import { percentile } from './lib/stats.js';
+import { firstKeys } from '../test/helpers/spawn-server.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const sessionsN = Number(process.env.BENCH_SESSIONS ?? 30);
@@ -67,7 +68,8 @@ async function standalone(base: string, key: string, passport: Buffer, selfie: B
 async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'verity-bench-'));
   const schema = kind === 'postgres' ? await freshSchema(pgBase) : null;
-  const dbEnv: Record<string, string> = schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'svc') };
+  // DATA_DIR also receives the first keys (the output is not a terminal), with PostgreSQL too.
+  const dbEnv: Record<string, string> = schema ? { DATABASE_URL: schema.url, DATA_DIR: join(dir, 'svc') } : { DATA_DIR: join(dir, 'svc') };
   const common = { ...dbEnv, LOG_LEVEL: 'warn', NODE_ENV: 'development', MASTER_KEY: '22'.repeat(32), RATE_LIMIT_PER_MINUTE: '10000000' };
   const rows: LoadResult[] = [];
   try {
@@ -81,8 +83,8 @@ async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<
     console.error("creation…");
     // (1) Creation, API process alone (workers would run as their own processes in a scaled deployment).
     const port = await freePort();
-    const api = await startChild(['src/server.ts'], { ...common, PORT: String(port), RUN_WORKER: 'false' }, /Verity is running[\s\S]*Production key/);
-    const key = /sk_sandbox_[0-9A-Za-z]{40}/.exec(api.out())![0];
+    const api = await startChild(['src/server.ts'], { ...common, PORT: String(port), RUN_WORKER: 'false' }, /Verity is running[\s\S]*New key/);
+    const key = firstKeys(join(dir, 'svc')).sandbox;
     const create = await load('Verity: POST /v1/verifications (kyc_standard, idempotency key, audited, billed)', {
       url: `http://127.0.0.1:${port}/v1/verifications`, method: 'POST', headers: { authorization: `Bearer ${key}` }, freshIdempotencyKey: true,
       body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'bench_subject' } }, seconds,

@@ -1,4 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig, ConfigError } from './config.js';
+import { FIRST_KEYS_FILE } from './platform/bootstrap.js';
 import { buildApp } from './app.js';
 import { bootstrapFirstAccount } from './platform/bootstrap.js';
 import { seedDefaultJourneys } from './modules/journeys/index.js';
@@ -6,6 +9,24 @@ import { acquireLock, adminSocketPath } from './platform/embedded-lock.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { startAdminSocket } from './cli/admin-socket.js';
 import { createLogger, openDatabase, startWorker } from './runtime.js';
+
+/**
+ * Where the first keys go: a person at a terminal sees them in the banner; when the output is not a
+ * terminal (a service manager, a container, a log collector) they are written to a file only this user
+ * can read, so they never end up in log files, and the banner says where.
+ */
+function firstKeyLines(dataDir: string, boot: { accountId: string; sandboxKey?: string; productionKey?: string }): string[] {
+  const keys = [`  Sandbox key (shown once, store it now):    ${boot.sandboxKey}`, `  Production key (shown once, store it now): ${boot.productionKey}`];
+  if (process.stdout.isTTY) return [`  Account:   ${boot.accountId}`, ...keys];
+  const file = join(dataDir, FIRST_KEYS_FILE);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, [`account=${boot.accountId}`, `sandbox_key=${boot.sandboxKey}`, `production_key=${boot.productionKey}`, ''].join('\n'), { mode: 0o600, flag: 'w' });
+    return [`  Account:   ${boot.accountId}`, `  Keys:      the first API keys were written to ${file} (mode 0600), not to this output,`, `             which is not a terminal and may be collected. Copy them, then delete the file.`];
+  } catch (err) {
+    return [`  Account:   ${boot.accountId}`, `  (could not write ${file}: ${(err as Error).message}; the keys follow)`, ...keys];
+  }
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -26,11 +47,9 @@ async function main(): Promise<void> {
     `  API:       ${config.publicBaseUrl}/v1`,
     `  Docs:      ${config.publicBaseUrl}/docs   (OpenAPI: ${config.publicBaseUrl}/openapi.json)`,
   ];
-  if (boot?.created) {
-    lines.push(`  Account:   ${boot.accountId}`, `  Sandbox key (shown once, store it now):    ${boot.sandboxKey}`, `  Production key (shown once, store it now): ${boot.productionKey}`);
-  } else if (boot) {
-    lines.push(`  Account:   ${boot.accountId} (keys were shown on first start; mint another with:`, `             npm run cli -- keys create --account ${boot.accountId} --environment sandbox)`);
-  }
+  if (boot?.created) lines.push(...firstKeyLines(config.dataDir, boot));
+  else if (boot) lines.push(`  Account:   ${boot.accountId} (its first keys were shown on the first start)`);
+  if (boot) lines.push(`  New key:   npm run cli -- keys create --account ${boot.accountId} --environment sandbox   (or production; shown once)`);
   // Loosened guards are said where the operator looks, not only in a variable nobody reads again.
   if (config.webhooks.allowPrivateNetworks) lines.push('  WARNING:   WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: production webhooks may reach loopback and private networks.');
   if (!config.webhooks.requireHttps) lines.push('  WARNING:   WEBHOOK_REQUIRE_HTTPS=false: production webhooks may be sent over plain http.');

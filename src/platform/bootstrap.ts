@@ -27,3 +27,6 @@ export async function bootstrapFirstAccount(db: Db, onAccountCreated: Array<(db:
   if (result.created) for (const seed of onAccountCreated) await seed(db, result.accountId);
   return result;
 }
+
+/** The file (under DATA_DIR) that receives the first keys when the server's output is not a terminal. */
+export const FIRST_KEYS_FILE = 'initial-keys.txt';

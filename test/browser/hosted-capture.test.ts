@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../helpers/spawn-server.js';
+import { firstKeys, startServer, type RunningServer } from '../helpers/spawn-server.js';
 import { createTestDb } from '../helpers/test-db.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
 import { ocrBAvailable, renderDocument } from '../fixtures/documents/render.js';
@@ -87,7 +87,7 @@ describe('hosted capture page in Chromium', { skip }, () => {
     }
     server = await startServer(env, 120_000);
     if (env.DATABASE_URL) assert.match(server.output(), /running on PostgreSQL/);
-    sandboxKey = /sk_sandbox_[0-9A-Za-z]{40}/.exec(server.output())?.[0] ?? '';
+    sandboxKey = firstKeys(env.DATA_DIR!).sandbox;
     assert.ok(sandboxKey, server.output());
 
     // The customer's site the subject returns to.

@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -62,4 +64,13 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
 export function runCli(args: string[], env: Record<string, string>): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: process.cwd(), env: { ...process.env, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8' });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The first keys of a server started by a test: its output is not a terminal, so the server writes them
+ * to DATA_DIR/initial-keys.txt (mode 0600) instead of printing them.
+ */
+export function firstKeys(dataDir: string): { account: string; sandbox: string; production: string } {
+  const kv = Object.fromEntries(readFileSync(join(dataDir, 'initial-keys.txt'), 'utf8').trim().split('\n').map((l) => l.split('=') as [string, string]));
+  return { account: kv.account!, sandbox: kv.sandbox_key!, production: kv.production_key! };
 }

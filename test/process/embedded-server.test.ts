@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, runCli, type RunningServer } from '../helpers/spawn-server.js';
+import { firstKeys, startServer, runCli, type RunningServer } from '../helpers/spawn-server.js';
 
 const get = (base: string, path: string, key?: string) => fetch(base + path, { headers: key ? { authorization: `Bearer ${key}` } : {} });
 
@@ -18,9 +18,14 @@ test('first start on the embedded database: migrates, mints one sandbox and one 
     const first = await startServer({ DATA_DIR: dir });
     running.push(first);
     const banner = first.output();
-    const sandbox = /sk_sandbox_[0-9A-Za-z]{40}/.exec(banner)?.[0];
-    const live = /sk_live_[0-9A-Za-z]{40}/.exec(banner)?.[0];
-    assert.ok(sandbox && live, banner);
+    // Not a terminal: the keys go to a 0600 file, never into this (collectable) output.
+    assert.doesNotMatch(banner, /sk_(sandbox|live)_[0-9A-Za-z]{40}/);
+    assert.match(banner, /initial-keys\.txt \(mode 0600\)/);
+    assert.match(banner, /New key: +npm run cli -- keys create --account acct_/);
+    assert.equal(statSync(join(dir, 'initial-keys.txt')).mode & 0o777, 0o600);
+    const { sandbox, production: live } = firstKeys(dir);
+    assert.match(sandbox, /^sk_sandbox_[0-9A-Za-z]{40}$/);
+    assert.match(live, /^sk_live_[0-9A-Za-z]{40}$/);
     assert.match(banner, new RegExp(`${first.base}/docs`));
     const created = await fetch(`${first.base}/v1/lists/blocklist/entries`, {
       method: 'POST',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { startServer, type RunningServer } from '../helpers/spawn-server.js';
+import { firstKeys, startServer, type RunningServer } from '../helpers/spawn-server.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { withUser } from '../../src/platform/db.js';
 
@@ -29,7 +29,7 @@ test('a server killed with SIGKILL in the middle of a delivery loses nothing: af
   });
   const first = await startServer({ DATA_DIR: dir, ...fast });
   servers.push(first);
-  const key = /sk_sandbox_[0-9A-Za-z]{40}/.exec(first.output())![0];
+  const key = firstKeys(dir).sandbox;
   const dest = await api(first.base, key, 'POST', '/v1/webhooks', { url: rx.url, event_types: ['*'] });
   assert.equal(dest.status, 201);
   rx.secrets = [dest.json.secret];
@@ -73,7 +73,8 @@ test('two worker processes share the deliveries: none is delivered by both at on
   const url = u.toString();
   const rx = await new WebhookReceiver().start();
   const procs: ChildProcess[] = [];
-  const server = await startServer({ DATABASE_URL: url, RUN_WORKER: 'false', ...fast, RATE_LIMIT_PER_MINUTE: '100000' });
+  const keysDir = mkdtempSync(join(tmpdir(), 'verity-wh-keys-'));
+  const server = await startServer({ DATABASE_URL: url, DATA_DIR: keysDir, RUN_WORKER: 'false', ...fast, RATE_LIMIT_PER_MINUTE: '100000' });
   t.after(async () => {
     for (const p of procs) p.kill('SIGKILL');
     await server.stop('SIGKILL');
@@ -81,7 +82,7 @@ test('two worker processes share the deliveries: none is delivered by both at on
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.end();
   });
-  const key = /sk_sandbox_[0-9A-Za-z]{40}/.exec(server.output())![0];
+  const key = firstKeys(keysDir).sandbox;
   const dest = await api(server.base, key, 'POST', '/v1/webhooks', { url: rx.url, event_types: ['*'] });
   rx.secrets = [dest.json.secret];
   const inFlight = new Map<string, number>();
