@@ -63,3 +63,12 @@ test('an operation without a body refuses one, but accepts none or {}', async ()
   res = await t.call('POST', `/v1/webhooks/${id}/test`, { key: tenant.sandboxKey, body: {} });
   assert.equal(res.statusCode, 202, res.body);
 });
+
+test('an unknown route answers 404 in the envelope with the rate-limit headers, with or without a key', async () => {
+  for (const key of [tenant.sandboxKey, null]) {
+    const res = await t.call('GET', '/v1/no-such-thing', { key });
+    assert.equal(res.statusCode, 404);
+    assert.equal(err(res).code, 'not_found');
+    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) assert.ok(res.headers[h], `${h} (key: ${key ? 'yes' : 'no'})`);
+  }
+});

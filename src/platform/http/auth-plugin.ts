@@ -31,6 +31,21 @@ function setRateHeaders(reply: FastifyReply, r: RateLimitResult): void {
  * binds Idempotency-Key handling. Routes marked `config.public` skip all of it.
  */
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
+  /**
+   * An unknown route still carries the rate-limit headers (the spec puts them on every response) and
+   * still counts: against the key when one is valid, else against the client address, so probing for
+   * routes is limited like guessing keys.
+   */
+  const limitUnknownRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    const record = match ? await deps.keys.lookup(match[1]!) : null;
+    const limit = record ? (record.rate_limit_per_minute ?? record.account_rate_limit_per_minute ?? deps.config.rateLimit.defaultPerMinute) : UNAUTHENTICATED_LIMIT;
+    const r = await deps.rateLimiter.hit(record ? `key:${record.id}` : `ip:${request.ip}`, limit);
+    setRateHeaders(reply, r);
+    if (!r.allowed) return sendError(reply, request, 'rate_limited', 'Too many requests.', null, 429, { 'retry-after': String(r.retryAfterSeconds) });
+  };
+
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { scope?: string; public?: boolean };
     if (route.url.startsWith('/v1') && !config.scope && !config.public) {
@@ -39,7 +54,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (request.is404 || request.routeOptions.config.public || !request.url.startsWith('/v1')) return;
+    if (request.is404) return limitUnknownRoute(request, reply);
+    if (request.routeOptions.config.public || !request.url.startsWith('/v1')) return;
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     const record = match ? await deps.keys.lookup(match[1]!) : null;
