@@ -9,7 +9,7 @@ import { configureAuditKey } from './platform/audit.js';
 import { WebhookDispatcher } from './modules/webhooks/index.js';
 import { retainDocumentReader } from './modules/checks/document/index.js';
 import { retainFaceEngine } from './modules/checks/face/index.js';
-import { retainOcr } from './modules/checks/proof-of-address/index.js';
+import { retainTextChecks } from './modules/checks/proof-of-address/index.js';
 
 /** Opens the database and applies migrations; shared by the server, the worker and the CLI. */
 export async function openDatabase(config: Config, log: pino.Logger): Promise<Db> {
@@ -27,7 +27,7 @@ export function startWorker(config: Config, db: Db, log: pino.Logger): () => Pro
   configureAuditKey(config.masterKey);
   const sealer = new Sealer(config.masterKey);
   // The session pipeline runs the engines here; they start on first use and close with the runner.
-  const engines = [retainDocumentReader(), retainFaceEngine(), retainOcr().release];
+  const engines = [retainDocumentReader(), retainFaceEngine(), retainTextChecks().release];
   const runner = new JobRunner({
     db,
     handlers: buildJobHandlers({ db, sealer }),

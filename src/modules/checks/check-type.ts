@@ -2,10 +2,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
 import type { RequestContext } from '../../platform/context.js';
-import type { OcrEngine } from '../../engines/text/index.js';
 import type { CheckOutcome, CheckType, OutcomeStatus, SubjectFields } from './kernel/index.js';
 import type { DocumentSettings } from './document/index.js';
 import type { ScreeningIndexCache } from './screening/index.js';
+import type { TextChecks } from './proof-of-address/index.js';
 
 /** A captured medium of the session, decrypted. */
 export interface CapturedMedium {
@@ -19,7 +19,8 @@ export interface CapturedMedium {
 export interface StepResources {
   documentSettings: DocumentSettings;
   screening: ScreeningIndexCache;
-  ocr: () => OcrEngine;
+  /** The text-document checks (proof of address) in their worker. */
+  text: () => TextChecks;
 }
 
 /** What the steps share as they run in journey order: the document's fields and portrait feed later steps. */

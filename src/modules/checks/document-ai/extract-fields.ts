@@ -1,8 +1,8 @@
+import type { TextChecks } from '../proof-of-address/index.js';
 import type { RequestContext } from '../../../platform/context.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { invalid } from '../../../platform/errors.js';
-import { DocumentAiInputError, extractDocumentFields, validateFieldSpecs, type DocumentAiResult, type FieldSpec } from '../../../engines/document-ai/index.js';
-import type { OcrEngine } from '../../../engines/text/index.js';
+import { DocumentAiInputError, validateFieldSpecs, type DocumentAiResult, type FieldSpec } from '../../../engines/document-ai/index.js';
 import { decodeUpload, recordCheck, type Check } from '../kernel/index.js';
 import { documentInputError, DOCUMENT_MEDIA, MAX_DOCUMENT_BYTES } from '../proof-of-address/index.js';
 import type { DocumentAiBody } from './schemas.js';
@@ -16,7 +16,7 @@ function specError(err: unknown): never {
  * Document AI: the caller's field specs are validated first (cheap, and the error names the exact
  * spec), then the upload, then the engine runs outside any transaction and recordCheck stores it.
  */
-export async function runDocumentAi(args: { ctx: RequestContext; sealer: Sealer; ocr: OcrEngine; input: DocumentAiBody }): Promise<Check> {
+export async function runDocumentAi(args: { ctx: RequestContext; sealer: Sealer; text: TextChecks; input: DocumentAiBody }): Promise<Check> {
   const { input } = args;
   const specs = input.fields as FieldSpec[];
   try {
@@ -25,7 +25,8 @@ export async function runDocumentAi(args: { ctx: RequestContext; sealer: Sealer;
     specError(err);
   }
   const upload = decodeUpload('document', input.document, { maxBytes: MAX_DOCUMENT_BYTES, accept: DOCUMENT_MEDIA });
-  const r = await extractDocumentFields(upload.data, specs, { mime: upload.contentType, ocr: args.ocr, country: input.country }).catch(specError);
+  // In the text-documents worker: a hostile PDF stalls that thread for a bounded time, never the event loop.
+  const r = await args.text.documentAi(upload.data, specs, { mime: upload.contentType, country: input.country }).catch(specError);
   return recordCheck({
     ctx: args.ctx,
     sealer: args.sealer,

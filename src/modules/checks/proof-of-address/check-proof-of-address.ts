@@ -1,8 +1,9 @@
 import type { RequestContext } from '../../../platform/context.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { invalid } from '../../../platform/errors.js';
-import { checkProofOfAddress, type PoaResult } from '../../../engines/proof-of-address/index.js';
-import { TextInputError, type OcrEngine } from '../../../engines/text/index.js';
+import type { PoaResult } from '../../../engines/proof-of-address/index.js';
+import type { TextChecks } from './text-checks.js';
+import { TextInputError } from '../../../engines/text/index.js';
 import { decodeUpload, recordCheck, type CheckOutcome, type Check } from '../kernel/index.js';
 import { DOCUMENT_MEDIA, MAX_DOCUMENT_BYTES, type ProofOfAddressBody } from './schemas.js';
 
@@ -16,10 +17,10 @@ export function documentInputError(err: unknown, field = 'document'): never {
  * Proof of address: decode the upload, run the engine outside any transaction, then store the
  * check with its sealed result and media, billed once (recordCheck).
  */
-export async function runProofOfAddress(args: { ctx: RequestContext; sealer: Sealer; ocr: OcrEngine; input: ProofOfAddressBody; now?: Date }): Promise<Check> {
+export async function runProofOfAddress(args: { ctx: RequestContext; sealer: Sealer; text: TextChecks; input: ProofOfAddressBody; now?: Date }): Promise<Check> {
   const { input } = args;
   const upload = decodeUpload('document', input.document, { maxBytes: MAX_DOCUMENT_BYTES, accept: DOCUMENT_MEDIA });
-  const outcome = await evaluateProofOfAddress(upload.data, upload.contentType, { subjectName: input.subject_name, country: input.country, maxAgeDays: input.max_age_days ?? 90, now: args.now, ocr: args.ocr });
+  const outcome = await evaluateProofOfAddress(upload.data, upload.contentType, { subjectName: input.subject_name, country: input.country, maxAgeDays: input.max_age_days ?? 90, now: args.now, text: args.text });
   return recordCheck({
     ctx: args.ctx,
     sealer: args.sealer,
@@ -31,8 +32,9 @@ export async function runProofOfAddress(args: { ctx: RequestContext; sealer: Sea
 }
 
 /** The proof-of-address engine's verdict as a check outcome (standalone check and session pipeline). */
-export async function evaluateProofOfAddress(data: Buffer, mime: string, o: { subjectName: string; country?: string | undefined; maxAgeDays: number; now?: Date | undefined; ocr: OcrEngine }): Promise<CheckOutcome> {
-  const r = await checkProofOfAddress(data, { subjectName: o.subjectName, country: o.country, maxAgeDays: o.maxAgeDays, now: o.now, mime, ocr: o.ocr }).catch((err: unknown) => documentInputError(err));
+export async function evaluateProofOfAddress(data: Buffer, mime: string, o: { subjectName: string; country?: string | undefined; maxAgeDays: number; now?: Date | undefined; text: TextChecks }): Promise<CheckOutcome> {
+  // In the text-documents worker: a hostile PDF stalls that thread for a bounded time, never the event loop.
+  const r = await o.text.proofOfAddress(data, { subjectName: o.subjectName, country: o.country, maxAgeDays: o.maxAgeDays, now: o.now, mime }).catch((err: unknown) => documentInputError(err));
   return {
     status: r.verdict,
     score: r.confidence,

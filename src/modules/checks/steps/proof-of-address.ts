@@ -17,6 +17,6 @@ export const proofOfAddressStep: PipelineStep = async (settings, st, res) => {
     subjectName: name,
     country: st.subject.country ?? undefined,
     maxAgeDays: (settings.max_document_age_days as number | undefined) ?? 90,
-    ocr: res.ocr(),
+    text: res.text(),
   });
 };

@@ -4,7 +4,7 @@ import { systemContext, type Environment, type RequestContext } from '../../../p
 import { AppError } from '../../../platform/errors.js';
 import { emitAudit } from '../../../platform/audit.js';
 import type { JobHandler, JobRow } from '../../../platform/jobs.js';
-import { getSharedOcr } from '../../checks/proof-of-address/index.js';
+import { getTextChecks } from '../../checks/proof-of-address/index.js';
 import { checks, MEDIA_PURPOSE, RESULT_PURPOSE } from '../../checks/kernel/index.js';
 import { loadDocumentSettings } from '../../checks/document/index.js';
 import type { CheckOutcome as DecisionInput } from '../../journeys/index.js';
@@ -33,7 +33,7 @@ export function pipelineJobHandlers(db: Db, sealer: () => Sealer): Record<string
     if (!resources) {
       const screening = indexCacheFor(db);
       screening.setup(() => ensureSandboxSnapshot(db));
-      resources = { documentSettings: loadDocumentSettings(), screening, ocr: getSharedOcr };
+      resources = { documentSettings: loadDocumentSettings(), screening, text: getTextChecks };
     }
     return resources;
   };
