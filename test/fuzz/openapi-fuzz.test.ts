@@ -2,7 +2,9 @@ import { connect, type AddressInfo } from 'node:net';
 import type { InjectOptions } from 'fastify';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { deflateSync } from 'node:zlib';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
+import { flateBombPdf } from '../fixtures/pdf-bomb.js';
 
 /**
  * Every operation of /openapi.json, attacked with malformed input: wrong types, nulls, NUL characters,
@@ -114,6 +116,58 @@ test('every operation: malformed ids, bodies and queries answer below 500, in th
     }
   }
   assert.deepEqual(failures.slice(0, 40), [], `${failures.length} failures`);
+});
+
+/** A PNG header claiming 60,000 × 60,000 pixels (3.6 gigapixels) over a few bytes of data. */
+function pngBomb(): Buffer {
+  const crc = (buf: Buffer) => {
+    let c = ~0;
+    for (const b of buf) {
+      c ^= b;
+      for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+    }
+    return (~c >>> 0);
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type), data]);
+    const c = Buffer.alloc(4);
+    c.writeUInt32BE(crc(td));
+    return Buffer.concat([len, td, c]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(60_000, 0);
+  ihdr.writeUInt32BE(60_000, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024 * 1024))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('decompression bombs in every upload field are refused without a 5xx', async () => {
+  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const png = pngBomb().toString('base64');
+  const pdf = flateBombPdf(20).toString('base64');
+  const uploads = new Set(['image', 'selfie', 'reference', 'front', 'back', 'document']);
+  // Plausible values for the other required fields, so the request reaches the decoder.
+  const plain: Record<string, unknown> = { subject_name: 'Jane Doe', minimum_age: 18, fields: [{ name: 'a', anchor: 'A' }], name: 'x', subject_reference: 'fuzz' };
+  let decoded = 0;
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId: string; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown>; required?: string[] } }> } }>>)) {
+    const op = item.post;
+    const schema = op?.requestBody?.content?.['application/json']?.schema;
+    const props = Object.keys(schema?.properties ?? {});
+    if (!op || !props.some((p) => uploads.has(p))) continue;
+    for (const [name, data] of [['png', png], ['pdf', pdf]] as const) {
+      const body: Record<string, unknown> = {};
+      for (const p of props) if (uploads.has(p)) body[p] = data;
+      for (const r of schema?.required ?? []) if (!(r in body) && r in plain) body[r] = plain[r];
+      const res = await t.app.inject({ method: 'POST', url: path.replace(/\{[^}]+\}/g, 'x'), headers: { authorization: `Bearer ${tenant.sandboxKey}`, 'content-type': 'application/json' }, payload: body });
+      checkEnvelope(`${op.operationId} ${name} bomb`, res);
+      if (res.statusCode === 400 && /field|body/.test(res.body) && !/is required|not a known field/.test(res.body)) decoded++;
+      else if (res.statusCode < 300) decoded++;
+    }
+  }
+  assert.ok(decoded >= 8, `${decoded} bomb requests reached a decoder`);
 });
 
 test('framework-level refusals are in the envelope too: bad encodings, long URLs, huge headers, unknown routes', async () => {
