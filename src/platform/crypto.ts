@@ -36,6 +36,14 @@ export class Sealer {
     return Buffer.concat([decipher.update(sealed.subarray(29)), decipher.final()]);
   }
 
+  /**
+   * A keyed blind index (HMAC-SHA256 with the purpose's key, hex): equal inputs give equal indexes, so a
+   * sealed value can be matched, but without MASTER_KEY the index cannot be computed for a guess.
+   */
+  blindIndex(purpose: string, text: string): string {
+    return createHmac('sha256', this.key(purpose)).update(text).digest('hex');
+  }
+
   seal(purpose: string, plain: string): string {
     return `v1.${this.sealBytes(purpose, Buffer.from(plain, 'utf8')).toString('base64url')}`;
   }

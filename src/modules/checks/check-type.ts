@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
 import type { RequestContext } from '../../platform/context.js';
+import type { Sealer } from '../../platform/crypto.js';
 import type { CheckOutcome, CheckType, OutcomeStatus, SubjectFields } from './kernel/index.js';
 import type { DocumentSettings } from './document/index.js';
 import type { ScreeningIndexCache } from './screening/index.js';
@@ -17,6 +18,8 @@ export interface CapturedMedium {
 
 /** What the session pipeline hands every step: the engines' shared resources. */
 export interface StepResources {
+  /** Opens sealed personal data (list entries the screening step applies). */
+  sealer: Sealer;
   documentSettings: DocumentSettings;
   screening: ScreeningIndexCache;
   /** The text-document checks (proof of address) in their worker. */

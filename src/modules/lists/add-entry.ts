@@ -5,9 +5,11 @@ import { newId } from '../../platform/ids.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { listEntries, toListEntry } from './repository.js';
 import { normalizeListValue } from './normalize.js';
+import { protectValue } from './protection.js';
+import type { Sealer } from '../../platform/crypto.js';
 import type { CreateListEntry, ListEntry } from './schemas.js';
 
-export async function addListEntry({ ctx, list, input }: { ctx: RequestContext; list: string; input: CreateListEntry }): Promise<ListEntry> {
+export async function addListEntry({ ctx, sealer, list, input }: { ctx: RequestContext; sealer: Sealer; list: string; input: CreateListEntry }): Promise<ListEntry> {
   if (list === 'allowlist' && input.kind === 'screening_entity' && !input.subject_reference) {
     throw invalid('subject_reference', 'An allowlist entry for a screening entity must name the subject it clears (subject_reference).');
   }
@@ -19,14 +21,13 @@ export async function addListEntry({ ctx, list, input }: { ctx: RequestContext; 
       id: newId('listEntry'),
       list,
       kind: input.kind,
-      value: input.value,
-      normalized_value: normalized,
+      ...protectValue(sealer, ctx, input.kind, input.value, normalized),
       subject_reference: input.subject_reference ?? null,
       reason: input.reason,
       created_by: `${ctx.actor.type}:${ctx.actor.id}`,
       expires_at: input.expires_at ? new Date(input.expires_at) : null,
     });
     await emitAudit(tx, ctx, { action: 'list_entry.created', resourceType: 'list_entry', resourceId: row.id, metadata: { list, kind: row.kind, reason: row.reason } });
-    return toListEntry(row);
+    return toListEntry(row, sealer);
   });
 }

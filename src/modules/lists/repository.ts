@@ -3,13 +3,19 @@ import type { RequestContext } from '../../platform/context.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
 import type { ListEntry } from './schemas.js';
+import type { Db } from '../../platform/db.js';
+import type { Sealer } from '../../platform/crypto.js';
+import { CLEAR_KINDS, openValue, protectValue } from './protection.js';
 
 export interface ListEntryRow {
   id: string;
   list: string;
   kind: string;
-  value: string;
-  normalized_value: string;
+  /** In clear only for clear kinds (screening_entity) and rows not yet sealed; else null (see value_sealed). */
+  value: string | null;
+  normalized_value: string | null;
+  value_sealed: string | null;
+  value_index: string | null;
   subject_reference: string | null;
   reason: string;
   created_by: string;
@@ -17,14 +23,15 @@ export interface ListEntryRow {
   created_at: Date;
 }
 
-export function toListEntry(r: ListEntryRow): ListEntry {
+export function toListEntry(r: ListEntryRow, sealer: Sealer): ListEntry {
+  const { value, normalized } = openValue(sealer, r);
   return {
     id: r.id,
     object: 'list_entry',
     list: r.list,
     kind: r.kind,
-    value: r.value,
-    normalized_value: r.normalized_value,
+    value,
+    normalized_value: normalized,
     subject_reference: r.subject_reference,
     reason: r.reason,
     created_by: r.created_by,
@@ -38,9 +45,9 @@ type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 export const listEntries = {
   async insert(tx: Queryable, t: Tenant, row: Omit<ListEntryRow, 'created_at'>): Promise<ListEntryRow> {
     const rows = await tx.query<ListEntryRow>(
-      `INSERT INTO list_entries (id, account_id, environment, list, kind, value, normalized_value, subject_reference, reason, created_by, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
-      [row.id, t.accountId, t.environment, row.list, row.kind, row.value, row.normalized_value, row.subject_reference, row.reason, row.created_by, row.expires_at],
+      `INSERT INTO list_entries (id, account_id, environment, list, kind, value, normalized_value, value_sealed, value_index, subject_reference, reason, created_by, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
+      [row.id, t.accountId, t.environment, row.list, row.kind, row.value, row.normalized_value, row.value_sealed, row.value_index, row.subject_reference, row.reason, row.created_by, row.expires_at],
     );
     return rows[0]!;
   },
@@ -75,13 +82,24 @@ export const listEntries = {
     return paginate<ListEntryRow & Record<string, unknown>>(db, t, { from: 'list_entries', where, params, limit: q.limit, cursor: q.cursor, name: `lists:${list}` });
   },
 
-  /** Active entries matching any of the given values, for the engines that consult lists. */
-  async findActive(db: Queryable, t: Tenant, list: string, kind: string, normalizedValues: string[]): Promise<ListEntryRow[]> {
-    if (normalizedValues.length === 0) return [];
-    return db.query<ListEntryRow>(
-      `SELECT * FROM list_entries WHERE account_id = $1 AND environment = $2 AND list = $3 AND kind = $4
-         AND normalized_value = ANY($5::text[]) AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-      [t.accountId, t.environment, list, kind, normalizedValues],
-    );
+  /**
+   * Rows written before values were sealed, a batch at a time (SKIP LOCKED, so API processes starting
+   * together share the work): sealed in place and their clear columns emptied.
+   */
+  async sealLegacyBatch(db: Db, sealer: Sealer, limit = 500): Promise<number> {
+    return db.transaction(async (tx) => {
+      const rows = await tx.query<ListEntryRow & { account_id: string; environment: string }>(
+        `SELECT * FROM list_entries WHERE value_sealed IS NULL AND kind <> ALL($1::text[]) ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [CLEAR_KINDS, limit],
+      );
+      if (rows.length === 0) return 0;
+      const sealed = rows.map((r) => ({ id: r.id, ...protectValue(sealer, { accountId: r.account_id, environment: r.environment }, r.kind, r.value ?? '', r.normalized_value ?? '') }));
+      await tx.query(
+        `UPDATE list_entries e SET value = NULL, normalized_value = NULL, value_sealed = u.sealed, value_index = u.idx
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, sealed, idx) WHERE e.id = u.id`,
+        [sealed.map((s) => s.id), sealed.map((s) => s.value_sealed), sealed.map((s) => s.value_index)],
+      );
+      return rows.length;
+    });
   },
 };

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../../platform/db.js';
 import type { RequestContext } from '../../../platform/context.js';
-import { normalizeListValue } from '../../lists/index.js';
+import { listValueIndex, normalizeListValue, openValue } from '../../lists/index.js';
+import type { Sealer } from '../../../platform/crypto.js';
 import type { ScreeningHit } from './schemas.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
@@ -9,8 +10,9 @@ interface EntryRow {
   id: string;
   list: 'allowlist' | 'blocklist';
   kind: string;
-  value: string;
-  normalized_value: string;
+  value: string | null;
+  normalized_value: string | null;
+  value_sealed: string | null;
   subject_reference: string | null;
   reason: string;
 }
@@ -33,20 +35,27 @@ export interface ListRules {
  * - blocklist `name` equal (normalised) to the query name or an alias, and `document_number` equal
  *   to an identifier of the query → a match, for every subject or only the named one.
  */
-export async function loadListRules(db: Queryable, t: Tenant, q: { subjectReference?: string; names: string[]; documents: string[] }): Promise<ListRules> {
+export async function loadListRules(db: Queryable, t: Tenant, sealer: Sealer, q: { subjectReference?: string; names: string[]; documents: string[] }): Promise<ListRules> {
   const names = [...new Set(q.names.map((n) => normalizeListValue('name', n)).filter(Boolean))];
   const docs = [...new Set(q.documents.map((d) => normalizeListValue('document_number', d)).filter(Boolean))];
-  const rows = await db.query<EntryRow>(
-    `SELECT id, list, kind, value, normalized_value, subject_reference, reason FROM list_entries
+  // Sealed values match by their blind index; rows not yet sealed (written before) by their clear value.
+  const nameIdx = names.map((n) => listValueIndex(sealer, t, 'name', n));
+  const docIdx = docs.map((d) => listValueIndex(sealer, t, 'document_number', d));
+  const raw = await db.query<EntryRow>(
+    `SELECT id, list, kind, value, normalized_value, value_sealed, subject_reference, reason FROM list_entries
       WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())
         AND (
           (kind = 'screening_entity' AND subject_reference = $3)
-          OR (list = 'blocklist' AND kind = 'name' AND normalized_value = ANY($4::text[]) AND (subject_reference IS NULL OR subject_reference = $3))
-          OR (list = 'blocklist' AND kind = 'document_number' AND normalized_value = ANY($5::text[]) AND (subject_reference IS NULL OR subject_reference = $3))
+          OR (list = 'blocklist' AND kind = 'name' AND (value_index = ANY($6::text[]) OR normalized_value = ANY($4::text[])) AND (subject_reference IS NULL OR subject_reference = $3))
+          OR (list = 'blocklist' AND kind = 'document_number' AND (value_index = ANY($7::text[]) OR normalized_value = ANY($5::text[])) AND (subject_reference IS NULL OR subject_reference = $3))
         )
       ORDER BY id`,
-    [t.accountId, t.environment, q.subjectReference ?? null, names, docs],
+    [t.accountId, t.environment, q.subjectReference ?? null, names, docs, nameIdx, docIdx],
   );
+  const rows = raw.map((r) => {
+    const { value, normalized } = openValue(sealer, r);
+    return { ...r, value, normalized_value: normalized };
+  });
   const rules: ListRules = { allow: new Set(), block: new Set(), blockHits: [], entryIds: rows.map((r) => r.id) };
   for (const r of rows) {
     if (r.kind === 'screening_entity') (r.list === 'allowlist' ? rules.allow : rules.block).add(r.value.trim());

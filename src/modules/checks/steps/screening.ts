@@ -15,5 +15,5 @@ export const screeningSettings = Type.Object(
 export const screeningStep: PipelineStep = async (settings, st, res) => {
   const input = screeningInputFor(st.fields, settings as SessionScreeningSettings, st.subject);
   if (!input) return withoutEngine('potential_match', 'screening_no_name', 'No name was read from the document, so the subject could not be screened; a reviewer must.');
-  return evaluateScreening({ ctx: st.ctx, cache: res.screening, input });
+  return evaluateScreening({ ctx: st.ctx, sealer: res.sealer, cache: res.screening, input });
 };

@@ -49,7 +49,7 @@ export async function correctFields({ ctx, sealer, cache, hostedBaseUrl, id, inp
     const request = screeningInputFor(corrected, settings, { reference: pre.subject_reference, country: pre.subject_country });
     if (!request) throw invalid('fields.surname', 'The journey screens the subject, so the corrected fields need a name (given_names or surname).');
     // As in the pipeline: screening that cannot run here (no list imported) is an outcome for review, not a refusal.
-    outcome = await evaluateScreening({ ctx, cache, input: request }).catch((err: unknown) => {
+    outcome = await evaluateScreening({ ctx, sealer, cache, input: request }).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'check_unavailable') return withoutEngine('potential_match', 'check_unavailable', err.message);
       throw err;
     });

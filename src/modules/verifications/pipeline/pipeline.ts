@@ -33,7 +33,7 @@ export function pipelineJobHandlers(db: Db, sealer: () => Sealer): Record<string
     if (!resources) {
       const screening = indexCacheFor(db);
       screening.setup(() => ensureSandboxSnapshot(db));
-      resources = { documentSettings: loadDocumentSettings(), screening, text: getTextChecks };
+      resources = { sealer: sealer(), documentSettings: loadDocumentSettings(), screening, text: getTextChecks };
     }
     return resources;
   };
