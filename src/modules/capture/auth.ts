@@ -1,6 +1,8 @@
+import { setRateHeaders, UNAUTHENTICATED_LIMIT } from '../../platform/http/rate-headers.js';
+import { parseBearer } from '../../platform/http/bearer.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db.js';
-import type { RateLimiter, RateLimitResult } from '../../platform/rate-limit.js';
+import type { RateLimiter } from '../../platform/rate-limit.js';
 import { sendError } from '../../platform/http/error-handler.js';
 import { sessionByToken, type TokenSession } from '../verifications/index.js';
 
@@ -11,8 +13,6 @@ declare module 'fastify' {
   }
 }
 
-/** Failed token lookups per client address per minute: the same budget the API-key hook applies. */
-const UNAUTHENTICATED_LIMIT = 600;
 
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
@@ -22,11 +22,6 @@ export const CORS_HEADERS = {
   'access-control-max-age': '600',
 };
 
-function setRateHeaders(reply: FastifyReply, r: RateLimitResult): void {
-  reply.header('x-ratelimit-limit', String(r.limit));
-  reply.header('x-ratelimit-remaining', String(r.remaining));
-  reply.header('x-ratelimit-reset', String(r.resetAt));
-}
 
 /**
  * CORS for client SDKs on the customer's own domain (bearer tokens, no cookies, so `*` is safe), and
@@ -38,16 +33,15 @@ export function registerCaptureAuth(app: FastifyInstance, deps: { db: Db; rateLi
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.headers(CORS_HEADERS);
     if (request.method === 'OPTIONS' || request.is404) return;
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    const session = match ? await sessionByToken(deps.db, match[1]!) : null;
+    const bearer = parseBearer(request.headers.authorization);
+    const session = bearer.ok ? await sessionByToken(deps.db, bearer.token) : null;
     if (!session || session.token_expired) {
       const r = await deps.rateLimiter.hit(`ip:${request.ip}`, UNAUTHENTICATED_LIMIT);
       setRateHeaders(reply, r);
       if (!r.allowed) return sendError(reply, request, 'rate_limited', 'Too many unauthenticated requests from this address.', null, 429, { 'retry-after': String(r.retryAfterSeconds) });
-      const message = !header
+      const message = !bearer.ok && bearer.problem === 'missing'
         ? 'No session token: send Authorization: Bearer <session_token>.'
-        : !match
+        : !bearer.ok
           ? 'The Authorization header must be "Bearer <session_token>".'
           : session?.token_expired
             ? 'The session token has expired; the session must be started again.'

@@ -1,10 +1,12 @@
+import { setRateHeaders, UNAUTHENTICATED_LIMIT } from './rate-headers.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../db.js';
 import type { KeyCache } from '../key-cache.js';
-import type { RateLimiter, RateLimitResult } from '../rate-limit.js';
+import type { RateLimiter } from '../rate-limit.js';
 import { hasScope } from '../scopes.js';
 import { sendError } from './error-handler.js';
+import { parseBearer } from './bearer.js';
 import { IDEMPOTENCY_HEADER, claimKey, mismatch, requestFingerprint, validateKey } from '../idempotency.js';
 import { AppError } from '../errors.js';
 import type { Sealer } from '../crypto.js';
@@ -17,14 +19,7 @@ export interface AuthDeps {
   sealer: Sealer;
 }
 
-/** Requests that fail authentication are limited per client address, which slows key guessing. */
-const UNAUTHENTICATED_LIMIT = 600;
 
-function setRateHeaders(reply: FastifyReply, r: RateLimitResult): void {
-  reply.header('x-ratelimit-limit', String(r.limit));
-  reply.header('x-ratelimit-remaining', String(r.remaining));
-  reply.header('x-ratelimit-reset', String(r.resetAt));
-}
 
 /**
  * Authenticates /v1 routes, applies the per-key rate limit, enforces the route's scope and
@@ -37,9 +32,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
    * routes is limited like guessing keys.
    */
   const limitUnknownRoute = async (request: FastifyRequest, reply: FastifyReply) => {
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    const record = match ? await deps.keys.lookup(match[1]!) : null;
+    const bearer = parseBearer(request.headers.authorization);
+    const record = bearer.ok ? await deps.keys.lookup(bearer.token) : null;
     const limit = record ? (record.rate_limit_per_minute ?? record.account_rate_limit_per_minute ?? deps.config.rateLimit.defaultPerMinute) : UNAUTHENTICATED_LIMIT;
     const r = await deps.rateLimiter.hit(record ? `key:${record.id}` : `ip:${request.ip}`, limit);
     setRateHeaders(reply, r);
@@ -56,16 +50,15 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return limitUnknownRoute(request, reply);
     if (request.routeOptions.config.public || !request.url.startsWith('/v1')) return;
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    const record = match ? await deps.keys.lookup(match[1]!) : null;
+    const bearer = parseBearer(request.headers.authorization);
+    const record = bearer.ok ? await deps.keys.lookup(bearer.token) : null;
     if (!record) {
       const r = await deps.rateLimiter.hit(`ip:${request.ip}`, UNAUTHENTICATED_LIMIT);
       setRateHeaders(reply, r);
       if (!r.allowed) return sendError(reply, request, 'rate_limited', 'Too many unauthenticated requests from this address.', null, 429, { 'retry-after': String(r.retryAfterSeconds) });
-      const message = !header
+      const message = !bearer.ok && bearer.problem === 'missing'
         ? 'No API key: send Authorization: Bearer <key>.'
-        : !match
+        : !bearer.ok
           ? 'The Authorization header must be "Bearer <key>".'
           : 'The API key is not valid or has been revoked.';
       return sendError(reply, request, 'unauthenticated', message, null);
