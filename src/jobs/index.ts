@@ -1,3 +1,4 @@
+import { QUEUES } from '../platform/queues.js';
 import type { Db } from '../platform/db.js';
 import { enqueueJob, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
@@ -20,19 +21,19 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
   let sealer = deps.sealer;
   const sealerOf = () => (sealer ??= new Sealer(loadConfig().masterKey));
   return {
-    'audit.seal': async () => {
+    [QUEUES.auditSeal]: async () => {
       while ((await sealAuditChain(deps.db)) > 0);
     },
-    'idempotency.purge': async () => {
+    [QUEUES.idempotencyPurge]: async () => {
       await purgeExpiredKeys(deps.db);
     },
-    'jobs.purge': async () => {
+    [QUEUES.jobsPurge]: async () => {
       await deps.db.query("DELETE FROM jobs WHERE state = 'done' AND updated_at < now() - interval '7 days'");
     },
-    'db.analyze': async () => {
+    [QUEUES.dbAnalyze]: async () => {
       await analyzeChangedTables(deps.db);
     },
-    'contact.purge': async () => {
+    [QUEUES.contactPurge]: async () => {
       await purgeContactHistory(deps.db);
     },
     ...screeningJobHandlers(deps.db),
@@ -63,11 +64,11 @@ export async function analyzeChangedTables(db: Db): Promise<string[]> {
 
 /** Recurring maintenance, enqueued with a dedupe key so N workers still run each once per period. */
 export const RECURRING: { queue: string; everyMs: number }[] = [
-  { queue: 'audit.seal', everyMs: 2_000 },
-  { queue: 'idempotency.purge', everyMs: 3_600_000 },
-  { queue: 'jobs.purge', everyMs: 3_600_000 },
-  { queue: 'contact.purge', everyMs: 3_600_000 },
-  { queue: 'db.analyze', everyMs: 60_000 },
+  { queue: QUEUES.auditSeal, everyMs: 2_000 },
+  { queue: QUEUES.idempotencyPurge, everyMs: 3_600_000 },
+  { queue: QUEUES.jobsPurge, everyMs: 3_600_000 },
+  { queue: QUEUES.contactPurge, everyMs: 3_600_000 },
+  { queue: QUEUES.dbAnalyze, everyMs: 60_000 },
   ...listSyncSchedule(),
   ...VERIFICATION_RECURRING,
   ...RETENTION_RECURRING,

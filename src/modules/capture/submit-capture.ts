@@ -1,3 +1,4 @@
+import { QUEUES } from '../../platform/queues.js';
 import type { RequestContext } from '../../platform/context.js';
 import { conflict, invalid } from '../../platform/errors.js';
 import { enqueueJob } from '../../platform/jobs.js';
@@ -7,8 +8,6 @@ import { captureMedia } from './repository.js';
 import { stepsFor } from './steps.js';
 import { assertWaiting } from './upload-media.js';
 
-/** Queue of the check pipeline (handler registered in src/jobs/index.ts). */
-export const PIPELINE_QUEUE = 'verifications.pipeline';
 
 /**
  * The subject is done: every required step must be captured (else 400 naming the missing kind), then
@@ -24,7 +23,7 @@ export async function submitCaptureSession({ ctx, sessionId }: { ctx: RequestCon
     const missing = stepsFor(s.definition).find((step) => step.required && !captured.has(step.kind));
     if (missing) throw invalid(missing.kind, `${missing.kind} has not been captured yet; upload it with PUT /capture/v1/media/${missing.kind}.`);
     await submitCaptureIn(tx, ctx, s.id);
-    await enqueueJob(tx, PIPELINE_QUEUE, { account_id: ctx.accountId, environment: ctx.environment, session_id: s.id }, { dedupeKey: `pipeline:${s.id}` });
+    await enqueueJob(tx, QUEUES.verificationPipeline, { account_id: ctx.accountId, environment: ctx.environment, session_id: s.id }, { dedupeKey: `pipeline:${s.id}` });
     return { id: s.id, status: 'processing' as const };
   });
 }

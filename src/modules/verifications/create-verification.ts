@@ -1,3 +1,4 @@
+import { QUEUES } from '../../platform/queues.js';
 import type { RequestContext } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { emitAudit } from '../../platform/audit.js';
@@ -59,7 +60,7 @@ export async function createVerification(args: { ctx: RequestContext; sealer: Se
     await recordUsage(tx, ctx, 'verifications', 'session', id);
     await emitAudit(tx, ctx, { action: 'verification.created', resourceType: 'verification', resourceId: id, metadata: { journey: journey.key, journey_version: journey.version, sandbox_outcome: forced?.reference ?? null } });
     if (forced && forced.reaches !== 'expired') {
-      await enqueueJob(tx, 'verifications.sandbox_run', { account_id: ctx.accountId, environment: ctx.environment, session_id: id }, { dedupeKey: `sandbox_run:${id}` });
+      await enqueueJob(tx, QUEUES.sandboxRun, { account_id: ctx.accountId, environment: ctx.environment, session_id: id }, { dedupeKey: `sandbox_run:${id}` });
     }
     const view = toVerification({ ...row, status }, made.map((c) => ({ id: c.id, session_id: id, type: c.type, status: c.status })), args.hostedBaseUrl);
     return {

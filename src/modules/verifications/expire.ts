@@ -1,3 +1,4 @@
+import { QUEUES } from '../../platform/queues.js';
 import type { Db } from '../../platform/db.js';
 import { systemContext, type Environment } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
@@ -42,13 +43,13 @@ export async function expireDueSessions(db: Db, batch = 200): Promise<number> {
 /** The queues of this module, for src/jobs/index.ts. */
 export function verificationJobHandlers(db: Db): Record<string, JobHandler> {
   return {
-    'verifications.expire': async () => {
+    [QUEUES.verificationExpire]: async () => {
       await expireDueSessions(db);
     },
-    'verifications.sandbox_run': async (job) => {
+    [QUEUES.sandboxRun]: async (job) => {
       await runSandboxSession(db, job.payload as { account_id: string; environment: Environment; session_id: string });
     },
   };
 }
 
-export const VERIFICATION_RECURRING = [{ queue: 'verifications.expire', everyMs: 5_000 }];
+export const VERIFICATION_RECURRING = [{ queue: QUEUES.verificationExpire, everyMs: 5_000 }];

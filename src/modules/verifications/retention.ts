@@ -1,3 +1,4 @@
+import { QUEUES } from '../../platform/queues.js';
 import type { Db } from '../../platform/db.js';
 import { systemContext, type Environment } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
@@ -42,10 +43,10 @@ export async function applySessionRetention(db: Db, batch = 200): Promise<number
 /** The queue of the retention job, for src/jobs/index.ts (recurring, e.g. hourly). */
 export function retentionJobHandlers(db: Db): Record<string, JobHandler> {
   return {
-    'verifications.retention': async () => {
+    [QUEUES.verificationRetention]: async () => {
       await applySessionRetention(db);
     },
   };
 }
 
-export const RETENTION_RECURRING = [{ queue: 'verifications.retention', everyMs: 3_600_000 }];
+export const RETENTION_RECURRING = [{ queue: QUEUES.verificationRetention, everyMs: 3_600_000 }];

@@ -1,3 +1,4 @@
+import { QUEUES } from '../../../platform/queues.js';
 import type { Db } from '../../../platform/db.js';
 import { enqueueJob } from '../../../platform/jobs.js';
 import { prepareSnapshot, type PreparedSnapshot } from '../../../engines/screening/snapshot-diff.js';
@@ -6,7 +7,7 @@ import { newId } from '../../../platform/ids.js';
 import { snapshots, type SnapshotRow } from './snapshot-repository.js';
 import { notifySnapshotsChanged } from './index-cache.js';
 
-export const RESCREEN_QUEUE = 'screening.rescreen';
+export const RESCREEN_QUEUE = QUEUES.rescreen;
 
 export interface ActivationResult {
   snapshot: SnapshotRow;

@@ -1,9 +1,10 @@
+import { QUEUES } from '../../../platform/queues.js';
 import type { Db } from '../../../platform/db.js';
 import type { JobHandler } from '../../../platform/jobs.js';
 import { syncLists } from './list-sync.js';
 import { loadScreeningSettings } from './settings.js';
 
-export const LIST_SYNC_QUEUE = 'lists.sync';
+export const LIST_SYNC_QUEUE = QUEUES.listsSync;
 
 /**
  * The scheduled list download. (A snapshot switch enqueues RESCREEN_QUEUE, which the monitoring

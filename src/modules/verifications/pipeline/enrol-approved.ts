@@ -1,3 +1,4 @@
+import { QUEUES } from '../../../platform/queues.js';
 import type { Db, Queryable } from '../../../platform/db.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { systemContext, type Environment, type RequestContext } from '../../../platform/context.js';
@@ -12,7 +13,7 @@ import { screeningSettingsOf } from '../corrections/screening-input.js';
 import { screeningInputFor } from '../../checks/screening/index.js';
 import { sessions } from '../repository.js';
 
-export const ENROL_QUEUE = 'verifications.enrol';
+export const ENROL_QUEUE = QUEUES.verificationEnrol;
 type Payload = { account_id: string; environment: Environment; session_id: string };
 
 /**

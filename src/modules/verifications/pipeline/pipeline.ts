@@ -1,3 +1,4 @@
+import { QUEUES } from '../../../platform/queues.js';
 import type { Db, Queryable } from '../../../platform/db.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { systemContext, type Environment, type RequestContext } from '../../../platform/context.js';
@@ -15,7 +16,7 @@ import { emptyFields } from '../../checks/kernel/index.js';
 import { runStep, type CapturedMedium, type JourneyCheckType, type StepOutcome, type StepResources, type StepState } from '../../checks/index.js';
 import { sessions } from '../repository.js';
 
-export const PIPELINE_QUEUE = 'verifications.pipeline';
+export const PIPELINE_QUEUE = QUEUES.verificationPipeline;
 type Payload = { account_id: string; environment: Environment; session_id: string };
 type Step = Exclude<JourneyCheckType, 'risk_score'>;
 
