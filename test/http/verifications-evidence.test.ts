@@ -263,10 +263,12 @@ describe('DELETE /v1/verifications/{id}', () => {
 
   test('a processing session is 409; a waiting one is cancelled (expired, or abandoned once capture started), then deleted', async () => {
     const owner = await t.tenant();
-    const processing = await session(owner, 'sandbox_processing');
+    // A real processing session (the sandbox_processing subject never decides and is deletable: verifications-ends.test.ts).
+    const processing = await session(owner, 'cust_processing');
     const waiting = await session(owner, 'someone');
     const started = await session(owner, 'sandbox_abandoned');
     await drain();
+    await t.db.query("UPDATE sessions SET status = 'processing' WHERE id = $1", [processing]);
     // (A referred session can be deleted: test/http/cases.test.ts.)
     const r409 = await t.call('DELETE', `/v1/verifications/${processing}`, { key: owner.sandboxKey });
     assert.equal(r409.statusCode, 409);
