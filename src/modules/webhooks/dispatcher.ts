@@ -71,7 +71,10 @@ export class WebhookDispatcher extends ClaimingRunner {
   /** Creates one delivery per matching destination for undispatched events; returns events handled. */
   async fanOut(limit = 500): Promise<number> {
     return this.opts.db.transaction(async (tx) => {
-      const events = await tx.query<EventRow>('SELECT id, account_id, environment, type, seq, destination_id FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+      const events = await tx.query<EventRow>(
+        'SELECT id, account_id, environment, type, seq, destination_id FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED',
+        [limit],
+      );
       if (events.length === 0) return 0;
       const tenants = [...new Set(events.map((e) => `${e.account_id}:${e.environment}`))];
       const dests = await tx.query<{ id: string; account_id: string; environment: string; event_types: string[] }>(
@@ -123,8 +126,20 @@ export class WebhookDispatcher extends ClaimingRunner {
     if (capacity <= 0) return 0;
     const claimed = await this.claim(capacity);
     if (claimed.length === 0) return 0;
-    const events = new Map((await this.opts.db.query<EventRow>('SELECT * FROM events WHERE id = ANY($1::text[])', [[...new Set(claimed.map((c) => c.event_id))]])).map((e) => [e.id, e]));
-    const dests = new Map((await this.opts.db.query<DestinationForSend>('SELECT * FROM webhook_destinations WHERE id = ANY($1::text[])', [[...new Set(claimed.map((c) => c.destination_id))]])).map((d) => [d.id, d]));
+    const events = new Map(
+      (
+        await this.opts.db.query<EventRow>('SELECT * FROM events WHERE id = ANY($1::text[])', [
+          [...new Set(claimed.map((c) => c.event_id))],
+        ])
+      ).map((e) => [e.id, e]),
+    );
+    const dests = new Map(
+      (
+        await this.opts.db.query<DestinationForSend>('SELECT * FROM webhook_destinations WHERE id = ANY($1::text[])', [
+          [...new Set(claimed.map((c) => c.destination_id))],
+        ])
+      ).map((d) => [d.id, d]),
+    );
     for (const c of claimed) {
       this.track(this.deliver(c, events.get(c.event_id)!, dests.get(c.destination_id)!).catch((err) => this.opts.onError?.(err)));
     }
@@ -158,7 +173,9 @@ export class WebhookDispatcher extends ClaimingRunner {
       // The destination's own environment decides: a sandbox destination may be a developer's local receiver.
       allowPrivateNetworks: destinationPolicy(d.environment, this.opts.config).allowPrivateNetworks,
       headers: {
-        'verity-signature': this.secrets(d).map((s) => signPayload(body, s)).join(','),
+        'verity-signature': this.secrets(d)
+          .map((s) => signPayload(body, s))
+          .join(','),
         'verity-event-id': e.id,
         'verity-event-type': e.type,
         'verity-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
@@ -199,7 +216,16 @@ export class WebhookDispatcher extends ClaimingRunner {
           `INSERT INTO webhook_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, response_excerpt)
            SELECT u.id, u.delivery_id, u.attempt, $1, u.started_at, u.duration_ms, u.status_code, u.excerpt
            FROM unnest($2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::int[], $7::int[], $8::text[]) AS u(id, delivery_id, attempt, started_at, duration_ms, status_code, excerpt)`,
-          [this.opts.workerId, batch.map(() => newId('attempt')), batch.map((b) => b.c.id), batch.map((b) => b.c.attempts), batch.map((b) => b.startedAt.toISOString()), batch.map((b) => b.r.durationMs), batch.map((b) => b.r.status), batch.map((b) => b.r.responseExcerpt)],
+          [
+            this.opts.workerId,
+            batch.map(() => newId('attempt')),
+            batch.map((b) => b.c.id),
+            batch.map((b) => b.c.attempts),
+            batch.map((b) => b.startedAt.toISOString()),
+            batch.map((b) => b.r.durationMs),
+            batch.map((b) => b.r.status),
+            batch.map((b) => b.r.responseExcerpt),
+          ],
         );
         await tx.query(
           `UPDATE webhook_deliveries d SET state = 'succeeded', completed_at = now(), last_status = u.status, last_error = null, locked_by = null, locked_until = null
@@ -238,22 +264,45 @@ export class WebhookDispatcher extends ClaimingRunner {
         'UPDATE webhook_destinations SET consecutive_failures = consecutive_failures + 1, failing_since = coalesce(failing_since, now()) WHERE id = $1 RETURNING consecutive_failures, failing_since, enabled, url',
         [d.id],
       );
-      if (dest && dest.enabled && dest.consecutive_failures >= cfg.disableMinFailures && Date.now() - new Date(dest.failing_since).getTime() >= cfg.disableAfterHours * 3_600_000) {
+      if (
+        dest &&
+        dest.enabled &&
+        dest.consecutive_failures >= cfg.disableMinFailures &&
+        Date.now() - new Date(dest.failing_since).getTime() >= cfg.disableAfterHours * 3_600_000
+      ) {
         await this.disable(tx, d, dest);
       }
     });
   }
 
-  private async disable(tx: Queryable, d: DestinationForSend, dest: { consecutive_failures: number; failing_since: Date; url: string }): Promise<void> {
+  private async disable(
+    tx: Queryable,
+    d: DestinationForSend,
+    dest: { consecutive_failures: number; failing_since: Date; url: string },
+  ): Promise<void> {
     const reason = `disabled after ${dest.consecutive_failures} consecutive failed deliveries since ${new Date(dest.failing_since).toISOString()}`;
-    await tx.query('UPDATE webhook_destinations SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [d.id, reason]);
+    await tx.query('UPDATE webhook_destinations SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [
+      d.id,
+      reason,
+    ]);
     const ctx = systemContext(this.opts.db, d.account_id, d.environment);
-    await emitAudit(tx, ctx, { action: 'webhook_destination.disabled', resourceType: 'webhook_destination', resourceId: d.id, metadata: { reason } });
+    await emitAudit(tx, ctx, {
+      action: 'webhook_destination.disabled',
+      resourceType: 'webhook_destination',
+      resourceId: d.id,
+      metadata: { reason },
+    });
     await enqueueEvent(tx, ctx, {
       type: 'webhook_destination.disabled',
       resourceType: 'webhook_destination',
       resourceId: d.id,
-      data: { destination_id: d.id, url: dest.url, consecutive_failures: dest.consecutive_failures, failing_since: new Date(dest.failing_since).toISOString(), reason },
+      data: {
+        destination_id: d.id,
+        url: dest.url,
+        consecutive_failures: dest.consecutive_failures,
+        failing_since: new Date(dest.failing_since).toISOString(),
+        reason,
+      },
     });
   }
 

@@ -24,7 +24,10 @@ export const correctionRepo = {
     );
     const risk = d.checks.find((c) => c.type === 'risk_score');
     if (risk) {
-      await tx.query("UPDATE checks SET status = $4 WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND type = 'risk_score'", [t.accountId, t.environment, sessionId, risk.status]);
+      await tx.query(
+        "UPDATE checks SET status = $4 WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND type = 'risk_score'",
+        [t.accountId, t.environment, sessionId, risk.status],
+      );
     }
   },
 };
