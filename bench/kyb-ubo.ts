@@ -4,13 +4,24 @@ import { addEdge, emptyGraph, resolveUbos } from '../src/engines/ownership/index
 import { percentile } from './lib/stats.js';
 
 let seed = 42;
-const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const N = 10_000, P = 2_000, g = emptyGraph();
+const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const N = 10_000,
+  P = 2_000,
+  g = emptyGraph();
 for (let i = 0; i < N; i++) g.nodes.set(`e${i}`, { id: `e${i}`, kind: 'entity', type: 'registeredEntity' });
 for (let i = 0; i < P; i++) g.nodes.set(`p${i}`, { id: `p${i}`, kind: 'person', type: 'knownPerson' });
 let k = 0;
 const edge = (from: string, to: string, share: number): void =>
-  addEdge(g, { id: `r${k++}`, from, to, isComponent: false, componentIds: [], interests: [{ type: 'shareholding', directOrIndirect: 'direct', share: { min: share, max: share, minExclusive: false, maxExclusive: false } }] });
+  addEdge(g, {
+    id: `r${k++}`,
+    from,
+    to,
+    isComponent: false,
+    componentIds: [],
+    interests: [
+      { type: 'shareholding', directOrIndirect: 'direct', share: { min: share, max: share, minExclusive: false, maxExclusive: false } },
+    ],
+  });
 for (let i = 0; i < N; i++) {
   const owners = i > N - 500 ? 0 : 1 + Math.floor(rand() * 2);
   for (let j = 0; j < owners; j++) {
@@ -21,13 +32,17 @@ for (let i = 0; i < N; i++) {
   if (rand() < 0.3 || owners === 0) edge(`p${Math.floor(rand() * P)}`, `e${i}`, 10 + Math.floor(rand() * 30));
 }
 const times: number[] = [];
-let cycles = 0, owners = 0;
+let cycles = 0,
+  owners = 0;
 for (let i = 0; i < 2_000; i++) {
   const root = `e${Math.floor(rand() * N)}`;
   const t = performance.now();
   const res = resolveUbos(g, root, { asOf: '2024-01-01', maxDepth: 10 });
   times.push(performance.now() - t);
-  cycles += res.cycles.length; owners += res.owners.length;
+  cycles += res.cycles.length;
+  owners += res.owners.length;
 }
 console.log(`synthetic group: ${N} entities, ${P} persons, ${g.edges.size} edges; 2000 roots, maxDepth 10`);
-console.log(`resolveUbos p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms; cycles reported ${cycles}, owners ${owners}`);
+console.log(
+  `resolveUbos p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms; cycles reported ${cycles}, owners ${owners}`,
+);

@@ -34,7 +34,11 @@ export function buildFromBods(statements: readonly unknown[], opts: BuildOptions
       const et = obj(d['entityType']);
       const reason = str(obj(d['unspecifiedEntityDetails'])['reason']);
       g.nodes.set(id, {
-        id, kind: 'entity', type: str(et['type']), name: str(d['name']), statementId,
+        id,
+        kind: 'entity',
+        type: str(et['type']),
+        name: str(d['name']),
+        statementId,
         ...(reason ? { unspecifiedReason: reason } : {}),
         ...(obj(d['publicListing'])['hasPublicListing'] === true ? { listed: true } : {}),
       });
@@ -43,11 +47,18 @@ export function buildFromBods(statements: readonly unknown[], opts: BuildOptions
       const names = Array.isArray(d['names']) ? (d['names'] as Json[]) : [];
       const reason = str(obj(d['unspecifiedPersonDetails'])['reason']);
       g.nodes.set(id, {
-        id, kind: 'person', type: str(d['personType']), name: str(names[0]?.['fullName']), statementId,
+        id,
+        kind: 'person',
+        type: str(d['personType']),
+        name: str(names[0]?.['fullName']),
+        statementId,
         ...(reason ? { unspecifiedReason: reason } : {}),
       });
     } else if (s['recordType'] === 'relationship') {
-      if (closed) { removeEdge(g, id); continue; }
+      if (closed) {
+        removeEdge(g, id);
+        continue;
+      }
       const endpoint = (x: unknown): string | undefined => {
         if (typeof x === 'string') return x;
         const reason = str(obj(x)['reason']);
@@ -69,13 +80,20 @@ export function buildFromBods(statements: readonly unknown[], opts: BuildOptions
           ...(share ? { share } : {}),
           ...(str(o['startDate']) ? { startDate: str(o['startDate']) } : {}),
           ...(str(o['endDate']) ? { endDate: str(o['endDate']) } : {}),
-          ...(typeof o['beneficialOwnershipOrControl'] === 'boolean' ? { beneficialOwnershipOrControl: o['beneficialOwnershipOrControl'] as boolean } : {}),
+          ...(typeof o['beneficialOwnershipOrControl'] === 'boolean'
+            ? { beneficialOwnershipOrControl: o['beneficialOwnershipOrControl'] as boolean }
+            : {}),
         };
       });
       addEdge(g, {
-        id, from, to, interests,
+        id,
+        from,
+        to,
+        interests,
         isComponent: d['isComponent'] === true,
-        componentIds: Array.isArray(d['componentRecords']) ? (d['componentRecords'] as unknown[]).filter((x): x is string => typeof x === 'string') : [],
+        componentIds: Array.isArray(d['componentRecords'])
+          ? (d['componentRecords'] as unknown[]).filter((x): x is string => typeof x === 'string')
+          : [],
         ...(statementId ? { statementId } : {}),
         ...(opts.source ? { source: opts.source } : {}),
       });

@@ -1,13 +1,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { add, addEdge, emptyGraph, multiply, resolveUbos, sanctionsExposure, type Interest, type OwnershipGraph, type ShareRange } from './index.js';
+import {
+  add,
+  addEdge,
+  emptyGraph,
+  multiply,
+  resolveUbos,
+  sanctionsExposure,
+  type Interest,
+  type OwnershipGraph,
+  type ShareRange,
+} from './index.js';
 
 const r = (min: number, max = min, minExclusive = false, maxExclusive = false): ShareRange => ({ min, max, minExclusive, maxExclusive });
-const sh = (share?: ShareRange, extra: Partial<Interest> = {}): Interest => ({ type: 'shareholding', directOrIndirect: 'direct', ...(share ? { share } : {}), ...extra });
+const sh = (share?: ShareRange, extra: Partial<Interest> = {}): Interest => ({
+  type: 'shareholding',
+  directOrIndirect: 'direct',
+  ...(share ? { share } : {}),
+  ...extra,
+});
 
 function graph(people: string[], edges: [string, string, Interest[]][]): OwnershipGraph {
   const g = emptyGraph();
-  for (const [from, to] of edges) for (const id of [from, to]) g.nodes.set(id, { id, kind: people.includes(id) ? 'person' : 'entity', type: people.includes(id) ? 'knownPerson' : 'registeredEntity' });
+  for (const [from, to] of edges)
+    for (const id of [from, to])
+      g.nodes.set(id, {
+        id,
+        kind: people.includes(id) ? 'person' : 'entity',
+        type: people.includes(id) ? 'knownPerson' : 'registeredEntity',
+      });
   edges.forEach(([from, to, interests], i) => addEdge(g, { id: `e${i}`, from, to, interests, isComponent: false, componentIds: [] }));
   return g;
 }
@@ -20,30 +41,65 @@ test('range arithmetic: products along paths, capped sums, exclusive bounds carr
 });
 
 test('a Companies House band (25, 50] qualifies at 25 %, an exact 25 % does not', () => {
-  const g = graph(['p', 'q'], [['p', 's', [sh(r(25, 50, true))]], ['q', 's', [sh(r(25))]]]);
+  const g = graph(
+    ['p', 'q'],
+    [
+      ['p', 's', [sh(r(25, 50, true))]],
+      ['q', 's', [sh(r(25))]],
+    ],
+  );
   const res = resolveUbos(g, 's', { asOf: '2024-01-01' });
-  assert.deepEqual(res.owners.map((o) => [o.personId, o.qualifies]).sort(), [['p', true], ['q', false]]);
+  assert.deepEqual(res.owners.map((o) => [o.personId, o.qualifies]).sort(), [
+    ['p', true],
+    ['q', false],
+  ]);
 });
 
 test('indirect holdings multiply and sum over paths; control qualifies regardless of share', () => {
-  const g = graph(['p', 'c'], [['a', 's', [sh(r(40))]], ['b', 's', [sh(r(20))]], ['p', 'a', [sh(r(50))]], ['p', 'b', [sh(r(100))]],
-    ['c', 's', [{ type: 'appointmentOfBoard', directOrIndirect: 'direct' }]]]);
+  const g = graph(
+    ['p', 'c'],
+    [
+      ['a', 's', [sh(r(40))]],
+      ['b', 's', [sh(r(20))]],
+      ['p', 'a', [sh(r(50))]],
+      ['p', 'b', [sh(r(100))]],
+      ['c', 's', [{ type: 'appointmentOfBoard', directOrIndirect: 'direct' }]],
+    ],
+  );
   const res = resolveUbos(g, 's', { asOf: '2024-01-01' });
   const p = res.owners.find((o) => o.personId === 'p')!;
   assert.deepEqual([p.ownership, p.paths.length, p.figureBasis, p.qualifies], [r(40), 2, 'computed', true]);
   const c = res.owners.find((o) => o.personId === 'c')!;
   assert.deepEqual([c.ownership.max, c.reasons], [0, ['control']]);
-  assert.deepEqual(resolveUbos(g, 's', { asOf: '2024-01-01', basis: 'ownership' }).owners.find((o) => o.personId === 'c')?.qualifies, false);
+  assert.deepEqual(
+    resolveUbos(g, 's', { asOf: '2024-01-01', basis: 'ownership' }).owners.find((o) => o.personId === 'c')?.qualifies,
+    false,
+  );
 });
 
 test('a declared indirect relationship wins over the computed figure', () => {
-  const g = graph(['p'], [['a', 's', [sh(r(60))]], ['p', 'a', [sh(r(50))]], ['p', 's', [sh(r(35), { directOrIndirect: 'indirect' })]]]);
+  const g = graph(
+    ['p'],
+    [
+      ['a', 's', [sh(r(60))]],
+      ['p', 'a', [sh(r(50))]],
+      ['p', 's', [sh(r(35), { directOrIndirect: 'indirect' })]],
+    ],
+  );
   const p = resolveUbos(g, 's', { asOf: '2024-01-01' }).owners[0]!;
   assert.deepEqual([p.ownership, p.computedOwnership, p.figureBasis], [r(35), r(30), 'declared']);
 });
 
 test('cycles are reported and not looped on; the depth limit is reported', () => {
-  const g = graph(['p'], [['a', 's', [sh(r(60))]], ['b', 'a', [sh(r(50))]], ['a', 'b', [sh(r(10))]], ['p', 'b', [sh(r(100))]]]);
+  const g = graph(
+    ['p'],
+    [
+      ['a', 's', [sh(r(60))]],
+      ['b', 'a', [sh(r(50))]],
+      ['a', 'b', [sh(r(10))]],
+      ['p', 'b', [sh(r(100))]],
+    ],
+  );
   const res = resolveUbos(g, 's', { asOf: '2024-01-01' });
   assert.deepEqual(res.cycles, [['a', 'b', 'a']]);
   assert.deepEqual(res.owners[0]?.ownership, r(30));
@@ -52,21 +108,56 @@ test('cycles are reported and not looped on; the depth limit is reported', () =>
 });
 
 test('as_of filters interests by start and end dates', () => {
-  const g = graph(['p', 'q'], [['p', 's', [sh(r(60), { endDate: '2020-01-01' })]], ['q', 's', [sh(r(60), { startDate: '2020-01-01' })]]]);
-  assert.deepEqual(resolveUbos(g, 's', { asOf: '2019-06-01' }).owners.filter((o) => o.qualifies).map((o) => o.personId), ['p']);
-  assert.deepEqual(resolveUbos(g, 's', { asOf: '2021-06-01' }).owners.filter((o) => o.qualifies).map((o) => o.personId), ['q']);
+  const g = graph(
+    ['p', 'q'],
+    [
+      ['p', 's', [sh(r(60), { endDate: '2020-01-01' })]],
+      ['q', 's', [sh(r(60), { startDate: '2020-01-01' })]],
+    ],
+  );
+  assert.deepEqual(
+    resolveUbos(g, 's', { asOf: '2019-06-01' })
+      .owners.filter((o) => o.qualifies)
+      .map((o) => o.personId),
+    ['p'],
+  );
+  assert.deepEqual(
+    resolveUbos(g, 's', { asOf: '2021-06-01' })
+      .owners.filter((o) => o.qualifies)
+      .map((o) => o.personId),
+    ['q'],
+  );
 });
 
 test('senior managing officials are the fallback when nobody qualifies', () => {
-  const g = graph(['p', 'd'], [['p', 's', [sh(r(10))]], ['d', 's', [{ type: 'seniorManagingOfficial', directOrIndirect: 'direct' }]]]);
+  const g = graph(
+    ['p', 'd'],
+    [
+      ['p', 's', [sh(r(10))]],
+      ['d', 's', [{ type: 'seniorManagingOfficial', directOrIndirect: 'direct' }]],
+    ],
+  );
   assert.deepEqual(resolveUbos(g, 's', { asOf: '2024-01-01' }).fallbackSeniorManagingOfficials, ['d']);
-  const g2 = graph(['p', 'd'], [['p', 's', [sh(r(30))]], ['d', 's', [{ type: 'seniorManagingOfficial', directOrIndirect: 'direct' }]]]);
+  const g2 = graph(
+    ['p', 'd'],
+    [
+      ['p', 's', [sh(r(30))]],
+      ['d', 's', [{ type: 'seniorManagingOfficial', directOrIndirect: 'direct' }]],
+    ],
+  );
   assert.deepEqual(resolveUbos(g2, 's', { asOf: '2024-01-01' }).fallbackSeniorManagingOfficials, []);
 });
 
 test('OFAC 50 % rule: met, possible, not met; control flagged separately', () => {
-  const g = graph(['x', 'y'], [['x', 's', [sh(r(30))]], ['y', 's', [sh(r(20))]], ['z', 's', [sh(r(25, 50, true))]],
-    ['w', 's', [{ type: 'otherInfluenceOrControl', directOrIndirect: 'direct' }]]]);
+  const g = graph(
+    ['x', 'y'],
+    [
+      ['x', 's', [sh(r(30))]],
+      ['y', 's', [sh(r(20))]],
+      ['z', 's', [sh(r(25, 50, true))]],
+      ['w', 's', [{ type: 'otherInfluenceOrControl', directOrIndirect: 'direct' }]],
+    ],
+  );
   const at = { asOf: '2024-01-01' };
   const met = sanctionsExposure(g, 's', new Set(['x', 'y']), at);
   assert.deepEqual([met.listedOwnership, met.ofac50PercentRule, met.controlledByListed], [r(50), 'met', false]);

@@ -16,7 +16,12 @@ export interface SanctionsExposure {
  * The caller names the listed node ids. Listed parties are treated as end points: the walk stops at them,
  * so a listed company's share counts once, whoever owns it.
  */
-export function sanctionsExposure(g: OwnershipGraph, subjectId: string, listed: ReadonlySet<string>, opts: Omit<UboOptions, 'basis'> = {}): SanctionsExposure {
+export function sanctionsExposure(
+  g: OwnershipGraph,
+  subjectId: string,
+  listed: ReadonlySet<string>,
+  opts: Omit<UboOptions, 'basis'> = {},
+): SanctionsExposure {
   // Cut the graph above listed nodes so they become terminals of the walk.
   const cut: OwnershipGraph = { nodes: new Map(g.nodes), edges: g.edges, inbound: new Map(g.inbound) };
   for (const id of listed) {
@@ -25,7 +30,8 @@ export function sanctionsExposure(g: OwnershipGraph, subjectId: string, listed: 
     if (n) cut.nodes.set(id, { ...n, kind: 'person', type: 'knownPerson' });
   }
   const res = resolveUbos(cut, subjectId, { ...opts, basis: 'any', threshold: 0 });
-  const contributors = res.owners.filter((o) => listed.has(o.personId))
+  const contributors = res.owners
+    .filter((o) => listed.has(o.personId))
     .map((o) => ({ nodeId: o.personId, ownership: o.ownership, control: o.control.length > 0 || surelyAtLeast(o.ownership, 50.000001) }));
   const total = contributors.reduce((s, c) => add(s, c.ownership), ZERO_SHARE);
   return {

@@ -10,7 +10,10 @@ export function fromBodsShare(s: Record<string, unknown> | undefined): ShareRang
   const num = (k: string): number | undefined => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
   const exact = num('exact');
   if (exact !== undefined) return { min: exact, max: exact, minExclusive: false, maxExclusive: false };
-  const min = num('minimum'), xmin = num('exclusiveMinimum'), max = num('maximum'), xmax = num('exclusiveMaximum');
+  const min = num('minimum'),
+    xmin = num('exclusiveMinimum'),
+    max = num('maximum'),
+    xmax = num('exclusiveMaximum');
   if (min === undefined && xmin === undefined && max === undefined && xmax === undefined) return undefined;
   return {
     min: min ?? xmin ?? 0,

@@ -58,7 +58,11 @@ export function emptyGraph(): OwnershipGraph {
 
 export function addEdge(g: OwnershipGraph, e: OwnershipEdge): void {
   const old = g.edges.get(e.id);
-  if (old) g.inbound.set(old.to, (g.inbound.get(old.to) ?? []).filter((x) => x !== e.id));
+  if (old)
+    g.inbound.set(
+      old.to,
+      (g.inbound.get(old.to) ?? []).filter((x) => x !== e.id),
+    );
   g.edges.set(e.id, e);
   const list = g.inbound.get(e.to) ?? [];
   list.push(e.id);
@@ -69,5 +73,8 @@ export function removeEdge(g: OwnershipGraph, id: string): void {
   const old = g.edges.get(id);
   if (!old) return;
   g.edges.delete(id);
-  g.inbound.set(old.to, (g.inbound.get(old.to) ?? []).filter((x) => x !== id));
+  g.inbound.set(
+    old.to,
+    (g.inbound.get(old.to) ?? []).filter((x) => x !== id),
+  );
 }
