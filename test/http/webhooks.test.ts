@@ -40,6 +40,13 @@ describe('destinations', () => {
   routeSecurityTests('create destination', () => t, { method: 'POST', url: () => '/v1/webhooks', scope: 'webhooks:write', body: { url: 'https://hooks.example.org/x', event_types: ['*'] }, malformed: { body: { url: 'https://hooks.example.org/x', event_types: [] }, field: 'event_types' } });
   routeSecurityTests('get destination', () => t, { method: 'GET', url: (id) => `/v1/webhooks/${id}`, scope: 'webhooks:read', create: async (tt, o) => (await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })).json().id });
   routeSecurityTests('rotate secret', () => t, { method: 'POST', url: (id) => `/v1/webhooks/${id}/rotate-secret`, scope: 'webhooks:write', body: {}, create: async (tt, o) => (await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })).json().id });
+  const makeDestination = async (tt: TestApp, o: Tenant) => (await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })).json().id as string;
+  routeSecurityTests('list destinations', () => t, { method: 'GET', url: () => '/v1/webhooks', scope: 'webhooks:read' });
+  routeSecurityTests('update destination', () => t, { method: 'PATCH', url: (id) => `/v1/webhooks/${id}`, scope: 'webhooks:write', body: { event_types: ['*'] }, create: makeDestination, malformed: { body: { event_types: [] }, field: 'event_types' } });
+  routeSecurityTests('delete destination', () => t, { method: 'DELETE', url: (id) => `/v1/webhooks/${id}`, scope: 'webhooks:write', create: makeDestination });
+  routeSecurityTests('send test event', () => t, { method: 'POST', url: (id) => `/v1/webhooks/${id}/test`, scope: 'webhooks:write', create: makeDestination });
+  routeSecurityTests('list deliveries', () => t, { method: 'GET', url: () => '/v1/webhook-deliveries', scope: 'webhooks:read' });
+  routeSecurityTests('list events', () => t, { method: 'GET', url: () => '/v1/events', scope: 'webhooks:read' });
 
   test('the secret is shown once, stored sealed, and never returned again', async () => {
     const owner = await t.tenant();
