@@ -47,6 +47,7 @@ describe('destinations', () => {
   routeSecurityTests('send test event', () => t, { method: 'POST', url: (id) => `/v1/webhooks/${id}/test`, scope: 'webhooks:write', create: makeDestination });
   routeSecurityTests('list deliveries', () => t, { method: 'GET', url: () => '/v1/webhook-deliveries', scope: 'webhooks:read' });
   routeSecurityTests('list events', () => t, { method: 'GET', url: () => '/v1/events', scope: 'webhooks:read' });
+  routeSecurityTests('get event', () => t, { method: 'GET', url: (id) => `/v1/events/${id}`, scope: 'webhooks:read', create: async (tt, o) => (await tt.call('POST', `/v1/webhooks/${await makeDestination(tt, o)}/test`, { key: o.sandboxKey })).json().event_id });
 
   test('the secret is shown once, stored sealed, and never returned again', async () => {
     const owner = await t.tenant();
