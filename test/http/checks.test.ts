@@ -42,6 +42,7 @@ routeSecurityTests('get check', () => t, {
   scope: 'checks:read',
   create: async (_t, o) => (await make(o)).id,
 });
+routeSecurityTests('list checks', () => t, { method: 'GET', url: () => '/v1/checks', scope: 'checks:read' });
 
 test('a recorded check is stored sealed, billed once, audited, evented and retrievable', async () => {
   const o = await t.tenant();

@@ -76,6 +76,39 @@ describe('destinations', () => {
         await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })
       ).json().id,
   });
+  const makeDestination = async (tt: TestApp, o: Tenant) =>
+    (await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })).json()
+      .id as string;
+  routeSecurityTests('list destinations', () => t, { method: 'GET', url: () => '/v1/webhooks', scope: 'webhooks:read' });
+  routeSecurityTests('update destination', () => t, {
+    method: 'PATCH',
+    url: (id) => `/v1/webhooks/${id}`,
+    scope: 'webhooks:write',
+    body: { event_types: ['*'] },
+    create: makeDestination,
+    malformed: { body: { event_types: [] }, field: 'event_types' },
+  });
+  routeSecurityTests('delete destination', () => t, {
+    method: 'DELETE',
+    url: (id) => `/v1/webhooks/${id}`,
+    scope: 'webhooks:write',
+    create: makeDestination,
+  });
+  routeSecurityTests('send test event', () => t, {
+    method: 'POST',
+    url: (id) => `/v1/webhooks/${id}/test`,
+    scope: 'webhooks:write',
+    create: makeDestination,
+  });
+  routeSecurityTests('list deliveries', () => t, { method: 'GET', url: () => '/v1/webhook-deliveries', scope: 'webhooks:read' });
+  routeSecurityTests('list events', () => t, { method: 'GET', url: () => '/v1/events', scope: 'webhooks:read' });
+  routeSecurityTests('get event', () => t, {
+    method: 'GET',
+    url: (id) => `/v1/events/${id}`,
+    scope: 'webhooks:read',
+    create: async (tt, o) =>
+      (await tt.call('POST', `/v1/webhooks/${await makeDestination(tt, o)}/test`, { key: o.sandboxKey })).json().event_id,
+  });
 
   test('the secret is shown once, stored sealed, and never returned again', async () => {
     const owner = await t.tenant();

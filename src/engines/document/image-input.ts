@@ -1,5 +1,5 @@
-import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
-import { decodeHevcHeif, HeicDecodeError, isHevcHeif } from '../image/heic.js';
+import type { Metadata, OutputInfo } from 'sharp';
+import { HeicDecodeError, openUpright, readImageHeader } from '../image/decode.js';
 import { parseExif, type ExifTags } from './exif.js';
 
 /** Why an input image was refused; the HTTP layer maps every code to 400 (413 for the size codes if it wants). */
@@ -64,16 +64,13 @@ export async function decodeImage(input: Buffer, limits: Partial<InputLimits> = 
     throw new DocumentInputError('image_too_large', `the image is ${input.length} bytes; the limit is ${lim.maxBytes}`);
   let meta: Metadata;
   try {
-    meta = await sharp(input, { limitInputPixels: false }).metadata();
+    meta = await readImageHeader(input);
   } catch {
     throw new DocumentInputError('unsupported_format', 'the file is not an image format that can be decoded');
   }
   const format = meta.format ?? 'unknown';
   if (!ACCEPTED.has(format))
     throw new DocumentInputError('unsupported_format', `image format ${format} is not accepted (JPEG, PNG, WebP, HEIF/AVIF, TIFF)`);
-  // sharp's prebuilt libvips decodes AVIF-coded HEIF but has no HEVC decoder (patents): iPhone HEIC is decoded
-  // by libheif (wasm, image/heic.ts) after the same header checks, and reaches sharp as raw RGBA.
-  const hevc = isHevcHeif(meta);
   const w0 = meta.width ?? 0;
   const h0 = meta.height ?? 0;
   // Checked on the header before any decoding, so a decompression bomb costs nothing.
@@ -81,20 +78,13 @@ export async function decodeImage(input: Buffer, limits: Partial<InputLimits> = 
     throw new DocumentInputError('image_too_many_pixels', `the image has ${w0}x${h0} pixels; the limit is ${lim.maxPixels}`);
   if (Math.min(w0, h0) < lim.minSide)
     throw new DocumentInputError('image_too_small', `the image is ${w0}x${h0}; the short side must be at least ${lim.minSide} pixels`);
-  // HEIF orientation (irot/imir) is applied by the HEIF decoder; sharp reports no EXIF orientation for HEIF.
-  const swap = !hevc && (meta.orientation ?? 1) >= 5;
-  let width = swap ? h0 : w0;
-  let height = swap ? w0 : h0;
+  let width = 0;
+  let height = 0;
   let decoded: { data: Buffer; info: OutputInfo };
   try {
-    let img: Sharp;
-    if (hevc) {
-      const raster = await decodeHevcHeif(input, lim.maxPixels);
-      if (raster.width * raster.height !== w0 * h0) throw new HeicDecodeError('corrupt', 'decoded size differs from the header');
-      width = raster.width;
-      height = raster.height;
-      img = sharp(raster.data, { raw: { width, height, channels: 4 } });
-    } else img = sharp(input, { limitInputPixels: lim.maxPixels, failOn: 'error' }).rotate();
+    const upright = await openUpright(input, meta, lim.maxPixels);
+    ({ width, height } = upright);
+    let img = upright.image;
     const scale = Math.min(1, lim.workingLongSide / Math.max(width, height));
     if (scale < 1) img = img.resize(Math.round(width * scale), Math.round(height * scale), { fit: 'fill' });
     decoded = await img.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });

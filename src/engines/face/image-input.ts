@@ -1,5 +1,5 @@
-import sharp, { type Metadata, type Sharp } from 'sharp';
-import { decodeHevcHeif, HeicDecodeError, isHevcHeif } from '../image/heic.js';
+import type { Metadata } from 'sharp';
+import { DecodedSizeMismatch, HeicDecodeError, openUpright, readImageHeader } from '../image/decode.js';
 import { FaceInputError } from './errors.js';
 import type { ImageInfo } from './types.js';
 
@@ -42,7 +42,7 @@ export async function decodeImage(image: Uint8Array, limits: ImageLimits, mirror
   let meta: Metadata;
   try {
     // Header only, no pixels decoded yet; the decode below sets limitInputPixels as a second guard.
-    meta = await sharp(input, { limitInputPixels: false }).metadata();
+    meta = await readImageHeader(input);
   } catch (err) {
     throw new FaceInputError('image_unsupported_format', `image could not be read: ${(err as Error).message}`);
   }
@@ -56,20 +56,9 @@ export async function decodeImage(image: Uint8Array, limits: ImageLimits, mirror
     throw new FaceInputError('image_too_many_pixels', `image has ${w}×${h} pixels, the limit is ${limits.maxPixels}`);
   }
   const orientation = meta.orientation ?? null;
-  const swap = orientation !== null && orientation >= 5;
-  let uprightW = swap ? h : w;
-  let uprightH = swap ? w : h;
   try {
-    let source: Sharp;
-    if (isHevcHeif(meta)) {
-      // iPhone HEIC: sharp's libvips has no HEVC decoder; libheif (wasm) decodes it, HEIF transforms applied.
-      const raster = await decodeHevcHeif(input, limits.maxPixels);
-      if (raster.width * raster.height !== w * h)
-        throw new FaceInputError('image_decode_failed', 'decoded HEIC size differs from its header');
-      uprightW = raster.width;
-      uprightH = raster.height;
-      source = sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } });
-    } else source = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error' }).rotate();
+    const upright = await openUpright(input, meta, limits.maxPixels);
+    const { width: uprightW, height: uprightH, image: source } = upright;
     let pipeline = source
       .resize({ width: limits.analysisMaxSide, height: limits.analysisMaxSide, fit: 'inside', withoutEnlargement: true })
       .removeAlpha()
@@ -84,6 +73,7 @@ export async function decodeImage(image: Uint8Array, limits: ImageLimits, mirror
     };
   } catch (err) {
     if (err instanceof FaceInputError) throw err;
+    if (err instanceof DecodedSizeMismatch) throw new FaceInputError('image_decode_failed', 'decoded HEIC size differs from its header');
     if (err instanceof HeicDecodeError && err.kind === 'too_many_pixels') throw new FaceInputError('image_too_many_pixels', err.message);
     throw new FaceInputError('image_decode_failed', `image could not be decoded: ${(err as Error).message}`);
   }
