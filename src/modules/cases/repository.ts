@@ -79,6 +79,11 @@ export const caseRows = {
     return tx.query<CaseRow>(`SELECT * FROM ${VIEW} x WHERE account_id = $1 AND environment = $2 AND id = ANY($3::text[]) ORDER BY id`, [t.accountId, t.environment, locked.map((r) => r.id)]);
   },
 
+  /** Locks the not yet closed cases of a monitoring alert; returns their ids. */
+  async lockUnclosedOfAlert(tx: Queryable, t: Tenant, alertId: string): Promise<string[]> {
+    const rows = await tx.query<{ id: string }>("SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND alert_id = $3 AND state <> 'closed' FOR UPDATE", [t.accountId, t.environment, alertId]);
+    return rows.map((r) => r.id);
+  },
   async page(db: Queryable, t: Tenant, q: CasesQuery) {
     const where: string[] = [];
     const params: unknown[] = [];
