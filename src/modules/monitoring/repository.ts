@@ -35,6 +35,8 @@ export interface AlertRow {
   reason: 'added' | 'changed';
   score: number;
   hit: ScreeningHit;
+  /** What raised the alert (migration 0018); every monitoring alert is 'screening' today. */
+  kind: string;
   state: 'open' | 'closed';
   closed_reason: string | null;
   created_at: Date;
@@ -134,10 +136,10 @@ export const monitoredSubjects = {
 
 export const monitoringAlerts = {
   /** Inserts unless this subject was already alerted on this entity; returns the row only when new. */
-  async insertOnce(tx: Queryable, t: Tenant, a: Omit<AlertRow, 'state' | 'closed_reason' | 'created_at' | 'closed_at'>): Promise<AlertRow | null> {
+  async insertOnce(tx: Queryable, t: Tenant, a: Omit<AlertRow, 'kind' | 'state' | 'closed_reason' | 'created_at' | 'closed_at'>): Promise<AlertRow | null> {
     const rows = await tx.query<AlertRow>(
-      `INSERT INTO monitoring_alerts (id, account_id, environment, monitored_subject_id, subject_reference, entity_id, source, snapshot_id, reason, score, hit)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb)
+      `INSERT INTO monitoring_alerts (id, account_id, environment, monitored_subject_id, subject_reference, entity_id, source, snapshot_id, reason, score, hit, kind)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, 'screening')
        ON CONFLICT (account_id, environment, monitored_subject_id, entity_id) DO NOTHING RETURNING *`,
       [a.id, t.accountId, t.environment, a.monitored_subject_id, a.subject_reference, a.entity_id, a.source, a.snapshot_id, a.reason, a.score, JSON.stringify(a.hit)],
     );
