@@ -17,7 +17,7 @@ export interface CaseRow {
   kind: CaseKind;
   session_id: string | null;
   alert_id: string | null;
-  /** Generic subject (migration 0018): 'verification' (session id) or 'monitoring_alert' (alert id). */
+  /** Generic subject (migration 0021): 'verification' (session id) or 'monitoring_alert' (alert id). */
   subject_type: string;
   subject_id: string;
   state: CaseState;
@@ -50,7 +50,7 @@ export function toCase(r: CaseRow, trail?: CaseTransitionRow[]): Case {
   };
 }
 
-/** What a case is about, generically (migration 0018): a verification session or a monitoring alert. */
+/** What a case is about, generically (migration 0021): a verification session or a monitoring alert. */
 export function caseSubject(c: { kind: CaseKind; sessionId?: string | null; alertId?: string | null }): [subjectType: string, subjectId: string] {
   return c.kind === 'screening_alert' ? ['monitoring_alert', c.alertId!] : ['verification', c.sessionId!];
 }

@@ -35,7 +35,7 @@ export interface AlertRow {
   reason: 'added' | 'changed';
   score: number;
   hit: ScreeningHit;
-  /** What raised the alert (migration 0018); every monitoring alert is 'screening' today. */
+  /** What raised the alert (migration 0021); every monitoring alert is 'screening' today. */
   kind: string;
   state: 'open' | 'closed';
   closed_reason: string | null;

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import type { Environment } from '../../platform/context.js';
 
 /** The webhooks module's SQL for the delivery loop (fan-out, claim, attempts, destination health). */
 
@@ -12,7 +13,7 @@ export interface ClaimedDelivery {
 export interface DestinationForSend {
   id: string;
   account_id: string;
-  environment: string;
+  environment: Environment;
   url: string;
   secret_sealed: string;
   previous_secret_sealed: string | null;

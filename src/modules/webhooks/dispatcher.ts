@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids.js';
 import { ClaimingRunner } from '../../platform/poll-loop.js';
 import { emitAudit } from '../../platform/audit.js';
 import { claimUndispatchedEvents, enqueueEvent, eventsByIds, markEventsDispatched, type StoredEvent } from '../../platform/outbox.js';
-import { systemContext, type Environment } from '../../platform/context.js';
+import { systemContext } from '../../platform/context.js';
 import { sendWebhook, type SendResult } from '../../providers/webhooks/http-sender.js';
 import { signPayload } from '../../sdk/webhooks.js';
 import { SECRET_PURPOSE } from './destinations.js';
@@ -188,7 +188,7 @@ export class WebhookDispatcher extends ClaimingRunner {
   private async disable(tx: Queryable, d: DestinationForSend, dest: { consecutive_failures: number; failing_since: Date; url: string }): Promise<void> {
     const reason = `disabled after ${dest.consecutive_failures} consecutive failed deliveries since ${new Date(dest.failing_since).toISOString()}`;
     await disableDestination(tx, d.id, reason);
-    const ctx = systemContext(this.opts.db, d.account_id, d.environment as Environment);
+    const ctx = systemContext(this.opts.db, d.account_id, d.environment);
     await emitAudit(tx, ctx, { action: 'webhook_destination.disabled', resourceType: 'webhook_destination', resourceId: d.id, metadata: { reason } });
     await enqueueEvent(tx, ctx, {
       type: 'webhook_destination.disabled',
