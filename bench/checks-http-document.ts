@@ -18,8 +18,14 @@ const inputs: [string, Buffer][] = [['rendered TD3 passport (1500×1056 PNG)', a
 if (data) inputs.push(['Utopia specimen photo (passport-td3.jpg)', readFileSync(`${data}/mrz/passporteye_utopia_images/passport-td3.jpg`)]);
 
 const pct = percentile;
-console.log(`db=${t.db.kind} iterations=${N} load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-console.log('| input | engine p50 / p99 ms | HTTP p50 / p99 ms | overhead p50 ms | event-loop stall max ms, engine on the main thread / HTTP (worker pool) |');
+console.log(
+  `db=${t.db.kind} iterations=${N} load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
+console.log(
+  '| input | engine p50 / p99 ms | HTTP p50 / p99 ms | overhead p50 ms | event-loop stall max ms, engine on the main thread / HTTP (worker pool) |',
+);
 console.log('|---|---|---|---|---|');
 for (const [name, image] of inputs) {
   const eng: number[] = [];
@@ -39,10 +45,19 @@ for (const [name, image] of inputs) {
     const h = performance.now() - s;
     if (probe) lagMax = Math.max(lagMax, probe());
     if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
-    if (i >= 1) { eng.push(e); http.push(h); } // one warm-up round (OCR workers start)
+    if (i >= 1) {
+      eng.push(e);
+      http.push(h);
+    } // one warm-up round (OCR workers start)
   }
-  console.log(`| ${name} | ${pct(eng, 50).toFixed(0)} / ${pct(eng, 99).toFixed(0)} | ${pct(http, 50).toFixed(0)} / ${pct(http, 99).toFixed(0)} | ${(pct(http, 50) - pct(eng, 50)).toFixed(0)} | ${engineLagMax.toFixed(0)} / ${lagMax.toFixed(0)} |`);
+  console.log(
+    `| ${name} | ${pct(eng, 50).toFixed(0)} / ${pct(eng, 99).toFixed(0)} | ${pct(http, 50).toFixed(0)} / ${pct(http, 99).toFixed(0)} | ${(pct(http, 50) - pct(eng, 50)).toFixed(0)} | ${engineLagMax.toFixed(0)} / ${lagMax.toFixed(0)} |`,
+  );
 }
-console.log(`load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `load average after: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 await t.close();
 await shutdownDocumentEngine(); // the engine-alone runs started OCR workers on this thread

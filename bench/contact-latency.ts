@@ -15,7 +15,14 @@ import { argNumber, LATENCY_HEADER, latencyRow } from './poa-stats.js';
 
 const n = argNumber('n', 300);
 const secret = 'bench-secret';
-const t = { start: [] as number[], confirm: [] as number[], phone: [] as number[], email: [] as number[], smtp: [] as number[], sms: [] as number[] };
+const t = {
+  start: [] as number[],
+  confirm: [] as number[],
+  phone: [] as number[],
+  email: [] as number[],
+  smtp: [] as number[],
+  sms: [] as number[],
+};
 const time = async <T>(bucket: number[], f: () => Promise<T> | T): Promise<T> => {
   const t0 = performance.now();
   const r = await f();
@@ -24,12 +31,35 @@ const time = async <T>(bucket: number[], f: () => Promise<T> | T): Promise<T> =>
 };
 
 let delivered = 0;
-const smtp = new SMTPServer({ disabledCommands: ['STARTTLS'], authOptional: true, logger: false, disableReverseLookup: true, onData(stream, _s, cb) { stream.on('data', () => undefined); stream.on('end', () => { delivered++; cb(); }); } });
+const smtp = new SMTPServer({
+  disabledCommands: ['STARTTLS'],
+  authOptional: true,
+  logger: false,
+  disableReverseLookup: true,
+  onData(stream, _s, cb) {
+    stream.on('data', () => undefined);
+    stream.on('end', () => {
+      delivered++;
+      cb();
+    });
+  },
+});
 await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-const http = createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(201, { 'content-type': 'application/json' }); res.end(JSON.stringify({ sid: `SM${Date.now()}`, status: 'queued' })); }); });
+const http = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(201, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ sid: `SM${Date.now()}`, status: 'queued' }));
+  });
+});
 await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
 const email = new SmtpEmailProvider({ url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, from: 'otp@verity.test' });
-const sms = new TwilioSmsProvider({ accountSid: 'ACbench', authToken: 'x', from: '+15005550006', baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}` });
+const sms = new TwilioSmsProvider({
+  accountSid: 'ACbench',
+  authToken: 'x',
+  from: '+15005550006',
+  baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+});
 
 for (let i = 0; i < n; i++) {
   const now = new Date(Date.UTC(2026, 0, 1, 0, 0, i));

@@ -13,7 +13,14 @@ import { createTesseractOcr } from '../src/engines/text/ocr.js';
 import { makeInvoice, type InvoiceTruth } from '../test/fixtures/poa/invoice-fixture.js';
 import { layoutToImage, layoutToPdf } from '../test/fixtures/poa/layout.js';
 import { SeededRandom } from '../test/fixtures/poa/seeded-random.js';
-import { appendInfoUpdate, appendSignature, appendTextEdit, pasteTextIntoJpeg, resaveJpeg, withSoftwareTag } from '../test/fixtures/poa/tamper.js';
+import {
+  appendInfoUpdate,
+  appendSignature,
+  appendTextEdit,
+  pasteTextIntoJpeg,
+  resaveJpeg,
+  withSoftwareTag,
+} from '../test/fixtures/poa/tamper.js';
 import { argNumber, LATENCY_HEADER, latencyRow, ratio } from './poa-stats.js';
 
 const SPECS: FieldSpec[] = [
@@ -50,7 +57,9 @@ const tamperN = argNumber('tamper', 30);
 for (let i = 0; i < pdfN + ocrN; i++) {
   const asImage = i >= pdfN;
   const { layout, truth } = makeInvoice(i);
-  const bytes = asImage ? await layoutToImage(layout, { scale: 2.2, format: 'jpeg', jpegQuality: 80, noise: 12, rotate: i % 2 ? 0.6 : 0 }, new SeededRandom(i)) : await layoutToPdf(layout);
+  const bytes = asImage
+    ? await layoutToImage(layout, { scale: 2.2, format: 'jpeg', jpegQuality: 80, noise: 12, rotate: i % 2 ? 0.6 : 0 }, new SeededRandom(i))
+    : await layoutToPdf(layout);
   const r = await extractDocumentFields(bytes, SPECS, { ocr });
   (asImage ? latency.ocr : latency.pdf).push(r.timings.totalMs);
   const check = expected(truth);
@@ -82,22 +91,86 @@ const edit = (t: InvoiceTruth) => ({ ...t.totalBox, text: 'EUR 10.00', coverWidt
 const patch = (t: InvoiceTruth) => ({ x: t.totalBox.x * 2, y: t.totalBox.y * 2 - 4, w: 220, h: 34, text: 'EUR 10.00', fontPx: 24 });
 const CASES: Case[] = [
   { kind: 'pdf clean', tampered: false, run: async (s) => timed(latency.pdfTamper, async () => analysePdfTampering((await pdfOf(s)).pdf)) },
-  { kind: 'pdf signed (benign update)', tampered: false, run: async (s) => analysePdfTampering(await appendSignature((await pdfOf(s)).pdf)) },
-  { kind: 'pdf amount edited (incremental update)', tampered: true, run: async (s) => { const d = await pdfOf(s); return analysePdfTampering(await appendTextEdit(d.pdf, edit(d.truth))); } },
-  { kind: 'pdf edited after signing', tampered: true, run: async (s) => { const d = await pdfOf(s); return analysePdfTampering(await appendTextEdit(await appendSignature(d.pdf), edit(d.truth))); } },
-  { kind: 'pdf metadata rewritten by editor', tampered: true, run: async (s) => analysePdfTampering(await appendInfoUpdate((await pdfOf(s)).pdf, { producer: 'Sejda PDF Editor', modDate: 'D:20260901000000Z' })) },
-  { kind: 'pdf re-saved 40+ days after creation', tampered: true, run: async (s) => { const { layout } = makeInvoice(10_000 + s); return analysePdfTampering(await layoutToPdf(layout, { creationDate: new Date('2026-01-01T00:00:00Z'), modDate: new Date(Date.UTC(2026, 1, 10 + (s % 20))) })); } },
-  { kind: 'jpeg clean', tampered: false, run: async (s) => timed(latency.imageTamper, async () => analyseImageTampering((await jpegOf(s, 70 + (s % 4) * 5)).jpeg, 'image/jpeg')) },
-  { kind: 'jpeg re-saved at higher quality (benign)', tampered: false, run: async (s) => analyseImageTampering(await resaveJpeg((await jpegOf(s, 70 + (s % 4) * 5)).jpeg, 92), 'image/jpeg') },
-  { kind: 'jpeg EXIF Software = editor', tampered: true, run: async (s) => analyseImageTampering(await withSoftwareTag((await jpegOf(s, 80)).jpeg, s % 2 ? 'Adobe Photoshop 25.0 (Windows)' : 'GIMP 2.10.36'), 'image/jpeg') },
-  { kind: 'jpeg amount pasted, saved at higher quality', tampered: true, run: async (s) => { const d = await jpegOf(s, 70 + (s % 4) * 5); return analyseImageTampering(await pasteTextIntoJpeg(d.jpeg, patch(d.truth), 92), 'image/jpeg'); } },
-  { kind: 'jpeg amount pasted, saved at same quality', tampered: true, run: async (s) => { const d = await jpegOf(s, 80); return analyseImageTampering(await pasteTextIntoJpeg(d.jpeg, patch(d.truth), 80), 'image/jpeg'); } },
+  {
+    kind: 'pdf signed (benign update)',
+    tampered: false,
+    run: async (s) => analysePdfTampering(await appendSignature((await pdfOf(s)).pdf)),
+  },
+  {
+    kind: 'pdf amount edited (incremental update)',
+    tampered: true,
+    run: async (s) => {
+      const d = await pdfOf(s);
+      return analysePdfTampering(await appendTextEdit(d.pdf, edit(d.truth)));
+    },
+  },
+  {
+    kind: 'pdf edited after signing',
+    tampered: true,
+    run: async (s) => {
+      const d = await pdfOf(s);
+      return analysePdfTampering(await appendTextEdit(await appendSignature(d.pdf), edit(d.truth)));
+    },
+  },
+  {
+    kind: 'pdf metadata rewritten by editor',
+    tampered: true,
+    run: async (s) =>
+      analysePdfTampering(await appendInfoUpdate((await pdfOf(s)).pdf, { producer: 'Sejda PDF Editor', modDate: 'D:20260901000000Z' })),
+  },
+  {
+    kind: 'pdf re-saved 40+ days after creation',
+    tampered: true,
+    run: async (s) => {
+      const { layout } = makeInvoice(10_000 + s);
+      return analysePdfTampering(
+        await layoutToPdf(layout, { creationDate: new Date('2026-01-01T00:00:00Z'), modDate: new Date(Date.UTC(2026, 1, 10 + (s % 20))) }),
+      );
+    },
+  },
+  {
+    kind: 'jpeg clean',
+    tampered: false,
+    run: async (s) => timed(latency.imageTamper, async () => analyseImageTampering((await jpegOf(s, 70 + (s % 4) * 5)).jpeg, 'image/jpeg')),
+  },
+  {
+    kind: 'jpeg re-saved at higher quality (benign)',
+    tampered: false,
+    run: async (s) => analyseImageTampering(await resaveJpeg((await jpegOf(s, 70 + (s % 4) * 5)).jpeg, 92), 'image/jpeg'),
+  },
+  {
+    kind: 'jpeg EXIF Software = editor',
+    tampered: true,
+    run: async (s) =>
+      analyseImageTampering(
+        await withSoftwareTag((await jpegOf(s, 80)).jpeg, s % 2 ? 'Adobe Photoshop 25.0 (Windows)' : 'GIMP 2.10.36'),
+        'image/jpeg',
+      ),
+  },
+  {
+    kind: 'jpeg amount pasted, saved at higher quality',
+    tampered: true,
+    run: async (s) => {
+      const d = await jpegOf(s, 70 + (s % 4) * 5);
+      return analyseImageTampering(await pasteTextIntoJpeg(d.jpeg, patch(d.truth), 92), 'image/jpeg');
+    },
+  },
+  {
+    kind: 'jpeg amount pasted, saved at same quality',
+    tampered: true,
+    run: async (s) => {
+      const d = await jpegOf(s, 80);
+      return analyseImageTampering(await pasteTextIntoJpeg(d.jpeg, patch(d.truth), 80), 'image/jpeg');
+    },
+  },
 ];
 
 console.log('Field extraction (normalised value equals ground truth)\n| field | PDF text layer | JPEG via OCR |\n|---|---|---|');
 for (const [name, h] of fieldHits) console.log(`| ${name} | ${ratio(h.pdf, pdfN)} | ${ratio(h.ocr, ocrN)} |`);
 
-console.log('\nTampering (a case counts as flagged when any tamper signal failed)\n| case | expected | flagged | signals that fired |\n|---|---|---|---|');
+console.log(
+  '\nTampering (a case counts as flagged when any tamper signal failed)\n| case | expected | flagged | signals that fired |\n|---|---|---|---|',
+);
 for (const c of CASES) {
   let hits = 0;
   const fired = new Map<string, number>();
@@ -106,7 +179,9 @@ for (const c of CASES) {
     if (f.length) hits++;
     for (const n of f) fired.set(n, (fired.get(n) ?? 0) + 1);
   }
-  console.log(`| ${c.kind} | ${c.tampered ? 'tampered' : 'genuine'} | ${ratio(hits, tamperN)} | ${[...fired.entries()].map(([k, v]) => `${k} ${v}`).join(', ') || '-'} |`);
+  console.log(
+    `| ${c.kind} | ${c.tampered ? 'tampered' : 'genuine'} | ${ratio(hits, tamperN)} | ${[...fired.entries()].map(([k, v]) => `${k} ${v}`).join(', ') || '-'} |`,
+  );
 }
 console.log(`\n${LATENCY_HEADER}`);
 console.log(latencyRow('extractDocumentFields, PDF (8 fields + tamper)', latency.pdf));

@@ -33,19 +33,36 @@ async function realImages(dataDir: string): Promise<void> {
       if (r.mrz?.valid) g.valid++;
       verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
       for (const x of r.reasons) reasonCounts[x] = (reasonCounts[x] ?? 0) + 1;
-      console.log(`  ${f.padEnd(22)} ${r.mrz?.format ?? '-'} valid=${r.mrz?.valid ?? false} ${r.verdict} [${r.reasons.join(',')}] ${r.timings.total}ms`);
+      console.log(
+        `  ${f.padEnd(22)} ${r.mrz?.format ?? '-'} valid=${r.mrz?.valid ?? false} ${r.verdict} [${r.reasons.join(',')}] ${r.timings.total}ms`,
+      );
     } catch (e) {
       console.log(`  ${f.padEnd(22)} input refused: ${(e as Error).message}`);
     }
   }
-  for (const [k, g] of Object.entries(groups)) console.log(`  ${k}: MRZ parsed ${pct(g.found, g.n)}, all check digits valid ${pct(g.valid, g.n)}`);
+  for (const [k, g] of Object.entries(groups))
+    console.log(`  ${k}: MRZ parsed ${pct(g.found, g.n)}, all check digits valid ${pct(g.valid, g.n)}`);
   console.log(`  verdicts (now=2026-01-01, specimens accepted): ${JSON.stringify(verdicts)}`);
   console.log(`  reason counts over ${Object.values(groups).reduce((a, g) => a + g.n, 0)} images: ${JSON.stringify(reasonCounts)}`);
 
   // Ground truth from PassportEye tests/mrz_test.py.
   const truth: Record<string, Partial<Record<(typeof FIELDS)[number], string>>> = {
-    'passport-td3.jpg': { documentNumber: 'L898902C3', birthDate: '1974-08-12', expiryDate: '2012-04-15', sex: 'F', surname: 'ERIKSSON', givenNames: 'ANNA MARIA' },
-    'passport-td3.png': { documentNumber: 'L898902C3', birthDate: '1974-08-12', expiryDate: '2012-04-15', sex: 'F', surname: 'ERIKSSON', givenNames: 'ANNA MARIA' },
+    'passport-td3.jpg': {
+      documentNumber: 'L898902C3',
+      birthDate: '1974-08-12',
+      expiryDate: '2012-04-15',
+      sex: 'F',
+      surname: 'ERIKSSON',
+      givenNames: 'ANNA MARIA',
+    },
+    'passport-td3.png': {
+      documentNumber: 'L898902C3',
+      birthDate: '1974-08-12',
+      expiryDate: '2012-04-15',
+      sex: 'F',
+      surname: 'ERIKSSON',
+      givenNames: 'ANNA MARIA',
+    },
     'passport-td2.jpg': { documentNumber: 'D23145890' },
     'passport-td2.png': { documentNumber: 'D23145890' },
   };
@@ -64,11 +81,21 @@ async function realImages(dataDir: string): Promise<void> {
     const p = join(dataDir, 'documents/onfido_samples', f);
     if (!existsSync(p)) continue;
     const r = await readDocument(readFileSync(p), { now: NOW });
-    console.log(`  onfido ${f}: ${r.verdict} [${r.reasons.join(',')}] (UK licence front has no MRZ or PDF417: review is the expected outcome)`);
+    console.log(
+      `  onfido ${f}: ${r.verdict} [${r.reasons.join(',')}] (UK licence front has no MRZ or PDF417: review is the expected outcome)`,
+    );
   }
 }
 
-interface Case { label: string; kind: DocumentKind; person: SpecimenPerson; mrzLines?: string[]; foreign?: boolean; distortion: string; expect: DocumentResult['verdict'] }
+interface Case {
+  label: string;
+  kind: DocumentKind;
+  person: SpecimenPerson;
+  mrzLines?: string[];
+  foreign?: boolean;
+  distortion: string;
+  expect: DocumentResult['verdict'];
+}
 
 async function synthetic(): Promise<void> {
   console.log('\n## Synthetic specimen renders (OCR-B MRZ, fictitious Utopia holders)');
@@ -82,7 +109,13 @@ async function synthetic(): Promise<void> {
         const lines = kind === 'td3' ? buildTd3Mrz(person) : buildTd1Mrz(person);
         cases.push({ label: 'tampered_mrz_digit', kind, person, mrzLines: tamperMrz(lines), distortion: 'phone_photo', expect: 'failed' });
         cases.push({ label: 'pasted_glyphs', kind, person, foreign: true, distortion: 'phone_photo', expect: 'needs_review' });
-        cases.push({ label: 'expired', kind, person: { ...person, expiryDate: '2023-05-05' }, distortion: 'phone_photo', expect: 'failed' });
+        cases.push({
+          label: 'expired',
+          kind,
+          person: { ...person, expiryDate: '2023-05-05' },
+          distortion: 'phone_photo',
+          expect: 'failed',
+        });
       }
     }
   }
@@ -91,7 +124,22 @@ async function synthetic(): Promise<void> {
   // Per-field accuracy over the captures meant to be readable (strong blur and glare over the MRZ are not).
   const perField: Record<string, { ok: number; n: number }> = {};
   for (const c of cases) {
-    const img = await photograph(await renderDocument({ kind: c.kind, person: c.person, ...(c.mrzLines ? { mrzLines: c.mrzLines } : {}), ...(c.foreign ? { foreignGlyphs: [{ line: 1, column: c.kind === 'td3' ? 15 : 2 }, { line: 1, column: c.kind === 'td3' ? 16 : 3 }] } : {}) }), DISTORTIONS[c.distortion] ?? {});
+    const img = await photograph(
+      await renderDocument({
+        kind: c.kind,
+        person: c.person,
+        ...(c.mrzLines ? { mrzLines: c.mrzLines } : {}),
+        ...(c.foreign
+          ? {
+              foreignGlyphs: [
+                { line: 1, column: c.kind === 'td3' ? 15 : 2 },
+                { line: 1, column: c.kind === 'td3' ? 16 : 3 },
+              ],
+            }
+          : {}),
+      }),
+      DISTORTIONS[c.distortion] ?? {},
+    );
     const r = await readDocument(img, { now: NOW, acceptSpecimens: true });
     const s = (per[`${c.kind} ${c.label}`] ??= { n: 0, fieldOk: 0, fieldN: 0, exact: 0, verdictOk: 0, ms: [] });
     s.n++;
@@ -115,15 +163,27 @@ async function synthetic(): Promise<void> {
   }
   console.log('| render / distortion | n | field accuracy | all 8 fields exact | verdict as expected | median ms |');
   console.log('|---|---|---|---|---|---|');
-  let tf = 0, tn = 0, te = 0, tv = 0, tc = 0;
+  let tf = 0,
+    tn = 0,
+    te = 0,
+    tv = 0,
+    tc = 0;
   for (const [k, s] of Object.entries(per)) {
     const med = [...s.ms].sort((a, b) => a - b)[Math.floor(s.ms.length / 2)] ?? 0;
     console.log(`| ${k} | ${s.n} | ${pct(s.fieldOk, s.fieldN)} | ${pct(s.exact, s.n)} | ${pct(s.verdictOk, s.n)} | ${Math.round(med)} |`);
-    tf += s.fieldOk; tn += s.fieldN; te += s.exact; tv += s.verdictOk; tc += s.n;
+    tf += s.fieldOk;
+    tn += s.fieldN;
+    te += s.exact;
+    tv += s.verdictOk;
+    tc += s.n;
   }
   console.log(`| **all** | ${tc} | ${pct(tf, tn)} | ${pct(te, tc)} | ${pct(tv, tc)} | |`);
   console.log(`expected->actual verdicts: ${JSON.stringify(confusion)}`);
-  console.log(`per-field accuracy excluding blur_strong and glare captures: ${Object.entries(perField).map(([k, v]) => `${k} ${pct(v.ok, v.n)}`).join('; ')}`);
+  console.log(
+    `per-field accuracy excluding blur_strong and glare captures: ${Object.entries(perField)
+      .map(([k, v]) => `${k} ${pct(v.ok, v.n)}`)
+      .join('; ')}`,
+  );
 }
 
 const dataDir = sharedDataDir();

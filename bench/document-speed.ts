@@ -17,7 +17,10 @@ const inputs: { name: string; buf: Buffer; viz?: false }[] = [
   { name: 'td3 phone_photo (jpeg)', buf: phone },
   { name: 'td3 phone_photo, visual-zone comparison off', buf: phone, viz: false },
   { name: 'td3 clean render (png 1500x1056)', buf: await renderDocument({ kind: 'td3', person: ANNA }) },
-  { name: 'td1 rotated photo (png)', buf: await photograph(await renderDocument({ kind: 'td1', person: PETER }), DISTORTIONS.rotated_4deg ?? {}) },
+  {
+    name: 'td1 rotated photo (png)',
+    buf: await photograph(await renderDocument({ kind: 'td1', person: PETER }), DISTORTIONS.rotated_4deg ?? {}),
+  },
 ];
 const dataDir = sharedDataDir();
 const real = dataDir ? join(dataDir, 'mrz/passporteye_utopia_images/passport-td3.jpg') : null;
@@ -25,8 +28,13 @@ if (real && existsSync(real)) inputs.push({ name: 'real: utopia passport-td3.jpg
 
 const t0 = performance.now();
 await initDocumentEngine();
-console.log(`OCR workers start: ${Math.round(performance.now() - t0)} ms; ${cpus().length} CPUs (shared machine), load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-for (const inp of inputs) for (let i = 0; i < 2; i++) await readDocument(inp.buf, { acceptSpecimens: true, compareVisualZone: inp.viz ?? true });
+console.log(
+  `OCR workers start: ${Math.round(performance.now() - t0)} ms; ${cpus().length} CPUs (shared machine), load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
+for (const inp of inputs)
+  for (let i = 0; i < 2; i++) await readDocument(inp.buf, { acceptSpecimens: true, compareVisualZone: inp.viz ?? true });
 
 const q = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -45,8 +53,14 @@ for (const inp of inputs) {
   }
   all.push(...totals);
   const s = (k: string): number => Math.round(q(stage[k] ?? [0], 0.5));
-  console.log(`| ${inp.name} | ${iterations} | ${Math.round(q(totals, 0.5))} | ${Math.round(q(totals, 0.99))} | ${s('decode')} | ${s('mrz')} | ${s('outline')} | ${s('quality')} | ${s('viz')} | ${s('portrait')} |`);
+  console.log(
+    `| ${inp.name} | ${iterations} | ${Math.round(q(totals, 0.5))} | ${Math.round(q(totals, 0.99))} | ${s('decode')} | ${s('mrz')} | ${s('outline')} | ${s('quality')} | ${s('viz')} | ${s('portrait')} |`,
+  );
 }
 console.log(`| **all** | ${all.length} | ${Math.round(q(all, 0.5))} | ${Math.round(q(all, 0.99))} | | | | | | |`);
-console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `load average at the end: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 await shutdownDocumentEngine();

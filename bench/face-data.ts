@@ -24,12 +24,20 @@ export function deepfaceLabels(): Map<string, string> {
   return new Map(readCsv(`${DEEPFACE_DIR}labels.csv`).map((r) => [r.image!, r.identity!]));
 }
 
-export interface LabelledPair { a: string; b: string; same: boolean; source: string }
+export interface LabelledPair {
+  a: string;
+  b: string;
+  same: boolean;
+  source: string;
+}
 
 /** The upstream pairs (master + pivot), de-duplicated irrespective of order. */
 export function deepfacePairs(): LabelledPair[] {
   const seen = new Map<string, LabelledPair>();
-  for (const [file, source] of [['pairs_master.csv', 'master'], ['pairs_pivot.csv', 'pivot']] as const) {
+  for (const [file, source] of [
+    ['pairs_master.csv', 'master'],
+    ['pairs_pivot.csv', 'pivot'],
+  ] as const) {
     for (const r of readCsv(`${DEEPFACE_DIR}${file}`)) {
       const decision = r.Decision ?? r.decision;
       const [a, b] = [r.file_x!, r.file_y!].sort() as [string, string];
@@ -46,7 +54,11 @@ export function deepfaceImage(name: string): Buffer {
 export function antispoofSamples(): { file: string; label: 'real' | 'fake'; image: Buffer }[] {
   return readCsv(`${ANTISPOOF_DIR}labels.csv`)
     .filter((r) => !r.image!.includes('_result')) // upstream's annotated outputs, not samples
-    .map((r) => ({ file: r.image!, label: r.expected_liveness === 'real' ? 'real' : 'fake', image: readFileSync(`${ANTISPOOF_DIR}${r.image}`) }));
+    .map((r) => ({
+      file: r.image!,
+      label: r.expected_liveness === 'real' ? 'real' : 'fake',
+      image: readFileSync(`${ANTISPOOF_DIR}${r.image}`),
+    }));
 }
 
 /** Photos and scans of identity documents: their portraits stand in for "printed ID photo held to the camera". */

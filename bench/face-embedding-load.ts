@@ -11,7 +11,11 @@ import { embeddingFromBase64, embeddingToBase64 } from '../src/modules/checks/fa
 const N = Number(process.env.FACES ?? 10_000);
 const url = process.env.TEST_DATABASE_URL;
 const db = await openDb(url ? { databaseUrl: url, poolSize: 2 } : { dataDir: 'memory://' });
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores shared); ${url ? 'PostgreSQL' : 'PGlite'}, ${N.toLocaleString('en')} faces`);
+console.log(
+  `load average at start: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (2 cores shared); ${url ? 'PostgreSQL' : 'PGlite'}, ${N.toLocaleString('en')} faces`,
+);
 const table = `bench_face_load_${process.pid}`;
 await db.query(`CREATE TABLE ${table} (id text PRIMARY KEY, e real[], b bytea)`);
 try {
@@ -22,22 +26,44 @@ try {
   for (let i = 0; i < N; i += 250) {
     const ids: string[] = [];
     const texts: string[] = [];
-    for (let j = i; j < Math.min(N, i + 250); j++) { ids.push(`f${String(j).padStart(7, '0')}`); texts.push(embeddingToBase64(faces[j]!)); }
-    await db.query(`INSERT INTO ${table} (id, b) SELECT id, decode(t, 'base64') FROM unnest($1::text[], $2::text[]) AS u(id, t)`, [ids, texts]);
+    for (let j = i; j < Math.min(N, i + 250); j++) {
+      ids.push(`f${String(j).padStart(7, '0')}`);
+      texts.push(embeddingToBase64(faces[j]!));
+    }
+    await db.query(`INSERT INTO ${table} (id, b) SELECT id, decode(t, 'base64') FROM unnest($1::text[], $2::text[]) AS u(id, t)`, [
+      ids,
+      texts,
+    ]);
   }
   // The old column, with the same values.
   for (let i = 0; i < N; i += 250) {
     const ids = Array.from({ length: Math.min(250, N - i) }, (_, k) => `f${String(i + k).padStart(7, '0')}`);
     const arrays = ids.map((_, k) => `{${Array.from(faces[i + k]!).join(',')}}`);
-    await db.query(`UPDATE ${table} t SET e = u.e::real[] FROM unnest($1::text[], $2::text[]) AS u(id, e) WHERE t.id = u.id`, [ids, arrays]);
+    await db.query(`UPDATE ${table} t SET e = u.e::real[] FROM unnest($1::text[], $2::text[]) AS u(id, e) WHERE t.id = u.id`, [
+      ids,
+      arrays,
+    ]);
   }
   await db.query(`ANALYZE ${table}`);
 
   const into = new Float32Array(EMBEDDING_DIMENSIONS);
   const variants: Record<string, { sql: string; decode: (v: unknown) => void }> = {
-    'real[] (before 0017)': { sql: `SELECT id, e AS v FROM ${table} WHERE id > $1 ORDER BY id LIMIT 1000`, decode: (v) => into.set(v as number[]) },
-    'bytea, raw': { sql: `SELECT id, b AS v FROM ${table} WHERE id > $1 ORDER BY id LIMIT 1000`, decode: (v) => { const b = v as Uint8Array; const dv = new DataView(b.buffer, b.byteOffset, b.byteLength); for (let i = 0; i < into.length; i++) into[i] = dv.getFloat32(i * 4); } },
-    'bytea as base64 (the service)': { sql: `SELECT id, encode(b, 'base64') AS v FROM ${table} WHERE id > $1 ORDER BY id LIMIT 1000`, decode: (v) => embeddingFromBase64(v as string, into) },
+    'real[] (before 0017)': {
+      sql: `SELECT id, e AS v FROM ${table} WHERE id > $1 ORDER BY id LIMIT 1000`,
+      decode: (v) => into.set(v as number[]),
+    },
+    'bytea, raw': {
+      sql: `SELECT id, b AS v FROM ${table} WHERE id > $1 ORDER BY id LIMIT 1000`,
+      decode: (v) => {
+        const b = v as Uint8Array;
+        const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+        for (let i = 0; i < into.length; i++) into[i] = dv.getFloat32(i * 4);
+      },
+    },
+    'bytea as base64 (the service)': {
+      sql: `SELECT id, encode(b, 'base64') AS v FROM ${table} WHERE id > $1 ORDER BY id LIMIT 1000`,
+      decode: (v) => embeddingFromBase64(v as string, into),
+    },
   };
   const results: Record<string, number[]> = {};
   for (let round = 0; round < 2; round++) {
@@ -60,10 +86,16 @@ try {
   console.log('| format | read + decode all faces, ms (2 rounds) | µs per face (best) | vs real[] |\n|---|---|---|---|');
   for (const [name, ms] of Object.entries(results)) {
     const best = Math.min(...ms);
-    console.log(`| ${name} | ${ms.map((x) => x.toFixed(0)).join(', ')} | ${((best * 1000) / N).toFixed(0)} | ${(base / best).toFixed(1)}× |`);
+    console.log(
+      `| ${name} | ${ms.map((x) => x.toFixed(0)).join(', ')} | ${((best * 1000) / N).toFixed(0)} | ${(base / best).toFixed(1)}× |`,
+    );
   }
 } finally {
   await db.query(`DROP TABLE ${table}`);
   await db.close();
 }
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average at end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

@@ -13,7 +13,11 @@ import { deepfaceImage, deepfaceLabels, percentile, fmt, requireData, syntheticF
 
 requireData();
 const N = Number(process.argv[2] ?? 100_000);
-console.log(`# Face search on PGlite + pgvector HNSW, ${N.toLocaleString('en')} synthetic faces; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `# Face search on PGlite + pgvector HNSW, ${N.toLocaleString('en')} synthetic faces; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 const labelsMap = deepfaceLabels();
 const files = [...labelsMap.keys()];
 const engine = createFaceEngine({ poolSize: 2 });
@@ -37,7 +41,10 @@ const enrolled = new Set<string>();
 const probes: { e: Float32Array; label: string }[] = [];
 real.forEach((e, i) => {
   if (enrolled.has(labels[i]!)) probes.push({ e, label: labels[i]! });
-  else { enrolled.add(labels[i]!); rows.push({ id: `fen_real_${i}`, subject: labels[i]!, v: e }); }
+  else {
+    enrolled.add(labels[i]!);
+    rows.push({ id: `fen_real_${i}`, subject: labels[i]!, v: e });
+  }
 });
 
 // Bulk load as an operator's import would: rows first, then the HNSW index built once.
@@ -69,7 +76,9 @@ for (const p of probes.slice(0, 10)) {
   stale.push(performance.now() - a);
 }
 stale.sort((x, y) => x - y);
-console.log(`before statistics (plan: exact scan of the tenant's rows): p50 ${fmt(percentile(stale, 50), 1)} ms over ${stale.length} queries`);
+console.log(
+  `before statistics (plan: exact scan of the tenant's rows): p50 ${fmt(percentile(stale, 50), 1)} ms over ${stale.length} queries`,
+);
 t0 = performance.now();
 await db.query('ANALYZE face_enrollments');
 console.log(`ANALYZE face_enrollments (what the db.analyze job runs): ${fmt(performance.now() - t0, 0)} ms`);
@@ -77,7 +86,9 @@ console.log(`ANALYZE face_enrollments (what the db.analyze job runs): ${fmt(perf
 // Exact top hits for recall, computed here over the same unit vectors.
 const units = rows.map((r) => normalizeEmbedding(r.v));
 const lat: number[] = [];
-let hitsAbove = 0, foundAbove = 0, top1Equal = 0;
+let hitsAbove = 0,
+  foundAbove = 0,
+  top1Equal = 0;
 for (let round = 0; round < 5; round++) {
   for (const p of probes) {
     const a = performance.now();
@@ -85,11 +96,15 @@ for (let round = 0; round < 5; round++) {
     lat.push(performance.now() - a);
     if (round > 0) continue;
     const q = normalizeEmbedding(p.e);
-    let best = -1, bestId = '';
+    let best = -1,
+      bestId = '';
     const above: string[] = [];
     units.forEach((u, i) => {
       const s = cosineSimilarity(q, u);
-      if (s > best) { best = s; bestId = rows[i]!.id; }
+      if (s > best) {
+        best = s;
+        bestId = rows[i]!.id;
+      }
       if (s >= 0.65) above.push(rows[i]!.id);
     });
     hitsAbove += above.length;
@@ -98,7 +113,15 @@ for (let round = 0; round < 5; round++) {
   }
 }
 lat.sort((x, y) => x - y);
-console.log(`search (k=10, ${lat.length} queries: 5 rounds over the probes): p50 ${fmt(percentile(lat, 50), 1)} ms, p99 ${fmt(percentile(lat, 99), 1)} ms`);
-console.log(`recall: hits ≥ 0.65 of the exact scan found ${foundAbove}/${hitsAbove}; top-1 equal to exact for ${top1Equal}/${probes.length} probes`);
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `search (k=10, ${lat.length} queries: 5 rounds over the probes): p50 ${fmt(percentile(lat, 50), 1)} ms, p99 ${fmt(percentile(lat, 99), 1)} ms`,
+);
+console.log(
+  `recall: hits ≥ 0.65 of the exact scan found ${foundAbove}/${hitsAbove}; top-1 equal to exact for ${top1Equal}/${probes.length} probes`,
+);
+console.log(
+  `load average at end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 await db.close();

@@ -18,9 +18,24 @@ const extra: [string, string][] = [
 ];
 const rules: Rule[] = [
   ...base.rules.map((r) => ({ ...r, status: 'active' as const })),
-  ...extra.map(([key, expression], i) => ({ id: `rul_x${i}`, key, version: 1, name: key, description: key, expression, score: 10, severity: 'low' as const, typologies: [], status: 'active' as const, author: 'bench' })),
+  ...extra.map(([key, expression], i) => ({
+    id: `rul_x${i}`,
+    key,
+    version: 1,
+    name: key,
+    description: key,
+    expression,
+    score: 10,
+    severity: 'low' as const,
+    typologies: [],
+    status: 'active' as const,
+    author: 'bench',
+  })),
 ];
-const aggregates = [...base.aggregates, { key: 'out_count_1h', fn: 'count' as const, window: '1h', group_by: 'subject' as const, direction: 'out' as const }];
+const aggregates = [
+  ...base.aggregates,
+  { key: 'out_count_1h', fn: 'count' as const, window: '1h', group_by: 'subject' as const, direction: 'out' as const },
+];
 const t0 = performance.now();
 const c = compileRuleSet({ ...base, rules, aggregates });
 const compileMs = performance.now() - t0;
@@ -29,16 +44,34 @@ const compiled = c.compiled;
 if (compiled.rules.length !== 20) throw new Error(`expected 20 rules, got ${compiled.rules.length}`);
 
 let seed = 42;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
 const money = (max: number) => (rnd() * max).toFixed(2);
 const contexts: RuleContextInput[] = Array.from({ length: 10_000 }, () => {
   const agg: Record<string, number | string | null> = {};
-  for (const a of aggregates) agg[a.key] = a.fn === 'count' || a.fn === 'count_distinct' ? Math.floor(rnd() * 6) : rnd() < 0.1 ? null : money(20000);
+  for (const a of aggregates)
+    agg[a.key] = a.fn === 'count' || a.fn === 'count_distinct' ? Math.floor(rnd() * 6) : rnd() < 0.1 ? null : money(20000);
   return {
-    tx: { amount: money(20000), currency: 'EUR', occurred_at: Date.UTC(2024, 0, 1) + Math.floor(rnd() * 3e10), direction: pick(['in', 'out']), type: pick(['card', 'sepa', 'cash', 'crypto', 'transfer', 'cash_out']), counterparty: `c${Math.floor(rnd() * 100)}` },
-    subject: { type: pick(['individual', 'business']), kyc_decision: pick(['approved', 'approved', 'review']), risk_band: pick(['low', 'medium', 'high']), country: 'DE', relationship_days: Math.floor(rnd() * 2000) },
-    counterparty: { reference: 'c1', country: pick(['DE', 'FR', 'IR', '']), screening: { status: pick(['clear', 'clear', 'hit']), score: rnd() } },
+    tx: {
+      amount: money(20000),
+      currency: 'EUR',
+      occurred_at: Date.UTC(2024, 0, 1) + Math.floor(rnd() * 3e10),
+      direction: pick(['in', 'out']),
+      type: pick(['card', 'sepa', 'cash', 'crypto', 'transfer', 'cash_out']),
+      counterparty: `c${Math.floor(rnd() * 100)}`,
+    },
+    subject: {
+      type: pick(['individual', 'business']),
+      kyc_decision: pick(['approved', 'approved', 'review']),
+      risk_band: pick(['low', 'medium', 'high']),
+      country: 'DE',
+      relationship_days: Math.floor(rnd() * 2000),
+    },
+    counterparty: {
+      reference: 'c1',
+      country: pick(['DE', 'FR', 'IR', '']),
+      screening: { status: pick(['clear', 'clear', 'hit']), score: rnd() },
+    },
     wallet: { screened: rnd() < 0.2, risk: pick(['low', 'high']), categories: rnd() < 0.1 ? ['mixer'] : [] },
     lists: { device_blocked: rnd() < 0.01 },
     agg,
@@ -53,7 +86,7 @@ function run(n: number): { perEval: number[]; hits: number; errors: number } {
     const s = performance.now();
     const e = evaluate(compiled, contexts[i % contexts.length]!);
     perEval.push(performance.now() - s);
-    for (const o of e.outcomes) (o.outcome === 'hit' ? hits++ : o.outcome === 'error' ? errors++ : 0);
+    for (const o of e.outcomes) o.outcome === 'hit' ? hits++ : o.outcome === 'error' ? errors++ : 0;
   }
   return { perEval, hits, errors };
 }
@@ -72,14 +105,28 @@ let celHits = 0;
 for (let i = 0; i < N; i++) {
   const ctx = prepared[i % prepared.length]!;
   for (const r of compiled.rules) {
-    try { if (r.expression.run(ctx) === true) celHits++; } catch { /* counted above */ }
+    try {
+      if (r.expression.run(ctx) === true) celHits++;
+    } catch {
+      /* counted above */
+    }
   }
 }
 const celUs = ((performance.now() - celStart) * 1000) / N;
 
-console.log('KYT rule engine bench (synthetic contexts, seeded; 20 active rules: 11 starter typologies + 9 simple rules; aggregates given)');
-console.log(`node ${process.version}; compile 20 rules + ${aggregates.length} aggregates: ${compileMs.toFixed(1)} ms (includes environment build)`);
-console.log(`evaluate(): ${N.toLocaleString()} evaluations in ${wallMs.toFixed(0)} ms → ${Math.round((N / wallMs) * 1000).toLocaleString()} evaluations/s`);
-console.log(`  per evaluation µs: mean ${(us.reduce((a, b) => a + b, 0) / N).toFixed(1)}  p50 ${percentile(us, 50).toFixed(1)}  p99 ${percentile(us, 99).toFixed(1)}  max ${Math.max(...us).toFixed(0)}`);
-console.log(`  rule hits ${hits.toLocaleString()}, rule errors ${errors.toLocaleString()} (over ${(N * 20).toLocaleString()} rule evaluations)`);
+console.log(
+  'KYT rule engine bench (synthetic contexts, seeded; 20 active rules: 11 starter typologies + 9 simple rules; aggregates given)',
+);
+console.log(
+  `node ${process.version}; compile 20 rules + ${aggregates.length} aggregates: ${compileMs.toFixed(1)} ms (includes environment build)`,
+);
+console.log(
+  `evaluate(): ${N.toLocaleString()} evaluations in ${wallMs.toFixed(0)} ms → ${Math.round((N / wallMs) * 1000).toLocaleString()} evaluations/s`,
+);
+console.log(
+  `  per evaluation µs: mean ${(us.reduce((a, b) => a + b, 0) / N).toFixed(1)}  p50 ${percentile(us, 50).toFixed(1)}  p99 ${percentile(us, 99).toFixed(1)}  max ${Math.max(...us).toFixed(0)}`,
+);
+console.log(
+  `  rule hits ${hits.toLocaleString()}, rule errors ${errors.toLocaleString()} (over ${(N * 20).toLocaleString()} rule evaluations)`,
+);
 console.log(`CEL calls alone (20 rules, prepared context): ${celUs.toFixed(1)} µs per transaction; hits ${celHits.toLocaleString()}`);

@@ -21,9 +21,14 @@ const ROWS = Number(process.env.ROWS ?? 100_000);
 const dir = mkdtempSync(join(tmpdir(), 'list-import-loop-'));
 const path = join(dir, 'list.csv');
 const lines = ['id,name,aliases,birth_dates,countries'];
-for (let i = 0; i < ROWS; i++) lines.push(`E${i},Person Number${i} Lastname${i % 977},Alias${i} One;weak:Al${i},19${50 + (i % 50)}-01-0${1 + (i % 9)},Germany;FR`);
+for (let i = 0; i < ROWS; i++)
+  lines.push(`E${i},Person Number${i} Lastname${i % 977},Alias${i} One;weak:Al${i},19${50 + (i % 50)}-01-0${1 + (i % 9)},Germany;FR`);
 writeFileSync(path, lines.join('\n'));
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores shared); ${ROWS.toLocaleString('en')} entities, ${2 * ROWS} names`);
+console.log(
+  `load average at start: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (2 cores shared); ${ROWS.toLocaleString('en')} entities, ${2 * ROWS} names`,
+);
 
 /** Wall time and the longest event-loop stall while `work` runs. */
 async function measure<T>(work: () => Promise<T> | T): Promise<{ result: T; wallMs: number; stallMs: number }> {
@@ -62,7 +67,14 @@ async function withQueryProbe<T>(db: Db, work: () => Promise<T>): Promise<{ resu
 
 const rows: string[][] = [];
 function report(step: string, service: { wallMs: number; stallMs: number }, baseline: { wallMs: number; stallMs: number }): void {
-  rows.push([step, service.stallMs.toFixed(0), baseline.stallMs.toFixed(0), (baseline.stallMs / Math.max(1, service.stallMs)).toFixed(1), service.wallMs.toFixed(0), baseline.wallMs.toFixed(0)]);
+  rows.push([
+    step,
+    service.stallMs.toFixed(0),
+    baseline.stallMs.toFixed(0),
+    (baseline.stallMs / Math.max(1, service.stallMs)).toFixed(1),
+    service.wallMs.toFixed(0),
+    baseline.wallMs.toFixed(0),
+  ]);
 }
 
 const db = await openDb({ dataDir: 'memory://' });
@@ -75,16 +87,38 @@ try {
 
   // 2. Write: staged batches with yields (importListFile, which also parses in the worker) vs one
   //    transaction inserting every entity.
-  const imported = await measure(() => withQueryProbe(db, () => importListFile(db, { path, format: 'custom_csv', source: 'bench_staged' })));
+  const imported = await measure(() =>
+    withQueryProbe(db, () => importListFile(db, { path, format: 'custom_csv', source: 'bench_staged' })),
+  );
   if (!imported.result.result.ok) throw new Error(imported.result.result.error);
   const prepared = parsedHere.result;
-  const oneTx = await measure(() => withQueryProbe(db, () => db.transaction(async (tx) => {
-    const s = await snapshots.insert(tx, { id: newId('listSnapshot'), source: 'bench_one_tx', format: 'custom_csv', version: prepared.version, entity_count: prepared.ids.length, state: 'active', origin: 'import', error: null });
-    await snapshots.insertEntities(tx, s.id, prepared.ids, prepared.texts);
-  })));
+  const oneTx = await measure(() =>
+    withQueryProbe(db, () =>
+      db.transaction(async (tx) => {
+        const s = await snapshots.insert(tx, {
+          id: newId('listSnapshot'),
+          source: 'bench_one_tx',
+          format: 'custom_csv',
+          version: prepared.version,
+          entity_count: prepared.ids.length,
+          state: 'active',
+          origin: 'import',
+          error: null,
+        });
+        await snapshots.insertEntities(tx, s.id, prepared.ids, prepared.texts);
+      }),
+    ),
+  );
   report('import (parse + write + activate) vs one write transaction', imported, oneTx);
   // On the embedded database a transaction holds its only connection: other requests' queries wait.
-  rows.push(['longest wait of another query (SELECT 1 every 20 ms)', imported.result.maxQueryMs.toFixed(0), oneTx.result.maxQueryMs.toFixed(0), (oneTx.result.maxQueryMs / Math.max(1, imported.result.maxQueryMs)).toFixed(1), `${imported.result.probes} probes`, `${oneTx.result.probes} probes`]);
+  rows.push([
+    'longest wait of another query (SELECT 1 every 20 ms)',
+    imported.result.maxQueryMs.toFixed(0),
+    oneTx.result.maxQueryMs.toFixed(0),
+    (oneTx.result.maxQueryMs / Math.max(1, imported.result.maxQueryMs)).toFixed(1),
+    `${imported.result.probes} probes`,
+    `${oneTx.result.probes} probes`,
+  ]);
   await db.query("UPDATE list_snapshots SET state = 'superseded', superseded_at = now() WHERE source = 'bench_one_tx'");
 
   // 3. Index build: the screening worker vs building the engine's index on the main thread.
@@ -105,4 +139,8 @@ try {
 const head = ['step', 'service: max stall ms', 'in-thread: max stall ms', 'ratio', 'service wall ms', 'in-thread wall ms'];
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average at end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

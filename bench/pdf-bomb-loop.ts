@@ -22,7 +22,9 @@ async function stall(label: string, run: () => Promise<unknown>): Promise<void> 
     outcome = `refused: ${(err as Error).message.slice(0, 80)}`;
   }
   h.disable();
-  console.log(`| ${label} | ${Math.round(performance.now() - t0)} | ${Math.round(h.max / 1e6)} | ${Math.round(h.percentile(99) / 1e6)} | ${outcome} |`);
+  console.log(
+    `| ${label} | ${Math.round(performance.now() - t0)} | ${Math.round(h.max / 1e6)} | ${Math.round(h.percentile(99) / 1e6)} | ${outcome} |`,
+  );
 }
 
 const bomb = flateBombPdf();
@@ -31,10 +33,16 @@ console.log('| run | wall ms | event-loop max stall ms | p99 ms | outcome |');
 console.log('|---|---|---|---|---|');
 const ocr = createTesseractOcr();
 for (let round = 0; round < 3; round++) {
-  await stall('proof of address, engine on the main thread (baseline)', () => checkProofOfAddress(bomb, { subjectName: 'Jane Doe', mime: 'application/pdf', ocr }));
+  await stall('proof of address, engine on the main thread (baseline)', () =>
+    checkProofOfAddress(bomb, { subjectName: 'Jane Doe', mime: 'application/pdf', ocr }),
+  );
   const { checks, release } = retainTextChecks();
-  await stall('proof of address, text-documents worker', () => checks.proofOfAddress(bomb, { subjectName: 'Jane Doe', mime: 'application/pdf' }));
-  await stall('document AI, text-documents worker', () => checks.documentAi(bomb, [{ name: 'total', anchor: 'Total' }], { mime: 'application/pdf' }));
+  await stall('proof of address, text-documents worker', () =>
+    checks.proofOfAddress(bomb, { subjectName: 'Jane Doe', mime: 'application/pdf' }),
+  );
+  await stall('document AI, text-documents worker', () =>
+    checks.documentAi(bomb, [{ name: 'total', anchor: 'Total' }], { mime: 'application/pdf' }),
+  );
   await release();
 }
 await ocr.close();

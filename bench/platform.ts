@@ -16,7 +16,6 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
 const dbs = (process.env.BENCH_DBS ?? 'pglite,postgres').split(',');
 
-
 async function analyze(url: string | null, _dataDir: string, _proc: ChildProcess): Promise<void> {
   if (url) {
     const c = new pg.Client({ connectionString: url });
@@ -40,25 +39,58 @@ async function benchDb(kind: string): Promise<string> {
     await stop(json.proc);
 
     const insPort = await freePort();
-    const ins = await startChild(['bench/lib/baseline-server.ts'], { BASELINE_MODE: 'insert', PORT: String(insPort), ...(schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'baseline') }) }, /listening/);
-    const insert = await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', { url: `http://127.0.0.1:${insPort}/insert`, method: 'POST', body: {}, seconds });
+    const ins = await startChild(
+      ['bench/lib/baseline-server.ts'],
+      { BASELINE_MODE: 'insert', PORT: String(insPort), ...(schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'baseline') }) },
+      /listening/,
+    );
+    const insert = await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', {
+      url: `http://127.0.0.1:${insPort}/insert`,
+      method: 'POST',
+      body: {},
+      seconds,
+    });
     rows.push(insert);
     await stop(ins.proc);
 
     const port = await freePort();
     // The API process alone, as in a scaled deployment where workers run as their own processes: the
     // in-process worker would otherwise seal this run's audit rows on the same event loop mid-measurement.
-    const svc = await startChild(['src/server.ts'], { ...dbEnv, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'development', MASTER_KEY: '22'.repeat(32), RATE_LIMIT_PER_MINUTE: '10000000', RUN_WORKER: process.env.BENCH_RUN_WORKER ?? 'false' }, /Verity is running[\s\S]*New key/);
+    const svc = await startChild(
+      ['src/server.ts'],
+      {
+        ...dbEnv,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'development',
+        MASTER_KEY: '22'.repeat(32),
+        RATE_LIMIT_PER_MINUTE: '10000000',
+        RUN_WORKER: process.env.BENCH_RUN_WORKER ?? 'false',
+      },
+      /Verity is running[\s\S]*New key/,
+    );
     const key = firstKeys(join(dir, 'svc')).sandbox;
     const auth = { authorization: `Bearer ${key}` };
-    rows.push(await load('Verity: POST /v1/lists/blocklist/entries (auth, idempotent, audited)', {
-      url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries`, method: 'POST', headers: auth, freshIdempotencyKey: true,
-      body: { kind: 'email', value: 'bench@example.org', reason: 'benchmark' }, seconds,
-    }));
+    rows.push(
+      await load('Verity: POST /v1/lists/blocklist/entries (auth, idempotent, audited)', {
+        url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries`,
+        method: 'POST',
+        headers: auth,
+        freshIdempotencyKey: true,
+        body: { kind: 'email', value: 'bench@example.org', reason: 'benchmark' },
+        seconds,
+      }),
+    );
     // The POST run just added thousands of rows; refresh planner statistics as autovacuum (PostgreSQL)
     // or the db.analyze job (embedded) would within minutes, so the GET measures the steady state.
     await analyze(schema?.url ?? null, join(dir, 'svc'), svc.proc);
-    rows.push(await load('Verity: GET /v1/lists/blocklist/entries?limit=10 (auth)', { url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries?limit=10`, headers: auth, seconds }));
+    rows.push(
+      await load('Verity: GET /v1/lists/blocklist/entries?limit=10 (auth)', {
+        url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries?limit=10`,
+        headers: auth,
+        seconds,
+      }),
+    );
     await stop(svc.proc);
     const post = rows[2]!;
     return `### ${kind === 'postgres' ? 'PostgreSQL 15 (local server)' : 'PGlite (embedded)'}\n\n${table(rows, { name: 'two-INSERT baseline', rps: insert.rps })}\n\nAuthenticated idempotent audited POST = ${((100 * post.rps) / insert.rps).toFixed(0)} % of the two-INSERT baseline; p99 ${post.p99} ms.\n`;

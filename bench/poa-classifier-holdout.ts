@@ -18,7 +18,11 @@ const rows: Array<{ x: number[]; y: number; variant: string }> = [];
 for (let i = 0; i < n; i++) {
   const sample = await makePoaSample(200_000 + i, 'pdf');
   const doc = await extractText(sample.bytes, sample.mime);
-  rows.push({ x: extractFeatures(doc.pages.flatMap((p) => groupLines(p.words))), y: POA_CLASSES.indexOf(sample.label.documentClass), variant: `${sample.label.documentClass}/${sample.label.variant}` });
+  rows.push({
+    x: extractFeatures(doc.pages.flatMap((p) => groupLines(p.words))),
+    y: POA_CLASSES.indexOf(sample.label.documentClass),
+    variant: `${sample.label.documentClass}/${sample.label.variant}`,
+  });
 }
 const variants = [...new Set(rows.map((r) => r.variant))].sort();
 console.log('| held-out variant | n | accuracy | mistaken for |\n|---|---|---|---|');
@@ -27,7 +31,13 @@ let total = 0;
 for (const v of variants) {
   const train = rows.filter((r) => r.variant !== v);
   const test = rows.filter((r) => r.variant === v);
-  const model = trainSoftmax([...POA_CLASSES], [...FEATURE_NAMES], train.map((r) => r.x), train.map((r) => r.y), { epochs: 600, learningRate: 0.5, l2: 0.003 });
+  const model = trainSoftmax(
+    [...POA_CLASSES],
+    [...FEATURE_NAMES],
+    train.map((r) => r.x),
+    train.map((r) => r.y),
+    { epochs: 600, learningRate: 0.5, l2: 0.003 },
+  );
   const wrong = new Map<string, number>();
   let ok = 0;
   for (const r of test) {
@@ -38,6 +48,8 @@ for (const v of variants) {
   }
   hit += ok;
   total += test.length;
-  console.log(`| ${v} | ${test.length} | ${ratio(ok, test.length)} | ${[...wrong.entries()].map(([k, c]) => `${k} ${c}`).join(', ') || '-'} |`);
+  console.log(
+    `| ${v} | ${test.length} | ${ratio(ok, test.length)} | ${[...wrong.entries()].map(([k, c]) => `${k} ${c}`).join(', ') || '-'} |`,
+  );
 }
 console.log(`\nall held-out documents: ${ratio(hit, total)}`);

@@ -34,11 +34,29 @@ const perClass = new Map<string, { n: number; ok: number }>();
 const ocr = createTesseractOcr();
 
 async function run(format: PoaFormat, seeds: number[]): Promise<Tally> {
-  const t: Tally = { n: 0, cls: 0, name: 0, postcode: 0, country: 0, date: 0, verdict: 0, impostorFailed: 0, impostors: 0, latency: [], review: 0 };
+  const t: Tally = {
+    n: 0,
+    cls: 0,
+    name: 0,
+    postcode: 0,
+    country: 0,
+    date: 0,
+    verdict: 0,
+    impostorFailed: 0,
+    impostors: 0,
+    latency: [],
+    review: 0,
+  };
   for (const seed of seeds) {
     const sample = await makePoaSample(seed, format);
     const L = sample.label;
-    const r = await checkProofOfAddress(sample.bytes, { subjectName: L.subjectName, country: L.country, now: FIXTURE_NOW, mime: sample.mime, ocr });
+    const r = await checkProofOfAddress(sample.bytes, {
+      subjectName: L.subjectName,
+      country: L.country,
+      now: FIXTURE_NOW,
+      mime: sample.mime,
+      ocr,
+    });
     t.n++;
     t.latency.push(r.timings.totalMs);
     t.cls += r.documentClass === L.documentClass ? 1 : 0;
@@ -59,7 +77,13 @@ async function run(format: PoaFormat, seeds: number[]): Promise<Tally> {
     t.review += r.verdict === 'needs_review' ? 1 : 0;
     if (seed % 5 === 0) {
       t.impostors++;
-      const imp = await checkProofOfAddress(sample.bytes, { subjectName: 'Bartholomew Quinton-Fairweather', country: L.country, now: FIXTURE_NOW, mime: sample.mime, ocr });
+      const imp = await checkProofOfAddress(sample.bytes, {
+        subjectName: 'Bartholomew Quinton-Fairweather',
+        country: L.country,
+        now: FIXTURE_NOW,
+        mime: sample.mime,
+        ocr,
+      });
       t.impostorFailed += imp.verdict === 'failed' ? 1 : 0;
     }
   }
@@ -69,9 +93,27 @@ async function run(format: PoaFormat, seeds: number[]): Promise<Tally> {
 const pdfN = argNumber('pdf', 200);
 const ocrN = argNumber('ocr', 30);
 const results: Array<[string, Tally]> = [];
-results.push(['pdf (text layer)', await run('pdf', Array.from({ length: pdfN }, (_, i) => i))]);
-results.push(['scanned pdf (OCR)', await run('scanned_pdf', Array.from({ length: Math.ceil(ocrN / 2) }, (_, i) => 1000 + i))]);
-results.push(['jpeg photo/scan (OCR)', await run('jpeg', Array.from({ length: Math.floor(ocrN / 2) }, (_, i) => 2000 + i))]);
+results.push([
+  'pdf (text layer)',
+  await run(
+    'pdf',
+    Array.from({ length: pdfN }, (_, i) => i),
+  ),
+]);
+results.push([
+  'scanned pdf (OCR)',
+  await run(
+    'scanned_pdf',
+    Array.from({ length: Math.ceil(ocrN / 2) }, (_, i) => 1000 + i),
+  ),
+]);
+results.push([
+  'jpeg photo/scan (OCR)',
+  await run(
+    'jpeg',
+    Array.from({ length: Math.floor(ocrN / 2) }, (_, i) => 2000 + i),
+  ),
+]);
 // One real specimen that is not a proof of address (bench only; the service never reads /work/shared).
 const licencePath = '/work/shared/data/documents/onfido_samples/sample_driving_licence.png';
 let licenceLine = 'specimen driving licence: not available';
@@ -84,14 +126,22 @@ await ocr.close();
 console.log('| set | n | class | name | postcode | country | issue date | verdict | needs_review | impostor failed |');
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const [label, t] of results) {
-  console.log(`| ${label} | ${t.n} | ${ratio(t.cls, t.n)} | ${ratio(t.name, t.n)} | ${ratio(t.postcode, t.n)} | ${ratio(t.country, t.n)} | ${ratio(t.date, t.n)} | ${ratio(t.verdict, t.n)} | ${t.review} | ${ratio(t.impostorFailed, t.impostors)} |`);
+  console.log(
+    `| ${label} | ${t.n} | ${ratio(t.cls, t.n)} | ${ratio(t.name, t.n)} | ${ratio(t.postcode, t.n)} | ${ratio(t.country, t.n)} | ${ratio(t.date, t.n)} | ${ratio(t.verdict, t.n)} | ${t.review} | ${ratio(t.impostorFailed, t.impostors)} |`,
+  );
 }
 console.log('\nPer-class classification accuracy');
 for (const cls of POA_CLASSES) {
   const cells = ['pdf', 'scanned_pdf', 'jpeg'].map((f) => perClass.get(`${f}:${cls}`)).map((c) => (c ? ratio(c.ok, c.n) : 'n/a'));
   console.log(`| ${cls} | ${cells.join(' | ')} |`);
 }
-console.log('\nConfusions (true→predicted, errors only):', [...confusion.entries()].filter(([k]) => k.split('→')[0] !== k.split('→')[1]).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none');
+console.log(
+  '\nConfusions (true→predicted, errors only):',
+  [...confusion.entries()]
+    .filter(([k]) => k.split('→')[0] !== k.split('→')[1])
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ') || 'none',
+);
 console.log(`\n${licenceLine}`);
 console.log(`\n${LATENCY_HEADER}`);
 for (const [label, t] of results) console.log(latencyRow(`checkProofOfAddress, ${label}`, t.latency));

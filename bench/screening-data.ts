@@ -51,7 +51,38 @@ export function seeded(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ne', 'so', 'ta', 'vi', 'de', 'ru', 'an', 'el', 'or', 'us', 'in', 'ba', 'go', 'sha', 'khan', 'dor', 'len', 'mar', 'tin', 'vel', 'zar', 'pol', 'ser', 'gen', 'ric', 'hol'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ra',
+  'ne',
+  'so',
+  'ta',
+  'vi',
+  'de',
+  'ru',
+  'an',
+  'el',
+  'or',
+  'us',
+  'in',
+  'ba',
+  'go',
+  'sha',
+  'khan',
+  'dor',
+  'len',
+  'mar',
+  'tin',
+  'vel',
+  'zar',
+  'pol',
+  'ser',
+  'gen',
+  'ric',
+  'hol',
+];
 
 /** A synthetic person name of 2–3 tokens built from syllables: realistic token lengths and overlap. */
 export function syntheticName(rnd: () => number): string {
@@ -69,7 +100,19 @@ export function syntheticEntities(n: number, seed = 1): ListEntity[] {
   const out: ListEntity[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const y = 1940 + Math.floor(rnd() * 60);
-    out[i] = { id: `synthetic:${i}`, source: 'custom', datasets: ['sanctions'], schema: 'person', names: [{ full: syntheticName(rnd), quality: 'strong' }], birthDates: [{ year: y }], nationalities: [], countries: [], addresses: [], identifiers: [], programs: [] };
+    out[i] = {
+      id: `synthetic:${i}`,
+      source: 'custom',
+      datasets: ['sanctions'],
+      schema: 'person',
+      names: [{ full: syntheticName(rnd), quality: 'strong' }],
+      birthDates: [{ year: y }],
+      nationalities: [],
+      countries: [],
+      addresses: [],
+      identifiers: [],
+      programs: [],
+    };
   }
   return out;
 }

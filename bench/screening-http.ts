@@ -26,7 +26,11 @@ await app.ready();
 const account = await createAccount(db, { name: 'bench' });
 const sandboxKey = (await createApiKey(db, { accountId: account.id, environment: 'sandbox' })).key;
 const productionKey = (await createApiKey(db, { accountId: account.id, environment: 'production' })).key;
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores shared); ${N} requests per run`);
+console.log(
+  `load average at start: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (2 cores shared); ${N} requests per run`,
+);
 
 function queries(names: string[], n: number): Record<string, unknown>[] {
   const rnd = seeded(7);
@@ -36,8 +40,10 @@ function queries(names: string[], n: number): Record<string, unknown>[] {
     const k = out.length % 4;
     if (k === 0) out.push({ name, subject_reference: `cus_${out.length}` });
     else if (k === 1) out.push({ name: name.replace(/,/g, ' ').split(/\s+/).reverse().join(' '), date_of_birth: '1970-01-01' });
-    else if (k === 2) { const p = Math.floor(name.length / 2); out.push({ name: name.slice(0, p) + (name[p] === 'a' ? 'e' : 'a') + name.slice(p + 1) }); }
-    else out.push({ name: syntheticName(rnd), country: 'GB' });
+    else if (k === 2) {
+      const p = Math.floor(name.length / 2);
+      out.push({ name: name.slice(0, p) + (name[p] === 'a' ? 'e' : 'a') + name.slice(p + 1) });
+    } else out.push({ name: syntheticName(rnd), country: 'GB' });
   }
   return out;
 }
@@ -45,10 +51,20 @@ function queries(names: string[], n: number): Record<string, unknown>[] {
 async function run(label: string, key: string, bodies: Record<string, unknown>[], parallel: number): Promise<string> {
   const one = async (body: Record<string, unknown>) => {
     const t0 = performance.now();
-    const res = await app.inject({ method: 'POST', url: '/v1/checks/screening', headers: { authorization: `Bearer ${key}` }, payload: body });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/checks/screening',
+      headers: { authorization: `Bearer ${key}` },
+      payload: body,
+    });
     if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
     const c = res.json();
-    return { ms: performance.now() - t0, status: c.status as string, screen: c.timings.screen as number, entries: c.timings.list_entries as number };
+    return {
+      ms: performance.now() - t0,
+      status: c.status as string,
+      screen: c.timings.screen as number,
+      entries: c.timings.list_entries as number,
+    };
   };
   for (const b of bodies.slice(0, 30)) await one(b); // warm-up
   const lat: number[] = [];
@@ -66,18 +82,34 @@ async function run(label: string, key: string, bodies: Record<string, unknown>[]
   }
   const secs = (performance.now() - t0) / 1000;
   for (const a of [lat, screen, entries]) a.sort((x, y) => x - y);
-  return `| ${label} | ${parallel} | ${bodies.length} | ${percentile(lat, 0.5).toFixed(1)} | ${percentile(lat, 0.99).toFixed(1)} | ${(bodies.length / secs).toFixed(0)} | ${percentile(screen, 0.5).toFixed(1)} / ${percentile(screen, 0.99).toFixed(1)} | ${percentile(entries, 0.5).toFixed(1)} | ${Object.entries(statuses).map(([s, n]) => `${s} ${n}`).join(', ')} |`;
+  return `| ${label} | ${parallel} | ${bodies.length} | ${percentile(lat, 0.5).toFixed(1)} | ${percentile(lat, 0.99).toFixed(1)} | ${(bodies.length / secs).toFixed(0)} | ${percentile(screen, 0.5).toFixed(1)} / ${percentile(screen, 0.99).toFixed(1)} | ${percentile(entries, 0.5).toFixed(1)} | ${Object.entries(
+    statuses,
+  )
+    .map(([s, n]) => `${s} ${n}`)
+    .join(', ')} |`;
 }
 
-const rows = ['| lists | concurrency | requests | p50 ms | p99 ms | req/s | engine p50 / p99 ms | list entries p50 ms | decisions |', '|---|---:|---:|---:|---:|---:|---:|---:|---|'];
-const sandboxNames = ['Sandbox Sanctioned Person', 'Sandbox Politically Exposed', 'Sandbox Voyager', 'Sandbox Adverse Media', 'Sandbox Sanctioned Trading LLC'];
+const rows = [
+  '| lists | concurrency | requests | p50 ms | p99 ms | req/s | engine p50 / p99 ms | list entries p50 ms | decisions |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+];
+const sandboxNames = [
+  'Sandbox Sanctioned Person',
+  'Sandbox Politically Exposed',
+  'Sandbox Voyager',
+  'Sandbox Adverse Media',
+  'Sandbox Sanctioned Trading LLC',
+];
 await indexCacheFor(db).get();
 rows.push(await run('sandbox (5 entities)', sandboxKey, queries(sandboxNames, N), 1));
 rows.push(await run('sandbox (5 entities)', sandboxKey, queries(sandboxNames, N), 8));
 
 const dir = dataDir();
 const t0 = performance.now();
-for (const [path, format] of [[`${dir}/sanctions/ofac_sdn_csv_2024_snapshots/sdn_2024-05-03.csv`, 'ofac_csv'], [`${dir}/sanctions/un_consolidated/UN_consolidated.xml`, 'un_xml']] as const) {
+for (const [path, format] of [
+  [`${dir}/sanctions/ofac_sdn_csv_2024_snapshots/sdn_2024-05-03.csv`, 'ofac_csv'],
+  [`${dir}/sanctions/un_consolidated/UN_consolidated.xml`, 'un_xml'],
+] as const) {
   const r = await importListFile(db, { path, format });
   if (!r.ok) throw new Error(r.error);
 }
@@ -86,12 +118,19 @@ await indexCacheFor(db).get();
 const built = performance.now();
 // Read from the database rather than the cache: the indexes live in the screening worker (and the
 // same lines run against the earlier main-thread cache for the before/after comparison).
-const active = await db.query<{ id: string; entity_count: number }>("SELECT id, entity_count FROM list_snapshots WHERE state = 'active' AND source <> 'sandbox' ORDER BY source");
+const active = await db.query<{ id: string; entity_count: number }>(
+  "SELECT id, entity_count FROM list_snapshots WHERE state = 'active' AND source <> 'sandbox' ORDER BY source",
+);
 const entities = active.reduce((n, s) => n + s.entity_count, 0);
-console.log(`import (parse + store + activate) OFAC SDN 2024-05-03 + UN: ${((imported - t0) / 1000).toFixed(1)} s; index build: ${((built - imported) / 1000).toFixed(1)} s; ${entities} entities`);
+console.log(
+  `import (parse + store + activate) OFAC SDN 2024-05-03 + UN: ${((imported - t0) / 1000).toFixed(1)} s; index build: ${((built - imported) / 1000).toFixed(1)} s; ${entities} entities`,
+);
 const listed: string[] = [];
 for (const s of active) {
-  const rows = await db.query<{ n: string }>("SELECT entity->'names'->0->>'full' AS n FROM list_snapshot_entities WHERE snapshot_id = $1 ORDER BY entity_id LIMIT 2000", [s.id]);
+  const rows = await db.query<{ n: string }>(
+    "SELECT entity->'names'->0->>'full' AS n FROM list_snapshot_entities WHERE snapshot_id = $1 ORDER BY entity_id LIMIT 2000",
+    [s.id],
+  );
   listed.push(...rows.map((r) => r.n));
 }
 rows.push(await run(`OFAC SDN + UN (${entities} entities)`, productionKey, queries(listed, N), 1));
@@ -108,7 +147,12 @@ const rescreenJobs = () => new JobRunner({ db, handlers: monitoringJobHandlers(d
 await rescreenJobs(); // the first imports' re-screens (no subjects yet), outside any window
 console.log(`enrolling ${SUBJECTS} monitored subjects …`);
 for (const [i, body] of queries(listed, SUBJECTS).entries()) {
-  const res = await app.inject({ method: 'POST', url: '/v1/monitoring/subjects', headers: { authorization: `Bearer ${productionKey}` }, payload: { ...body, subject_reference: `mon_${i}` } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/monitoring/subjects',
+    headers: { authorization: `Bearer ${productionKey}` },
+    payload: { ...body, subject_reference: `mon_${i}` },
+  });
   if (res.statusCode !== 201) throw new Error(`${res.statusCode} ${res.body}`);
 }
 async function probe(label: string, during: () => Promise<unknown>): Promise<string> {
@@ -118,17 +162,23 @@ async function probe(label: string, during: () => Promise<unknown>): Promise<str
   const sent: Promise<void>[] = [];
   let ended = Infinity;
   const t0 = performance.now();
-  const work = during().finally(() => { ended = performance.now(); });
+  const work = during().finally(() => {
+    ended = performance.now();
+  });
   // Every probe due before the work ended is sent, also those a stalled loop could only send late.
   for (let i = 0; t0 + i * 10 <= ended; i++) {
     const due = t0 + i * 10;
     const wait = due - performance.now();
     // Always yield: app.inject against the embedded database can complete without returning to the event loop.
     await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
-    sent.push(app.inject({ method: 'GET', url: '/v1/monitoring/alerts?limit=5', headers: { authorization: `Bearer ${productionKey}` } }).then((res) => {
-      if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
-      lat.push(performance.now() - due);
-    }));
+    sent.push(
+      app
+        .inject({ method: 'GET', url: '/v1/monitoring/alerts?limit=5', headers: { authorization: `Bearer ${productionKey}` } })
+        .then((res) => {
+          if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
+          lat.push(performance.now() - due);
+        }),
+    );
   }
   await work;
   await Promise.all(sent);
@@ -141,8 +191,16 @@ console.log('probing …');
 probes.push(await probe('idle (5 s)', () => new Promise((r) => setTimeout(r, 5000))));
 const update = await importListFile(db, { path: `${dir}/sanctions/ofac_sdn_csv_2024_snapshots/sdn_2024-04-25.csv`, format: 'ofac_csv' });
 if (!update.ok || update.unchanged) throw new Error('the OFAC 2024-04-25 snapshot did not activate');
-probes.push(await probe(`OFAC update: index rebuild + re-screen of ${SUBJECTS} subjects`, () => Promise.all([indexCacheFor(db).get(), rescreenJobs()])));
+probes.push(
+  await probe(`OFAC update: index rebuild + re-screen of ${SUBJECTS} subjects`, () =>
+    Promise.all([indexCacheFor(db).get(), rescreenJobs()]),
+  ),
+);
 console.log(probes.join('\n'));
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average at end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 await app.close();
 await db.close();

@@ -18,7 +18,16 @@ const schemaOf = (s: string): EntitySchema => (s === 'Person' ? 'person' : s ===
 const cases = parseCsvRecords(readFileSync(join(dataDir(), 'name_matching/nomenklatura/name_bench_cases.csv'), 'utf8'));
 const LATIN = /^[\p{Script=Latin}\p{N}\p{P}\p{Zs}\p{S}]*$/u;
 
-interface Pair { score: number; a: string; b: string; shared: number; jw: number; edits: number; match: boolean; names: string }
+interface Pair {
+  score: number;
+  a: string;
+  b: string;
+  shared: number;
+  jw: number;
+  edits: number;
+  match: boolean;
+  names: string;
+}
 const pairs: Pair[] = [];
 for (const r of cases) {
   if (!LATIN.test(r.name1!) || !LATIN.test(r.name2!)) continue;
@@ -29,13 +38,32 @@ for (const r of cases) {
   const only2 = w2.filter((t) => !w1.includes(t));
   if (only1.length !== 1 || only2.length !== 1 || w1.length < 2 || w2.length < 2) continue;
   const [a, b] = [only1[0]!, only2[0]!];
-  pairs.push({ score: compareNames(prepareName(r.name1!, schema), prepareName(r.name2!, schema)).score, a, b, shared: w1.length - 1, jw: jaroWinkler(a, b), edits: levenshtein(a, b), match: r.is_match === 'true', names: `${r.name1} | ${r.name2}` });
+  pairs.push({
+    score: compareNames(prepareName(r.name1!, schema), prepareName(r.name2!, schema)).score,
+    a,
+    b,
+    shared: w1.length - 1,
+    jw: jaroWinkler(a, b),
+    edits: levenshtein(a, b),
+    match: r.is_match === 'true',
+    names: `${r.name1} | ${r.name2}`,
+  });
 }
-const pos = pairs.filter((p) => p.match), neg = pairs.filter((p) => !p.match);
-console.log(`pairs differing in exactly one word (Latin script, ≥ 2 words): ${pairs.length} (${pos.length} match, ${neg.length} non-match)`);
+const pos = pairs.filter((p) => p.match),
+  neg = pairs.filter((p) => !p.match);
+console.log(
+  `pairs differing in exactly one word (Latin script, ≥ 2 words): ${pairs.length} (${pos.length} match, ${neg.length} non-match)`,
+);
 
 console.log('\n| Jaro-Winkler of the differing words | match | non-match |\n|---|---:|---:|');
-for (const [lo, hi] of [[0, 0.5], [0.5, 0.7], [0.7, 0.8], [0.8, 0.9], [0.9, 0.95], [0.95, 1.01]] as const) {
+for (const [lo, hi] of [
+  [0, 0.5],
+  [0.5, 0.7],
+  [0.7, 0.8],
+  [0.8, 0.9],
+  [0.9, 0.95],
+  [0.95, 1.01],
+] as const) {
   const inB = (p: Pair) => p.jw >= lo && p.jw < hi;
   console.log(`| ${lo.toFixed(2)}–${hi >= 1 ? '1.00' : hi.toFixed(2)} | ${pos.filter(inB).length} | ${neg.filter(inB).length} |`);
 }
@@ -61,7 +89,8 @@ for (const e of [1, 2, 3, 4]) {
   const c = { tp: 0, fn: 0, fp: 0, tn: 0 };
   for (const p of pairs.filter(inB)) {
     const hit = p.score >= DEFAULT_THRESHOLD;
-    if (p.match) hit ? c.tp++ : c.fn++; else hit ? c.fp++ : c.tn++;
+    if (p.match) hit ? c.tp++ : c.fn++;
+    else hit ? c.fp++ : c.tn++;
     if (process.env.SHOW && hit !== p.match) console.log(`    ${p.match ? 'FN' : 'FP'} ${p.score.toFixed(3)} ${p.names} (${p.a}/${p.b})`);
   }
   console.log(`| ${e === 4 ? '≥ 4' : e} | ${c.tp} | ${c.fn} | ${c.fp} | ${c.tn} |`);

@@ -18,15 +18,34 @@ const all = [...ofac, ...un, ...uk].map((e) => ({ ...e, names: e.names.filter((n
 const index = ScreeningIndex.build(all);
 const rnd = seeded(42);
 
-interface Case { type: string; query: string; schema: EntitySchema; expect?: string }
+interface Case {
+  type: string;
+  query: string;
+  schema: EntitySchema;
+  expect?: string;
+}
 const cases: Case[] = [];
 const words = (s: string): string[] => s.replace(/,/g, ' ').split(/\s+/).filter(Boolean);
-const LEGAL: Record<string, string> = { LIMITED: 'LTD', LTD: 'LIMITED', 'LTD.': 'LIMITED', COMPANY: 'CO', 'CO.': 'COMPANY', CORPORATION: 'CORP', LLC: 'LIMITED LIABILITY COMPANY', 'S.A.': 'SOCIEDAD ANONIMA', JSC: 'JOINT STOCK COMPANY', INC: 'INCORPORATED', 'INC.': 'INCORPORATED' };
+const LEGAL: Record<string, string> = {
+  LIMITED: 'LTD',
+  LTD: 'LIMITED',
+  'LTD.': 'LIMITED',
+  COMPANY: 'CO',
+  'CO.': 'COMPANY',
+  CORPORATION: 'CORP',
+  LLC: 'LIMITED LIABILITY COMPANY',
+  'S.A.': 'SOCIEDAD ANONIMA',
+  JSC: 'JOINT STOCK COMPANY',
+  INC: 'INCORPORATED',
+  'INC.': 'INCORPORATED',
+};
 
 function typo(name: string): string | undefined {
   const ws = words(name);
   let longest = 0;
-  ws.forEach((w, i) => { if (w.length > ws[longest]!.length) longest = i; });
+  ws.forEach((w, i) => {
+    if (w.length > ws[longest]!.length) longest = i;
+  });
   const w = ws[longest]!;
   if (w.length < 5) return undefined;
   const p = 1 + Math.floor(rnd() * (w.length - 2));
@@ -50,13 +69,18 @@ const step = Math.max(1, Math.floor(all.length / 1500));
 for (let i = 0; i < all.length; i += step) {
   const e = all[i]!;
   const primary = e.names[0]!.full;
-  const p = (type: string, query: string | undefined): void => { if (query && query !== primary || type === 'exact') cases.push({ type, query: query ?? primary, schema: e.schema, expect: e.id }); };
+  const p = (type: string, query: string | undefined): void => {
+    if ((query && query !== primary) || type === 'exact') cases.push({ type, query: query ?? primary, schema: e.schema, expect: e.id });
+  };
   p('exact', primary);
   const alias = e.names.find((n, k) => k > 0 && n.quality === 'strong' && normalizeText(n.full).text !== normalizeText(primary).text);
   if (alias) p('alias', alias.full);
   if (words(primary).length >= 2) p('word_order', words(primary).reverse().join(' '));
   p('typo', typo(primary));
-  if (e.schema === 'person') { p('missing_middle', missingMiddle(primary)); p('honorific', `Mr ${primary}`); }
+  if (e.schema === 'person') {
+    p('missing_middle', missingMiddle(primary));
+    p('honorific', `Mr ${primary}`);
+  }
   if (e.schema === 'organization') {
     const ws = words(primary.toUpperCase());
     const last = ws[ws.length - 1]!;
@@ -69,10 +93,21 @@ for (const el of [...children(child(unXml, 'INDIVIDUALS'), 'INDIVIDUAL'), ...chi
   const orig = childText(el, 'NAME_ORIGINAL_SCRIPT');
   const ref = childText(el, 'REFERENCE_NUMBER');
   if (orig && ref && !latin(orig)) {
-    const script = /[\u0600-\u06FF]/.test(orig) ? 'arabic' : /[\u0400-\u04FF]/.test(orig) ? 'cyrillic' : /[\u4E00-\u9FFF]/.test(orig) ? 'han' : 'other';
+    const script = /[\u0600-\u06FF]/.test(orig)
+      ? 'arabic'
+      : /[\u0400-\u04FF]/.test(orig)
+        ? 'cyrillic'
+        : /[\u4E00-\u9FFF]/.test(orig)
+          ? 'han'
+          : 'other';
     // Organisation names in Arabic are mostly translations ("Egyptian Islamic Jihad"), not transliterations.
     const person = el.name === 'INDIVIDUAL';
-    cases.push({ type: `original_script_${script}_${person ? 'person' : 'org'}`, query: orig, schema: person ? 'person' : 'organization', expect: `un:${ref}` });
+    cases.push({
+      type: `original_script_${script}_${person ? 'person' : 'org'}`,
+      query: orig,
+      schema: person ? 'person' : 'organization',
+      expect: `un:${ref}`,
+    });
   }
 }
 // Negatives: given name of one listed person with the surname of another, unless some listed name has both.
@@ -100,29 +135,41 @@ for (const c of cases) {
   const ok = c.expect ? r.hits.some((h) => h.entityId === c.expect) : r.hits.length > 0;
   verityHit.set(c, ok);
   const s = stats.get(c.type) ?? { n: 0, hit: 0, top1: 0 };
-  s.n++; if (ok) s.hit++;
+  s.n++;
+  if (ok) s.hit++;
   // Ranked first, ties included: the same name is often listed by OFAC, UN and UK alike.
   if (c.expect && r.hits.some((h) => h.entityId === c.expect && h.score === r.hits[0]!.score)) s.top1++;
   stats.set(c.type, s);
 }
-console.log(`\n== list-derived cases: OFAC SDN 2024-05-03 + UN + UK FCDO (${all.length} entities, Latin names only), threshold ${DEFAULT_THRESHOLD} ==`);
-let pos = 0, posHit = 0;
+console.log(
+  `\n== list-derived cases: OFAC SDN 2024-05-03 + UN + UK FCDO (${all.length} entities, Latin names only), threshold ${DEFAULT_THRESHOLD} ==`,
+);
+let pos = 0,
+  posHit = 0;
 for (const [type, s] of [...stats].sort()) {
   const neg = type.startsWith('negative');
-  if (!neg) { pos += s.n; posHit += s.hit; }
-  console.log(`${type.padEnd(28)} n=${String(s.n).padStart(5)}  ${neg ? `false-positive rate ${(s.hit / s.n).toFixed(3)}` : `recall ${(s.hit / s.n).toFixed(3)}  ranked first ${(s.top1 / s.n).toFixed(3)}`}`);
+  if (!neg) {
+    pos += s.n;
+    posHit += s.hit;
+  }
+  console.log(
+    `${type.padEnd(28)} n=${String(s.n).padStart(5)}  ${neg ? `false-positive rate ${(s.hit / s.n).toFixed(3)}` : `recall ${(s.hit / s.n).toFixed(3)}  ranked first ${(s.top1 / s.n).toFixed(3)}`}`,
+  );
 }
 const negS = stats.get('negative_recombined')!;
 const recall = posHit / pos;
 const fpr = negS.hit / negS.n;
-console.log(`all positives                n=${String(pos).padStart(5)}  recall ${recall.toFixed(3)};  precision at equal positives/negatives ${(recall / (recall + fpr)).toFixed(3)}`);
+console.log(
+  `all positives                n=${String(pos).padStart(5)}  recall ${recall.toFixed(3)};  precision at equal positives/negatives ${(recall / (recall + fpr)).toFixed(3)}`,
+);
 
 // --- plain Jaro-Winkler baseline on a subsample (it must compare against every listed name) -----
 const listNames = all.flatMap((e) => e.names.map((n) => ({ id: e.id, text: normalizeText(n.full).text })));
 const sample = cases.filter((_, i) => i % 12 === 0);
 const best = sample.map((c) => {
   const q = normalizeText(c.query).text;
-  let top = 0, topExpected = 0;
+  let top = 0,
+    topExpected = 0;
   for (const n of listNames) {
     const s = jaroWinkler(q, n.text);
     if (s > top) top = s;
@@ -134,7 +181,9 @@ const sPos = best.filter((b) => b.c.expect);
 const sNeg = best.filter((b) => !b.c.expect);
 const ourRecall = sPos.filter((b) => verityHit.get(b.c)).length / sPos.length;
 const ourFpr = sNeg.filter((b) => verityHit.get(b.c)).length / sNeg.length;
-console.log(`\n== plain Jaro-Winkler baseline (full normalised strings against all ${listNames.length} names), subsample ${sPos.length} positives / ${sNeg.length} negatives ==`);
+console.log(
+  `\n== plain Jaro-Winkler baseline (full normalised strings against all ${listNames.length} names), subsample ${sPos.length} positives / ${sNeg.length} negatives ==`,
+);
 console.log(`Verity                      recall ${ourRecall.toFixed(3)}  false-positive rate ${ourFpr.toFixed(3)}`);
 for (const t of [0.8, 0.85, 0.9, 0.95]) {
   const r = sPos.filter((b) => b.topExpected >= t).length / sPos.length;
@@ -144,4 +193,6 @@ for (const t of [0.8, 0.85, 0.9, 0.95]) {
 // The JW threshold that matches our recall, for a like-for-like false-positive comparison.
 const thresholds = sPos.map((b) => b.topExpected).sort((a, b) => b - a);
 const tEq = thresholds[Math.max(0, Math.ceil(ourRecall * sPos.length) - 1)] ?? 1;
-console.log(`Jaro-Winkler @${tEq.toFixed(3)} (same recall as Verity)  false-positive rate ${(sNeg.filter((b) => b.top >= tEq).length / sNeg.length).toFixed(3)}`);
+console.log(
+  `Jaro-Winkler @${tEq.toFixed(3)} (same recall as Verity)  false-positive rate ${(sNeg.filter((b) => b.top >= tEq).length / sNeg.length).toFixed(3)}`,
+);

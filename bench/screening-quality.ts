@@ -17,10 +17,18 @@ import type { EntitySchema, ScreeningQuery } from '../src/engines/screening/type
 import { legalForm } from '../src/engines/screening/name-tables.js';
 
 const D = dataDir();
-interface Counts { tp: number; fp: number; tn: number; fn: number }
+interface Counts {
+  tp: number;
+  fp: number;
+  tn: number;
+  fn: number;
+}
 const empty = (): Counts => ({ tp: 0, fp: 0, tn: 0, fn: 0 });
 function add(c: Counts, predicted: boolean, actual: boolean): void {
-  if (predicted && actual) c.tp++; else if (predicted) c.fp++; else if (actual) c.fn++; else c.tn++;
+  if (predicted && actual) c.tp++;
+  else if (predicted) c.fp++;
+  else if (actual) c.fn++;
+  else c.tn++;
 }
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '  –  ');
 function row(label: string, c: Counts): string {
@@ -48,10 +56,19 @@ const half = (r: Record<string, string>): 'tune' | 'held-out' =>
 // category/notes and the shape of the token difference), never from our score, so that the same
 // pair lands in the same category before and after a change.
 const SCRIPTS: Array<[string, RegExp]> = [
-  ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u], ['han', /\p{Script=Han}/u], ['hangul', /\p{Script=Hangul}/u],
-  ['thai', /\p{Script=Thai}/u], ['khmer', /\p{Script=Khmer}/u], ['arabic', /\p{Script=Arabic}/u], ['cyrillic', /\p{Script=Cyrillic}/u],
-  ['greek', /\p{Script=Greek}/u], ['hebrew', /\p{Script=Hebrew}/u], ['devanagari', /\p{Script=Devanagari}/u],
-  ['ethiopic', /\p{Script=Ethiopic}/u], ['georgian', /\p{Script=Georgian}/u], ['armenian', /\p{Script=Armenian}/u],
+  ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['han', /\p{Script=Han}/u],
+  ['hangul', /\p{Script=Hangul}/u],
+  ['thai', /\p{Script=Thai}/u],
+  ['khmer', /\p{Script=Khmer}/u],
+  ['arabic', /\p{Script=Arabic}/u],
+  ['cyrillic', /\p{Script=Cyrillic}/u],
+  ['greek', /\p{Script=Greek}/u],
+  ['hebrew', /\p{Script=Hebrew}/u],
+  ['devanagari', /\p{Script=Devanagari}/u],
+  ['ethiopic', /\p{Script=Ethiopic}/u],
+  ['georgian', /\p{Script=Georgian}/u],
+  ['armenian', /\p{Script=Armenian}/u],
 ];
 const scriptOf = (s: string): string => SCRIPTS.find(([, re]) => re.test(s))?.[0] ?? 'latin';
 const NOTE_CATEGORIES: Array<[RegExp, string]> = [
@@ -65,13 +82,15 @@ const NOTE_CATEGORIES: Array<[RegExp, string]> = [
   [/contextual|qualifier|country-token|prefix-token|brand-token|dropped|addition|mid-name/i, 'extra / missing words'],
 ];
 function categoryOf(r: Record<string, string>, schema: EntitySchema): string {
-  const s1 = scriptOf(r.name1!), s2 = scriptOf(r.name2!);
+  const s1 = scriptOf(r.name1!),
+    s2 = scriptOf(r.name2!);
   if (s1 !== s2) return `cross-script: ${s1 === 'latin' ? s2 : s2 === 'latin' ? s1 : `${s1}/${s2}`}`;
   if (s1 !== 'latin') return `same script: ${s1}`;
   const note = `${r.category ?? ''} ${r.notes ?? ''}`;
   for (const [re, c] of NOTE_CATEGORIES) if (re.test(note)) return c;
   const words = (n: string): string[] => prepareName(n, schema).tokens.map((t) => t.text);
-  const w1 = words(r.name1!), w2 = words(r.name2!);
+  const w1 = words(r.name1!),
+    w2 = words(r.name2!);
   const core = (w: string[]): string[] => w.filter((t) => legalForm(t) === undefined);
   const key = (w: string[]): string => [...w].sort().join(' ');
   if (key(w1) === key(w2)) return w1.join(' ') === w2.join(' ') ? 'same words' : 'word order';
@@ -79,20 +98,32 @@ function categoryOf(r: Record<string, string>, schema: EntitySchema): string {
   if (core(w1).join('') === core(w2).join('')) return 'words joined / split';
   const [short, long] = w1.length <= w2.length ? [w1, w2] : [w2, w1];
   if (short.every((t) => long.includes(t))) return 'extra / missing words';
-  const onlyA = w1.filter((t) => !w2.includes(t)).length, onlyB = w2.filter((t) => !w1.includes(t)).length;
-  if (onlyA === 1 && onlyB === 1) return w1.length === 1 && w2.length === 1 ? 'single word spelt differently' : 'one word differs, others shared';
+  const onlyA = w1.filter((t) => !w2.includes(t)).length,
+    onlyB = w2.filter((t) => !w1.includes(t)).length;
+  if (onlyA === 1 && onlyB === 1)
+    return w1.length === 1 && w2.length === 1 ? 'single word spelt differently' : 'one word differs, others shared';
   if (onlyA + onlyB === 1) return 'extra / missing words';
   if (onlyA === w1.length && onlyB === w2.length) return 'no word shared';
   return 'several words differ';
 }
 
-const ours = { all: empty(), byQuality: new Map<string, Counts>(), byGroup: new Map<string, Counts>(), byCategory: new Map<string, Counts>(), byHalf: new Map<string, Counts>(), byKind: new Map<string, Counts>() };
+const ours = {
+  all: empty(),
+  byQuality: new Map<string, Counts>(),
+  byGroup: new Map<string, Counts>(),
+  byCategory: new Map<string, Counts>(),
+  byHalf: new Map<string, Counts>(),
+  byKind: new Map<string, Counts>(),
+};
 const halfQuality = new Map<string, Counts>();
 const common = { ours: empty(), jw: empty(), logic: empty() };
 const jwScores: Array<[number, boolean]> = [];
 const ourScores: Array<[number, boolean]> = [];
 const failures: string[] = [];
-const bump = (m: Map<string, Counts>, k: string, p: boolean, a: boolean): void => { if (!m.has(k)) m.set(k, empty()); add(m.get(k)!, p, a); };
+const bump = (m: Map<string, Counts>, k: string, p: boolean, a: boolean): void => {
+  if (!m.has(k)) m.set(k, empty());
+  add(m.get(k)!, p, a);
+};
 for (const r of cases) {
   const actual = r.is_match === 'true';
   const schema = schemaOf(r.schema!);
@@ -106,7 +137,7 @@ for (const r of cases) {
   bump(ours.byHalf, half(r), predicted, actual);
   bump(halfQuality, `${half(r)} ${r.quality || 'MEDIUM'}`, predicted, actual);
   bump(ours.byKind, categoryOf(r, schema), predicted, actual);
-  if ((r.quality === 'STRONG') && predicted !== actual) failures.push(`${actual ? 'FN' : 'FP'} ${s.toFixed(3)} ${r.name1} | ${r.name2}`);
+  if (r.quality === 'STRONG' && predicted !== actual) failures.push(`${actual ? 'FN' : 'FP'} ${s.toFixed(3)} ${r.name1} | ${r.name2}`);
   const jw = plainJw(r.name1!, r.name2!);
   jwScores.push([jw, actual]);
   const f = frozen.get([r.case_group, r.schema, r.name1, r.name2].join('\u0001'));
@@ -121,7 +152,9 @@ let bestJw = { t: 0, c: empty(), f1: 0 };
 for (let t = 0.7; t <= 0.99; t += 0.01) {
   const c = empty();
   for (const [s, a] of jwScores) add(c, s >= t, a);
-  const p = c.tp / (c.tp + c.fp); const rr = c.tp / (c.tp + c.fn); const f1 = (2 * p * rr) / (p + rr);
+  const p = c.tp / (c.tp + c.fp);
+  const rr = c.tp / (c.tp + c.fn);
+  const f1 = (2 * p * rr) / (p + rr);
   if (f1 > bestJw.f1) bestJw = { t, c, f1 };
 }
 
@@ -145,7 +178,8 @@ for (const t of [0.7, 0.75, 0.85, 0.9]) {
   for (const t of [...new Set(ourScores.map(([x]) => x))].sort((a, b) => a - b)) {
     const c = empty();
     for (const [x, a] of ourScores) add(c, x >= t, a);
-    const p = c.tp / (c.tp + c.fp), r = c.tp / (c.tp + c.fn);
+    const p = c.tp / (c.tp + c.fp),
+      r = c.tp / (c.tp + c.fn);
     if (p >= 0.95 && (!atP || r > atP[2])) atP = [t, p, r];
     if (r >= 0.98 && (!atR || p > atR[1])) atR = [t, p, r];
   }
@@ -162,14 +196,19 @@ console.log('-- Verity by half (deterministic hash split; rule changes were chec
 for (const [k, c] of [...ours.byHalf].sort().reverse()) console.log(row(k, c));
 for (const [k, c] of [...halfQuality].sort().reverse()) console.log(row(`  ${k}`, c));
 console.log('-- Verity by kind of difference (positives / negatives; FN and FP counts) --');
-for (const [k, c] of [...ours.byKind].sort((a, b) => (b[1].fn + b[1].fp) - (a[1].fn + a[1].fp) || a[0].localeCompare(b[0]))) {
-  console.log(`${k.padEnd(40)} pos ${String(c.tp + c.fn).padStart(3)}  neg ${String(c.tn + c.fp).padStart(3)}  FN ${String(c.fn).padStart(3)}  FP ${String(c.fp).padStart(3)}`);
+for (const [k, c] of [...ours.byKind].sort((a, b) => b[1].fn + b[1].fp - (a[1].fn + a[1].fp) || a[0].localeCompare(b[0]))) {
+  console.log(
+    `${k.padEnd(40)} pos ${String(c.tp + c.fn).padStart(3)}  neg ${String(c.tn + c.fp).padStart(3)}  FN ${String(c.fn).padStart(3)}  FP ${String(c.fp).padStart(3)}`,
+  );
 }
 console.log(`STRONG-tier errors (${failures.length}):`);
 for (const f of failures) console.log(`  ${f}`);
 
 // --- Watchman cross-script pairs ----------------------------------------------------------------
-const xs = readFileSync(join(D, 'name_matching/watchman/cross_script_pairs.csv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(','));
+const xs = readFileSync(join(D, 'name_matching/watchman/cross_script_pairs.csv'), 'utf8')
+  .split('\n')
+  .filter((l) => l && !l.startsWith('#'))
+  .map((l) => l.split(','));
 console.log(`\n== watchman cross_script_pairs.csv (${xs.length} pairs): score >= upstream minimum? ==`);
 let pass = 0;
 for (const [q, e, min, desc] of xs) {
@@ -181,19 +220,31 @@ console.log(`  passed ${pass}/${xs.length}`);
 
 // --- Watchman Jaro-Winkler expectations ---------------------------------------------------------
 const jwRows = parseCsvRecords(readFileSync(join(D, 'name_matching/watchman/jaro_winkler_expected_scores.csv'), 'utf8'));
-let agree = 0, single = 0, singleAgree = 0;
+let agree = 0,
+  single = 0,
+  singleAgree = 0;
 for (const r of jwRows) {
-  const a = normalizeText(r.indexed_name!).text, b = normalizeText(r.query_name!).text;
+  const a = normalizeText(r.indexed_name!).text,
+    b = normalizeText(r.query_name!).text;
   const ok = Math.abs(jaroWinkler(a, b) - Number(r.expected_score)) <= 0.02;
   if (ok) agree++;
-  if (!a.includes(' ') && !b.includes(' ') && a && b) { single++; if (ok) singleAgree++; }
+  if (!a.includes(' ') && !b.includes(' ') && a && b) {
+    single++;
+    if (ok) singleAgree++;
+  }
 }
-console.log(`\n== watchman jaro_winkler_expected_scores.csv: plain JW within ±0.02 on ${agree}/${jwRows.length} rows; single-token rows ${singleAgree}/${single} (Watchman's score is a token-pair variant with its own penalties, so only single tokens are comparable) ==`);
+console.log(
+  `\n== watchman jaro_winkler_expected_scores.csv: plain JW within ±0.02 on ${agree}/${jwRows.length} rows; single-token rows ${singleAgree}/${single} (Watchman's score is a token-pair variant with its own penalties, so only single tokens are comparable) ==`,
+);
 
 // --- Watchman entity similarity cases (ordering) ------------------------------------------------
 const mini = join(D, 'sanctions/ofac_sdn_csv_mini');
-const miniEntities = parseOfacCsv(Object.fromEntries(['sdn.csv', 'add.csv', 'alt.csv', 'sdn_comments.csv'].map((f) => [f, readFileSync(join(mini, f))])));
-const ec = JSON.parse(readFileSync(join(D, 'name_matching/watchman/entity_similarity_cases.json'), 'utf8')) as { cases: Array<{ index_ent_num: string; name: string; expected: number; query: Record<string, unknown> }> };
+const miniEntities = parseOfacCsv(
+  Object.fromEntries(['sdn.csv', 'add.csv', 'alt.csv', 'sdn_comments.csv'].map((f) => [f, readFileSync(join(mini, f))])),
+);
+const ec = JSON.parse(readFileSync(join(D, 'name_matching/watchman/entity_similarity_cases.json'), 'utf8')) as {
+  cases: Array<{ index_ent_num: string; name: string; expected: number; query: Record<string, unknown> }>;
+};
 console.log(`\n== watchman entity_similarity_cases.json (${ec.cases.length} cases vs ofac_sdn_csv_mini) ==`);
 const typeMap: Record<string, EntitySchema> = { person: 'person', business: 'organization', vessel: 'vessel', aircraft: 'aircraft' };
 const byEntity = new Map<string, Array<[number, number]>>();
@@ -203,21 +254,35 @@ for (const c of ec.cases) {
   const q = c.query;
   const ids = [
     ...((q.emails as string[] | undefined) ?? []).map((v) => ({ type: 'email', value: v })),
-    ...((q.governmentIDs as Array<{ type: string; identifier: string }> | undefined) ?? []).map((g) => ({ type: g.type.includes('tax') ? 'tax_id' : 'registration', value: g.identifier })),
-    ...(['imo', 'mmsi', 'callSign'] as const).filter((k) => q[k]).map((k) => ({ type: k === 'callSign' ? 'call_sign' : k, value: String(q[k]) })),
+    ...((q.governmentIDs as Array<{ type: string; identifier: string }> | undefined) ?? []).map((g) => ({
+      type: g.type.includes('tax') ? 'tax_id' : 'registration',
+      value: g.identifier,
+    })),
+    ...(['imo', 'mmsi', 'callSign'] as const)
+      .filter((k) => q[k])
+      .map((k) => ({ type: k === 'callSign' ? 'call_sign' : k, value: String(q[k]) })),
   ];
-  const query: ScreeningQuery = { name: String(q.name), schema: typeMap[String(q.type)] ?? 'unknown', birthDate: typeof q.birthDate === 'string' ? q.birthDate.slice(0, 10) : undefined, identifiers: ids };
+  const query: ScreeningQuery = {
+    name: String(q.name),
+    schema: typeMap[String(q.type)] ?? 'unknown',
+    birthDate: typeof q.birthDate === 'string' ? q.birthDate.slice(0, 10) : undefined,
+    identifiers: ids,
+  };
   const s = scoreEntity(prepareQuery(query), prepareEntity(e)).score;
   (byEntity.get(c.index_ent_num) ?? byEntity.set(c.index_ent_num, []).get(c.index_ent_num)!).push([c.expected, s]);
   console.log(`  ${c.index_ent_num} expected ${c.expected.toFixed(3)} ours ${s.toFixed(3)}  ${c.name}`);
 }
-let concordant = 0, pairs = 0;
-for (const list of byEntity.values()) for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) {
-  const [ei, si] = list[i]!; const [ej, sj] = list[j]!;
-  if (Math.abs(ei - ej) < 0.05) continue;
-  pairs++;
-  if (Math.sign(ei - ej) === Math.sign(si - sj)) concordant++;
-}
+let concordant = 0,
+  pairs = 0;
+for (const list of byEntity.values())
+  for (let i = 0; i < list.length; i++)
+    for (let j = i + 1; j < list.length; j++) {
+      const [ei, si] = list[i]!;
+      const [ej, sj] = list[j]!;
+      if (Math.abs(ei - ej) < 0.05) continue;
+      pairs++;
+      if (Math.sign(ei - ej) === Math.sign(si - sj)) concordant++;
+    }
 console.log(`  ordering agreement with Watchman (pairs of cases on the same entity whose expected scores differ): ${concordant}/${pairs}`);
 
 // --- Han-script names: alert volume on random names (unlabelled) --------------------------------
@@ -229,11 +294,56 @@ console.log(`  ordering agreement with Watchman (pairs of cases on the same enti
   const { ofac, un, uk } = officialLists();
   const index = ScreeningIndex.build([...ofac, ...un, ...uk]);
   const rnd = seeded(7);
-  const pick = <T,>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]!;
-  const ko = { s: [...'金李朴崔鄭姜趙尹張林'], g: [...'正英成哲浩永光明秀賢俊東大仁世在鎭泰相容鐘基洙植元錫勳敏淑順子熙美玉貞惠珍京根國日春男鎬民宇載昌善恩虎學道一三萬吉'] };
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]!;
+  const ko = {
+    s: [...'金李朴崔鄭姜趙尹張林'],
+    g: [...'正英成哲浩永光明秀賢俊東大仁世在鎭泰相容鐘基洙植元錫勳敏淑順子熙美玉貞惠珍京根國日春男鎬民宇載昌善恩虎學道一三萬吉'],
+  };
   const zh = { s: [...'王李张刘陈杨黄赵吴周'], g: [...'伟芳娜敏静丽强磊军洋勇艳杰涛明超秀霞平刚桂英华玉兰文辉建国红志海'] };
-  const jaS = ['佐藤', '鈴木', '高橋', '田中', '渡辺', '伊藤', '山本', '中村', '小林', '加藤', '吉田', '山田', '佐々木', '山口', '松本', '井上', '木村', '林', '斎藤', '清水'];
-  const jaG = ['太郎', '一郎', '健', '誠', '浩', '大輔', '翔太', '花子', '陽子', '美咲', '恵子', '裕子', '直樹', '隆', '博', '明', '茂', '学', '修', '聡'];
+  const jaS = [
+    '佐藤',
+    '鈴木',
+    '高橋',
+    '田中',
+    '渡辺',
+    '伊藤',
+    '山本',
+    '中村',
+    '小林',
+    '加藤',
+    '吉田',
+    '山田',
+    '佐々木',
+    '山口',
+    '松本',
+    '井上',
+    '木村',
+    '林',
+    '斎藤',
+    '清水',
+  ];
+  const jaG = [
+    '太郎',
+    '一郎',
+    '健',
+    '誠',
+    '浩',
+    '大輔',
+    '翔太',
+    '花子',
+    '陽子',
+    '美咲',
+    '恵子',
+    '裕子',
+    '直樹',
+    '隆',
+    '博',
+    '明',
+    '茂',
+    '学',
+    '修',
+    '聡',
+  ];
   const hanja = Array.from({ length: 2000 }, () => pick(ko.s) + pick(ko.g) + pick(ko.g));
   const sets: Array<[string, string[]]> = [
     ['Korean names in hanja', hanja],
@@ -241,9 +351,13 @@ console.log(`  ordering agreement with Watchman (pairs of cases on the same enti
     ['Chinese names, simplified', Array.from({ length: 2000 }, () => pick(zh.s) + pick(zh.g) + (rnd() < 0.7 ? pick(zh.g) : ''))],
     ['Japanese names (20 x 20)', jaS.flatMap((s) => jaG.map((g) => s + g))],
   ];
-  console.log(`\n== Han-script names: random names with a hit on OFAC + UN + UK (${index.entityCount} entities), threshold ${DEFAULT_THRESHOLD}; unlabelled ==`);
+  console.log(
+    `\n== Han-script names: random names with a hit on OFAC + UN + UK (${index.entityCount} entities), threshold ${DEFAULT_THRESHOLD}; unlabelled ==`,
+  );
   for (const [label, names] of sets) {
     const hit = names.filter((name) => index.screen({ name, schema: 'person' }).hits.length > 0).length;
-    console.log(`  ${label.padEnd(28)} ${String(names.length).padStart(5)} names, ${String(hit).padStart(4)} with a hit (${((100 * hit) / names.length).toFixed(1)} %)`);
+    console.log(
+      `  ${label.padEnd(28)} ${String(names.length).padStart(5)} names, ${String(hit).padStart(4)} with a hit (${((100 * hit) / names.length).toFixed(1)} %)`,
+    );
   }
 }

@@ -26,7 +26,6 @@ const dbs = (process.env.BENCH_DBS ?? 'postgres,pglite').split(',');
 const dataDir = sharedDataDir();
 if (!dataDir) throw new Error('../shared/data is needed for the real images');
 
-
 const pct = percentile;
 const ms = (x: number) => Math.round(x);
 
@@ -37,18 +36,48 @@ async function json(res: Response, expect: number[]): Promise<any> {
 }
 
 /** One session through the hosted flow's API: create, upload, submit; returns submit → decided time. */
-async function oneSession(base: string, key: string, passport: Buffer, selfie: Buffer): Promise<{ ms: number; decision: string; checks: Record<string, string> }> {
+async function oneSession(
+  base: string,
+  key: string,
+  passport: Buffer,
+  selfie: Buffer,
+): Promise<{ ms: number; decision: string; checks: Record<string, string> }> {
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const s = await json(await fetch(`${base}/v1/verifications`, { method: 'POST', headers: { ...auth, 'idempotency-key': randomBytes(8).toString('hex') }, body: JSON.stringify({ journey: 'kyc_standard', subject: { type: 'individual', reference: `bench_${randomBytes(4).toString('hex')}` } }) }), [201]);
+  const s = await json(
+    await fetch(`${base}/v1/verifications`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': randomBytes(8).toString('hex') },
+      body: JSON.stringify({
+        journey: 'kyc_standard',
+        subject: { type: 'individual', reference: `bench_${randomBytes(4).toString('hex')}` },
+      }),
+    }),
+    [201],
+  );
   const token = { authorization: `Bearer ${s.session_token}` };
-  await json(await fetch(`${base}/capture/v1/media/document_front`, { method: 'PUT', headers: { ...token, 'content-type': 'image/png' }, body: passport }), [201]);
-  await json(await fetch(`${base}/capture/v1/media/selfie`, { method: 'PUT', headers: { ...token, 'content-type': 'image/jpeg' }, body: selfie }), [201]);
+  await json(
+    await fetch(`${base}/capture/v1/media/document_front`, {
+      method: 'PUT',
+      headers: { ...token, 'content-type': 'image/png' },
+      body: passport,
+    }),
+    [201],
+  );
+  await json(
+    await fetch(`${base}/capture/v1/media/selfie`, { method: 'PUT', headers: { ...token, 'content-type': 'image/jpeg' }, body: selfie }),
+    [201],
+  );
   const t0 = performance.now();
   await json(await fetch(`${base}/capture/v1/submit`, { method: 'POST', headers: token }), [200, 202]);
   for (let polls = 0; ; polls++) {
     const v = await json(await fetch(`${base}/v1/verifications/${s.id}`, { headers: auth }), [200]);
     if (polls > 0 && polls % 250 === 0) console.error(`  ${s.id} still ${v.status} after ${Math.round((performance.now() - t0) / 1000)} s`);
-    if (v.status !== 'processing') return { ms: performance.now() - t0, decision: v.decision, checks: Object.fromEntries(v.checks.map((c: { type: string; status: string }) => [c.type, c.status])) };
+    if (v.status !== 'processing')
+      return {
+        ms: performance.now() - t0,
+        decision: v.decision,
+        checks: Object.fromEntries(v.checks.map((c: { type: string; status: string }) => [c.type, c.status])),
+      };
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -56,12 +85,21 @@ async function oneSession(base: string, key: string, passport: Buffer, selfie: B
 /** The same engine work through the standalone check endpoints, one request after the other. */
 async function standalone(base: string, key: string, passport: Buffer, selfie: Buffer): Promise<number> {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown) => json(await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }), [200, 201]);
+  const post = async (path: string, body: unknown) =>
+    json(await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }), [200, 201]);
   const t0 = performance.now();
   const doc = await post('/v1/checks/document', { front: passport.toString('base64') });
   await post('/v1/checks/liveness', { image: selfie.toString('base64') });
-  await post('/v1/checks/face-match', { selfie: selfie.toString('base64'), reference: passport.toString('base64'), reference_type: 'document' });
-  await post('/v1/checks/screening', { name: `${doc.result.fields.given_names} ${doc.result.fields.surname}`, date_of_birth: doc.result.fields.birth_date, datasets: ['sanctions', 'pep'] });
+  await post('/v1/checks/face-match', {
+    selfie: selfie.toString('base64'),
+    reference: passport.toString('base64'),
+    reference_type: 'document',
+  });
+  await post('/v1/checks/screening', {
+    name: `${doc.result.fields.given_names} ${doc.result.fields.surname}`,
+    date_of_birth: doc.result.fields.birth_date,
+    datasets: ['sanctions', 'pep'],
+  });
   return performance.now() - t0;
 }
 
@@ -73,31 +111,52 @@ async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<
   const common = { ...dbEnv, LOG_LEVEL: 'warn', NODE_ENV: 'development', MASTER_KEY: '22'.repeat(32), RATE_LIMIT_PER_MINUTE: '10000000' };
   const rows: LoadResult[] = [];
   try {
-    console.error("baseline…");
+    console.error('baseline…');
     const insPort = await freePort();
-    const ins = await startChild(['bench/lib/baseline-server.ts'], { BASELINE_MODE: 'insert', PORT: String(insPort), ...(schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'baseline') }) }, /listening/);
-    const insert = await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', { url: `http://127.0.0.1:${insPort}/insert`, method: 'POST', body: {}, seconds });
+    const ins = await startChild(
+      ['bench/lib/baseline-server.ts'],
+      { BASELINE_MODE: 'insert', PORT: String(insPort), ...(schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'baseline') }) },
+      /listening/,
+    );
+    const insert = await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', {
+      url: `http://127.0.0.1:${insPort}/insert`,
+      method: 'POST',
+      body: {},
+      seconds,
+    });
     rows.push(insert);
     await stop(ins.proc);
 
-    console.error("creation…");
+    console.error('creation…');
     // (1) Creation, API process alone (workers would run as their own processes in a scaled deployment).
     const port = await freePort();
-    const api = await startChild(['src/server.ts'], { ...common, PORT: String(port), RUN_WORKER: 'false' }, /Verity is running[\s\S]*New key/);
+    const api = await startChild(
+      ['src/server.ts'],
+      { ...common, PORT: String(port), RUN_WORKER: 'false' },
+      /Verity is running[\s\S]*New key/,
+    );
     const key = firstKeys(join(dir, 'svc')).sandbox;
     const create = await load('Verity: POST /v1/verifications (kyc_standard, idempotency key, audited, billed)', {
-      url: `http://127.0.0.1:${port}/v1/verifications`, method: 'POST', headers: { authorization: `Bearer ${key}` }, freshIdempotencyKey: true,
-      body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'bench_subject' } }, seconds,
+      url: `http://127.0.0.1:${port}/v1/verifications`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      freshIdempotencyKey: true,
+      body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'bench_subject' } },
+      seconds,
     });
     rows.push(create);
     await stop(api.proc);
 
-    console.error("submission → decision…");
+    console.error('submission → decision…');
     if (process.env.BENCH_PARTS === 'create') return `### ${kind}\n\n${table(rows, { name: 'two-INSERT baseline', rps: insert.rps })}\n`;
     // (2) Submission → decision, one server with its in-process worker (the embedded default).
     const port2 = await freePort();
     // Same database: the account and key exist already (keys are shown only at the first start).
-    const svc = await startChild(['src/server.ts'], { ...common, PORT: String(port2), RUN_WORKER: 'true', WORKER_CONCURRENCY: '2' }, /Verity is running/);
+    const svc = await startChild(
+      ['src/server.ts'],
+      { ...common, PORT: String(port2), RUN_WORKER: 'true', WORKER_CONCURRENCY: '2' },
+      /Verity is running/,
+    );
     const key2 = key;
     const base = `http://127.0.0.1:${port2}`;
     // Warm-up: models load, workers start, indexes build.

@@ -19,7 +19,11 @@ for (const f of ['trisa_openvasp_trp/inquiry.json', 'trisa_openvasp_trp/client/i
   cases.push({ name: `${f} (IVMS101, strict)`, bytes: JSON.stringify(doc).length, run: () => validateIvms101(doc).valid });
 }
 const identity = read('trisa_ivms101/identity_payload.json');
-cases.push({ name: 'trisa_ivms101/identity_payload.json (strict)', bytes: JSON.stringify(identity).length, run: () => validateIvms101(identity).valid });
+cases.push({
+  name: 'trisa_ivms101/identity_payload.json (strict)',
+  bytes: JSON.stringify(identity).length,
+  run: () => validateIvms101(identity).valid,
+});
 const pb = read('trisa_ivms101/identity_payload.pb.json');
 cases.push({
   name: 'trisa_ivms101/identity_payload.pb.json (normalise + lenient)',
@@ -29,7 +33,9 @@ cases.push({
 
 const ROUNDS = 20;
 const PER_ROUND = 1000;
-console.log(`# IVMS101 validation, ${cases.length} documents from shared/data/travel_rule, ${ROUNDS} × ${PER_ROUND} calls each, node ${process.version}`);
+console.log(
+  `# IVMS101 validation, ${cases.length} documents from shared/data/travel_rule, ${ROUNDS} × ${PER_ROUND} calls each, node ${process.version}`,
+);
 console.log('\n| document | bytes | valid | validations/s | p50 µs | p99 µs |\n|---|---:|---|---:|---:|---:|');
 for (const c of cases) {
   for (let i = 0; i < 2000; i++) c.run(); // warm-up: JIT and ajv's compiled validators
@@ -43,6 +49,8 @@ for (const c of cases) {
   }
   const total = performance.now() - t0;
   const rate = Math.round((ROUNDS * PER_ROUND) / (total / 1000));
-  console.log(`| ${c.name} | ${c.bytes} | ${ok} | ${rate.toLocaleString('en')} | ${percentile(perCall, 50).toFixed(1)} | ${percentile(perCall, 99).toFixed(1)} |`);
+  console.log(
+    `| ${c.name} | ${c.bytes} | ${ok} | ${rate.toLocaleString('en')} | ${percentile(perCall, 50).toFixed(1)} | ${percentile(perCall, 99).toFixed(1)} |`,
+  );
 }
 console.log('\np50/p99 are over rounds of 1,000 calls (mean µs per call within a round), not single calls.');

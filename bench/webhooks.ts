@@ -60,7 +60,12 @@ async function run(workers: number): Promise<string> {
   );
   const procs: ChildProcess[] = [];
   for (let i = 0; i < workers; i++) {
-    procs.push(spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { env: { ...process.env, DATABASE_URL: url, MASTER_KEY, LOG_LEVEL: 'warn', WEBHOOK_POLL_MS: '20', WEBHOOK_CONCURRENCY: '64' }, stdio: 'inherit' }));
+    procs.push(
+      spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+        env: { ...process.env, DATABASE_URL: url, MASTER_KEY, LOG_LEVEL: 'warn', WEBHOOK_POLL_MS: '20', WEBHOOK_CONCURRENCY: '64' },
+        stdio: 'inherit',
+      }),
+    );
   }
   await new Promise((r) => setTimeout(r, 4000)); // workers start and migrate
   const total = rate * seconds;
@@ -72,9 +77,14 @@ async function run(workers: number): Promise<string> {
     for (; sent < due; sent++) {
       const id = newId('event');
       inserts.push(
-        db.query("INSERT INTO events (id, account_id, environment, type, data) VALUES ($1, 'acct_bench', 'sandbox', 'webhook.test', '{}'::jsonb)", [id]).then(() => {
-          committedAt.set(id, performance.timeOrigin + performance.now());
-        }),
+        db
+          .query(
+            "INSERT INTO events (id, account_id, environment, type, data) VALUES ($1, 'acct_bench', 'sandbox', 'webhook.test', '{}'::jsonb)",
+            [id],
+          )
+          .then(() => {
+            committedAt.set(id, performance.timeOrigin + performance.now());
+          }),
       );
     }
     await new Promise((r) => setTimeout(r, 5));

@@ -38,7 +38,12 @@ function layerOf(p) {
 export function violation(from, to) {
   const fl = layerOf(from);
   const tl = layerOf(to);
-  if (to === 'src/app.ts' && !['src/server.ts', 'src/worker.ts', 'src/cli.ts'].includes(from) && !isTest(from) && !from.startsWith('scripts/')) {
+  if (
+    to === 'src/app.ts' &&
+    !['src/server.ts', 'src/worker.ts', 'src/cli.ts'].includes(from) &&
+    !isTest(from) &&
+    !from.startsWith('scripts/')
+  ) {
     return 'nothing imports app.ts: put shared types in platform/app-types.ts';
   }
   if (fl === 'engines') {

@@ -4,7 +4,12 @@ import { loadConfig } from '../src/config.js';
 import { openDb } from '../src/platform/db.js';
 import { MemoryRateLimiter } from '../src/platform/rate-limit.js';
 
-const config = loadConfig({ NODE_ENV: 'test', MASTER_KEY: '00'.repeat(32), LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'https://verity.internal' });
+const config = loadConfig({
+  NODE_ENV: 'test',
+  MASTER_KEY: '00'.repeat(32),
+  LOG_LEVEL: 'silent',
+  PUBLIC_BASE_URL: 'https://verity.internal',
+});
 const db = await openDb({ dataDir: 'memory://' });
 const app = await buildApp({ config, db, rateLimiter: new MemoryRateLimiter() });
 await app.ready();

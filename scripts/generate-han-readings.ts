@@ -22,8 +22,12 @@ interface KuromojiDictionary {
   dictionary: { buffer: Uint8Array; getShort(i: number): number };
   getFeatures(id: string): string;
 }
-interface KuromojiTokenizer { token_info_dictionary: KuromojiDictionary }
-interface Kuromoji { builder(o: { dicPath: string }): { build(cb: (err: Error | null, t: KuromojiTokenizer) => void): void } }
+interface KuromojiTokenizer {
+  token_info_dictionary: KuromojiDictionary;
+}
+interface Kuromoji {
+  builder(o: { dicPath: string }): { build(cb: (err: Error | null, t: KuromojiTokenizer) => void): void };
+}
 
 const kuromojiDir = dirname(require.resolve('kuromoji/package.json'));
 const kuromojiVersion = (JSON.parse(readFileSync(join(kuromojiDir, 'package.json'), 'utf8')) as { version: string }).version;
@@ -82,7 +86,9 @@ for (let cp = 0x4e00; cp <= 0x9fff; cp++) {
 }
 const unicodeCopyright = readFileSync('/usr/share/doc/unicode-data/copyright', 'utf8');
 const END = 'authorization of the copyright holder.';
-const unicodeNotice = unicodeCopyright.slice(unicodeCopyright.indexOf('COPYRIGHT AND PERMISSION NOTICE'), unicodeCopyright.indexOf(END) + END.length).trim();
+const unicodeNotice = unicodeCopyright
+  .slice(unicodeCopyright.indexOf('COPYRIGHT AND PERMISSION NOTICE'), unicodeCopyright.indexOf(END) + END.length)
+  .trim();
 const unihanCopyright = /# (© \d{4} Unicode®, Inc\.)/.exec(readings)?.[1] ?? '© Unicode, Inc.';
 
 const notice = readFileSync(join(kuromojiDir, 'NOTICE.md'), 'utf8');
@@ -126,4 +132,6 @@ ${korean}
 \`;
 `;
 writeFileSync(OUT, out);
-console.log(`wrote ${OUT}: ${best.姓.size} surnames, ${best.名.size} given names, ${koreanCount} hanja readings (${(out.length / 1024).toFixed(0)} K characters)`);
+console.log(
+  `wrote ${OUT}: ${best.姓.size} surnames, ${best.名.size} given names, ${koreanCount} hanja readings (${(out.length / 1024).toFixed(0)} K characters)`,
+);

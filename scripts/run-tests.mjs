@@ -15,8 +15,18 @@ function walk(dir, out) {
   return out;
 }
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const files = ['src', 'test'].flatMap((d) => walk(d, [])).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
-if (files.length === 0) { console.error('no test files matched'); process.exit(1); }
+const files = ['src', 'test']
+  .flatMap((d) => walk(d, []))
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-timeout=300000', ...files], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-timeout=300000', ...files],
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
 process.exit(r.status ?? 1);

@@ -30,7 +30,6 @@ import type { AppDeps } from './platform/app-types.js';
 
 export type { AppDeps, ModuleOptions } from './platform/app-types.js';
 
-
 export type App = FastifyInstance;
 
 /** Builds the Fastify instance with every platform plugin and module; does not listen. */
@@ -49,7 +48,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // maxParamLength, a malformed Content-Type) answer in the error envelope like everything else.
     frameworkErrors: (err, req, reply) => {
       reply.header('x-request-id', req.id);
-      const field = err.code === 'FST_ERR_MAX_PARAM_LENGTH' || err.code === 'FST_ERR_BAD_URL' ? 'path' : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'Content-Type' : null;
+      const field =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH' || err.code === 'FST_ERR_BAD_URL'
+          ? 'path'
+          : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'Content-Type'
+            : null;
       const message =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters; no resource has such an id.`
@@ -66,10 +70,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
       const status = tooLarge ? 431 : 400;
       const id = newId('request');
-      const body = JSON.stringify(errorBody('invalid_request', tooLarge ? 'The request line or headers are larger than this service accepts.' : 'The request could not be parsed as HTTP.', tooLarge ? 'headers' : null, id));
-      socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      const body = JSON.stringify(
+        errorBody(
+          'invalid_request',
+          tooLarge ? 'The request line or headers are larger than this service accepts.' : 'The request could not be parsed as HTTP.',
+          tooLarge ? 'headers' : null,
+          id,
+        ),
+      );
+      socket.end(
+        `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
     },
-    schemaController: { compilersFactory: { buildValidator: (external: Record<string, unknown>) => buildValidator(external, VALIDATION_FORMATS) as never } },
+    schemaController: {
+      compilersFactory: { buildValidator: (external: Record<string, unknown>) => buildValidator(external, VALIDATION_FORMATS) as never },
+    },
   }) as unknown as FastifyInstance;
 
   app.removeContentTypeParser('text/plain');
@@ -84,7 +99,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (err) {
       if (/forbidden prototype/.test((err as Error).message)) {
-        return done(invalid('body', 'The body uses the key __proto__ or constructor.prototype, which this service refuses (prototype pollution); rename the field.'), undefined);
+        return done(
+          invalid(
+            'body',
+            'The body uses the key __proto__ or constructor.prototype, which this service refuses (prototype pollution); rename the field.',
+          ),
+          undefined,
+        );
       }
       done(Object.assign(new SyntaxError('invalid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
     }

@@ -58,7 +58,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = nodeEnv === 'production';
   const port = int('PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
-  const publicBaseUrl = (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
+  const publicBaseUrl = (
+    url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`
+  ).replace(/\/+$/, '');
   const hostedBaseUrl = (url('HOSTED_BASE_URL', ['http:', 'https:']) ?? `${publicBaseUrl}/hosted`).replace(/\/+$/, '');
   const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
   const dataDir = resolve(env.DATA_DIR || './.data');

@@ -16,13 +16,24 @@ import { createLogger, openDatabase, startWorker } from './runtime.js';
  * can read, so they never end up in log files, and the banner says where.
  */
 function firstKeyLines(dataDir: string, boot: { accountId: string; sandboxKey?: string; productionKey?: string }): string[] {
-  const keys = [`  Sandbox key (shown once, store it now):    ${boot.sandboxKey}`, `  Production key (shown once, store it now): ${boot.productionKey}`];
+  const keys = [
+    `  Sandbox key (shown once, store it now):    ${boot.sandboxKey}`,
+    `  Production key (shown once, store it now): ${boot.productionKey}`,
+  ];
   if (process.stdout.isTTY) return [`  Account:   ${boot.accountId}`, ...keys];
   const file = join(dataDir, FIRST_KEYS_FILE);
   try {
     mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, [`account=${boot.accountId}`, `sandbox_key=${boot.sandboxKey}`, `production_key=${boot.productionKey}`, ''].join('\n'), { mode: 0o600, flag: 'w' });
-    return [`  Account:   ${boot.accountId}`, `  Keys:      the first API keys were written to ${file} (mode 0600), not to this output,`, `             which is not a terminal and may be collected. Copy them, then delete the file.`];
+    writeFileSync(
+      file,
+      [`account=${boot.accountId}`, `sandbox_key=${boot.sandboxKey}`, `production_key=${boot.productionKey}`, ''].join('\n'),
+      { mode: 0o600, flag: 'w' },
+    );
+    return [
+      `  Account:   ${boot.accountId}`,
+      `  Keys:      the first API keys were written to ${file} (mode 0600), not to this output,`,
+      `             which is not a terminal and may be collected. Copy them, then delete the file.`,
+    ];
   } catch (err) {
     return [`  Account:   ${boot.accountId}`, `  (could not write ${file}: ${(err as Error).message}; the keys follow)`, ...keys];
   }
@@ -35,7 +46,12 @@ async function main(): Promise<void> {
   const releaseLock = embedded ? acquireLock(config.dataDir, adminSocketPath(config.dataDir)) : () => undefined;
   const db = await openDatabase(config, log);
   const boot = config.bootstrap ? await bootstrapFirstAccount(db, [seedDefaultJourneys]) : null;
-  const rateLimiter = await createRateLimiter(config.redisUrl, (err) => log.warn({ err: String((err as Error)?.message ?? err) }, 'Redis rate-limit store unavailable: limits are counted per process until it answers'));
+  const rateLimiter = await createRateLimiter(config.redisUrl, (err) =>
+    log.warn(
+      { err: String((err as Error)?.message ?? err) },
+      'Redis rate-limit store unavailable: limits are counted per process until it answers',
+    ),
+  );
   const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel });
   const admin = embedded ? await startAdminSocket(db, adminSocketPath(config.dataDir), () => app.keyCache.invalidate()) : null;
   await app.listen({ port: config.port, host: config.host });
@@ -49,10 +65,13 @@ async function main(): Promise<void> {
   ];
   if (boot?.created) lines.push(...firstKeyLines(config.dataDir, boot));
   else if (boot) lines.push(`  Account:   ${boot.accountId} (its first keys were shown on the first start)`);
-  if (boot) lines.push(`  New key:   npm run cli -- keys create --account ${boot.accountId} --environment sandbox   (or production; shown once)`);
+  if (boot)
+    lines.push(`  New key:   npm run cli -- keys create --account ${boot.accountId} --environment sandbox   (or production; shown once)`);
   // Loosened guards are said where the operator looks, not only in a variable nobody reads again.
-  if (config.webhooks.allowPrivateNetworks) lines.push('  WARNING:   WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: production webhooks may reach loopback and private networks.');
-  if (!config.webhooks.requireHttps) lines.push('  WARNING:   WEBHOOK_REQUIRE_HTTPS=false: production webhooks may be sent over plain http.');
+  if (config.webhooks.allowPrivateNetworks)
+    lines.push('  WARNING:   WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: production webhooks may reach loopback and private networks.');
+  if (!config.webhooks.requireHttps)
+    lines.push('  WARNING:   WEBHOOK_REQUIRE_HTTPS=false: production webhooks may be sent over plain http.');
   lines.push('');
   process.stdout.write(lines.join('\n') + '\n');
 

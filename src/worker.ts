@@ -7,7 +7,8 @@ import { createLogger, openDatabase, startWorker } from './runtime.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (!config.databaseUrl) throw new Error('npm run worker needs DATABASE_URL: the embedded database belongs to the server process, which runs its own worker.');
+  if (!config.databaseUrl)
+    throw new Error('npm run worker needs DATABASE_URL: the embedded database belongs to the server process, which runs its own worker.');
   const log = createLogger(config);
   const db = await openDatabase(config, log);
   const stop = startWorker(config, db, log);

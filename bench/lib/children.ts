@@ -8,7 +8,10 @@ import { withUser } from '../../src/platform/db.js';
 /** Starts `node --import tsx ARGS…` and resolves once its output matches `ready`. */
 export function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ proc: ChildProcess; out: () => string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => {
       out += d;

@@ -10,7 +10,18 @@ export interface LoadResult {
 }
 
 /** Runs autocannon against one endpoint; POST bodies get a fresh Idempotency-Key per request when asked. */
-export async function load(name: string, opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown; freshIdempotencyKey?: boolean; seconds?: number; connections?: number }): Promise<LoadResult> {
+export async function load(
+  name: string,
+  opts: {
+    url: string;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: unknown;
+    freshIdempotencyKey?: boolean;
+    seconds?: number;
+    connections?: number;
+  },
+): Promise<LoadResult> {
   let n = 0;
   const prefix = `${process.pid}-${Date.now()}-`;
   const result = await autocannon({
@@ -21,7 +32,14 @@ export async function load(name: string, opts: { url: string; method?: 'GET' | '
     headers: { 'content-type': 'application/json', ...(opts.headers ?? {}) },
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     requests: opts.freshIdempotencyKey
-      ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...(req.headers ?? {}), 'idempotency-key': `${prefix}${n++}` } }) }]
+      ? [
+          {
+            setupRequest: (req: autocannon.Request) => ({
+              ...req,
+              headers: { ...(req.headers ?? {}), 'idempotency-key': `${prefix}${n++}` },
+            }),
+          },
+        ]
       : undefined,
   });
   return {
@@ -35,7 +53,14 @@ export async function load(name: string, opts: { url: string; method?: 'GET' | '
 }
 
 export function table(rows: LoadResult[], baseline?: { name: string; rps: number }): string {
-  const lines = ['| run | req/s | p50 ms | p99 ms | errors | non-2xx |' + (baseline ? ` vs ${baseline.name} |` : ''), '|---|---:|---:|---:|---:|---:|' + (baseline ? '---:|' : '')];
-  for (const r of rows) lines.push(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |` + (baseline ? ` ${((100 * r.rps) / baseline.rps).toFixed(0)} % |` : ''));
+  const lines = [
+    '| run | req/s | p50 ms | p99 ms | errors | non-2xx |' + (baseline ? ` vs ${baseline.name} |` : ''),
+    '|---|---:|---:|---:|---:|---:|' + (baseline ? '---:|' : ''),
+  ];
+  for (const r of rows)
+    lines.push(
+      `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |` +
+        (baseline ? ` ${((100 * r.rps) / baseline.rps).toFixed(0)} % |` : ''),
+    );
   return lines.join('\n');
 }

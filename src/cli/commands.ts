@@ -55,7 +55,8 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
   const json = values.json === true;
   const emit = (obj: unknown, text: string) => io.out(json ? JSON.stringify(obj) : text);
   const rateLimit = values['rate-limit'] !== undefined ? Number(values['rate-limit']) : null;
-  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) throw new UsageError('--rate-limit must be a positive integer (requests per minute)');
+  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1))
+    throw new UsageError('--rate-limit must be a positive integer (requests per minute)');
 
   try {
     switch (`${group ?? ''} ${action ?? ''}`.trim()) {
@@ -78,21 +79,55 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
       }
       case 'keys create': {
         if (!values.account) throw new UsageError('--account is required');
-        if (values.environment !== 'sandbox' && values.environment !== 'production') throw new UsageError('--environment must be sandbox or production');
+        if (values.environment !== 'sandbox' && values.environment !== 'production')
+          throw new UsageError('--environment must be sandbox or production');
         if (!(await getAccount(db, values.account))) {
           io.err(`no account ${values.account}`);
           return 1;
         }
         const scopes = values.scopes ? parseScopes(values.scopes) : undefined;
-        const { key, record } = await createApiKey(db, { accountId: values.account, environment: values.environment, scopes, name: values.name ?? null, rateLimitPerMinute: rateLimit });
+        const { key, record } = await createApiKey(db, {
+          accountId: values.account,
+          environment: values.environment,
+          scopes,
+          name: values.name ?? null,
+          rateLimitPerMinute: rateLimit,
+        });
         if (!json) io.out('This key is shown once; store it now. Only its hash is kept.');
-        emit({ id: record.id, key, account: record.account_id, environment: record.environment, scopes: record.scopes, rate_limit_per_minute: record.rate_limit_per_minute }, `${record.id}  ${record.environment}  ${key}\nscopes: ${record.scopes.join(',')}`);
+        emit(
+          {
+            id: record.id,
+            key,
+            account: record.account_id,
+            environment: record.environment,
+            scopes: record.scopes,
+            rate_limit_per_minute: record.rate_limit_per_minute,
+          },
+          `${record.id}  ${record.environment}  ${key}\nscopes: ${record.scopes.join(',')}`,
+        );
         return 0;
       }
       case 'keys list': {
         const rows = await listApiKeys(db, values.account);
-        if (json) io.out(JSON.stringify(rows.map((k) => ({ id: k.id, account: k.account_id, environment: k.environment, display: k.display, scopes: k.scopes, revoked_at: k.revoked_at, created_at: k.created_at }))));
-        else for (const k of rows) io.out(`${k.id}  ${k.account_id}  ${k.environment.padEnd(10)}  ${k.display}  ${k.revoked_at ? 'REVOKED' : 'active'}  ${k.scopes.join(',')}`);
+        if (json)
+          io.out(
+            JSON.stringify(
+              rows.map((k) => ({
+                id: k.id,
+                account: k.account_id,
+                environment: k.environment,
+                display: k.display,
+                scopes: k.scopes,
+                revoked_at: k.revoked_at,
+                created_at: k.created_at,
+              })),
+            ),
+          );
+        else
+          for (const k of rows)
+            io.out(
+              `${k.id}  ${k.account_id}  ${k.environment.padEnd(10)}  ${k.display}  ${k.revoked_at ? 'REVOKED' : 'active'}  ${k.scopes.join(',')}`,
+            );
         return 0;
       }
       case 'keys revoke': {
@@ -120,7 +155,9 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
           checkpoints.push({ file, problem: await checkAuditCheckpoint(db, cp) });
         }
         const ok = v.ok && checkpoints.every((c) => c.problem === null);
-        const lines = [v.ok ? `audit chain intact: ${v.checked} rows verified` : `AUDIT CHAIN BROKEN at row ${v.firstBadSeq}: ${v.problem}`];
+        const lines = [
+          v.ok ? `audit chain intact: ${v.checked} rows verified` : `AUDIT CHAIN BROKEN at row ${v.firstBadSeq}: ${v.problem}`,
+        ];
         for (const c of checkpoints) lines.push(c.problem ? `CHECKPOINT ${c.file}: ${c.problem}` : `checkpoint ${c.file}: holds`);
         emit({ ...v, ok, checkpoints }, lines.join('\n'));
         return ok ? 0 : 2;
@@ -133,7 +170,12 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
       case 'lists import':
       case 'lists list':
       case 'lists sync':
-        return await runListsCommand(db, action!, { positionals, format: values.format, source: values.source, all: values.all === true, json }, io);
+        return await runListsCommand(
+          db,
+          action!,
+          { positionals, format: values.format, source: values.source, all: values.all === true, json },
+          io,
+        );
       default:
         io.err(USAGE);
         return group ? 64 : 0;

@@ -24,6 +24,11 @@ export interface ModelInfo {
   version: string;
 }
 
-export function signal(name: string, value: Signal['value'], passed: boolean | null, extra: Partial<Pick<Signal, 'threshold' | 'detail'>> = {}): Signal {
+export function signal(
+  name: string,
+  value: Signal['value'],
+  passed: boolean | null,
+  extra: Partial<Pick<Signal, 'threshold' | 'detail'>> = {},
+): Signal {
   return { name, value, passed, ...extra };
 }

@@ -28,11 +28,16 @@ test('on the embedded database, tables changed beyond the autovacuum threshold a
   const before = await db.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'face_enrollments'");
   assert.ok(Number(before[0]!.reltuples) <= 0, 'never analysed: the planner does not know the rows');
   const analysed = await analyzeChangedTables(db);
-  assert.ok(analysed.some((n) => n.endsWith('.face_enrollments')), `face_enrollments analysed (${analysed.join(', ')})`);
+  assert.ok(
+    analysed.some((n) => n.endsWith('.face_enrollments')),
+    `face_enrollments analysed (${analysed.join(', ')})`,
+  );
   const after = await db.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'face_enrollments'");
   assert.equal(Number(after[0]!.reltuples), 2000);
   // Unchanged since: nothing to do; a few rows more stay under the threshold (50 + 10 %).
-  await db.query(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model) SELECT 'fen_u' || g, 'acct_t', 'production', 'c', 'm' FROM generate_series(1, 20) g`);
+  await db.query(
+    `INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model) SELECT 'fen_u' || g, 'acct_t', 'production', 'c', 'm' FROM generate_series(1, 20) g`,
+  );
   await flushStats();
   assert.ok(!(await analyzeChangedTables(db)).some((n) => n.endsWith('.face_enrollments')));
 });

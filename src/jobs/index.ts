@@ -5,7 +5,14 @@ import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/screening/index.js';
 import { purgeContactHistory } from '../modules/checks/contact/index.js';
-import { VERIFICATION_RECURRING, verificationJobHandlers, RETENTION_RECURRING, retentionJobHandlers, pipelineJobHandlers, enrolJobHandlers } from '../modules/verifications/index.js';
+import {
+  VERIFICATION_RECURRING,
+  verificationJobHandlers,
+  RETENTION_RECURRING,
+  retentionJobHandlers,
+  pipelineJobHandlers,
+  enrolJobHandlers,
+} from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { Sealer } from '../platform/crypto.js';
 import { loadConfig } from '../config.js';

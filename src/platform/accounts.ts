@@ -9,7 +9,10 @@ export interface AccountRow {
   created_at: Date;
 }
 
-export async function createAccount(db: Queryable, input: { name: string; rateLimitPerMinute?: number | null; retentionDays?: number | null }): Promise<AccountRow> {
+export async function createAccount(
+  db: Queryable,
+  input: { name: string; rateLimitPerMinute?: number | null; retentionDays?: number | null },
+): Promise<AccountRow> {
   const rows = await db.query<AccountRow>(
     'INSERT INTO accounts (id, name, rate_limit_per_minute, retention_days) VALUES ($1, $2, $3, $4) RETURNING *',
     [newId('account'), input.name, input.rateLimitPerMinute ?? null, input.retentionDays ?? null],

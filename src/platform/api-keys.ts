@@ -53,7 +53,16 @@ export async function createApiKey(
     `INSERT INTO api_keys (id, account_id, environment, name, key_hash, display, scopes, rate_limit_per_minute)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      RETURNING id, account_id, environment, name, display, scopes, rate_limit_per_minute, null::int AS account_rate_limit_per_minute, created_at, revoked_at, last_used_at`,
-    [newId('apiKey'), input.accountId, input.environment, input.name ?? null, hashKey(key), `${key.slice(0, 14)}…${key.slice(-4)}`, scopes, input.rateLimitPerMinute ?? null],
+    [
+      newId('apiKey'),
+      input.accountId,
+      input.environment,
+      input.name ?? null,
+      hashKey(key),
+      `${key.slice(0, 14)}…${key.slice(-4)}`,
+      scopes,
+      input.rateLimitPerMinute ?? null,
+    ],
   );
   return { key, record: rows[0]! };
 }
@@ -71,7 +80,9 @@ export async function listApiKeys(db: Queryable, accountId?: string): Promise<Ap
 }
 
 export async function revokeApiKey(db: Queryable, id: string): Promise<ApiKeyRecord | null> {
-  const rows = await db.query<{ id: string }>('UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id', [id]);
+  const rows = await db.query<{ id: string }>('UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id', [
+    id,
+  ]);
   if (rows.length === 0) return null;
   return (await listApiKeys(db)).find((k) => k.id === id) ?? null;
 }

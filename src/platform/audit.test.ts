@@ -10,11 +10,25 @@ let close: () => Promise<void>;
 before(async () => ({ db, close } = await createTestDb()));
 after(() => close());
 
-const ctx = (): RequestContext => ({ db, accountId: 'acct_x', environment: 'sandbox', actor: { type: 'api_key', id: 'key_1' }, scopes: ['*'], requestId: 'req_1' });
+const ctx = (): RequestContext => ({
+  db,
+  accountId: 'acct_x',
+  environment: 'sandbox',
+  actor: { type: 'api_key', id: 'key_1' },
+  scopes: ['*'],
+  requestId: 'req_1',
+});
 
 test('sealed audit rows verify, and an edit or a deletion is detected at its row', async () => {
   for (let i = 0; i < 5; i++) {
-    await db.transaction((tx) => emitAudit(tx, ctx(), { action: 'thing.updated', resourceType: 'thing', resourceId: `t_${i}`, diff: { n: { before: i, after: i + 1 } } }));
+    await db.transaction((tx) =>
+      emitAudit(tx, ctx(), {
+        action: 'thing.updated',
+        resourceType: 'thing',
+        resourceId: `t_${i}`,
+        diff: { n: { before: i, after: i + 1 } },
+      }),
+    );
   }
   assert.equal(await sealAuditChain(db), 5);
   assert.equal(await sealAuditChain(db), 0);
@@ -22,7 +36,7 @@ test('sealed audit rows verify, and an edit or a deletion is detected at its row
   assert.equal(v.ok, true);
   assert.equal(v.checked, 5);
 
-  await db.query("UPDATE audit_events SET diff = '{\"n\":{\"before\":0,\"after\":99}}'::jsonb WHERE chain_seq = 3");
+  await db.query('UPDATE audit_events SET diff = \'{"n":{"before":0,"after":99}}\'::jsonb WHERE chain_seq = 3');
   v = await verifyAuditChain(db);
   assert.equal(v.ok, false);
   assert.equal(v.firstBadSeq, 3);

@@ -29,13 +29,38 @@ function key(): Buffer {
   return chainKey;
 }
 
-const mac = (label: string, content: string): string => createHmac('sha256', key()).update(label).update('\n').update(content).digest('hex');
+const mac = (label: string, content: string): string =>
+  createHmac('sha256', key()).update(label).update('\n').update(content).digest('hex');
 
 /** What the service vouches for when it inserts a row (created_at is the database's, so the chain covers it). */
-function rowContent(r: Pick<AuditRow, 'id' | 'account_id' | 'environment' | 'actor_type' | 'actor_id' | 'action' | 'resource_type' | 'resource_id' | 'request_id' | 'diff' | 'metadata'>): string {
+function rowContent(
+  r: Pick<
+    AuditRow,
+    | 'id'
+    | 'account_id'
+    | 'environment'
+    | 'actor_type'
+    | 'actor_id'
+    | 'action'
+    | 'resource_type'
+    | 'resource_id'
+    | 'request_id'
+    | 'diff'
+    | 'metadata'
+  >,
+): string {
   return canonical({
-    id: r.id, account_id: r.account_id, environment: r.environment, actor_type: r.actor_type, actor_id: r.actor_id, action: r.action,
-    resource_type: r.resource_type, resource_id: r.resource_id, request_id: r.request_id, diff: r.diff ?? null, metadata: r.metadata ?? null,
+    id: r.id,
+    account_id: r.account_id,
+    environment: r.environment,
+    actor_type: r.actor_type,
+    actor_id: r.actor_id,
+    action: r.action,
+    resource_type: r.resource_type,
+    resource_id: r.resource_id,
+    request_id: r.request_id,
+    diff: r.diff ?? null,
+    metadata: r.metadata ?? null,
   });
 }
 
@@ -44,22 +69,49 @@ export async function emitAudit(tx: Queryable, ctx: RequestContext, input: Audit
   const id = newId('audit');
   const diff = input.diff ?? null;
   const metadata = input.metadata ?? null;
-  const rowMac = mac('row', rowContent({
-    id, account_id: ctx.accountId, environment: ctx.environment, actor_type: ctx.actor.type, actor_id: ctx.actor.id, action: input.action,
-    resource_type: input.resourceType, resource_id: input.resourceId, request_id: ctx.requestId, diff, metadata,
-  }));
+  const rowMac = mac(
+    'row',
+    rowContent({
+      id,
+      account_id: ctx.accountId,
+      environment: ctx.environment,
+      actor_type: ctx.actor.type,
+      actor_id: ctx.actor.id,
+      action: input.action,
+      resource_type: input.resourceType,
+      resource_id: input.resourceId,
+      request_id: ctx.requestId,
+      diff,
+      metadata,
+    }),
+  );
   await writeOrDefer(
     tx,
     `INSERT INTO audit_events (id, account_id, environment, actor_type, actor_id, action, resource_type, resource_id, request_id, diff, metadata, row_mac)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12)`,
-    [id, ctx.accountId, ctx.environment, ctx.actor.type, ctx.actor.id, input.action, input.resourceType, input.resourceId, ctx.requestId,
-      diff ? JSON.stringify(diff) : null, metadata ? JSON.stringify(metadata) : null, rowMac],
+    [
+      id,
+      ctx.accountId,
+      ctx.environment,
+      ctx.actor.type,
+      ctx.actor.id,
+      input.action,
+      input.resourceType,
+      input.resourceId,
+      ctx.requestId,
+      diff ? JSON.stringify(diff) : null,
+      metadata ? JSON.stringify(metadata) : null,
+      rowMac,
+    ],
   );
   return id;
 }
 
 /** Field-level diff of two flat records, for update audits. */
-export function diffRecords(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, { before: unknown; after: unknown }> {
+export function diffRecords(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Record<string, { before: unknown; after: unknown }> {
   const out: Record<string, { before: unknown; after: unknown }> = {};
   for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) out[k] = { before: before[k] ?? null, after: after[k] ?? null };
@@ -93,7 +145,9 @@ interface ChainMeta {
 }
 
 async function chainMeta(db: Queryable): Promise<ChainMeta> {
-  const [m] = await db.query<{ hmac_from_seq: string | number; legacy_max_id: string | null }>('SELECT hmac_from_seq, legacy_max_id FROM audit_chain_meta');
+  const [m] = await db.query<{ hmac_from_seq: string | number; legacy_max_id: string | null }>(
+    'SELECT hmac_from_seq, legacy_max_id FROM audit_chain_meta',
+  );
   return m ? { hmacFromSeq: Number(m.hmac_from_seq), legacyMaxId: m.legacy_max_id } : { hmacFromSeq: 1, legacyMaxId: null };
 }
 
@@ -105,15 +159,33 @@ function canonical(v: unknown): string {
   if (v instanceof Date) return JSON.stringify(v.toISOString());
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join(',')}}`;
 }
 
 /** A row's link in the chain: HMAC from `meta.hmacFromSeq` on, the unkeyed SHA-256 of earlier versions before it. */
-export function auditRowHash(prevHash: string, seq: number, row: AuditRow, meta: ChainMeta = { hmacFromSeq: 1, legacyMaxId: null }): string {
+export function auditRowHash(
+  prevHash: string,
+  seq: number,
+  row: AuditRow,
+  meta: ChainMeta = { hmacFromSeq: 1, legacyMaxId: null },
+): string {
   const content = canonical({
-    seq, id: row.id, account_id: row.account_id, environment: row.environment, actor_type: row.actor_type, actor_id: row.actor_id,
-    action: row.action, resource_type: row.resource_type, resource_id: row.resource_id, request_id: row.request_id,
-    diff: row.diff, metadata: row.metadata, created_at: new Date(row.created_at).toISOString(),
+    seq,
+    id: row.id,
+    account_id: row.account_id,
+    environment: row.environment,
+    actor_type: row.actor_type,
+    actor_id: row.actor_id,
+    action: row.action,
+    resource_type: row.resource_type,
+    resource_id: row.resource_id,
+    request_id: row.request_id,
+    diff: row.diff,
+    metadata: row.metadata,
+    created_at: new Date(row.created_at).toISOString(),
     ...(seq >= meta.hmacFromSeq ? { row_mac: row.row_mac } : {}),
   });
   if (seq >= meta.hmacFromSeq) return createHmac('sha256', key()).update(prevHash).update('\n').update(content).digest('hex');
@@ -138,7 +210,9 @@ export async function sealAuditChain(db: Db, batch = 1000): Promise<number> {
   return db.transaction(async (tx) => {
     const [lock] = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [SEAL_LOCK]);
     if (!lock?.ok) return 0;
-    const [head] = await tx.query<{ chain_seq: number; hash: string }>('SELECT chain_seq, hash FROM audit_events WHERE chain_seq IS NOT NULL ORDER BY chain_seq DESC LIMIT 1');
+    const [head] = await tx.query<{ chain_seq: number; hash: string }>(
+      'SELECT chain_seq, hash FROM audit_events WHERE chain_seq IS NOT NULL ORDER BY chain_seq DESC LIMIT 1',
+    );
     let seq = head ? Number(head.chain_seq) : 0;
     let prev = head?.hash ?? GENESIS;
     const meta = await chainMeta(tx);
@@ -184,15 +258,28 @@ export async function verifyAuditChain(db: Queryable, pageSize = 5000): Promise<
   let expected = 1;
   let checked = 0;
   for (;;) {
-    const rows = await db.query<AuditRow>('SELECT * FROM audit_events WHERE chain_seq >= $1 ORDER BY chain_seq LIMIT $2', [expected, pageSize]);
+    const rows = await db.query<AuditRow>('SELECT * FROM audit_events WHERE chain_seq >= $1 ORDER BY chain_seq LIMIT $2', [
+      expected,
+      pageSize,
+    ]);
     if (rows.length === 0) break;
     for (const row of rows) {
       const seq = Number(row.chain_seq);
-      if (seq !== expected) return { ok: false, checked, unsealed: 0, firstBadSeq: expected, problem: `row ${expected} of the chain is missing` };
-      if (row.prev_hash !== prev) return { ok: false, checked, unsealed: 0, firstBadSeq: seq, problem: `row ${seq} (${row.id}) does not link to the previous row` };
+      if (seq !== expected)
+        return { ok: false, checked, unsealed: 0, firstBadSeq: expected, problem: `row ${expected} of the chain is missing` };
+      if (row.prev_hash !== prev)
+        return { ok: false, checked, unsealed: 0, firstBadSeq: seq, problem: `row ${seq} (${row.id}) does not link to the previous row` };
       const hash = auditRowHash(prev, seq, row, meta);
-      if (hash !== row.hash) return { ok: false, checked, unsealed: 0, firstBadSeq: seq, problem: `row ${seq} (${row.id}) was altered after sealing` };
-      if (!rowVouched(row, meta)) return { ok: false, checked, unsealed: 0, firstBadSeq: seq, problem: `row ${seq} (${row.id}) was not written by the service (no valid row MAC)` };
+      if (hash !== row.hash)
+        return { ok: false, checked, unsealed: 0, firstBadSeq: seq, problem: `row ${seq} (${row.id}) was altered after sealing` };
+      if (!rowVouched(row, meta))
+        return {
+          ok: false,
+          checked,
+          unsealed: 0,
+          firstBadSeq: seq,
+          problem: `row ${seq} (${row.id}) was not written by the service (no valid row MAC)`,
+        };
       prev = hash;
       expected++;
       checked++;
@@ -216,20 +303,30 @@ export interface AuditCheckpoint {
   signature: string;
 }
 
-const checkpointBody = (c: Omit<AuditCheckpoint, 'signature'>) => canonical({ version: c.version, head_seq: c.head_seq, head_hash: c.head_hash, hmac_from_seq: c.hmac_from_seq, created_at: c.created_at });
+const checkpointBody = (c: Omit<AuditCheckpoint, 'signature'>) =>
+  canonical({ version: c.version, head_seq: c.head_seq, head_hash: c.head_hash, hmac_from_seq: c.hmac_from_seq, created_at: c.created_at });
 
 /** Seals what is pending, then signs the head of the chain. */
 export async function auditCheckpoint(db: Db, now = new Date()): Promise<AuditCheckpoint> {
   while ((await sealAuditChain(db)) > 0);
-  const [head] = await db.query<{ chain_seq: string | number; hash: string }>('SELECT chain_seq, hash FROM audit_events WHERE chain_seq IS NOT NULL ORDER BY chain_seq DESC LIMIT 1');
+  const [head] = await db.query<{ chain_seq: string | number; hash: string }>(
+    'SELECT chain_seq, hash FROM audit_events WHERE chain_seq IS NOT NULL ORDER BY chain_seq DESC LIMIT 1',
+  );
   const meta = await chainMeta(db);
-  const body = { version: 1 as const, head_seq: head ? Number(head.chain_seq) : 0, head_hash: head?.hash ?? GENESIS, hmac_from_seq: meta.hmacFromSeq, created_at: now.toISOString() };
+  const body = {
+    version: 1 as const,
+    head_seq: head ? Number(head.chain_seq) : 0,
+    head_hash: head?.hash ?? GENESIS,
+    hmac_from_seq: meta.hmacFromSeq,
+    created_at: now.toISOString(),
+  };
   return { ...body, signature: mac('checkpoint', checkpointBody(body)) };
 }
 
 /** Checks a checkpoint's signature and that the chain still holds its head: null when it does, else the problem. */
 export async function checkAuditCheckpoint(db: Queryable, c: AuditCheckpoint): Promise<string | null> {
-  if (c?.version !== 1 || typeof c.head_seq !== 'number' || typeof c.head_hash !== 'string' || typeof c.signature !== 'string') return 'not an audit checkpoint';
+  if (c?.version !== 1 || typeof c.head_seq !== 'number' || typeof c.head_hash !== 'string' || typeof c.signature !== 'string')
+    return 'not an audit checkpoint';
   const expected = mac('checkpoint', checkpointBody(c));
   if (c.signature.length !== expected.length || !timingSafeEqual(Buffer.from(c.signature), Buffer.from(expected))) {
     return 'the checkpoint signature does not hold (altered, or made with another MASTER_KEY)';
@@ -242,6 +339,7 @@ export async function checkAuditCheckpoint(db: Queryable, c: AuditCheckpoint): P
     const [last] = await db.query<{ n: string | number | null }>('SELECT max(chain_seq) AS n FROM audit_events');
     return `row ${c.head_seq} of the checkpoint (${c.created_at}) is gone: the chain ends at row ${Number(last?.n ?? 0)}, rows were deleted from its end`;
   }
-  if (row.hash !== c.head_hash) return `row ${c.head_seq} no longer has the hash the checkpoint (${c.created_at}) recorded: the chain was rewritten`;
+  if (row.hash !== c.head_hash)
+    return `row ${c.head_seq} no longer has the hash the checkpoint (${c.created_at}) recorded: the chain was rewritten`;
   return null;
 }

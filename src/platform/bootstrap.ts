@@ -14,7 +14,10 @@ export interface BootstrapResult {
  * once (only hashes are stored), so a restart finds the account and mints nothing.
  * Module seeds (default journeys, sandbox lists) hook in through `onAccountCreated`.
  */
-export async function bootstrapFirstAccount(db: Db, onAccountCreated: Array<(db: Db, accountId: string) => Promise<void>> = []): Promise<BootstrapResult> {
+export async function bootstrapFirstAccount(
+  db: Db,
+  onAccountCreated: Array<(db: Db, accountId: string) => Promise<void>> = [],
+): Promise<BootstrapResult> {
   const result = await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7312003)');
     const existing = await tx.query<{ id: string }>('SELECT id FROM accounts ORDER BY id LIMIT 1');

@@ -36,7 +36,9 @@ class PostgresDb implements Db {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const tx: Queryable = { query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[] };
+      const tx: Queryable = {
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[],
+      };
       const result = await fn(tx);
       await client.query('COMMIT');
       return result;
@@ -64,7 +66,9 @@ class PgliteDb implements Db {
     return r.rows;
   }
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.pglite.transaction(async (t) => fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await t.query<R>(sql, params as unknown[])).rows }));
+    return this.pglite.transaction(async (t) =>
+      fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await t.query<R>(sql, params as unknown[])).rows }),
+    );
   }
   private closing: Promise<void> | null = null;
   close(): Promise<void> {
@@ -123,11 +127,15 @@ const MIGRATION_LOCK = 7_312_001;
 
 /** Applies pending migrations in order, each in its own transaction; safe when several processes start at once. */
 export async function migrate(db: Db, log: (msg: string) => void = () => undefined): Promise<string[]> {
-  const files = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+    .sort();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const done = new Set((await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
     for (const file of files) {
       const version = file.replace(/\.sql$/, '');
@@ -151,7 +159,12 @@ export function splitSql(sql: string): string[] {
   let inQuote = false;
   for (let i = 0; i < sql.length; i++) {
     const ch = sql[i]!;
-    if (!inQuote && sql.startsWith('$$', i)) { inDollar = !inDollar; cur += '$$'; i++; continue; }
+    if (!inQuote && sql.startsWith('$$', i)) {
+      inDollar = !inDollar;
+      cur += '$$';
+      i++;
+      continue;
+    }
     if (!inDollar && ch === "'") inQuote = !inQuote;
     if (!inDollar && !inQuote && ch === '-' && sql[i + 1] === '-') {
       const nl = sql.indexOf('\n', i);

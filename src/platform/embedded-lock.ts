@@ -43,7 +43,9 @@ export function acquireLock(dataDir: string, socket: string | null): () => void 
   mkdirSync(dataDir, { recursive: true });
   const held = readLock(dataDir);
   if (held && held.pid !== process.pid) {
-    throw new Error(`DATA_DIR ${dataDir} is in use by process ${held.pid}. The embedded database allows one process; stop it, or use DATABASE_URL for several processes.`);
+    throw new Error(
+      `DATA_DIR ${dataDir} is in use by process ${held.pid}. The embedded database allows one process; stop it, or use DATABASE_URL for several processes.`,
+    );
   }
   writeFileSync(lockPath(dataDir), JSON.stringify({ pid: process.pid, socket }), { mode: 0o600 });
   return () => {

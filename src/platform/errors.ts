@@ -32,7 +32,8 @@ export class AppError extends Error {
 }
 
 export const invalid = (field: string, message: string) => new AppError('invalid_request', message, { field });
-export const notFound = (what: string, field: string | null = null) => new AppError('not_found', `No ${what} with that id exists.`, { field });
+export const notFound = (what: string, field: string | null = null) =>
+  new AppError('not_found', `No ${what} with that id exists.`, { field });
 export const conflict = (message: string, field: string | null = null) => new AppError('conflict', message, { field });
 
 export interface ErrorBody {

@@ -11,8 +11,14 @@ export const EVENT_CATALOG: Record<string, { description: string; data: TSchema 
     data: Type.Object({ destination_id: Type.String(), message: Type.String() }),
   },
   'webhook_destination.disabled': {
-    description: 'A destination kept failing (see the retry schedule) and was disabled; sent to the tenant\'s other destinations.',
-    data: Type.Object({ destination_id: Type.String(), url: Type.String(), consecutive_failures: Type.Integer(), failing_since: Type.String({ format: 'date-time' }), reason: Type.String() }),
+    description: "A destination kept failing (see the retry schedule) and was disabled; sent to the tenant's other destinations.",
+    data: Type.Object({
+      destination_id: Type.String(),
+      url: Type.String(),
+      consecutive_failures: Type.Integer(),
+      failing_since: Type.String({ format: 'date-time' }),
+      reason: Type.String(),
+    }),
   },
 };
 

@@ -28,7 +28,8 @@ test('a live holder renews its lease, so a long request keeps its key past the l
   await sleep(1600);
   const second = await claimKey(db, opts('long', { leaseSeconds: 1 }));
   assert.equal(second.kind, 'in_progress');
-  if (second.kind === 'in_progress') assert.ok(second.retryAfterSeconds >= 1 && second.retryAfterSeconds <= 1, `${second.retryAfterSeconds}`);
+  if (second.kind === 'in_progress')
+    assert.ok(second.retryAfterSeconds >= 1 && second.retryAfterSeconds <= 1, `${second.retryAfterSeconds}`);
   if (first.kind === 'claimed') await first.binding.release();
 });
 
@@ -50,7 +51,9 @@ test('the default lease is seconds, not minutes, and the 409 tells when to retry
   const busy = await claimKey(db, opts('default'));
   assert.equal(busy.kind, 'in_progress');
   if (busy.kind === 'in_progress') assert.ok(busy.retryAfterSeconds >= 1 && busy.retryAfterSeconds <= 15, `${busy.retryAfterSeconds}`);
-  const [row] = await db.query<{ s: number }>("SELECT extract(epoch FROM locked_until - now())::float8 AS s FROM idempotency_keys WHERE key = 'default'");
+  const [row] = await db.query<{ s: number }>(
+    "SELECT extract(epoch FROM locked_until - now())::float8 AS s FROM idempotency_keys WHERE key = 'default'",
+  );
   assert.ok(row!.s <= 15, `lease ${row!.s} s`);
   if (first.kind === 'claimed') await first.binding.release();
 });

@@ -28,10 +28,18 @@ export function validateKey(raw: unknown): string {
 
 /** What makes two requests "the same": method, path and the canonical body. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n`).update(body === undefined ? '' : JSON.stringify(body)).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n`)
+    .update(body === undefined ? '' : JSON.stringify(body))
+    .digest('hex');
 }
 
-export async function findStoredResponse(db: Queryable, accountId: string, environment: string, key: string): Promise<StoredResponse | null> {
+export async function findStoredResponse(
+  db: Queryable,
+  accountId: string,
+  environment: string,
+  key: string,
+): Promise<StoredResponse | null> {
   const rows = await db.query<StoredResponse>(
     `SELECT fingerprint, state, response_status, response_body, extract(epoch FROM locked_until - now())::float8 AS lease_left_seconds
        FROM idempotency_keys WHERE account_id = $1 AND environment = $2 AND key = $3 AND expires_at > now()`,
@@ -41,7 +49,11 @@ export async function findStoredResponse(db: Queryable, accountId: string, envir
 }
 
 export function mismatch(): AppError {
-  return new AppError('invalid_request', 'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.', { field: 'Idempotency-Key' });
+  return new AppError(
+    'invalid_request',
+    'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
+    { field: 'Idempotency-Key' },
+  );
 }
 
 export type ClaimResult =
@@ -96,7 +108,11 @@ export async function claimKey(db: Queryable, opts: ClaimOptions): Promise<Claim
     if (!stored) return { kind: 'in_progress', retryAfterSeconds: 1 };
     if (stored.fingerprint !== opts.fingerprint) return { kind: 'mismatch' };
     if (stored.state === 'done' && stored.response_status) {
-      return { kind: 'replay', status: stored.response_status, body: stored.response_body ? opts.sealer.open(RESPONSE_PURPOSE, stored.response_body) : '' };
+      return {
+        kind: 'replay',
+        status: stored.response_status,
+        body: stored.response_body ? opts.sealer.open(RESPONSE_PURPOSE, stored.response_body) : '',
+      };
     }
     // Retry when the holder would have finished or, if it died, when its lease lapses.
     return { kind: 'in_progress', retryAfterSeconds: Math.max(1, Math.min(leaseSeconds, Math.ceil(stored.lease_left_seconds ?? 1))) };
@@ -105,7 +121,11 @@ export async function claimKey(db: Queryable, opts: ClaimOptions): Promise<Claim
   let settled = false;
   const mine = `account_id = $1 AND environment = $2 AND key = $3 AND owner = $4`;
   const renewal = setInterval(() => {
-    db.query(`UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $5) WHERE ${mine} AND state = 'running'`, [...params, owner, leaseSeconds]).catch(() => undefined);
+    db.query(`UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $5) WHERE ${mine} AND state = 'running'`, [
+      ...params,
+      owner,
+      leaseSeconds,
+    ]).catch(() => undefined);
   }, opts.renewEveryMs ?? RENEW_EVERY_MS);
   renewal.unref();
   const settle = () => {
@@ -130,7 +150,12 @@ export async function claimKey(db: Queryable, opts: ClaimOptions): Promise<Claim
       async record(tx: Queryable, result: unknown) {
         const { status, body } = opts.serialize(result);
         settle();
-        await writeOrDefer(tx, `UPDATE idempotency_keys SET state = 'done', response_status = $5, response_body = $6 WHERE ${mine}`, [...params, owner, status, opts.sealer.seal(RESPONSE_PURPOSE, body)]);
+        await writeOrDefer(tx, `UPDATE idempotency_keys SET state = 'done', response_status = $5, response_body = $6 WHERE ${mine}`, [
+          ...params,
+          owner,
+          status,
+          opts.sealer.seal(RESPONSE_PURPOSE, body),
+        ]);
       },
       async release(tx: Queryable = db) {
         settle();
@@ -138,13 +163,18 @@ export async function claimKey(db: Queryable, opts: ClaimOptions): Promise<Claim
       },
       async storeResponse(status: number, body: string) {
         settle();
-        await db.query(`UPDATE idempotency_keys SET state = 'done', response_status = $5, response_body = $6 WHERE ${mine} AND state = 'running'`, [...params, owner, status, opts.sealer.seal(RESPONSE_PURPOSE, body)]);
+        await db.query(
+          `UPDATE idempotency_keys SET state = 'done', response_status = $5, response_body = $6 WHERE ${mine} AND state = 'running'`,
+          [...params, owner, status, opts.sealer.seal(RESPONSE_PURPOSE, body)],
+        );
       },
     },
   };
 }
 
 export async function purgeExpiredKeys(db: Db): Promise<number> {
-  const rows = await db.query<{ n: number }>('WITH d AS (DELETE FROM idempotency_keys WHERE expires_at <= now() RETURNING 1) SELECT count(*)::int AS n FROM d');
+  const rows = await db.query<{ n: number }>(
+    'WITH d AS (DELETE FROM idempotency_keys WHERE expires_at <= now() RETURNING 1) SELECT count(*)::int AS n FROM d',
+  );
   return rows[0]?.n ?? 0;
 }

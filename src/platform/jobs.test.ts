@@ -10,10 +10,22 @@ before(async () => ({ db, close } = await createTestDb()));
 after(() => close());
 
 test('backoff grows exponentially with jitter and is capped', () => {
-  assert.equal(backoffMs(1, 1000, 60_000, () => 0), 500);
-  assert.equal(backoffMs(1, 1000, 60_000, () => 1), 1000);
-  assert.equal(backoffMs(4, 1000, 60_000, () => 1), 8000);
-  assert.equal(backoffMs(30, 1000, 60_000, () => 1), 60_000);
+  assert.equal(
+    backoffMs(1, 1000, 60_000, () => 0),
+    500,
+  );
+  assert.equal(
+    backoffMs(1, 1000, 60_000, () => 1),
+    1000,
+  );
+  assert.equal(
+    backoffMs(4, 1000, 60_000, () => 1),
+    8000,
+  );
+  assert.equal(
+    backoffMs(30, 1000, 60_000, () => 1),
+    60_000,
+  );
 });
 
 test('two runners on one database never run the same job', async () => {
@@ -35,11 +47,21 @@ test('two runners on one database never run the same job', async () => {
 test('a failing job is retried later and marked failed after max attempts', async () => {
   let calls = 0;
   await enqueueJob(db, 'flaky', {}, { maxAttempts: 2 });
-  const fail = new JobRunner({ db, handlers: { flaky: async () => { calls++; throw new Error('boom'); } } });
+  const fail = new JobRunner({
+    db,
+    handlers: {
+      flaky: async () => {
+        calls++;
+        throw new Error('boom');
+      },
+    },
+  });
   await fail.runOnce();
   await fail.drain();
   assert.equal(calls, 1);
-  const [j] = await db.query<{ state: string; attempts: number; last_error: string }>("SELECT state, attempts, last_error FROM jobs WHERE queue = 'flaky'");
+  const [j] = await db.query<{ state: string; attempts: number; last_error: string }>(
+    "SELECT state, attempts, last_error FROM jobs WHERE queue = 'flaky'",
+  );
   assert.equal(j!.state, 'queued');
   assert.equal(j!.last_error, 'boom');
   await db.query("UPDATE jobs SET run_at = now() WHERE queue = 'flaky'");

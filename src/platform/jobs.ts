@@ -19,7 +19,12 @@ export interface EnqueueOptions {
 }
 
 /** Enqueues a job, normally inside the transaction of the change that needs it. */
-export async function enqueueJob(tx: Queryable, queue: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<string | null> {
+export async function enqueueJob(
+  tx: Queryable,
+  queue: string,
+  payload: Record<string, unknown>,
+  opts: EnqueueOptions = {},
+): Promise<string | null> {
   const rows = await tx.query<{ id: string }>(
     `INSERT INTO jobs (id, queue, payload, run_at, max_attempts, dedupe_key) VALUES ($1, $2, $3::jsonb, coalesce($4, now()), $5, $6)
      ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running') DO NOTHING RETURNING id`,
@@ -79,7 +84,10 @@ export class JobRunner extends ClaimingRunner {
 
   private async finish(job: JobRow, err: unknown): Promise<void> {
     if (!err) {
-      await this.opts.db.query("UPDATE jobs SET state = 'done', locked_until = null, updated_at = now() WHERE id = $1 AND locked_by = $2", [job.id, this.workerId]);
+      await this.opts.db.query("UPDATE jobs SET state = 'done', locked_until = null, updated_at = now() WHERE id = $1 AND locked_by = $2", [
+        job.id,
+        this.workerId,
+      ]);
       return;
     }
     const message = err instanceof Error ? err.message : String(err);

@@ -8,7 +8,10 @@ import { findActiveKey, hashKey, type ApiKeyRecord } from './api-keys.js';
  */
 export class KeyCache {
   private readonly entries = new Map<string, { record: ApiKeyRecord | null; at: number }>();
-  constructor(private readonly db: Queryable, private readonly ttlMs: number) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly ttlMs: number,
+  ) {}
 
   async lookup(presented: string): Promise<ApiKeyRecord | null> {
     const h = hashKey(presented);

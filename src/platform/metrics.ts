@@ -12,7 +12,12 @@ export function createMetrics(): Metrics {
   collectDefaultMetrics({ register: registry, prefix: 'verity_' });
   return {
     registry,
-    requests: new Counter({ name: 'verity_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] }),
+    requests: new Counter({
+      name: 'verity_http_requests_total',
+      help: 'HTTP requests by route and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
     latency: new Histogram({
       name: 'verity_http_request_duration_seconds',
       help: 'HTTP request latency by route and status',

@@ -3,7 +3,20 @@ import assert from 'node:assert/strict';
 import { checkDestinationUrl, isPrivateAddress } from './net-guard.js';
 
 test('private, loopback and link-local addresses are recognised in both families', () => {
-  for (const a of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1']) assert.ok(isPrivateAddress(a), a);
+  for (const a of [
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.20.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+  ])
+    assert.ok(isPrivateAddress(a), a);
   for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1']) assert.ok(!isPrivateAddress(a), a);
 });
 

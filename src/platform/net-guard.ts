@@ -8,10 +8,28 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  */
 const blocked = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) blocked.addSubnet(net, prefix, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 
 /**
  * Never reachable, whatever the operator allows: link-local (cloud metadata at 169.254.169.254 and
@@ -19,8 +37,22 @@ for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::'
  * Private networks (loopback, RFC 1918, CGNAT, unique-local) can be allowed for a sandbox or by the operator.
  */
 const forbidden = new BlockList();
-for (const [net, prefix] of [['0.0.0.0', 8], ['169.254.0.0', 16], ['192.0.0.0', 24], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) forbidden.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) forbidden.addSubnet(net, prefix, 'ipv6');
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['192.0.0.0', 24],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  forbidden.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  forbidden.addSubnet(net, prefix, 'ipv6');
 
 function v4(address: string): string | null {
   if (isIP(address) === 4) return address;
@@ -88,7 +120,12 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       if (err) return callback(err, '', 4);
       const list = addresses as LookupAddress[];
       const allowed = list.filter((a) => addressAllowed(a.address, allowPrivate));
-      if (allowed.length === 0) return callback(Object.assign(new Error(`${hostname} resolves only to addresses this service may not reach`), { code: 'EADDRNOTALLOWED' }), '', 4);
+      if (allowed.length === 0)
+        return callback(
+          Object.assign(new Error(`${hostname} resolves only to addresses this service may not reach`), { code: 'EADDRNOTALLOWED' }),
+          '',
+          4,
+        );
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
       callback(null, allowed[0]!.address, allowed[0]!.family);
     });
@@ -100,7 +137,11 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
  * refuses (a DNS name for 127.0.0.1 or for the metadata service) is refused at once rather than retried
  * for days. A name that does not resolve now is accepted: the connection-time guard still applies.
  */
-export async function checkResolvedHost(raw: string, allowPrivate: boolean, resolve: (host: string) => Promise<string[]> = resolveAll): Promise<string | null> {
+export async function checkResolvedHost(
+  raw: string,
+  allowPrivate: boolean,
+  resolve: (host: string) => Promise<string[]> = resolveAll,
+): Promise<string | null> {
   let host: string;
   try {
     host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
@@ -121,5 +162,7 @@ export async function checkResolvedHost(raw: string, allowPrivate: boolean, reso
 }
 
 function resolveAll(host: string): Promise<string[]> {
-  return new Promise((resolve, reject) => dnsLookup(host, { all: true }, (err, list) => (err ? reject(err) : resolve((list as LookupAddress[]).map((a) => a.address)))));
+  return new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true }, (err, list) => (err ? reject(err) : resolve((list as LookupAddress[]).map((a) => a.address)))),
+  );
 }

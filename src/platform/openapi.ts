@@ -6,7 +6,20 @@ import { EVENT_CATALOG } from './event-catalog.js';
 
 export const API_VERSION = '1.0.0';
 
-const TAG_ORDER = ['Verifications', 'Journeys', 'Checks', 'Monitoring', 'Cases', 'Lists', 'Webhooks', 'Events', 'Audit', 'Usage', 'Sandbox', 'Capture (session token)'];
+const TAG_ORDER = [
+  'Verifications',
+  'Journeys',
+  'Checks',
+  'Monitoring',
+  'Cases',
+  'Lists',
+  'Webhooks',
+  'Events',
+  'Audit',
+  'Usage',
+  'Sandbox',
+  'Capture (session token)',
+];
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Verifications: 'Verification sessions: one journey run for one subject, ending in a decision. See docs/verifications.md.',
   Journeys: 'Versioned definitions of what a session checks and how it decides.',
@@ -44,7 +57,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true });
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => ({ ...app.swagger(), webhooks: webhooksSection() }));
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => ({
+    ...app.swagger(),
+    webhooks: webhooksSection(),
+  }));
 }
 
 /** The OpenAPI 3.1 `webhooks` section: one entry per event type, with the signed envelope around its data. */
@@ -58,9 +74,21 @@ export function webhooksSection(): Record<string, unknown> {
         operationId: `event_${type.replace(/[^a-zA-Z0-9]+/g, '_')}`,
         tags: ['Events'],
         parameters: [
-          { name: 'Verity-Signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Comma-separated lowercase hex HMAC-SHA256 digests of the raw body, one per active secret.' },
+          {
+            name: 'Verity-Signature',
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+            description: 'Comma-separated lowercase hex HMAC-SHA256 digests of the raw body, one per active secret.',
+          },
           { name: 'Verity-Event-Id', in: 'header', required: true, schema: { type: 'string' } },
-          { name: 'Verity-Timestamp', in: 'header', required: true, schema: { type: 'string' }, description: 'Unix seconds when this attempt was sent.' },
+          {
+            name: 'Verity-Timestamp',
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+            description: 'Unix seconds when this attempt was sent.',
+          },
           { name: 'Verity-Delivery-Id', in: 'header', required: true, schema: { type: 'string' } },
         ],
         requestBody: {
@@ -78,7 +106,10 @@ export function webhooksSection(): Record<string, unknown> {
                   sequence: { type: 'integer', description: 'Increases with every event; order events of one resource by it.' },
                   resource: { type: ['object', 'null'], properties: { type: { type: 'string' }, id: { type: 'string' } } },
                   data: JSON.parse(JSON.stringify(data)),
-                  delivery: { type: 'object', properties: { id: { type: 'string' }, attempt: { type: 'integer' }, sent_at: { type: 'string', format: 'date-time' } } },
+                  delivery: {
+                    type: 'object',
+                    properties: { id: { type: 'string' }, attempt: { type: 'integer' }, sent_at: { type: 'string', format: 'date-time' } },
+                  },
                 },
               },
             },

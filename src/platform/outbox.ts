@@ -16,7 +16,11 @@ export interface EventInput {
  * Writes an event to the outbox in the caller's transaction, so an event exists exactly when
  * the change it reports was committed. Delivery to webhook destinations happens in jobs.
  */
-export async function enqueueEvent(tx: Queryable, ctx: Pick<RequestContext, 'accountId' | 'environment'>, input: EventInput): Promise<{ id: string; created_at: Date }> {
+export async function enqueueEvent(
+  tx: Queryable,
+  ctx: Pick<RequestContext, 'accountId' | 'environment'>,
+  input: EventInput,
+): Promise<{ id: string; created_at: Date }> {
   if (!isKnownEventType(input.type)) throw new Error(`event type ${input.type} is not in the event catalogue`);
   const id = newId('event');
   const createdAt = new Date();
@@ -25,7 +29,17 @@ export async function enqueueEvent(tx: Queryable, ctx: Pick<RequestContext, 'acc
   await tx.query(
     `INSERT INTO events (id, account_id, environment, type, resource_type, resource_id, data, destination_id, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::timestamptz)`,
-    [id, ctx.accountId, ctx.environment, input.type, input.resourceType ?? null, input.resourceId ?? null, JSON.stringify(input.data), input.destinationId ?? null, createdAt.toISOString()],
+    [
+      id,
+      ctx.accountId,
+      ctx.environment,
+      input.type,
+      input.resourceType ?? null,
+      input.resourceId ?? null,
+      JSON.stringify(input.data),
+      input.destinationId ?? null,
+      createdAt.toISOString(),
+    ],
   );
   return { id, created_at: createdAt };
 }
@@ -60,7 +74,15 @@ export function eventsByIds(db: Queryable, ids: string[]) {
   return db.query<StoredEvent>('SELECT * FROM events WHERE id = ANY($1::text[])', [ids]);
 }
 
-export async function findEvent(db: Queryable, ctx: Pick<RequestContext, 'accountId' | 'environment'>, id: string): Promise<StoredEvent | undefined> {
-  const [e] = await db.query<StoredEvent>('SELECT * FROM events WHERE account_id = $1 AND environment = $2 AND id = $3', [ctx.accountId, ctx.environment, id]);
+export async function findEvent(
+  db: Queryable,
+  ctx: Pick<RequestContext, 'accountId' | 'environment'>,
+  id: string,
+): Promise<StoredEvent | undefined> {
+  const [e] = await db.query<StoredEvent>('SELECT * FROM events WHERE account_id = $1 AND environment = $2 AND id = $3', [
+    ctx.accountId,
+    ctx.environment,
+    id,
+  ]);
   return e;
 }

@@ -8,7 +8,14 @@ export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
 
 export const PageQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.` })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      default: DEFAULT_LIMIT,
+      description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`,
+    }),
+  ),
   cursor: Type.Optional(Type.String({ maxLength: 512, description: 'The next_cursor of the previous page.' })),
 });
 export type PageQuery = Static<typeof PageQuery>;
@@ -42,7 +49,8 @@ export function decodeCursor(scope: string, cursor: string): string {
   const expected = createHmac('sha256', cursorSecret).update(payload).digest('base64url').slice(0, 22);
   const a = Buffer.from(sig);
   const b = Buffer.from(expected);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw invalid('cursor', 'The cursor is not valid; pass next_cursor from the previous page unchanged.');
+  if (a.length !== b.length || !timingSafeEqual(a, b))
+    throw invalid('cursor', 'The cursor is not valid; pass next_cursor from the previous page unchanged.');
   const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { s: string; l: string };
   if (parsed.s !== scope) throw invalid('cursor', 'The cursor belongs to another list.');
   return parsed.l;
@@ -68,7 +76,11 @@ export interface PageRequest {
  * Keyset pagination over a tenant-scoped table. Ordering by a unique key and continuing with
  * `key < last` (or `>` ascending) means inserts never shift a page: no row is seen twice or skipped.
  */
-export async function paginate<T extends Record<string, unknown>>(db: Queryable, ctx: Pick<RequestContext, 'accountId' | 'environment'>, req: PageRequest): Promise<{ data: T[]; next_cursor: string | null }> {
+export async function paginate<T extends Record<string, unknown>>(
+  db: Queryable,
+  ctx: Pick<RequestContext, 'accountId' | 'environment'>,
+  req: PageRequest,
+): Promise<{ data: T[]; next_cursor: string | null }> {
   const key = req.key ?? 'id';
   const order = req.order ?? 'desc';
   const limit = Math.min(req.limit ?? DEFAULT_LIMIT, MAX_LIMIT);

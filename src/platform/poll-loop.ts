@@ -59,7 +59,11 @@ export abstract class ClaimingRunner {
   protected readonly inFlight = new Set<Promise<void>>();
   private readonly loop: PollLoop;
 
-  constructor(pollMs: number, private readonly capacity: number, onError: (err: unknown) => void) {
+  constructor(
+    pollMs: number,
+    private readonly capacity: number,
+    onError: (err: unknown) => void,
+  ) {
     this.loop = new PollLoop(async () => (await this.runOnce()) > 0 && this.inFlight.size < this.capacity, pollMs, onError);
   }
 

@@ -9,7 +9,15 @@ test('within one minute: exactly the limit is allowed, remaining counts down, th
   const l = new MemoryRateLimiter();
   const got = [];
   for (let i = 0; i < 4; i++) got.push(await l.hit('k', 3, T0 + 1000 + i));
-  assert.deepEqual(got.map((r) => [r.allowed, r.remaining]), [[true, 2], [true, 1], [true, 0], [false, 0]]);
+  assert.deepEqual(
+    got.map((r) => [r.allowed, r.remaining]),
+    [
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ],
+  );
   // The next minute carries this one's 3 at full weight at its start: one fits once 1/3 of it has passed.
   assert.equal(got[3]!.retryAfterSeconds, Math.ceil((MIN + MIN / 3 - 1003) / 1000));
   assert.equal(got[0]!.resetAt, (T0 + 2 * MIN) / 1000);

@@ -106,7 +106,15 @@ export class RedisRateLimiter implements RateLimiter {
     // The weighted sum is computed here in Lua from the same inputs slidingWindowDecision uses; the
     // decision is then recomputed in TypeScript from the counts the script saw, so headers match it.
     const run = (this.redis as unknown as { verityRateHit(...args: string[]): Promise<[number, number]> }).verityRateHit;
-    const reply = await run.call(this.redis, current, previous, String(limit), String(now - windowStart), String(WINDOW_MS), String(WINDOW_MS * 2));
+    const reply = await run.call(
+      this.redis,
+      current,
+      previous,
+      String(limit),
+      String(now - windowStart),
+      String(WINDOW_MS),
+      String(WINDOW_MS * 2),
+    );
     return slidingWindowDecision(Number(reply[0]), Number(reply[1]), limit, now);
   }
   async close(): Promise<void> {
@@ -151,7 +159,10 @@ export class ResilientRateLimiter implements RateLimiter {
     let timer: NodeJS.Timeout | undefined;
     try {
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`rate-limit store did not answer within ${this.opts.timeoutMs ?? 100} ms`)), this.opts.timeoutMs ?? 100);
+        timer = setTimeout(
+          () => reject(new Error(`rate-limit store did not answer within ${this.opts.timeoutMs ?? 100} ms`)),
+          this.opts.timeoutMs ?? 100,
+        );
       });
       const r = await Promise.race([this.shared.hit(key, limit, now), timeout]);
       this.lastError = null;
@@ -188,7 +199,12 @@ export async function createRateLimiter(redisUrl: string | null, onFallback?: (e
   const { Redis } = await import('ioredis');
   // No offline queue and no retries per command: while Redis is away a command fails at once and the
   // fallback decides; the client reconnects in the background.
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, retryStrategy: (n) => Math.min(200 * n, 2_000) });
+  const redis = new Redis(redisUrl, {
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    lazyConnect: true,
+    retryStrategy: (n) => Math.min(200 * n, 2_000),
+  });
   redis.on('error', () => undefined); // reported through the fallback, not as unhandled errors
   const limiter = new ResilientRateLimiter(new RedisRateLimiter(redis), { onFallback });
   // A Redis that is down at start does not stop the service; readiness reports it.

@@ -5,9 +5,14 @@ import { ERROR_CODES } from './errors.js';
 export const ErrorResponse = Type.Object(
   {
     error: Type.Object({
-      code: Type.Union(Object.keys(ERROR_CODES).map((c) => Type.Literal(c)), { description: 'Stable machine code.' }),
+      code: Type.Union(
+        Object.keys(ERROR_CODES).map((c) => Type.Literal(c)),
+        { description: 'Stable machine code.' },
+      ),
       message: Type.String({ description: 'Human-readable text.' }),
-      field: Type.Union([Type.String(), Type.Null()], { description: 'The offending request field (dotted path, header or query name), or null when no single field is at fault.' }),
+      field: Type.Union([Type.String(), Type.Null()], {
+        description: 'The offending request field (dotted path, header or query name), or null when no single field is at fault.',
+      }),
       request_id: Type.String({ description: 'Identifier of the request; also sent as X-Request-Id.' }),
     }),
   },

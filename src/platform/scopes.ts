@@ -36,7 +36,10 @@ export function hasScope(granted: readonly string[], needed: Scope): boolean {
 
 /** Parses a comma-separated scope list from the CLI; throws with the unknown names. */
 export function parseScopes(raw: string): string[] {
-  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = list.filter((s) => s !== '*' && !isScope(s));
   if (unknown.length > 0) throw new Error(`unknown scope(s): ${unknown.join(', ')}; known: *, ${ALL_SCOPES.join(', ')}`);
   return list;

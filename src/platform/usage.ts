@@ -12,7 +12,14 @@ export function billingPeriod(at: Date = new Date()): string {
  * Records one billable operation in the caller's transaction. Because an idempotent replay
  * returns the stored response without running the transaction again, a replay is never billed.
  */
-export async function recordUsage(tx: Queryable, ctx: RequestContext, module: string, operation: string, resourceId: string | null, quantity = 1): Promise<void> {
+export async function recordUsage(
+  tx: Queryable,
+  ctx: RequestContext,
+  module: string,
+  operation: string,
+  resourceId: string | null,
+  quantity = 1,
+): Promise<void> {
   await writeOrDefer(
     tx,
     'INSERT INTO usage_records (id, account_id, environment, module, operation, resource_id, quantity, period) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',

@@ -15,18 +15,25 @@ type Task =
 if (!isMainThread) {
   serveWorkerTasks<Task, unknown>(async (task) => {
     switch (task.op) {
-      case 'echo': return { result: task.value.toUpperCase() };
+      case 'echo':
+        return { result: task.value.toUpperCase() };
       case 'sum': {
         let s = 0;
         for (const b of task.bytes) s += b;
         const out = new Float32Array([s]);
         return { result: out, transfer: [out.buffer] };
       }
-      case 'fail': throw Object.assign(new Error('bad input'), { name: 'InputError', code: task.code });
-      case 'crash': process.exit(3);
+      case 'fail':
+        throw Object.assign(new Error('bad input'), { name: 'InputError', code: task.code });
+      case 'crash':
+        process.exit(3);
       // eslint-disable-next-line no-fallthrough
-      case 'sleep': await new Promise((r) => setTimeout(r, task.ms)); return { result: 'slept' };
-      case 'thread': await new Promise((r) => setTimeout(r, task.ms)); return { result: threadId };
+      case 'sleep':
+        await new Promise((r) => setTimeout(r, task.ms));
+        return { result: 'slept' };
+      case 'thread':
+        await new Promise((r) => setTimeout(r, task.ms));
+        return { result: threadId };
     }
   });
 } else {
@@ -63,7 +70,9 @@ if (!isMainThread) {
     test('worker errors reject with name and code kept, and can be revived as the caller’s class', async () => {
       class InputError extends Error {}
       const pool = createWorkerPool<Task, unknown>({
-        file, size: 1, name: 'test-errors',
+        file,
+        size: 1,
+        name: 'test-errors',
         reviveError: (e) => (e.name === 'InputError' ? Object.assign(new InputError(e.message), { code: e.code }) : new Error(e.message)),
       });
       try {
@@ -95,7 +104,10 @@ if (!isMainThread) {
     test('a task over its time limit is rejected and its worker replaced', async () => {
       const pool = createWorkerPool<Task, unknown>({ file, size: 1, name: 'test-timeout', taskTimeoutMs: 400 });
       try {
-        await assert.rejects(pool.run({ op: 'sleep', ms: 5_000 }), (err: unknown) => err instanceof WorkerCrashedError && err.code === 'worker_timeout');
+        await assert.rejects(
+          pool.run({ op: 'sleep', ms: 5_000 }),
+          (err: unknown) => err instanceof WorkerCrashedError && err.code === 'worker_timeout',
+        );
         assert.equal(await pool.run({ op: 'sleep', ms: 1 }), 'slept');
         assert.equal(pool.stats().restarts, 1);
       } finally {

@@ -55,7 +55,10 @@ export interface SerializedError {
 /** Raised for the task that was running when its worker died or timed out. */
 export class WorkerCrashedError extends Error {
   override readonly name = 'WorkerCrashedError';
-  constructor(message: string, readonly code: 'worker_crashed' | 'worker_timeout' = 'worker_crashed') {
+  constructor(
+    message: string,
+    readonly code: 'worker_crashed' | 'worker_timeout' = 'worker_crashed',
+  ) {
     super(message);
   }
 }
@@ -92,7 +95,8 @@ export function workerFileUrl(callerUrl: string, relativeJs: string): URL {
 }
 
 export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPool<Req, Res> {
-  if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError(`worker pool ${options.name}: size must be a positive integer`);
+  if (!Number.isInteger(options.size) || options.size < 1)
+    throw new RangeError(`worker pool ${options.name}: size must be a positive integer`);
   const queue: Job<Req, Res>[] = [];
   const slots: Slot<Req, Res>[] = [];
   const counters = { completed: 0, failed: 0, restarts: 0 };
@@ -115,7 +119,9 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
     worker.on('message', (reply: Reply) => onReply(slot, reply));
     // 'error' is always followed by 'exit'; remember the cause so the rejection can name it.
     let lastError: Error | null = null;
-    worker.on('error', (err) => { lastError = err; });
+    worker.on('error', (err) => {
+      lastError = err;
+    });
     worker.on('exit', (code) => onExit(slot, code, lastError));
     return slot;
   }

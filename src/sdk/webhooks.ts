@@ -26,7 +26,10 @@ export interface VerityEvent<T = Record<string, unknown>> {
 }
 
 export class WebhookVerificationError extends Error {
-  constructor(readonly reason: 'missing_signature' | 'bad_signature' | 'malformed_body' | 'too_old' | 'duplicate', message: string) {
+  constructor(
+    readonly reason: 'missing_signature' | 'bad_signature' | 'malformed_body' | 'too_old' | 'duplicate',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -60,7 +63,10 @@ export interface VerifyOptions {
 export function verifyWebhook<T = Record<string, unknown>>(opts: VerifyOptions): VerityEvent<T> {
   const header = Array.isArray(opts.signature) ? opts.signature.join(',') : opts.signature;
   if (!header) throw new WebhookVerificationError('missing_signature', 'no Verity-Signature header');
-  const received = header.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const received = header
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const secrets = Array.isArray(opts.secrets) ? opts.secrets : [opts.secrets];
   const valid = secrets.some((secret) => {
     const expected = signPayload(opts.rawBody, secret);
@@ -77,7 +83,8 @@ export function verifyWebhook<T = Record<string, unknown>>(opts: VerifyOptions):
   if (!Number.isFinite(sentAt)) throw new WebhookVerificationError('malformed_body', 'delivery.sent_at missing');
   const tolerance = (opts.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) * 1000;
   const now = (opts.now ?? new Date()).getTime();
-  if (Math.abs(now - sentAt) > tolerance) throw new WebhookVerificationError('too_old', `sent ${Math.round((now - sentAt) / 1000)} s ago, outside the tolerance`);
+  if (Math.abs(now - sentAt) > tolerance)
+    throw new WebhookVerificationError('too_old', `sent ${Math.round((now - sentAt) / 1000)} s ago, outside the tolerance`);
   if (opts.seen?.(event.id)) throw new WebhookVerificationError('duplicate', `event ${event.id} was already processed`);
   return event;
 }

@@ -19,14 +19,19 @@ import { ANNA } from '../fixtures/documents/specimen-mrz.js';
  * flow: progress, "complete" and the redirect.
  */
 // Callbacks given to page.evaluate run in the browser; this project compiles without the DOM library.
-declare const document: { activeElement: { tagName: string; textContent: string | null } | null; documentElement: { scrollWidth: number }; getElementById(id: string): { textContent: string | null; videoWidth: number } | null };
+declare const document: {
+  activeElement: { tagName: string; textContent: string | null } | null;
+  documentElement: { scrollWidth: number };
+  getElementById(id: string): { textContent: string | null; videoWidth: number } | null;
+};
 declare const sessionStorage: Record<string, string>;
 
 const CHROMIUM = '/usr/bin/chromium';
 const dataDir = sharedDataDir();
 const noChromium = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (Debian package chromium)`;
 if (noChromium && process.env.CI) {
-  test('Chromium is installed for the hosted-page browser test', () => assert.fail(`${noChromium}: .ci/run installs it; the browser test cannot run without it.`));
+  test('Chromium is installed for the hosted-page browser test', () =>
+    assert.fail(`${noChromium}: .ci/run installs it; the browser test cannot run without it.`));
 }
 const skip = noChromium || (ocrBAvailable() ? false : 'OCR-B font (fonts-ocr-b) missing') || (dataDir ? false : MISSING_DATA);
 
@@ -53,10 +58,19 @@ async function y4m(image: Buffer, width: number): Promise<Buffer> {
   }
   for (let y = 0; y < h; y += 2) {
     for (let x = 0; x < w; x += 2) {
-      let r = 0, g = 0, b = 0;
-      for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+      let r = 0,
+        g = 0,
+        b = 0;
+      for (const [dx, dy] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ] as const) {
         const p = px(x + dx, y + dy);
-        r += p[0] / 4; g += p[1] / 4; b += p[2] / 4;
+        r += p[0] / 4;
+        g += p[1] / 4;
+        b += p[2] / 4;
       }
       const j = (y / 2) * (w / 2) + x / 2;
       U[j] = Math.round(128 - 0.148 * r - 0.291 * g + 0.439 * b);
@@ -115,9 +129,19 @@ describe('hosted capture page in Chromium', { skip }, () => {
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
-        `--use-file-for-fake-video-capture=${files.camera}`],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${files.camera}`,
+      ],
     });
   });
 
@@ -134,7 +158,11 @@ describe('hosted capture page in Chromium', { skip }, () => {
     const res = await fetch(`${server.base}/v1/verifications`, {
       method: 'POST',
       headers: { authorization: `Bearer ${sandboxKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ journey: 'kyc_standard', subject: { type: 'individual', reference }, redirect_url: `${shopBase}/done?ref=${reference}` }),
+      body: JSON.stringify({
+        journey: 'kyc_standard',
+        subject: { type: 'individual', reference },
+        redirect_url: `${shopBase}/done?ref=${reference}`,
+      }),
     });
     assert.equal(res.status, 201, await res.clone().text());
     return (await res.json()) as { id: string; hosted_url: string };
@@ -142,7 +170,13 @@ describe('hosted capture page in Chromium', { skip }, () => {
 
   /** A fresh context (its own storage, camera permission) at a phone's size; collects console errors. */
   async function open(url: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 2, isMobile: true, hasTouch: true, permissions: ['camera'] });
+    const context = await browser.newContext({
+      viewport: VIEWPORT,
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      permissions: ['camera'],
+    });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (m) => {
@@ -155,7 +189,10 @@ describe('hosted capture page in Chromium', { skip }, () => {
 
   const heading = (page: Page) => page.locator('section:not([hidden]) h1');
   async function expectFocusOnHeading(page: Page, text: RegExp) {
-    await page.waitForFunction((t) => new RegExp(t).test(document.activeElement?.textContent ?? '') && document.activeElement?.tagName === 'H1', text.source);
+    await page.waitForFunction(
+      (t) => new RegExp(t).test(document.activeElement?.textContent ?? '') && document.activeElement?.tagName === 'H1',
+      text.source,
+    );
   }
   async function fitsViewport(page: Page) {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -215,7 +252,9 @@ describe('hosted capture page in Chromium', { skip }, () => {
       assert.match(await page.locator('#quality').innerText(), /looks good/);
       await submitAndWatch(page);
       await page.screenshot({ path: join(files.shots!, 'a-progress.png'), fullPage: true });
-      const status = await (await fetch(`${server.base}/v1/verifications/${s.id}`, { headers: { authorization: `Bearer ${sandboxKey}` } })).json() as { status: string };
+      const status = (await (
+        await fetch(`${server.base}/v1/verifications/${s.id}`, { headers: { authorization: `Bearer ${sandboxKey}` } })
+      ).json()) as { status: string };
       assert.ok(['processing', 'approved', 'declined', 'referred'].includes(status.status), status.status);
 
       // Completion needs the check pipeline (job verifications.pipeline) to decide the session.
@@ -247,9 +286,14 @@ describe('hosted capture page in Chromium', { skip }, () => {
       await page.locator('#take-photo').click();
       await page.locator('#result:not([hidden])').waitFor({ timeout: 60_000 });
       assert.match(await page.locator('#quality').innerText(), /looks good/, await page.locator('#quality').innerText());
-      assert.ok(await page.locator('#preview').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0), 'the captured photo is previewed');
+      assert.ok(
+        await page.locator('#preview').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0),
+        'the captured photo is previewed',
+      );
       await page.screenshot({ path: join(files.shots!, 'b-captured.png'), fullPage: true });
-      const media = await (await fetch(`${server.base}/v1/verifications/${s.id}`, { headers: { authorization: `Bearer ${sandboxKey}` } })).json() as { status: string };
+      const media = (await (
+        await fetch(`${server.base}/v1/verifications/${s.id}`, { headers: { authorization: `Bearer ${sandboxKey}` } })
+      ).json()) as { status: string };
       assert.equal(media.status, 'awaiting_subject');
       await submitAndWatch(page);
       await page.screenshot({ path: join(files.shots!, 'b-progress.png'), fullPage: true });
@@ -287,7 +331,9 @@ describe('hosted capture page in Chromium', { skip }, () => {
     // A link whose token is wrong (or expired) says so instead of failing silently.
     const bad = await open(s.hosted_url.replace(/token=vst_[^&]+/, 'token=vst_' + 'x'.repeat(43)));
     try {
-      await heading(bad.page).filter({ hasText: /not valid|expired/ }).waitFor();
+      await heading(bad.page)
+        .filter({ hasText: /not valid|expired/ })
+        .waitFor();
       await fitsViewport(bad.page);
     } finally {
       await bad.context.close();

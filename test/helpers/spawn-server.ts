@@ -62,7 +62,11 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
 }
 
 export function runCli(args: string[], env: Record<string, string>): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: process.cwd(), env: { ...process.env, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: process.cwd(),
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    encoding: 'utf8',
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -71,6 +75,11 @@ export function runCli(args: string[], env: Record<string, string>): { code: num
  * to DATA_DIR/initial-keys.txt (mode 0600) instead of printing them.
  */
 export function firstKeys(dataDir: string): { account: string; sandbox: string; production: string } {
-  const kv = Object.fromEntries(readFileSync(join(dataDir, 'initial-keys.txt'), 'utf8').trim().split('\n').map((l) => l.split('=') as [string, string]));
+  const kv = Object.fromEntries(
+    readFileSync(join(dataDir, 'initial-keys.txt'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=') as [string, string]),
+  );
   return { account: kv.account!, sandbox: kv.sandbox_key!, production: kv.production_key! };
 }

@@ -23,7 +23,11 @@ export interface TestApp {
   config: Config;
   tenant(opts?: { rateLimitPerMinute?: number }): Promise<Tenant>;
   /** app.inject with a bearer key and JSON body. */
-  call(method: string, url: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  call(
+    method: string,
+    url: string,
+    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -32,7 +36,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...base, ...overrides };
 }
 
-export async function createTestApp(opts: { config?: Partial<Config>; rateLimiter?: RateLimiter; extraRoutes?: (app: App) => void } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { config?: Partial<Config>; rateLimiter?: RateLimiter; extraRoutes?: (app: App) => void } = {},
+): Promise<TestApp> {
   const { db, close } = await createTestDb();
   const config = testConfig(opts.config);
   const app = await buildApp({ config, db, rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(), keyCacheTtlMs: 0 });
@@ -52,7 +58,14 @@ export async function createTestApp(opts: { config?: Partial<Config>; rateLimite
         sandboxKey: sandbox.key,
         productionKey: production.key,
         keyWith: async (scopes, environment = 'sandbox') => (await createApiKey(db, { accountId: account.id, environment, scopes })).key,
-        ctx: (environment = 'sandbox') => ({ db, accountId: account.id, environment, actor: { type: 'system', id: 'test' }, scopes: ['*'], requestId: 'req_test' }),
+        ctx: (environment = 'sandbox') => ({
+          db,
+          accountId: account.id,
+          environment,
+          actor: { type: 'system', id: 'test' },
+          scopes: ['*'],
+          requestId: 'req_test',
+        }),
       };
     },
     call(method, url, o = {}) {

@@ -9,7 +9,10 @@ export interface Received {
   at: number;
 }
 
-export type Behaviour = (n: number, body: string) => { status?: number; delayMs?: number; headers?: Record<string, string>; hang?: boolean };
+export type Behaviour = (
+  n: number,
+  body: string,
+) => { status?: number; delayMs?: number; headers?: Record<string, string>; hang?: boolean };
 
 /** A real HTTP receiver on loopback that verifies signatures with the SDK and can fail on purpose. */
 export class WebhookReceiver {
@@ -65,7 +68,10 @@ export class WebhookReceiver {
   waitFor(pred: (r: Received[]) => boolean, timeoutMs = 20_000): Promise<void> {
     if (pred(this.received)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`receiver: condition not met in ${timeoutMs} ms (${this.received.length} received)`)), timeoutMs);
+      const t = setTimeout(
+        () => reject(new Error(`receiver: condition not met in ${timeoutMs} ms (${this.received.length} received)`)),
+        timeoutMs,
+      );
       this.waiters.push({ pred: () => pred(this.received), resolve: () => (clearTimeout(t), resolve()) });
     });
   }

@@ -11,7 +11,9 @@ test('the reference lists sessions first and advertises only what exists', async
   const tags = doc.tags.map((x: { name: string }) => x.name);
   assert.deepEqual(tags.slice(0, 3), ['Verifications', 'Journeys', 'Checks']);
   assert.ok(tags.indexOf('Capture (session token)') > tags.indexOf('Webhooks'));
-  const used = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((o) => o.tags ?? [])));
+  const used = new Set(
+    Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((o) => o.tags ?? [])),
+  );
   for (const u of used) assert.ok(tags.includes(u), `tag ${u} is ordered`);
   // Nothing is promised that has no operation: no KYB or KYT paths exist yet, so the description says so.
   const paths = Object.keys(doc.paths);
@@ -25,11 +27,17 @@ test('POST /v1/verifications accepts the journey key or its jrn_ id', async () =
   const id = list.data[0].id as string;
   assert.match(id, /^jrn_/);
   for (const journey of ['kyc_standard', id]) {
-    const res = await t.call('POST', '/v1/verifications', { key: o.sandboxKey, body: { journey, subject: { type: 'individual', reference: 'cust_j' } } });
+    const res = await t.call('POST', '/v1/verifications', {
+      key: o.sandboxKey,
+      body: { journey, subject: { type: 'individual', reference: 'cust_j' } },
+    });
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(res.json().journey.key ?? res.json().journey, res.json().journey.key ?? 'kyc_standard');
   }
   const other = await t.tenant();
-  const foreign = await t.call('POST', '/v1/verifications', { key: other.sandboxKey, body: { journey: id, subject: { type: 'individual', reference: 'cust_j' } } });
-  assert.equal(foreign.statusCode, 400, 'another tenant\'s journey id is unknown here');
+  const foreign = await t.call('POST', '/v1/verifications', {
+    key: other.sandboxKey,
+    body: { journey: id, subject: { type: 'individual', reference: 'cust_j' } },
+  });
+  assert.equal(foreign.statusCode, 400, "another tenant's journey id is unknown here");
 });

@@ -47,12 +47,20 @@ describe('GET /v1/audit-events', () => {
     assert.equal(byAction.data[0].resource.id, made.id);
     assert.match(byAction.data[0].hash, /^[0-9a-f]{64}$/);
     const byResource = (await t.call('GET', `/v1/audit-events?resource_id=${made.id}`, { key: o.sandboxKey })).json();
-    assert.deepEqual(byResource.data.map((e: { action: string }) => e.action), ['list_entry.created', 'list_entry.deleted']);
+    assert.deepEqual(
+      byResource.data.map((e: { action: string }) => e.action),
+      ['list_entry.created', 'list_entry.deleted'],
+    );
     const actor = byResource.data[0].actor.id;
     assert.equal((await t.call('GET', `/v1/audit-events?actor_id=${actor}`, { key: o.sandboxKey })).json().data.length, 2);
     const future = new Date(Date.now() + 60_000).toISOString();
-    assert.equal((await t.call('GET', `/v1/audit-events?created_gte=${encodeURIComponent(future)}`, { key: o.sandboxKey })).json().data.length, 0);
-    const bad = await t.call('GET', `/v1/audit-events?created_gte=${encodeURIComponent(future)}&created_lt=2020-01-01T00:00:00Z`, { key: o.sandboxKey });
+    assert.equal(
+      (await t.call('GET', `/v1/audit-events?created_gte=${encodeURIComponent(future)}`, { key: o.sandboxKey })).json().data.length,
+      0,
+    );
+    const bad = await t.call('GET', `/v1/audit-events?created_gte=${encodeURIComponent(future)}&created_lt=2020-01-01T00:00:00Z`, {
+      key: o.sandboxKey,
+    });
     assert.equal(bad.json().error.field, 'created_lt');
     assert.equal((await t.call('GET', `/v1/audit-events?resource_id=${made.id}`, { key: other.sandboxKey })).json().data.length, 0);
   });
@@ -72,7 +80,16 @@ describe('GET /v1/usage', () => {
     const u = (await t.call('GET', '/v1/usage', { key: o.sandboxKey })).json();
     assert.equal(u.total, 3);
     assert.equal(u.environment, 'sandbox');
-    assert.deepEqual(u.modules, [{ module: 'checks', count: 3, operations: [{ operation: 'document', count: 1 }, { operation: 'screening', count: 2 }] }]);
+    assert.deepEqual(u.modules, [
+      {
+        module: 'checks',
+        count: 3,
+        operations: [
+          { operation: 'document', count: 1 },
+          { operation: 'screening', count: 2 },
+        ],
+      },
+    ]);
     assert.equal((await t.call('GET', '/v1/usage', { key: o.productionKey })).json().total, 1);
     const past = (await t.call('GET', '/v1/usage?period=2020-01', { key: o.sandboxKey })).json();
     assert.equal(past.total, 0);

@@ -25,17 +25,37 @@ const dataDir = sharedDataDir();
 const noFont = ocrBAvailable() ? false : 'OCR-B font (Debian fonts-ocr-b) not installed; specimen documents cannot be rendered';
 const face = (name: string) => readFileSync(`${dataDir}/faces/deepface_subset/images/${name}`);
 
-interface Created { id: string; session_token: string; hosted_url: string }
+interface Created {
+  id: string;
+  session_token: string;
+  hosted_url: string;
+}
 async function createSession(owner: Tenant, over: Record<string, unknown> = {}): Promise<Created> {
-  const res = await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cust_capture' }, redirect_url: 'https://example.com/done', ...over } });
+  const res = await t.call('POST', '/v1/verifications', {
+    key: owner.sandboxKey,
+    body: {
+      journey: 'kyc_standard',
+      subject: { type: 'individual', reference: 'cust_capture' },
+      redirect_url: 'https://example.com/done',
+      ...over,
+    },
+  });
   assert.equal(res.statusCode, 201, res.body);
   return res.json();
 }
 const get = (token: string | null, headers: Record<string, string> = {}) => t.call('GET', '/capture/v1/session', { key: token, headers });
 const put = (token: string, kind: string, data: Buffer, type = 'image/jpeg') =>
-  t.app.inject({ method: 'PUT', url: `/capture/v1/media/${kind}`, headers: { authorization: `Bearer ${token}`, 'content-type': type }, payload: data });
+  t.app.inject({
+    method: 'PUT',
+    url: `/capture/v1/media/${kind}`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': type },
+    payload: data,
+  });
 const submit = (token: string) => t.call('POST', '/capture/v1/submit', { key: token });
-const plain = (w: number, h: number, colour: string) => sharp({ create: { width: w, height: h, channels: 3, background: colour } }).jpeg().toBuffer();
+const plain = (w: number, h: number, colour: string) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: colour } })
+    .jpeg()
+    .toBuffer();
 
 describe('hosted page', () => {
   test('GET /hosted/s/:id serves the page with a strict CSP, no referrer and no caching; assets load', async () => {
@@ -56,7 +76,10 @@ describe('hosted page', () => {
     assert.deepEqual(page.body.match(/<script[^>]*>/g), ['<script type="module" src="../assets/capture.js">']);
     assert.ok(page.body.includes(`content="${t.config.publicBaseUrl}/capture/v1"`));
     assert.ok(!page.body.includes(s.session_token), 'the page never echoes the token');
-    for (const [file, type] of [['capture.js', 'text/javascript'], ['capture.css', 'text/css']]) {
+    for (const [file, type] of [
+      ['capture.js', 'text/javascript'],
+      ['capture.css', 'text/css'],
+    ]) {
       const a = await t.app.inject({ method: 'GET', url: `/hosted/assets/${file}` });
       assert.equal(a.statusCode, 200, file);
       assert.match(String(a.headers['content-type']), new RegExp(`^${type}`));
@@ -94,7 +117,15 @@ describe('capture API authentication', () => {
   });
 
   test('CORS: a preflight from any origin is answered without a token', async () => {
-    const res = await t.app.inject({ method: 'OPTIONS', url: '/capture/v1/media/selfie', headers: { origin: 'https://shop.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization, content-type' } });
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/capture/v1/media/selfie',
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
     assert.equal(res.statusCode, 204);
     assert.equal(res.headers['access-control-allow-origin'], '*');
     assert.match(String(res.headers['access-control-allow-methods']), /PUT/);
@@ -128,19 +159,38 @@ describe('GET /capture/v1/session', () => {
     assert.equal(v.status, 'awaiting_subject');
     assert.equal(v.journey, 'kyc_standard');
     assert.equal(v.redirect_url, 'https://example.com/done');
-    assert.deepEqual(v.steps.map((x: { kind: string; required: boolean; captured: boolean }) => `${x.kind}:${x.required}:${x.captured}`), ['document_front:true:false', 'document_back:false:false', 'selfie:true:false']);
+    assert.deepEqual(
+      v.steps.map((x: { kind: string; required: boolean; captured: boolean }) => `${x.kind}:${x.required}:${x.captured}`),
+      ['document_front:true:false', 'document_back:false:false', 'selfie:true:false'],
+    );
     assert.match(v.steps[1].description, /ID card/);
     assert.deepEqual(v.accepted_document_types, ['passport', 'id_card', 'driving_licence']);
     assert.equal(v.max_upload_bytes, 15 * 1024 * 1024);
-    assert.deepEqual(v.checks.map((c: { type: string; status: string }) => `${c.type}:${c.status}`), ['document:pending', 'liveness:pending', 'face_match:pending', 'sanctions_pep:pending', 'risk_score:pending']);
+    assert.deepEqual(
+      v.checks.map((c: { type: string; status: string }) => `${c.type}:${c.status}`),
+      ['document:pending', 'liveness:pending', 'face_match:pending', 'sanctions_pep:pending', 'risk_score:pending'],
+    );
     assert.equal(res.headers['access-control-allow-origin'], '*');
 
     // A journey with proof of address asks for it; one with screening only asks for nothing.
-    const poa = { key: 'kyc_poa', name: 'poa', publish: true, definition: { checks: [{ type: 'proof_of_address' }, { type: 'age_estimation' }], decision_rules: { decline: [], refer: [], decline_at_band: null, refer_at_band: null }, risk_scoring: { signals: [], medium_from: 25, high_from: 70 }, session_lifetime_seconds: 3600 } };
+    const poa = {
+      key: 'kyc_poa',
+      name: 'poa',
+      publish: true,
+      definition: {
+        checks: [{ type: 'proof_of_address' }, { type: 'age_estimation' }],
+        decision_rules: { decline: [], refer: [], decline_at_band: null, refer_at_band: null },
+        risk_scoring: { signals: [], medium_from: 25, high_from: 70 },
+        session_lifetime_seconds: 3600,
+      },
+    };
     assert.equal((await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: poa })).statusCode, 201);
     const p = await createSession(owner, { journey: 'kyc_poa' });
     const pv = (await get(p.session_token)).json();
-    assert.deepEqual(pv.steps.map((x: { kind: string }) => x.kind), ['proof_of_address', 'selfie']);
+    assert.deepEqual(
+      pv.steps.map((x: { kind: string }) => x.kind),
+      ['proof_of_address', 'selfie'],
+    );
     assert.deepEqual(pv.accepted_document_types, []);
   });
 
@@ -153,7 +203,10 @@ describe('GET /capture/v1/session', () => {
     await completeSessionChecks(t.db, owner.ctx(), s.id, [{ type: 'sanctions_pep', status: 'potential_match' }]);
     const v = (await get(s.session_token)).json();
     assert.equal(v.status, 'complete');
-    assert.ok(v.checks.every((c: { status: string }) => c.status === 'complete'), JSON.stringify(v.checks));
+    assert.ok(
+      v.checks.every((c: { status: string }) => c.status === 'complete'),
+      JSON.stringify(v.checks),
+    );
     for (const hidden of ['decision', 'risk', 'reason_codes', 'subject']) assert.ok(!(hidden in v), hidden);
     assert.doesNotMatch(JSON.stringify(v), /referred|potential_match|cust_capture/);
   });
@@ -191,7 +244,11 @@ describe('PUT /capture/v1/media/:kind and POST /capture/v1/submit', () => {
       assert.equal(res.json().error.field, field, kind);
       assert.match(res.json().error.message, message);
     }
-    const empty = await t.app.inject({ method: 'PUT', url: '/capture/v1/media/selfie', headers: { authorization: `Bearer ${s.session_token}` } });
+    const empty = await t.app.inject({
+      method: 'PUT',
+      url: '/capture/v1/media/selfie',
+      headers: { authorization: `Bearer ${s.session_token}` },
+    });
     assert.equal(empty.statusCode, 400);
     assert.equal(empty.json().error.field, 'file');
     const stored = await t.db.query('SELECT id FROM media WHERE session_id = $1', [s.id]);
@@ -202,7 +259,17 @@ describe('PUT /capture/v1/media/:kind and POST /capture/v1/submit', () => {
 
   test('proof of address takes a PDF or a photo; a broken PDF is 400 on file', async () => {
     const owner = await t.tenant();
-    const poa = { key: 'kyc_poa_only', name: 'poa', publish: true, definition: { checks: [{ type: 'proof_of_address' }], decision_rules: { decline: [], refer: [], decline_at_band: null, refer_at_band: null }, risk_scoring: { signals: [], medium_from: 25, high_from: 70 }, session_lifetime_seconds: 3600 } };
+    const poa = {
+      key: 'kyc_poa_only',
+      name: 'poa',
+      publish: true,
+      definition: {
+        checks: [{ type: 'proof_of_address' }],
+        decision_rules: { decline: [], refer: [], decline_at_band: null, refer_at_band: null },
+        risk_scoring: { signals: [], medium_from: 25, high_from: 70 },
+        session_lifetime_seconds: 3600,
+      },
+    };
     assert.equal((await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: poa })).statusCode, 201);
     const s = await createSession(owner, { journey: 'kyc_poa_only' });
     const doc = await PDFDocument.create();
@@ -217,7 +284,10 @@ describe('PUT /capture/v1/media/:kind and POST /capture/v1/submit', () => {
     assert.equal(broken.json().error.field, 'file');
     const dark = await put(s.session_token, 'proof_of_address', await plain(800, 1100, '#101010'));
     assert.equal(dark.statusCode, 201);
-    assert.deepEqual(dark.json().quality.issues.map((i: { code: string }) => i.code), ['too_dark']);
+    assert.deepEqual(
+      dark.json().quality.issues.map((i: { code: string }) => i.code),
+      ['too_dark'],
+    );
     assert.equal((await submit(s.session_token)).statusCode, 202);
   });
 
@@ -231,30 +301,48 @@ describe('PUT /capture/v1/media/:kind and POST /capture/v1/submit', () => {
     assert.equal(row!.status, 'awaiting_subject');
   });
 
-  test('selfie guidance: no face, too dark; a new upload replaces the previous one (bytes destroyed)', { skip: dataDir ? false : MISSING_DATA }, async () => {
-    const owner = await t.tenant();
-    const s = await createSession(owner);
-    const blank = await put(s.session_token, 'selfie', await plain(640, 480, '#c8beb4'));
-    assert.equal(blank.statusCode, 201, blank.body);
-    assert.equal(blank.json().quality.acceptable, false);
-    assert.deepEqual(blank.json().quality.issues.map((i: { code: string }) => i.code), ['no_face']);
-    const dark = await put(s.session_token, 'selfie', await sharp(face('img2.jpg')).linear(0.12, 0).jpeg().toBuffer());
-    assert.ok(dark.json().quality.issues.some((i: { code: string }) => i.code === 'too_dark'), dark.body);
-    const good = await put(s.session_token, 'selfie', face('img2.jpg'));
-    assert.equal(good.statusCode, 201);
-    assert.deepEqual(good.json().quality, { acceptable: true, issues: [] });
-    const rows = await t.db.query<{ id: string; deleted_at: Date | null; sealed: boolean; quality: unknown }>(
-      'SELECT id, deleted_at, data_sealed IS NOT NULL AS sealed, quality FROM media WHERE session_id = $1 ORDER BY id', [s.id]);
-    assert.equal(rows.length, 3);
-    assert.ok(rows.slice(0, 2).every((r) => r.deleted_at !== null && !r.sealed), 'replaced uploads lose their bytes');
-    assert.equal(rows[2]!.id, good.json().media_id);
-    assert.ok(rows[2]!.deleted_at === null && rows[2]!.sealed);
-    const v = (await get(s.session_token)).json();
-    assert.deepEqual(v.steps.find((x: { kind: string }) => x.kind === 'selfie').quality, { acceptable: true, issues: [] });
-    // One capture_started transition however many uploads.
-    const trail = await t.db.query<{ event: string }>('SELECT event FROM session_transitions WHERE session_id = $1 ORDER BY id', [s.id]);
-    assert.deepEqual(trail.map((x) => x.event), ['token_issued', 'capture_started']);
-  });
+  test(
+    'selfie guidance: no face, too dark; a new upload replaces the previous one (bytes destroyed)',
+    { skip: dataDir ? false : MISSING_DATA },
+    async () => {
+      const owner = await t.tenant();
+      const s = await createSession(owner);
+      const blank = await put(s.session_token, 'selfie', await plain(640, 480, '#c8beb4'));
+      assert.equal(blank.statusCode, 201, blank.body);
+      assert.equal(blank.json().quality.acceptable, false);
+      assert.deepEqual(
+        blank.json().quality.issues.map((i: { code: string }) => i.code),
+        ['no_face'],
+      );
+      const dark = await put(s.session_token, 'selfie', await sharp(face('img2.jpg')).linear(0.12, 0).jpeg().toBuffer());
+      assert.ok(
+        dark.json().quality.issues.some((i: { code: string }) => i.code === 'too_dark'),
+        dark.body,
+      );
+      const good = await put(s.session_token, 'selfie', face('img2.jpg'));
+      assert.equal(good.statusCode, 201);
+      assert.deepEqual(good.json().quality, { acceptable: true, issues: [] });
+      const rows = await t.db.query<{ id: string; deleted_at: Date | null; sealed: boolean; quality: unknown }>(
+        'SELECT id, deleted_at, data_sealed IS NOT NULL AS sealed, quality FROM media WHERE session_id = $1 ORDER BY id',
+        [s.id],
+      );
+      assert.equal(rows.length, 3);
+      assert.ok(
+        rows.slice(0, 2).every((r) => r.deleted_at !== null && !r.sealed),
+        'replaced uploads lose their bytes',
+      );
+      assert.equal(rows[2]!.id, good.json().media_id);
+      assert.ok(rows[2]!.deleted_at === null && rows[2]!.sealed);
+      const v = (await get(s.session_token)).json();
+      assert.deepEqual(v.steps.find((x: { kind: string }) => x.kind === 'selfie').quality, { acceptable: true, issues: [] });
+      // One capture_started transition however many uploads.
+      const trail = await t.db.query<{ event: string }>('SELECT event FROM session_transitions WHERE session_id = $1 ORDER BY id', [s.id]);
+      assert.deepEqual(
+        trail.map((x) => x.event),
+        ['token_issued', 'capture_started'],
+      );
+    },
+  );
 
   describe('with a rendered specimen passport', { skip: noFont || (dataDir ? false : MISSING_DATA) }, () => {
     let passport: Buffer;
@@ -275,7 +363,10 @@ describe('PUT /capture/v1/media/:kind and POST /capture/v1/submit', () => {
       assert.deepEqual(f.quality, { acceptable: true, issues: [] });
       assert.equal((await put(s.session_token, 'selfie', face('img2.jpg'))).statusCode, 201);
 
-      const [m] = await t.db.query<{ data_sealed: Uint8Array; check_id: string | null; kind: string; sha256: string }>('SELECT data_sealed, check_id, kind, sha256 FROM media WHERE id = $1', [f.media_id]);
+      const [m] = await t.db.query<{ data_sealed: Uint8Array; check_id: string | null; kind: string; sha256: string }>(
+        'SELECT data_sealed, check_id, kind, sha256 FROM media WHERE id = $1',
+        [f.media_id],
+      );
       const sealed = Buffer.from(m!.data_sealed);
       assert.equal(m!.check_id, null);
       assert.equal(m!.kind, 'document_front');
@@ -287,11 +378,20 @@ describe('PUT /capture/v1/media/:kind and POST /capture/v1/submit', () => {
       const res = await submit(s.session_token);
       assert.equal(res.statusCode, 202, res.body);
       assert.deepEqual(res.json(), { id: s.id, status: 'processing' });
-      const jobs = await t.db.query<{ payload: Record<string, unknown>; dedupe_key: string }>("SELECT payload, dedupe_key FROM jobs WHERE queue = 'verifications.pipeline' AND dedupe_key = $1", [`pipeline:${s.id}`]);
+      const jobs = await t.db.query<{ payload: Record<string, unknown>; dedupe_key: string }>(
+        "SELECT payload, dedupe_key FROM jobs WHERE queue = 'verifications.pipeline' AND dedupe_key = $1",
+        [`pipeline:${s.id}`],
+      );
       assert.equal(jobs.length, 1);
       assert.deepEqual(jobs[0]!.payload, { account_id: owner.accountId, environment: 'sandbox', session_id: s.id });
-      const audit = await t.db.query<{ action: string; actor_type: string }>('SELECT action, actor_type FROM audit_events WHERE resource_id = $1 ORDER BY id', [s.id]);
-      assert.deepEqual(audit.map((a) => a.action), ['verification.created', 'verification.media_captured', 'verification.media_captured', 'verification.capture_submitted']);
+      const audit = await t.db.query<{ action: string; actor_type: string }>(
+        'SELECT action, actor_type FROM audit_events WHERE resource_id = $1 ORDER BY id',
+        [s.id],
+      );
+      assert.deepEqual(
+        audit.map((a) => a.action),
+        ['verification.created', 'verification.media_captured', 'verification.media_captured', 'verification.capture_submitted'],
+      );
       assert.ok(audit.slice(1).every((a) => a.actor_type === 'session_token'));
 
       const again = await submit(s.session_token);
@@ -309,20 +409,39 @@ describe('PUT /capture/v1/media/:kind and POST /capture/v1/submit', () => {
       const s = await createSession(owner);
       const blurred = await put(s.session_token, 'document_front', await sharp(passport).blur(6).png().toBuffer());
       assert.equal(blurred.statusCode, 201, blurred.body);
-      assert.deepEqual(blurred.json().quality.issues.map((i: { code: string }) => i.code), ['blurry']);
+      assert.deepEqual(
+        blurred.json().quality.issues.map((i: { code: string }) => i.code),
+        ['blurry'],
+      );
       assert.match(blurred.json().quality.issues[0].message, /blurry/);
 
-      const cards = { key: 'kyc_cards', name: 'cards', publish: true, definition: { checks: [{ type: 'document', settings: { accepted_types: ['id_card'] } }], decision_rules: { decline: [], refer: [], decline_at_band: null, refer_at_band: null }, risk_scoring: { signals: [], medium_from: 25, high_from: 70 }, session_lifetime_seconds: 3600 } };
+      const cards = {
+        key: 'kyc_cards',
+        name: 'cards',
+        publish: true,
+        definition: {
+          checks: [{ type: 'document', settings: { accepted_types: ['id_card'] } }],
+          decision_rules: { decline: [], refer: [], decline_at_band: null, refer_at_band: null },
+          risk_scoring: { signals: [], medium_from: 25, high_from: 70 },
+          session_lifetime_seconds: 3600,
+        },
+      };
       assert.equal((await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: cards })).statusCode, 201);
       const c = await createSession(owner, { journey: 'kyc_cards' });
       const wrong = await put(c.session_token, 'document_front', passport);
-      assert.deepEqual(wrong.json().quality.issues.map((i: { code: string }) => i.code), ['wrong_document']);
+      assert.deepEqual(
+        wrong.json().quality.issues.map((i: { code: string }) => i.code),
+        ['wrong_document'],
+      );
       // A plain surface without a document or portrait: nothing that could be a document's front.
       const nothing = await put(c.session_token, 'document_front', await plain(1000, 650, '#dfe7ee'));
-      assert.deepEqual(nothing.json().quality.issues.map((i: { code: string }) => i.code), ['no_document']);
+      assert.deepEqual(
+        nothing.json().quality.issues.map((i: { code: string }) => i.code),
+        ['no_document'],
+      );
     });
 
-    test('another session\'s token cannot touch this session', async () => {
+    test("another session's token cannot touch this session", async () => {
       const owner = await t.tenant();
       const other = await t.tenant();
       const a = await createSession(owner);
@@ -350,6 +469,9 @@ test('OpenAPI: capture routes under their tag with the session-token scheme and 
   assert.ok(doc.tags.some((x: { name: string }) => x.name === 'Capture (session token)'));
   const upload = doc.paths['/capture/v1/media/{kind}'].put;
   assert.ok(upload.requestBody.content['image/jpeg']);
-  assert.deepEqual(upload.responses['201'].content['application/json'].schema.properties.quality.properties.issues.items.properties.code.enum, QUALITY_ISSUE_CODES);
+  assert.deepEqual(
+    upload.responses['201'].content['application/json'].schema.properties.quality.properties.issues.items.properties.code.enum,
+    QUALITY_ISSUE_CODES,
+  );
   assert.equal(doc.paths['/hosted/s/{id}'], undefined, 'the page is not an API operation');
 });

@@ -23,12 +23,25 @@ async function make(o: Tenant) {
     sealer,
     type: 'liveness',
     subjectReference: 'cus_42',
-    outcome: { status: 'passed', score: 0.91, reasons: [], signals: [{ name: 'antispoof', value: 0.91, passed: true }], model: [{ name: 'm', version: '1' }], timings: { total: 12.3 }, result: { note: 'Jane Doe' } },
+    outcome: {
+      status: 'passed',
+      score: 0.91,
+      reasons: [],
+      signals: [{ name: 'antispoof', value: 0.91, passed: true }],
+      model: [{ name: 'm', version: '1' }],
+      timings: { total: 12.3 },
+      result: { note: 'Jane Doe' },
+    },
     media: [{ kind: 'selfie', contentType: 'image/png', data: png }],
   });
 }
 
-routeSecurityTests('get check', () => t, { method: 'GET', url: (id) => `/v1/checks/${id}`, scope: 'checks:read', create: async (_t, o) => (await make(o)).id });
+routeSecurityTests('get check', () => t, {
+  method: 'GET',
+  url: (id) => `/v1/checks/${id}`,
+  scope: 'checks:read',
+  create: async (_t, o) => (await make(o)).id,
+});
 
 test('a recorded check is stored sealed, billed once, audited, evented and retrievable', async () => {
   const o = await t.tenant();
@@ -52,8 +65,17 @@ test('a recorded check is stored sealed, billed once, audited, evented and retri
 
 test('uploads are sniffed by content, not trusted by name', () => {
   assert.equal(decodeUpload('image', png.toString('base64'), { maxBytes: 1000, accept: IMAGE_TYPES }).contentType, 'image/png');
-  assert.equal(decodeUpload('image', `data:image/jpeg;base64,${png.toString('base64')}`, { maxBytes: 1000, accept: IMAGE_TYPES }).contentType, 'image/png');
-  assert.throws(() => decodeUpload('image', Buffer.from('hello').toString('base64'), { maxBytes: 1000, accept: IMAGE_TYPES }), (e: { field: string }) => e.field === 'image');
-  assert.throws(() => decodeUpload('selfie', '***', { maxBytes: 1000, accept: IMAGE_TYPES }), (e: { field: string }) => e.field === 'selfie');
+  assert.equal(
+    decodeUpload('image', `data:image/jpeg;base64,${png.toString('base64')}`, { maxBytes: 1000, accept: IMAGE_TYPES }).contentType,
+    'image/png',
+  );
+  assert.throws(
+    () => decodeUpload('image', Buffer.from('hello').toString('base64'), { maxBytes: 1000, accept: IMAGE_TYPES }),
+    (e: { field: string }) => e.field === 'image',
+  );
+  assert.throws(
+    () => decodeUpload('selfie', '***', { maxBytes: 1000, accept: IMAGE_TYPES }),
+    (e: { field: string }) => e.field === 'selfie',
+  );
   assert.throws(() => decodeUpload('image', png.toString('base64'), { maxBytes: 10, accept: IMAGE_TYPES }), /larger/);
 });

@@ -9,7 +9,10 @@ after(() => t.close());
 
 test('sandbox keys get the sandbox channel: nothing is sent, the code is 000000, limits and attempts are real', async () => {
   const o = await t.tenant();
-  for (const [channel, destination] of [['email', 'jane@example.org'], ['sms', '+447400123456']] as const) {
+  for (const [channel, destination] of [
+    ['email', 'jane@example.org'],
+    ['sms', '+447400123456'],
+  ] as const) {
     const start = await t.call('POST', '/v1/checks/contact', { key: o.sandboxKey, body: { channel, destination } });
     assert.equal(start.statusCode, 200, start.body);
     const c = start.json();
@@ -25,7 +28,10 @@ test('sandbox keys get the sandbox channel: nothing is sent, the code is 000000,
 
 test('production without a channel is 422 naming what to set; a malformed destination is 400 first', async () => {
   const o = await t.tenant();
-  const res = await t.call('POST', '/v1/checks/contact', { key: o.productionKey, body: { channel: 'email', destination: 'jane@example.org' } });
+  const res = await t.call('POST', '/v1/checks/contact', {
+    key: o.productionKey,
+    body: { channel: 'email', destination: 'jane@example.org' },
+  });
   assert.equal(res.statusCode, 422);
   assert.equal(res.json().error.code, 'check_unavailable');
   assert.match(res.json().error.message, /SMTP_URL/);

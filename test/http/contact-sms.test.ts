@@ -11,7 +11,11 @@ const FROM = '+15005550006';
 const DOWN = '+447400123666';
 const REFUSED = '+447400123777';
 
-interface Sms { to: string; from: string; body: string }
+interface Sms {
+  to: string;
+  from: string;
+  body: string;
+}
 
 /**
  * A local peer speaking the Twilio Messages API shape: POST /2010-04-01/Accounts/{sid}/Messages.json,
@@ -24,14 +28,27 @@ async function startTwilioPeer(): Promise<{ server: Server; url: string; sent: S
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const reply = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       const expectedAuth = `Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`;
-      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${SID}/Messages.json`) { refusals.push(`path ${req.url}`); return reply(404, { code: 20404, message: 'not found' }); }
-      if (req.headers.authorization !== expectedAuth) { refusals.push('auth'); return reply(401, { code: 20003, message: 'Authenticate' }); }
-      if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) { refusals.push('content-type'); return reply(400, { code: 21000 }); }
+      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${SID}/Messages.json`) {
+        refusals.push(`path ${req.url}`);
+        return reply(404, { code: 20404, message: 'not found' });
+      }
+      if (req.headers.authorization !== expectedAuth) {
+        refusals.push('auth');
+        return reply(401, { code: 20003, message: 'Authenticate' });
+      }
+      if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) {
+        refusals.push('content-type');
+        return reply(400, { code: 21000 });
+      }
       const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
       const to = form.get('To') ?? '';
-      if (!/^\+[1-9]\d{6,14}$/.test(to) || form.get('From') !== FROM || !form.get('Body')) { refusals.push('form'); return reply(400, { code: 21604, message: 'bad form' }); }
+      if (!/^\+[1-9]\d{6,14}$/.test(to) || form.get('From') !== FROM || !form.get('Body')) {
+        refusals.push('form');
+        return reply(400, { code: 21604, message: 'bad form' });
+      }
       if (to === DOWN) return reply(503, { code: 20500, message: 'Service unavailable' });
       if (to === REFUSED) return reply(400, { code: 21211, message: "The 'To' number is not a valid phone number." });
       sent.push({ to, from: form.get('From')!, body: form.get('Body')! });
@@ -44,17 +61,35 @@ async function startTwilioPeer(): Promise<{ server: Server; url: string; sent: S
 
 let peer: Awaited<ReturnType<typeof startTwilioPeer>>;
 let t: TestApp;
-const vars = ['SMS_PROVIDER', 'TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM', 'TWILIO_BASE_URL', 'CONTACT_DEFAULT_COUNTRY', 'SMTP_URL', 'SMTP_FROM'];
+const vars = [
+  'SMS_PROVIDER',
+  'TWILIO_ACCOUNT_SID',
+  'TWILIO_AUTH_TOKEN',
+  'TWILIO_FROM',
+  'TWILIO_BASE_URL',
+  'CONTACT_DEFAULT_COUNTRY',
+  'SMTP_URL',
+  'SMTP_FROM',
+];
 before(async () => {
   peer = await startTwilioPeer();
   const saved = Object.fromEntries(vars.map((k) => [k, process.env[k]]));
-  Object.assign(process.env, { SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: FROM, TWILIO_BASE_URL: peer.url, CONTACT_DEFAULT_COUNTRY: 'GB' });
+  Object.assign(process.env, {
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: SID,
+    TWILIO_AUTH_TOKEN: TOKEN,
+    TWILIO_FROM: FROM,
+    TWILIO_BASE_URL: peer.url,
+    CONTACT_DEFAULT_COUNTRY: 'GB',
+  });
   delete process.env.SMTP_URL;
   delete process.env.SMTP_FROM;
   try {
     t = await createTestApp();
   } finally {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
 });
 after(async () => {
@@ -62,8 +97,10 @@ after(async () => {
   await new Promise<void>((resolve) => peer.server.close(() => resolve()));
 });
 
-const start = (o: Tenant, destination: string) => t.call('POST', '/v1/checks/contact', { key: o.sandboxKey, body: { channel: 'sms', destination } });
-const confirm = (o: Tenant, id: string, code: string) => t.call('POST', `/v1/checks/contact/${id}/confirm`, { key: o.sandboxKey, body: { code } });
+const start = (o: Tenant, destination: string) =>
+  t.call('POST', '/v1/checks/contact', { key: o.sandboxKey, body: { channel: 'sms', destination } });
+const confirm = (o: Tenant, id: string, code: string) =>
+  t.call('POST', `/v1/checks/contact/${id}/confirm`, { key: o.sandboxKey, body: { code } });
 const smsTo = (to: string) => peer.sent.filter((s) => s.to === to);
 let n = 100;
 const mobile = () => `+4474001${String(++n).padStart(5, '0')}`;
@@ -85,7 +122,10 @@ test('SMS end to end through the Twilio-shaped API: national number normalised, 
   assert.ok(code);
   const ok = (await confirm(o, c.id, code)).json();
   assert.equal(ok.status, 'passed');
-  const [ev] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE resource_id = $1 AND type = 'contact.verified'", [c.id]);
+  const [ev] = await t.db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM events WHERE resource_id = $1 AND type = 'contact.verified'",
+    [c.id],
+  );
   assert.equal(ev!.n, 1);
   assert.deepEqual(peer.refusals, []);
 });
@@ -112,7 +152,10 @@ test('a 5xx from the SMS provider is 422 check_unavailable, with nothing stored,
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().error.code, 'check_unavailable');
   }
-  const [rows] = await t.db.query<{ n: number }>('SELECT ((SELECT count(*) FROM checks WHERE account_id = $1) + (SELECT count(*) FROM contact_sends WHERE account_id = $1) + (SELECT count(*) FROM contact_verifications WHERE account_id = $1))::int AS n', [o.accountId]);
+  const [rows] = await t.db.query<{ n: number }>(
+    'SELECT ((SELECT count(*) FROM checks WHERE account_id = $1) + (SELECT count(*) FROM contact_sends WHERE account_id = $1) + (SELECT count(*) FROM contact_verifications WHERE account_id = $1))::int AS n',
+    [o.accountId],
+  );
   assert.equal(rows!.n, 0);
   assert.deepEqual((await t.call('GET', '/v1/usage', { key: o.sandboxKey })).json().modules, []);
 });
@@ -145,7 +188,10 @@ test('two concurrent starts with one Idempotency-Key send one SMS and bill once'
   const [a, b] = await Promise.all([call(), call()]);
   const statuses = [a.statusCode, b.statusCode].sort();
   // The loser either finds the key still claimed (409, retry later) or, if the winner already settled, the replay.
-  assert.ok(JSON.stringify(statuses) === '[200,409]' || (statuses[0] === 200 && statuses[1] === 200 && a.body === b.body), JSON.stringify(statuses));
+  assert.ok(
+    JSON.stringify(statuses) === '[200,409]' || (statuses[0] === 200 && statuses[1] === 200 && a.body === b.body),
+    JSON.stringify(statuses),
+  );
   assert.equal(smsTo(to).length, 1);
   const replay = await call();
   assert.equal(replay.headers['idempotent-replayed'], 'true');

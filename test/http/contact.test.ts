@@ -39,7 +39,9 @@ function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise
   for (const k of ENV_KEYS) delete process.env[k];
   Object.assign(process.env, vars);
   return fn().finally(() => {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   });
 }
 
@@ -59,21 +61,37 @@ const address = (local = 'person') => `${local}.${process.pid}.${++n}@example.co
 const mailsTo = (to: string) => smtp.mails.filter((m) => m.to.includes(to.toLowerCase()));
 const codeIn = (raw: string) => /verification code is (\d{6})/.exec(raw)?.[1];
 const start = (tt: TestApp, o: Tenant, destination: string, headers?: Record<string, string>) =>
-  tt.call('POST', '/v1/checks/contact', { key: o.sandboxKey, body: { channel: 'email', destination, subject_reference: 'cus_c1' }, headers });
-const confirm = (tt: TestApp, o: Tenant, id: string, code: string) => tt.call('POST', `/v1/checks/contact/${id}/confirm`, { key: o.sandboxKey, body: { code } });
+  tt.call('POST', '/v1/checks/contact', {
+    key: o.sandboxKey,
+    body: { channel: 'email', destination, subject_reference: 'cus_c1' },
+    headers,
+  });
+const confirm = (tt: TestApp, o: Tenant, id: string, code: string) =>
+  tt.call('POST', `/v1/checks/contact/${id}/confirm`, { key: o.sandboxKey, body: { code } });
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 const makeCheck = async (_t: TestApp, o: Tenant) => (await start(t, o, address('owner'))).json().id as string;
 
 routeSecurityTests('contact start', () => t, {
-  method: 'POST', url: () => '/v1/checks/contact', scope: 'checks:write',
+  method: 'POST',
+  url: () => '/v1/checks/contact',
+  scope: 'checks:write',
   body: { channel: 'email', destination: 'someone@example.com' },
   malformed: { body: { channel: 'fax', destination: 'someone@example.com' }, field: 'channel' },
 });
 routeSecurityTests('contact confirm', () => t, {
-  method: 'POST', url: (id) => `/v1/checks/contact/${id}/confirm`, scope: 'checks:write', create: makeCheck,
-  body: { code: '123456' }, malformed: { body: { code: 'abc' }, field: 'code' },
+  method: 'POST',
+  url: (id) => `/v1/checks/contact/${id}/confirm`,
+  scope: 'checks:write',
+  create: makeCheck,
+  body: { code: '123456' },
+  malformed: { body: { code: 'abc' }, field: 'code' },
 });
-routeSecurityTests('contact resend', () => t, { method: 'POST', url: (id) => `/v1/checks/contact/${id}/resend`, scope: 'checks:write', create: makeCheck });
+routeSecurityTests('contact resend', () => t, {
+  method: 'POST',
+  url: (id) => `/v1/checks/contact/${id}/resend`,
+  scope: 'checks:write',
+  create: makeCheck,
+});
 
 test('email end to end: the code from the received mail confirms; a wrong one costs an attempt; event, audit, billing', async () => {
   const o = await t.tenant();
@@ -114,12 +132,21 @@ test('email end to end: the code from the received mail confirms; a wrong one co
   assert.equal(ok.signals.find((s: { name: string }) => s.name === 'code_match').passed, true);
   assert.deepEqual((await t.call('GET', `/v1/checks/${c.id}`, { key: o.sandboxKey })).json().status, 'passed');
 
-  const events = await t.db.query<{ type: string; data: { channel: string; subject_reference: string } }>('SELECT type, data FROM events WHERE resource_id = $1 ORDER BY seq', [c.id]);
-  assert.deepEqual(events.map((e) => e.type), ['check.completed', 'contact.verified']);
+  const events = await t.db.query<{ type: string; data: { channel: string; subject_reference: string } }>(
+    'SELECT type, data FROM events WHERE resource_id = $1 ORDER BY seq',
+    [c.id],
+  );
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['check.completed', 'contact.verified'],
+  );
   assert.equal(events[1]!.data.channel, 'email');
   assert.equal(events[1]!.data.subject_reference, 'cus_c1');
   const audit = await t.db.query<{ action: string }>('SELECT action FROM audit_events WHERE resource_id = $1 ORDER BY id', [c.id]);
-  assert.deepEqual(audit.map((a) => a.action), ['check.created', 'check.updated', 'check.updated']);
+  assert.deepEqual(
+    audit.map((a) => a.action),
+    ['check.created', 'check.updated', 'check.updated'],
+  );
   const usage = (await t.call('GET', '/v1/usage', { key: o.sandboxKey })).json();
   assert.deepEqual(usage.modules, [{ module: 'checks', count: 1, operations: [{ operation: 'contact', count: 1 }] }]);
 
@@ -143,7 +170,10 @@ test('five wrong codes fail the check; the right code after that does not revive
   assert.equal(last.status, 'failed');
   assert.deepEqual(last.reasons, ['too_many_attempts']);
   assert.equal((await confirm(t, o, c.id, code)).json().status, 'failed');
-  const [ev] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE resource_id = $1 AND type = 'contact.verified'", [c.id]);
+  const [ev] = await t.db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM events WHERE resource_id = $1 AND type = 'contact.verified'",
+    [c.id],
+  );
   assert.equal(ev!.n, 0);
 });
 
@@ -207,7 +237,10 @@ test('provider failures: 4xx from SMTP is 422 with nothing stored, billed or cou
     assert.equal(res.statusCode, 422, res.body);
     assert.equal(res.json().error.code, 'check_unavailable');
   }
-  const rows = await t.db.query<{ n: number }>('SELECT (SELECT count(*) FROM checks WHERE account_id = $1)::int + (SELECT count(*) FROM contact_sends WHERE account_id = $1)::int + (SELECT count(*) FROM contact_verifications WHERE account_id = $1)::int AS n', [o.accountId]);
+  const rows = await t.db.query<{ n: number }>(
+    'SELECT (SELECT count(*) FROM checks WHERE account_id = $1)::int + (SELECT count(*) FROM contact_sends WHERE account_id = $1)::int + (SELECT count(*) FROM contact_verifications WHERE account_id = $1)::int AS n',
+    [o.accountId],
+  );
   assert.equal(rows[0]!.n, 0);
   assert.deepEqual((await t.call('GET', '/v1/usage', { key: o.sandboxKey })).json().modules, []);
   const gone = await start(t, o, address('nobody'));
@@ -218,7 +251,15 @@ test('provider failures: 4xx from SMTP is 422 with nothing stored, billed or cou
 describe('with a 1-second code lifetime and no resend cooldown', () => {
   let short: TestApp;
   before(async () => {
-    short = await withEnv({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'codes@verity.test', CONTACT_CODE_TTL_SECONDS: '1', CONTACT_RESEND_COOLDOWN_SECONDS: '0' }, () => createTestApp());
+    short = await withEnv(
+      {
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        SMTP_FROM: 'codes@verity.test',
+        CONTACT_CODE_TTL_SECONDS: '1',
+        CONTACT_RESEND_COOLDOWN_SECONDS: '0',
+      },
+      () => createTestApp(),
+    );
   });
   after(() => short.close());
 
@@ -231,7 +272,10 @@ describe('with a 1-second code lifetime and no resend cooldown', () => {
     const res = (await confirm(short, o, c.id, code)).json();
     assert.equal(res.status, 'failed');
     assert.deepEqual(res.reasons, ['code_expired']);
-    const [ev] = await short.db.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE resource_id = $1 AND type = 'check.completed'", [c.id]);
+    const [ev] = await short.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM events WHERE resource_id = $1 AND type = 'check.completed'",
+      [c.id],
+    );
     assert.equal(ev!.n, 1);
   });
 
@@ -248,16 +292,27 @@ describe('with a 1-second code lifetime and no resend cooldown', () => {
     assert.equal((await confirm(short, o, c.id, second)).json().status, 'passed');
     assert.deepEqual((await short.call('GET', '/v1/usage', { key: o.sandboxKey })).json().modules[0].count, 1);
     const c2 = (await start(short, o, address())).json();
-    for (let i = 0; i < 2; i++) assert.equal((await short.call('POST', `/v1/checks/contact/${c2.id}/resend`, { key: o.sandboxKey })).statusCode, 200);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await short.call('POST', `/v1/checks/contact/${c2.id}/resend`, { key: o.sandboxKey })).statusCode, 200);
     assert.equal((await short.call('POST', `/v1/checks/contact/${c2.id}/resend`, { key: o.sandboxKey })).statusCode, 409);
   });
 });
 
 test('settings are validated with every problem named', () => {
-  assert.throws(() => loadContactSettings({ SMTP_URL: 'http://x', SMS_PROVIDER: 'twilio', CONTACT_CODE_TTL_SECONDS: '0', CONTACT_DEFAULT_COUNTRY: 'gb' }), (e: unknown) => {
-    const p = (e as ConfigError).problems.join('\n');
-    return e instanceof ConfigError && /SMTP_URL/.test(p) && /TWILIO_ACCOUNT_SID/.test(p) && /CONTACT_CODE_TTL_SECONDS/.test(p) && /CONTACT_DEFAULT_COUNTRY/.test(p);
-  });
+  assert.throws(
+    () =>
+      loadContactSettings({ SMTP_URL: 'http://x', SMS_PROVIDER: 'twilio', CONTACT_CODE_TTL_SECONDS: '0', CONTACT_DEFAULT_COUNTRY: 'gb' }),
+    (e: unknown) => {
+      const p = (e as ConfigError).problems.join('\n');
+      return (
+        e instanceof ConfigError &&
+        /SMTP_URL/.test(p) &&
+        /TWILIO_ACCOUNT_SID/.test(p) &&
+        /CONTACT_CODE_TTL_SECONDS/.test(p) &&
+        /CONTACT_DEFAULT_COUNTRY/.test(p)
+      );
+    },
+  );
   const s = loadContactSettings({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+15005550006' });
   assert.equal(s.sms?.baseUrl, 'https://api.twilio.com');
   assert.equal(s.smtp, null);
@@ -267,11 +322,25 @@ test('settings are validated with every problem named', () => {
 test('hourly purge drops send history past the longest window and reservations cut off by a crash', async () => {
   const o = await t.tenant();
   const live = (await start(t, o, address())).json();
-  await t.db.query("INSERT INTO contact_sends (account_id, environment, destination_hash, verification_id, sent_at) VALUES ($1, 'sandbox', 'h', 'chk_old', now() - interval '3 days')", [o.accountId]);
-  await t.db.query("INSERT INTO contact_verifications (id, account_id, environment, channel, destination_hash, status, state_sealed, expires_at, created_at) VALUES ('chk_stuck', $1, 'sandbox', 'email', 'h', 'sending', 'v1.x', now(), now() - interval '2 days')", [o.accountId]);
+  await t.db.query(
+    "INSERT INTO contact_sends (account_id, environment, destination_hash, verification_id, sent_at) VALUES ($1, 'sandbox', 'h', 'chk_old', now() - interval '3 days')",
+    [o.accountId],
+  );
+  await t.db.query(
+    "INSERT INTO contact_verifications (id, account_id, environment, channel, destination_hash, status, state_sealed, expires_at, created_at) VALUES ('chk_stuck', $1, 'sandbox', 'email', 'h', 'sending', 'v1.x', now(), now() - interval '2 days')",
+    [o.accountId],
+  );
   await purgeContactHistory(t.db);
-  const sends = await t.db.query<{ verification_id: string }>('SELECT verification_id FROM contact_sends WHERE account_id = $1', [o.accountId]);
-  assert.deepEqual(sends.map((r) => r.verification_id), [live.id]);
+  const sends = await t.db.query<{ verification_id: string }>('SELECT verification_id FROM contact_sends WHERE account_id = $1', [
+    o.accountId,
+  ]);
+  assert.deepEqual(
+    sends.map((r) => r.verification_id),
+    [live.id],
+  );
   const rows = await t.db.query<{ id: string }>('SELECT id FROM contact_verifications WHERE account_id = $1', [o.accountId]);
-  assert.deepEqual(rows.map((r) => r.id), [live.id]);
+  assert.deepEqual(
+    rows.map((r) => r.id),
+    [live.id],
+  );
 });

@@ -29,18 +29,33 @@ const fields = [
   { name: 'customer', region: { page: 1, x: 0.05, y: 0.15, w: 0.4, h: 0.06 } },
   { name: 'po_number', anchor: 'Purchase order' },
 ];
-type Field = { name: string; value: string | null; normalized: unknown; valid: boolean; confidence: number; method: string | null; page: number | null; box: { x: number; y: number; w: number; h: number } | null; relative_box: { x: number } | null };
+type Field = {
+  name: string;
+  value: string | null;
+  normalized: unknown;
+  valid: boolean;
+  confidence: number;
+  method: string | null;
+  page: number | null;
+  box: { x: number; y: number; w: number; h: number } | null;
+  relative_box: { x: number } | null;
+};
 const byName = (c: { result: { fields: Field[] } }) => Object.fromEntries(c.result.fields.map((f) => [f.name, f]));
 
 routeSecurityTests('document ai', () => t, {
-  method: 'POST', url: () => '/v1/checks/document-ai', scope: 'checks:write',
+  method: 'POST',
+  url: () => '/v1/checks/document-ai',
+  scope: 'checks:write',
   body: { document: 'JVBERi0=', fields: [{ name: 'a', type: 'iban' }] },
   malformed: { body: { document: 'JVBERi0=', fields: [{ name: 'a', colour: 'red' }] }, field: 'fields[0].colour' },
 });
 
 test('extracts every requested field with value, normalised value, confidence and box; stored and billed once', async () => {
   const o = await t.tenant();
-  const res = await t.call('POST', '/v1/checks/document-ai', { key: o.sandboxKey, body: { document: pdf.toString('base64'), fields, subject_reference: 'sup_1' } });
+  const res = await t.call('POST', '/v1/checks/document-ai', {
+    key: o.sandboxKey,
+    body: { document: pdf.toString('base64'), fields, subject_reference: 'sup_1' },
+  });
   assert.equal(res.statusCode, 200, res.body);
   const c = res.json();
   assert.equal(c.type, 'document_ai');
@@ -81,7 +96,12 @@ test('an IBAN with a wrong check digit is found but flagged invalid: review', as
   const digit = inv.truth.iban.at(-1) === '1' ? '2' : '1';
   for (const item of inv.layout.items) if (item.field === 'iban') item.text = inv.truth.iban.slice(0, -1) + digit;
   const doc = (await layoutToPdf(inv.layout)).toString('base64');
-  const c = (await t.call('POST', '/v1/checks/document-ai', { key: o.sandboxKey, body: { document: doc, fields: [{ name: 'iban', anchor: 'IBAN', type: 'iban' }] } })).json();
+  const c = (
+    await t.call('POST', '/v1/checks/document-ai', {
+      key: o.sandboxKey,
+      body: { document: doc, fields: [{ name: 'iban', anchor: 'IBAN', type: 'iban' }] },
+    })
+  ).json();
   assert.equal(c.status, 'needs_review');
   assert.deepEqual(c.reasons, ['field_invalid_iban']);
   assert.equal(c.result.fields[0].valid, false);
@@ -91,7 +111,12 @@ test('an IBAN with a wrong check digit is found but flagged invalid: review', as
 test('an amount edited in an incremental update fails as tampered', async () => {
   const o = await t.tenant();
   const edited = await appendTextEdit(pdf, { ...truth.totalBox, text: 'EUR 12.00', coverWidth: 120 });
-  const c = (await t.call('POST', '/v1/checks/document-ai', { key: o.sandboxKey, body: { document: edited.toString('base64'), fields: [{ name: 'total', anchor: 'Total due', type: 'amount' }] } })).json();
+  const c = (
+    await t.call('POST', '/v1/checks/document-ai', {
+      key: o.sandboxKey,
+      body: { document: edited.toString('base64'), fields: [{ name: 'total', anchor: 'Total due', type: 'amount' }] },
+    })
+  ).json();
   assert.equal(c.status, 'failed');
   assert.equal(c.result.tampered, true);
   assert.ok(c.reasons.includes('tamper_pdf_content_changed_in_update'), c.reasons.join(','));
@@ -103,8 +128,20 @@ test('bad field specs are 400 naming the spec; a bad file is 400 on document; no
   const doc = pdf.toString('base64');
   const cases: [unknown, string][] = [
     [[{ name: 'ref', pattern: '(unclosed' }], 'fields[0].pattern'],
-    [[{ name: 'ok', type: 'iban' }, { name: 'bad', pattern: '(a+)+$' }], 'fields[1].pattern'],
-    [[{ name: 'a', type: 'iban' }, { name: 'a', type: 'email' }], 'fields[1].name'],
+    [
+      [
+        { name: 'ok', type: 'iban' },
+        { name: 'bad', pattern: '(a+)+$' },
+      ],
+      'fields[1].pattern',
+    ],
+    [
+      [
+        { name: 'a', type: 'iban' },
+        { name: 'a', type: 'email' },
+      ],
+      'fields[1].name',
+    ],
     [[{ name: 'loose' }], 'fields[0]'],
     [[{ name: 'r', region: { page: 1, x: 0.8, y: 0.1, w: 0.5, h: 0.1 } }], 'fields[0].region'],
     [[], 'fields'],
@@ -115,7 +152,10 @@ test('bad field specs are 400 naming the spec; a bad file is 400 on document; no
     assert.equal(res.statusCode, 400, `${field}: ${res.body}`);
     assert.equal(res.json().error.field, field);
   }
-  const res = await t.call('POST', '/v1/checks/document-ai', { key: o.sandboxKey, body: { document: Buffer.from('GIF89a....').toString('base64'), fields: [{ name: 'a', type: 'iban' }] } });
+  const res = await t.call('POST', '/v1/checks/document-ai', {
+    key: o.sandboxKey,
+    body: { document: Buffer.from('GIF89a....').toString('base64'), fields: [{ name: 'a', type: 'iban' }] },
+  });
   assert.equal(res.statusCode, 400);
   assert.equal(res.json().error.field, 'document');
   const usage = (await t.call('GET', '/v1/usage', { key: o.sandboxKey })).json();
@@ -124,23 +164,44 @@ test('bad field specs are 400 naming the spec; a bad file is 400 on document; no
 
 test('multipart/form-data: the document as a file, fields as a JSON text part', async () => {
   const o = await t.tenant();
-  const mp = multipartBody({ fields: JSON.stringify(fields.slice(0, 3)), country: 'DE' }, { document: { filename: 'invoice.pdf', type: 'application/pdf', data: pdf } });
-  const res = await t.call('POST', '/v1/checks/document-ai', { key: o.sandboxKey, body: mp.body, headers: { 'content-type': mp.contentType } });
+  const mp = multipartBody(
+    { fields: JSON.stringify(fields.slice(0, 3)), country: 'DE' },
+    { document: { filename: 'invoice.pdf', type: 'application/pdf', data: pdf } },
+  );
+  const res = await t.call('POST', '/v1/checks/document-ai', {
+    key: o.sandboxKey,
+    body: mp.body,
+    headers: { 'content-type': mp.contentType },
+  });
   assert.equal(res.statusCode, 200, res.body);
   assert.equal(byName(res.json()).total!.normalized, truth.totalValue);
   const bad = multipartBody({ fields: '[{"name":' }, { document: { filename: 'invoice.pdf', type: 'application/pdf', data: pdf } });
-  const r2 = await t.call('POST', '/v1/checks/document-ai', { key: o.sandboxKey, body: bad.body, headers: { 'content-type': bad.contentType } });
+  const r2 = await t.call('POST', '/v1/checks/document-ai', {
+    key: o.sandboxKey,
+    body: bad.body,
+    headers: { 'content-type': bad.contentType },
+  });
   assert.equal(r2.statusCode, 400);
   assert.equal(r2.json().error.field, 'fields');
 });
 
 /** A multipart/form-data body for app.inject: text fields and files. */
-function multipartBody(fields: Record<string, string>, files: Record<string, { filename: string; type: string; data: Buffer }>): { body: Buffer; contentType: string } {
+function multipartBody(
+  fields: Record<string, string>,
+  files: Record<string, { filename: string; type: string; data: Buffer }>,
+): { body: Buffer; contentType: string } {
   const boundary = `----verity${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  for (const [name, value] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   for (const [name, f] of Object.entries(files)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`), f.data, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`,
+      ),
+      f.data,
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };

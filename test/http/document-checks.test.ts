@@ -21,7 +21,9 @@ const b64 = (b: Buffer) => b.toString('base64');
 const face = (name: string) => readFileSync(`${dataDir}/faces/deepface_subset/images/${name}`);
 /** A real 64 × 64 PNG whose header is rewritten to declare width × height (10.8 GB decoded at 60000²). */
 async function bombPng(width: number, height: number): Promise<Buffer> {
-  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } })
+    .png()
+    .toBuffer();
   png.writeUInt32BE(width, 16);
   png.writeUInt32BE(height, 20);
   png.writeUInt32BE(crc32(png.subarray(12, 29)), 29); // IHDR CRC covers its type and 13 data bytes
@@ -30,7 +32,13 @@ async function bombPng(width: number, height: number): Promise<Buffer> {
 
 const tiny = b64(Buffer.from('plain text, not a picture'));
 
-routeSecurityTests('document check', () => t, { method: 'POST', url: () => '/v1/checks/document', scope: 'checks:write', body: { front: tiny }, malformed: { body: { front: tiny, allowed_countries: ['france'] }, field: 'allowed_countries[0]' } });
+routeSecurityTests('document check', () => t, {
+  method: 'POST',
+  url: () => '/v1/checks/document',
+  scope: 'checks:write',
+  body: { front: tiny },
+  malformed: { body: { front: tiny, allowed_countries: ['france'] }, field: 'allowed_countries[0]' },
+});
 
 let passport: Buffer;
 describe('document check on a rendered specimen passport', { skip: noFont || (dataDir ? false : MISSING_DATA) }, () => {
@@ -40,7 +48,10 @@ describe('document check on a rendered specimen passport', { skip: noFont || (da
 
   test('sandbox: fields, MRZ and its check digits, signals, portrait kept; passed', async () => {
     const o = await t.tenant();
-    const res = await t.call('POST', '/v1/checks/document', { key: o.sandboxKey, body: { front: b64(passport), minimum_age: 18, allowed_countries: ['UTO'], document_type: 'passport', subject_reference: 'cus_7' } });
+    const res = await t.call('POST', '/v1/checks/document', {
+      key: o.sandboxKey,
+      body: { front: b64(passport), minimum_age: 18, allowed_countries: ['UTO'], document_type: 'passport', subject_reference: 'cus_7' },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const c = res.json();
     assert.equal(c.type, 'document');
@@ -57,17 +68,25 @@ describe('document check on a rendered specimen passport', { skip: noFont || (da
     assert.ok(c.model.some((m: { name: string }) => m.name === 'verity-document-engine'));
     assert.ok(c.timings.front_mrz > 0 && c.timings.total > 0);
     assert.equal(c.result.portrait_found, true);
-    assert.deepEqual(c.media.map((m: { kind: string }) => m.kind), ['document_front', 'document_portrait']);
+    assert.deepEqual(
+      c.media.map((m: { kind: string }) => m.kind),
+      ['document_front', 'document_portrait'],
+    );
     const stored = (await t.call('GET', `/v1/checks/${c.id}`, { key: o.sandboxKey })).json();
     assert.deepEqual(stored.result.fields, c.result.fields);
   });
 
-  test('production refuses the specimen; the caller\'s age and country rules apply', async () => {
+  test("production refuses the specimen; the caller's age and country rules apply", async () => {
     const o = await t.tenant();
     const live = (await t.call('POST', '/v1/checks/document', { key: o.productionKey, body: { front: b64(passport) } })).json();
     assert.equal(live.status, 'failed');
     assert.ok(live.reasons.includes('specimen_document'), live.reasons.join());
-    const rules = (await t.call('POST', '/v1/checks/document', { key: o.sandboxKey, body: { front: b64(passport), minimum_age: 60, allowed_countries: ['FRA', 'DEU'] } })).json();
+    const rules = (
+      await t.call('POST', '/v1/checks/document', {
+        key: o.sandboxKey,
+        body: { front: b64(passport), minimum_age: 60, allowed_countries: ['FRA', 'DEU'] },
+      })
+    ).json();
     assert.equal(rules.status, 'failed');
     for (const r of ['under_minimum_age', 'issuing_country_not_allowed']) assert.ok(rules.reasons.includes(r), rules.reasons.join());
   });
@@ -75,7 +94,9 @@ describe('document check on a rendered specimen passport', { skip: noFont || (da
   test('a card read from its back: the back decides, the front adds no "no MRZ" reason', async () => {
     const o = await t.tenant();
     const card = await renderDocument({ kind: 'td1', person: PETER });
-    const front = await sharp({ create: { width: 1030, height: 650, channels: 3, background: '#dfe7ee' } }).png().toBuffer();
+    const front = await sharp({ create: { width: 1030, height: 650, channels: 3, background: '#dfe7ee' } })
+      .png()
+      .toBuffer();
     const c = (await t.call('POST', '/v1/checks/document', { key: o.sandboxKey, body: { front: b64(front), back: b64(card) } })).json();
     assert.equal(c.result.read_from, 'back');
     assert.equal(c.result.fields.document_number, 'D23145890');
@@ -86,12 +107,22 @@ describe('document check on a rendered specimen passport', { skip: noFont || (da
 
   test('face-match against the document: the portrait is cropped and compared', async () => {
     const o = await t.tenant();
-    const c = (await t.call('POST', '/v1/checks/face-match', { key: o.sandboxKey, body: { selfie: b64(face('img6.jpg')), reference: b64(passport) } })).json();
+    const c = (
+      await t.call('POST', '/v1/checks/face-match', {
+        key: o.sandboxKey,
+        body: { selfie: b64(face('img6.jpg')), reference: b64(passport) },
+      })
+    ).json();
     assert.equal(c.signals.find((s: { name: string }) => s.name === 'reference_portrait_cropped')?.value, true);
     assert.equal(c.result.reference_type, 'document');
     assert.ok(c.timings.portrait_crop > 0);
     assert.equal(c.status, 'passed', JSON.stringify(c.signals));
-    const other = (await t.call('POST', '/v1/checks/face-match', { key: o.sandboxKey, body: { selfie: b64(face('img17.jpg')), reference: b64(passport) } })).json();
+    const other = (
+      await t.call('POST', '/v1/checks/face-match', {
+        key: o.sandboxKey,
+        body: { selfie: b64(face('img17.jpg')), reference: b64(passport) },
+      })
+    ).json();
     assert.equal(other.status, 'failed');
   });
 });
@@ -113,7 +144,9 @@ describe('refused document input is a 400 naming the side', () => {
     assert.equal(text.statusCode, 400);
     assert.equal(text.json().error.field, 'front');
     const bomb = await bombPng(60_000, 60_000);
-    const ok = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#fff' } }).jpeg().toBuffer();
+    const ok = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#fff' } })
+      .jpeg()
+      .toBuffer();
     const res = await t.call('POST', '/v1/checks/document', { key: o.sandboxKey, body: { front: b64(ok), back: b64(bomb) } });
     assert.equal(res.statusCode, 400, res.body);
     assert.equal(res.json().error.field, 'back');

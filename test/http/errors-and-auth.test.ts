@@ -42,27 +42,50 @@ describe('error envelope for every kind of failure', () => {
     assertEnvelope(res, 'not_found', null);
   });
   test('malformed JSON → 400 with field body', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/lists/blocklist/entries', headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'application/json' }, payload: '{"kind": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/lists/blocklist/entries',
+      headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'application/json' },
+      payload: '{"kind": ',
+    });
     assert.equal(res.statusCode, 400);
     assertEnvelope(res, 'invalid_request', 'body');
   });
   test('an empty body with Content-Type: application/json is "no body": 400 naming body where one is required', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/lists/blocklist/entries', headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'application/json' }, payload: '' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/lists/blocklist/entries',
+      headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'application/json' },
+      payload: '',
+    });
     assert.equal(res.statusCode, 400);
     assertEnvelope(res, 'invalid_request', 'body');
   });
   test('prototype-poisoning keys are refused', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/lists/blocklist/entries', headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'application/json' }, payload: '{"kind":"name","value":"x","reason":"r","__proto__":{"admin":true}}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/lists/blocklist/entries',
+      headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'application/json' },
+      payload: '{"kind":"name","value":"x","reason":"r","__proto__":{"admin":true}}',
+    });
     assert.equal(res.statusCode, 400);
     assertEnvelope(res, 'invalid_request', 'body');
   });
   test('wrong content type → 400 with field Content-Type', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/lists/blocklist/entries', headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'text/xml' }, payload: '<a/>' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/lists/blocklist/entries',
+      headers: { authorization: `Bearer ${owner.sandboxKey}`, 'content-type': 'text/xml' },
+      payload: '<a/>',
+    });
     assert.equal(res.statusCode, 400);
     assertEnvelope(res, 'invalid_request', 'Content-Type');
   });
   test('oversized body → 400 with field body', async () => {
-    const res = await t.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body: { ...entry, reason: 'x'.repeat(10_000) } });
+    const res = await t.call('POST', '/v1/lists/blocklist/entries', {
+      key: owner.sandboxKey,
+      body: { ...entry, reason: 'x'.repeat(10_000) },
+    });
     assert.equal(res.statusCode, 400);
     assertEnvelope(res, 'invalid_request', 'body');
   });
@@ -100,7 +123,9 @@ describe('authentication', () => {
   test('a revoked key is refused at once', async () => {
     const key = await owner.keyWith(['lists:read']);
     assert.equal((await t.call('GET', '/v1/lists/blocklist/entries', { key })).statusCode, 200);
-    const [row] = await t.db.query<{ id: string }>('SELECT id FROM api_keys WHERE display LIKE $1', [`${key.slice(0, 14)}%${key.slice(-4)}`]);
+    const [row] = await t.db.query<{ id: string }>('SELECT id FROM api_keys WHERE display LIKE $1', [
+      `${key.slice(0, 14)}%${key.slice(-4)}`,
+    ]);
     await revokeApiKey(t.db, row!.id);
     const res = await t.call('GET', '/v1/lists/blocklist/entries', { key });
     assert.equal(res.statusCode, 401);

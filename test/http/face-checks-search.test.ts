@@ -21,7 +21,10 @@ const face = (name: string) => readFileSync(`${dataDir}/faces/deepface_subset/im
 const tiny = Buffer.from('not an image').toString('base64');
 
 async function enrol(o: Tenant, image: string, subject: string): Promise<string> {
-  const res = await t.call('POST', '/v1/checks/face-search/enrollments', { key: o.sandboxKey, body: { image: face(image), subject_reference: subject } });
+  const res = await t.call('POST', '/v1/checks/face-search/enrollments', {
+    key: o.sandboxKey,
+    body: { image: face(image), subject_reference: subject },
+  });
   assert.equal(res.statusCode, 201, res.body);
   return res.json().id;
 }
@@ -32,20 +35,49 @@ const search = async (o: Tenant, body: Record<string, unknown>) => {
   return res.json();
 };
 
-routeSecurityTests('face-search', () => t, { method: 'POST', url: () => '/v1/checks/face-search', scope: 'checks:write', body: { image: tiny }, malformed: { body: { image: tiny, k: 0 }, field: 'k' } });
-routeSecurityTests('enrol face', () => t, { method: 'POST', url: () => '/v1/checks/face-search/enrollments', scope: 'checks:write', body: { image: tiny, subject_reference: 'cus_1' }, malformed: { body: { image: tiny }, field: 'subject_reference' } });
+routeSecurityTests('face-search', () => t, {
+  method: 'POST',
+  url: () => '/v1/checks/face-search',
+  scope: 'checks:write',
+  body: { image: tiny },
+  malformed: { body: { image: tiny, k: 0 }, field: 'k' },
+});
+routeSecurityTests('enrol face', () => t, {
+  method: 'POST',
+  url: () => '/v1/checks/face-search/enrollments',
+  scope: 'checks:write',
+  body: { image: tiny, subject_reference: 'cus_1' },
+  malformed: { body: { image: tiny }, field: 'subject_reference' },
+});
 if (dataDir) {
   const create = async (_t: TestApp, o: Tenant) => enrol(o, 'img5.jpg', 'cus_sec');
-  routeSecurityTests('get face enrolment', () => t, { method: 'GET', url: (id) => `/v1/checks/face-search/enrollments/${id}`, scope: 'checks:read', create });
-  routeSecurityTests('delete face enrolment', () => t, { method: 'DELETE', url: (id) => `/v1/checks/face-search/enrollments/${id}`, scope: 'checks:write', create });
+  routeSecurityTests('get face enrolment', () => t, {
+    method: 'GET',
+    url: (id) => `/v1/checks/face-search/enrollments/${id}`,
+    scope: 'checks:read',
+    create,
+  });
+  routeSecurityTests('delete face enrolment', () => t, {
+    method: 'DELETE',
+    url: (id) => `/v1/checks/face-search/enrollments/${id}`,
+    scope: 'checks:write',
+    create,
+  });
 }
 
 describe('face search over enrolled faces', { skip }, () => {
   test('enrol three people; another photo of one finds that subject first; a different subject with that face is a duplicate', async () => {
     const o = await t.tenant();
-    const ids = { cus_1: await enrol(o, 'img5.jpg', 'cus_1'), cus_2: await enrol(o, 'img12.jpg', 'cus_2'), cus_3: await enrol(o, 'img50.jpg', 'cus_3') };
+    const ids = {
+      cus_1: await enrol(o, 'img5.jpg', 'cus_1'),
+      cus_2: await enrol(o, 'img12.jpg', 'cus_2'),
+      cus_3: await enrol(o, 'img50.jpg', 'cus_3'),
+    };
     assert.match(ids.cus_1, /^fen_/);
-    const [audit] = await t.db.query<{ action: string; resource_id: string }>("SELECT action, resource_id FROM audit_events WHERE account_id = $1 AND action = 'face_enrollment.created' ORDER BY id LIMIT 1", [o.accountId]);
+    const [audit] = await t.db.query<{ action: string; resource_id: string }>(
+      "SELECT action, resource_id FROM audit_events WHERE account_id = $1 AND action = 'face_enrollment.created' ORDER BY id LIMIT 1",
+      [o.accountId],
+    );
     assert.equal(audit?.resource_id, ids.cus_1);
 
     const own = await search(o, { image: face('img6.jpg'), subject_reference: 'cus_1', k: 3 });
@@ -75,7 +107,9 @@ describe('face search over enrolled faces', { skip }, () => {
     const del = await t.call('DELETE', `/v1/checks/face-search/enrollments/${ids.cus_1}`, { key: o.sandboxKey });
     assert.equal(del.statusCode, 200);
     assert.ok(del.json().deleted_at);
-    const [row] = await t.db.query<{ embedding_bytes: Uint8Array | null }>('SELECT embedding_bytes FROM face_enrollments WHERE id = $1', [ids.cus_1]);
+    const [row] = await t.db.query<{ embedding_bytes: Uint8Array | null }>('SELECT embedding_bytes FROM face_enrollments WHERE id = $1', [
+      ids.cus_1,
+    ]);
     assert.equal(row?.embedding_bytes, null, 'deleting erases the embedding');
     const after = await search(o, { image: face('img6.jpg'), subject_reference: 'cus_new' });
     assert.equal(after.status, 'passed');
@@ -86,9 +120,17 @@ describe('face search over enrolled faces', { skip }, () => {
   test('a face enrolled by another process (straight into the table) is found on the next search', async () => {
     const o = await t.tenant();
     await enrol(o, 'img12.jpg', 'cus_2');
-    assert.deepEqual((await search(o, { image: face('img6.jpg') })).result.hits.map((h: { subject_reference: string }) => h.subject_reference), ['cus_2']);
+    assert.deepEqual(
+      (await search(o, { image: face('img6.jpg') })).result.hits.map((h: { subject_reference: string }) => h.subject_reference),
+      ['cus_2'],
+    );
     const { embedding, model } = await getFaceEngine().embed(readFileSync(`${dataDir}/faces/deepface_subset/images/img5.jpg`));
-    await faceEnrollments.insert(t.db, o.ctx(), await hasVectorColumn(t.db), { id: newEnrollmentId(), subjectReference: 'cus_1', model: embeddingModelKey(model), embedding: embedding! });
+    await faceEnrollments.insert(t.db, o.ctx(), await hasVectorColumn(t.db), {
+      id: newEnrollmentId(),
+      subjectReference: 'cus_1',
+      model: embeddingModelKey(model),
+      embedding: embedding!,
+    });
     const again = await search(o, { image: face('img6.jpg'), subject_reference: 'cus_9' });
     assert.equal(again.result.hits[0].subject_reference, 'cus_1');
     assert.equal(again.status, 'needs_review');
@@ -96,8 +138,18 @@ describe('face search over enrolled faces', { skip }, () => {
 
   test('a photo without one clear face cannot be enrolled (422 naming image) and searches as failed', async () => {
     const o = await t.tenant();
-    const blank = (await (await import('sharp')).default({ create: { width: 300, height: 300, channels: 3, background: '#777' } }).png().toBuffer()).toString('base64');
-    const res = await t.call('POST', '/v1/checks/face-search/enrollments', { key: o.sandboxKey, body: { image: blank, subject_reference: 'cus_1' } });
+    const blank = (
+      await (
+        await import('sharp')
+      )
+        .default({ create: { width: 300, height: 300, channels: 3, background: '#777' } })
+        .png()
+        .toBuffer()
+    ).toString('base64');
+    const res = await t.call('POST', '/v1/checks/face-search/enrollments', {
+      key: o.sandboxKey,
+      body: { image: blank, subject_reference: 'cus_1' },
+    });
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().error.code, 'check_unavailable');
     assert.equal(res.json().error.field, 'image');
@@ -122,15 +174,24 @@ describe('face search on pgvector when the operator turns it on', { skip: skip |
         return;
       }
       const o = await other.tenant();
-      for (const [img, subject] of [['img5.jpg', 'cus_1'], ['img12.jpg', 'cus_2']] as const) {
-        const res = await other.call('POST', '/v1/checks/face-search/enrollments', { key: o.sandboxKey, body: { image: face(img), subject_reference: subject } });
+      for (const [img, subject] of [
+        ['img5.jpg', 'cus_1'],
+        ['img12.jpg', 'cus_2'],
+      ] as const) {
+        const res = await other.call('POST', '/v1/checks/face-search/enrollments', {
+          key: o.sandboxKey,
+          body: { image: face(img), subject_reference: subject },
+        });
         assert.equal(res.statusCode, 201, res.body);
       }
       const res = await other.call('POST', '/v1/checks/face-search', { key: o.sandboxKey, body: { image: face('img6.jpg'), k: 2 } });
       assert.equal(res.statusCode, 200, res.body);
       const r = res.json().result;
       assert.equal(r.backend, 'pgvector_hnsw');
-      assert.deepEqual(r.hits.map((h: { subject_reference: string }) => h.subject_reference), ['cus_1', 'cus_2']);
+      assert.deepEqual(
+        r.hits.map((h: { subject_reference: string }) => h.subject_reference),
+        ['cus_1', 'cus_2'],
+      );
       assert.ok(r.hits[0].similarity > 0.75);
     } finally {
       await other.close();

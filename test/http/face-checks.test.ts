@@ -34,30 +34,66 @@ function bombPng(): Buffer {
   ihdr.writeUInt32BE(100_000, 0);
   ihdr.writeUInt32BE(100_000, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(Buffer.alloc(1024))), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(1024))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** multipart/form-data as curl -F sends it: files plus plain fields. */
-function multipart(files: Record<string, Buffer>, fields: Record<string, string> = {}): { payload: Buffer; headers: Record<string, string> } {
+function multipart(
+  files: Record<string, Buffer>,
+  fields: Record<string, string> = {},
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = '----verity-test-7f3a';
   const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  for (const [name, value] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   for (const [name, data] of Object.entries(files)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`), data, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
+      data,
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 const tiny = b64(Buffer.from('not an image at all'));
-routeSecurityTests('liveness', () => t, { method: 'POST', url: () => '/v1/checks/liveness', scope: 'checks:write', body: { image: tiny }, malformed: { body: { image: 42 }, field: 'image' } });
-routeSecurityTests('face-match', () => t, { method: 'POST', url: () => '/v1/checks/face-match', scope: 'checks:write', body: { selfie: tiny, reference: tiny }, malformed: { body: { selfie: tiny }, field: 'reference' } });
-routeSecurityTests('age-estimation', () => t, { method: 'POST', url: () => '/v1/checks/age-estimation', scope: 'checks:write', body: { image: tiny, minimum_age: 18 }, malformed: { body: { image: tiny, minimum_age: 0 }, field: 'minimum_age' } });
+routeSecurityTests('liveness', () => t, {
+  method: 'POST',
+  url: () => '/v1/checks/liveness',
+  scope: 'checks:write',
+  body: { image: tiny },
+  malformed: { body: { image: 42 }, field: 'image' },
+});
+routeSecurityTests('face-match', () => t, {
+  method: 'POST',
+  url: () => '/v1/checks/face-match',
+  scope: 'checks:write',
+  body: { selfie: tiny, reference: tiny },
+  malformed: { body: { selfie: tiny }, field: 'reference' },
+});
+routeSecurityTests('age-estimation', () => t, {
+  method: 'POST',
+  url: () => '/v1/checks/age-estimation',
+  scope: 'checks:write',
+  body: { image: tiny, minimum_age: 18 },
+  malformed: { body: { image: tiny, minimum_age: 0 }, field: 'minimum_age' },
+});
 
 describe('face checks on real faces', { skip }, () => {
   test('face-match: same person passes, a different person fails, with similarity, signals, model and timings', async () => {
     const o = await t.tenant();
-    const same = await t.call('POST', '/v1/checks/face-match', { key: o.sandboxKey, body: { selfie: b64(face('img5.jpg')), reference: b64(face('img6.jpg')), reference_type: 'selfie', subject_reference: 'cus_1' } });
+    const same = await t.call('POST', '/v1/checks/face-match', {
+      key: o.sandboxKey,
+      body: { selfie: b64(face('img5.jpg')), reference: b64(face('img6.jpg')), reference_type: 'selfie', subject_reference: 'cus_1' },
+    });
     assert.equal(same.statusCode, 200, same.body);
     const s = same.json();
     assert.match(s.id, /^chk_/);
@@ -68,10 +104,18 @@ describe('face checks on real faces', { skip }, () => {
     assert.equal(s.signals.find((x: { name: string }) => x.name === 'face_similarity').passed, true);
     assert.ok(s.model.some((m: { name: string }) => m.name === '@vladmandic/human'));
     assert.ok(s.timings.engine > 0 && s.timings.total >= s.timings.engine);
-    assert.deepEqual(s.media.map((m: { kind: string }) => m.kind), ['selfie', 'reference']);
+    assert.deepEqual(
+      s.media.map((m: { kind: string }) => m.kind),
+      ['selfie', 'reference'],
+    );
     assert.equal(s.subject_reference, 'cus_1');
 
-    const diff = (await t.call('POST', '/v1/checks/face-match', { key: o.sandboxKey, body: { selfie: b64(face('img5.jpg')), reference: b64(face('img17.jpg')), reference_type: 'selfie' } })).json();
+    const diff = (
+      await t.call('POST', '/v1/checks/face-match', {
+        key: o.sandboxKey,
+        body: { selfie: b64(face('img5.jpg')), reference: b64(face('img17.jpg')), reference_type: 'selfie' },
+      })
+    ).json();
     assert.equal(diff.status, 'failed');
     assert.ok(diff.score < 0.55, String(diff.score));
     assert.deepEqual(diff.reasons, ['face_similarity']);
@@ -84,7 +128,12 @@ describe('face checks on real faces', { skip }, () => {
   test('face-match through multipart/form-data gives the same result as base64 JSON', async () => {
     const o = await t.tenant();
     const form = multipart({ selfie: face('img5.jpg'), reference: face('img6.jpg') }, { reference_type: 'selfie' });
-    const res = await t.app.inject({ method: 'POST', url: '/v1/checks/face-match', headers: { authorization: `Bearer ${o.sandboxKey}`, ...form.headers }, payload: form.payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/checks/face-match',
+      headers: { authorization: `Bearer ${o.sandboxKey}`, ...form.headers },
+      payload: form.payload,
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().status, 'passed');
     assert.equal(res.json().media[0].bytes, face('img5.jpg').length);
@@ -94,16 +143,32 @@ describe('face checks on real faces', { skip }, () => {
     const o = await t.tenant();
     const sharp = (await import('sharp')).default;
     // Pixels turned 90° counter-clockwise; orientation 6 tells viewers to turn them back clockwise.
-    const sideways = await sharp(await sharp(face('img6.jpg')).rotate(-90).toBuffer()).withMetadata({ orientation: 6 }).webp().toBuffer();
-    const res = (await t.call('POST', '/v1/checks/face-match', { key: o.sandboxKey, body: { selfie: b64(sideways), reference: b64(face('img5.jpg')), reference_type: 'selfie' } })).json();
+    const sideways = await sharp(await sharp(face('img6.jpg')).rotate(-90).toBuffer())
+      .withMetadata({ orientation: 6 })
+      .webp()
+      .toBuffer();
+    const res = (
+      await t.call('POST', '/v1/checks/face-match', {
+        key: o.sandboxKey,
+        body: { selfie: b64(sideways), reference: b64(face('img5.jpg')), reference_type: 'selfie' },
+      })
+    ).json();
     assert.equal(res.media[0].content_type, 'image/webp');
     assert.equal(res.status, 'passed', JSON.stringify(res.signals));
   });
 
   test('a photo without a face is a failed check with a reason, not an error', async () => {
     const o = await t.tenant();
-    const blank = await (await import('sharp')).default({ create: { width: 400, height: 400, channels: 3, background: '#8a9' } }).jpeg().toBuffer();
-    const res = await t.call('POST', '/v1/checks/face-match', { key: o.sandboxKey, body: { selfie: b64(blank), reference: b64(face('img6.jpg')), reference_type: 'selfie' } });
+    const blank = await (
+      await import('sharp')
+    )
+      .default({ create: { width: 400, height: 400, channels: 3, background: '#8a9' } })
+      .jpeg()
+      .toBuffer();
+    const res = await t.call('POST', '/v1/checks/face-match', {
+      key: o.sandboxKey,
+      body: { selfie: b64(blank), reference: b64(face('img6.jpg')), reference_type: 'selfie' },
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().status, 'failed');
     assert.ok(res.json().reasons.includes('selfie_no_face'), res.json().reasons.join());
@@ -120,7 +185,11 @@ describe('face checks on real faces', { skip }, () => {
     // docs/face.md: the minivision live sample passes (BPCER 0 on it).
     assert.equal(l.status, 'passed', JSON.stringify(l.signals));
     assert.ok(l.score >= l.result.threshold);
-    for (const name of ['antispoof', 'liveness']) assert.ok(l.signals.some((s: { name: string }) => s.name.includes(name)), name);
+    for (const name of ['antispoof', 'liveness'])
+      assert.ok(
+        l.signals.some((s: { name: string }) => s.name.includes(name)),
+        name,
+      );
     const frame = b64(spoofSample('image_T1.jpg'));
     const replay = (await t.call('POST', '/v1/checks/liveness', { key: o.sandboxKey, body: { frames: [frame, frame, frame] } })).json();
     assert.equal(replay.status, 'failed', JSON.stringify(replay.signals));
@@ -128,21 +197,30 @@ describe('face checks on real faces', { skip }, () => {
     assert.equal(replay.media.length, 3);
   });
 
-  test('age-estimation: an estimate with a band; decided against the caller\'s minimum age', async () => {
+  test("age-estimation: an estimate with a band; decided against the caller's minimum age", async () => {
     const o = await t.tenant();
-    const adult = (await t.call('POST', '/v1/checks/age-estimation', { key: o.sandboxKey, body: { image: b64(face('img6.jpg')), minimum_age: 18 } })).json();
+    const adult = (
+      await t.call('POST', '/v1/checks/age-estimation', { key: o.sandboxKey, body: { image: b64(face('img6.jpg')), minimum_age: 18 } })
+    ).json();
     const { estimated_age: age, age_low: low, age_high: high } = adult.result;
     assert.ok(low < age && age < high, JSON.stringify(adult.result));
     assert.ok(age > 15 && age < 70, String(age));
     assert.equal(adult.status, low >= 18 ? 'passed' : 'needs_review');
-    const tooYoung = (await t.call('POST', '/v1/checks/age-estimation', { key: o.sandboxKey, body: { image: b64(face('img6.jpg')), minimum_age: 99 } })).json();
+    const tooYoung = (
+      await t.call('POST', '/v1/checks/age-estimation', { key: o.sandboxKey, body: { image: b64(face('img6.jpg')), minimum_age: 99 } })
+    ).json();
     assert.equal(tooYoung.status, 'failed');
     assert.deepEqual(tooYoung.reasons, ['estimated_under_minimum_age']);
   });
 
   test('an idempotent replay returns the same check and bills once', async () => {
     const o = await t.tenant();
-    const call = () => t.call('POST', '/v1/checks/liveness', { key: o.sandboxKey, headers: { 'idempotency-key': 'live-1' }, body: { image: b64(face('img5.jpg')) } });
+    const call = () =>
+      t.call('POST', '/v1/checks/liveness', {
+        key: o.sandboxKey,
+        headers: { 'idempotency-key': 'live-1' },
+        body: { image: b64(face('img5.jpg')) },
+      });
     const first = await call();
     const again = await call();
     assert.equal(again.headers['idempotent-replayed'], 'true');

@@ -10,7 +10,8 @@ after(() => t.close());
 const body = { kind: 'phone', value: '+44 20 7946 0000', reason: 'mule account' };
 const post = (key: string, idem: string | null, b: unknown = body) =>
   t.call('POST', '/v1/lists/blocklist/entries', { key, body: b, headers: idem ? { 'idempotency-key': idem } : {} });
-const count = async (accountId: string) => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM list_entries WHERE account_id = $1', [accountId]))[0]!.n;
+const count = async (accountId: string) =>
+  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM list_entries WHERE account_id = $1', [accountId]))[0]!.n;
 
 test('a replay returns the original response and creates nothing', async () => {
   const o = await t.tenant();
@@ -58,9 +59,17 @@ test('keys are per tenant and per environment', async () => {
 
 test('a key that failed validation stays free for the corrected request', async () => {
   const o = await t.tenant();
-  const bad = await t.call('POST', '/v1/lists/allowlist/entries', { key: o.sandboxKey, body: { kind: 'screening_entity', value: 'x', reason: 'r' }, headers: { 'idempotency-key': 'k-5' } });
+  const bad = await t.call('POST', '/v1/lists/allowlist/entries', {
+    key: o.sandboxKey,
+    body: { kind: 'screening_entity', value: 'x', reason: 'r' },
+    headers: { 'idempotency-key': 'k-5' },
+  });
   assert.equal(bad.statusCode, 400);
-  const good = await t.call('POST', '/v1/lists/allowlist/entries', { key: o.sandboxKey, body: { kind: 'screening_entity', value: 'x', reason: 'r', subject_reference: 'cus_1' }, headers: { 'idempotency-key': 'k-5' } });
+  const good = await t.call('POST', '/v1/lists/allowlist/entries', {
+    key: o.sandboxKey,
+    body: { kind: 'screening_entity', value: 'x', reason: 'r', subject_reference: 'cus_1' },
+    headers: { 'idempotency-key': 'k-5' },
+  });
   assert.equal(good.statusCode, 201);
 });
 
@@ -87,7 +96,9 @@ test('stored responses are sealed: a secret shown once is replayed, but never ke
   const first = await t.call('POST', '/v1/webhooks', { key: o.sandboxKey, body, headers: { 'idempotency-key': 'wh-1' } });
   const again = await t.call('POST', '/v1/webhooks', { key: o.sandboxKey, body, headers: { 'idempotency-key': 'wh-1' } });
   assert.equal(again.json().secret, first.json().secret);
-  const [row] = await t.db.query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE account_id = $1', [o.accountId]);
+  const [row] = await t.db.query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE account_id = $1', [
+    o.accountId,
+  ]);
   assert.ok(!row!.response_body.includes(first.json().secret.slice(6)));
 });
 

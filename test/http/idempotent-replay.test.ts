@@ -25,10 +25,19 @@ let pdf: string;
 before(async () => {
   t = await createTestApp();
   tenant = await t.tenant();
-  png = (await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 120, g: 130, b: 140 } } }).png().toBuffer()).toString('base64');
+  png = (
+    await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 120, g: 130, b: 140 } } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
   const doc = await PDFDocument.create();
   const page = doc.addPage([595, 842]);
-  page.drawText('Acme Energy Ltd — Electricity bill — Jane Doe, 1 High Street, London SW1A 1AA — 01/11/2026', { x: 40, y: 780, size: 11, font: await doc.embedFont(StandardFonts.Helvetica) });
+  page.drawText('Acme Energy Ltd — Electricity bill — Jane Doe, 1 High Street, London SW1A 1AA — 01/11/2026', {
+    x: 40,
+    y: 780,
+    size: 11,
+    font: await doc.embedFont(StandardFonts.Helvetica),
+  });
   pdf = Buffer.from(await doc.save()).toString('base64');
 });
 after(() => t.close());
@@ -48,8 +57,14 @@ const journey = DEFAULT_JOURNEYS.find((j) => j.key === 'kyc_standard')!;
 
 /** How to make one valid request per POST operation (creating what its path names first). */
 const REQUESTS: Record<string, () => Promise<Request>> = {
-  createListEntry: async () => ({ url: '/v1/lists/blocklist/entries', body: { kind: 'email', value: 'replay@example.org', reason: 'test' } }),
-  createWebhookDestination: async () => ({ url: '/v1/webhooks', body: { url: 'https://example.org/replay', event_types: ['verification.completed'] } }),
+  createListEntry: async () => ({
+    url: '/v1/lists/blocklist/entries',
+    body: { kind: 'email', value: 'replay@example.org', reason: 'test' },
+  }),
+  createWebhookDestination: async () => ({
+    url: '/v1/webhooks',
+    body: { url: 'https://example.org/replay', event_types: ['verification.completed'] },
+  }),
   rotateWebhookSecret: async () => ({ url: `/v1/webhooks/${(await webhook()).id}/rotate-secret`, body: { overlap_hours: 1 } }),
   sendWebhookTest: async () => ({ url: `/v1/webhooks/${(await webhook()).id}/test` }),
   createDocumentCheck: async () => ({ url: '/v1/checks/document', body: { front: png } }),
@@ -57,25 +72,47 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
   createFaceMatchCheck: async () => ({ url: '/v1/checks/face-match', body: { selfie: png, reference: png } }),
   createAgeEstimationCheck: async () => ({ url: '/v1/checks/age-estimation', body: { image: png, minimum_age: 18 } }),
   createFaceSearchCheck: async () => ({ url: '/v1/checks/face-search', body: { image: png } }),
-  createFaceEnrollment: async () => ({ url: '/v1/checks/face-search/enrollments', body: { image: face()!, subject_reference: 'cust_replay' } }),
+  createFaceEnrollment: async () => ({
+    url: '/v1/checks/face-search/enrollments',
+    body: { image: face()!, subject_reference: 'cust_replay' },
+  }),
   createScreeningCheck: async () => ({ url: '/v1/checks/screening', body: { name: 'Jane Replay' } }),
   checkProofOfAddress: async () => ({ url: '/v1/checks/proof-of-address', body: { document: pdf, subject_name: 'Jane Doe' } }),
   checkDocumentAi: async () => ({ url: '/v1/checks/document-ai', body: { document: pdf, fields: [{ name: 'customer', anchor: 'bill' }] } }),
   // Without a configured channel a sandbox key gets the sandbox channel (code 000000, nothing sent).
   startContactCheck: async () => ({ url: '/v1/checks/contact', body: { channel: 'email', destination: 'replay@example.org' } }),
-  confirmContactCheck: async () => ({ url: `/v1/checks/contact/${(await created('/v1/checks/contact', { channel: 'sms', destination: '+447400123456' })).id}/confirm`, body: { code: '000000' } }),
-  enrolMonitoredSubject: async () => ({ url: '/v1/monitoring/subjects', body: { subject_reference: 'cust_monitor_replay', name: 'Jane Replay' } }),
+  confirmContactCheck: async () => ({
+    url: `/v1/checks/contact/${(await created('/v1/checks/contact', { channel: 'sms', destination: '+447400123456' })).id}/confirm`,
+    body: { code: '000000' },
+  }),
+  enrolMonitoredSubject: async () => ({
+    url: '/v1/monitoring/subjects',
+    body: { subject_reference: 'cust_monitor_replay', name: 'Jane Replay' },
+  }),
   createJourney: async () => ({ url: '/v1/journeys', body: { key: 'replay_journey', name: 'Replay', definition: journey.definition } }),
   publishJourneyVersion: async () => {
     await created('/v1/journeys', { key: 'replay_publish', name: 'Replay', definition: journey.definition });
     return { url: '/v1/journeys/replay_publish/versions/1/publish' };
   },
-  createVerification: async () => ({ url: '/v1/verifications', body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cust_replay' } } }),
+  createVerification: async () => ({
+    url: '/v1/verifications',
+    body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cust_replay' } },
+  }),
   importVerifications: async () => ({
     url: '/v1/verifications/imports',
     body: {
       provider: 'onfido',
-      records: [{ external_id: 'replay-1', subject: { type: 'individual', reference: 'cust_imp' }, journey: 'KYC', status: 'approved', created_at: '2025-01-01T00:00:00Z', completed_at: '2025-01-01T00:10:00Z', checks: [] }],
+      records: [
+        {
+          external_id: 'replay-1',
+          subject: { type: 'individual', reference: 'cust_imp' },
+          journey: 'KYC',
+          status: 'approved',
+          created_at: '2025-01-01T00:00:00Z',
+          completed_at: '2025-01-01T00:10:00Z',
+          checks: [],
+        },
+      ],
     },
   }),
 };
@@ -92,21 +129,38 @@ const ELSEWHERE: Record<string, string> = {
 };
 
 test('the table names every POST operation of the OpenAPI document', async () => {
-  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { operationId: string }>> };
+  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    paths: Record<string, Record<string, { operationId: string }>>;
+  };
   const posts = Object.values(doc.paths).flatMap((item) => (item.post ? [item.post.operationId] : []));
   const covered = new Set([...Object.keys(REQUESTS), ...Object.keys(ELSEWHERE)]);
-  assert.deepEqual(posts.filter((p) => !covered.has(p)), [], 'POST operations without a replay test');
-  assert.deepEqual([...covered].filter((c) => !posts.includes(c)), [], 'entries for operations that do not exist');
+  assert.deepEqual(
+    posts.filter((p) => !covered.has(p)),
+    [],
+    'POST operations without a replay test',
+  );
+  assert.deepEqual(
+    [...covered].filter((c) => !posts.includes(c)),
+    [],
+    'entries for operations that do not exist',
+  );
 });
 
 for (const [operationId, make] of Object.entries(REQUESTS)) {
-  test(`${operationId}: a second request with the same Idempotency-Key replays the first`, { skip: !dataDir && NEEDS_SHARED[operationId] ? NEEDS_SHARED[operationId] : false }, async () => {
-    const req = await make();
-    const first = await post(req.url, req.body, `replay-${operationId}`);
-    assert.ok(first.statusCode >= 200 && first.statusCode < 300, `${operationId}: first answer ${first.statusCode} ${first.body.slice(0, 300)}`);
-    const again = await post(req.url, req.body, `replay-${operationId}`);
-    assert.equal(again.statusCode, first.statusCode, again.body.slice(0, 300));
-    assert.equal(again.headers['idempotent-replayed'], 'true');
-    assert.equal(again.body, first.body);
-  });
+  test(
+    `${operationId}: a second request with the same Idempotency-Key replays the first`,
+    { skip: !dataDir && NEEDS_SHARED[operationId] ? NEEDS_SHARED[operationId] : false },
+    async () => {
+      const req = await make();
+      const first = await post(req.url, req.body, `replay-${operationId}`);
+      assert.ok(
+        first.statusCode >= 200 && first.statusCode < 300,
+        `${operationId}: first answer ${first.statusCode} ${first.body.slice(0, 300)}`,
+      );
+      const again = await post(req.url, req.body, `replay-${operationId}`);
+      assert.equal(again.statusCode, first.statusCode, again.body.slice(0, 300));
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.body, first.body);
+    },
+  );
 }

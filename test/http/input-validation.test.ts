@@ -19,21 +19,32 @@ test('a NUL character in a path id, a query value or a body string is a 400 nami
   res = await t.call('GET', '/v1/verifications?status=%00', { key: tenant.sandboxKey });
   assert.equal(res.statusCode, 400);
   assert.equal(err(res).field, 'status');
-  res = await t.call('POST', '/v1/lists/blocklist/entries', { key: tenant.sandboxKey, body: { kind: 'email', value: 'a\u0000@example.org', reason: 'x' } });
+  res = await t.call('POST', '/v1/lists/blocklist/entries', {
+    key: tenant.sandboxKey,
+    body: { kind: 'email', value: 'a\u0000@example.org', reason: 'x' },
+  });
   assert.equal(res.statusCode, 400);
   assert.equal(err(res).field, 'value');
   assert.match(err(res).message, /NUL/);
 });
 
 test('__proto__ in a body is refused by name, not as "not valid JSON"', async () => {
-  const res = await t.app.inject({ method: 'POST', url: '/v1/lists/blocklist/entries', headers: { authorization: `Bearer ${tenant.sandboxKey}`, 'content-type': 'application/json' }, payload: '{"kind":"email","value":"a@example.org","__proto__":{"admin":true}}' });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v1/lists/blocklist/entries',
+    headers: { authorization: `Bearer ${tenant.sandboxKey}`, 'content-type': 'application/json' },
+    payload: '{"kind":"email","value":"a@example.org","__proto__":{"admin":true}}',
+  });
   assert.equal(res.statusCode, 400);
   assert.equal(err(res).field, 'body');
   assert.match(err(res).message, /__proto__/);
 });
 
 test('a value outside a choice lists the allowed values', async () => {
-  const res = await t.call('POST', '/v1/lists/blocklist/entries', { key: tenant.sandboxKey, body: { kind: 'nonsense', value: 'x', reason: 'y' } });
+  const res = await t.call('POST', '/v1/lists/blocklist/entries', {
+    key: tenant.sandboxKey,
+    body: { kind: 'nonsense', value: 'x', reason: 'y' },
+  });
   assert.equal(res.statusCode, 400);
   assert.equal(err(res).field, 'kind');
   assert.match(err(res).message, /must be one of: .*email/);
@@ -42,7 +53,10 @@ test('a value outside a choice lists the allowed values', async () => {
 
 test('an unknown country code is a 400, a known one passes validation', async () => {
   const base = { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cust_1' } };
-  let res = await t.call('POST', '/v1/verifications', { key: tenant.sandboxKey, body: { ...base, subject: { ...base.subject, country: 'QQ' } } });
+  let res = await t.call('POST', '/v1/verifications', {
+    key: tenant.sandboxKey,
+    body: { ...base, subject: { ...base.subject, country: 'QQ' } },
+  });
   assert.equal(res.statusCode, 400);
   assert.equal(err(res).field, 'subject.country');
   assert.match(err(res).message, /ISO 3166-1/);
@@ -54,7 +68,10 @@ test('an unknown country code is a 400, a known one passes validation', async ()
 });
 
 test('an operation without a body refuses one, but accepts none or {}', async () => {
-  const wh = await t.call('POST', '/v1/webhooks', { key: tenant.sandboxKey, body: { url: 'https://example.org/hook', event_types: ['verification.completed'] } });
+  const wh = await t.call('POST', '/v1/webhooks', {
+    key: tenant.sandboxKey,
+    body: { url: 'https://example.org/hook', event_types: ['verification.completed'] },
+  });
   assert.equal(wh.statusCode, 201, wh.body);
   const id = (wh.json() as { id: string }).id;
   let res = await t.call('POST', `/v1/webhooks/${id}/test`, { key: tenant.sandboxKey, body: { event: 'verification.completed' } });
@@ -69,6 +86,7 @@ test('an unknown route answers 404 in the envelope with the rate-limit headers, 
     const res = await t.call('GET', '/v1/no-such-thing', { key });
     assert.equal(res.statusCode, 404);
     assert.equal(err(res).code, 'not_found');
-    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) assert.ok(res.headers[h], `${h} (key: ${key ? 'yes' : 'no'})`);
+    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+      assert.ok(res.headers[h], `${h} (key: ${key ? 'yes' : 'no'})`);
   }
 });

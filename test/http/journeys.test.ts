@@ -13,7 +13,13 @@ const definition = structuredClone(DEFAULT_JOURNEYS[1]!.definition);
 const body = { key: 'screen_light', name: 'Light screening', definition, publish: true };
 
 describe('POST /v1/journeys', () => {
-  routeSecurityTests('create journey', app, { method: 'POST', url: () => '/v1/journeys', scope: 'journeys:write', body, malformed: { body: { ...body, definition: { ...definition, checks: [{ type: 'face_search' }] } }, field: 'definition.checks[0].type' } });
+  routeSecurityTests('create journey', app, {
+    method: 'POST',
+    url: () => '/v1/journeys',
+    scope: 'journeys:write',
+    body,
+    malformed: { body: { ...body, definition: { ...definition, checks: [{ type: 'face_search' }] } }, field: 'definition.checks[0].type' },
+  });
 
   test('versions a key: draft, then published; the audit row names the version', async () => {
     const owner = await t.tenant();
@@ -28,11 +34,20 @@ describe('POST /v1/journeys', () => {
     assert.equal(j.id, draft.json().id);
     assert.equal(j.latest_version, 2);
     assert.equal(j.published_version, 2);
-    assert.deepEqual(j.versions.map((v: { version: number; status: string }) => `${v.version}:${v.status}`), ['2:published', '1:draft']);
+    assert.deepEqual(
+      j.versions.map((v: { version: number; status: string }) => `${v.version}:${v.status}`),
+      ['2:published', '1:draft'],
+    );
     // Settings defaults are filled in, so a session sees the thresholds it runs with.
     assert.equal(j.versions[0].definition.checks[0].settings.threshold, 0.8);
-    const audit = await t.db.query<{ action: string; metadata: { version: number } }>('SELECT action, metadata FROM audit_events WHERE resource_id = $1 ORDER BY id', [j.id]);
-    assert.deepEqual(audit.map((a) => `${a.action}@${a.metadata.version}`), ['journey.drafted@1', 'journey.published@2']);
+    const audit = await t.db.query<{ action: string; metadata: { version: number } }>(
+      'SELECT action, metadata FROM audit_events WHERE resource_id = $1 ORDER BY id',
+      [j.id],
+    );
+    assert.deepEqual(
+      audit.map((a) => `${a.action}@${a.metadata.version}`),
+      ['journey.drafted@1', 'journey.published@2'],
+    );
   });
 
   test('a version is per environment: publishing in the sandbox leaves production untouched', async () => {
@@ -46,8 +61,14 @@ describe('POST /v1/journeys', () => {
     const owner = await t.tenant();
     const cases: [unknown, string][] = [
       [{ ...definition, checks: [...definition.checks, { type: 'sanctions_pep' }] }, 'definition.checks[2].type'],
-      [{ ...definition, checks: [{ type: 'sanctions_pep', settings: { datasets: ['gossip'] } }, { type: 'risk_score' }] }, 'definition.checks[0].settings.datasets[0]'],
-      [{ ...definition, decision_rules: { ...definition.decision_rules, refer: [{ check: 'liveness', statuses: ['failed'] }] } }, 'definition.decision_rules.refer[0].check'],
+      [
+        { ...definition, checks: [{ type: 'sanctions_pep', settings: { datasets: ['gossip'] } }, { type: 'risk_score' }] },
+        'definition.checks[0].settings.datasets[0]',
+      ],
+      [
+        { ...definition, decision_rules: { ...definition.decision_rules, refer: [{ check: 'liveness', statuses: ['failed'] }] } },
+        'definition.decision_rules.refer[0].check',
+      ],
       [{ ...definition, risk_scoring: { ...definition.risk_scoring, medium_from: 80 } }, 'definition.risk_scoring.high_from'],
       [{ ...definition, session_lifetime_seconds: 10 }, 'definition.session_lifetime_seconds'],
     ];
@@ -69,10 +90,19 @@ describe('GET /v1/journeys', () => {
     for (const key of [owner.sandboxKey, owner.productionKey]) {
       const [a, b] = await Promise.all([t.call('GET', '/v1/journeys', { key }), t.call('GET', '/v1/journeys', { key })]);
       assert.equal(a.statusCode, 200);
-      assert.deepEqual(b.json().data.map((j: { key: string }) => j.key).sort(), ['kyc_screening_only', 'kyc_standard']);
+      assert.deepEqual(
+        b
+          .json()
+          .data.map((j: { key: string }) => j.key)
+          .sort(),
+        ['kyc_screening_only', 'kyc_standard'],
+      );
       const std = a.json().data.find((j: { key: string }) => j.key === 'kyc_standard');
       assert.equal(std.published_version, 1);
-      assert.deepEqual(std.versions[0].definition.checks.map((c: { type: string }) => c.type), ['document', 'liveness', 'face_match', 'sanctions_pep', 'risk_score']);
+      assert.deepEqual(
+        std.versions[0].definition.checks.map((c: { type: string }) => c.type),
+        ['document', 'liveness', 'face_match', 'sanctions_pep', 'risk_score'],
+      );
     }
     const [n] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM journeys WHERE account_id = $1', [owner.accountId]);
     assert.equal(n!.n, 4);
@@ -84,7 +114,9 @@ describe('GET /v1/journeys', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { data: { key: string }[]; next_cursor: string | null } = (await t.call('GET', `/v1/journeys?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: owner.sandboxKey })).json();
+      const page: { data: { key: string }[]; next_cursor: string | null } = (
+        await t.call('GET', `/v1/journeys?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: owner.sandboxKey })
+      ).json();
       seen.push(...page.data.map((j) => j.key));
       cursor = page.next_cursor;
     } while (cursor);
@@ -93,25 +125,50 @@ describe('GET /v1/journeys', () => {
 });
 
 describe('POST /v1/journeys/{key}/versions/{version}/publish', () => {
-  const createDraft = async (tt: TestApp, owner: { sandboxKey: string }) => (await tt.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, key: 'sec_draft', publish: false } })).json().key as string;
-  routeSecurityTests('publish journey version', app, { method: 'POST', url: (key) => `/v1/journeys/${key}/versions/1/publish`, scope: 'journeys:write', create: createDraft });
+  const createDraft = async (tt: TestApp, owner: { sandboxKey: string }) =>
+    (await tt.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, key: 'sec_draft', publish: false } })).json()
+      .key as string;
+  routeSecurityTests('publish journey version', app, {
+    method: 'POST',
+    url: (key) => `/v1/journeys/${key}/versions/1/publish`,
+    scope: 'journeys:write',
+    create: createDraft,
+  });
 
   test('a draft goes live, sessions start on it, and an older version can be published again (rollback)', async () => {
     const owner = await t.tenant();
     const subject = { type: 'individual', reference: 'c1' };
     await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, key: 'roll', publish: false } });
-    assert.equal((await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().error.field, 'journey');
+    assert.equal(
+      (await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().error.field,
+      'journey',
+    );
     const pub = await t.call('POST', '/v1/journeys/roll/versions/1/publish', { key: owner.sandboxKey });
     assert.equal(pub.statusCode, 200);
     assert.equal(pub.json().published_version, 1);
     assert.equal(pub.json().versions[0].status, 'published');
-    assert.equal((await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().journey_version, 1);
+    assert.equal(
+      (await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().journey_version,
+      1,
+    );
     await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, key: 'roll' } });
-    assert.equal((await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().journey_version, 2);
+    assert.equal(
+      (await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().journey_version,
+      2,
+    );
     assert.equal((await t.call('POST', '/v1/journeys/roll/versions/1/publish', { key: owner.sandboxKey })).json().published_version, 1);
-    assert.equal((await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().journey_version, 1);
-    const audit = await t.db.query<{ diff: { published_version: { before: number; after: number } } | null }>("SELECT diff FROM audit_events WHERE resource_id = $1 AND action = 'journey.published' AND diff IS NOT NULL ORDER BY id", [pub.json().id]);
-    assert.deepEqual(audit.map((a) => `${a.diff!.published_version.before}->${a.diff!.published_version.after}`), ['null->1', '2->1']);
+    assert.equal(
+      (await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'roll', subject } })).json().journey_version,
+      1,
+    );
+    const audit = await t.db.query<{ diff: { published_version: { before: number; after: number } } | null }>(
+      "SELECT diff FROM audit_events WHERE resource_id = $1 AND action = 'journey.published' AND diff IS NOT NULL ORDER BY id",
+      [pub.json().id],
+    );
+    assert.deepEqual(
+      audit.map((a) => `${a.diff!.published_version.before}->${a.diff!.published_version.after}`),
+      ['null->1', '2->1'],
+    );
   });
 
   test('an unknown key or version is 404 naming it; a version that is not a number is 400', async () => {

@@ -11,12 +11,18 @@ after(() => t.close());
 
 test('values are stored sealed with a blind index, read back in clear, and still match in screening', async () => {
   const o = await t.tenant();
-  const add = (body: Record<string, unknown>) => t.call('POST', '/v1/lists/blocklist/entries', { key: o.sandboxKey, body: { reason: 'test', ...body } });
+  const add = (body: Record<string, unknown>) =>
+    t.call('POST', '/v1/lists/blocklist/entries', { key: o.sandboxKey, body: { reason: 'test', ...body } });
   const email = (await add({ kind: 'email', value: 'Fraud@Example.org' })).json();
   const name = (await add({ kind: 'name', value: 'Zorro Quintana-Vélez' })).json();
   assert.equal(email.value, 'Fraud@Example.org');
   assert.equal(email.normalized_value, 'fraud@example.org');
-  const raw = await t.db.query<{ value: string | null; normalized_value: string | null; value_sealed: string | null; value_index: string | null }>('SELECT value, normalized_value, value_sealed, value_index FROM list_entries WHERE id = ANY($1)', [[email.id, name.id]]);
+  const raw = await t.db.query<{
+    value: string | null;
+    normalized_value: string | null;
+    value_sealed: string | null;
+    value_index: string | null;
+  }>('SELECT value, normalized_value, value_sealed, value_index FROM list_entries WHERE id = ANY($1)', [[email.id, name.id]]);
   for (const r of raw) {
     assert.equal(r.value, null);
     assert.equal(r.normalized_value, null);
@@ -31,8 +37,14 @@ test('values are stored sealed with a blind index, read back in clear, and still
   assert.ok(s.result.hits.some((h: { source: string }) => h.source === 'blocklist'));
   // The same value in another tenant has another index: nothing correlates across tenants.
   const other = await t.tenant();
-  await t.call('POST', '/v1/lists/blocklist/entries', { key: other.sandboxKey, body: { kind: 'email', value: 'fraud@example.org', reason: 'x' } });
-  const idx = await t.db.query<{ value_index: string }>("SELECT value_index FROM list_entries WHERE kind = 'email' AND deleted_at IS NULL AND account_id = ANY($1)", [[o.accountId, other.accountId]]);
+  await t.call('POST', '/v1/lists/blocklist/entries', {
+    key: other.sandboxKey,
+    body: { kind: 'email', value: 'fraud@example.org', reason: 'x' },
+  });
+  const idx = await t.db.query<{ value_index: string }>(
+    "SELECT value_index FROM list_entries WHERE kind = 'email' AND deleted_at IS NULL AND account_id = ANY($1)",
+    [[o.accountId, other.accountId]],
+  );
   assert.equal(new Set(idx.map((r) => r.value_index)).size, 2);
 });
 
@@ -47,7 +59,9 @@ test('rows written before sealing are sealed by the start-up batch and keep matc
   assert.equal(before.status, 'match', 'a legacy clear row matches before it is sealed');
   const sealer = new Sealer(t.config.masterKey);
   while ((await listEntries.sealLegacyBatch(t.db, sealer)) > 0);
-  const [row] = await t.db.query<{ value: string | null; value_sealed: string | null }>("SELECT value, value_sealed FROM list_entries WHERE id = 'lst_legacy000000000000000001'");
+  const [row] = await t.db.query<{ value: string | null; value_sealed: string | null }>(
+    "SELECT value, value_sealed FROM list_entries WHERE id = 'lst_legacy000000000000000001'",
+  );
   assert.equal(row!.value, null);
   assert.ok(row!.value_sealed);
   const after = (await t.call('POST', '/v1/checks/screening', { key: o.sandboxKey, body: { name: 'Old Clear Name' } })).json();

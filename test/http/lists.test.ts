@@ -9,10 +9,17 @@ after(() => t.close());
 const app = () => t;
 
 const body = { kind: 'email', value: 'Fraudster@Example.com', reason: 'chargeback ring' };
-const create = async (tt: TestApp, owner: { sandboxKey: string }) => (await tt.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body })).json().id as string;
+const create = async (tt: TestApp, owner: { sandboxKey: string }) =>
+  (await tt.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body })).json().id as string;
 
 describe('POST /v1/lists/{list}/entries', () => {
-  routeSecurityTests('create entry', app, { method: 'POST', url: () => '/v1/lists/blocklist/entries', scope: 'lists:write', body, malformed: { body: { ...body, reason: '' }, field: 'reason' } });
+  routeSecurityTests('create entry', app, {
+    method: 'POST',
+    url: () => '/v1/lists/blocklist/entries',
+    scope: 'lists:write',
+    body,
+    malformed: { body: { ...body, reason: '' }, field: 'reason' },
+  });
 
   test('creates an entry, normalises its value, and writes the audit row in the same transaction', async () => {
     const owner = await t.tenant();
@@ -21,7 +28,10 @@ describe('POST /v1/lists/{list}/entries', () => {
     const e = res.json();
     assert.match(e.id, /^lse_/);
     assert.equal(e.normalized_value, 'fraudster@example.com');
-    const audit = await t.db.query<{ action: string; request_id: string; actor_id: string }>('SELECT action, request_id, actor_id FROM audit_events WHERE resource_id = $1', [e.id]);
+    const audit = await t.db.query<{ action: string; request_id: string; actor_id: string }>(
+      'SELECT action, request_id, actor_id FROM audit_events WHERE resource_id = $1',
+      [e.id],
+    );
     assert.equal(audit.length, 1);
     assert.equal(audit[0]!.action, 'list_entry.created');
     assert.equal(audit[0]!.request_id, res.headers['x-request-id']);
@@ -29,7 +39,10 @@ describe('POST /v1/lists/{list}/entries', () => {
 
   test('an allowlist entry for a screening entity must name its subject', async () => {
     const owner = await t.tenant();
-    const res = await t.call('POST', '/v1/lists/allowlist/entries', { key: owner.sandboxKey, body: { kind: 'screening_entity', value: 'ofac-sdn:123', reason: 'different DOB' } });
+    const res = await t.call('POST', '/v1/lists/allowlist/entries', {
+      key: owner.sandboxKey,
+      body: { kind: 'screening_entity', value: 'ofac-sdn:123', reason: 'different DOB' },
+    });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().error.field, 'subject_reference');
   });
@@ -41,7 +54,10 @@ describe('GET /v1/lists/{list}/entries', () => {
   test('pages through every entry exactly once, even while new ones are added', async () => {
     const owner = await t.tenant();
     const made: string[] = [];
-    for (let i = 0; i < 7; i++) made.push((await t.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body: { ...body, value: `p${i}@x.io` } })).json().id);
+    for (let i = 0; i < 7; i++)
+      made.push(
+        (await t.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body: { ...body, value: `p${i}@x.io` } })).json().id,
+      );
     const seen: string[] = [];
     let cursor: string | null = null;
     let round = 0;
@@ -50,7 +66,8 @@ describe('GET /v1/lists/{list}/entries', () => {
       const page = (await t.call('GET', url, { key: owner.sandboxKey })).json();
       seen.push(...page.data.map((e: { id: string }) => e.id));
       cursor = page.next_cursor;
-      if (round++ === 0) await t.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body: { ...body, value: 'late@x.io' } });
+      if (round++ === 0)
+        await t.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body: { ...body, value: 'late@x.io' } });
     } while (cursor);
     assert.deepEqual([...seen].sort(), [...made].sort());
   });
@@ -68,7 +85,12 @@ describe('GET /v1/lists/{list}/entries', () => {
 
 describe('GET and DELETE /v1/lists/{list}/entries/{id}', () => {
   routeSecurityTests('get entry', app, { method: 'GET', url: (id) => `/v1/lists/blocklist/entries/${id}`, scope: 'lists:read', create });
-  routeSecurityTests('delete entry', app, { method: 'DELETE', url: (id) => `/v1/lists/blocklist/entries/${id}`, scope: 'lists:write', create });
+  routeSecurityTests('delete entry', app, {
+    method: 'DELETE',
+    url: (id) => `/v1/lists/blocklist/entries/${id}`,
+    scope: 'lists:write',
+    create,
+  });
 
   test('a deleted entry is gone from reads and audited', async () => {
     const owner = await t.tenant();
@@ -77,6 +99,9 @@ describe('GET and DELETE /v1/lists/{list}/entries/{id}', () => {
     assert.equal((await t.call('GET', `/v1/lists/blocklist/entries/${id}`, { key: owner.sandboxKey })).statusCode, 404);
     assert.equal((await t.call('DELETE', `/v1/lists/blocklist/entries/${id}`, { key: owner.sandboxKey })).statusCode, 404);
     const audit = await t.db.query<{ action: string }>('SELECT action FROM audit_events WHERE resource_id = $1 ORDER BY id', [id]);
-    assert.deepEqual(audit.map((a) => a.action), ['list_entry.created', 'list_entry.deleted']);
+    assert.deepEqual(
+      audit.map((a) => a.action),
+      ['list_entry.created', 'list_entry.deleted'],
+    );
   });
 });

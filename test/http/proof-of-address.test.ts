@@ -25,14 +25,19 @@ const body = (s: PoaSample, extra: Record<string, unknown> = {}) => ({
 });
 
 routeSecurityTests('proof of address', () => t, {
-  method: 'POST', url: () => '/v1/checks/proof-of-address', scope: 'checks:write',
+  method: 'POST',
+  url: () => '/v1/checks/proof-of-address',
+  scope: 'checks:write',
   body: { document: 'JVBERi0=', subject_name: 'A B' },
   malformed: { body: { document: 'JVBERi0=' }, field: 'subject_name' },
 });
 
 test('a matching utility bill passes with class, fields and validations; stored sealed, billed once, evented', async () => {
   const o = await t.tenant();
-  const res = await t.call('POST', '/v1/checks/proof-of-address', { key: o.sandboxKey, body: body(bill, { subject_reference: 'cus_poa_1' }) });
+  const res = await t.call('POST', '/v1/checks/proof-of-address', {
+    key: o.sandboxKey,
+    body: body(bill, { subject_reference: 'cus_poa_1' }),
+  });
   assert.equal(res.statusCode, 200, res.body);
   const c = res.json();
   assert.equal(c.type, 'proof_of_address');
@@ -65,7 +70,9 @@ test('a matching utility bill passes with class, fields and validations; stored 
 
 test('a different subject fails on the name; an old bill fails on its age (default 90 days)', async () => {
   const o = await t.tenant();
-  const wrong = (await t.call('POST', '/v1/checks/proof-of-address', { key: o.sandboxKey, body: body(bill, { subject_name: 'Zebediah Quarrington' }) })).json();
+  const wrong = (
+    await t.call('POST', '/v1/checks/proof-of-address', { key: o.sandboxKey, body: body(bill, { subject_name: 'Zebediah Quarrington' }) })
+  ).json();
   assert.equal(wrong.status, 'failed');
   assert.deepEqual(wrong.reasons, ['name_mismatch']);
   assert.equal(wrong.signals.find((s: { name: string }) => s.name === 'name_match').passed, false);
@@ -89,7 +96,9 @@ test('what is not a PDF or an image is 400 on document; a wrong country is valid
   assert.equal(bad.statusCode, 400, bad.body);
   assert.equal(bad.json().error.field, 'document');
   const elsewhere = bill.label.country === 'US' ? 'CA' : 'US';
-  const abroad = (await t.call('POST', '/v1/checks/proof-of-address', { key: o.sandboxKey, body: body(bill, { country: elsewhere }) })).json();
+  const abroad = (
+    await t.call('POST', '/v1/checks/proof-of-address', { key: o.sandboxKey, body: body(bill, { country: elsewhere }) })
+  ).json();
   assert.deepEqual(abroad.reasons, ['country_mismatch']);
   const usage = (await t.call('GET', '/v1/usage', { key: o.sandboxKey })).json();
   assert.equal(usage.modules[0].count, 1, 'refused uploads are not billed');
@@ -98,8 +107,15 @@ test('what is not a PDF or an image is 400 on document; a wrong country is valid
 test('multipart/form-data upload of a scanned bill (JPEG, OCR through the shared engine)', async () => {
   const o = await t.tenant();
   const jpeg = await makePoaSample(21, 'jpeg', 'bank_statement');
-  const mp = multipartBody({ subject_name: jpeg.label.subjectName, max_age_days: String(ageDays(jpeg.label.issueDate) + 30) }, { document: { filename: 'statement.jpg', type: 'image/jpeg', data: jpeg.bytes } });
-  const res = await t.call('POST', '/v1/checks/proof-of-address', { key: o.sandboxKey, body: mp.body, headers: { 'content-type': mp.contentType } });
+  const mp = multipartBody(
+    { subject_name: jpeg.label.subjectName, max_age_days: String(ageDays(jpeg.label.issueDate) + 30) },
+    { document: { filename: 'statement.jpg', type: 'image/jpeg', data: jpeg.bytes } },
+  );
+  const res = await t.call('POST', '/v1/checks/proof-of-address', {
+    key: o.sandboxKey,
+    body: mp.body,
+    headers: { 'content-type': mp.contentType },
+  });
   assert.equal(res.statusCode, 200, res.body);
   const c = res.json();
   assert.equal(c.result.document_class, 'bank_statement');
@@ -109,12 +125,22 @@ test('multipart/form-data upload of a scanned bill (JPEG, OCR through the shared
 });
 
 /** A multipart/form-data body for app.inject: text fields and files. */
-function multipartBody(fields: Record<string, string>, files: Record<string, { filename: string; type: string; data: Buffer }>): { body: Buffer; contentType: string } {
+function multipartBody(
+  fields: Record<string, string>,
+  files: Record<string, { filename: string; type: string; data: Buffer }>,
+): { body: Buffer; contentType: string } {
   const boundary = `----verity${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  for (const [name, value] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   for (const [name, f] of Object.entries(files)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`), f.data, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`,
+      ),
+      f.data,
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };

@@ -32,7 +32,10 @@ test('every API response carries the rate-limit headers; the limit is per key an
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 async function redisReachable(): Promise<boolean> {
   try {
-    const l = await Promise.race([createRateLimiter(redisUrl), new Promise<never>((_, r) => setTimeout(() => r(new Error('timeout')), 1500))]);
+    const l = await Promise.race([
+      createRateLimiter(redisUrl),
+      new Promise<never>((_, r) => setTimeout(() => r(new Error('timeout')), 1500)),
+    ]);
     await l.close();
     return true;
   } catch {
@@ -57,7 +60,9 @@ test('with Redis, two processes share one count per key', async (ctx) => {
       let out = '';
       p.stdout.on('data', (d) => (out += d));
       p.on('error', reject);
-      p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`child exited ${code}`))));
+      p.on('close', (code) =>
+        code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`child exited ${code}`)),
+      );
     });
   const [a, b] = await Promise.all([child(), child()]);
   const allowed = [...a, ...b].reduce((s, x) => s + x, 0);
@@ -75,7 +80,14 @@ test('with Redis, the limit slides over the minute boundary exactly as the in-me
   const key = `test-slide-${process.pid}-${Date.now()}`;
   // A minute in the past, so nothing else writes these counters; the limiter takes its clock as an argument.
   const t0 = Date.now() - 10 * 60_000 - (Date.now() % 60_000);
-  const times = [...Array.from({ length: 45 }, (_, i) => t0 + 58_000 + i * 10), t0 + 61_000, t0 + 61_499, t0 + 61_500, t0 + 61_501, ...Array.from({ length: 25 }, (_, i) => t0 + 90_000 + i)];
+  const times = [
+    ...Array.from({ length: 45 }, (_, i) => t0 + 58_000 + i * 10),
+    t0 + 61_000,
+    t0 + 61_499,
+    t0 + 61_500,
+    t0 + 61_501,
+    ...Array.from({ length: 25 }, (_, i) => t0 + 90_000 + i),
+  ];
   try {
     for (const now of times) {
       const [a, b] = [await redis.hit(key, 40, now), await memory.hit(key, 40, now)];

@@ -10,8 +10,15 @@ let t: TestApp;
 before(async () => {
   t = await createTestApp();
   // Production gets one imported list that carries sanctions only.
-  const sanctionsOnly = sandboxList().filter((e) => e.datasets.includes('sanctions')).map((e) => ({ ...e, source: 'custom' as const, id: e.id.replace('sandbox:', 'custom:') }));
-  await activateSnapshot(t.db, { source: 'custom', format: 'custom_csv', origin: 'import', prepared: prepareSnapshot(sanctionsOnly as never) });
+  const sanctionsOnly = sandboxList()
+    .filter((e) => e.datasets.includes('sanctions'))
+    .map((e) => ({ ...e, source: 'custom' as const, id: e.id.replace('sandbox:', 'custom:') }));
+  await activateSnapshot(t.db, {
+    source: 'custom',
+    format: 'custom_csv',
+    origin: 'import',
+    prepared: prepareSnapshot(sanctionsOnly as never),
+  });
 });
 after(() => t.close());
 
@@ -29,6 +36,9 @@ test('a requested data set that no active list carries is 422 check_unavailable 
   assert.equal(sanctions.statusCode, 200, sanctions.body);
   assert.equal(sanctions.json().status, 'no_match');
   // The sandbox's built-in list carries every data set.
-  const sandbox = await t.call('POST', '/v1/checks/screening', { key: o.sandboxKey, body: { name: 'Jane Unlisted', datasets: ['pep', 'adverse_media'] } });
+  const sandbox = await t.call('POST', '/v1/checks/screening', {
+    key: o.sandboxKey,
+    body: { name: 'Jane Unlisted', datasets: ['pep', 'adverse_media'] },
+  });
   assert.equal(sandbox.statusCode, 200, sandbox.body);
 });

@@ -40,54 +40,62 @@ const un = sharedData('sanctions', 'un_consolidated', 'UN_consolidated.xml');
 const ofac2019 = sharedData('sanctions', 'ofac_sdn_csv_2019');
 
 describe('lists import, list and sync', () => {
-  test('importing the UN list and the OFAC 2019 CSV set makes their names screenable in both environments', { skip: un && ofac2019 ? false : SKIP_NO_DATA }, async () => {
-    const o = await t.tenant();
-    const before = await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Eric Badege' } });
-    assert.equal(before.statusCode, 422);
+  test(
+    'importing the UN list and the OFAC 2019 CSV set makes their names screenable in both environments',
+    { skip: un && ofac2019 ? false : SKIP_NO_DATA },
+    async () => {
+      const o = await t.tenant();
+      const before = await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Eric Badege' } });
+      assert.equal(before.statusCode, 422);
 
-    const a = await cli('lists', 'import', un!, '--format', 'un_xml', '--json');
-    assert.equal(a.code, 0, a.err);
-    const ra = JSON.parse(a.out);
-    assert.equal(ra.source, 'un');
-    assert.equal(ra.entities, 1003);
-    const b = await cli('lists', 'import', ofac2019!, '--format', 'ofac_csv');
-    assert.equal(b.code, 0, b.err);
-    assert.match(b.out, /imported ofac_sdn snapshot lsn_\w+: \d{4} entities/);
+      const a = await cli('lists', 'import', un!, '--format', 'un_xml', '--json');
+      assert.equal(a.code, 0, a.err);
+      const ra = JSON.parse(a.out);
+      assert.equal(ra.source, 'un');
+      assert.equal(ra.entities, 1003);
+      const b = await cli('lists', 'import', ofac2019!, '--format', 'ofac_csv');
+      assert.equal(b.code, 0, b.err);
+      assert.match(b.out, /imported ofac_sdn snapshot lsn_\w+: \d{4} entities/);
 
-    const listed = await cli('lists', 'list');
-    assert.match(listed.out, /\bun\b.*active/);
-    assert.match(listed.out, /ofac_sdn.*active/);
-    assert.match(listed.out, /sandbox.*active.*builtin/);
+      const listed = await cli('lists', 'list');
+      assert.match(listed.out, /\bun\b.*active/);
+      assert.match(listed.out, /ofac_sdn.*active/);
+      assert.match(listed.out, /sandbox.*active.*builtin/);
 
-    for (const key of [o.sandboxKey, o.productionKey]) {
-      const res = await t.call('POST', '/v1/checks/screening', { key, body: { name: 'ERIC BADEGE', entity_type: 'person' } });
-      assert.equal(res.statusCode, 200, res.body);
-      const c = res.json();
-      assert.notEqual(c.status, 'no_match', JSON.stringify(c.result));
-      // He is on both lists: the hits name each entry with its source.
-      const ids = c.result.hits.map((h: { entity_id: string }) => h.entity_id);
-      assert.deepEqual(ids.slice(0, 2).sort(), ['ofac-sdn:15718', 'un:CDi.001']);
-      const unHit = c.result.hits.find((h: { source: string }) => h.source === 'un');
-      assert.deepEqual(unHit.programs, ['DRC']);
-      assert.equal(unHit.listed_at, '2012-12-31');
-      assert.match(unHit.source_url, /^https:\/\//);
-      assert.equal(c.result.list_versions.un, ra.version);
-    }
-    // Only imported official lists are screened in production: not the fictitious sandbox list.
-    const prod = (await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Sandbox Sanctioned Person' } })).json();
-    assert.equal(prod.status, 'no_match');
-    assert.equal(prod.result.list_versions.sandbox, undefined);
-    // An OFAC name with a typo, restricted to that source.
-    const ofac = (await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Ayman al-Zawahri', sources: ['ofac_sdn'] } })).json();
-    assert.notEqual(ofac.status, 'no_match');
-    assert.match(ofac.result.hits[0].entity_id, /^ofac-sdn:/);
-    assert.deepEqual(Object.keys(ofac.result.list_versions), ['ofac_sdn']);
+      for (const key of [o.sandboxKey, o.productionKey]) {
+        const res = await t.call('POST', '/v1/checks/screening', { key, body: { name: 'ERIC BADEGE', entity_type: 'person' } });
+        assert.equal(res.statusCode, 200, res.body);
+        const c = res.json();
+        assert.notEqual(c.status, 'no_match', JSON.stringify(c.result));
+        // He is on both lists: the hits name each entry with its source.
+        const ids = c.result.hits.map((h: { entity_id: string }) => h.entity_id);
+        assert.deepEqual(ids.slice(0, 2).sort(), ['ofac-sdn:15718', 'un:CDi.001']);
+        const unHit = c.result.hits.find((h: { source: string }) => h.source === 'un');
+        assert.deepEqual(unHit.programs, ['DRC']);
+        assert.equal(unHit.listed_at, '2012-12-31');
+        assert.match(unHit.source_url, /^https:\/\//);
+        assert.equal(c.result.list_versions.un, ra.version);
+      }
+      // Only imported official lists are screened in production: not the fictitious sandbox list.
+      const prod = (
+        await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Sandbox Sanctioned Person' } })
+      ).json();
+      assert.equal(prod.status, 'no_match');
+      assert.equal(prod.result.list_versions.sandbox, undefined);
+      // An OFAC name with a typo, restricted to that source.
+      const ofac = (
+        await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Ayman al-Zawahri', sources: ['ofac_sdn'] } })
+      ).json();
+      assert.notEqual(ofac.status, 'no_match');
+      assert.match(ofac.result.hits[0].entity_id, /^ofac-sdn:/);
+      assert.deepEqual(Object.keys(ofac.result.list_versions), ['ofac_sdn']);
 
-    // Importing the same content again changes nothing.
-    const again = await cli('lists', 'import', un!, '--format', 'un_xml');
-    assert.equal(again.code, 0);
-    assert.match(again.out, /nothing changed/);
-  });
+      // Importing the same content again changes nothing.
+      const again = await cli('lists', 'import', un!, '--format', 'un_xml');
+      assert.equal(again.code, 0);
+      assert.match(again.out, /nothing changed/);
+    },
+  );
 
   test('a file that does not parse activates nothing and is recorded as failed', async () => {
     const bad = join(tmp, 'broken.xml');
@@ -107,7 +115,11 @@ describe('lists import, list and sync', () => {
   test('concurrent activations of one source leave exactly one active snapshot, each with its full entity set', async () => {
     const base = sandboxList().map((e) => ({ ...e, source: 'custom' as const }));
     const variants = [base.slice(0, 2), base.slice(0, 3), base.slice(0, 4), base];
-    const results = await Promise.all(variants.map((entities) => activateSnapshot(t.db, { source: 'custom_race', format: 'custom_csv', origin: 'import', prepared: prepareSnapshot(entities) })));
+    const results = await Promise.all(
+      variants.map((entities) =>
+        activateSnapshot(t.db, { source: 'custom_race', format: 'custom_csv', origin: 'import', prepared: prepareSnapshot(entities) }),
+      ),
+    );
     const rows = await t.db.query<{ id: string; state: string; entity_count: number; n: number }>(
       "SELECT s.id, s.state, s.entity_count, (SELECT count(*)::int FROM list_snapshot_entities e WHERE e.snapshot_id = s.id) AS n FROM list_snapshots s WHERE source = 'custom_race'",
     );
@@ -115,7 +127,9 @@ describe('lists import, list and sync', () => {
     assert.equal(rows.filter((r) => r.state === 'active').length, 1);
     for (const r of rows) assert.equal(r.n, r.entity_count);
     // Each activation superseded the one before it: one rescreen job per activation, chained.
-    const jobs = await t.db.query<{ payload: { snapshot_id: string; previous_snapshot_id: string | null } }>("SELECT payload FROM jobs WHERE queue = 'screening.rescreen' AND payload->>'source' = 'custom_race'");
+    const jobs = await t.db.query<{ payload: { snapshot_id: string; previous_snapshot_id: string | null } }>(
+      "SELECT payload FROM jobs WHERE queue = 'screening.rescreen' AND payload->>'source' = 'custom_race'",
+    );
     assert.equal(jobs.length, 4);
     assert.equal(jobs.filter((j) => j.payload.previous_snapshot_id === null).length, 1);
     assert.deepEqual(new Set(results.map((r) => r.snapshot.id)), new Set(rows.map((r) => r.id)));
@@ -151,14 +165,22 @@ describe('lists import, list and sync', () => {
 
     test('the lists.sync job is scheduled only when enabled; a network failure fails it for a retry', async () => {
       assert.deepEqual(listSyncSchedule({}), []);
-      assert.deepEqual(listSyncSchedule({ LIST_SYNC_SOURCES: 'un', LIST_SYNC_INTERVAL_MINUTES: '60' }), [{ queue: 'lists.sync', everyMs: 3_600_000 }]);
-      assert.throws(() => listSyncSchedule({ LIST_SYNC_SOURCES: 'un,nowhere' }), (e: Error) => e instanceof ConfigError && /nowhere/.test(e.message));
+      assert.deepEqual(listSyncSchedule({ LIST_SYNC_SOURCES: 'un', LIST_SYNC_INTERVAL_MINUTES: '60' }), [
+        { queue: 'lists.sync', everyMs: 3_600_000 },
+      ]);
+      assert.throws(
+        () => listSyncSchedule({ LIST_SYNC_SOURCES: 'un,nowhere' }),
+        (e: Error) => e instanceof ConfigError && /nowhere/.test(e.message),
+      );
       assert.throws(() => listSyncSchedule({ LIST_SYNC_SOURCES: 'un', LIST_SYNC_URL_UN: 'ftp://x' }), ConfigError);
       process.env.LIST_SYNC_SOURCES = 'un';
       process.env.LIST_SYNC_URL_UN = `${base}/down.xml`;
       const before = await snapshots.activeFor(t.db, 'un');
       const job = screeningJobHandlers(t.db)['lists.sync']!;
-      await assert.rejects(job({ id: 'job_test', queue: 'lists.sync', payload: {}, attempts: 1, max_attempts: 3 }), /list sync failed for un: download failed: HTTP 503/);
+      await assert.rejects(
+        job({ id: 'job_test', queue: 'lists.sync', payload: {}, attempts: 1, max_attempts: 3 }),
+        /list sync failed for un: download failed: HTTP 503/,
+      );
       assert.equal((await snapshots.activeFor(t.db, 'un'))?.id, before?.id);
     });
 
@@ -185,7 +207,9 @@ describe('lists import, list and sync', () => {
       assert.equal(bad.code, 1);
       assert.match(bad.out, /un: FAILED \(bad data\)/);
       assert.equal((await snapshots.activeFor(t.db, 'un'))?.id, active!.id);
-      const [failed] = await t.db.query<{ origin: string; error: string }>("SELECT origin, error FROM list_snapshots WHERE source = 'un' AND state = 'failed' AND origin = 'sync'");
+      const [failed] = await t.db.query<{ origin: string; error: string }>(
+        "SELECT origin, error FROM list_snapshots WHERE source = 'un' AND state = 'failed' AND origin = 'sync'",
+      );
       assert.ok(failed);
 
       process.env.LIST_SYNC_URL_UN = `${base}/missing.xml`;
@@ -194,7 +218,9 @@ describe('lists import, list and sync', () => {
       assert.match(gone.out, /HTTP 404/);
       assert.equal((await snapshots.activeFor(t.db, 'un'))?.id, active!.id);
       const o = await t.tenant();
-      const c = (await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Eric Badege', sources: ['un'] } })).json();
+      const c = (
+        await t.call('POST', '/v1/checks/screening', { key: o.productionKey, body: { name: 'Eric Badege', sources: ['un'] } })
+      ).json();
       assert.equal(c.result.hits[0].entity_id, 'un:CDi.001');
     });
   });

@@ -10,7 +10,8 @@ before(async () => (t = await createTestApp()));
 after(() => t.close());
 const app = () => t;
 
-const screen = (key: string, body: unknown, headers?: Record<string, string>) => t.call('POST', '/v1/checks/screening', { key, body, headers });
+const screen = (key: string, body: unknown, headers?: Record<string, string>) =>
+  t.call('POST', '/v1/checks/screening', { key, body, headers });
 const ok = async (key: string, body: unknown) => {
   const res = await screen(key, body);
   assert.equal(res.statusCode, 200, res.body);
@@ -18,7 +19,13 @@ const ok = async (key: string, body: unknown) => {
 };
 
 describe('POST /v1/checks/screening', () => {
-  routeSecurityTests('screening check', app, { method: 'POST', url: () => '/v1/checks/screening', scope: 'checks:write', body: { name: 'John Smith' }, malformed: { body: { name: 'x', threshold: 2 }, field: 'threshold' } });
+  routeSecurityTests('screening check', app, {
+    method: 'POST',
+    url: () => '/v1/checks/screening',
+    scope: 'checks:write',
+    body: { name: 'John Smith' },
+    malformed: { body: { name: 'x', threshold: 2 }, field: 'threshold' },
+  });
 
   test('a listed name with its date of birth is a match, with the hit explained', async () => {
     const o = await t.tenant();
@@ -32,13 +39,19 @@ describe('POST /v1/checks/screening', () => {
     assert.deepEqual(hit.programs, ['SANDBOX']);
     assert.equal(hit.score, 1);
     assert.equal(c.score, 1);
-    assert.ok(hit.explanation.matched.some((m: string) => /date of birth 1970-01-01/.test(m)), hit.explanation.matched.join('|'));
+    assert.ok(
+      hit.explanation.matched.some((m: string) => /date of birth 1970-01-01/.test(m)),
+      hit.explanation.matched.join('|'),
+    );
     assert.equal(hit.explanation.components.birthDate, 'exact');
     assert.match(c.result.list_versions.sandbox, /^[0-9a-f]{32}$/);
     assert.ok(c.signals.some((s: { name: string }) => s.name === 'screening_decision'));
     assert.ok(c.reasons.includes('screening_match'));
     const audit = await t.db.query<{ action: string }>('SELECT action FROM audit_events WHERE resource_id = $1', [c.id]);
-    assert.deepEqual(audit.map((a) => a.action), ['check.created']);
+    assert.deepEqual(
+      audit.map((a) => a.action),
+      ['check.created'],
+    );
   });
 
   test('the name alone is a potential match; an unlisted name is no_match', async () => {
@@ -90,7 +103,10 @@ describe('POST /v1/checks/screening', () => {
     const o = await t.tenant();
     assert.equal((await ok(o.sandboxKey, { name: 'Sandbox Politically Exposed' })).result.hits[0].datasets[0], 'pep');
     assert.equal((await ok(o.sandboxKey, { name: 'Sandbox Politically Exposed', datasets: ['sanctions'] })).status, 'no_match');
-    assert.equal((await ok(o.sandboxKey, { name: 'Sandbox Politically Exposed', datasets: ['pep', 'adverse_media'] })).status, 'potential_match');
+    assert.equal(
+      (await ok(o.sandboxKey, { name: 'Sandbox Politically Exposed', datasets: ['pep', 'adverse_media'] })).status,
+      'potential_match',
+    );
     assert.equal((await ok(o.sandboxKey, { name: 'Sandbox Adverse Media', datasets: ['adverse_media'] })).status, 'potential_match');
     const missing = await screen(o.sandboxKey, { name: 'Sandbox Politically Exposed', sources: ['eu_fsf'] });
     assert.equal(missing.statusCode, 422);
@@ -103,7 +119,15 @@ describe('POST /v1/checks/screening', () => {
 
   test('an allowlist entry suppresses the hit for that subject only', async () => {
     const o = await t.tenant();
-    const entry = await t.call('POST', '/v1/lists/allowlist/entries', { key: o.sandboxKey, body: { kind: 'screening_entity', value: 'sandbox:sanctioned-person', subject_reference: 'cus_cleared', reason: 'different person: born 1988, reviewed by J. Doe' } });
+    const entry = await t.call('POST', '/v1/lists/allowlist/entries', {
+      key: o.sandboxKey,
+      body: {
+        kind: 'screening_entity',
+        value: 'sandbox:sanctioned-person',
+        subject_reference: 'cus_cleared',
+        reason: 'different person: born 1988, reviewed by J. Doe',
+      },
+    });
     assert.equal(entry.statusCode, 201);
     const cleared = await ok(o.sandboxKey, { name: 'Sandbox Sanctioned Person', subject_reference: 'cus_cleared' });
     assert.equal(cleared.status, 'no_match');
@@ -116,16 +140,26 @@ describe('POST /v1/checks/screening', () => {
     assert.equal(anonymous.status, 'potential_match');
     // Another tenant's allowlist never applies.
     const stranger = await t.tenant();
-    assert.equal((await ok(stranger.sandboxKey, { name: 'Sandbox Sanctioned Person', subject_reference: 'cus_cleared' })).status, 'potential_match');
+    assert.equal(
+      (await ok(stranger.sandboxKey, { name: 'Sandbox Sanctioned Person', subject_reference: 'cus_cleared' })).status,
+      'potential_match',
+    );
     // Deleting the entry makes the hit come back.
     await t.call('DELETE', `/v1/lists/allowlist/entries/${entry.json().id}`, { key: o.sandboxKey });
-    assert.equal((await ok(o.sandboxKey, { name: 'Sandbox Sanctioned Person', subject_reference: 'cus_cleared' })).status, 'potential_match');
+    assert.equal(
+      (await ok(o.sandboxKey, { name: 'Sandbox Sanctioned Person', subject_reference: 'cus_cleared' })).status,
+      'potential_match',
+    );
   });
 
   test('block entries force a match: by entity for a subject, by name, by document number', async () => {
     const o = await t.tenant();
     const add = (body: unknown) => t.call('POST', '/v1/lists/blocklist/entries', { key: o.sandboxKey, body });
-    assert.equal((await add({ kind: 'screening_entity', value: 'sandbox:pep', subject_reference: 'cus_blk', reason: 'confirmed by compliance' })).statusCode, 201);
+    assert.equal(
+      (await add({ kind: 'screening_entity', value: 'sandbox:pep', subject_reference: 'cus_blk', reason: 'confirmed by compliance' }))
+        .statusCode,
+      201,
+    );
     const byEntity = await ok(o.sandboxKey, { name: 'Totally Different Name', subject_reference: 'cus_blk' });
     assert.equal(byEntity.status, 'match');
     assert.equal(byEntity.result.hits[0].entity_id, 'sandbox:pep');

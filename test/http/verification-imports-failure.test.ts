@@ -28,16 +28,25 @@ function failingOn(db: Db, poison: string): Db {
         poisonedSession = (rows[0] as { id?: string } | undefined)?.id ?? null;
         return rows as never;
       }
-      if (/INSERT INTO checks/.test(sql) && poisonedSession && params?.includes(poisonedSession)) throw new Error('simulated: the database refused the statement');
+      if (/INSERT INTO checks/.test(sql) && poisonedSession && params?.includes(poisonedSession))
+        throw new Error('simulated: the database refused the statement');
       return q.query(sql, params) as never;
     },
   });
-  return Object.assign(Object.create(db) as Db, { query: wrap(db).query, transaction: <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction((tx) => fn(wrap(tx))) });
+  return Object.assign(Object.create(db) as Db, {
+    query: wrap(db).query,
+    transaction: <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction((tx) => fn(wrap(tx))),
+  });
 }
 
 test('one record failing half way through its write: the others are imported, it is reported failed, nothing of it is kept', async () => {
   const { db, close } = await createTestDb();
-  const app: App = await buildApp({ config: testConfig(), db: failingOn(db, 'rec-2'), rateLimiter: new MemoryRateLimiter(), keyCacheTtlMs: 0 });
+  const app: App = await buildApp({
+    config: testConfig(),
+    db: failingOn(db, 'rec-2'),
+    rateLimiter: new MemoryRateLimiter(),
+    keyCacheTtlMs: 0,
+  });
   await app.ready();
   closers.push(close, () => app.close());
   const account = await createAccount(db, { name: 'imports' });
@@ -52,14 +61,32 @@ test('one record failing half way through its write: the others are imported, it
     completed_at: '2025-01-01T00:10:00Z',
     checks: [{ type: 'document', status: 'passed', score: 0.9 }],
   });
-  const res = await app.inject({ method: 'POST', url: '/v1/verifications/imports', headers: { authorization: `Bearer ${key}` }, payload: { provider: 'onfido', records: [record('rec-1'), record('rec-2'), record('rec-3')] } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/verifications/imports',
+    headers: { authorization: `Bearer ${key}` },
+    payload: { provider: 'onfido', records: [record('rec-1'), record('rec-2'), record('rec-3')] },
+  });
   assert.equal(res.statusCode, 201, res.body);
   const out = res.json();
-  assert.deepEqual(out.records.map((r: { external_id: string; status: string }) => `${r.external_id}:${r.status}`), ['rec-1:imported', 'rec-2:failed', 'rec-3:imported']);
+  assert.deepEqual(
+    out.records.map((r: { external_id: string; status: string }) => `${r.external_id}:${r.status}`),
+    ['rec-1:imported', 'rec-2:failed', 'rec-3:imported'],
+  );
   assert.equal(out.records[1].error.code, 'internal_error');
   assert.deepEqual([out.created, out.failed], [2, 1]);
-  const sessions = await db.query<{ import_external_id: string }>('SELECT import_external_id FROM sessions WHERE account_id = $1 ORDER BY import_external_id', [account.id]);
-  assert.deepEqual(sessions.map((s) => s.import_external_id), ['rec-1', 'rec-3'], 'the failed record left no session behind');
-  const audits = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action = 'verification.imported'", [account.id]);
+  const sessions = await db.query<{ import_external_id: string }>(
+    'SELECT import_external_id FROM sessions WHERE account_id = $1 ORDER BY import_external_id',
+    [account.id],
+  );
+  assert.deepEqual(
+    sessions.map((s) => s.import_external_id),
+    ['rec-1', 'rec-3'],
+    'the failed record left no session behind',
+  );
+  const audits = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action = 'verification.imported'",
+    [account.id],
+  );
   assert.equal(audits[0]!.n, 2);
 });

@@ -61,7 +61,8 @@ function record(externalId: string, over: Record<string, unknown> = {}) {
   };
 }
 
-const post = (tt: TestApp, key: string, body: unknown, headers: Record<string, string> = {}) => tt.call('POST', '/v1/verifications/imports', { key, body, headers });
+const post = (tt: TestApp, key: string, body: unknown, headers: Record<string, string> = {}) =>
+  tt.call('POST', '/v1/verifications/imports', { key, body, headers });
 const count = async (sql: string, params: unknown[]) => Number((await t.db.query<{ n: number }>(sql, params))[0]!.n);
 
 async function importOne(owner: Tenant, rec: Record<string, unknown>) {
@@ -74,7 +75,9 @@ async function importOne(owner: Tenant, rec: Record<string, unknown>) {
 
 describe('POST /v1/verifications/imports', () => {
   routeSecurityTests('import', app, {
-    method: 'POST', url: () => '/v1/verifications/imports', scope: 'verifications:write',
+    method: 'POST',
+    url: () => '/v1/verifications/imports',
+    scope: 'verifications:write',
     body: { provider: 'onfido', records: [record('sec-1')] },
     malformed: { body: { provider: 'Onfido Inc', records: [record('sec-2')] }, field: 'provider' },
   });
@@ -88,9 +91,19 @@ describe('POST /v1/verifications/imports', () => {
       records: [
         record('app-1', { created_at: created, completed_at: completed }),
         record('app-2', {
-          status: 'declined', risk: { score: 88, band: 'high' }, reason_codes: ['document_forged'], journey: undefined, fields: undefined,
-          checks: [{ type: 'document', status: 'failed' }, { type: 'liveness', status: 'passed', score: 0.91 }],
-          media: [{ kind: 'selfie', url: `${base}/selfie.jpg`, sha256: sha(JPEG) }, { kind: 'document_front', data: `data:image/png;base64,${PNG.toString('base64')}` }],
+          status: 'declined',
+          risk: { score: 88, band: 'high' },
+          reason_codes: ['document_forged'],
+          journey: undefined,
+          fields: undefined,
+          checks: [
+            { type: 'document', status: 'failed' },
+            { type: 'liveness', status: 'passed', score: 0.91 },
+          ],
+          media: [
+            { kind: 'selfie', url: `${base}/selfie.jpg`, sha256: sha(JPEG) },
+            { kind: 'document_front', data: `data:image/png;base64,${PNG.toString('base64')}` },
+          ],
         }),
       ],
     };
@@ -100,7 +113,18 @@ describe('POST /v1/verifications/imports', () => {
     assert.match(out.id, /^vimp_/);
     assert.equal(out.object, 'verification_import');
     assert.deepEqual([out.created, out.duplicates, out.failed], [2, 0, 0]);
-    assert.deepEqual(out.records.map((r: { index: number; external_id: string; status: string; error: unknown }) => [r.index, r.external_id, r.status, r.error]), [[0, 'app-1', 'imported', null], [1, 'app-2', 'imported', null]]);
+    assert.deepEqual(
+      out.records.map((r: { index: number; external_id: string; status: string; error: unknown }) => [
+        r.index,
+        r.external_id,
+        r.status,
+        r.error,
+      ]),
+      [
+        [0, 'app-1', 'imported', null],
+        [1, 'app-2', 'imported', null],
+      ],
+    );
     const [a, b] = out.records.map((r: { verification_id: string }) => r.verification_id);
     assert.match(a, /^ses_/);
 
@@ -116,9 +140,15 @@ describe('POST /v1/verifications/imports', () => {
     assert.equal(s.created_at, created);
     assert.equal(s.completed_at, completed);
     assert.deepEqual(s.subject, { type: 'individual', reference: 'cust_app-1', country: 'DE' });
-    assert.deepEqual(s.checks.map((c: { type: string; status: string }) => [c.type, c.status]), [['document', 'passed']]);
+    assert.deepEqual(
+      s.checks.map((c: { type: string; status: string }) => [c.type, c.status]),
+      [['document', 'passed']],
+    );
     assert.equal(s.transitions.length, 1);
-    assert.deepEqual({ ...s.transitions[0], at: undefined }, { from: 'created', to: 'approved', event: 'imported', actor: s.transitions[0].actor, at: undefined });
+    assert.deepEqual(
+      { ...s.transitions[0], at: undefined },
+      { from: 'created', to: 'approved', event: 'imported', actor: s.transitions[0].actor, at: undefined },
+    );
     assert.match(s.transitions[0].actor, /^api_key:/);
     assert.equal(s.transitions[0].at, completed);
     const decision = (await t.call('GET', `/v1/verifications/${a}/decision`, { key: owner.sandboxKey })).json();
@@ -135,15 +165,50 @@ describe('POST /v1/verifications/imports', () => {
     const sb = (await t.call('GET', `/v1/verifications/${b}`, { key: owner.sandboxKey })).json();
     assert.equal(sb.status, 'declined');
     assert.equal(sb.imported_from.journey, null);
-    const media = await t.db.query<{ kind: string; content_type: string; sha256: string; session_id: string }>('SELECT kind, content_type, sha256, session_id FROM media WHERE session_id = $1 ORDER BY kind', [b]);
-    assert.deepEqual(media.map((m) => [m.kind, m.content_type, m.sha256]), [['document_front', 'image/png', sha(PNG)], ['selfie', 'image/jpeg', sha(JPEG)]]);
+    const media = await t.db.query<{ kind: string; content_type: string; sha256: string; session_id: string }>(
+      'SELECT kind, content_type, sha256, session_id FROM media WHERE session_id = $1 ORDER BY kind',
+      [b],
+    );
+    assert.deepEqual(
+      media.map((m) => [m.kind, m.content_type, m.sha256]),
+      [
+        ['document_front', 'image/png', sha(PNG)],
+        ['selfie', 'image/jpeg', sha(JPEG)],
+      ],
+    );
 
     // One usage record, audit row and verification.imported event per session; no verification.completed.
-    assert.equal(await count("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND module = 'verifications' AND operation = 'import'", [owner.accountId]), 2);
-    assert.equal(await count("SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action = 'verification.imported'", [owner.accountId]), 2);
-    assert.equal(await count("SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action = 'verification_import.created' AND resource_id = $2", [owner.accountId, out.id]), 1);
-    const events = await t.db.query<{ type: string; data: { import_id: string; external_id: string; subject_reference: string } }>('SELECT type, data FROM events WHERE account_id = $1 ORDER BY id', [owner.accountId]);
-    assert.deepEqual(events.map((e) => [e.type, e.data.import_id, e.data.external_id]), [['verification.imported', out.id, 'app-1'], ['verification.imported', out.id, 'app-2']]);
+    assert.equal(
+      await count(
+        "SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND module = 'verifications' AND operation = 'import'",
+        [owner.accountId],
+      ),
+      2,
+    );
+    assert.equal(
+      await count("SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action = 'verification.imported'", [
+        owner.accountId,
+      ]),
+      2,
+    );
+    assert.equal(
+      await count(
+        "SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action = 'verification_import.created' AND resource_id = $2",
+        [owner.accountId, out.id],
+      ),
+      1,
+    );
+    const events = await t.db.query<{ type: string; data: { import_id: string; external_id: string; subject_reference: string } }>(
+      'SELECT type, data FROM events WHERE account_id = $1 ORDER BY id',
+      [owner.accountId],
+    );
+    assert.deepEqual(
+      events.map((e) => [e.type, e.data.import_id, e.data.external_id]),
+      [
+        ['verification.imported', out.id, 'app-1'],
+        ['verification.imported', out.id, 'app-2'],
+      ],
+    );
 
     // GET imports/{id} returns the stored summary; the static segment wins over /v1/verifications/{id}.
     const got = await t.call('GET', `/v1/verifications/imports/${out.id}`, { key: owner.sandboxKey });
@@ -153,7 +218,10 @@ describe('POST /v1/verifications/imports', () => {
 
   test('a re-import reports duplicates with the existing sessions and writes, fetches and bills nothing', async () => {
     const owner = await t.tenant();
-    const body = { provider: 'sumsub', records: [record('dup-1'), record('dup-2', { media: [{ kind: 'selfie', url: `${base}/selfie.jpg`, sha256: sha(JPEG) }] })] };
+    const body = {
+      provider: 'sumsub',
+      records: [record('dup-1'), record('dup-2', { media: [{ kind: 'selfie', url: `${base}/selfie.jpg`, sha256: sha(JPEG) }] })],
+    };
     const first = (await post(t, owner.sandboxKey, body)).json();
     assert.equal(first.created, 2);
     const fetchesBefore = fetches;
@@ -162,10 +230,16 @@ describe('POST /v1/verifications/imports', () => {
     const out = second.json();
     assert.notEqual(out.id, first.id);
     assert.deepEqual([out.created, out.duplicates, out.failed], [0, 2, 0]);
-    assert.deepEqual(out.records.map((r: { status: string; verification_id: string }) => [r.status, r.verification_id]), first.records.map((r: { verification_id: string }) => ['duplicate', r.verification_id]));
+    assert.deepEqual(
+      out.records.map((r: { status: string; verification_id: string }) => [r.status, r.verification_id]),
+      first.records.map((r: { verification_id: string }) => ['duplicate', r.verification_id]),
+    );
     assert.equal(fetches, fetchesBefore, 'a duplicate fetches nothing');
     assert.equal(await count('SELECT count(*)::int AS n FROM sessions WHERE account_id = $1', [owner.accountId]), 2);
-    assert.equal(await count("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND operation = 'import'", [owner.accountId]), 2);
+    assert.equal(
+      await count("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND operation = 'import'", [owner.accountId]),
+      2,
+    );
 
     // The same external id under another provider, or in production, is another verification.
     const other = (await post(t, owner.sandboxKey, { provider: 'veriff', records: [record('dup-1')] })).json();
@@ -195,7 +269,10 @@ describe('POST /v1/verifications/imports', () => {
     assert.equal(replay.headers['idempotent-replayed'], 'true');
     assert.deepEqual(replay.json(), first.json());
     assert.equal(await count('SELECT count(*)::int AS n FROM verification_imports WHERE account_id = $1', [owner.accountId]), 1);
-    assert.equal(await count("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND operation = 'import'", [owner.accountId]), 2);
+    assert.equal(
+      await count("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND operation = 'import'", [owner.accountId]),
+      2,
+    );
     const other = await post(t, owner.sandboxKey, { ...body, provider: 'sumsub' }, headers);
     assert.equal(other.statusCode, 400);
     assert.equal(other.json().error.field, 'Idempotency-Key');
@@ -213,7 +290,12 @@ describe('POST /v1/verifications/imports', () => {
       record('bad-order', { created_at: past(2), completed_at: past(3) }),
       record('future', { completed_at: new Date(Date.now() + HOUR).toISOString() }),
       record('expired-with-risk', { status: 'expired' }),
-      record('bad-check', { checks: [{ type: 'document', status: 'passed' }, { type: 'palm_reading', status: 'passed' }] }),
+      record('bad-check', {
+        checks: [
+          { type: 'document', status: 'passed' },
+          { type: 'palm_reading', status: 'passed' },
+        ],
+      }),
       record('pending-check', { checks: [{ type: 'document', status: 'pending' }] }),
       record('bad-base64', { media: [{ kind: 'selfie', data: 'not base64!' }] }),
       record('lying-type', { media: [{ kind: 'selfie', content_type: 'image/jpeg', data: PNG.toString('base64') }] }),
@@ -226,7 +308,9 @@ describe('POST /v1/verifications/imports', () => {
     const res = await post(t, owner.sandboxKey, { provider: 'onfido', records });
     assert.equal(res.statusCode, 201, res.body);
     const out = res.json();
-    const fields = out.records.map((r: { status: string; error: { field: string; code: string } | null }) => (r.status === 'failed' ? r.error!.field : r.status));
+    const fields = out.records.map((r: { status: string; error: { field: string; code: string } | null }) =>
+      r.status === 'failed' ? r.error!.field : r.status,
+    );
     assert.deepEqual(fields, [
       'imported',
       'records[1].subject.reference',
@@ -247,24 +331,44 @@ describe('POST /v1/verifications/imports', () => {
       'records[16].external_id',
     ]);
     assert.equal(out.records[3].error.message, 'records[3].status must be one of approved, declined, referred, abandoned, expired.');
-    assert.ok(out.records.slice(1).every((r: { error: { code: string; message: string } }) => r.error.code === 'invalid_request' && r.error.message.length > 0));
+    assert.ok(
+      out.records
+        .slice(1)
+        .every((r: { error: { code: string; message: string } }) => r.error.code === 'invalid_request' && r.error.message.length > 0),
+    );
     assert.deepEqual([out.created, out.duplicates, out.failed], [1, 0, 16]);
     assert.equal(await count('SELECT count(*)::int AS n FROM sessions WHERE account_id = $1', [owner.accountId]), 1);
-    assert.equal(await count("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND operation = 'import'", [owner.accountId]), 1);
+    assert.equal(
+      await count("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND operation = 'import'", [owner.accountId]),
+      1,
+    );
   });
 
   test('the route takes bodies above the service-wide body limit (embedded media are base64 in the JSON); other routes keep it', async () => {
     // The strict app runs with a 1 MiB service-wide limit; the import route keeps its own 50 MiB.
     const owner = await strict.tenant();
     const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024, 7)]);
-    const body = { provider: 'onfido', records: [1, 2].map((i) => record(`big-${i}`, { media: [{ kind: 'document_front', data: big.toString('base64') }] })) };
+    const body = {
+      provider: 'onfido',
+      records: [1, 2].map((i) => record(`big-${i}`, { media: [{ kind: 'document_front', data: big.toString('base64') }] })),
+    };
     assert.ok(JSON.stringify(body).length > strict.config.bodyLimitBytes);
     const res = await post(strict, owner.sandboxKey, body);
     assert.equal(res.statusCode, 201, res.body.slice(0, 500));
     assert.equal(res.json().created, 2);
-    const [m] = await strict.db.query<{ bytes: number; content_type: string }>("SELECT bytes, content_type FROM media WHERE account_id = $1 AND kind = 'document_front' LIMIT 1", [owner.accountId]);
+    const [m] = await strict.db.query<{ bytes: number; content_type: string }>(
+      "SELECT bytes, content_type FROM media WHERE account_id = $1 AND kind = 'document_front' LIMIT 1",
+      [owner.accountId],
+    );
     assert.deepEqual(m, { bytes: big.length, content_type: 'image/png' });
-    const other = await strict.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'x'.repeat(10) }, redirect_url: `https://example.org/${'a'.repeat(1024 * 1024)}` } });
+    const other = await strict.call('POST', '/v1/verifications', {
+      key: owner.sandboxKey,
+      body: {
+        journey: 'kyc_standard',
+        subject: { type: 'individual', reference: 'x'.repeat(10) },
+        redirect_url: `https://example.org/${'a'.repeat(1024 * 1024)}`,
+      },
+    });
     assert.equal(other.statusCode, 400);
     assert.equal(other.json().error.field, 'body');
   });
@@ -295,11 +399,20 @@ describe('POST /v1/verifications/imports', () => {
     try {
       const records = [
         record('half-1'),
-        record('half-2', { status: 'referred', media: [{ kind: 'selfie', data: JPEG.toString('base64') }, { kind: 'refused_by_test', data: PNG.toString('base64') }] }),
+        record('half-2', {
+          status: 'referred',
+          media: [
+            { kind: 'selfie', data: JPEG.toString('base64') },
+            { kind: 'refused_by_test', data: PNG.toString('base64') },
+          ],
+        }),
         record('half-3'),
       ];
       const out = (await post(t, owner.sandboxKey, { provider: 'onfido', records })).json();
-      assert.deepEqual(out.records.map((r: { status: string }) => r.status), ['imported', 'failed', 'imported']);
+      assert.deepEqual(
+        out.records.map((r: { status: string }) => r.status),
+        ['imported', 'failed', 'imported'],
+      );
       assert.equal(out.records[1].error.code, 'internal_error');
       assert.equal(out.records[1].verification_id, null);
       const q = async (sql: string) => count(sql, [owner.accountId]);
@@ -310,7 +423,10 @@ describe('POST /v1/verifications/imports', () => {
       assert.equal(await q('SELECT count(*)::int AS n FROM media WHERE account_id = $1'), 2);
       assert.equal(await q('SELECT count(*)::int AS n FROM cases WHERE account_id = $1'), 0);
       assert.equal(await q("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND operation = 'import'"), 2);
-      assert.equal(await q("SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action IN ('verification.imported', 'case.opened')"), 2);
+      assert.equal(
+        await q("SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action IN ('verification.imported', 'case.opened')"),
+        2,
+      );
       assert.equal(await q("SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND data->>'external_id' = 'half-2'"), 0);
     } finally {
       await t.db.query('DROP TRIGGER refuse_test_medium ON media');
@@ -329,7 +445,10 @@ describe('POST /v1/verifications/imports', () => {
       record('sha-4', { media: [{ kind: 'selfie', url: 'ftp://example.org/a.jpg', sha256: sha(JPEG) }] }),
     ];
     const out = (await post(t, owner.sandboxKey, { provider: 'onfido', records })).json();
-    assert.deepEqual(out.records.map((r: { error: { field: string } }) => r.error.field), ['records[0].media[0].sha256', 'records[1].media[0].url', 'records[2].media[0].url', 'records[3].media[0].url']);
+    assert.deepEqual(
+      out.records.map((r: { error: { field: string } }) => r.error.field),
+      ['records[0].media[0].sha256', 'records[1].media[0].url', 'records[2].media[0].url', 'records[3].media[0].url'],
+    );
     assert.match(out.records[0].error.message, /does not match/);
     assert.match(out.records[1].error.message, /redirect/);
     assert.match(out.records[2].error.message, /404/);
@@ -351,7 +470,10 @@ describe('POST /v1/verifications/imports', () => {
     const res = await post(strict, owner.sandboxKey, { provider: 'onfido', records });
     assert.equal(res.statusCode, 201);
     const out = res.json();
-    assert.deepEqual(out.records.map((r: { status: string; error: { field: string } }) => [r.status, r.error.field]), records.map((_, i) => ['failed', `records[${i}].media[0].url`]));
+    assert.deepEqual(
+      out.records.map((r: { status: string; error: { field: string } }) => [r.status, r.error.field]),
+      records.map((_, i) => ['failed', `records[${i}].media[0].url`]),
+    );
     assert.match(out.records[0].error.message, /https/);
     for (const r of out.records.slice(1)) assert.match(r.error.message, /loopback, private or link-local|link-local, metadata/);
     assert.equal(fetches, fetchesBefore, 'no request reached the server');
@@ -360,7 +482,9 @@ describe('POST /v1/verifications/imports', () => {
 
 describe('imported sessions elsewhere in the API', () => {
   routeSecurityTests('get import', app, {
-    method: 'GET', url: (id) => `/v1/verifications/imports/${id}`, scope: 'verifications:read',
+    method: 'GET',
+    url: (id) => `/v1/verifications/imports/${id}`,
+    scope: 'verifications:read',
     create: async (tt, o) => (await post(tt, o.sandboxKey, { provider: 'onfido', records: [record('sec-get')] })).json().id,
   });
 
@@ -370,7 +494,10 @@ describe('imported sessions elsewhere in the API', () => {
     assert.equal(res.statusCode, 404);
     assert.equal(res.json().error.field, 'id');
     assert.match(res.json().error.message, /verification import/);
-    const native = await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'native-1' } } });
+    const native = await t.call('POST', '/v1/verifications', {
+      key: owner.sandboxKey,
+      body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'native-1' } },
+    });
     assert.equal(native.statusCode, 201);
     const got = (await t.call('GET', `/v1/verifications/${native.json().id}`, { key: owner.sandboxKey })).json();
     assert.equal(got.origin, 'native');
@@ -380,8 +507,14 @@ describe('imported sessions elsewhere in the API', () => {
   test('the origin filter lists imported or native sessions only', async () => {
     const owner = await t.tenant();
     const imported = await importOne(owner, record('list-1'));
-    const native = (await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'native-2' } } })).json().id;
-    const ids = async (q: string) => (await t.call('GET', `/v1/verifications${q}`, { key: owner.sandboxKey })).json().data.map((s: { id: string }) => s.id);
+    const native = (
+      await t.call('POST', '/v1/verifications', {
+        key: owner.sandboxKey,
+        body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'native-2' } },
+      })
+    ).json().id;
+    const ids = async (q: string) =>
+      (await t.call('GET', `/v1/verifications${q}`, { key: owner.sandboxKey })).json().data.map((s: { id: string }) => s.id);
     assert.deepEqual(await ids('?origin=import'), [imported]);
     assert.deepEqual(await ids('?origin=native'), [native]);
     assert.deepEqual(new Set(await ids('')), new Set([imported, native]));
@@ -393,7 +526,15 @@ describe('imported sessions elsewhere in the API', () => {
 
   test('evidence bundle and PDF report of an imported session', async () => {
     const owner = await t.tenant();
-    const id = await importOne(owner, record('ev-1', { media: [{ kind: 'document_front', data: PNG.toString('base64') }, { kind: 'selfie', url: `${base}/selfie.jpg`, sha256: sha(JPEG) }] }));
+    const id = await importOne(
+      owner,
+      record('ev-1', {
+        media: [
+          { kind: 'document_front', data: PNG.toString('base64') },
+          { kind: 'selfie', url: `${base}/selfie.jpg`, sha256: sha(JPEG) },
+        ],
+      }),
+    );
     const res = await t.call('GET', `/v1/verifications/${id}/evidence`, { key: owner.sandboxKey });
     assert.equal(res.statusCode, 200);
     assert.equal(verifyEvidenceBundle(res.rawPayload).ok, true);
@@ -403,16 +544,21 @@ describe('imported sessions elsewhere in the API', () => {
     assert.deepEqual(session.imported_from, { provider: 'onfido', external_id: 'ev-1', journey: 'Standard KYC (v3)' });
     assert.equal(session.transitions[0].event, 'imported');
     assert.ok(files.has('decision.json'));
-    const media = [...files.entries()].filter(([p]) => p.startsWith('media/')).map(([, d]) => sha(d)).sort();
+    const media = [...files.entries()]
+      .filter(([p]) => p.startsWith('media/'))
+      .map(([, d]) => sha(d))
+      .sort();
     assert.deepEqual(media, [sha(PNG), sha(JPEG)].sort());
 
     const report = await t.call('GET', `/v1/verifications/${id}/report`, { key: owner.sandboxKey });
     assert.equal(report.statusCode, 200);
     const doc = await openPdf(report.rawPayload);
     let text = '';
-    for (let i = 1; i <= doc.numPages; i++) text += (await (await doc.getPage(i)).getTextContent()).items.map((x) => ('str' in x ? x.str : '')).join(' ') + '\n';
+    for (let i = 1; i <= doc.numPages; i++)
+      text += (await (await doc.getPage(i)).getTextContent()).items.map((x) => ('str' in x ? x.str : '')).join(' ') + '\n';
     await doc.destroy();
-    for (const needle of ['Imported from onfido (ev-1)', 'import:onfido (version 0)', 'created -> approved', 'imported']) assert.ok(text.includes(needle), `report lacks ${needle}`);
+    for (const needle of ['Imported from onfido (ev-1)', 'import:onfido (version 0)', 'created -> approved', 'imported'])
+      assert.ok(text.includes(needle), `report lacks ${needle}`);
   });
 
   test('DELETE treats an imported session like any other; a re-import of it stays a duplicate (no resurrection)', async () => {
@@ -436,10 +582,17 @@ describe('imported sessions elsewhere in the API', () => {
     const old = await importOne(owner, record('ret-old', { created_at: past(24 * 40), completed_at: past(24 * 40 - 1) }));
     const recent = await importOne(owner, record('ret-new', { created_at: past(24 * 10), completed_at: past(24 * 10 - 1) }));
     await applySessionRetention(t.db);
-    const deleted = async (id: string) => (await t.call('GET', `/v1/verifications/${id}`, { key: owner.sandboxKey })).json().deleted_at !== null;
+    const deleted = async (id: string) =>
+      (await t.call('GET', `/v1/verifications/${id}`, { key: owner.sandboxKey })).json().deleted_at !== null;
     assert.equal(await deleted(old), true);
     assert.equal(await deleted(recent), false);
-    assert.equal(await count("SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action = 'verification.deleted' AND metadata->>'reason' = 'retention'", [owner.accountId]), 1);
+    assert.equal(
+      await count(
+        "SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action = 'verification.deleted' AND metadata->>'reason' = 'retention'",
+        [owner.accountId],
+      ),
+      1,
+    );
   });
 
   test('an imported referred session waits in the review queue as a case; a reviewer decides it here, or DELETE closes its case', async () => {
@@ -447,15 +600,23 @@ describe('imported sessions elsewhere in the API', () => {
     const id = await importOne(owner, record('ref-1', { status: 'referred', reason_codes: [], risk: { score: 55, band: 'medium' } }));
     const s = (await t.call('GET', `/v1/verifications/${id}`, { key: owner.sandboxKey })).json();
     assert.deepEqual([s.status, s.decision, s.completed_at], ['referred', 'referred', null]);
-    const [c] = await t.db.query<{ reason_code: string; state: string }>('SELECT reason_code, state FROM cases WHERE session_id = $1', [id]);
+    const [c] = await t.db.query<{ reason_code: string; state: string }>('SELECT reason_code, state FROM cases WHERE session_id = $1', [
+      id,
+    ]);
     assert.deepEqual(c, { reason_code: 'imported_referral', state: 'open' });
-    const decided = await t.call('POST', `/v1/verifications/${id}/decision`, { key: owner.sandboxKey, body: { decision: 'approved', reason: 'Documents re-checked after the migration.' } });
+    const decided = await t.call('POST', `/v1/verifications/${id}/decision`, {
+      key: owner.sandboxKey,
+      body: { decision: 'approved', reason: 'Documents re-checked after the migration.' },
+    });
     assert.equal(decided.statusCode, 200, decided.body);
     assert.equal(decided.json().status, 'approved');
 
     const other = await importOne(owner, record('ref-2', { status: 'referred', reason_codes: ['document_needs_review'] }));
     assert.equal((await t.call('DELETE', `/v1/verifications/${other}`, { key: owner.sandboxKey })).statusCode, 200);
-    const [closed] = await t.db.query<{ reason_code: string; state: string }>('SELECT reason_code, state FROM cases WHERE session_id = $1', [other]);
+    const [closed] = await t.db.query<{ reason_code: string; state: string }>(
+      'SELECT reason_code, state FROM cases WHERE session_id = $1',
+      [other],
+    );
     assert.deepEqual(closed, { reason_code: 'document_needs_review', state: 'closed' });
   });
 });

@@ -11,23 +11,40 @@ const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t
 
 test('a session that expires or is abandoned cancels its checks instead of leaving them pending', async () => {
   const o = await t.tenant();
-  const make = async (reference: string) => (await t.call('POST', '/v1/verifications', { key: o.sandboxKey, body: { journey: 'kyc_standard', subject: { type: 'individual', reference } } })).json().id as string;
+  const make = async (reference: string) =>
+    (
+      await t.call('POST', '/v1/verifications', {
+        key: o.sandboxKey,
+        body: { journey: 'kyc_standard', subject: { type: 'individual', reference } },
+      })
+    ).json().id as string;
   const expired = await make('cust_never_came');
   const abandoned = await make('cust_left');
   await t.db.query('UPDATE sessions SET capture_started_at = now() WHERE id = $1', [abandoned]);
   await t.db.query("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = ANY($1)", [[expired, abandoned]]);
   await enqueueJob(t.db, 'verifications.expire', {});
   await drain();
-  for (const [id, status] of [[expired, 'expired'], [abandoned, 'abandoned']] as const) {
+  for (const [id, status] of [
+    [expired, 'expired'],
+    [abandoned, 'abandoned'],
+  ] as const) {
     const s = (await t.call('GET', `/v1/verifications/${id}`, { key: o.sandboxKey })).json();
     assert.equal(s.status, status);
-    assert.ok(s.checks.every((c: { status: string }) => c.status === 'cancelled'), JSON.stringify(s.checks.map((c: { status: string }) => c.status)));
+    assert.ok(
+      s.checks.every((c: { status: string }) => c.status === 'cancelled'),
+      JSON.stringify(s.checks.map((c: { status: string }) => c.status)),
+    );
   }
 });
 
 test('the sandbox_processing subject, which never decides by design, can be deleted', async () => {
   const o = await t.tenant();
-  const id = (await t.call('POST', '/v1/verifications', { key: o.sandboxKey, body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'sandbox_processing' } } })).json().id;
+  const id = (
+    await t.call('POST', '/v1/verifications', {
+      key: o.sandboxKey,
+      body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'sandbox_processing' } },
+    })
+  ).json().id;
   await drain();
   assert.equal((await t.call('GET', `/v1/verifications/${id}`, { key: o.sandboxKey })).json().status, 'processing');
   const del = await t.call('DELETE', `/v1/verifications/${id}`, { key: o.sandboxKey });

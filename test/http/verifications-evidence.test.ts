@@ -42,17 +42,46 @@ async function decidedWithMedia(owner: Tenant, reference = 'sandbox_approved', r
   await drain();
   const ctx = owner.ctx('sandbox');
   const doc = (await t.db.query<{ id: string }>("SELECT id FROM checks WHERE session_id = $1 AND type = 'document'", [id]))[0]!.id;
-  const payload = { reasons, signals: [{ name: 'mrz_checksum', value: 'valid' }, { name: 'document_expiry', value: '2031-04-30' }], model: [{ name: 'mrz', version: '5' }], timings: { total_ms: 12.5 }, result: { document_number: 'C01X00T47', given_names: 'ERIKA' } };
-  await t.db.query('UPDATE checks SET result_sealed = $2, score = 0.97 WHERE id = $1', [doc, sealer.seal(RESULT_PURPOSE, JSON.stringify(payload))]);
-  const docImage = await checks.insertMedia(t.db, ctx, sealer, { checkId: doc }, { kind: 'document_front', contentType: 'image/png', data: PNG });
-  const selfie = await checks.insertMedia(t.db, ctx, sealer, { sessionId: id }, { kind: 'selfie', contentType: 'image/jpeg', data: SELFIE });
+  const payload = {
+    reasons,
+    signals: [
+      { name: 'mrz_checksum', value: 'valid' },
+      { name: 'document_expiry', value: '2031-04-30' },
+    ],
+    model: [{ name: 'mrz', version: '5' }],
+    timings: { total_ms: 12.5 },
+    result: { document_number: 'C01X00T47', given_names: 'ERIKA' },
+  };
+  await t.db.query('UPDATE checks SET result_sealed = $2, score = 0.97 WHERE id = $1', [
+    doc,
+    sealer.seal(RESULT_PURPOSE, JSON.stringify(payload)),
+  ]);
+  const docImage = await checks.insertMedia(
+    t.db,
+    ctx,
+    sealer,
+    { checkId: doc },
+    { kind: 'document_front', contentType: 'image/png', data: PNG },
+  );
+  const selfie = await checks.insertMedia(
+    t.db,
+    ctx,
+    sealer,
+    { sessionId: id },
+    { kind: 'selfie', contentType: 'image/jpeg', data: SELFIE },
+  );
   return { id, doc, docImage: docImage.id, selfie: selfie.id };
 }
 
 const get = (owner: Tenant, url: string) => t.call('GET', url, { key: owner.sandboxKey });
 
 describe('GET /v1/verifications/{id}/evidence', () => {
-  routeSecurityTests('evidence', app, { method: 'GET', url: (id) => `/v1/verifications/${id}/evidence`, scope: 'verifications:read', create: (_t, o) => session(o, 'anyone') });
+  routeSecurityTests('evidence', app, {
+    method: 'GET',
+    url: (id) => `/v1/verifications/${id}/evidence`,
+    scope: 'verifications:read',
+    create: (_t, o) => session(o, 'anyone'),
+  });
 
   test('a zip with manifest, session, decision, checks and decrypted media that verifies', async () => {
     const owner = await t.tenant();
@@ -64,9 +93,18 @@ describe('GET /v1/verifications/{id}/evidence', () => {
     const zip = res.rawPayload;
     const files = new Map(readZip(zip).map((e) => [e.path, e.data]));
     const checkIds = (await t.db.query<{ id: string }>('SELECT id FROM checks WHERE session_id = $1 ORDER BY id', [s.id])).map((r) => r.id);
-    assert.deepEqual([...files.keys()].sort(), [
-      'manifest.json', 'session.json', 'decision.json', ...checkIds.map((c) => `checks/${c}.json`), `media/${s.docImage}.png`, `media/${s.selfie}.jpg`, 'manifest.sha256',
-    ].sort());
+    assert.deepEqual(
+      [...files.keys()].sort(),
+      [
+        'manifest.json',
+        'session.json',
+        'decision.json',
+        ...checkIds.map((c) => `checks/${c}.json`),
+        `media/${s.docImage}.png`,
+        `media/${s.selfie}.jpg`,
+        'manifest.sha256',
+      ].sort(),
+    );
     assert.deepEqual(files.get(`media/${s.docImage}.png`), PNG);
     assert.deepEqual(files.get(`media/${s.selfie}.jpg`), SELFIE);
     const manifest = JSON.parse(files.get('manifest.json')!.toString());
@@ -78,14 +116,23 @@ describe('GET /v1/verifications/{id}/evidence', () => {
     const sess = JSON.parse(files.get('session.json')!.toString());
     assert.equal(sess.status, 'approved');
     assert.equal(sess.subject.reference, 'sandbox_approved');
-    assert.deepEqual(sess.transitions.map((x: { to: string }) => x.to), ['awaiting_subject', 'awaiting_subject', 'processing', 'approved']);
+    assert.deepEqual(
+      sess.transitions.map((x: { to: string }) => x.to),
+      ['awaiting_subject', 'awaiting_subject', 'processing', 'approved'],
+    );
     assert.equal(JSON.parse(files.get('decision.json')!.toString()).decision, 'approved');
     const doc = JSON.parse(files.get(`checks/${s.doc}.json`)!.toString());
-    assert.deepEqual([doc.type, doc.status, doc.score, doc.reasons, doc.signals[0].name, doc.result.document_number], ['document', 'passed', 0.97, ['mrz_valid'], 'mrz_checksum', 'C01X00T47']);
+    assert.deepEqual(
+      [doc.type, doc.status, doc.score, doc.reasons, doc.signals[0].name, doc.result.document_number],
+      ['document', 'passed', 0.97, ['mrz_valid'], 'mrz_checksum', 'C01X00T47'],
+    );
 
     const verdict = verifyEvidenceBundle(zip, res.headers['x-manifest-sha256'] as string);
     assert.deepEqual(verdict, { ok: true, session_id: s.id, manifest_sha256: sha256(files.get('manifest.json')!), problems: [] });
-    const audit = await t.db.query<{ metadata: { manifest_sha256: string } }>("SELECT metadata FROM audit_events WHERE resource_id = $1 AND action = 'verification.evidence_exported'", [s.id]);
+    const audit = await t.db.query<{ metadata: { manifest_sha256: string } }>(
+      "SELECT metadata FROM audit_events WHERE resource_id = $1 AND action = 'verification.evidence_exported'",
+      [s.id],
+    );
     assert.equal(audit.length, 1);
     assert.equal(audit[0]!.metadata.manifest_sha256, verdict.manifest_sha256);
   });
@@ -96,20 +143,36 @@ describe('GET /v1/verifications/{id}/evidence', () => {
     const zip = (await get(owner, `/v1/verifications/${s.id}/evidence`)).rawPayload;
     const entries = readZip(zip);
     const when = new Date('2026-01-01T00:00:00Z');
-    const edit = (fn: (e: { path: string; data: Buffer }[]) => { path: string; data: Buffer }[]) => writeZip(fn(entries.map((e) => ({ ...e }))), when);
+    const edit = (fn: (e: { path: string; data: Buffer }[]) => { path: string; data: Buffer }[]) =>
+      writeZip(fn(entries.map((e) => ({ ...e }))), when);
 
     // Unchanged entries re-zipped still verify (the check is on content, not on zip bytes).
     assert.equal(verifyEvidenceBundle(edit((es) => es)).ok, true);
 
     const selfie = `media/${s.selfie}.jpg`;
-    const tampered = verifyEvidenceBundle(edit((es) => es.map((e) => (e.path === selfie ? { path: e.path, data: Buffer.concat([e.data.subarray(0, 10), Buffer.from('X'), e.data.subarray(11)]) } : e))));
+    const tampered = verifyEvidenceBundle(
+      edit((es) =>
+        es.map((e) =>
+          e.path === selfie ? { path: e.path, data: Buffer.concat([e.data.subarray(0, 10), Buffer.from('X'), e.data.subarray(11)]) } : e,
+        ),
+      ),
+    );
     assert.equal(tampered.ok, false);
     assert.equal(tampered.problems.length, 1);
     assert.match(tampered.problems[0]!, new RegExp(`^${selfie}: SHA-256`));
 
-    const decision = verifyEvidenceBundle(edit((es) => es.map((e) => (e.path === 'decision.json' ? { path: e.path, data: Buffer.from(e.data.toString().replace('"approved"', '"declined"')) } : e))));
+    const decision = verifyEvidenceBundle(
+      edit((es) =>
+        es.map((e) =>
+          e.path === 'decision.json' ? { path: e.path, data: Buffer.from(e.data.toString().replace('"approved"', '"declined"')) } : e,
+        ),
+      ),
+    );
     assert.equal(decision.ok, false);
-    assert.ok(decision.problems.some((p) => p.startsWith('decision.json:')), decision.problems.join('; '));
+    assert.ok(
+      decision.problems.some((p) => p.startsWith('decision.json:')),
+      decision.problems.join('; '),
+    );
 
     // A forger who rewrites the manifest and its hash is caught by the hash recorded in the audit row.
     const forged = edit((es) => {
@@ -117,22 +180,35 @@ describe('GET /v1/verifications/{id}/evidence', () => {
       const out = es.map((e) => (e.path === selfie ? { path: e.path, data: Buffer.from('other image') } : e));
       m.files = m.files.map((f: { path: string }) => (f.path === selfie ? { ...f, size: 11, sha256: sha256('other image') } : f));
       const mb = Buffer.from(JSON.stringify(m, null, 2) + '\n');
-      return out.map((e) => (e.path === 'manifest.json' ? { path: e.path, data: mb } : e.path === 'manifest.sha256' ? { path: e.path, data: Buffer.from(`${sha256(mb)}  manifest.json\n`) } : e));
+      return out.map((e) =>
+        e.path === 'manifest.json'
+          ? { path: e.path, data: mb }
+          : e.path === 'manifest.sha256'
+            ? { path: e.path, data: Buffer.from(`${sha256(mb)}  manifest.json\n`) }
+            : e,
+      );
     });
     assert.equal(verifyEvidenceBundle(forged).ok, true, 'self-consistent on its own');
-    const audit = await t.db.query<{ metadata: { manifest_sha256: string } }>("SELECT metadata FROM audit_events WHERE resource_id = $1 AND action = 'verification.evidence_exported'", [s.id]);
+    const audit = await t.db.query<{ metadata: { manifest_sha256: string } }>(
+      "SELECT metadata FROM audit_events WHERE resource_id = $1 AND action = 'verification.evidence_exported'",
+      [s.id],
+    );
     const withAudit = verifyEvidenceBundle(forged, audit[0]!.metadata.manifest_sha256);
     assert.equal(withAudit.ok, false);
     assert.match(withAudit.problems.join('\n'), /manifest\.json: SHA-256 .* differs from the expected/);
 
-    const manifestEdited = verifyEvidenceBundle(edit((es) => es.map((e) => (e.path === 'manifest.json' ? { path: e.path, data: Buffer.concat([e.data, Buffer.from(' ')]) } : e))));
+    const manifestEdited = verifyEvidenceBundle(
+      edit((es) => es.map((e) => (e.path === 'manifest.json' ? { path: e.path, data: Buffer.concat([e.data, Buffer.from(' ')]) } : e))),
+    );
     assert.match(manifestEdited.problems.join('\n'), /manifest\.json: SHA-256 .* differs from manifest\.sha256/);
 
     const extra = verifyEvidenceBundle(edit((es) => [...es, { path: 'media/extra.png', data: PNG }]));
     assert.deepEqual(extra.problems, ['media/extra.png: not listed in the manifest']);
     const missing = verifyEvidenceBundle(edit((es) => es.filter((e) => e.path !== 'session.json')));
     assert.deepEqual(missing.problems, ['session.json: listed in the manifest but missing']);
-    assert.deepEqual(verifyEvidenceBundle(Buffer.from('not a zip at all, just text')).problems, ['not a zip archive (no end of central directory)']);
+    assert.deepEqual(verifyEvidenceBundle(Buffer.from('not a zip at all, just text')).problems, [
+      'not a zip archive (no end of central directory)',
+    ]);
   });
 
   test('an undecided session has no decision.json', async () => {
@@ -160,7 +236,12 @@ async function pdfText(pdf: Buffer): Promise<{ pages: number; text: string }> {
 }
 
 describe('GET /v1/verifications/{id}/report', () => {
-  routeSecurityTests('report', app, { method: 'GET', url: (id) => `/v1/verifications/${id}/report`, scope: 'verifications:read', create: (_t, o) => session(o, 'anyone') });
+  routeSecurityTests('report', app, {
+    method: 'GET',
+    url: (id) => `/v1/verifications/${id}/report`,
+    scope: 'verifications:read',
+    create: (_t, o) => session(o, 'anyone'),
+  });
 
   test('a PDF pdfjs reads, with subject, decision, checks, trail and page numbers; it renders', async (ctx) => {
     const owner = await t.tenant();
@@ -174,12 +255,26 @@ describe('GET /v1/verifications/{id}/report', () => {
     assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
     const { pages, text } = await pdfText(pdf);
     assert.ok(pages >= 2, `pages ${pages}`);
-    for (const needle of [s.id, 'declined', 'document_failed', 'sandbox_declined', 'DE', 'kyc_standard (version 1)', 'mrz_checksum = valid', 'processing -> declined', `page 1 of ${pages}`, `page ${pages} of ${pages}`]) {
+    for (const needle of [
+      s.id,
+      'declined',
+      'document_failed',
+      'sandbox_declined',
+      'DE',
+      'kyc_standard (version 1)',
+      'mrz_checksum = valid',
+      'processing -> declined',
+      `page 1 of ${pages}`,
+      `page ${pages} of ${pages}`,
+    ]) {
       assert.ok(text.includes(needle), `report text lacks ${needle}`);
     }
     assert.ok(text.includes('reason_59_'), 'the last wrapped reason is there');
     // Media are listed with their stored sizes (the report does not decrypt them).
-    assert.ok(text.includes(`${s.docImage} - document_front, image/png, ${PNG.length} bytes`), 'the document image is listed with its size');
+    assert.ok(
+      text.includes(`${s.docImage} - document_front, image/png, ${PNG.length} bytes`),
+      'the document image is listed with its size',
+    );
     assert.ok(text.includes(`${s.selfie} - selfie, image/jpeg, ${SELFIE.length} bytes`), 'the selfie is listed with its size');
 
     const r = spawnSync('pdftoppm', ['-v']);
@@ -204,7 +299,9 @@ describe('GET /v1/verifications/{id}/report', () => {
 
 describe('DELETE /v1/verifications/{id}', () => {
   routeSecurityTests('delete verification', app, {
-    method: 'DELETE', url: (id) => `/v1/verifications/${id}`, scope: 'verifications:write',
+    method: 'DELETE',
+    url: (id) => `/v1/verifications/${id}`,
+    scope: 'verifications:write',
     create: async (_t, o) => {
       const id = await session(o, 'sandbox_approved');
       await drain();
@@ -218,24 +315,49 @@ describe('DELETE /v1/verifications/{id}', () => {
     const res = await t.call('DELETE', `/v1/verifications/${s.id}`, { key: owner.sandboxKey });
     assert.equal(res.statusCode, 200);
     const tomb = res.json();
-    assert.deepEqual([tomb.id, tomb.status, tomb.decision, tomb.subject, tomb.media_deleted, tomb.checks_redacted], [s.id, 'approved', 'approved', { type: 'individual', reference: null, country: null }, 2, 5]);
+    assert.deepEqual(
+      [tomb.id, tomb.status, tomb.decision, tomb.subject, tomb.media_deleted, tomb.checks_redacted],
+      [s.id, 'approved', 'approved', { type: 'individual', reference: null, country: null }, 2, 5],
+    );
     assert.ok(tomb.deleted_at && tomb.decided_at && tomb.completed_at);
     assert.deepEqual(tomb.risk, { score: 0, band: 'low' });
 
-    const media = await t.db.query<{ deleted_at: Date | null; data_sealed: unknown }>('SELECT deleted_at, data_sealed FROM media WHERE id = ANY($1::text[])', [[s.docImage, s.selfie]]);
+    const media = await t.db.query<{ deleted_at: Date | null; data_sealed: unknown }>(
+      'SELECT deleted_at, data_sealed FROM media WHERE id = ANY($1::text[])',
+      [[s.docImage, s.selfie]],
+    );
     assert.equal(media.length, 2);
     assert.ok(media.every((m) => m.deleted_at && m.data_sealed === null));
-    const cks = await t.db.query<{ result_sealed: string | null; redacted_at: Date | null; subject_reference: string | null; status: string }>('SELECT result_sealed, redacted_at, subject_reference, status FROM checks WHERE session_id = $1', [s.id]);
+    const cks = await t.db.query<{
+      result_sealed: string | null;
+      redacted_at: Date | null;
+      subject_reference: string | null;
+      status: string;
+    }>('SELECT result_sealed, redacted_at, subject_reference, status FROM checks WHERE session_id = $1', [s.id]);
     assert.ok(cks.every((c) => c.result_sealed === null && c.redacted_at && c.subject_reference === null));
-    assert.ok(cks.some((c) => c.status === 'passed'), 'check statuses stay');
-    const row = (await t.db.query<{ subject_reference: string | null; subject_country: string | null; deleted_at: Date | null; decision: string }>('SELECT subject_reference, subject_country, deleted_at, decision FROM sessions WHERE id = $1', [s.id]))[0]!;
+    assert.ok(
+      cks.some((c) => c.status === 'passed'),
+      'check statuses stay',
+    );
+    const row = (
+      await t.db.query<{ subject_reference: string | null; subject_country: string | null; deleted_at: Date | null; decision: string }>(
+        'SELECT subject_reference, subject_country, deleted_at, decision FROM sessions WHERE id = $1',
+        [s.id],
+      )
+    )[0]!;
     assert.deepEqual([row.subject_reference, row.subject_country, row.decision], [null, null, 'approved']);
     assert.ok(row.deleted_at);
 
-    const audit = await t.db.query<{ action: string; metadata: { reason: string } }>("SELECT action, metadata FROM audit_events WHERE resource_id = $1 AND action = 'verification.deleted'", [s.id]);
+    const audit = await t.db.query<{ action: string; metadata: { reason: string } }>(
+      "SELECT action, metadata FROM audit_events WHERE resource_id = $1 AND action = 'verification.deleted'",
+      [s.id],
+    );
     assert.equal(audit.length, 1);
     assert.equal(audit[0]!.metadata.reason, 'request');
-    const events = await t.db.query<{ data: { id: string; status: string; reason: string } }>("SELECT data FROM events WHERE resource_id = $1 AND type = 'verification.deleted'", [s.id]);
+    const events = await t.db.query<{ data: { id: string; status: string; reason: string } }>(
+      "SELECT data FROM events WHERE resource_id = $1 AND type = 'verification.deleted'",
+      [s.id],
+    );
     assert.equal(events.length, 1);
     assert.deepEqual([events[0]!.data.id, events[0]!.data.status, events[0]!.data.reason], [s.id, 'approved', 'request']);
     const usage = await t.db.query('SELECT 1 FROM usage_records WHERE resource_id = $1', [s.id]);
@@ -281,7 +403,9 @@ describe('DELETE /v1/verifications/{id}', () => {
     const v = (await t.call('GET', `/v1/verifications/${waiting}`, { key: owner.sandboxKey })).json();
     assert.equal(v.transitions.at(-1).event, 'cancelled');
     assert.ok(Date.parse(v.expires_at) <= Date.now() && Date.parse(v.expires_at) >= before - 1000, 'expires_at marks the moment it ended');
-    const types = (await t.db.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY id', [waiting])).map((e) => e.type);
+    const types = (await t.db.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY id', [waiting])).map(
+      (e) => e.type,
+    );
     assert.deepEqual(types, ['verification.expired', 'verification.deleted']);
 
     const a = await t.call('DELETE', `/v1/verifications/${started}`, { key: owner.sandboxKey });
@@ -307,7 +431,7 @@ describe('DELETE /v1/verifications/{id}', () => {
 });
 
 describe('retention job verifications.retention', () => {
-  test('deletes finished sessions older than the account\'s retention_days, nothing else', async () => {
+  test("deletes finished sessions older than the account's retention_days, nothing else", async () => {
     const owner = await t.tenant();
     const keeper = await t.tenant();
     const old = await decidedWithMedia(owner);
@@ -315,18 +439,24 @@ describe('retention job verifications.retention', () => {
     const oldProcessing = await session(owner, 'sandbox_processing');
     const otherAccount = await decidedWithMedia(keeper);
     await drain();
-    await t.db.query("UPDATE sessions SET created_at = now() - interval '31 days' WHERE id = ANY($1::text[])", [[old.id, oldProcessing, otherAccount.id]]);
+    await t.db.query("UPDATE sessions SET created_at = now() - interval '31 days' WHERE id = ANY($1::text[])", [
+      [old.id, oldProcessing, otherAccount.id],
+    ]);
     await t.db.query('UPDATE accounts SET retention_days = 30 WHERE id = $1', [owner.accountId]);
     // keeper has no retention period (null): kept however old.
 
     await enqueueJob(t.db, 'verifications.retention', {});
     await drain();
-    const deleted = async (id: string) => (await t.db.query<{ deleted_at: Date | null }>('SELECT deleted_at FROM sessions WHERE id = $1', [id]))[0]!.deleted_at !== null;
+    const deleted = async (id: string) =>
+      (await t.db.query<{ deleted_at: Date | null }>('SELECT deleted_at FROM sessions WHERE id = $1', [id]))[0]!.deleted_at !== null;
     assert.equal(await deleted(old.id), true);
     assert.equal(await deleted(recent.id), false);
     assert.equal(await deleted(oldProcessing), false);
     assert.equal(await deleted(otherAccount.id), false);
-    const audit = await t.db.query<{ metadata: { reason: string }; actor_type: string }>("SELECT metadata, actor_type FROM audit_events WHERE resource_id = $1 AND action = 'verification.deleted'", [old.id]);
+    const audit = await t.db.query<{ metadata: { reason: string }; actor_type: string }>(
+      "SELECT metadata, actor_type FROM audit_events WHERE resource_id = $1 AND action = 'verification.deleted'",
+      [old.id],
+    );
     assert.deepEqual([audit[0]!.metadata.reason, audit[0]!.actor_type], ['retention', 'system']);
     assert.equal((await get(owner, `/v1/verifications/${recent.id}/evidence`)).statusCode, 200);
     assert.equal((await get(owner, `/v1/verifications/${old.id}/evidence`)).statusCode, 409);

@@ -15,24 +15,42 @@ after(() => t.close());
 const app = () => t;
 
 const sealer = () => new Sealer(t.config.masterKey);
-const extracted: SubjectFields = { ...emptyFields(), given_names: 'ERIKA', surname: 'MUSTERMAN', date_of_birth: '1983-08-12', sex: 'F', nationality: 'D', document_type: 'id_card', document_number: 'T22000129', issuing_country: 'D', expiry_date: '2031-08-01' };
+const extracted: SubjectFields = {
+  ...emptyFields(),
+  given_names: 'ERIKA',
+  surname: 'MUSTERMAN',
+  date_of_birth: '1983-08-12',
+  sex: 'F',
+  nationality: 'D',
+  document_type: 'id_card',
+  document_number: 'T22000129',
+  issuing_country: 'D',
+  expiry_date: '2031-08-01',
+};
 
 /** A session in the given sandbox outcome (sandbox_referred by default), with extracted fields written as the pipeline will. */
 async function session(tt: TestApp, o: Tenant, reference = 'sandbox_referred', fields: SubjectFields | null = extracted): Promise<string> {
-  const res = await tt.call('POST', '/v1/verifications', { key: o.sandboxKey, body: { journey: 'kyc_standard', subject: { type: 'individual', reference } } });
+  const res = await tt.call('POST', '/v1/verifications', {
+    key: o.sandboxKey,
+    body: { journey: 'kyc_standard', subject: { type: 'individual', reference } },
+  });
   assert.equal(res.statusCode, 201, res.body);
   const id = res.json().id as string;
-  if (fields) await tt.db.transaction((tx) => sessionFields.write(tx, { accountId: o.accountId, environment: 'sandbox' }, sealer(), id, fields));
+  if (fields)
+    await tt.db.transaction((tx) => sessionFields.write(tx, { accountId: o.accountId, environment: 'sandbox' }, sealer(), id, fields));
   await new JobRunner({ db: tt.db, handlers: buildJobHandlers({ db: tt.db }) }).drain();
   return id;
 }
 const patch = (o: Tenant, id: string, body: unknown) => t.call('PATCH', `/v1/verifications/${id}`, { key: o.sandboxKey, body });
 const get = async (o: Tenant, id: string) => (await t.call('GET', `/v1/verifications/${id}`, { key: o.sandboxKey })).json();
-const caseOf = async (o: Tenant, id: string) => (await t.call('GET', `/v1/cases?verification_id=${id}`, { key: o.sandboxKey })).json().data[0];
+const caseOf = async (o: Tenant, id: string) =>
+  (await t.call('GET', `/v1/cases?verification_id=${id}`, { key: o.sandboxKey })).json().data[0];
 
 describe('PATCH /v1/verifications/{id}', () => {
   routeSecurityTests('correct fields', app, {
-    method: 'PATCH', url: (id) => `/v1/verifications/${id}`, scope: 'verifications:write',
+    method: 'PATCH',
+    url: (id) => `/v1/verifications/${id}`,
+    scope: 'verifications:write',
     body: { fields: { document_number: 'T22000130' }, reason: 'misread digit' },
     create: (tt, o) => session(tt, o),
     malformed: { body: { fields: { nmae: 'X' }, reason: 'typo' }, field: 'fields.nmae' },
@@ -64,7 +82,10 @@ describe('PATCH /v1/verifications/{id}', () => {
     assert.deepEqual(v.risk, before.risk);
     assert.deepEqual(await get(o, id), v);
 
-    const [audit] = await t.db.query<{ metadata: Record<string, unknown>; raw: string }>("SELECT metadata, metadata::text AS raw FROM audit_events WHERE resource_id = $1 AND action = 'verification.fields_corrected'", [id]);
+    const [audit] = await t.db.query<{ metadata: Record<string, unknown>; raw: string }>(
+      "SELECT metadata, metadata::text AS raw FROM audit_events WHERE resource_id = $1 AND action = 'verification.fields_corrected'",
+      [id],
+    );
     assert.ok(audit);
     assert.equal(audit.metadata.correction_id, c.id);
     assert.deepEqual(audit.metadata.fields, ['document_number']);
@@ -94,7 +115,10 @@ describe('PATCH /v1/verifications/{id}', () => {
     assert.deepEqual(before.reason_codes, ['sanctions_pep_potential_match']);
     assert.equal((await caseOf(o, id)).severity, 'medium');
 
-    const hit = await patch(o, id, { fields: { given_names: 'SANDBOX SANCTIONED', surname: 'PERSON', date_of_birth: '1970-01-01', sex: 'M' }, reason: 'name and birth date were misread' });
+    const hit = await patch(o, id, {
+      fields: { given_names: 'SANDBOX SANCTIONED', surname: 'PERSON', date_of_birth: '1970-01-01', sex: 'M' },
+      reason: 'name and birth date were misread',
+    });
     assert.equal(hit.statusCode, 200, hit.body);
     const v = hit.json();
     assert.equal(v.status, 'referred');
@@ -121,13 +145,24 @@ describe('PATCH /v1/verifications/{id}', () => {
     assert.equal(w.checks.find((c: { type: string }) => c.type === 'sanctions_pep').status, 'no_match');
     assert.deepEqual([w.status, w.reason_codes, w.risk.band], ['referred', [], 'low']);
     assert.equal(w.checks.find((c: { type: string }) => c.type === 'risk_score').status, 'passed');
-    assert.deepEqual(w.corrections.map((c: { rescreening: { recommendation: string } }) => c.rescreening.recommendation), ['declined', 'approved']);
+    assert.deepEqual(
+      w.corrections.map((c: { rescreening: { recommendation: string } }) => c.rescreening.recommendation),
+      ['declined', 'approved'],
+    );
     assert.equal((await caseOf(o, id)).severity, 'low');
-    const caseEvents = await t.db.query<{ type: string }>("SELECT type FROM events WHERE resource_id = $1 ORDER BY id", [(await caseOf(o, id)).id]);
-    assert.deepEqual(caseEvents.map((e) => e.type), ['case.updated', 'case.updated']);
+    const caseEvents = await t.db.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY id', [
+      (await caseOf(o, id)).id,
+    ]);
+    assert.deepEqual(
+      caseEvents.map((e) => e.type),
+      ['case.updated', 'case.updated'],
+    );
 
     // The reviewer still decides, and the decision closes the case.
-    const d = await t.call('POST', `/v1/verifications/${id}/decision`, { key: o.sandboxKey, body: { decision: 'approved', reason: 'not the listed person' } });
+    const d = await t.call('POST', `/v1/verifications/${id}/decision`, {
+      key: o.sandboxKey,
+      body: { decision: 'approved', reason: 'not the listed person' },
+    });
     assert.equal(d.statusCode, 200, d.body);
     assert.equal(d.json().status, 'approved');
     const closed = await caseOf(o, id);
@@ -187,7 +222,10 @@ describe('PATCH /v1/verifications/{id}', () => {
     assert.equal(after.corrections.length, 1);
     assert.equal(after.corrections[0].changes, null);
     assert.deepEqual(after.corrections[0].fields, ['document_number']);
-    const [raw] = await t.db.query<{ f: string | null; c: string | null }>('SELECT s.extracted_fields_sealed AS f, c.changes_sealed AS c FROM sessions s JOIN session_corrections c ON c.session_id = s.id WHERE s.id = $1', [id]);
+    const [raw] = await t.db.query<{ f: string | null; c: string | null }>(
+      'SELECT s.extracted_fields_sealed AS f, c.changes_sealed AS c FROM sessions s JOIN session_corrections c ON c.session_id = s.id WHERE s.id = $1',
+      [id],
+    );
     assert.deepEqual(raw, { f: null, c: null });
   });
 });

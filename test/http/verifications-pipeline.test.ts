@@ -46,7 +46,14 @@ async function session(o: Tenant, body: Record<string, unknown>, env: Env = 'san
 /** What the capture API does on upload and submit, then the pipeline job. */
 async function captureAndRun(o: Tenant, id: string, media: { kind: string; data: Buffer; contentType?: string }[], env: Env = 'sandbox') {
   const ctx = o.ctx(env);
-  for (const m of media) await checks.insertMedia(t.db, ctx, sealer, { sessionId: id }, { kind: m.kind, contentType: m.contentType ?? 'image/jpeg', data: m.data });
+  for (const m of media)
+    await checks.insertMedia(
+      t.db,
+      ctx,
+      sealer,
+      { sessionId: id },
+      { kind: m.kind, contentType: m.contentType ?? 'image/jpeg', data: m.data },
+    );
   if (media.length) await startCapture(t.db, ctx, id);
   await submitCapture(t.db, ctx, id);
   await enqueueJob(t.db, PIPELINE_QUEUE, { account_id: o.accountId, environment: env, session_id: id }, { dedupeKey: `pipeline:${id}` });
@@ -66,7 +73,10 @@ describe('session pipeline on real captures', { skip: noFont || (dataDir ? false
   test('same person: every engine runs, the journey decides approved, results and fields are stored', async () => {
     const o = await t.tenant();
     const s = await session(o, { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cus_same' } });
-    const { v, status } = await captureAndRun(o, s.id, [{ kind: 'document_front', data: passport, contentType: 'image/png' }, { kind: 'selfie', data: face('img2.jpg') }]);
+    const { v, status } = await captureAndRun(o, s.id, [
+      { kind: 'document_front', data: passport, contentType: 'image/png' },
+      { kind: 'selfie', data: face('img2.jpg') },
+    ]);
     assert.equal(status.document, 'passed');
     assert.equal(status.face_match, 'passed');
     assert.equal(status.sanctions_pep, 'no_match');
@@ -74,7 +84,10 @@ describe('session pipeline on real captures', { skip: noFont || (dataDir ? false
     assert.equal(v.status, 'approved');
     assert.equal(v.decision, 'approved');
     assert.deepEqual(v.risk, { score: 0, band: 'low' });
-    assert.deepEqual(v.transitions.map((x: { event: string }) => x.event), ['token_issued', 'capture_started', 'capture_submitted', 'checks_passed']);
+    assert.deepEqual(
+      v.transitions.map((x: { event: string }) => x.event),
+      ['token_issued', 'capture_started', 'capture_submitted', 'checks_passed'],
+    );
 
     // Each session check is a check object with the engine's result, signals and its media.
     const doc = (await t.call('GET', `/v1/checks/${s.checks.find((c) => c.type === 'document')!.id}`, { key: o.sandboxKey })).json();
@@ -93,41 +106,65 @@ describe('session pipeline on real captures', { skip: noFont || (dataDir ? false
     assert.equal(fields?.given_names, 'ANNA MARIA');
     assert.equal(fields?.date_of_birth, '1974-08-12');
 
-    const events = await t.db.query<{ type: string; data: { decision: string; checks: unknown[] } }>("SELECT type, data FROM events WHERE resource_id = $1 AND type LIKE 'verification.%'", [s.id]);
-    assert.deepEqual(events.map((e) => e.type), ['verification.completed']);
+    const events = await t.db.query<{ type: string; data: { decision: string; checks: unknown[] } }>(
+      "SELECT type, data FROM events WHERE resource_id = $1 AND type LIKE 'verification.%'",
+      [s.id],
+    );
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['verification.completed'],
+    );
     assert.equal(events[0]!.data.decision, 'approved');
   });
 
   test('an approved kyc_standard session enrols the subject for face search and monitoring, once', async () => {
     const o = await t.tenant();
     const s = await session(o, { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cus_enrol', country: 'SE' } });
-    const { v } = await captureAndRun(o, s.id, [{ kind: 'document_front', data: passport, contentType: 'image/png' }, { kind: 'selfie', data: face('img2.jpg') }]);
+    const { v } = await captureAndRun(o, s.id, [
+      { kind: 'document_front', data: passport, contentType: 'image/png' },
+      { kind: 'selfie', data: face('img2.jpg') },
+    ]);
     assert.equal(v.decision, 'approved');
     // The enrolment job ran in the same drain; running it again adds nothing.
     await enqueueJob(t.db, ENROL_QUEUE, { account_id: o.accountId, environment: 'sandbox', session_id: s.id });
     await drain();
-    const enrolled = await t.db.query<{ subject_reference: string }>('SELECT subject_reference FROM face_enrollments WHERE session_id = $1', [s.id]);
-    assert.deepEqual(enrolled.map((r) => r.subject_reference), ['cus_enrol']);
+    const enrolled = await t.db.query<{ subject_reference: string }>(
+      'SELECT subject_reference FROM face_enrollments WHERE session_id = $1',
+      [s.id],
+    );
+    assert.deepEqual(
+      enrolled.map((r) => r.subject_reference),
+      ['cus_enrol'],
+    );
     const monitored = (await t.call('GET', '/v1/monitoring/subjects?subject_reference=cus_enrol', { key: o.sandboxKey })).json();
     assert.equal(monitored.data.length, 1, JSON.stringify(monitored));
     assert.equal(monitored.data[0].name, 'ANNA MARIA ERIKSSON');
     assert.equal(monitored.data[0].date_of_birth, '1974-08-12');
     // Another photo of the same person finds the approved subject.
-    const found = await t.call('POST', '/v1/checks/face-search', { key: o.sandboxKey, body: { image: face('img6.jpg').toString('base64') } });
+    const found = await t.call('POST', '/v1/checks/face-search', {
+      key: o.sandboxKey,
+      body: { image: face('img6.jpg').toString('base64') },
+    });
     assert.equal(found.statusCode, 200, found.body);
     assert.equal(found.json().result.hits[0]?.subject_reference, 'cus_enrol', JSON.stringify(found.json().result));
 
     // Deleting the session erases the embedding it enrolled.
     assert.equal((await t.call('DELETE', `/v1/verifications/${s.id}`, { key: o.sandboxKey })).statusCode, 200);
-    const erased = await t.db.query<{ embedding_bytes: unknown; deleted_at: Date | null }>('SELECT embedding_bytes, deleted_at FROM face_enrollments WHERE session_id = $1', [s.id]);
+    const erased = await t.db.query<{ embedding_bytes: unknown; deleted_at: Date | null }>(
+      'SELECT embedding_bytes, deleted_at FROM face_enrollments WHERE session_id = $1',
+      [s.id],
+    );
     assert.equal(erased[0]!.embedding_bytes, null);
     assert.ok(erased[0]!.deleted_at);
   });
 
-  test('another person\'s selfie: face match fails and the journey declines with its reason code', async () => {
+  test("another person's selfie: face match fails and the journey declines with its reason code", async () => {
     const o = await t.tenant();
     const s = await session(o, { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cus_other' } });
-    const { v, status } = await captureAndRun(o, s.id, [{ kind: 'document_front', data: passport, contentType: 'image/png' }, { kind: 'selfie', data: face('img8.jpg') }]);
+    const { v, status } = await captureAndRun(o, s.id, [
+      { kind: 'document_front', data: passport, contentType: 'image/png' },
+      { kind: 'selfie', data: face('img8.jpg') },
+    ]);
     assert.equal(status.document, 'passed');
     assert.equal(status.face_match, 'failed');
     assert.equal(v.decision, 'declined');
@@ -154,7 +191,16 @@ describe('session pipeline on real captures', { skip: noFont || (dataDir ? false
 describe('session pipeline without a document', () => {
   test('screening-only journey screens the declared name: a listed person is a match and declines', async () => {
     const o = await t.tenant();
-    const s = await session(o, { journey: 'kyc_screening_only', subject: { type: 'individual', reference: 'cus_listed', given_names: 'Sandbox Sanctioned', surname: 'Person', date_of_birth: '1970-01-01' } });
+    const s = await session(o, {
+      journey: 'kyc_screening_only',
+      subject: {
+        type: 'individual',
+        reference: 'cus_listed',
+        given_names: 'Sandbox Sanctioned',
+        surname: 'Person',
+        date_of_birth: '1970-01-01',
+      },
+    });
     const { v, status } = await captureAndRun(o, s.id, []);
     assert.equal(status.sanctions_pep, 'match');
     assert.equal(v.decision, 'declined');
@@ -166,7 +212,10 @@ describe('session pipeline without a document', () => {
 
   test('screening-only journey, unlisted declared name: no_match, approved', async () => {
     const o = await t.tenant();
-    const s = await session(o, { journey: 'kyc_screening_only', subject: { type: 'individual', reference: 'cus_clean', given_names: 'Maria', surname: 'Lindqvist' } });
+    const s = await session(o, {
+      journey: 'kyc_screening_only',
+      subject: { type: 'individual', reference: 'cus_clean', given_names: 'Maria', surname: 'Lindqvist' },
+    });
     const { v, status } = await captureAndRun(o, s.id, []);
     assert.equal(status.sanctions_pep, 'no_match');
     assert.equal(v.decision, 'approved');
@@ -174,7 +223,14 @@ describe('session pipeline without a document', () => {
 
   test('production with no list imported: screening cannot run, so the session is referred; a name correction is recorded and screening stays for review', async () => {
     const o = await t.tenant();
-    const s = await session(o, { journey: 'kyc_screening_only', subject: { type: 'individual', reference: 'cus_nolists', given_names: 'Maria', surname: 'Lindqvist' } }, 'production');
+    const s = await session(
+      o,
+      {
+        journey: 'kyc_screening_only',
+        subject: { type: 'individual', reference: 'cus_nolists', given_names: 'Maria', surname: 'Lindqvist' },
+      },
+      'production',
+    );
     const { v, status } = await captureAndRun(o, s.id, [], 'production');
     assert.equal(status.sanctions_pep, 'potential_match');
     assert.equal(v.status, 'referred');
@@ -182,7 +238,10 @@ describe('session pipeline without a document', () => {
     const scr = (await t.call('GET', `/v1/checks/${scrId}`, { key: o.productionKey })).json();
     assert.deepEqual(scr.reasons, ['check_unavailable']);
 
-    const res = await t.call('PATCH', `/v1/verifications/${s.id}`, { key: o.productionKey, body: { fields: { surname: 'Lindquist' }, reason: 'typo in the declared name' } });
+    const res = await t.call('PATCH', `/v1/verifications/${s.id}`, {
+      key: o.productionKey,
+      body: { fields: { surname: 'Lindquist' }, reason: 'typo in the declared name' },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const w = res.json();
     assert.equal(w.status, 'referred');
@@ -194,29 +253,45 @@ describe('session pipeline without a document', () => {
 
   test('the last failed attempt refers the session to review instead of leaving it processing', async () => {
     const o = await t.tenant();
-    const s = await session(o, { journey: 'kyc_screening_only', subject: { type: 'individual', reference: 'cus_broken', given_names: 'Maria', surname: 'Lindqvist' } });
+    const s = await session(o, {
+      journey: 'kyc_screening_only',
+      subject: { type: 'individual', reference: 'cus_broken', given_names: 'Maria', surname: 'Lindqvist' },
+    });
     const ctx = o.ctx('sandbox');
     // A medium whose sealed bytes were damaged: opening it throws, on every attempt.
     // Any image will do (its bytes are damaged next), so this needs no shared data.
-    const jpeg = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#777' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#777' } })
+      .jpeg()
+      .toBuffer();
     await checks.insertMedia(t.db, ctx, sealer, { sessionId: s.id }, { kind: 'selfie', contentType: 'image/jpeg', data: jpeg });
     await t.db.query("UPDATE media SET data_sealed = decode('00', 'hex') WHERE session_id = $1", [s.id]);
     await startCapture(t.db, ctx, s.id);
     await submitCapture(t.db, ctx, s.id);
-    await enqueueJob(t.db, PIPELINE_QUEUE, { account_id: o.accountId, environment: 'sandbox', session_id: s.id }, { dedupeKey: `pipeline:${s.id}`, maxAttempts: 2 });
+    await enqueueJob(
+      t.db,
+      PIPELINE_QUEUE,
+      { account_id: o.accountId, environment: 'sandbox', session_id: s.id },
+      { dedupeKey: `pipeline:${s.id}`, maxAttempts: 2 },
+    );
     await drain();
     await t.db.query("UPDATE jobs SET run_at = now() WHERE queue = $1 AND payload->>'session_id' = $2", [PIPELINE_QUEUE, s.id]);
     await drain();
     const v = (await t.call('GET', `/v1/verifications/${s.id}`, { key: o.sandboxKey })).json();
     assert.equal(v.status, 'referred');
     assert.deepEqual(v.reason_codes, ['sanctions_pep_potential_match']);
-    const audit = await t.db.query<{ action: string }>("SELECT action FROM audit_events WHERE resource_id = $1 AND action = 'verification.pipeline_failed'", [s.id]);
+    const audit = await t.db.query<{ action: string }>(
+      "SELECT action FROM audit_events WHERE resource_id = $1 AND action = 'verification.pipeline_failed'",
+      [s.id],
+    );
     assert.equal(audit.length, 1);
   });
 
   test('a retried job after the decision changes nothing', async () => {
     const o = await t.tenant();
-    const s = await session(o, { journey: 'kyc_screening_only', subject: { type: 'individual', reference: 'cus_twice', given_names: 'Maria', surname: 'Lindqvist' } });
+    const s = await session(o, {
+      journey: 'kyc_screening_only',
+      subject: { type: 'individual', reference: 'cus_twice', given_names: 'Maria', surname: 'Lindqvist' },
+    });
     await captureAndRun(o, s.id, []);
     await enqueueJob(t.db, PIPELINE_QUEUE, { account_id: o.accountId, environment: 'sandbox', session_id: s.id });
     await drain();

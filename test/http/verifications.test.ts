@@ -13,14 +13,32 @@ before(async () => (t = await createTestApp()));
 after(() => t.close());
 const app = () => t;
 
-const body = { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cust_42', country: 'GB' }, redirect_url: 'https://example.com/done' };
-const create = async (tt: TestApp, owner: { sandboxKey: string }, b: unknown = body) => (await tt.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: b })).json().id as string;
+const body = {
+  journey: 'kyc_standard',
+  subject: { type: 'individual', reference: 'cust_42', country: 'GB' },
+  redirect_url: 'https://example.com/done',
+};
+const create = async (tt: TestApp, owner: { sandboxKey: string }, b: unknown = body) =>
+  (await tt.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: b })).json().id as string;
 const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db }) }).drain();
-const events = (id: string) => t.db.query<{ type: string; data: Record<string, unknown> }>('SELECT type, data FROM events WHERE resource_id = $1 ORDER BY id', [id]);
-const trail = async (id: string) => (await t.db.query<{ from_status: string; to_status: string; event: string }>('SELECT from_status, to_status, event FROM session_transitions WHERE session_id = $1 ORDER BY id', [id])).map((r) => `${r.from_status}>${r.event}>${r.to_status}`);
+const events = (id: string) =>
+  t.db.query<{ type: string; data: Record<string, unknown> }>('SELECT type, data FROM events WHERE resource_id = $1 ORDER BY id', [id]);
+const trail = async (id: string) =>
+  (
+    await t.db.query<{ from_status: string; to_status: string; event: string }>(
+      'SELECT from_status, to_status, event FROM session_transitions WHERE session_id = $1 ORDER BY id',
+      [id],
+    )
+  ).map((r) => `${r.from_status}>${r.event}>${r.to_status}`);
 
 describe('POST /v1/verifications', () => {
-  routeSecurityTests('create verification', app, { method: 'POST', url: () => '/v1/verifications', scope: 'verifications:write', body, malformed: { body: { ...body, subject: { ...body.subject, country: 'gb' } }, field: 'subject.country' } });
+  routeSecurityTests('create verification', app, {
+    method: 'POST',
+    url: () => '/v1/verifications',
+    scope: 'verifications:write',
+    body,
+    malformed: { body: { ...body, subject: { ...body.subject, country: 'gb' } }, field: 'subject.country' },
+  });
 
   test('creates an awaiting_subject session with every check pending, a hosted URL and a session token', async () => {
     const owner = await t.tenant();
@@ -31,7 +49,10 @@ describe('POST /v1/verifications', () => {
     assert.equal(s.status, 'awaiting_subject');
     assert.equal(s.journey, 'kyc_standard');
     assert.equal(s.journey_version, 1);
-    assert.deepEqual(s.checks.map((c: { type: string; status: string }) => `${c.type}:${c.status}`), ['document:pending', 'liveness:pending', 'face_match:pending', 'sanctions_pep:pending', 'risk_score:pending']);
+    assert.deepEqual(
+      s.checks.map((c: { type: string; status: string }) => `${c.type}:${c.status}`),
+      ['document:pending', 'liveness:pending', 'face_match:pending', 'sanctions_pep:pending', 'risk_score:pending'],
+    );
     assert.match(s.session_token, /^vst_[A-Za-z0-9_-]{43}$/);
     assert.equal(s.hosted_url, `${t.config.hostedBaseUrl}/s/${s.id}?token=${s.session_token}`);
     const lifetime = Date.parse(s.expires_at) - Date.parse(s.created_at);
@@ -44,18 +65,32 @@ describe('POST /v1/verifications', () => {
     assert.equal((await t.call('GET', `/v1/verifications/${s.id}`, { key: s.session_token })).statusCode, 401);
     assert.deepEqual(await trail(s.id), ['created>token_issued>awaiting_subject']);
     const audit = await t.db.query<{ action: string }>('SELECT action FROM audit_events WHERE resource_id = $1', [s.id]);
-    assert.deepEqual(audit.map((a) => a.action), ['verification.created']);
-    const checks = await t.db.query<{ status: string; completed_at: Date | null }>('SELECT status, completed_at FROM checks WHERE session_id = $1', [s.id]);
+    assert.deepEqual(
+      audit.map((a) => a.action),
+      ['verification.created'],
+    );
+    const checks = await t.db.query<{ status: string; completed_at: Date | null }>(
+      'SELECT status, completed_at FROM checks WHERE session_id = $1',
+      [s.id],
+    );
     assert.equal(checks.length, 5);
     assert.ok(checks.every((c) => c.status === 'pending' && c.completed_at === null));
   });
 
-  test('a journey not published in the key\'s environment is 400 with field journey', async () => {
+  test("a journey not published in the key's environment is 400 with field journey", async () => {
     const owner = await t.tenant();
     const draft = { key: 'kyc_draft', name: 'draft', definition: DEFAULT_JOURNEYS[1]!.definition, publish: false };
     assert.equal((await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: draft })).statusCode, 201);
-    assert.equal((await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...draft, key: 'kyc_sandbox_only', publish: true } })).statusCode, 201);
-    for (const [key, journey] of [[owner.sandboxKey, 'kyc_draft'], [owner.sandboxKey, 'nope'], [owner.productionKey, 'kyc_sandbox_only']] as const) {
+    assert.equal(
+      (await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...draft, key: 'kyc_sandbox_only', publish: true } }))
+        .statusCode,
+      201,
+    );
+    for (const [key, journey] of [
+      [owner.sandboxKey, 'kyc_draft'],
+      [owner.sandboxKey, 'nope'],
+      [owner.productionKey, 'kyc_sandbox_only'],
+    ] as const) {
       const res = await t.call('POST', '/v1/verifications', { key, body: { ...body, journey } });
       assert.equal(res.statusCode, 400, journey);
       assert.equal(res.json().error.code, 'invalid_request');
@@ -74,7 +109,10 @@ describe('POST /v1/verifications', () => {
     assert.equal(b.body, a.body);
     const [n] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE account_id = $1', [owner.accountId]);
     assert.equal(n!.n, 1);
-    const [u] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND module = 'verifications'", [owner.accountId]);
+    const [u] = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND module = 'verifications'",
+      [owner.accountId],
+    );
     assert.equal(u!.n, 1);
   });
 
@@ -85,7 +123,10 @@ describe('POST /v1/verifications', () => {
     assert.equal((await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: v2 })).json().published_version, 2);
     const second = (await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body })).json();
     assert.equal(second.journey_version, 2);
-    assert.deepEqual(second.checks.map((c: { type: string }) => c.type), ['sanctions_pep', 'risk_score']);
+    assert.deepEqual(
+      second.checks.map((c: { type: string }) => c.type),
+      ['sanctions_pep', 'risk_score'],
+    );
     const old = (await t.call('GET', `/v1/verifications/${first}`, { key: owner.sandboxKey })).json();
     assert.equal(old.journey_version, 1);
     assert.equal(old.checks.length, 5);
@@ -93,7 +134,12 @@ describe('POST /v1/verifications', () => {
 });
 
 describe('GET /v1/verifications/{id} and expiry', () => {
-  routeSecurityTests('get verification', app, { method: 'GET', url: (id) => `/v1/verifications/${id}`, scope: 'verifications:read', create });
+  routeSecurityTests('get verification', app, {
+    method: 'GET',
+    url: (id) => `/v1/verifications/${id}`,
+    scope: 'verifications:read',
+    create,
+  });
 
   test('at expires_at a waiting session reads as expired, the job persists it with its event, and no capture is accepted', async () => {
     const owner = await t.tenant();
@@ -107,12 +153,18 @@ describe('GET /v1/verifications/{id} and expiry', () => {
     await assert.rejects(submitCapture(t.db, owner.ctx(), id), (e: { code?: string }) => e.code === 'conflict');
     await enqueueJob(t.db, 'verifications.expire', {});
     await drain();
-    const [row] = await t.db.query<{ status: string; completed_at: Date | null }>('SELECT status, completed_at FROM sessions WHERE id = $1', [id]);
+    const [row] = await t.db.query<{ status: string; completed_at: Date | null }>(
+      'SELECT status, completed_at FROM sessions WHERE id = $1',
+      [id],
+    );
     assert.equal(row!.status, 'expired');
     assert.ok(row!.completed_at);
     assert.deepEqual(await trail(id), ['created>token_issued>awaiting_subject', 'awaiting_subject>lifetime_elapsed>expired']);
     const ev = await events(id);
-    assert.deepEqual(ev.map((e) => e.type), ['verification.expired']);
+    assert.deepEqual(
+      ev.map((e) => e.type),
+      ['verification.expired'],
+    );
     assert.equal(ev[0]!.data.status, 'expired');
     // The session token no longer opens anything once the session's lifetime ended.
     assert.equal(await sessionForToken(t.db, created.session_token), null);
@@ -126,7 +178,10 @@ describe('GET /v1/verifications/{id} and expiry', () => {
     assert.equal((await t.call('GET', `/v1/verifications/${id}`, { key: owner.sandboxKey })).json().status, 'abandoned');
     await enqueueJob(t.db, 'verifications.expire', {});
     await drain();
-    assert.deepEqual((await trail(id)).slice(1), ['awaiting_subject>capture_started>awaiting_subject', 'awaiting_subject>lifetime_elapsed_after_capture>abandoned']);
+    assert.deepEqual((await trail(id)).slice(1), [
+      'awaiting_subject>capture_started>awaiting_subject',
+      'awaiting_subject>lifetime_elapsed_after_capture>abandoned',
+    ]);
     assert.equal((await events(id))[0]!.data.status, 'abandoned');
   });
 });
@@ -149,7 +204,10 @@ describe('transitions under concurrency', () => {
     const id = await create(t, owner, { ...body, subject: { ...body.subject, reference: 'sandbox_abandoned' } });
     await t.db.query('UPDATE sessions SET expires_at = now() WHERE id = $1', [id]);
     await drain();
-    const [job] = await t.db.query<{ state: string }>("SELECT state FROM jobs WHERE queue = 'verifications.sandbox_run' AND payload->>'session_id' = $1", [id]);
+    const [job] = await t.db.query<{ state: string }>(
+      "SELECT state FROM jobs WHERE queue = 'verifications.sandbox_run' AND payload->>'session_id' = $1",
+      [id],
+    );
     assert.equal(job!.state, 'done');
     assert.equal((await t.call('GET', `/v1/verifications/${id}`, { key: owner.sandboxKey })).json().status, 'expired');
     assert.deepEqual(await trail(id), ['created>token_issued>awaiting_subject']);
@@ -157,9 +215,17 @@ describe('transitions under concurrency', () => {
 });
 
 describe('decisions', () => {
-  routeSecurityTests('get decision', app, { method: 'GET', url: (id) => `/v1/verifications/${id}/decision`, scope: 'verifications:read', create });
+  routeSecurityTests('get decision', app, {
+    method: 'GET',
+    url: (id) => `/v1/verifications/${id}/decision`,
+    scope: 'verifications:read',
+    create,
+  });
   routeSecurityTests('record decision', app, {
-    method: 'POST', url: (id) => `/v1/verifications/${id}/decision`, scope: 'verifications:write', create,
+    method: 'POST',
+    url: (id) => `/v1/verifications/${id}/decision`,
+    scope: 'verifications:write',
+    create,
     body: { decision: 'approved', reason: 'documents checked by hand' },
     malformed: { body: { decision: 'maybe', reason: 'x' }, field: 'decision' },
   });
@@ -170,7 +236,10 @@ describe('decisions', () => {
     const get = await t.call('GET', `/v1/verifications/${id}/decision`, { key: owner.sandboxKey });
     assert.equal(get.statusCode, 409);
     assert.equal(get.json().error.code, 'conflict');
-    const post = await t.call('POST', `/v1/verifications/${id}/decision`, { key: owner.sandboxKey, body: { decision: 'approved', reason: 'looks fine' } });
+    const post = await t.call('POST', `/v1/verifications/${id}/decision`, {
+      key: owner.sandboxKey,
+      body: { decision: 'approved', reason: 'looks fine' },
+    });
     assert.equal(post.statusCode, 409);
     assert.equal(post.json().error.code, 'conflict');
     assert.deepEqual(await trail(id), ['created>token_issued>awaiting_subject']);
@@ -183,10 +252,15 @@ describe('decisions', () => {
     const before = (await t.call('GET', `/v1/verifications/${id}/decision`, { key: owner.sandboxKey })).json();
     assert.equal(before.decision, 'referred');
     assert.deepEqual(before.reason_codes, ['sanctions_pep_potential_match']);
-    const [c] = await t.db.query<{ state: string; reason_code: string }>('SELECT state, reason_code FROM cases WHERE session_id = $1', [id]);
+    const [c] = await t.db.query<{ state: string; reason_code: string }>('SELECT state, reason_code FROM cases WHERE session_id = $1', [
+      id,
+    ]);
     assert.deepEqual(c, { state: 'open', reason_code: 'sanctions_pep_potential_match' });
 
-    const res = await t.call('POST', `/v1/verifications/${id}/decision`, { key: owner.sandboxKey, body: { decision: 'approved', reason: 'different person: date of birth differs', reviewer: 'alice@acme.test' } });
+    const res = await t.call('POST', `/v1/verifications/${id}/decision`, {
+      key: owner.sandboxKey,
+      body: { decision: 'approved', reason: 'different person: date of birth differs', reviewer: 'alice@acme.test' },
+    });
     assert.equal(res.statusCode, 200);
     const d = res.json();
     assert.equal(d.status, 'approved');
@@ -198,15 +272,24 @@ describe('decisions', () => {
     assert.equal(d.evidence_bundle_url, `/v1/verifications/${id}/evidence`);
     assert.equal((await t.db.query<{ state: string }>('SELECT state FROM cases WHERE session_id = $1', [id]))[0]!.state, 'closed');
     const ev = await events(id);
-    assert.deepEqual(ev.map((e) => e.type), ['verification.referred', 'verification.completed']);
+    assert.deepEqual(
+      ev.map((e) => e.type),
+      ['verification.referred', 'verification.completed'],
+    );
     assert.deepEqual(Object.keys(ev[1]!.data).sort(), ['checks', 'decision', 'evidence_bundle_url', 'id', 'risk', 'subject_reference']);
     assert.equal(ev[1]!.data.decision, 'approved');
     assert.equal(ev[1]!.data.subject_reference, 'sandbox_referred');
     assert.deepEqual((await trail(id)).slice(-2), ['processing>review_required>referred', 'referred>manual_approve>approved']);
-    const audit = await t.db.query<{ metadata: { reviewer: string } }>("SELECT metadata FROM audit_events WHERE resource_id = $1 AND action = 'verification.manual_decision'", [id]);
+    const audit = await t.db.query<{ metadata: { reviewer: string } }>(
+      "SELECT metadata FROM audit_events WHERE resource_id = $1 AND action = 'verification.manual_decision'",
+      [id],
+    );
     assert.equal(audit[0]!.metadata.reviewer, 'alice@acme.test');
 
-    const again = await t.call('POST', `/v1/verifications/${id}/decision`, { key: owner.sandboxKey, body: { decision: 'declined', reason: 'changed my mind' } });
+    const again = await t.call('POST', `/v1/verifications/${id}/decision`, {
+      key: owner.sandboxKey,
+      body: { decision: 'declined', reason: 'changed my mind' },
+    });
     assert.equal(again.statusCode, 409);
     assert.equal((await events(id)).length, 2);
   });

@@ -39,7 +39,16 @@ test('the defaults guard production whatever NODE_ENV says', () => {
 
 test('production keys: loopback, private, metadata and plain http are refused when saved', async () => {
   const o = await t.tenant();
-  for (const url of [rx.url, 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::ffff:169.254.169.254]/x', 'https://[::1]/x', 'https://localhost/x', 'http://hooks.example.org/x']) {
+  for (const url of [
+    rx.url,
+    'https://127.0.0.1/hook',
+    'https://10.1.2.3/hook',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::ffff:169.254.169.254]/x',
+    'https://[::1]/x',
+    'https://localhost/x',
+    'http://hooks.example.org/x',
+  ]) {
     const res = await create(o.productionKey, url);
     assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
     assert.equal(res.json().error.field, 'url');
@@ -58,10 +67,21 @@ test('sandbox keys may use a local receiver over http, never link-local or metad
 
 test('a name that resolves only to loopback is refused when a production destination is saved', async () => {
   const resolveTo = (addrs: string[]) => async () => addrs;
-  assert.match((await checkResolvedHost('https://internal.example.test/x', false, resolveTo(['127.0.0.1'])))!, /resolves only to addresses/);
-  assert.match((await checkResolvedHost('https://meta.example.test/x', true, resolveTo(['169.254.169.254'])))!, /resolves only/, 'metadata even where private networks are allowed');
+  assert.match(
+    (await checkResolvedHost('https://internal.example.test/x', false, resolveTo(['127.0.0.1'])))!,
+    /resolves only to addresses/,
+  );
+  assert.match(
+    (await checkResolvedHost('https://meta.example.test/x', true, resolveTo(['169.254.169.254'])))!,
+    /resolves only/,
+    'metadata even where private networks are allowed',
+  );
   assert.equal(await checkResolvedHost('https://hooks.example.test/x', false, resolveTo(['93.184.216.34'])), null);
-  assert.equal(await checkResolvedHost('https://nowhere.example.test/x', false, async () => Promise.reject(new Error('ENOTFOUND'))), null, 'an unresolvable name waits for the connection-time guard');
+  assert.equal(
+    await checkResolvedHost('https://nowhere.example.test/x', false, async () => Promise.reject(new Error('ENOTFOUND'))),
+    null,
+    'an unresolvable name waits for the connection-time guard',
+  );
   // The machine's own name resolves through /etc/hosts, usually to a loopback address.
   const own = hostname();
   const addrs = (await lookup(own, { all: true }).catch(() => [])).map((a) => a.address);
@@ -71,7 +91,10 @@ test('a name that resolves only to loopback is refused when a production destina
     assert.equal(res.statusCode, 400, res.body);
     assert.match(res.json().error.message, /resolves only/);
   }
-  assert.equal(checkDestinationUrl('https://169.254.169.254/', { requireHttps: true, allowPrivateNetworks: true })?.includes('link-local'), true);
+  assert.equal(
+    checkDestinationUrl('https://169.254.169.254/', { requireHttps: true, allowPrivateNetworks: true })?.includes('link-local'),
+    true,
+  );
 });
 
 test('delivery to a production destination that points at loopback is refused at connection time, and no response body is kept', async () => {
@@ -82,7 +105,12 @@ test('delivery to a production destination that points at loopback is refused at
   rx.behaviour = () => ({ status: 200 });
   const before = rx.received.length;
   const ev = (await t.call('POST', `/v1/webhooks/${d.id}/test`, { key: o.productionKey })).json().event_id;
-  const dispatcher = new WebhookDispatcher({ db: t.db, sealer: new Sealer(t.config.masterKey), config: { ...t.config.webhooks, retryScheduleSeconds: [60] }, workerId: 'guard-test' });
+  const dispatcher = new WebhookDispatcher({
+    db: t.db,
+    sealer: new Sealer(t.config.masterKey),
+    config: { ...t.config.webhooks, retryScheduleSeconds: [60] },
+    workerId: 'guard-test',
+  });
   await dispatcher.drain();
   assert.equal(rx.received.length, before, 'nothing reached the receiver');
   const del = (await t.call('GET', `/v1/webhook-deliveries?event_id=${ev}`, { key: o.productionKey })).json().data[0];

@@ -11,8 +11,21 @@ let rx: WebhookReceiver;
 let dispatcher: WebhookDispatcher;
 before(async () => {
   t = await createTestApp({ config: {} });
-  t.config.webhooks = { ...t.config.webhooks, retryScheduleSeconds: [0.05, 0.05, 0.05], timeoutMs: 300, disableAfterHours: 0, disableMinFailures: 6, allowPrivateNetworks: true, requireHttps: false };
-  dispatcher = new WebhookDispatcher({ db: t.db, sealer: new Sealer(t.config.masterKey), config: t.config.webhooks, workerId: 'test-worker' });
+  t.config.webhooks = {
+    ...t.config.webhooks,
+    retryScheduleSeconds: [0.05, 0.05, 0.05],
+    timeoutMs: 300,
+    disableAfterHours: 0,
+    disableMinFailures: 6,
+    allowPrivateNetworks: true,
+    requireHttps: false,
+  };
+  dispatcher = new WebhookDispatcher({
+    db: t.db,
+    sealer: new Sealer(t.config.masterKey),
+    config: t.config.webhooks,
+    workerId: 'test-worker',
+  });
   rx = await new WebhookReceiver().start();
 });
 after(async () => {
@@ -37,9 +50,32 @@ async function settle(ms = 400) {
 }
 
 describe('destinations', () => {
-  routeSecurityTests('create destination', () => t, { method: 'POST', url: () => '/v1/webhooks', scope: 'webhooks:write', body: { url: 'https://hooks.example.org/x', event_types: ['*'] }, malformed: { body: { url: 'https://hooks.example.org/x', event_types: [] }, field: 'event_types' } });
-  routeSecurityTests('get destination', () => t, { method: 'GET', url: (id) => `/v1/webhooks/${id}`, scope: 'webhooks:read', create: async (tt, o) => (await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })).json().id });
-  routeSecurityTests('rotate secret', () => t, { method: 'POST', url: (id) => `/v1/webhooks/${id}/rotate-secret`, scope: 'webhooks:write', body: {}, create: async (tt, o) => (await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })).json().id });
+  routeSecurityTests('create destination', () => t, {
+    method: 'POST',
+    url: () => '/v1/webhooks',
+    scope: 'webhooks:write',
+    body: { url: 'https://hooks.example.org/x', event_types: ['*'] },
+    malformed: { body: { url: 'https://hooks.example.org/x', event_types: [] }, field: 'event_types' },
+  });
+  routeSecurityTests('get destination', () => t, {
+    method: 'GET',
+    url: (id) => `/v1/webhooks/${id}`,
+    scope: 'webhooks:read',
+    create: async (tt, o) =>
+      (
+        await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })
+      ).json().id,
+  });
+  routeSecurityTests('rotate secret', () => t, {
+    method: 'POST',
+    url: (id) => `/v1/webhooks/${id}/rotate-secret`,
+    scope: 'webhooks:write',
+    body: {},
+    create: async (tt, o) =>
+      (
+        await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })
+      ).json().id,
+  });
 
   test('the secret is shown once, stored sealed, and never returned again', async () => {
     const owner = await t.tenant();
@@ -55,9 +91,15 @@ describe('destinations', () => {
 
   test('unknown event types, credentials in the URL and non-URLs are refused with the field named', async () => {
     const owner = await t.tenant();
-    let res = await t.call('POST', '/v1/webhooks', { key: owner.sandboxKey, body: { url: rx.url, event_types: ['verification.teleported'] } });
+    let res = await t.call('POST', '/v1/webhooks', {
+      key: owner.sandboxKey,
+      body: { url: rx.url, event_types: ['verification.teleported'] },
+    });
     assert.equal(res.json().error.field, 'event_types[0]');
-    res = await t.call('POST', '/v1/webhooks', { key: owner.sandboxKey, body: { url: 'https://u:p@hooks.example.org/', event_types: ['*'] } });
+    res = await t.call('POST', '/v1/webhooks', {
+      key: owner.sandboxKey,
+      body: { url: 'https://u:p@hooks.example.org/', event_types: ['*'] },
+    });
     assert.equal(res.json().error.field, 'url');
     res = await t.call('POST', '/v1/webhooks', { key: owner.sandboxKey, body: { url: 'not a url', event_types: ['*'] } });
     assert.equal(res.json().error.field, 'url');
@@ -67,12 +109,21 @@ describe('destinations', () => {
     const strict = await createTestApp({ config: { webhooks: { ...t.config.webhooks, requireHttps: true, allowPrivateNetworks: false } } });
     try {
       const owner = await strict.tenant();
-      let res = await strict.call('POST', '/v1/webhooks', { key: owner.productionKey, body: { url: 'http://hooks.example.org/', event_types: ['*'] } });
+      let res = await strict.call('POST', '/v1/webhooks', {
+        key: owner.productionKey,
+        body: { url: 'http://hooks.example.org/', event_types: ['*'] },
+      });
       assert.equal(res.statusCode, 400);
       assert.equal(res.json().error.field, 'url');
-      res = await strict.call('POST', '/v1/webhooks', { key: owner.productionKey, body: { url: 'https://169.254.169.254/latest', event_types: ['*'] } });
+      res = await strict.call('POST', '/v1/webhooks', {
+        key: owner.productionKey,
+        body: { url: 'https://169.254.169.254/latest', event_types: ['*'] },
+      });
       assert.equal(res.statusCode, 400);
-      res = await strict.call('POST', '/v1/webhooks', { key: owner.productionKey, body: { url: 'https://hooks.example.org/', event_types: ['*'] } });
+      res = await strict.call('POST', '/v1/webhooks', {
+        key: owner.productionKey,
+        body: { url: 'https://hooks.example.org/', event_types: ['*'] },
+      });
       assert.equal(res.statusCode, 201);
     } finally {
       await strict.close();
@@ -82,10 +133,16 @@ describe('destinations', () => {
   test('update and delete are audited with a diff', async () => {
     const owner = await t.tenant();
     const d = await destination(owner);
-    const res = await t.call('PATCH', `/v1/webhooks/${d.id}`, { key: owner.sandboxKey, body: { event_types: ['webhook.test'], description: 'ops' } });
+    const res = await t.call('PATCH', `/v1/webhooks/${d.id}`, {
+      key: owner.sandboxKey,
+      body: { event_types: ['webhook.test'], description: 'ops' },
+    });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json().event_types, ['webhook.test']);
-    const [audit] = await t.db.query<{ diff: Record<string, { before: unknown; after: unknown }> }>("SELECT diff FROM audit_events WHERE resource_id = $1 AND action = 'webhook_destination.updated'", [d.id]);
+    const [audit] = await t.db.query<{ diff: Record<string, { before: unknown; after: unknown }> }>(
+      "SELECT diff FROM audit_events WHERE resource_id = $1 AND action = 'webhook_destination.updated'",
+      [d.id],
+    );
     assert.deepEqual(audit!.diff.event_types, { before: ['*'], after: ['webhook.test'] });
     assert.equal((await t.call('DELETE', `/v1/webhooks/${d.id}`, { key: owner.sandboxKey })).statusCode, 200);
     assert.equal((await t.call('GET', `/v1/webhooks/${d.id}`, { key: owner.sandboxKey })).statusCode, 404);
@@ -128,7 +185,10 @@ describe('delivery', () => {
     const del = (await t.call('GET', `/v1/webhook-deliveries?event_id=${ev}`, { key: owner.sandboxKey })).json().data[0];
     assert.equal(del.state, 'succeeded', JSON.stringify(del));
     assert.equal(del.attempts, 3);
-    assert.deepEqual(del.attempt_log.map((a: { status_code: number | null }) => a.status_code), [500, null, 204]);
+    assert.deepEqual(
+      del.attempt_log.map((a: { status_code: number | null }) => a.status_code),
+      [500, null, 204],
+    );
     assert.match(del.attempt_log[1].error, /timeout/);
     const stamps = rx.received.slice(start).filter((r) => r.event?.id === ev);
     assert.ok(stamps.every((r) => r.verified));
@@ -153,7 +213,9 @@ describe('delivery', () => {
     const owner = await t.tenant();
     const d = await destination(owner);
     rx.behaviour = () => ({ status: 200 });
-    const rotated = (await t.call('POST', `/v1/webhooks/${d.id}/rotate-secret`, { key: owner.sandboxKey, body: { overlap_hours: 1 } })).json();
+    const rotated = (
+      await t.call('POST', `/v1/webhooks/${d.id}/rotate-secret`, { key: owner.sandboxKey, body: { overlap_hours: 1 } })
+    ).json();
     assert.notEqual(rotated.secret, d.secret);
     assert.ok(rotated.previous_secret_expires_at);
     for (const secrets of [[d.secret], [rotated.secret]]) {
@@ -175,7 +237,10 @@ describe('delivery', () => {
 
   test('a destination that keeps failing is disabled, and an event tells the other destinations', async () => {
     const owner = await t.tenant();
-    const bad = await t.call('POST', '/v1/webhooks', { key: owner.sandboxKey, body: { url: rx.url.replace('/hook', '/bad'), event_types: ['*'] } });
+    const bad = await t.call('POST', '/v1/webhooks', {
+      key: owner.sandboxKey,
+      body: { url: rx.url.replace('/hook', '/bad'), event_types: ['*'] },
+    });
     const good = await destination(owner, { event_types: ['webhook_destination.disabled'] });
     rx.secrets = [good.secret];
     rx.behaviour = (_n, body) => (body.includes('"webhook.test"') ? { status: 503 } : { status: 200 });
@@ -184,7 +249,10 @@ describe('delivery', () => {
     const dest = (await t.call('GET', `/v1/webhooks/${bad.json().id}`, { key: owner.sandboxKey })).json();
     assert.equal(dest.enabled, false);
     assert.match(dest.disabled_reason, /consecutive failed deliveries/);
-    const notice = rx.received.find((r) => r.event?.type === 'webhook_destination.disabled' && (r.event.data as { destination_id: string }).destination_id === bad.json().id);
+    const notice = rx.received.find(
+      (r) =>
+        r.event?.type === 'webhook_destination.disabled' && (r.event.data as { destination_id: string }).destination_id === bad.json().id,
+    );
     assert.ok(notice?.verified, 'the disable notice reached the healthy destination, signed');
     const reenabled = await t.call('PATCH', `/v1/webhooks/${bad.json().id}`, { key: owner.sandboxKey, body: { enabled: true } });
     assert.equal(reenabled.json().consecutive_failures, 0);

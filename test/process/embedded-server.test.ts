@@ -40,7 +40,9 @@ test('first start on the embedded database: migrates, mints one sandbox and one 
     const keys = JSON.parse(listed.stdout.trim().split('\n').pop()!);
     assert.equal(keys.length, 2);
     const account = keys[0].account;
-    const minted = runCli(['keys', 'create', '--account', account, '--environment', 'production', '--scopes', 'lists:read', '--json'], { DATA_DIR: dir });
+    const minted = runCli(['keys', 'create', '--account', account, '--environment', 'production', '--scopes', 'lists:read', '--json'], {
+      DATA_DIR: dir,
+    });
     assert.equal(minted.code, 0, minted.stderr);
     const k = JSON.parse(minted.stdout.trim().split('\n').pop()!);
     assert.match(k.key, /^sk_live_/);
@@ -60,7 +62,7 @@ test('first start on the embedded database: migrates, mints one sandbox and one 
     running.push(second);
     assert.doesNotMatch(second.output(), /sk_sandbox_[0-9A-Za-z]{40}/);
     assert.match(second.output(), /keys create --account/);
-    const page = (await (await get(second.base, "/v1/lists/blocklist/entries", sandbox)).json()) as { data: unknown[] };
+    const page = (await (await get(second.base, '/v1/lists/blocklist/entries', sandbox)).json()) as { data: unknown[] };
     assert.equal(page.data.length, 1, 'data survived the restart');
     await second.stop();
 

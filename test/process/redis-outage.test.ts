@@ -47,42 +47,46 @@ after(async () => {
   await stopRedis();
 });
 
-test('Redis stops: requests still answer within a fraction of a second, limits per process, readiness reports it', { skip: existsSync('/usr/bin/redis-server') ? false : 'needs the redis-server binary (Debian redis-server)' }, async () => {
-  const port = await freePort();
-  await startRedis(port);
-  const fallbacks: unknown[] = [];
-  limiter = await createRateLimiter(`redis://127.0.0.1:${port}`, (err) => fallbacks.push(err));
-  t = await createTestApp({ rateLimiter: limiter });
-  const o = await t.tenant({ rateLimitPerMinute: 1000 });
-  const get = () => t!.call('GET', '/v1/lists/blocklist/entries', { key: o.sandboxKey });
+test(
+  'Redis stops: requests still answer within a fraction of a second, limits per process, readiness reports it',
+  { skip: existsSync('/usr/bin/redis-server') ? false : 'needs the redis-server binary (Debian redis-server)' },
+  async () => {
+    const port = await freePort();
+    await startRedis(port);
+    const fallbacks: unknown[] = [];
+    limiter = await createRateLimiter(`redis://127.0.0.1:${port}`, (err) => fallbacks.push(err));
+    t = await createTestApp({ rateLimiter: limiter });
+    const o = await t.tenant({ rateLimitPerMinute: 1000 });
+    const get = () => t!.call('GET', '/v1/lists/blocklist/entries', { key: o.sandboxKey });
 
-  const before = await get();
-  assert.equal(before.statusCode, 200);
-  assert.equal(before.headers['x-ratelimit-remaining'], '999');
-  let ready = (await t.app.inject({ method: 'GET', url: '/readyz' })).json();
-  assert.deepEqual(ready.rate_limits, { backend: 'redis', redis: 'ok', fallbacks: 0 });
+    const before = await get();
+    assert.equal(before.statusCode, 200);
+    assert.equal(before.headers['x-ratelimit-remaining'], '999');
+    let ready = (await t.app.inject({ method: 'GET', url: '/readyz' })).json();
+    assert.deepEqual(ready.rate_limits, { backend: 'redis', redis: 'ok', fallbacks: 0 });
 
-  await stopRedis();
-  const t0 = performance.now();
-  const during = await get();
-  const ms = performance.now() - t0;
-  assert.equal(during.statusCode, 200, during.body);
-  assert.ok(ms < 1_000, `answered in ${ms.toFixed(0)} ms`);
-  assert.ok(during.headers['x-ratelimit-limit'], 'limits still apply, counted in this process');
-  ready = (await t.app.inject({ method: 'GET', url: '/readyz' })).json();
-  assert.equal(ready.status, 'ready');
-  assert.equal(ready.rate_limits.redis, 'unavailable');
-  assert.ok(ready.rate_limits.fallbacks >= 1);
-  assert.equal(fallbacks.length, 1, 'the outage is reported once, not per request');
-  for (let i = 0; i < 5; i++) assert.equal((await get()).statusCode, 200);
+    await stopRedis();
+    const t0 = performance.now();
+    const during = await get();
+    const ms = performance.now() - t0;
+    assert.equal(during.statusCode, 200, during.body);
+    assert.ok(ms < 1_000, `answered in ${ms.toFixed(0)} ms`);
+    assert.ok(during.headers['x-ratelimit-limit'], 'limits still apply, counted in this process');
+    ready = (await t.app.inject({ method: 'GET', url: '/readyz' })).json();
+    assert.equal(ready.status, 'ready');
+    assert.equal(ready.rate_limits.redis, 'unavailable');
+    assert.ok(ready.rate_limits.fallbacks >= 1);
+    assert.equal(fallbacks.length, 1, 'the outage is reported once, not per request');
+    for (let i = 0; i < 5; i++) assert.equal((await get()).statusCode, 200);
 
-  // Redis comes back on the same port: after the retry pause the shared counters decide again.
-  await startRedis(port);
-  let back = false;
-  for (let i = 0; i < 40 && !back; i++) {
-    await sleep(250);
-    await get();
-    back = (await t.app.inject({ method: 'GET', url: '/readyz' })).json().rate_limits.redis === 'ok';
-  }
-  assert.ok(back, 'Redis is used again once it answers');
-});
+    // Redis comes back on the same port: after the retry pause the shared counters decide again.
+    await startRedis(port);
+    let back = false;
+    for (let i = 0; i < 40 && !back; i++) {
+      await sleep(250);
+      await get();
+      back = (await t.app.inject({ method: 'GET', url: '/readyz' })).json().rate_limits.redis === 'ok';
+    }
+    assert.ok(back, 'Redis is used again once it answers');
+  },
+);

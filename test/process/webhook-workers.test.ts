@@ -14,7 +14,11 @@ const MASTER_KEY = '33'.repeat(32);
 const fast = { WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2', MASTER_KEY };
 
 async function api(base: string, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as any };
 }
 
@@ -36,16 +40,21 @@ test('a server killed with SIGKILL in the middle of a delivery loses nothing: af
   // The first delivery hangs at the receiver; while it hangs, the whole server process is killed.
   rx.behaviour = (n) => (n === 1 ? { hang: true } : { status: 200 });
   const ev = (await api(first.base, key, 'POST', `/v1/webhooks/${dest.json.id}/test`)).json.event_id;
-  await rx.waitFor((r) => r.length >= 1).catch((e) => {
-    throw new Error(`${e.message}\nserver output:\n${first.output()}`);
-  });
+  await rx
+    .waitFor((r) => r.length >= 1)
+    .catch((e) => {
+      throw new Error(`${e.message}\nserver output:\n${first.output()}`);
+    });
   await first.stop('SIGKILL');
 
   const second = await startServer({ DATA_DIR: dir, ...fast });
   servers.push(second);
   await rx.waitFor((r) => r.filter((x) => x.event?.id === ev).length >= 2, 30_000);
   const copies = rx.received.filter((x) => x.event?.id === ev);
-  assert.ok(copies.every((c) => c.verified), 'every copy is signed');
+  assert.ok(
+    copies.every((c) => c.verified),
+    'every copy is signed',
+  );
   assert.equal(copies[1]!.event!.delivery.attempt, 2, 'the redelivery is the second attempt of the same delivery');
   // Wait for the attempt to be recorded, then check the delivery's final state through the API.
   for (let i = 0; i < 50; i++) {
@@ -59,10 +68,13 @@ test('a server killed with SIGKILL in the middle of a delivery loses nothing: af
 const pgBase = process.env.TEST_DATABASE_URL;
 
 function startWorker(url: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
-test('two worker processes share the deliveries: none is delivered by both at once; a killed worker\'s claims are taken over', async (t) => {
+test("two worker processes share the deliveries: none is delivered by both at once; a killed worker's claims are taken over", async (t) => {
   if (!pgBase) return t.skip('needs TEST_DATABASE_URL (several processes need PostgreSQL)');
   const schema = `wh_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: withUser(pgBase) });

@@ -27,15 +27,18 @@ const ISSUE_TEXT = /** @type {Record<string, string>} */ ({
   too_dark: 'The photo is too dark. Move somewhere brighter and try again.',
   no_document: 'We could not find an identity document in this photo. Place the whole document in the frame.',
   wrong_document: 'This document is not one we can accept here. Use one of the document types listed.',
-  unreadable: 'We could not read the document. Make sure all of it, including the lines of characters at the bottom, is in the frame and not covered.',
+  unreadable:
+    'We could not read the document. Make sure all of it, including the lines of characters at the bottom, is in the frame and not covered.',
   no_face: 'We could not find a face. Look straight at the camera with your face fully visible.',
   multiple_faces: 'More than one face is in the photo. Make sure only you are in the picture.',
   face_too_small: 'Your face is too small in the photo. Move closer to the camera.',
 });
 
 const MESSAGES = {
-  tooLarge: (/** @type {number} */ max) => `This file is too large. The limit is ${formatBytes(max)}. Take a new photo or choose a smaller file.`,
-  wrongType: (/** @type {boolean} */ pdf) => `This type of file cannot be used. Choose a photo (JPEG, PNG, WebP or HEIC)${pdf ? ' or a PDF' : ''}.`,
+  tooLarge: (/** @type {number} */ max) =>
+    `This file is too large. The limit is ${formatBytes(max)}. Take a new photo or choose a smaller file.`,
+  wrongType: (/** @type {boolean} */ pdf) =>
+    `This type of file cannot be used. Choose a photo (JPEG, PNG, WebP or HEIC)${pdf ? ' or a PDF' : ''}.`,
   unreadable: 'We could not open this file. Take a new photo or choose another file.',
   network: 'We could not reach the server. Check your internet connection and try again.',
   camera: 'We could not use your camera. Allow camera access in your browser settings, or choose a photo instead.',
@@ -45,13 +48,38 @@ const MESSAGES = {
 };
 
 const STEP_TEXT = /** @type {Record<string, { title: string, hint: string, done: string, facing: 'environment' | 'user' | null }>} */ ({
-  document_front: { title: 'Photograph the front of your document', hint: 'Place the document on a dark, flat surface in good light. Fit the whole document in the frame, with no fingers over it. For a passport, use the page with your photo.', done: 'Front of document', facing: 'environment' },
-  document_back: { title: 'Photograph the back of your document', hint: 'ID cards and most driving licences have information on the back. Passports do not: if you used a passport, skip this step.', done: 'Back of document', facing: 'environment' },
-  selfie: { title: 'Take a photo of your face', hint: 'Look straight at the camera in good light. Remove sunglasses or a hat, and make sure nobody else is in the picture.', done: 'Photo of your face', facing: 'user' },
-  proof_of_address: { title: 'Add a proof of address', hint: 'A bill or bank statement from the last three months that shows your name and address. A photo or a PDF both work.', done: 'Proof of address', facing: 'environment' },
+  document_front: {
+    title: 'Photograph the front of your document',
+    hint: 'Place the document on a dark, flat surface in good light. Fit the whole document in the frame, with no fingers over it. For a passport, use the page with your photo.',
+    done: 'Front of document',
+    facing: 'environment',
+  },
+  document_back: {
+    title: 'Photograph the back of your document',
+    hint: 'ID cards and most driving licences have information on the back. Passports do not: if you used a passport, skip this step.',
+    done: 'Back of document',
+    facing: 'environment',
+  },
+  selfie: {
+    title: 'Take a photo of your face',
+    hint: 'Look straight at the camera in good light. Remove sunglasses or a hat, and make sure nobody else is in the picture.',
+    done: 'Photo of your face',
+    facing: 'user',
+  },
+  proof_of_address: {
+    title: 'Add a proof of address',
+    hint: 'A bill or bank statement from the last three months that shows your name and address. A photo or a PDF both work.',
+    done: 'Proof of address',
+    facing: 'environment',
+  },
 });
 
-const DOCUMENT_NAMES = /** @type {Record<string, string>} */ ({ passport: 'passport', id_card: 'national ID card', driving_licence: 'driving licence', visa: 'visa' });
+const DOCUMENT_NAMES = /** @type {Record<string, string>} */ ({
+  passport: 'passport',
+  id_card: 'national ID card',
+  driving_licence: 'driving licence',
+  visa: 'visa',
+});
 
 // ---------------------------------------------------------------------------------------------
 // Small DOM helpers
@@ -235,7 +263,9 @@ function route() {
 function showWelcome() {
   if (!session) return;
   const list = el('welcome-steps');
-  list.replaceChildren(...steps.map((s) => make('li', `${STEP_TEXT[s.kind]?.done ?? s.kind}${s.required ? '' : ' (if your document has one)'}`)));
+  list.replaceChildren(
+    ...steps.map((s) => make('li', `${STEP_TEXT[s.kind]?.done ?? s.kind}${s.required ? '' : ' (if your document has one)'}`)),
+  );
   const types = session.accepted_document_types.map((t) => DOCUMENT_NAMES[t] ?? t);
   el('welcome-documents').textContent = types.length ? `Documents we accept: ${types.join(', ')}.` : '';
   if (steps.length === 0) list.replaceChildren(make('li', 'Nothing to photograph: just confirm below.'));
@@ -304,7 +334,11 @@ async function startCamera() {
   alertText(null);
   try {
     stream = await navigator.mediaDevices.getUserMedia({
-      video: { facingMode: STEP_TEXT[step.kind]?.facing === 'user' ? 'user' : 'environment', width: { ideal: 1920 }, height: { ideal: 1080 } },
+      video: {
+        facingMode: STEP_TEXT[step.kind]?.facing === 'user' ? 'user' : 'environment',
+        width: { ideal: 1920 },
+        height: { ideal: 1080 },
+      },
       audio: false,
     });
   } catch {
@@ -437,19 +471,25 @@ function retake() {
 function showReview() {
   stopCamera();
   const list = el('review-list');
-  list.replaceChildren(...steps.map((step, i) => {
-    const item = make('li');
-    const label = make('span', STEP_TEXT[step.kind]?.done ?? step.kind);
-    const state = make('span', step.captured ? 'Added' : step.required ? 'Missing' : 'Skipped', `tag ${step.captured ? 'done' : step.required ? 'missing' : ''}`);
-    const change = make('button', step.captured ? 'Change' : 'Add', 'secondary');
-    change.setAttribute('type', 'button');
-    change.setAttribute('aria-label', `${step.captured ? 'Change' : 'Add'} ${(STEP_TEXT[step.kind]?.done ?? step.kind).toLowerCase()}`);
-    change.addEventListener('click', () => showStep(i));
-    const left = make('span');
-    left.append(label, document.createTextNode(' '), state);
-    item.append(left, change);
-    return item;
-  }));
+  list.replaceChildren(
+    ...steps.map((step, i) => {
+      const item = make('li');
+      const label = make('span', STEP_TEXT[step.kind]?.done ?? step.kind);
+      const state = make(
+        'span',
+        step.captured ? 'Added' : step.required ? 'Missing' : 'Skipped',
+        `tag ${step.captured ? 'done' : step.required ? 'missing' : ''}`,
+      );
+      const change = make('button', step.captured ? 'Change' : 'Add', 'secondary');
+      change.setAttribute('type', 'button');
+      change.setAttribute('aria-label', `${step.captured ? 'Change' : 'Add'} ${(STEP_TEXT[step.kind]?.done ?? step.kind).toLowerCase()}`);
+      change.addEventListener('click', () => showStep(i));
+      const left = make('span');
+      left.append(label, document.createTextNode(' '), state);
+      item.append(left, change);
+      return item;
+    }),
+  );
   alertText(null);
   show('review');
 }
@@ -489,18 +529,28 @@ function stopPolling() {
 }
 
 const CHECK_NAMES = /** @type {Record<string, string>} */ ({
-  document: 'Document', liveness: 'Live photo', face_match: 'Face comparison', age_estimation: 'Age',
-  proof_of_address: 'Proof of address', sanctions_pep: 'Background check', risk_score: 'Final review',
+  document: 'Document',
+  liveness: 'Live photo',
+  face_match: 'Face comparison',
+  age_estimation: 'Age',
+  proof_of_address: 'Proof of address',
+  sanctions_pep: 'Background check',
+  risk_score: 'Final review',
 });
 const CHECK_STATES = /** @type {Record<string, string>} */ ({ pending: 'Waiting', processing: 'In progress', complete: 'Done' });
 
 function renderChecks() {
   const list = el('check-list');
-  list.replaceChildren(...(session?.checks ?? []).map((c) => {
-    const item = make('li');
-    item.append(make('span', CHECK_NAMES[c.type] ?? c.type), make('span', CHECK_STATES[c.status] ?? c.status, `tag ${c.status === 'complete' ? 'done' : ''}`));
-    return item;
-  }));
+  list.replaceChildren(
+    ...(session?.checks ?? []).map((c) => {
+      const item = make('li');
+      item.append(
+        make('span', CHECK_NAMES[c.type] ?? c.type),
+        make('span', CHECK_STATES[c.status] ?? c.status, `tag ${c.status === 'complete' ? 'done' : ''}`),
+      );
+      return item;
+    }),
+  );
 }
 
 function showProgress() {

@@ -43,12 +43,20 @@ describe('email', () => {
   test('MX lookup only through an injected resolver', async () => {
     assert.equal((await checkEmail('a@example.com')).hasMx, null);
     const none = Object.assign(new Error('nx'), { code: 'ENOTFOUND' });
-    const r = await checkEmail('a@nomail.example', { resolveMx: async () => { throw none; } });
+    const r = await checkEmail('a@nomail.example', {
+      resolveMx: async () => {
+        throw none;
+      },
+    });
     assert.equal(r.valid, false);
     assert.equal(r.reason, 'no_mx');
     const ok = await checkEmail('a@mail.example', { resolveMx: async () => [{ exchange: 'mx.mail.example', priority: 10 }] });
     assert.equal(ok.hasMx, true);
-    const unknown = await checkEmail('a@mail.example', { resolveMx: async () => { throw Object.assign(new Error('t'), { code: 'ETIMEOUT' }); } });
+    const unknown = await checkEmail('a@mail.example', {
+      resolveMx: async () => {
+        throw Object.assign(new Error('t'), { code: 'ETIMEOUT' });
+      },
+    });
     assert.equal(unknown.valid, true);
     assert.equal(unknown.hasMx, null);
   });
@@ -63,7 +71,10 @@ describe('destination rate windows', () => {
   const now = new Date('2026-01-01T12:00:00Z');
   const ago = (s: number) => new Date(now.getTime() - s * 1000);
   test('allows under every window, refuses at the limit with the time until a slot frees', () => {
-    const windows = [{ windowSeconds: 60, maxSends: 2 }, { windowSeconds: 3600, maxSends: 3 }];
+    const windows = [
+      { windowSeconds: 60, maxSends: 2 },
+      { windowSeconds: 3600, maxSends: 3 },
+    ];
     assert.deepEqual(decideDestinationRate([ago(30)], now, windows), { allowed: true });
     const r = decideDestinationRate([ago(50), ago(10)], now, windows);
     assert.equal(r.allowed, false);

@@ -24,7 +24,13 @@ export function checkEmailSyntax(raw: string): { ok: boolean; local: string; dom
   const trimmed = raw.trim();
   const at = trimmed.lastIndexOf('@');
   const local = at > 0 ? trimmed.slice(0, at) : '';
-  const domain = at > 0 ? trimmed.slice(at + 1).toLowerCase().replace(/\.$/, '') : '';
+  const domain =
+    at > 0
+      ? trimmed
+          .slice(at + 1)
+          .toLowerCase()
+          .replace(/\.$/, '')
+      : '';
   const labels = domain.split('.');
   const ok =
     trimmed.length <= 254 &&

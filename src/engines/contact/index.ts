@@ -1,5 +1,14 @@
 export { startVerification, confirmVerification } from './otp.js';
-export type { VerificationState, ContactChannel, StartInput, StartResult, StartRefusal, ConfirmResult, ConfirmOutcome, VerificationStatus } from './otp.js';
+export type {
+  VerificationState,
+  ContactChannel,
+  StartInput,
+  StartResult,
+  StartRefusal,
+  ConfirmResult,
+  ConfirmOutcome,
+  VerificationStatus,
+} from './otp.js';
 export { defaultOtpConfig, resolveOtpConfig, type OtpConfig, type RateWindow } from './otp-config.js';
 export { decideDestinationRate, type RateDecision } from './rate-limit.js';
 export { hashCode, digestsEqual } from './otp-code.js';

@@ -34,7 +34,9 @@ export function checkPhone(raw: string, options: PhoneOptions = {}): PhoneCheck 
   signals.push(signal('phone_valid', valid, valid));
   if (!valid) return { valid: false, e164, country, type, reason: 'invalid_number', signals };
   const refusedType = type !== null && REFUSED_TYPES.has(type);
-  signals.push(signal('phone_type', type, !refusedType, { detail: 'Premium, shared-cost and landline numbers are refused for SMS codes.' }));
+  signals.push(
+    signal('phone_type', type, !refusedType, { detail: 'Premium, shared-cost and landline numbers are refused for SMS codes.' }),
+  );
   if (refusedType) return { valid: false, e164, country, type, reason: 'not_sms_capable', signals };
   const allowed = !options.allowedCountries?.length || (country !== null && options.allowedCountries.includes(country));
   signals.push(signal('phone_country_allowed', country, allowed));

@@ -12,7 +12,10 @@ export function decideDestinationRate(sentAt: readonly Date[], now: Date, window
   let worst: { retryAfterSeconds: number; window: RateWindow } | null = null;
   for (const window of windows) {
     const start = nowMs - window.windowSeconds * 1000;
-    const inWindow = sentAt.map((d) => d.getTime()).filter((t) => t > start && t <= nowMs).sort((a, b) => a - b);
+    const inWindow = sentAt
+      .map((d) => d.getTime())
+      .filter((t) => t > start && t <= nowMs)
+      .sort((a, b) => a - b);
     if (inWindow.length < window.maxSends) continue;
     // The window frees a slot when the oldest send that still counts leaves it.
     const oldestCounting = inWindow[inWindow.length - window.maxSends] ?? nowMs;

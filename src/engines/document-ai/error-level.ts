@@ -27,7 +27,10 @@ export async function decodeGrey(jpeg: Buffer): Promise<DecodedGrey> {
 
 export async function errorLevels(jpeg: Buffer, quality: number, decoded?: DecodedGrey): Promise<ErrorLevelResult> {
   const original = decoded ?? (await decodeGrey(jpeg));
-  const recompressed = await sharp(await sharp(jpeg).jpeg({ quality, chromaSubsampling: '4:2:0' }).toBuffer()).greyscale().raw().toBuffer();
+  const recompressed = await sharp(await sharp(jpeg).jpeg({ quality, chromaSubsampling: '4:2:0' }).toBuffer())
+    .greyscale()
+    .raw()
+    .toBuffer();
   const { width, height } = original.info;
   const a = original.data;
   const bw = Math.floor(width / 8);

@@ -8,7 +8,14 @@ import type { Signal } from '../signal.js';
 import { createTesseractOcr } from '../text/ocr.js';
 import { makeInvoice } from '../../../test/fixtures/poa/invoice-fixture.js';
 import { layoutToImage, layoutToPdf } from '../../../test/fixtures/poa/layout.js';
-import { appendInfoUpdate, appendSignature, appendTextEdit, pasteTextIntoJpeg, resaveJpeg, withSoftwareTag } from '../../../test/fixtures/poa/tamper.js';
+import {
+  appendInfoUpdate,
+  appendSignature,
+  appendTextEdit,
+  pasteTextIntoJpeg,
+  resaveJpeg,
+  withSoftwareTag,
+} from '../../../test/fixtures/poa/tamper.js';
 
 const specs: FieldSpec[] = [
   { name: 'invoice_number', anchor: 'Invoice number', required: true },
@@ -21,7 +28,11 @@ const specs: FieldSpec[] = [
   { name: 'customer', region: { page: 1, x: 0.05, y: 0.15, w: 0.4, h: 0.06 } },
   { name: 'po_number', anchor: 'Purchase order' },
 ];
-const failed = (signals: Signal[]) => signals.filter((s) => s.passed === false).map((s) => s.name).sort();
+const failed = (signals: Signal[]) =>
+  signals
+    .filter((s) => s.passed === false)
+    .map((s) => s.name)
+    .sort();
 
 describe('extractDocumentFields on a generated invoice PDF', () => {
   test('finds every field with its normalised value and position', async () => {
@@ -83,7 +94,11 @@ describe('PDF tampering', () => {
     const signed = await appendSignature(pdf);
     assert.deepEqual(failed(await analysePdfTampering(signed)), []);
     const edited = await appendTextEdit(signed, { ...truth.totalBox, text: 'EUR 1.00', coverWidth: 120 });
-    assert.deepEqual(failed(await analysePdfTampering(edited)), ['pdf_changed_after_signing', 'pdf_content_changed_in_update', 'pdf_font_objects_mixed_on_line']);
+    assert.deepEqual(failed(await analysePdfTampering(edited)), [
+      'pdf_changed_after_signing',
+      'pdf_content_changed_in_update',
+      'pdf_font_objects_mixed_on_line',
+    ]);
   });
 
   test('modification long after creation is flagged', async () => {
@@ -120,13 +135,19 @@ describe('image tampering and OCR extraction', () => {
   test('editing software in EXIF and a pasted region are flagged; a plain re-save is not', async () => {
     assert.deepEqual(failed(await analyseImageTampering(await withSoftwareTag(jpeg, 'GIMP 2.10.36'), 'image/jpeg')), ['image_software']);
     assert.deepEqual(failed(await analyseImageTampering(await resaveJpeg(jpeg, 92), 'image/jpeg')), []);
-    const pasted = await pasteTextIntoJpeg(jpeg, { x: truth.totalBox.x * 2, y: truth.totalBox.y * 2 - 4, w: 220, h: 34, text: 'EUR 12.00', fontPx: 24 }, 92);
+    const pasted = await pasteTextIntoJpeg(
+      jpeg,
+      { x: truth.totalBox.x * 2, y: truth.totalBox.y * 2 - 4, w: 220, h: 34, text: 'EUR 12.00', fontPx: 24 },
+      92,
+    );
     const s = await analyseImageTampering(pasted, 'image/jpeg');
     assert.deepEqual(failed(s), ['jpeg_compression_inconsistent']);
     const detail = s.find((x) => x.name === 'jpeg_compression_inconsistent')?.detail ?? '';
     const x = Number(/x=(\d+)/.exec(detail)?.[1]);
     assert.ok(Math.abs(x - truth.totalBox.x * 2) < 40, detail);
-    const skipped = (await analyseImageTampering(pasted, 'image/jpeg', { maxGhostPixels: 1000 })).find((x) => x.name === 'jpeg_compression_inconsistent');
+    const skipped = (await analyseImageTampering(pasted, 'image/jpeg', { maxGhostPixels: 1000 })).find(
+      (x) => x.name === 'jpeg_compression_inconsistent',
+    );
     assert.deepEqual([skipped?.value, skipped?.passed], [null, null]);
   });
 });

@@ -55,13 +55,29 @@ export const DOCUMENT_AI_MODEL: ModelInfo = { name: 'verity-document-ai', versio
 const BASE_CONFIDENCE: Record<LocateMethod, number> = { region: 0.9, anchor: 0.92, pattern: 0.95, type_scan: 0.7 };
 
 /** Extracts the caller's fields from text already read from the document. */
-export function locateFields(doc: TextDocument, specs: readonly FieldSpec[], options: Pick<DocumentAiOptions, 'country'> = {}): ExtractedField[] {
+export function locateFields(
+  doc: TextDocument,
+  specs: readonly FieldSpec[],
+  options: Pick<DocumentAiOptions, 'country'> = {},
+): ExtractedField[] {
   validateFieldSpecs(specs);
   const locateOptions = { monthFirst: options.country?.toUpperCase() === 'US', defaultCountry: options.country?.toUpperCase() };
   return specs.map((spec) => {
     const type = spec.type ?? 'string';
     const found = locateField(doc.pages, spec, locateOptions);
-    if (!found) return { name: spec.name, type, value: null, normalized: null, valid: false, confidence: 0, method: null, page: null, box: null, relativeBox: null };
+    if (!found)
+      return {
+        name: spec.name,
+        type,
+        value: null,
+        normalized: null,
+        valid: false,
+        confidence: 0,
+        method: null,
+        page: null,
+        box: null,
+        relativeBox: null,
+      };
     const ocr = found.words.length ? found.words.reduce((s, w) => s + w.confidence, 0) / found.words.length : 0;
     const confidence = Math.round(BASE_CONFIDENCE[found.method] * ocr * (found.value.valid ? 1 : 0.5) * 1000) / 1000;
     const page = doc.pages[found.box.page - 1]!;
@@ -84,7 +100,11 @@ export function locateFields(doc: TextDocument, specs: readonly FieldSpec[], opt
  * The document-ai check: caller-defined fields with confidence and position, plus tampering
  * signals. Throws DocumentAiInputError for bad field specs and TextInputError for bad files.
  */
-export async function extractDocumentFields(input: Buffer, specs: readonly FieldSpec[], options: DocumentAiOptions = {}): Promise<DocumentAiResult> {
+export async function extractDocumentFields(
+  input: Buffer,
+  specs: readonly FieldSpec[],
+  options: DocumentAiOptions = {},
+): Promise<DocumentAiResult> {
   validateFieldSpecs(specs);
   const t0 = performance.now();
   const doc = await extractText(input, options.mime, { ocr: options.ocr, limits: options.limits });
@@ -93,7 +113,10 @@ export async function extractDocumentFields(input: Buffer, specs: readonly Field
   const t2 = performance.now();
   let tampering: Signal[] = [];
   if (!options.skipTampering) {
-    tampering = doc.mediaType === 'application/pdf' ? await analysePdfTampering(input, options.pdf) : await analyseImageTampering(input, doc.mediaType, options.image);
+    tampering =
+      doc.mediaType === 'application/pdf'
+        ? await analysePdfTampering(input, options.pdf)
+        : await analyseImageTampering(input, doc.mediaType, options.image);
   }
   tampering.push(signal('text_source', doc.source, null));
   const t3 = performance.now();

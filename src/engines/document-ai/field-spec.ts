@@ -42,15 +42,19 @@ export function validateFieldSpecs(specs: readonly FieldSpec[]): void {
   const names = new Set<string>();
   specs.forEach((s, i) => {
     const at = `fields[${i}]`;
-    if (!s.name || !/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(s.name)) throw new DocumentAiInputError(`${at}.name`, 'name must be 1-64 letters, digits, _ . -');
+    if (!s.name || !/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(s.name))
+      throw new DocumentAiInputError(`${at}.name`, 'name must be 1-64 letters, digits, _ . -');
     if (names.has(s.name)) throw new DocumentAiInputError(`${at}.name`, `duplicate field name ${s.name}`);
     names.add(s.name);
     const type = s.type ?? 'string';
     if (!TYPES.has(type)) throw new DocumentAiInputError(`${at}.type`, `unknown type ${String(type)}`);
-    if (!s.anchor && !s.pattern && !s.region && type === 'string') throw new DocumentAiInputError(at, 'a string field needs an anchor, a pattern or a region');
-    if (s.anchor !== undefined && (typeof s.anchor !== 'string' || s.anchor.trim().length === 0 || s.anchor.length > 100)) throw new DocumentAiInputError(`${at}.anchor`, 'anchor must be 1-100 characters');
+    if (!s.anchor && !s.pattern && !s.region && type === 'string')
+      throw new DocumentAiInputError(at, 'a string field needs an anchor, a pattern or a region');
+    if (s.anchor !== undefined && (typeof s.anchor !== 'string' || s.anchor.trim().length === 0 || s.anchor.length > 100))
+      throw new DocumentAiInputError(`${at}.anchor`, 'anchor must be 1-100 characters');
     if (s.pattern !== undefined) {
-      if (typeof s.pattern !== 'string' || s.pattern.length > 200) throw new DocumentAiInputError(`${at}.pattern`, 'pattern must be at most 200 characters');
+      if (typeof s.pattern !== 'string' || s.pattern.length > 200)
+        throw new DocumentAiInputError(`${at}.pattern`, 'pattern must be at most 200 characters');
       // Nested quantifiers are the classic catastrophic-backtracking shape; refuse them outright.
       if (/\([^)]*[+*][^)]*\)[+*{]/.test(s.pattern)) throw new DocumentAiInputError(`${at}.pattern`, 'nested quantifiers are not allowed');
       try {
@@ -61,7 +65,14 @@ export function validateFieldSpecs(specs: readonly FieldSpec[]): void {
     }
     if (s.region) {
       const r = s.region;
-      const ok = Number.isInteger(r.page) && r.page >= 1 && [r.x, r.y, r.w, r.h].every((v) => typeof v === 'number' && v >= 0 && v <= 1) && r.x + r.w <= 1.0001 && r.y + r.h <= 1.0001 && r.w > 0 && r.h > 0;
+      const ok =
+        Number.isInteger(r.page) &&
+        r.page >= 1 &&
+        [r.x, r.y, r.w, r.h].every((v) => typeof v === 'number' && v >= 0 && v <= 1) &&
+        r.x + r.w <= 1.0001 &&
+        r.y + r.h <= 1.0001 &&
+        r.w > 0 &&
+        r.h > 0;
       if (!ok) throw new DocumentAiInputError(`${at}.region`, 'region needs page >= 1 and x, y, w, h within 0..1');
     }
   });

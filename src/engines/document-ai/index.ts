@@ -1,4 +1,11 @@
-export { extractDocumentFields, locateFields, DOCUMENT_AI_MODEL, type DocumentAiOptions, type DocumentAiResult, type ExtractedField } from './extract-document-fields.js';
+export {
+  extractDocumentFields,
+  locateFields,
+  DOCUMENT_AI_MODEL,
+  type DocumentAiOptions,
+  type DocumentAiResult,
+  type ExtractedField,
+} from './extract-document-fields.js';
 export { validateFieldSpecs, DocumentAiInputError, MAX_FIELDS, type FieldSpec, type RelativeRegion } from './field-spec.js';
 export { findTypedValues, parseAmount, type FieldType, type TypedValue } from './value-types.js';
 export { checkIban, makeIban, ibanMod97, type IbanCheck } from './iban.js';

@@ -50,8 +50,12 @@ function byAnchor(pages: readonly TextPage[], spec: FieldSpec, type: FieldType, 
       const end = anchorEnd(seg, anchorTokens);
       if (end < 0) continue;
       const lineH = seg.h;
-      const right = segments.filter((s) => s !== seg && s.x >= seg.x + seg.w && Math.abs(s.y + s.h / 2 - (seg.y + seg.h / 2)) < lineH * 0.6).sort((a, b) => a.x - b.x)[0];
-      const below = segments.filter((s) => s.y > seg.y + lineH * 0.5 && s.y - (seg.y + seg.h) < lineH * 1.5 && s.x < seg.x + seg.w && s.x + s.w > seg.x).sort((a, b) => a.y - b.y)[0];
+      const right = segments
+        .filter((s) => s !== seg && s.x >= seg.x + seg.w && Math.abs(s.y + s.h / 2 - (seg.y + seg.h / 2)) < lineH * 0.6)
+        .sort((a, b) => a.x - b.x)[0];
+      const below = segments
+        .filter((s) => s.y > seg.y + lineH * 0.5 && s.y - (seg.y + seg.h) < lineH * 1.5 && s.x < seg.x + seg.w && s.x + s.w > seg.x)
+        .sort((a, b) => a.y - b.y)[0];
       const candidates = [seg.words.slice(end), right?.words ?? [], below?.words ?? []];
       for (const words of candidates) {
         const hit = typedIn(words, type, options);
@@ -94,7 +98,12 @@ function byRegion(pages: readonly TextPage[], spec: FieldSpec, type: FieldType, 
     const words = lines.flatMap((l) => l.words);
     if (words.length === 0) return null;
     const raw = lines.map((l) => joinWords(l.words).text).join('\n');
-    return { value: { raw, index: 0, normalized: raw.replace(/\s+/g, ' '), valid: true }, words, box: boxAround(r.page, words)!, method: 'region' };
+    return {
+      value: { raw, index: 0, normalized: raw.replace(/\s+/g, ' '), valid: true },
+      words,
+      box: boxAround(r.page, words)!,
+      method: 'region',
+    };
   }
   for (const line of lines) {
     const hit = typedIn(line.words, type, options);

@@ -71,7 +71,11 @@ function objectsIn(section: string, bytes: Buffer, offset: number): number[] {
       const count = Math.min(10_000, Number(/\/N\s+(\d+)/.exec(s[0])?.[1] ?? '0'));
       // An object stream's header is a few numbers per object: 4 MiB is plenty, and a bomb stops there.
       const header = inflateSync(bytes.subarray(dataStart, offset + endIdx), { maxOutputLength: 4 * 1024 * 1024 }).toString('latin1');
-      const nums = header.trim().split(/\s+/).slice(0, count * 2).map(Number);
+      const nums = header
+        .trim()
+        .split(/\s+/)
+        .slice(0, count * 2)
+        .map(Number);
       for (let i = 0; i + 1 < nums.length && Number.isInteger(nums[i]); i += 2) if (!Number.isNaN(nums[i])) found.add(nums[i]!);
     } catch {
       // Not Flate or damaged: the structural check below still sees the stream object itself.

@@ -4,7 +4,8 @@ import { signal, type Signal } from '../signal.js';
 import { decodeGrey, errorLevels } from './error-level.js';
 import { estimateQuality, readQuantTables } from './jpeg-tables.js';
 
-const EDITORS = /photoshop|gimp|pixelmator|affinity|paint\.net|canva|snapseed|lightroom|picsart|fotor|photopea|krita|inkscape|illustrator|facetune|polarr/i;
+const EDITORS =
+  /photoshop|gimp|pixelmator|affinity|paint\.net|canva|snapseed|lightroom|picsart|fotor|photopea|krita|inkscape|illustrator|facetune|polarr/i;
 
 /** Text chunks (tEXt, iTXt) of a PNG: where PNG writers record their Software name. */
 function pngText(png: Buffer): Record<string, string> {
@@ -18,7 +19,14 @@ function pngText(png: Buffer): Record<string, string> {
       const nul = data.indexOf(0);
       if (nul > 0) {
         const key = data.toString('latin1', 0, nul);
-        const rest = type === 'iTXt' ? data.subarray(nul + 3).toString('utf8').split('\u0000').pop() ?? '' : data.toString('latin1', nul + 1);
+        const rest =
+          type === 'iTXt'
+            ? (data
+                .subarray(nul + 3)
+                .toString('utf8')
+                .split('\u0000')
+                .pop() ?? '')
+            : data.toString('latin1', nul + 1);
         out[key] = rest;
       }
     }
@@ -34,7 +42,12 @@ function pngText(png: Buffer): Record<string, string> {
  * last save was never quantised at q1 and stands out as a compact cluster of outlier blocks.
  */
 async function compressionGhost(image: Buffer, fileQuality: number, minBlocks: number) {
-  let best: { blocks: number; region: Awaited<ReturnType<typeof errorLevels>>['largestRegion']; atQuality: number; suspicious: boolean } = { blocks: 0, region: null, atQuality: 0, suspicious: false };
+  let best: { blocks: number; region: Awaited<ReturnType<typeof errorLevels>>['largestRegion']; atQuality: number; suspicious: boolean } = {
+    blocks: 0,
+    region: null,
+    atQuality: 0,
+    suspicious: false,
+  };
   const decoded = await decodeGrey(image);
   for (let q = 50; q <= Math.min(95, fileQuality + 2); q += 5) {
     const ela = await errorLevels(image, q, decoded);
@@ -62,7 +75,10 @@ export async function analyseImageTampering(image: Buffer, mediaType: string, op
     const t = pngText(image);
     software = [t.Software, t.software, t['XML:com.adobe.xmp']?.match(/CreatorTool>([^<]+)</)?.[1]].filter((s): s is string => !!s);
   } else {
-    const meta = (await exifr.parse(image, { tiff: true, exif: true, xmp: true, icc: false, iptc: false }).catch(() => null)) as Record<string, unknown> | null;
+    const meta = (await exifr.parse(image, { tiff: true, exif: true, xmp: true, icc: false, iptc: false }).catch(() => null)) as Record<
+      string,
+      unknown
+    > | null;
     software = ['Software', 'CreatorTool', 'HistorySoftwareAgent', 'ProcessingSoftware']
       .map((k) => meta?.[k])
       .flat()
@@ -75,27 +91,40 @@ export async function analyseImageTampering(image: Buffer, mediaType: string, op
     }
   }
   const edited = software.some((s) => EDITORS.test(s));
-  signals.push(signal('image_software', software.join(' / ') || null, edited ? false : null, { detail: edited ? 'Saved by image-editing software.' : 'No editing software recorded.' }));
+  signals.push(
+    signal('image_software', software.join(' / ') || null, edited ? false : null, {
+      detail: edited ? 'Saved by image-editing software.' : 'No editing software recorded.',
+    }),
+  );
 
   if (mediaType === 'image/jpeg') {
     const tables = readQuantTables(image);
     const luma = tables.find((t) => t.id === 0);
     if (luma) {
       const { quality, ijgFit } = estimateQuality(luma.values);
-      signals.push(signal('jpeg_quality_estimate', quality, null, { detail: `Quantisation tables fit the standard IJG family at ${(ijgFit * 100).toFixed(0)}%.` }));
-      const meta = await sharp(image).metadata().catch(() => null);
+      signals.push(
+        signal('jpeg_quality_estimate', quality, null, {
+          detail: `Quantisation tables fit the standard IJG family at ${(ijgFit * 100).toFixed(0)}%.`,
+        }),
+      );
+      const meta = await sharp(image)
+        .metadata()
+        .catch(() => null);
       const pixels = (meta?.width ?? 0) * (meta?.height ?? 0);
       if (pixels > (options.maxGhostPixels ?? 16_000_000)) {
         signals.push(signal('jpeg_compression_inconsistent', null, null, { detail: `Not analysed: ${pixels} pixels exceeds the limit.` }));
         return signals;
       }
       const ghost = await compressionGhost(image, quality, options.minRegionBlocks ?? 12);
-      signals.push(signal('jpeg_compression_inconsistent', ghost.blocks, !ghost.suspicious, {
-        threshold: options.minRegionBlocks ?? 12,
-        detail: ghost.suspicious && ghost.region
-          ? `At quality ${ghost.atQuality} the region x=${ghost.region.x} y=${ghost.region.y} w=${ghost.region.w} h=${ghost.region.h} recompresses unlike the rest: it was not part of the earlier compression.`
-          : 'No clustered region recompresses differently from the rest.',
-      }));
+      signals.push(
+        signal('jpeg_compression_inconsistent', ghost.blocks, !ghost.suspicious, {
+          threshold: options.minRegionBlocks ?? 12,
+          detail:
+            ghost.suspicious && ghost.region
+              ? `At quality ${ghost.atQuality} the region x=${ghost.region.x} y=${ghost.region.y} w=${ghost.region.w} h=${ghost.region.h} recompresses unlike the rest: it was not part of the earlier compression.`
+              : 'No clustered region recompresses differently from the rest.',
+        }),
+      );
     }
   }
   return signals;

@@ -24,7 +24,8 @@ function changesDrawing(structure: PdfStructure, revision: PdfRevision): boolean
 }
 
 /** Tools whose presence in Producer/Creator means a person edited the file after it was issued. */
-const EDITORS = /photoshop|gimp|illustrator|inkscape|pdfescape|sejda|ilovepdf|smallpdf|pdf-xchange|pdfxchange|phantompdf|foxit pdf editor|nitro|pdfelement|wondershare|canva|pdf candy|pdffiller|dochub|acrobat pro|master pdf editor|libreoffice draw|pixelmator|affinity/i;
+const EDITORS =
+  /photoshop|gimp|illustrator|inkscape|pdfescape|sejda|ilovepdf|smallpdf|pdf-xchange|pdfxchange|phantompdf|foxit pdf editor|nitro|pdfelement|wondershare|canva|pdf candy|pdffiller|dochub|acrobat pro|master pdf editor|libreoffice draw|pixelmator|affinity/i;
 
 /** PDF date "D:YYYYMMDDHHmmSS+HH'mm'" to a Date. */
 export function parsePdfDate(s: string | null): Date | null {
@@ -47,17 +48,27 @@ export async function analysePdfTampering(bytes: Buffer, options: PdfTamperOptio
   const signals: Signal[] = [];
   const structure = await readPdfStructure(bytes);
   const updates = structure.revisions.slice(1);
-  signals.push(signal('pdf_incremental_updates', updates.length, updates.length === 0 ? true : null, { detail: 'Saves appended after the first version; harmless alone (form filling, signing).' }));
+  signals.push(
+    signal('pdf_incremental_updates', updates.length, updates.length === 0 ? true : null, {
+      detail: 'Saves appended after the first version; harmless alone (form filling, signing).',
+    }),
+  );
 
   const changed = updates.filter((r) => changesDrawing(structure, r));
-  signals.push(signal('pdf_content_changed_in_update', changed.length > 0, changed.length === 0, {
-    detail: changed.length ? `Revision(s) ${changed.map((r) => r.index + 1).join(', ')} rewrote page content, page or font objects.` : 'No later revision touched what the pages draw.',
-  }));
+  signals.push(
+    signal('pdf_content_changed_in_update', changed.length > 0, changed.length === 0, {
+      detail: changed.length
+        ? `Revision(s) ${changed.map((r) => r.index + 1).join(', ')} rewrote page content, page or font objects.`
+        : 'No later revision touched what the pages draw.',
+    }),
+  );
 
   if (structure.signedUntil.length > 0) {
     const signedEnd = Math.max(...structure.signedUntil);
     const after = changed.filter((r) => r.end > signedEnd + 2);
-    signals.push(signal('pdf_changed_after_signing', after.length > 0, after.length === 0, { detail: `Signature covers bytes up to ${signedEnd}.` }));
+    signals.push(
+      signal('pdf_changed_after_signing', after.length > 0, after.length === 0, { detail: `Signature covers bytes up to ${signedEnd}.` }),
+    );
   }
 
   let doc;
@@ -71,13 +82,22 @@ export async function analysePdfTampering(bytes: Buffer, options: PdfTamperOptio
     const info = await readPdfInfo(doc);
     const tool = [info.producer, info.creator].filter(Boolean).join(' / ');
     const edited = EDITORS.test(tool);
-    signals.push(signal('pdf_producer', tool || null, edited ? false : null, { detail: edited ? 'Produced or last saved by an editing tool.' : 'Producer and creator as recorded.' }));
+    signals.push(
+      signal('pdf_producer', tool || null, edited ? false : null, {
+        detail: edited ? 'Produced or last saved by an editing tool.' : 'Producer and creator as recorded.',
+      }),
+    );
     const created = parsePdfDate(info.creationDate);
     const modified = parsePdfDate(info.modDate);
     const limit = options.maxModifiedAfterDays ?? 1;
     if (created && modified) {
       const days = Math.round(((modified.getTime() - created.getTime()) / 86_400_000) * 100) / 100;
-      signals.push(signal('pdf_modified_after_creation_days', days, days >= -0.01 && days <= limit, { threshold: limit, detail: days < 0 ? 'Modified before it was created: dates were edited.' : undefined }));
+      signals.push(
+        signal('pdf_modified_after_creation_days', days, days >= -0.01 && days <= limit, {
+          threshold: limit,
+          detail: days < 0 ? 'Modified before it was created: dates were edited.' : undefined,
+        }),
+      );
     } else {
       signals.push(signal('pdf_dates_present', false, null, { detail: 'Creation or modification date missing.' }));
     }
@@ -111,7 +131,9 @@ export async function analysePdfTampering(bytes: Buffer, options: PdfTamperOptio
       }
       page.cleanup();
     }
-    signals.push(signal('pdf_font_objects_mixed_on_line', mixedLines, mixedLines === 0, { threshold: 0, detail: examples.join('; ') || undefined }));
+    signals.push(
+      signal('pdf_font_objects_mixed_on_line', mixedLines, mixedLines === 0, { threshold: 0, detail: examples.join('; ') || undefined }),
+    );
   } finally {
     await doc.destroy();
   }

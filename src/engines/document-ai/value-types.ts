@@ -15,7 +15,8 @@ export interface TypedValue {
   valid: boolean;
 }
 
-const AMOUNT = /(?:[£$€¥]|\b(?:EUR|GBP|USD|CHF)\b)?\s?-?\d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{2})?(?:\s?(?:[£$€]|\b(?:EUR|GBP|USD|CHF)\b))?|-?\d+(?:[.,]\d{2})/g;
+const AMOUNT =
+  /(?:[£$€¥]|\b(?:EUR|GBP|USD|CHF)\b)?\s?-?\d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{2})?(?:\s?(?:[£$€]|\b(?:EUR|GBP|USD|CHF)\b))?|-?\d+(?:[.,]\d{2})/g;
 const IBAN = /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,3})?\b/g;
 const EMAIL = /[A-Za-z0-9._%+'-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const PHONE = /(?:\+|\b00)?\d[\d\s().-]{6,18}\d/g;
@@ -25,7 +26,7 @@ export function parseAmount(raw: string): number | null {
   const digits = raw.replace(/[^\d.,-]/g, '');
   if (!/\d/.test(digits)) return null;
   const m = /^(-?[\d.,]*?)[.,](\d{2})$/.exec(digits);
-  const whole = (m ? m[1] ?? '' : digits).replace(/[.,]/g, '');
+  const whole = (m ? (m[1] ?? '') : digits).replace(/[.,]/g, '');
   const value = Number(m ? `${whole}.${m[2]}` : whole);
   return Number.isFinite(value) ? value : null;
 }
@@ -39,7 +40,11 @@ function matches(re: RegExp, text: string): Array<{ raw: string; index: number }
 }
 
 /** Values of the type found in a text, in order; the first valid one is usually the field. */
-export function findTypedValues(type: FieldType, text: string, options: { monthFirst?: boolean; defaultCountry?: string } = {}): TypedValue[] {
+export function findTypedValues(
+  type: FieldType,
+  text: string,
+  options: { monthFirst?: boolean; defaultCountry?: string } = {},
+): TypedValue[] {
   switch (type) {
     case 'string': {
       const raw = text.trim();
@@ -51,11 +56,10 @@ export function findTypedValues(type: FieldType, text: string, options: { monthF
       const all = matches(AMOUNT, text).filter((m) => /\d/.test(m.raw));
       // A bare integer is an amount only when nothing on the line looks more like money.
       const money = all.filter((m) => /[£$€¥]|EUR|GBP|USD|CHF|[.,]\d{2}$/.test(m.raw));
-      return (money.length ? money : all)
-        .map((m) => {
-          const value = parseAmount(m.raw);
-          return { ...m, normalized: value, valid: value !== null };
-        });
+      return (money.length ? money : all).map((m) => {
+        const value = parseAmount(m.raw);
+        return { ...m, normalized: value, valid: value !== null };
+      });
     }
     case 'iban':
       return matches(IBAN, text).map((m) => {

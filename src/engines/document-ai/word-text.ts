@@ -48,7 +48,11 @@ export function relativeBox(box: PageBox, page: TextPage): PageBox {
 
 /** Lower-case letters and digits only: "Invoice No.:" and "invoice no" compare equal. */
 export function normToken(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
 /** Edit distance up to a small bound, for OCR-garbled label words. */

@@ -45,7 +45,9 @@ describe('AAMVA PDF417', () => {
     assert.equal(parseAamva(texts[0] ?? '').surname, 'SAMPLE');
   });
   test('finds nothing in an image without a barcode', async () => {
-    const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } }).raw().toBuffer();
+    const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } })
+      .raw()
+      .toBuffer();
     assert.deepEqual(await readPdf417(blank, 300, 200), []);
   });
 });

@@ -13,7 +13,10 @@ let prepared = false;
 function prepare(): void {
   if (prepared) return;
   const wasm = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
-  prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer }, fireImmediately: false });
+  prepareZXingModule({
+    overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer },
+    fireImmediately: false,
+  });
   prepared = true;
 }
 
@@ -29,7 +32,13 @@ export async function readPdf417(rgb: Buffer | Uint8Array, width: number, height
     rgba[i * 4 + 2] = rgb[j + 2] ?? 0;
     rgba[i * 4 + 3] = 255;
   }
-  const results = await readBarcodes({ data: rgba, width, height, colorSpace: 'srgb' } as unknown as Parameters<typeof readBarcodes>[0], { formats: ['PDF417'], tryHarder: true, tryRotate: true, maxNumberOfSymbols: 2, textMode: 'Plain' });
+  const results = await readBarcodes({ data: rgba, width, height, colorSpace: 'srgb' } as unknown as Parameters<typeof readBarcodes>[0], {
+    formats: ['PDF417'],
+    tryHarder: true,
+    tryRotate: true,
+    maxNumberOfSymbols: 2,
+    textMode: 'Plain',
+  });
   return results.filter((r) => r.isValid && r.text.length > 0).map((r) => r.text);
 }
 
@@ -80,14 +89,28 @@ export function parseAamva(text: string): AamvaFields {
   }
   if (!elements.DAQ) throw new AamvaFormatError('no customer id number (DAQ) element');
   const country = (elements.DCG ?? '').toUpperCase();
-  const given = [elements.DAC ?? elements.DCT ?? '', elements.DAD ?? ''].filter((s) => s && s !== 'NONE').join(' ').replace(/,/g, ' ').replace(/\s+/g, ' ').trim();
+  const given = [elements.DAC ?? elements.DCT ?? '', elements.DAD ?? '']
+    .filter((s) => s && s !== 'NONE')
+    .join(' ')
+    .replace(/,/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const sexCode = elements.DBC ?? '';
   const address = { street: elements.DAG, city: elements.DAI, postalCode: elements.DAK?.trim() };
   return {
-    documentType: subfile === 'ID' ? 'id_card' : 'driving_licence', issuerIdentificationNumber: iin, aamvaVersion: version,
-    country, jurisdiction: elements.DAJ ?? '', documentNumber: elements.DAQ, surname: elements.DCS ?? elements.DAB ?? '', givenNames: given,
-    birthDate: aamvaDate(elements.DBB, country), expiryDate: aamvaDate(elements.DBA, country), issueDate: aamvaDate(elements.DBD, country),
-    sex: sexCode === '1' || sexCode === 'M' ? 'M' : sexCode === '2' || sexCode === 'F' ? 'F' : sexCode === '9' || sexCode === 'X' ? 'X' : null,
+    documentType: subfile === 'ID' ? 'id_card' : 'driving_licence',
+    issuerIdentificationNumber: iin,
+    aamvaVersion: version,
+    country,
+    jurisdiction: elements.DAJ ?? '',
+    documentNumber: elements.DAQ,
+    surname: elements.DCS ?? elements.DAB ?? '',
+    givenNames: given,
+    birthDate: aamvaDate(elements.DBB, country),
+    expiryDate: aamvaDate(elements.DBA, country),
+    issueDate: aamvaDate(elements.DBD, country),
+    sex:
+      sexCode === '1' || sexCode === 'M' ? 'M' : sexCode === '2' || sexCode === 'F' ? 'F' : sexCode === '9' || sexCode === 'X' ? 'X' : null,
     ...(address.street || address.city ? { address: Object.fromEntries(Object.entries(address).filter(([, v]) => v)) } : {}),
     elements,
   };

@@ -67,7 +67,13 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
 
   if (mrz) {
     const failed = mrz.checks.filter((c) => !c.valid).map((c) => c.field);
-    signals.push(signal('mrz_check_digits', `${mrz.checks.length - failed.length}/${mrz.checks.length}`, failed.length === 0, { detail: failed.length ? `Failing: ${failed.join(', ')}; reproduced by ${input.mrzFailureAgreement} other OCR pass(es).` : 'All check digits valid.' }));
+    signals.push(
+      signal('mrz_check_digits', `${mrz.checks.length - failed.length}/${mrz.checks.length}`, failed.length === 0, {
+        detail: failed.length
+          ? `Failing: ${failed.join(', ')}; reproduced by ${input.mrzFailureAgreement} other OCR pass(es).`
+          : 'All check digits valid.',
+      }),
+    );
     const structural = mrz.problems.filter((p) => !p.startsWith('unknown_'));
     // Failing checks only count against the document when at least two OCR passes read them identically.
     const trustworthy = !poorCapture && input.mrzConfidence >= CONFIDENT_OCR && input.mrzFailureAgreement >= 1;

@@ -14,7 +14,11 @@ export interface ExifTags {
 }
 
 const ASCII_TAGS: Record<number, keyof Omit<ExifTags, 'hasCameraExposure'>> = {
-  0x010f: 'make', 0x0110: 'model', 0x0131: 'software', 0x0132: 'dateTime', 0x9003: 'dateTimeOriginal',
+  0x010f: 'make',
+  0x0110: 'model',
+  0x0131: 'software',
+  0x0132: 'dateTime',
+  0x9003: 'dateTimeOriginal',
 };
 const EXPOSURE_TAGS = new Set([0x829a, 0x829d, 0x8827]);
 const EXIF_IFD_POINTER = 0x8769;
@@ -46,7 +50,11 @@ export function parseExif(block: Buffer | undefined): ExifTags {
       const name = ASCII_TAGS[tag];
       if (name && type === 2) {
         const at = n <= 4 ? e + 8 : u32(e + 8);
-        const text = tiff.subarray(at, Math.min(at + n, tiff.length)).toString('latin1').replace(/\0+$/, '').trim();
+        const text = tiff
+          .subarray(at, Math.min(at + n, tiff.length))
+          .toString('latin1')
+          .replace(/\0+$/, '')
+          .trim();
         if (text) tags[name] = text;
       }
     }

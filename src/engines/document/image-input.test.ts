@@ -28,7 +28,12 @@ function bombPng(w: number, h: number): Buffer {
   ihdr.writeUInt32BE(w, 0);
   ihdr.writeUInt32BE(h, 4);
   ihdr.set([8, 0, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(1024))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 async function rejects(input: Buffer, code: string, limits = {}): Promise<void> {
@@ -42,18 +47,35 @@ describe('decodeImage', () => {
     await rejects(bomb, 'image_too_many_pixels');
   });
   test('refuses inputs over the byte limit, empty, non-image and truncated inputs', async () => {
-    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#abc' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#abc' } })
+      .png()
+      .toBuffer();
     await rejects(png, 'image_too_large', { maxBytes: 100 });
     await rejects(Buffer.alloc(0), 'empty_input');
     await rejects(Buffer.from('%PDF-1.7 not an image at all'), 'unsupported_format');
-    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#abc' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#abc' } })
+      .jpeg()
+      .toBuffer();
     await rejects(jpeg.subarray(0, Math.floor(jpeg.length / 2)), 'image_corrupt');
-    await rejects(await sharp({ create: { width: 400, height: 300, channels: 3, background: '#abc' } }).gif().toBuffer(), 'unsupported_format');
-    await rejects(await sharp({ create: { width: 60, height: 40, channels: 3, background: '#abc' } }).png().toBuffer(), 'image_too_small');
+    await rejects(
+      await sharp({ create: { width: 400, height: 300, channels: 3, background: '#abc' } })
+        .gif()
+        .toBuffer(),
+      'unsupported_format',
+    );
+    await rejects(
+      await sharp({ create: { width: 60, height: 40, channels: 3, background: '#abc' } })
+        .png()
+        .toBuffer(),
+      'image_too_small',
+    );
   });
   test('honours EXIF orientation and reads EXIF tags', async () => {
     const jpeg = await sharp({ create: { width: 600, height: 300, channels: 3, background: '#fff' } })
-      .jpeg().withExif({ IFD0: { Make: 'Canon', Model: 'EOS 5D', Software: 'GIMP 2.10' } }).withMetadata({ orientation: 6 }).toBuffer();
+      .jpeg()
+      .withExif({ IFD0: { Make: 'Canon', Model: 'EOS 5D', Software: 'GIMP 2.10' } })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     const img = await decodeImage(jpeg);
     assert.deepEqual([img.width, img.height], [300, 600]);
     assert.equal(img.metadata.orientation, 6);
@@ -62,16 +84,22 @@ describe('decodeImage', () => {
     assert.equal(img.rgb.length, 300 * 600 * 3);
   });
   test('downscales large images to the working size and reports the scale', async () => {
-    const png = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#888' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#888' } })
+      .png()
+      .toBuffer();
     const img = await decodeImage(png);
     assert.equal(img.width, 2400);
     assert.equal(img.metadata.width, 4000);
     assert.equal(img.scale, 0.6);
   });
   test('accepts WebP and AVIF-coded HEIF', async () => {
-    const webp = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#123' } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#123' } })
+      .webp()
+      .toBuffer();
     assert.equal((await decodeImage(webp)).metadata.format, 'webp');
-    const avif = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#123' } }).avif({ effort: 0 }).toBuffer();
+    const avif = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#123' } })
+      .avif({ effort: 0 })
+      .toBuffer();
     assert.equal((await decodeImage(avif)).metadata.format, 'heif');
   });
   test('parseExif tolerates garbage', () => {

@@ -3,11 +3,15 @@ import { decodeHevcHeif, HeicDecodeError, isHevcHeif } from '../image/heic.js';
 import { parseExif, type ExifTags } from './exif.js';
 
 /** Why an input image was refused; the HTTP layer maps every code to 400 (413 for the size codes if it wants). */
-export type DocumentInputErrorCode = 'empty_input' | 'image_too_large' | 'image_too_many_pixels' | 'image_too_small' | 'unsupported_format' | 'image_corrupt';
+export type DocumentInputErrorCode =
+  'empty_input' | 'image_too_large' | 'image_too_many_pixels' | 'image_too_small' | 'unsupported_format' | 'image_corrupt';
 
 export class DocumentInputError extends Error {
   override readonly name = 'DocumentInputError';
-  constructor(readonly code: DocumentInputErrorCode, message: string) {
+  constructor(
+    readonly code: DocumentInputErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -56,7 +60,8 @@ export interface DecodedImage {
 export async function decodeImage(input: Buffer, limits: Partial<InputLimits> = {}): Promise<DecodedImage> {
   const lim = { ...DEFAULT_LIMITS, ...limits };
   if (!input || input.length === 0) throw new DocumentInputError('empty_input', 'the image is empty');
-  if (input.length > lim.maxBytes) throw new DocumentInputError('image_too_large', `the image is ${input.length} bytes; the limit is ${lim.maxBytes}`);
+  if (input.length > lim.maxBytes)
+    throw new DocumentInputError('image_too_large', `the image is ${input.length} bytes; the limit is ${lim.maxBytes}`);
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: false }).metadata();
@@ -64,15 +69,18 @@ export async function decodeImage(input: Buffer, limits: Partial<InputLimits> = 
     throw new DocumentInputError('unsupported_format', 'the file is not an image format that can be decoded');
   }
   const format = meta.format ?? 'unknown';
-  if (!ACCEPTED.has(format)) throw new DocumentInputError('unsupported_format', `image format ${format} is not accepted (JPEG, PNG, WebP, HEIF/AVIF, TIFF)`);
+  if (!ACCEPTED.has(format))
+    throw new DocumentInputError('unsupported_format', `image format ${format} is not accepted (JPEG, PNG, WebP, HEIF/AVIF, TIFF)`);
   // sharp's prebuilt libvips decodes AVIF-coded HEIF but has no HEVC decoder (patents): iPhone HEIC is decoded
   // by libheif (wasm, image/heic.ts) after the same header checks, and reaches sharp as raw RGBA.
   const hevc = isHevcHeif(meta);
   const w0 = meta.width ?? 0;
   const h0 = meta.height ?? 0;
   // Checked on the header before any decoding, so a decompression bomb costs nothing.
-  if (w0 * h0 > lim.maxPixels) throw new DocumentInputError('image_too_many_pixels', `the image has ${w0}x${h0} pixels; the limit is ${lim.maxPixels}`);
-  if (Math.min(w0, h0) < lim.minSide) throw new DocumentInputError('image_too_small', `the image is ${w0}x${h0}; the short side must be at least ${lim.minSide} pixels`);
+  if (w0 * h0 > lim.maxPixels)
+    throw new DocumentInputError('image_too_many_pixels', `the image has ${w0}x${h0} pixels; the limit is ${lim.maxPixels}`);
+  if (Math.min(w0, h0) < lim.minSide)
+    throw new DocumentInputError('image_too_small', `the image is ${w0}x${h0}; the short side must be at least ${lim.minSide} pixels`);
   // HEIF orientation (irot/imir) is applied by the HEIF decoder; sharp reports no EXIF orientation for HEIF.
   const swap = !hevc && (meta.orientation ?? 1) >= 5;
   let width = swap ? h0 : w0;
@@ -98,11 +106,21 @@ export async function decodeImage(input: Buffer, limits: Partial<InputLimits> = 
   }
   const exif = parseExif(meta.exif);
   return {
-    rgb: decoded.data, width: decoded.info.width, height: decoded.info.height, scale: decoded.info.width / width,
+    rgb: decoded.data,
+    width: decoded.info.width,
+    height: decoded.info.height,
+    scale: decoded.info.width / width,
     metadata: {
-      format, width, height, orientation: meta.orientation ?? null, exif, hasExif: meta.exif !== undefined,
-      xmpTools: xmpTools(meta.xmp), hasIccProfile: meta.icc !== undefined,
-      chromaSubsampling: meta.chromaSubsampling ?? null, bytes: input.length,
+      format,
+      width,
+      height,
+      orientation: meta.orientation ?? null,
+      exif,
+      hasExif: meta.exif !== undefined,
+      xmpTools: xmpTools(meta.xmp),
+      hasIccProfile: meta.icc !== undefined,
+      chromaSubsampling: meta.chromaSubsampling ?? null,
+      bytes: input.length,
     },
   };
 }

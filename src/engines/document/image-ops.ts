@@ -1,6 +1,10 @@
 /** Grey-level image operations on plain Uint8Arrays (row-major, one byte per pixel). */
 
-export interface GrayImage { data: Uint8Array; width: number; height: number }
+export interface GrayImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
 
 /** Sliding-window minimum or maximum along rows or columns, O(n) per line with a monotonic deque. */
 function filter1d(src: Uint8Array, w: number, h: number, k: number, horizontal: boolean, isMax: boolean): Uint8Array {
@@ -97,8 +101,12 @@ export function otsuThreshold(data: Uint8Array): number {
 /** A connected component with the moments needed for its orientation (principal axis). */
 export interface Component {
   count: number;
-  minX: number; maxX: number; minY: number; maxY: number;
-  cx: number; cy: number;
+  minX: number;
+  maxX: number;
+  minY: number;
+  maxY: number;
+  cx: number;
+  cy: number;
   /** Angle of the principal axis in radians, in (-pi/2, pi/2]. */
   angle: number;
   /** Extent along and across the principal axis, assuming a filled bar (sqrt(12 * variance)). */
@@ -117,13 +125,26 @@ export function components(mask: Uint8Array, w: number, h: number, minCount = 20
     let sp = 0;
     stack[sp++] = start;
     labels[start] = next;
-    let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-    let minX = w, maxX = 0, minY = h, maxY = 0;
+    let n = 0,
+      sx = 0,
+      sy = 0,
+      sxx = 0,
+      syy = 0,
+      sxy = 0;
+    let minX = w,
+      maxX = 0,
+      minY = h,
+      maxY = 0;
     while (sp > 0) {
       const p = stack[--sp] ?? 0;
       const x = p % w;
       const y = (p - x) / w;
-      n++; sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y;
+      n++;
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      syy += y * y;
+      sxy += x * y;
       if (x < minX) minX = x;
       if (x > maxX) maxX = x;
       if (y < minY) minY = y;
@@ -146,7 +167,18 @@ export function components(mask: Uint8Array, w: number, h: number, minCount = 20
     const det = Math.sqrt(Math.max(0, ((vxx - vyy) / 2) ** 2 + vxy * vxy));
     let angle = 0.5 * Math.atan2(2 * vxy, vxx - vyy);
     if (angle <= -Math.PI / 2) angle += Math.PI;
-    out.push({ count: n, minX, maxX, minY, maxY, cx, cy, angle, length: Math.sqrt(12 * (tr + det)), thickness: Math.sqrt(12 * Math.max(0, tr - det)) });
+    out.push({
+      count: n,
+      minX,
+      maxX,
+      minY,
+      maxY,
+      cx,
+      cy,
+      angle,
+      length: Math.sqrt(12 * (tr + det)),
+      thickness: Math.sqrt(12 * Math.max(0, tr - det)),
+    });
   }
   return out;
 }

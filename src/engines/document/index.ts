@@ -7,4 +7,14 @@ export { correctMrz, normaliseOcrLines } from './mrz-correct.js';
 export { checkDigit } from './mrz-check.js';
 export { MrzOcr } from './mrz-ocr.js';
 export { parseAamva, readPdf417, AamvaFormatError } from './aamva.js';
-export type { DocumentFields, DocumentResult, ReadDocumentOptions, MrzSummary, DocumentType, MrzFormat, MrzCheck, Correction, AamvaFields } from './types.js';
+export type {
+  DocumentFields,
+  DocumentResult,
+  ReadDocumentOptions,
+  MrzSummary,
+  DocumentType,
+  MrzFormat,
+  MrzCheck,
+  Correction,
+  AamvaFields,
+} from './types.js';

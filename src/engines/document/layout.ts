@@ -25,10 +25,30 @@ interface FormatGeometry {
 
 const GEOMETRY: Partial<Record<MrzFormat, FormatGeometry>> = {
   // TD3 data page 125 x 88 mm; MRZ starts ~6 mm from the left, its top ~16 mm above the bottom edge.
-  TD3: { chars: 44, page: { left: -6, top: -73, right: 119, bottom: 15 }, portrait: { left: -3, top: -57, right: 38, bottom: -5 }, viz: { left: 36, top: -71, right: 118, bottom: -2 } },
-  MRVA: { chars: 44, page: { left: -4, top: -63, right: 116, bottom: 17 }, portrait: { left: -2, top: -50, right: 33, bottom: -5 }, viz: { left: 31, top: -55, right: 115, bottom: -2 } },
-  TD2: { chars: 36, page: { left: -6, top: -57, right: 99, bottom: 17 }, portrait: { left: -3, top: -48, right: 31, bottom: -4 }, viz: { left: 29, top: -50, right: 98, bottom: -2 } },
-  MRVB: { chars: 36, page: { left: -4, top: -63, right: 101, bottom: 17 }, portrait: { left: -2, top: -50, right: 33, bottom: -5 }, viz: { left: 31, top: -55, right: 100, bottom: -2 } },
+  TD3: {
+    chars: 44,
+    page: { left: -6, top: -73, right: 119, bottom: 15 },
+    portrait: { left: -3, top: -57, right: 38, bottom: -5 },
+    viz: { left: 36, top: -71, right: 118, bottom: -2 },
+  },
+  MRVA: {
+    chars: 44,
+    page: { left: -4, top: -63, right: 116, bottom: 17 },
+    portrait: { left: -2, top: -50, right: 33, bottom: -5 },
+    viz: { left: 31, top: -55, right: 115, bottom: -2 },
+  },
+  TD2: {
+    chars: 36,
+    page: { left: -6, top: -57, right: 99, bottom: 17 },
+    portrait: { left: -3, top: -48, right: 31, bottom: -4 },
+    viz: { left: 29, top: -50, right: 98, bottom: -2 },
+  },
+  MRVB: {
+    chars: 36,
+    page: { left: -4, top: -63, right: 101, bottom: 17 },
+    portrait: { left: -2, top: -50, right: 33, bottom: -5 },
+    viz: { left: 31, top: -55, right: 100, bottom: -2 },
+  },
   // TD1 85.6 x 54 mm; ICAO 9303-5 puts the MRZ on the back, away from the portrait.
   TD1: { chars: 30, page: { left: -4.7, top: -37.5, right: 80.9, bottom: 16.5 }, portrait: null, viz: null },
 };
@@ -52,7 +72,12 @@ export function documentQuad(band: MrzBand, flipped: boolean, format: MrzFormat)
   const f = frame(band, format);
   if (!g || !f) return null;
   const { left, top, right, bottom } = g.page;
-  return [[left, top], [right, top], [right, bottom], [left, bottom]].map(([x, y]) => toImage(band, flipped, f, x ?? 0, y ?? 0));
+  return [
+    [left, top],
+    [right, top],
+    [right, bottom],
+    [left, bottom],
+  ].map(([x, y]) => toImage(band, flipped, f, x ?? 0, y ?? 0));
 }
 
 /** How far (as a fraction of the page diagonal) the predicted page sticks out of the image; 0 when fully inside. */
@@ -82,18 +107,39 @@ export function insideQuad(quad: Point[], x: number, y: number): boolean {
  * Upright crop of ICAO zone V (the portrait), 10 px/mm, as JPEG; null when the format has no portrait on
  * the MRZ side or the zone falls outside the image.
  */
-export async function cropPortraitFromBand(rgb: Buffer, width: number, height: number, band: MrzBand, flipped: boolean, format: MrzFormat): Promise<Buffer | null> {
+export async function cropPortraitFromBand(
+  rgb: Buffer,
+  width: number,
+  height: number,
+  band: MrzBand,
+  flipped: boolean,
+  format: MrzFormat,
+): Promise<Buffer | null> {
   const g = GEOMETRY[format];
   const f = frame(band, format);
   if (!g?.portrait || !f) return null;
   const { left, top, right, bottom } = g.portrait;
-  const corners = [[left, top], [right, top], [right, bottom], [left, bottom]].map(([x, y]) => toImage(band, flipped, f, x ?? 0, y ?? 0));
+  const corners = [
+    [left, top],
+    [right, top],
+    [right, bottom],
+    [left, bottom],
+  ].map(([x, y]) => toImage(band, flipped, f, x ?? 0, y ?? 0));
   if (outOfFrame(corners, width, height) > 0.05) return null;
   const outW = Math.round((right - left) * 10);
   const outH = Math.round((bottom - top) * 10);
-  const dst: Point[] = [{ x: 0, y: 0 }, { x: outW - 1, y: 0 }, { x: outW - 1, y: outH - 1 }, { x: 0, y: outH - 1 }];
-  const pixels = warpPerspective({ data: rgb, width, height, channels: 3 }, homographyFromPoints(dst, corners), outW, outH, { fill: [255, 255, 255] });
-  return sharp(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.length), { raw: { width: outW, height: outH, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+  const dst: Point[] = [
+    { x: 0, y: 0 },
+    { x: outW - 1, y: 0 },
+    { x: outW - 1, y: outH - 1 },
+    { x: 0, y: outH - 1 },
+  ];
+  const pixels = warpPerspective({ data: rgb, width, height, channels: 3 }, homographyFromPoints(dst, corners), outW, outH, {
+    fill: [255, 255, 255],
+  });
+  return sharp(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.length), { raw: { width: outW, height: outH, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
 }
 
 /** 8 px/mm puts 3 mm type at ~17 px cap height: enough for the LSTM reader, and 36 % fewer pixels than 10. */
@@ -105,11 +151,27 @@ export function vizRegion(gray: GrayImage, band: MrzBand, flipped: boolean, form
   const f = frame(band, format);
   if (!g?.viz || !f) return null;
   const { left, top, right, bottom } = g.viz;
-  const corners = [[left, top], [right, top], [right, bottom], [left, bottom]].map(([x, y]) => toImage(band, flipped, f, x ?? 0, y ?? 0));
+  const corners = [
+    [left, top],
+    [right, top],
+    [right, bottom],
+    [left, bottom],
+  ].map(([x, y]) => toImage(band, flipped, f, x ?? 0, y ?? 0));
   if (outOfFrame(corners, gray.width, gray.height) > 0.1) return null;
   const width = Math.round((right - left) * VIZ_PX_PER_MM);
   const height = Math.round((bottom - top) * VIZ_PX_PER_MM);
-  const dst: Point[] = [{ x: 0, y: 0 }, { x: width - 1, y: 0 }, { x: width - 1, y: height - 1 }, { x: 0, y: height - 1 }];
-  const data = warpPerspective({ data: gray.data, width: gray.width, height: gray.height, channels: 1 }, homographyFromPoints(dst, corners), width, height, { fill: [255] });
+  const dst: Point[] = [
+    { x: 0, y: 0 },
+    { x: width - 1, y: 0 },
+    { x: width - 1, y: height - 1 },
+    { x: 0, y: height - 1 },
+  ];
+  const data = warpPerspective(
+    { data: gray.data, width: gray.width, height: gray.height, channels: 1 },
+    homographyFromPoints(dst, corners),
+    width,
+    height,
+    { fill: [255] },
+  );
   return { data, width, height };
 }

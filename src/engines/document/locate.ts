@@ -36,7 +36,9 @@ export async function findMrzBands(gray: GrayImage): Promise<MrzBand[]> {
     const t = Math.max(otsuThreshold(closed.data), 20);
     const mask = new Uint8Array(closed.data.length);
     for (let i = 0; i < mask.length; i++) mask[i] = (closed.data[i] ?? 0) > t ? 1 : 0;
-    const blobs = components(mask, small.width, small.height, 30).filter((c) => c.length > 0.2 * Math.max(small.width, small.height) * 0.5 && c.length > 8 * Math.max(c.thickness, 1));
+    const blobs = components(mask, small.width, small.height, 30).filter(
+      (c) => c.length > 0.2 * Math.max(small.width, small.height) * 0.5 && c.length > 8 * Math.max(c.thickness, 1),
+    );
     for (const b of groupLines(blobs)) bands.push(scaleBand(b, 1 / f));
   }
   return dedupe(bands).sort((a, b) => b.score - a.score);
@@ -45,8 +47,13 @@ export async function findMrzBands(gray: GrayImage): Promise<MrzBand[]> {
 async function resizeGray(g: GrayImage, f: number): Promise<GrayImage> {
   const width = Math.max(1, Math.round(g.width * f));
   const height = Math.max(1, Math.round(g.height * f));
-  const data = await sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.length), { raw: { width: g.width, height: g.height, channels: 1 } })
-    .resize(width, height, { fit: 'fill', kernel: 'linear' }).toColourspace('b-w').raw().toBuffer();
+  const data = await sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.length), {
+    raw: { width: g.width, height: g.height, channels: 1 },
+  })
+    .resize(width, height, { fit: 'fill', kernel: 'linear' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
 }
 
@@ -96,13 +103,25 @@ function groupLines(blobs: Component[]): MrzBand[] {
 }
 
 function scaleBand(b: MrzBand, s: number): MrzBand {
-  return { ...b, center: { x: b.center.x * s, y: b.center.y * s }, length: b.length * s, height: b.height * s, linePitch: b.linePitch * s, score: b.score * s };
+  return {
+    ...b,
+    center: { x: b.center.x * s, y: b.center.y * s },
+    length: b.length * s,
+    height: b.height * s,
+    linePitch: b.linePitch * s,
+    score: b.score * s,
+  };
 }
 
 function dedupe(bands: MrzBand[]): MrzBand[] {
   const kept: MrzBand[] = [];
   for (const b of [...bands].sort((x, y) => y.score - x.score)) {
-    const dup = kept.some((k) => Math.hypot(k.center.x - b.center.x, k.center.y - b.center.y) < 0.25 * k.length && angleDiff(k.angle, b.angle) < 0.1 && k.lineCount >= b.lineCount);
+    const dup = kept.some(
+      (k) =>
+        Math.hypot(k.center.x - b.center.x, k.center.y - b.center.y) < 0.25 * k.length &&
+        angleDiff(k.angle, b.angle) < 0.1 &&
+        k.lineCount >= b.lineCount,
+    );
     if (!dup) kept.push(b);
   }
   return kept.slice(0, 4);
@@ -112,7 +131,11 @@ function dedupe(bands: MrzBand[]): MrzBand[] {
  * Cuts the band out of the image, rotated upright and rescaled so the text is about `lineHeightPx` high,
  * in one bilinear warp. `flip` turns it 180 degrees for documents photographed upside down.
  */
-export function extractBand(gray: GrayImage, band: MrzBand, options: { flip?: boolean; lineHeightPx?: number; marginX?: number; marginY?: number } = {}): GrayImage {
+export function extractBand(
+  gray: GrayImage,
+  band: MrzBand,
+  options: { flip?: boolean; lineHeightPx?: number; marginX?: number; marginY?: number } = {},
+): GrayImage {
   const lineH = band.lineCount > 1 ? band.height - (band.lineCount - 1) * band.linePitch : band.height;
   const s = (options.lineHeightPx ?? 34) / Math.max(4, lineH * 0.85);
   const halfL = band.length * (0.5 + (options.marginX ?? 0.04));
@@ -123,7 +146,17 @@ export function extractBand(gray: GrayImage, band: MrzBand, options: { flip?: bo
   const c = Math.cos(angle) / s;
   const sn = Math.sin(angle) / s;
   // Output (x, y) -> source: centre + (x - W/2) * u + (y - H/2) * n, with u the text direction.
-  const h: Homography = [c, -sn, band.center.x - c * width / 2 + sn * height / 2, sn, c, band.center.y - sn * width / 2 - c * height / 2, 0, 0, 1];
+  const h: Homography = [
+    c,
+    -sn,
+    band.center.x - (c * width) / 2 + (sn * height) / 2,
+    sn,
+    c,
+    band.center.y - (sn * width) / 2 - (c * height) / 2,
+    0,
+    0,
+    1,
+  ];
   const data = warpPerspective({ data: gray.data, width: gray.width, height: gray.height, channels: 1 }, h, width, height, { fill: [255] });
   return { data, width, height };
 }

@@ -42,14 +42,20 @@ export interface MoireMeasure {
 
 /** `rgb` is the interleaved working copy; `quad` the page outline (null: the image's centre is used). */
 export function measureScreenMoire(rgb: Uint8Array, width: number, height: number, quad: Point[] | null): MoireMeasure {
-  const w = width, h = height;
+  const w = width,
+    h = height;
   if (w < TILE || h < TILE) return { lumaPeakRatio: null, chromaPeakRatio: null, tiles: 0, screen: null };
   // Tile centres on a 3 × 2 grid over the page's central 70 % (or the image's, without an outline).
   const xs = quad ? quad.map((p) => p.x) : [0, w - 1];
   const ys = quad ? quad.map((p) => p.y) : [0, h - 1];
-  const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
-  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-  const rx = ((x1 - x0) * 0.7) / 2, ry = ((y1 - y0) * 0.7) / 2;
+  const x0 = Math.min(...xs),
+    x1 = Math.max(...xs),
+    y0 = Math.min(...ys),
+    y1 = Math.max(...ys);
+  const cx = (x0 + x1) / 2,
+    cy = (y0 + y1) / 2;
+  const rx = ((x1 - x0) * 0.7) / 2,
+    ry = ((y1 - y0) * 0.7) / 2;
   const lumaTiles: Float32Array[] = [];
   const chroma: number[] = [];
   const seen = new Set<string>();
@@ -66,7 +72,9 @@ export function measureScreenMoire(rgb: Uint8Array, width: number, height: numbe
       for (let y = 0; y < TILE; y++) {
         for (let x = 0; x < TILE; x++) {
           const i = ((ty + y) * w + tx + x) * 3;
-          const r = rgb[i] ?? 0, g = rgb[i + 1] ?? 0, b = rgb[i + 2] ?? 0;
+          const r = rgb[i] ?? 0,
+            g = rgb[i + 1] ?? 0,
+            b = rgb[i + 2] ?? 0;
           l[y * TILE + x] = 0.299 * r + 0.587 * g + 0.114 * b;
           c[y * TILE + x] = r - g;
         }

@@ -35,8 +35,26 @@ export function isCheckDigitValid(field: string, digit: string): boolean {
 
 /** Characters OCR commonly confuses, keyed by the character that was read, with the plausible intended ones. */
 export const TO_DIGIT: Readonly<Record<string, string>> = {
-  O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', B: '8', G: '6', A: '4',
+  O: '0',
+  Q: '0',
+  D: '0',
+  U: '0',
+  I: '1',
+  L: '1',
+  T: '1',
+  Z: '2',
+  S: '5',
+  B: '8',
+  G: '6',
+  A: '4',
 };
 export const TO_LETTER: Readonly<Record<string, string>> = {
-  '0': 'O', '1': 'I', '2': 'Z', '4': 'A', '5': 'S', '6': 'G', '8': 'B', '7': 'T',
+  '0': 'O',
+  '1': 'I',
+  '2': 'Z',
+  '4': 'A',
+  '5': 'S',
+  '6': 'G',
+  '8': 'B',
+  '7': 'T',
 };

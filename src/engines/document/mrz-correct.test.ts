@@ -8,10 +8,21 @@ import { sharedDataDir, MISSING_DATA } from '../../../test/fixtures/documents/sh
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const dataDir = sharedDataDir();
-interface Call { input: string[] | string; options: { autocorrect?: boolean } | null; result?: { valid: boolean; invalid_fields: { error: string }[]; fields: Record<string, string | null> } }
+interface Call {
+  input: string[] | string;
+  options: { autocorrect?: boolean } | null;
+  result?: { valid: boolean; invalid_fields: { error: string }[]; fields: Record<string, string | null> };
+}
 
 describe('correctMrz on the cheminfo autocorrect vectors (OCR-style confusions)', { skip: dataDir === null ? MISSING_DATA : false }, () => {
-  const cases = dataDir === null ? [] : (JSON.parse(readFileSync(join(dataDir, 'mrz/cheminfo_mrz_test_vectors.json'), 'utf8')) as { cases: { suite: string; test: string; parse_calls: Call[] }[] }).cases;
+  const cases =
+    dataDir === null
+      ? []
+      : (
+          JSON.parse(readFileSync(join(dataDir, 'mrz/cheminfo_mrz_test_vectors.json'), 'utf8')) as {
+            cases: { suite: string; test: string; parse_calls: Call[] }[];
+          }
+        ).cases;
   for (const c of cases) {
     const clean = c.parse_calls.find((p) => !p.options?.autocorrect);
     const noisy = c.parse_calls.find((p) => p.options?.autocorrect);
@@ -31,13 +42,19 @@ describe('correctMrz on the cheminfo autocorrect vectors (OCR-style confusions)'
 describe('OCR line clean-up and check-digit-guided correction', () => {
   test('drops stray edge tokens and visual-zone lines, pads short lines', () => {
     const text = 'PASSPORT UTOPIA\n0 P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10 .\n';
-    assert.deepEqual(normaliseOcrLines(text), ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10']);
+    assert.deepEqual(normaliseOcrLines(text), [
+      'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+      'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
+    ]);
   });
   test('a letter read as a digit in the document number is repaired only through its check digit', () => {
     const r = correctMrz(['I<UTO0231458907<<<<<<<<<<<<<<<', '8407122M3107128UTO<<<<<<<<<<<4', 'STEVENSON<<PETER<JOHN<<<<<<<<<'], NOW);
     assert.equal(r?.parsed.fields.documentNumber, 'D23145890');
     assert.equal(r?.parsed.valid, true);
-    assert.deepEqual(r?.corrections.filter((c) => c.reason === 'check_digit'), [{ line: 0, column: 5, from: '0', to: 'D', reason: 'check_digit' }]);
+    assert.deepEqual(
+      r?.corrections.filter((c) => c.reason === 'check_digit'),
+      [{ line: 0, column: 5, from: '0', to: 'D', reason: 'check_digit' }],
+    );
   });
   test('a genuinely wrong digit is not "corrected" into validity', () => {
     const r = correctMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408132F1204159ZE184226B<<<<<10'], NOW);

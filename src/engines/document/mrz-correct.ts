@@ -7,30 +7,128 @@ import { detectFormat, parseMrz, type IcaoFormat, type ParsedMrz } from './mrz-p
  * field's check digit valid. Every change is recorded so reviewers can see what OCR got wrong.
  */
 
-export interface Correction { line: number; column: number; from: string; to: string; reason: 'field_type' | 'check_digit' }
+export interface Correction {
+  line: number;
+  column: number;
+  from: string;
+  to: string;
+  reason: 'field_type' | 'check_digit';
+}
 
 type Kind = 'num' | 'alpha' | 'alnum' | 'check' | 'sex' | 'any';
 type Span = [line: number, start: number, end: number, kind: Kind];
 
-const TWO_LINE_TOP = (w: number): Span[] => [[0, 0, 1, 'alpha'], [0, 1, 2, 'any'], [0, 2, 5, 'alpha'], [0, 5, w, 'alpha']];
+const TWO_LINE_TOP = (w: number): Span[] => [
+  [0, 0, 1, 'alpha'],
+  [0, 1, 2, 'any'],
+  [0, 2, 5, 'alpha'],
+  [0, 5, w, 'alpha'],
+];
 const TEMPLATES: Record<IcaoFormat, Span[]> = {
-  TD3: [...TWO_LINE_TOP(44), [1, 0, 9, 'alnum'], [1, 9, 10, 'check'], [1, 10, 13, 'alpha'], [1, 13, 19, 'num'], [1, 19, 20, 'check'], [1, 20, 21, 'sex'], [1, 21, 27, 'num'], [1, 27, 28, 'check'], [1, 28, 42, 'alnum'], [1, 42, 43, 'check'], [1, 43, 44, 'check']],
-  MRVA: [...TWO_LINE_TOP(44), [1, 0, 9, 'alnum'], [1, 9, 10, 'check'], [1, 10, 13, 'alpha'], [1, 13, 19, 'num'], [1, 19, 20, 'check'], [1, 20, 21, 'sex'], [1, 21, 27, 'num'], [1, 27, 28, 'check'], [1, 28, 44, 'alnum']],
-  TD2: [...TWO_LINE_TOP(36), [1, 0, 9, 'alnum'], [1, 9, 10, 'check'], [1, 10, 13, 'alpha'], [1, 13, 19, 'num'], [1, 19, 20, 'check'], [1, 20, 21, 'sex'], [1, 21, 27, 'num'], [1, 27, 28, 'check'], [1, 28, 35, 'alnum'], [1, 35, 36, 'check']],
-  MRVB: [...TWO_LINE_TOP(36), [1, 0, 9, 'alnum'], [1, 9, 10, 'check'], [1, 10, 13, 'alpha'], [1, 13, 19, 'num'], [1, 19, 20, 'check'], [1, 20, 21, 'sex'], [1, 21, 27, 'num'], [1, 27, 28, 'check'], [1, 28, 36, 'alnum']],
-  TD1: [[0, 0, 1, 'alpha'], [0, 1, 2, 'any'], [0, 2, 5, 'alpha'], [0, 5, 14, 'alnum'], [0, 14, 15, 'check'], [0, 15, 30, 'alnum'], [1, 0, 6, 'num'], [1, 6, 7, 'check'], [1, 7, 8, 'sex'], [1, 8, 14, 'num'], [1, 14, 15, 'check'], [1, 15, 18, 'alpha'], [1, 18, 29, 'alnum'], [1, 29, 30, 'check'], [2, 0, 30, 'alpha']],
+  TD3: [
+    ...TWO_LINE_TOP(44),
+    [1, 0, 9, 'alnum'],
+    [1, 9, 10, 'check'],
+    [1, 10, 13, 'alpha'],
+    [1, 13, 19, 'num'],
+    [1, 19, 20, 'check'],
+    [1, 20, 21, 'sex'],
+    [1, 21, 27, 'num'],
+    [1, 27, 28, 'check'],
+    [1, 28, 42, 'alnum'],
+    [1, 42, 43, 'check'],
+    [1, 43, 44, 'check'],
+  ],
+  MRVA: [
+    ...TWO_LINE_TOP(44),
+    [1, 0, 9, 'alnum'],
+    [1, 9, 10, 'check'],
+    [1, 10, 13, 'alpha'],
+    [1, 13, 19, 'num'],
+    [1, 19, 20, 'check'],
+    [1, 20, 21, 'sex'],
+    [1, 21, 27, 'num'],
+    [1, 27, 28, 'check'],
+    [1, 28, 44, 'alnum'],
+  ],
+  TD2: [
+    ...TWO_LINE_TOP(36),
+    [1, 0, 9, 'alnum'],
+    [1, 9, 10, 'check'],
+    [1, 10, 13, 'alpha'],
+    [1, 13, 19, 'num'],
+    [1, 19, 20, 'check'],
+    [1, 20, 21, 'sex'],
+    [1, 21, 27, 'num'],
+    [1, 27, 28, 'check'],
+    [1, 28, 35, 'alnum'],
+    [1, 35, 36, 'check'],
+  ],
+  MRVB: [
+    ...TWO_LINE_TOP(36),
+    [1, 0, 9, 'alnum'],
+    [1, 9, 10, 'check'],
+    [1, 10, 13, 'alpha'],
+    [1, 13, 19, 'num'],
+    [1, 19, 20, 'check'],
+    [1, 20, 21, 'sex'],
+    [1, 21, 27, 'num'],
+    [1, 27, 28, 'check'],
+    [1, 28, 36, 'alnum'],
+  ],
+  TD1: [
+    [0, 0, 1, 'alpha'],
+    [0, 1, 2, 'any'],
+    [0, 2, 5, 'alpha'],
+    [0, 5, 14, 'alnum'],
+    [0, 14, 15, 'check'],
+    [0, 15, 30, 'alnum'],
+    [1, 0, 6, 'num'],
+    [1, 6, 7, 'check'],
+    [1, 7, 8, 'sex'],
+    [1, 8, 14, 'num'],
+    [1, 14, 15, 'check'],
+    [1, 15, 18, 'alpha'],
+    [1, 18, 29, 'alnum'],
+    [1, 29, 30, 'check'],
+    [2, 0, 30, 'alpha'],
+  ],
 };
 
 const AMBIGUOUS: Record<string, string[]> = {
-  '0': ['O', 'D', 'Q'], O: ['0', 'D', 'Q'], D: ['0', 'O'], Q: ['0', 'O'], '1': ['I', 'L', 'T'], I: ['1', 'L'], L: ['1', 'I'],
-  '8': ['B'], B: ['8'], '5': ['S'], S: ['5'], '2': ['Z'], Z: ['2'], '6': ['G'], G: ['6'], '4': ['A'], A: ['4'], '7': ['T'], T: ['7'],
+  '0': ['O', 'D', 'Q'],
+  O: ['0', 'D', 'Q'],
+  D: ['0', 'O'],
+  Q: ['0', 'O'],
+  '1': ['I', 'L', 'T'],
+  I: ['1', 'L'],
+  L: ['1', 'I'],
+  '8': ['B'],
+  B: ['8'],
+  '5': ['S'],
+  S: ['5'],
+  '2': ['Z'],
+  Z: ['2'],
+  '6': ['G'],
+  G: ['6'],
+  '4': ['A'],
+  A: ['4'],
+  '7': ['T'],
+  T: ['7'],
   // The legacy engine reads OCR-B "W" as "N" at MRZ sizes (seen on renders); M/H/N share the same strokes.
-  N: ['W', 'M', 'H'], W: ['N'], M: ['N', 'H'], H: ['N', 'M'],
+  N: ['W', 'M', 'H'],
+  W: ['N'],
+  M: ['N', 'H'],
+  H: ['N', 'M'],
 };
 
 /** Extracts MRZ-looking lines from OCR output and pads or trims them to the nearest ICAO line length. */
 export function normaliseOcrLines(text: string): string[] {
-  const raw = text.split(/\r?\n/).map(dropStrayTokens).map((l) => l.replace(/[^A-Z0-9<]/g, '')).filter((l) => l.length >= 20);
+  const raw = text
+    .split(/\r?\n/)
+    .map(dropStrayTokens)
+    .map((l) => l.replace(/[^A-Z0-9<]/g, ''))
+    .filter((l) => l.length >= 20);
   if (raw.length < 2) return raw;
   const options = raw.length >= 3 ? [30, 36, 44] : [36, 44, 30];
   let best: { lines: string[]; cost: number } | null = null;
@@ -49,9 +147,19 @@ export function normaliseOcrLines(text: string): string[] {
 
 /** Marks on the band edge (card borders, hologram specks) show up as 1-2 character tokens beside the line. */
 function dropStrayTokens(line: string): string {
-  const tokens = line.toUpperCase().trim().split(/\s+/).filter((t) => t.length > 0);
+  const tokens = line
+    .toUpperCase()
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t.length > 0);
   while (tokens.length > 1 && (tokens[0]?.length ?? 0) <= 2 && tokens.slice(1).join('').length >= 28) tokens.shift();
-  while (tokens.length > 1 && (tokens.at(-1)?.length ?? 0) <= 2 && !/^[<0-9]+$/.test(tokens.at(-1) ?? '') && tokens.slice(0, -1).join('').length >= 28) tokens.pop();
+  while (
+    tokens.length > 1 &&
+    (tokens.at(-1)?.length ?? 0) <= 2 &&
+    !/^[<0-9]+$/.test(tokens.at(-1) ?? '') &&
+    tokens.slice(0, -1).join('').length >= 28
+  )
+    tokens.pop();
   return tokens.join('');
 }
 
@@ -65,7 +173,10 @@ function fitLength(line: string, width: number): string {
   return l.slice(0, width);
 }
 
-export interface CorrectedMrz { parsed: ParsedMrz; corrections: Correction[] }
+export interface CorrectedMrz {
+  parsed: ParsedMrz;
+  corrections: Correction[];
+}
 
 export function correctMrz(lines: string[], now: Date = new Date()): CorrectedMrz | null {
   const format = detectFormat(lines);
@@ -88,10 +199,14 @@ export function correctMrz(lines: string[], now: Date = new Date()): CorrectedMr
       const ch = grid[line]?.[c] ?? '<';
       if ((kind === 'num' || kind === 'check') && TO_DIGIT[ch]) set(line, c, TO_DIGIT[ch] ?? ch, 'field_type');
       else if (kind === 'alpha' && TO_LETTER[ch]) set(line, c, TO_LETTER[ch] ?? ch, 'field_type');
-      else if (kind === 'sex' && !/[MFX<]/.test(ch)) set(line, c, ch === 'H' || ch === 'N' ? 'M' : ch === 'E' || ch === 'P' ? 'F' : '<', 'field_type');
+      else if (kind === 'sex' && !/[MFX<]/.test(ch))
+        set(line, c, ch === 'H' || ch === 'N' ? 'M' : ch === 'E' || ch === 'P' ? 'F' : '<', 'field_type');
     }
   }
-  let parsed = parseMrz(grid.map((r) => r.join('')), { now });
+  let parsed = parseMrz(
+    grid.map((r) => r.join('')),
+    { now },
+  );
   for (const failed of parsed.checks.filter((k) => !k.valid && k.field !== 'composite')) {
     const span = alnumSpanFor(format, failed.field);
     if (!span) continue;
@@ -99,7 +214,10 @@ export function correctMrz(lines: string[], now: Date = new Date()): CorrectedMr
     const fix = findSingleFix(grid, line, start, end, failed.digit, failed.data);
     if (fix) set(line, fix.column, fix.to, 'check_digit');
   }
-  parsed = parseMrz(grid.map((r) => r.join('')), { now });
+  parsed = parseMrz(
+    grid.map((r) => r.join('')),
+    { now },
+  );
   return { parsed, corrections };
 }
 
@@ -116,7 +234,14 @@ function alnumSpanFor(format: IcaoFormat, field: string): [number, number, numbe
  * it, so it cannot tell them apart), the one leaving the fewest letter/digit alternations wins. A tie means
  * no correction. Note S/8 and G/6 have equal check values, so those confusions can never be detected.
  */
-function findSingleFix(grid: string[][], line: number, start: number, end: number, digit: string, data: string): { column: number; to: string } | null {
+function findSingleFix(
+  grid: string[][],
+  line: number,
+  start: number,
+  end: number,
+  digit: string,
+  data: string,
+): { column: number; to: string } | null {
   const row = grid[line];
   if (!row) return null;
   const field = row.slice(start, end).join('');
@@ -136,7 +261,9 @@ function findSingleFix(grid: string[][], line: number, start: number, end: numbe
     }
   }
   if (fixes.length <= 1) return fixes[0] ?? null;
-  const ranked = fixes.map((f) => ({ f, cost: alternations(field.slice(0, f.column - start) + f.to + field.slice(f.column - start + 1)) })).sort((a, b) => a.cost - b.cost);
+  const ranked = fixes
+    .map((f) => ({ f, cost: alternations(field.slice(0, f.column - start) + f.to + field.slice(f.column - start + 1)) }))
+    .sort((a, b) => a.cost - b.cost);
   const [first, second] = ranked;
   return first && second && first.cost < second.cost ? first.f : null;
 }
@@ -181,7 +308,10 @@ export function mergeReadings(readings: ParsedMrz[], now: Date = new Date()): Pa
     changed = true;
   }
   if (!changed) return null;
-  const merged = parseMrz(grid.map((r) => r.join('')), { now });
+  const merged = parseMrz(
+    grid.map((r) => r.join('')),
+    { now },
+  );
   const hasComposite = merged.checks.some((c) => c.field === 'composite');
   return merged.valid && hasComposite ? merged : null;
 }

@@ -18,9 +18,24 @@ export function traineddataDir(): string {
 
 export const MRZ_OCR_MODEL = { name: 'tesseract.js-legacy-eng', version: '7.0.0/4.0.0' };
 
-export interface OcrSymbol { text: string; confidence: number; x0: number; y0: number; x1: number; y1: number }
-export interface OcrLine { text: string; confidence: number; symbols: OcrSymbol[] }
-export interface OcrResult { text: string; confidence: number; lines: OcrLine[] }
+export interface OcrSymbol {
+  text: string;
+  confidence: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+export interface OcrLine {
+  text: string;
+  confidence: number;
+  symbols: OcrSymbol[];
+}
+export interface OcrResult {
+  text: string;
+  confidence: number;
+  lines: OcrLine[];
+}
 
 export class MrzOcr {
   private worker: Worker | null = null;
@@ -36,10 +51,16 @@ export class MrzOcr {
   private ready(): Promise<Worker> {
     if (this.worker) return Promise.resolve(this.worker);
     this.starting ??= (async () => {
-      const w = await createWorker('eng', OEM.TESSERACT_ONLY, { langPath: traineddataDir(), gzip: true, cacheMethod: 'none' }, {
-        // Dictionaries only hurt on MRZ text, which has no words.
-        load_system_dawg: '0', load_freq_dawg: '0',
-      });
+      const w = await createWorker(
+        'eng',
+        OEM.TESSERACT_ONLY,
+        { langPath: traineddataDir(), gzip: true, cacheMethod: 'none' },
+        {
+          // Dictionaries only hurt on MRZ text, which has no words.
+          load_system_dawg: '0',
+          load_freq_dawg: '0',
+        },
+      );
       await w.setParameters({
         tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
         tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
@@ -59,7 +80,9 @@ export class MrzOcr {
    */
   async recognise(image: GrayImage, options: { enhance?: boolean } = {}): Promise<OcrResult> {
     const worker = await this.ready();
-    let img = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: { width: image.width, height: image.height, channels: 1 } });
+    let img = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), {
+      raw: { width: image.width, height: image.height, channels: 1 },
+    });
     if (options.enhance) img = img.normalise().sharpen({ sigma: 1.5 });
     const png = await img.png({ compressionLevel: 1 }).toBuffer();
     const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
@@ -87,7 +110,12 @@ export class MrzOcr {
     })();
     const worker = await this.textWorker;
     // Security printing leaves the zone grey on grey; stretching the contrast first helps the LSTM reader.
-    const png = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: { width: image.width, height: image.height, channels: 1 } }).normalise().png({ compressionLevel: 1 }).toBuffer();
+    const png = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), {
+      raw: { width: image.width, height: image.height, channels: 1 },
+    })
+      .normalise()
+      .png({ compressionLevel: 1 })
+      .toBuffer();
     const { data } = await worker.recognize(png);
     return { text: data.text, confidence: data.confidence };
   }

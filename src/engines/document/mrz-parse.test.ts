@@ -6,14 +6,25 @@ import { parseMrz, mrzDate, MrzFormatError } from './mrz-parse.js';
 import { checkDigit } from './mrz-check.js';
 import { sharedDataDir, MISSING_DATA } from '../../../test/fixtures/documents/shared-data.js';
 
-interface Call { input: string[] | string; options: { autocorrect?: boolean } | null; result?: { format: string; valid: boolean; fields: Record<string, string | null>; invalid_fields: { field: string; error: string }[] } }
-interface Case { suite: string; test: string; parse_calls: Call[] }
+interface Call {
+  input: string[] | string;
+  options: { autocorrect?: boolean } | null;
+  result?: { format: string; valid: boolean; fields: Record<string, string | null>; invalid_fields: { field: string; error: string }[] };
+}
+interface Case {
+  suite: string;
+  test: string;
+  parse_calls: Call[];
+}
 
 const dataDir = sharedDataDir();
 const NOW = new Date('2026-01-01T00:00:00Z');
 
 describe('parseMrz on cheminfo/mrz test vectors', { skip: dataDir === null ? MISSING_DATA : false }, () => {
-  const cases: Case[] = dataDir === null ? [] : (JSON.parse(readFileSync(join(dataDir, 'mrz/cheminfo_mrz_test_vectors.json'), 'utf8')) as { cases: Case[] }).cases;
+  const cases: Case[] =
+    dataDir === null
+      ? []
+      : (JSON.parse(readFileSync(join(dataDir, 'mrz/cheminfo_mrz_test_vectors.json'), 'utf8')) as { cases: Case[] }).cases;
   for (const c of cases) {
     for (const [i, call] of c.parse_calls.entries()) {
       if (call.options?.autocorrect) continue; // OCR correction is tested in mrz-correct.test.ts
@@ -29,7 +40,11 @@ describe('parseMrz on cheminfo/mrz test vectors', { skip: dataDir === null ? MIS
         const realErrors = expected.invalid_fields.filter((f) => !/invalid state code: UTO/.test(f.error));
         assert.equal(r.valid, realErrors.length === 0, JSON.stringify(r.checks));
         const failedChecks = new Set(r.checks.filter((k) => !k.valid).map((k) => k.field));
-        const expectedFailed = new Set(realErrors.filter((f) => f.field.endsWith('CheckDigit')).map((f) => f.field.replace('CheckDigit', '').replace('expiration', 'expiry')));
+        const expectedFailed = new Set(
+          realErrors
+            .filter((f) => f.field.endsWith('CheckDigit'))
+            .map((f) => f.field.replace('CheckDigit', '').replace('expiration', 'expiry')),
+        );
         assert.deepEqual(failedChecks, expectedFailed);
         const f = expected.fields;
         if (f.documentNumber) assert.equal(r.fields.documentNumber, f.documentNumber);
@@ -56,7 +71,14 @@ describe('parseMrz visa formats and dates', () => {
     assert.equal(r.fields.documentNumber, 'L8988901C');
     assert.equal(r.fields.birthDate, '1940-09-07');
     assert.equal(r.fields.expiryDate, '1996-12-10');
-    assert.deepEqual(r.checks.map((c) => [c.field, c.valid]), [['documentNumber', true], ['birthDate', true], ['expiryDate', true]]);
+    assert.deepEqual(
+      r.checks.map((c) => [c.field, c.valid]),
+      [
+        ['documentNumber', true],
+        ['birthDate', true],
+        ['expiryDate', true],
+      ],
+    );
     assert.equal(r.valid, true);
   });
   test('MRV-B (ICAO 9303-7 specimen)', () => {
@@ -68,7 +90,10 @@ describe('parseMrz visa formats and dates', () => {
   test('a changed birth digit breaks the birth and composite checks', () => {
     const r = parseMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408132F1204159ZE184226B<<<<<10'], { now: NOW });
     assert.equal(r.valid, false);
-    assert.deepEqual(r.checks.filter((c) => !c.valid).map((c) => c.field), ['birthDate', 'composite']);
+    assert.deepEqual(
+      r.checks.filter((c) => !c.valid).map((c) => c.field),
+      ['birthDate', 'composite'],
+    );
   });
   test('impossible dates are flagged', () => {
     assert.equal(mrzDate('741312', 'birth', NOW), null);

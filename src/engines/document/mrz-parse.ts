@@ -91,7 +91,13 @@ export function parseMrz(input: string[] | string, options: { now?: Date } = {})
   return format === 'TD1' ? parseTd1(lines, now) : parseTwoLine(format, lines, now);
 }
 
-interface Slice { documentNumber: string; docCheck: string; docData: string; rest: string; altData?: string }
+interface Slice {
+  documentNumber: string;
+  docCheck: string;
+  docData: string;
+  rest: string;
+  altData?: string;
+}
 
 /** ICAO long document numbers: a `<` in the check position means the number continues in the optional data. */
 function documentNumberOf(main: string, check: string, optional: string): Slice {
@@ -101,7 +107,13 @@ function documentNumberOf(main: string, check: string, optional: string): Slice 
     const number = main + overflow.slice(0, -1);
     // Issuers disagree on whether the filler in the check position is part of the checked data (cheminfo/mrz
     // found both in real Belgian cards), so the alternative is accepted too.
-    return { documentNumber: clean(number), docCheck: overflow.slice(-1), docData: main + overflow.slice(0, -1), altData: `${main}<${overflow.slice(0, -1)}`, rest: end === -1 ? '' : optional.slice(end) };
+    return {
+      documentNumber: clean(number),
+      docCheck: overflow.slice(-1),
+      docData: main + overflow.slice(0, -1),
+      altData: `${main}<${overflow.slice(0, -1)}`,
+      rest: end === -1 ? '' : optional.slice(end),
+    };
   }
   return { documentNumber: clean(main), docCheck: check, docData: main, rest: optional };
 }
@@ -116,8 +128,14 @@ function parseTd1(lines: string[], now: Date): ParsedMrz {
     check('composite', l1.slice(5, 30) + l2.slice(0, 7) + l2.slice(8, 15) + l2.slice(18, 29), l2.charAt(29)),
   ];
   return assemble('TD1', lines, checks, now, {
-    code: l1.slice(0, 2), state: l1.slice(2, 5), name: l3, documentNumber: doc.documentNumber,
-    nationality: l2.slice(15, 18), birth: l2.slice(0, 6), sex: l2.charAt(7), expiry: l2.slice(8, 14),
+    code: l1.slice(0, 2),
+    state: l1.slice(2, 5),
+    name: l3,
+    documentNumber: doc.documentNumber,
+    nationality: l2.slice(15, 18),
+    birth: l2.slice(0, 6),
+    sex: l2.charAt(7),
+    expiry: l2.slice(8, 14),
     optional: [clean(doc.rest), clean(l2.slice(18, 29))],
   });
 }
@@ -129,7 +147,8 @@ function parseTwoLine(format: 'TD2' | 'TD3' | 'MRVA' | 'MRVB', lines: string[], 
   const optionalEnd = format === 'TD3' ? 42 : hasComposite ? width - 1 : width;
   const optional = l2.slice(28, optionalEnd);
   // Long document numbers only exist in TD1/TD2 (ICAO 9303-5/-6); TD3 and visas have no overflow rule.
-  const doc = format === 'TD2' ? documentNumberOf(l2.slice(0, 9), l2.charAt(9), optional) : documentNumberOf(l2.slice(0, 9), l2.charAt(9), '');
+  const doc =
+    format === 'TD2' ? documentNumberOf(l2.slice(0, 9), l2.charAt(9), optional) : documentNumberOf(l2.slice(0, 9), l2.charAt(9), '');
   const checks: MrzCheck[] = [
     documentCheck(doc),
     check('birthDate', l2.slice(13, 19), l2.charAt(19)),
@@ -142,16 +161,30 @@ function parseTwoLine(format: 'TD2' | 'TD3' | 'MRVA' | 'MRVB', lines: string[], 
   }
   if (hasComposite) checks.push(check('composite', l2.slice(0, 10) + l2.slice(13, 20) + l2.slice(21, width - 1), l2.charAt(width - 1)));
   return assemble(format, lines, checks, now, {
-    code: l1.slice(0, 2), state: l1.slice(2, 5), name: l1.slice(5), documentNumber: doc.documentNumber,
-    nationality: l2.slice(10, 13), birth: l2.slice(13, 19), sex: l2.charAt(20), expiry: l2.slice(21, 27),
+    code: l1.slice(0, 2),
+    state: l1.slice(2, 5),
+    name: l1.slice(5),
+    documentNumber: doc.documentNumber,
+    nationality: l2.slice(10, 13),
+    birth: l2.slice(13, 19),
+    sex: l2.charAt(20),
+    expiry: l2.slice(21, 27),
     optional: format === 'TD3' ? [] : [clean(format === 'TD2' ? doc.rest : optional)],
     ...(personalNumber !== undefined ? { personalNumber } : {}),
   });
 }
 
 interface RawFields {
-  code: string; state: string; name: string; documentNumber: string; nationality: string;
-  birth: string; sex: string; expiry: string; optional: string[]; personalNumber?: string;
+  code: string;
+  state: string;
+  name: string;
+  documentNumber: string;
+  nationality: string;
+  birth: string;
+  sex: string;
+  expiry: string;
+  optional: string[];
+  personalNumber?: string;
 }
 
 function assemble(format: IcaoFormat, lines: string[], checks: MrzCheck[], now: Date, raw: RawFields): ParsedMrz {
@@ -172,8 +205,17 @@ function assemble(format: IcaoFormat, lines: string[], checks: MrzCheck[], now: 
   const { surname, givenNames } = splitName(raw.name);
   const documentCode = clean(raw.code);
   const fields: MrzFields = {
-    documentType: documentTypeOf(documentCode), documentCode, issuingState, documentNumber: raw.documentNumber,
-    surname, givenNames, nationality, birthDate, sex, expiryDate, optionalData: raw.optional.filter((o) => o.length > 0),
+    documentType: documentTypeOf(documentCode),
+    documentCode,
+    issuingState,
+    documentNumber: raw.documentNumber,
+    surname,
+    givenNames,
+    nationality,
+    birthDate,
+    sex,
+    expiryDate,
+    optionalData: raw.optional.filter((o) => o.length > 0),
     ...(raw.personalNumber ? { personalNumber: raw.personalNumber } : {}),
   };
   const checkDigitsValid = checks.every((c) => c.valid);
@@ -239,14 +281,22 @@ function parseNationalFormat(format: MrzFormat, lines: string[]): ParsedMrz {
   const checks: MrzCheck[] = r.details
     .filter((d) => d.field !== null && d.field.endsWith('CheckDigit'))
     .map((d) => ({ field: nationalCheckName(d.field ?? ''), data: '', digit: d.value ?? '', valid: d.valid }));
-  const problems = r.details.filter((d) => !d.valid && !(d.field ?? '').endsWith('CheckDigit')).map((d) => `invalid_${snake(d.field ?? 'field')}`);
+  const problems = r.details
+    .filter((d) => !d.valid && !(d.field ?? '').endsWith('CheckDigit'))
+    .map((d) => `invalid_${snake(d.field ?? 'field')}`);
   const sexRaw = f.sex === 'male' ? 'M' : f.sex === 'female' ? 'F' : null;
   const fields: MrzFields = {
     documentType: format === 'FRENCH_NATIONAL_ID' ? 'id_card' : 'driving_licence',
-    documentCode: f.documentCode ?? '', issuingState: f.issuingState ?? '', documentNumber: f.documentNumber ?? r.documentNumber ?? '',
-    surname: f.lastName ?? '', givenNames: f.firstName ?? '', nationality: f.nationality ?? f.issuingState ?? '',
-    birthDate: f.birthDate ? mrzDate(f.birthDate, 'birth', new Date()) : null, sex: sexRaw,
-    expiryDate: f.expirationDate ? mrzDate(f.expirationDate, 'expiry', new Date()) : null, optionalData: [],
+    documentCode: f.documentCode ?? '',
+    issuingState: f.issuingState ?? '',
+    documentNumber: f.documentNumber ?? r.documentNumber ?? '',
+    surname: f.lastName ?? '',
+    givenNames: f.firstName ?? '',
+    nationality: f.nationality ?? f.issuingState ?? '',
+    birthDate: f.birthDate ? mrzDate(f.birthDate, 'birth', new Date()) : null,
+    sex: sexRaw,
+    expiryDate: f.expirationDate ? mrzDate(f.expirationDate, 'expiry', new Date()) : null,
+    optionalData: [],
   };
   const checkDigitsValid = checks.every((c) => c.valid);
   return { format, lines, fields, checks, checkDigitsValid, problems, valid: r.valid };

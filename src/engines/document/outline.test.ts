@@ -21,14 +21,24 @@ const NOW = new Date('2026-01-01T00:00:00Z');
 
 async function outlineOf(image: Buffer): Promise<{ o: DocumentOutline | null; scale: number; width: number; height: number }> {
   const img = await decodeImage(image);
-  return { o: findDocumentOutline({ data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height }), scale: img.scale, width: img.width, height: img.height };
+  return {
+    o: findDocumentOutline({ data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height }),
+    scale: img.scale,
+    width: img.width,
+    height: img.height,
+  };
 }
 
 describe('edge-based document outline', { skip }, () => {
   const ocr = new MrzOcr();
   after(() => ocr.terminate());
 
-  for (const [kind, distortion] of [['td3', 'phone_photo'], ['td1', 'perspective'], ['td3', 'rotated_minus7deg'], ['td1', 'blur_strong']] as const) {
+  for (const [kind, distortion] of [
+    ['td3', 'phone_photo'],
+    ['td1', 'perspective'],
+    ['td3', 'rotated_minus7deg'],
+    ['td1', 'blur_strong'],
+  ] as const) {
     test(`${kind} ${distortion}: page corners within 1 % of the diagonal of the truth, fully in frame`, async () => {
       const flat = await renderDocument({ kind, person: ANNA });
       const meta = await sharp(flat).metadata();
@@ -44,7 +54,10 @@ describe('edge-based document outline', { skip }, () => {
   test('a page cut by the image border is never reported as a full in-frame page', async () => {
     const photo = await photograph(await renderDocument({ kind: 'td1', person: PETER }), DISTORTIONS.phone_photo ?? {});
     const m = await sharp(photo).metadata();
-    const cropped = await sharp(photo).extract({ left: Math.round((m.width ?? 0) * 0.2), top: 0, width: Math.round((m.width ?? 0) * 0.8), height: m.height ?? 0 }).png().toBuffer();
+    const cropped = await sharp(photo)
+      .extract({ left: Math.round((m.width ?? 0) * 0.2), top: 0, width: Math.round((m.width ?? 0) * 0.8), height: m.height ?? 0 })
+      .png()
+      .toBuffer();
     const { o } = await outlineOf(cropped);
     assert.ok(o === null || o.cut, 'cut or no outline');
   });
@@ -54,17 +67,31 @@ describe('edge-based document outline', { skip }, () => {
     if (o) {
       const xs = o.corners.map((c) => c.x);
       const ys = o.corners.map((c) => c.y);
-      assert.ok((Math.max(...xs) - Math.min(...xs)) * (Math.max(...ys) - Math.min(...ys)) > 0.8 * width * height, 'if anything, the whole page');
+      assert.ok(
+        (Math.max(...xs) - Math.min(...xs)) * (Math.max(...ys) - Math.min(...ys)) > 0.8 * width * height,
+        'if anything, the whole page',
+      );
     }
   });
 
   test('reconcileOutline: edges used when they agree with the MRZ or without an MRZ; the MRZ otherwise', () => {
-    const sq = (d: number) => [{ x: d, y: d }, { x: 160 + d, y: d }, { x: 160 + d, y: 100 + d }, { x: d, y: 100 + d }];
+    const sq = (d: number) => [
+      { x: d, y: d },
+      { x: 160 + d, y: d },
+      { x: 160 + d, y: 100 + d },
+      { x: d, y: 100 + d },
+    ];
     const edge: DocumentOutline = { corners: sq(2), support: 0.95, cut: false, borderMargin: 0.01 };
     assert.equal(reconcileOutline(sq(0), edge).source, 'edges+mrz');
     assert.equal(reconcileOutline(sq(30), edge).source, 'mrz');
     assert.equal(reconcileOutline(null, edge).source, 'edges');
-    assert.deepEqual(reconcileOutline(null, { ...edge, cut: true }), { quad: null, source: null, agreement: null, cutAtBorder: true, edge: null });
+    assert.deepEqual(reconcileOutline(null, { ...edge, cut: true }), {
+      quad: null,
+      source: null,
+      agreement: null,
+      cutAtBorder: true,
+      edge: null,
+    });
     assert.equal(reconcileOutline(null, { ...edge, cut: true, support: 0.6 }).cutAtBorder, false, 'weak cut outline is not judged');
   });
 
@@ -90,7 +117,10 @@ describe('edge-based document outline', { skip }, () => {
   test('card front without an MRZ, cut by the frame: document_out_of_frame', async () => {
     const photo = await photograph(await renderDocument({ kind: 'td1', person: ANNA, mrzLines: [] }), DISTORTIONS.phone_photo ?? {});
     const m = await sharp(photo).metadata();
-    const cropped = await sharp(photo).extract({ left: 0, top: 0, width: Math.round((m.width ?? 0) * 0.8), height: m.height ?? 0 }).png().toBuffer();
+    const cropped = await sharp(photo)
+      .extract({ left: 0, top: 0, width: Math.round((m.width ?? 0) * 0.8), height: m.height ?? 0 })
+      .png()
+      .toBuffer();
     const r = await readDocument(cropped, { ocr, now: NOW, compareVisualZone: false, mrzTimeBudgetMs: 1500 });
     assert.ok(r.reasons.includes('document_out_of_frame'), r.reasons.join(','));
   });
@@ -102,7 +132,10 @@ describe('edge-based document outline', { skip }, () => {
     const H = Math.round((W * 54) / 85.6);
     const top = Math.round((H - (m.height ?? 0)) / 2);
     const left = Math.round((W - (m.width ?? 0)) / 2);
-    const card = await sharp(code).extend({ top, bottom: H - (m.height ?? 0) - top, left, right: W - (m.width ?? 0) - left, background: '#f4f4f0' }).png().toBuffer();
+    const card = await sharp(code)
+      .extend({ top, bottom: H - (m.height ?? 0) - top, left, right: W - (m.width ?? 0) - left, background: '#f4f4f0' })
+      .png()
+      .toBuffer();
     const photo = await photograph(card, { perspective: 0.15, rotateDeg: 12 });
     const img = await decodeImage(photo);
     assert.deepEqual(await readPdf417(img.rgb, img.width, img.height), [], 'the reader alone fails on this capture');
@@ -112,7 +145,12 @@ describe('edge-based document outline', { skip }, () => {
   });
 
   test('passport photo with an MRZ: edge outline confirms the MRZ outline (edges+mrz), verdict unchanged', async () => {
-    const r = await readDocument(await photograph(await renderDocument({ kind: 'td3', person: ANNA }), DISTORTIONS.phone_photo ?? {}), { ocr, now: NOW, acceptSpecimens: true, compareVisualZone: false });
+    const r = await readDocument(await photograph(await renderDocument({ kind: 'td3', person: ANNA }), DISTORTIONS.phone_photo ?? {}), {
+      ocr,
+      now: NOW,
+      acceptSpecimens: true,
+      compareVisualZone: false,
+    });
     assert.equal(r.verdict, 'passed', r.reasons.join(','));
     assert.equal(r.signals.find((s) => s.name === 'document_outline')?.value, 'edges+mrz');
   });
@@ -142,7 +180,12 @@ describe('screen-photo (moiré) hint on documents', { skip }, () => {
   });
 
   test('a recaptured passport still reads but goes to review with screen_moire', async () => {
-    const r = await readDocument(await screenRecapture(await renderDocument({ kind: 'td3', person: ANNA }), { cameraScale: 0.45 }), { ocr, now: NOW, acceptSpecimens: true, compareVisualZone: false });
+    const r = await readDocument(await screenRecapture(await renderDocument({ kind: 'td3', person: ANNA }), { cameraScale: 0.45 }), {
+      ocr,
+      now: NOW,
+      acceptSpecimens: true,
+      compareVisualZone: false,
+    });
     assert.equal(r.verdict, 'needs_review');
     assert.ok(r.reasons.includes('screen_moire'), r.reasons.join(','));
     assert.equal(r.signals.find((s) => s.name === 'screen_moire')?.passed, false);
@@ -150,7 +193,13 @@ describe('screen-photo (moiré) hint on documents', { skip }, () => {
 
   test('real specimen photos do not trip it', { skip: sharedDataDir() ? false : MISSING_DATA }, async () => {
     const dir = sharedDataDir() as string;
-    for (const f of ['mrz/passporteye_specimen_images/100_pass-ltu.jpg', 'mrz/passporteye_specimen_images/98_pass-nld.jpg', 'mrz/passporteye_specimen_images/77_card-cmw.png', 'documents/onfido_samples/sample_driving_licence.png', 'mrz/passporteye_utopia_images/passport-td3.jpg']) {
+    for (const f of [
+      'mrz/passporteye_specimen_images/100_pass-ltu.jpg',
+      'mrz/passporteye_specimen_images/98_pass-nld.jpg',
+      'mrz/passporteye_specimen_images/77_card-cmw.png',
+      'documents/onfido_samples/sample_driving_licence.png',
+      'mrz/passporteye_utopia_images/passport-td3.jpg',
+    ]) {
       const m = await moireOf(readFileSync(join(dir, f)));
       assert.notEqual(m.screen, true, `${f} ${JSON.stringify(m)}`);
     }

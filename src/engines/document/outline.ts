@@ -43,7 +43,12 @@ export const OUTLINE_PARAMS = {
   maxOutsideEdgeShare: 0.25,
 };
 
-interface Line { theta: number; rho: number; votes: number; border: boolean }
+interface Line {
+  theta: number;
+  rho: number;
+  votes: number;
+  border: boolean;
+}
 
 export function findDocumentOutline(gray: GrayImage): DocumentOutline | null {
   const p = OUTLINE_PARAMS;
@@ -54,8 +59,10 @@ export function findDocumentOutline(gray: GrayImage): DocumentOutline | null {
   const lines = houghLines(g, w, h);
   if (lines.length < 2) return null;
   const borders: Line[] = [
-    { theta: 0, rho: 0, votes: 0, border: true }, { theta: 0, rho: w - 1, votes: 0, border: true },
-    { theta: Math.PI / 2, rho: 0, votes: 0, border: true }, { theta: Math.PI / 2, rho: h - 1, votes: 0, border: true },
+    { theta: 0, rho: 0, votes: 0, border: true },
+    { theta: 0, rho: w - 1, votes: 0, border: true },
+    { theta: Math.PI / 2, rho: 0, votes: 0, border: true },
+    { theta: Math.PI / 2, rho: h - 1, votes: 0, border: true },
   ];
   const all = [...lines, ...borders];
   const minSep = 0.12 * Math.min(w, h);
@@ -139,7 +146,10 @@ export function findDocumentOutline(gray: GrayImage): DocumentOutline | null {
   candidates.sort((a, b) => Number(a.cut) - Number(b.cut) || b.score - a.score);
   const best = candidates.slice(0, 40).find((c) => outsideEdgeShare(g, w, h, c.corners) <= p.maxOutsideEdgeShare);
   if (!best) return null;
-  const corners = orderLandscape(best.corners).map((c) => ({ x: Math.min(w - 1, Math.max(0, c.x)) * f + (f - 1) / 2, y: Math.min(h - 1, Math.max(0, c.y)) * f + (f - 1) / 2 }));
+  const corners = orderLandscape(best.corners).map((c) => ({
+    x: Math.min(w - 1, Math.max(0, c.x)) * f + (f - 1) / 2,
+    y: Math.min(h - 1, Math.max(0, c.y)) * f + (f - 1) / 2,
+  }));
   const diag = Math.hypot(gray.width, gray.height);
   const margin = Math.min(...corners.map((c) => Math.min(c.x, c.y, gray.width - 1 - c.x, gray.height - 1 - c.y)));
   return { corners, support: round3(best.support), cut: best.cut, borderMargin: round3(Math.max(0, margin) / diag) };
@@ -188,7 +198,12 @@ function downscale(img: GrayImage, f: number): GrayImage {
   return { data: out, width: w, height: h };
 }
 
-interface Gradients { gx: Float32Array; gy: Float32Array; mag: Float32Array; threshold: number }
+interface Gradients {
+  gx: Float32Array;
+  gy: Float32Array;
+  mag: Float32Array;
+  threshold: number;
+}
 
 function sobel(img: GrayImage): Gradients {
   const { width: w, height: h, data: d } = img;
@@ -197,7 +212,17 @@ function sobel(img: GrayImage): Gradients {
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
       const i = y * w + x;
-      s[i] = ((d[i - w - 1] ?? 0) + 2 * (d[i - w] ?? 0) + (d[i - w + 1] ?? 0) + 2 * (d[i - 1] ?? 0) + 4 * (d[i] ?? 0) + 2 * (d[i + 1] ?? 0) + (d[i + w - 1] ?? 0) + 2 * (d[i + w] ?? 0) + (d[i + w + 1] ?? 0)) / 16;
+      s[i] =
+        ((d[i - w - 1] ?? 0) +
+          2 * (d[i - w] ?? 0) +
+          (d[i - w + 1] ?? 0) +
+          2 * (d[i - 1] ?? 0) +
+          4 * (d[i] ?? 0) +
+          2 * (d[i + 1] ?? 0) +
+          (d[i + w - 1] ?? 0) +
+          2 * (d[i + w] ?? 0) +
+          (d[i + w + 1] ?? 0)) /
+        16;
     }
   }
   const gx = new Float32Array(w * h);
@@ -207,7 +232,14 @@ function sobel(img: GrayImage): Gradients {
   for (let y = 2; y < h - 2; y++) {
     for (let x = 2; x < w - 2; x++) {
       const i = y * w + x;
-      const a = s[i - w - 1] ?? 0, b = s[i - w] ?? 0, c = s[i - w + 1] ?? 0, dd = s[i - 1] ?? 0, e = s[i + 1] ?? 0, ff = s[i + w - 1] ?? 0, gg = s[i + w] ?? 0, hh = s[i + w + 1] ?? 0;
+      const a = s[i - w - 1] ?? 0,
+        b = s[i - w] ?? 0,
+        c = s[i - w + 1] ?? 0,
+        dd = s[i - 1] ?? 0,
+        e = s[i + 1] ?? 0,
+        ff = s[i + w - 1] ?? 0,
+        gg = s[i + w] ?? 0,
+        hh = s[i + w + 1] ?? 0;
       const vx = c + 2 * e + hh - a - 2 * dd - ff;
       const vy = ff + 2 * gg + hh - a - 2 * b - c;
       gx[i] = vx;
@@ -280,10 +312,16 @@ function houghLines(g: Gradients, w: number, h: number): Line[] {
           let tt = t + dt;
           let rr = r + dr;
           // theta wraps with rho mirrored.
-          if (tt < 0) { tt += THETA_BINS; rr = 2 * maxRho - rr; } else if (tt >= THETA_BINS) { tt -= THETA_BINS; rr = 2 * maxRho - rr; }
+          if (tt < 0) {
+            tt += THETA_BINS;
+            rr = 2 * maxRho - rr;
+          } else if (tt >= THETA_BINS) {
+            tt -= THETA_BINS;
+            rr = 2 * maxRho - rr;
+          }
           if (rr < 0 || rr >= rhoBins) continue;
           const u = acc[tt * rhoBins + rr] ?? 0;
-          if (u > v || (u === v && (tt * rhoBins + rr) < t * rhoBins + r)) {
+          if (u > v || (u === v && tt * rhoBins + rr < t * rhoBins + r)) {
             isMax = false;
             break;
           }
@@ -316,7 +354,10 @@ function meanAngle(a: number, b: number): number {
 }
 
 function intersect(a: Line, b: Line): Point | null {
-  const ca = Math.cos(a.theta), sa = Math.sin(a.theta), cb = Math.cos(b.theta), sb = Math.sin(b.theta);
+  const ca = Math.cos(a.theta),
+    sa = Math.sin(a.theta),
+    cb = Math.cos(b.theta),
+    sb = Math.sin(b.theta);
   const det = ca * sb - sa * cb;
   if (Math.abs(det) < 1e-6) return null;
   return { x: (a.rho * sb - b.rho * sa) / det, y: (ca * b.rho - cb * a.rho) / det };
@@ -325,7 +366,9 @@ function intersect(a: Line, b: Line): Point | null {
 function convex(q: Point[]): boolean {
   let sign = 0;
   for (let k = 0; k < 4; k++) {
-    const a = q[k] as Point, b = q[(k + 1) % 4] as Point, c = q[(k + 2) % 4] as Point;
+    const a = q[k] as Point,
+      b = q[(k + 1) % 4] as Point,
+      c = q[(k + 2) % 4] as Point;
     const cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
     if (Math.abs(cross) < 1e-9) return false;
     if (sign === 0) sign = Math.sign(cross);
@@ -337,7 +380,8 @@ function convex(q: Point[]): boolean {
 function polygonArea(q: Point[]): number {
   let s = 0;
   for (let k = 0; k < q.length; k++) {
-    const a = q[k] as Point, b = q[(k + 1) % q.length] as Point;
+    const a = q[k] as Point,
+      b = q[(k + 1) % q.length] as Point;
     s += a.x * b.y - b.x * a.y;
   }
   return Math.abs(s) / 2;
@@ -400,7 +444,8 @@ function outsideEdgeShare(g: Gradients, w: number, h: number, quad: Point[]): nu
 function inside(q: Point[], x: number, y: number): boolean {
   let sign = 0;
   for (let k = 0; k < 4; k++) {
-    const a = q[k] as Point, b = q[(k + 1) % 4] as Point;
+    const a = q[k] as Point,
+      b = q[(k + 1) % 4] as Point;
     const cross = (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x);
     if (cross === 0) continue;
     if (sign === 0) sign = Math.sign(cross);
@@ -460,9 +505,21 @@ export function reconcileOutline(mrzQuad: Point[] | null, edge: DocumentOutline 
 }
 
 /** Upright page (landscape, ICAO size at 10 px/mm) warped out of the RGB working copy. */
-export function warpPage(rgb: Uint8Array, width: number, height: number, corners: Point[]): { data: Uint8Array; width: number; height: number } {
+export function warpPage(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  corners: Point[],
+): { data: Uint8Array; width: number; height: number } {
   const size = pageSizeFor(corners);
-  const dst: Point[] = [{ x: 0, y: 0 }, { x: size.width - 1, y: 0 }, { x: size.width - 1, y: size.height - 1 }, { x: 0, y: size.height - 1 }];
-  const data = warpPerspective({ data: rgb, width, height, channels: 3 }, homographyFromPoints(dst, corners), size.width, size.height, { fill: [255, 255, 255] });
+  const dst: Point[] = [
+    { x: 0, y: 0 },
+    { x: size.width - 1, y: 0 },
+    { x: size.width - 1, y: size.height - 1 },
+    { x: 0, y: size.height - 1 },
+  ];
+  const data = warpPerspective({ data: rgb, width, height, channels: 3 }, homographyFromPoints(dst, corners), size.width, size.height, {
+    fill: [255, 255, 255],
+  });
   return { data, width: size.width, height: size.height };
 }

@@ -46,23 +46,56 @@ export function assessQuality(input: QualityInput): QualityResult {
   const signals: Signal[] = [];
   const sharpness = input.mrzCrop ? laplacianVariance(input.mrzCrop) : null;
   const blurry = sharpness === null ? null : sharpness < t.minMrzSharpness;
-  signals.push(signal('mrz_sharpness', sharpness === null ? null : round(sharpness), blurry === null ? null : !blurry, { threshold: t.minMrzSharpness, detail: 'Variance of the Laplacian over the MRZ rescaled to a fixed text height; low means blurred.' }));
+  signals.push(
+    signal('mrz_sharpness', sharpness === null ? null : round(sharpness), blurry === null ? null : !blurry, {
+      threshold: t.minMrzSharpness,
+      detail: 'Variance of the Laplacian over the MRZ rescaled to a fixed text height; low means blurred.',
+    }),
+  );
   const lowResolution = input.mrzCharHeightPx === null ? null : input.mrzCharHeightPx < t.minMrzCharHeightPx;
-  signals.push(signal('mrz_char_height_px', input.mrzCharHeightPx === null ? null : round(input.mrzCharHeightPx), lowResolution === null ? null : !lowResolution, { threshold: t.minMrzCharHeightPx, detail: 'Height of MRZ characters in the original image, in pixels.' }));
+  signals.push(
+    signal(
+      'mrz_char_height_px',
+      input.mrzCharHeightPx === null ? null : round(input.mrzCharHeightPx),
+      lowResolution === null ? null : !lowResolution,
+      { threshold: t.minMrzCharHeightPx, detail: 'Height of MRZ characters in the original image, in pixels.' },
+    ),
+  );
   // Without the page outline, white scanner beds and barcode quiet zones would read as glare; not measured.
   // A scan whose paper is itself at saturation has no headroom for a highlight to show; not measurable either.
-  const glareFraction = input.documentQuad && paperLevel(input.gray, input.documentQuad) < 246 ? saturatedFraction(input.gray, input.documentQuad) : null;
+  const glareFraction =
+    input.documentQuad && paperLevel(input.gray, input.documentQuad) < 246 ? saturatedFraction(input.gray, input.documentQuad) : null;
   const glare = glareFraction !== null && glareFraction > t.maxGlareFraction;
-  signals.push(signal('glare_fraction', glareFraction === null ? null : round(glareFraction, 4), glareFraction === null ? null : !glare, { threshold: t.maxGlareFraction, detail: 'Share of the page area covered by saturated highlights.' }));
+  signals.push(
+    signal('glare_fraction', glareFraction === null ? null : round(glareFraction, 4), glareFraction === null ? null : !glare, {
+      threshold: t.maxGlareFraction,
+      detail: 'Share of the page area covered by saturated highlights.',
+    }),
+  );
   let out: boolean | null = null;
   if (input.documentQuad) {
     const beyond = outOfFrame(input.documentQuad, input.gray.width, input.gray.height);
     out = beyond > t.maxOutOfFrame;
-    const from = input.outlineSource === 'edges' ? 'found from its edges' : input.outlineSource === 'edges+mrz' ? 'found from its edges (confirmed by the MRZ geometry)' : 'predicted from the MRZ';
-    signals.push(signal('document_out_of_frame', round(beyond, 4), !out, { threshold: t.maxOutOfFrame, detail: `How far the page outline ${from} extends beyond the image, as a share of its diagonal.` }));
+    const from =
+      input.outlineSource === 'edges'
+        ? 'found from its edges'
+        : input.outlineSource === 'edges+mrz'
+          ? 'found from its edges (confirmed by the MRZ geometry)'
+          : 'predicted from the MRZ';
+    signals.push(
+      signal('document_out_of_frame', round(beyond, 4), !out, {
+        threshold: t.maxOutOfFrame,
+        detail: `How far the page outline ${from} extends beyond the image, as a share of its diagonal.`,
+      }),
+    );
   } else if (input.cutAtBorder) {
     out = true;
-    signals.push(signal('document_out_of_frame', null, false, { threshold: t.maxOutOfFrame, detail: 'Three page edges were found and the fourth side is the image border: part of the page is outside the photo.' }));
+    signals.push(
+      signal('document_out_of_frame', null, false, {
+        threshold: t.maxOutOfFrame,
+        detail: 'Three page edges were found and the fourth side is the image border: part of the page is outside the photo.',
+      }),
+    );
   } else {
     signals.push(signal('document_out_of_frame', null, null, { detail: 'Page outline unknown (no MRZ format and no page edges found).' }));
   }
@@ -108,7 +141,12 @@ function saturatedFraction(gray: GrayImage, quad: Point[]): number {
 }
 
 function neighbourhoodSaturated(data: Uint8Array, w: number, h: number, x: number, y: number, r: number): boolean {
-  for (const [dx, dy] of [[-r, 0], [r, 0], [0, -r], [0, r]] as const) {
+  for (const [dx, dy] of [
+    [-r, 0],
+    [r, 0],
+    [0, -r],
+    [0, r],
+  ] as const) {
     const xx = x + dx;
     const yy = y + dy;
     if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;

@@ -44,7 +44,10 @@ describe('readDocument on synthetic specimen documents', { skip }, () => {
   });
 
   test('TD1 card photographed at -7 degrees: deskewed and read exactly', async () => {
-    const r = await readDocument(await photograph(await renderDocument({ kind: 'td1', person: PETER }), DISTORTIONS.rotated_minus7deg ?? {}), opts);
+    const r = await readDocument(
+      await photograph(await renderDocument({ kind: 'td1', person: PETER }), DISTORTIONS.rotated_minus7deg ?? {}),
+      opts,
+    );
     expectFields(r.fields, PETER);
     assert.equal(r.mrz?.format, 'TD1');
     assert.equal(r.verdict, 'passed', r.reasons.join(','));
@@ -53,12 +56,21 @@ describe('readDocument on synthetic specimen documents', { skip }, () => {
 
   test('upside-down passport photo is still read', async () => {
     const flat = await renderDocument({ kind: 'td3', person: ANNA });
-    const r = await readDocument(await sharp(await photograph(flat, { rotateDeg: 2 })).rotate(180).png().toBuffer(), opts);
+    const r = await readDocument(
+      await sharp(await photograph(flat, { rotateDeg: 2 }))
+        .rotate(180)
+        .png()
+        .toBuffer(),
+      opts,
+    );
     expectFields(r.fields, ANNA);
   });
 
   test('strongly blurred capture is not passed and carries the blur signal', async () => {
-    const r = await readDocument(await photograph(await renderDocument({ kind: 'td3', person: ANNA }), DISTORTIONS.blur_strong ?? {}), opts);
+    const r = await readDocument(
+      await photograph(await renderDocument({ kind: 'td3', person: ANNA }), DISTORTIONS.blur_strong ?? {}),
+      opts,
+    );
     assert.notEqual(r.verdict, 'passed');
     assert.ok(r.reasons.includes('image_blurry'), r.reasons.join(','));
     assert.equal(r.signals.find((s) => s.name === 'mrz_sharpness')?.passed, false);
@@ -86,11 +98,24 @@ describe('readDocument on synthetic specimen documents', { skip }, () => {
     assert.deepEqual(r.mrz?.lines, lines);
     assert.equal(r.verdict, 'failed');
     assert.ok(r.reasons.includes('mrz_check_digit_invalid'), r.reasons.join(','));
-    assert.deepEqual(r.mrz?.checks.filter((c) => !c.valid).map((c) => c.field), ['birthDate', 'composite']);
+    assert.deepEqual(
+      r.mrz?.checks.filter((c) => !c.valid).map((c) => c.field),
+      ['birthDate', 'composite'],
+    );
   });
 
   test('MRZ glyphs pasted in another font are flagged even with valid check digits', async () => {
-    const r = await readDocument(await renderDocument({ kind: 'td3', person: ANNA, foreignGlyphs: [{ line: 1, column: 15 }, { line: 1, column: 16 }] }), opts);
+    const r = await readDocument(
+      await renderDocument({
+        kind: 'td3',
+        person: ANNA,
+        foreignGlyphs: [
+          { line: 1, column: 15 },
+          { line: 1, column: 16 },
+        ],
+      }),
+      opts,
+    );
     assert.equal(r.mrz?.valid, true);
     assert.equal(r.verdict, 'needs_review');
     assert.deepEqual(r.reasons, ['mrz_print_inconsistent']);
@@ -117,7 +142,10 @@ describe('readDocument on synthetic specimen documents', { skip }, () => {
 
   test('editing software in EXIF sends the check to review', async () => {
     const png = await renderDocument({ kind: 'td3', person: ANNA });
-    const edited = await sharp(png).jpeg({ quality: 92 }).withExif({ IFD0: { Software: 'Adobe Photoshop 25.0 (Windows)' } }).toBuffer();
+    const edited = await sharp(png)
+      .jpeg({ quality: 92 })
+      .withExif({ IFD0: { Software: 'Adobe Photoshop 25.0 (Windows)' } })
+      .toBuffer();
     const r = await readDocument(edited, opts);
     assert.equal(r.verdict, 'needs_review');
     assert.deepEqual(r.reasons, ['editing_software_detected']);
@@ -135,7 +163,9 @@ describe('readDocument without an MRZ', () => {
   });
 
   test('an image without any document is sent to review, not passed', async () => {
-    const blank = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#8a6a50' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#8a6a50' } })
+      .png()
+      .toBuffer();
     const r = await readDocument(blank, { ocr, now: NOW });
     assert.equal(r.verdict, 'needs_review');
     assert.deepEqual(r.reasons, ['no_machine_readable_zone']);

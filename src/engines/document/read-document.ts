@@ -53,7 +53,10 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   let t = lap('decode', t0);
   const gray = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
   const ocr = options.ocr ?? (sharedOcr ??= new MrzOcr());
-  const search = await readMrz(gray, ocr, { now, ...(options.mrzTimeBudgetMs !== undefined ? { timeBudgetMs: options.mrzTimeBudgetMs } : {}) });
+  const search = await readMrz(gray, ocr, {
+    now,
+    ...(options.mrzTimeBudgetMs !== undefined ? { timeBudgetMs: options.mrzTimeBudgetMs } : {}),
+  });
   const reading = search.best?.parsed ? search.best : null;
   const mrz = reading?.parsed ?? null;
   t = lap('mrz', t);
@@ -76,7 +79,14 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   const glyphHeight = charHeight(search.best, img);
   // Sharpness is measured at one fixed text height whatever pass produced the reading, so it stays comparable.
   const qualityCrop = search.best ? extractBand(gray, search.best.band, { flip: search.best.flipped, lineHeightPx: 34 }) : null;
-  const quality = assessQuality({ gray, mrzCrop: qualityCrop, mrzCharHeightPx: glyphHeight, documentQuad: outline.quad, outlineSource: outline.source, cutAtBorder: outline.cutAtBorder });
+  const quality = assessQuality({
+    gray,
+    mrzCrop: qualityCrop,
+    mrzCharHeightPx: glyphHeight,
+    documentQuad: outline.quad,
+    outlineSource: outline.source,
+    cutAtBorder: outline.cutAtBorder,
+  });
   const moire = measureScreenMoire(img.rgb, img.width, img.height, outline.quad);
   const tamper = assessTamper(img.metadata, mrz?.valid && reading ? mrzOcrLines(reading, mrz) : null, glyphHeight, moire);
   t = lap('quality', t);
@@ -86,7 +96,18 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
     viz = await compareVisualZone(gray, reading.band, reading.flipped, mrz.format, fields, ocr);
     t = lap('viz', t);
   }
-  const decision = decide({ fields, mrz: useBarcode ? null : mrz, mrzConfidence: reading?.ocrConfidence ?? 0, mrzFailureAgreement: search.failureAgreement, barcodeRead: barcode !== null, quality, tamper, viz, options, now });
+  const decision = decide({
+    fields,
+    mrz: useBarcode ? null : mrz,
+    mrzConfidence: reading?.ocrConfidence ?? 0,
+    mrzFailureAgreement: search.failureAgreement,
+    barcodeRead: barcode !== null,
+    quality,
+    tamper,
+    viz,
+    options,
+    now,
+  });
   let portrait: Buffer | null = null;
   if (options.cropPortrait !== false && reading && mrz) {
     portrait = await cropPortraitFromBand(img.rgb, img.width, img.height, reading.band, reading.flipped, mrz.format);
@@ -102,11 +123,28 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
     reasons: decision.reasons,
     fields,
     fieldSource: fields ? (useBarcode ? 'barcode' : 'mrz') : null,
-    mrz: mrz && reading ? { format: mrz.format, lines: mrz.lines, valid: mrz.valid, checks: mrz.checks, corrections: reading.corrections, ocrConfidence: reading.ocrConfidence } : null,
+    mrz:
+      mrz && reading
+        ? {
+            format: mrz.format,
+            lines: mrz.lines,
+            valid: mrz.valid,
+            checks: mrz.checks,
+            corrections: reading.corrections,
+            ocrConfidence: reading.ocrConfidence,
+          }
+        : null,
     barcode: barcode ? { symbology: 'PDF417', standard: 'AAMVA', fields: barcode } : null,
     portrait,
     image: { format: img.metadata.format, width: img.metadata.width, height: img.metadata.height, bytes: img.metadata.bytes },
-    signals: [...decision.signals, ...quality.signals, outlineSignal(outline), ...tamper.signals, ...(viz?.signals ?? []), ...searchSignals(search.best, search.attempts)],
+    signals: [
+      ...decision.signals,
+      ...quality.signals,
+      outlineSignal(outline),
+      ...tamper.signals,
+      ...(viz?.signals ?? []),
+      ...searchSignals(search.best, search.attempts),
+    ],
     model: [ENGINE_MODEL, MRZ_OCR_MODEL, ...(viz ? [VIZ_OCR_MODEL] : []), ...(wantBarcode ? [BARCODE_MODEL] : [])],
     timings,
   };
@@ -152,29 +190,49 @@ async function readBarcode(img: DecodedImage, page: DocumentOutline | null): Pro
 
 async function pageJpeg(img: DecodedImage, page: DocumentOutline): Promise<Buffer> {
   const p = warpPage(img.rgb, img.width, img.height, page.corners);
-  return sharp(Buffer.from(p.data.buffer, p.data.byteOffset, p.data.length), { raw: { width: p.width, height: p.height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(Buffer.from(p.data.buffer, p.data.byteOffset, p.data.length), { raw: { width: p.width, height: p.height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 function outlineSignal(o: ReconciledOutline): DocumentResult['signals'][number] {
-  const detail = o.source === null
-    ? 'No page outline: no MRZ geometry and no fully visible page edges.'
-    : `Page outline used for glare and framing: ${o.source === 'mrz' ? 'MRZ geometry' : o.source === 'edges' ? 'page edges' : 'page edges, confirmed by the MRZ geometry'}${o.agreement !== null ? `; edge and MRZ outlines differ by ${(o.agreement * 100).toFixed(1)} % of the diagonal` : ''}.`;
+  const detail =
+    o.source === null
+      ? 'No page outline: no MRZ geometry and no fully visible page edges.'
+      : `Page outline used for glare and framing: ${o.source === 'mrz' ? 'MRZ geometry' : o.source === 'edges' ? 'page edges' : 'page edges, confirmed by the MRZ geometry'}${o.agreement !== null ? `; edge and MRZ outlines differ by ${(o.agreement * 100).toFixed(1)} % of the diagonal` : ''}.`;
   return { name: 'document_outline', value: o.source, passed: null, detail };
 }
 
 function fieldsFromMrz(mrz: ParsedMrz): DocumentFields {
   const f = mrz.fields;
   return {
-    documentType: f.documentType, documentCode: f.documentCode, issuingState: f.issuingState, documentNumber: f.documentNumber,
-    surname: f.surname, givenNames: f.givenNames, nationality: f.nationality, birthDate: f.birthDate, sex: f.sex, expiryDate: f.expiryDate,
+    documentType: f.documentType,
+    documentCode: f.documentCode,
+    issuingState: f.issuingState,
+    documentNumber: f.documentNumber,
+    surname: f.surname,
+    givenNames: f.givenNames,
+    nationality: f.nationality,
+    birthDate: f.birthDate,
+    sex: f.sex,
+    expiryDate: f.expiryDate,
     ...(f.personalNumber ? { personalNumber: f.personalNumber } : {}),
   };
 }
 
 function fieldsFromBarcode(b: AamvaFields): DocumentFields {
   return {
-    documentType: b.documentType, documentCode: b.documentType === 'id_card' ? 'ID' : 'DL', issuingState: b.country, documentNumber: b.documentNumber,
-    surname: b.surname, givenNames: b.givenNames, nationality: '', birthDate: b.birthDate, sex: b.sex, expiryDate: b.expiryDate, jurisdiction: b.jurisdiction,
+    documentType: b.documentType,
+    documentCode: b.documentType === 'id_card' ? 'ID' : 'DL',
+    issuingState: b.country,
+    documentNumber: b.documentNumber,
+    surname: b.surname,
+    givenNames: b.givenNames,
+    nationality: '',
+    birthDate: b.birthDate,
+    sex: b.sex,
+    expiryDate: b.expiryDate,
+    jurisdiction: b.jurisdiction,
   };
 }
 
@@ -190,12 +248,22 @@ function charHeight(best: MrzReading | null, img: DecodedImage): number | null {
   const band = best.band;
   const lineH = band.lineCount > 1 ? band.height - (band.lineCount - 1) * band.linePitch : band.height;
   // The blob includes a little blur and the closing's spread; 0.85 brings it back to glyph height.
-  return (Math.max(lineH, band.height / Math.max(1, band.lineCount) * 0.6) * 0.85) / img.scale;
+  return (Math.max(lineH, (band.height / Math.max(1, band.lineCount)) * 0.6) * 0.85) / img.scale;
 }
 
 function searchSignals(best: MrzReading | null, attempts: number): DocumentResult['signals'] {
   return [
-    { name: 'mrz_ocr_confidence', value: best ? Math.round(best.ocrConfidence) : null, passed: null, detail: `Tesseract mean confidence of the best of ${attempts} OCR attempt(s).` },
-    { name: 'mrz_ocr_corrections', value: best ? best.corrections.length : null, passed: null, detail: 'Characters changed by field-type and check-digit-guided correction.' },
+    {
+      name: 'mrz_ocr_confidence',
+      value: best ? Math.round(best.ocrConfidence) : null,
+      passed: null,
+      detail: `Tesseract mean confidence of the best of ${attempts} OCR attempt(s).`,
+    },
+    {
+      name: 'mrz_ocr_corrections',
+      value: best ? best.corrections.length : null,
+      passed: null,
+      detail: 'Characters changed by field-type and check-digit-guided correction.',
+    },
   ];
 }

@@ -33,7 +33,11 @@ export interface MrzSearch {
  * down yields the same blobs), and keeps the reading with the most valid check digits. Stops at the first
  * fully valid reading, so a clean capture costs one OCR pass.
  */
-export async function readMrz(gray: GrayImage, ocr: MrzOcr, options: { now: Date; maxAttempts?: number; timeBudgetMs?: number }): Promise<MrzSearch> {
+export async function readMrz(
+  gray: GrayImage,
+  ocr: MrzOcr,
+  options: { now: Date; maxAttempts?: number; timeBudgetMs?: number },
+): Promise<MrzSearch> {
   const started = performance.now();
   const bands = await findMrzBands(gray);
   const maxAttempts = options.maxAttempts ?? 10;
@@ -42,10 +46,18 @@ export async function readMrz(gray: GrayImage, ocr: MrzOcr, options: { now: Date
   let best: MrzReading | null = null;
   let attempts = 0;
   const all: MrzReading[] = [];
-  const done = (result: MrzReading | null): MrzSearch => ({ best: result, bands, attempts, failureAgreement: result ? failureAgreement(result, all) : 0 });
+  const done = (result: MrzReading | null): MrzSearch => ({
+    best: result,
+    bands,
+    attempts,
+    failureAgreement: result ? failureAgreement(result, all) : 0,
+  });
   // Each pass sees the glyphs differently (contrast, scale), so OCR slips rarely repeat across passes.
   const passes: { enhanced: boolean; lineHeightPx: number }[] = [
-    { enhanced: false, lineHeightPx: 34 }, { enhanced: true, lineHeightPx: 34 }, { enhanced: false, lineHeightPx: 26 }, { enhanced: false, lineHeightPx: 44 },
+    { enhanced: false, lineHeightPx: 34 },
+    { enhanced: true, lineHeightPx: 34 },
+    { enhanced: false, lineHeightPx: 26 },
+    { enhanced: false, lineHeightPx: 44 },
   ];
   const over = (): boolean => attempts >= maxAttempts || (attempts > 0 && performance.now() - started > budget);
   for (const band of bands.slice(0, 3)) {
@@ -93,29 +105,53 @@ export function failureAgreement(best: MrzReading, readings: MrzReading[]): numb
   const p = best.parsed;
   const failing = p?.checks.filter((c) => !c.valid) ?? [];
   if (!p || failing.length === 0) return 0;
-  return readings.filter((r) => r !== best && r.parsed?.format === p.format && failing.every((f) => {
-    const o = r.parsed?.checks.find((c) => c.field === f.field);
-    return o !== undefined && o.data === f.data && o.digit === f.digit;
-  })).length;
+  return readings.filter(
+    (r) =>
+      r !== best &&
+      r.parsed?.format === p.format &&
+      failing.every((f) => {
+        const o = r.parsed?.checks.find((c) => c.field === f.field);
+        return o !== undefined && o.data === f.data && o.digit === f.digit;
+      }),
+  ).length;
 }
 
 function mergeAll(readings: MrzReading[], now: Date): MrzReading | null {
   const first = readings[0];
   if (!first?.parsed || readings.length < 2) return null;
-  const merged = mergeReadings(readings.map((r) => r.parsed).filter((p): p is ParsedMrz => p !== null), now);
+  const merged = mergeReadings(
+    readings.map((r) => r.parsed).filter((p): p is ParsedMrz => p !== null),
+    now,
+  );
   if (!merged) return null;
   return { ...first, parsed: merged, corrections: readings.flatMap((r) => r.corrections), score: scoreOf(merged, first.ocrConfidence) };
 }
 
-async function readBand(gray: GrayImage, band: MrzBand, flipped: boolean, enhanced: boolean, lineHeightPx: number, ocr: MrzOcr, now: Date): Promise<MrzReading> {
+async function readBand(
+  gray: GrayImage,
+  band: MrzBand,
+  flipped: boolean,
+  enhanced: boolean,
+  lineHeightPx: number,
+  ocr: MrzOcr,
+  now: Date,
+): Promise<MrzReading> {
   const crop = extractBand(gray, band, { flip: flipped, lineHeightPx });
   const result = await ocr.recognise(crop, { enhance: enhanced });
   const lines = normaliseOcrLines(result.text);
   const corrected = lines.length >= 1 ? safeCorrect(lines, now) : null;
   const parsed = corrected?.parsed ?? null;
   return {
-    parsed, corrections: corrected?.corrections ?? [], band, flipped, enhanced, ocrConfidence: result.confidence,
-    rawText: result.text, ocrLines: result.lines, crop, score: scoreOf(parsed, result.confidence),
+    parsed,
+    corrections: corrected?.corrections ?? [],
+    band,
+    flipped,
+    enhanced,
+    ocrConfidence: result.confidence,
+    rawText: result.text,
+    ocrLines: result.lines,
+    crop,
+    score: scoreOf(parsed, result.confidence),
   };
 }
 

@@ -5,12 +5,24 @@ import type { ImageMetadata } from './image-input.js';
 import type { OcrLine } from './mrz-ocr.js';
 
 const META: ImageMetadata = {
-  format: 'jpeg', width: 3024, height: 4032, orientation: 1, exif: { make: 'Apple', model: 'iPhone 13', hasCameraExposure: true },
-  hasExif: true, xmpTools: [], hasIccProfile: true, chromaSubsampling: '4:2:0', bytes: 2_000_000,
+  format: 'jpeg',
+  width: 3024,
+  height: 4032,
+  orientation: 1,
+  exif: { make: 'Apple', model: 'iPhone 13', hasCameraExposure: true },
+  hasExif: true,
+  xmpTools: [],
+  hasIccProfile: true,
+  chromaSubsampling: '4:2:0',
+  bytes: 2_000_000,
 };
 
 function line(heights: number[]): OcrLine {
-  return { text: 'X'.repeat(heights.length), confidence: 90, symbols: heights.map((h, i) => ({ text: 'A', confidence: 90, x0: i * 20, x1: i * 20 + 14, y0: 10, y1: 10 + h })) };
+  return {
+    text: 'X'.repeat(heights.length),
+    confidence: 90,
+    symbols: heights.map((h, i) => ({ text: 'A', confidence: 90, x0: i * 20, x1: i * 20 + 14, y0: 10, y1: 10 + h })),
+  };
 }
 
 describe('tamper signals', () => {
@@ -21,7 +33,10 @@ describe('tamper signals', () => {
     assert.equal(r.mrzPrintInconsistent, false);
   });
   test('editing software in EXIF or XMP is named', () => {
-    assert.equal(assessTamper({ ...META, exif: { ...META.exif, software: 'Adobe Photoshop 24.1' } }, null, null).editingSoftware, 'Adobe Photoshop 24.1');
+    assert.equal(
+      assessTamper({ ...META, exif: { ...META.exif, software: 'Adobe Photoshop 24.1' } }, null, null).editingSoftware,
+      'Adobe Photoshop 24.1',
+    );
     assert.equal(assessTamper({ ...META, xmpTools: ['GIMP 2.10'] }, null, null).editingSoftware, 'GIMP 2.10');
     assert.equal(assessTamper({ ...META, exif: { ...META.exif, software: 'iOS 17.1' } }, null, null).editingSoftware, null);
   });

@@ -26,7 +26,14 @@ const MIN_WORDS = 4;
 /** Mean LSTM confidence below which the zone is treated as unreadable (calibration in docs/documents.md). */
 const MIN_CONFIDENCE = 70;
 
-export async function compareVisualZone(gray: GrayImage, band: MrzBand, flipped: boolean, format: MrzFormat, fields: DocumentFields, ocr: MrzOcr): Promise<VizComparison | null> {
+export async function compareVisualZone(
+  gray: GrayImage,
+  band: MrzBand,
+  flipped: boolean,
+  format: MrzFormat,
+  fields: DocumentFields,
+  ocr: MrzOcr,
+): Promise<VizComparison | null> {
   const region = vizRegion(gray, band, flipped, format);
   if (!region) return null;
   const read = await ocr.recogniseText(region);
@@ -35,22 +42,42 @@ export async function compareVisualZone(gray: GrayImage, band: MrzBand, flipped:
   // Guilloches and "SPECIMEN" overprints make the LSTM reader produce confident-looking garbage; only a
   // clean read is allowed to count as evidence of a mismatch.
   const readable = words.length >= MIN_WORDS && read.confidence >= MIN_CONFIDENCE;
-  const documentNumberFound = readable && fields.documentNumber.length >= 5 ? containsFuzzy(text, fields.documentNumber.replace(/\s/g, '')) : null;
+  const documentNumberFound =
+    readable && fields.documentNumber.length >= 5 ? containsFuzzy(text, fields.documentNumber.replace(/\s/g, '')) : null;
   const surnameParts = fields.surname.split(' ').filter((p) => p.length >= 2);
   const surnameFound = readable && surnameParts.length > 0 ? surnameParts.every((p) => containsFuzzy(text, p)) : null;
   const mismatch = documentNumberFound === false && surnameFound === false;
   const detail = readable ? undefined : `Visual zone not read cleanly (OCR confidence ${Math.round(read.confidence)}); not compared.`;
   return {
-    readable, ocrConfidence: read.confidence, documentNumberFound, surnameFound, mismatch,
+    readable,
+    ocrConfidence: read.confidence,
+    documentNumberFound,
+    surnameFound,
+    mismatch,
     signals: [
-      signal('viz_document_number_match', documentNumberFound, documentNumberFound, detail ? { detail } : { detail: 'MRZ document number found in the printed zone (one OCR slip allowed).' }),
-      signal('viz_surname_match', surnameFound, surnameFound, detail ? { detail } : { detail: 'MRZ surname found in the printed zone (one OCR slip per five letters allowed).' }),
+      signal(
+        'viz_document_number_match',
+        documentNumberFound,
+        documentNumberFound,
+        detail ? { detail } : { detail: 'MRZ document number found in the printed zone (one OCR slip allowed).' },
+      ),
+      signal(
+        'viz_surname_match',
+        surnameFound,
+        surnameFound,
+        detail ? { detail } : { detail: 'MRZ surname found in the printed zone (one OCR slip per five letters allowed).' },
+      ),
     ],
   };
 }
 
 function normalise(s: string): string {
-  return s.normalize('NFD').replace(/\p{Mn}/gu, '').toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
+  return s
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim();
 }
 
 /** Whether `needle` occurs in `hay` (spaces ignored) with at most one edit per five characters. */

@@ -1,7 +1,15 @@
 /** Planar homographies and perspective warping on raw interleaved pixels (no native dependency needed). */
 
-export interface Point { x: number; y: number }
-export interface RawImage { data: Uint8Array | Uint8ClampedArray | Buffer; width: number; height: number; channels: number }
+export interface Point {
+  x: number;
+  y: number;
+}
+export interface RawImage {
+  data: Uint8Array | Uint8ClampedArray | Buffer;
+  width: number;
+  height: number;
+  channels: number;
+}
 /** Row-major 3x3 matrix with h[8] normalised to 1. */
 export type Homography = [number, number, number, number, number, number, number, number, number];
 
@@ -55,7 +63,13 @@ function solve(a: number[][], b: number[]): number[] {
  * Warps `src` into a `width` x `height` image where each output pixel p takes the source colour at
  * `dstToSrc(p)` (bilinear). Pixels that fall outside the source keep `fill` (or stay untouched in `into`).
  */
-export function warpPerspective(src: RawImage, dstToSrc: Homography, width: number, height: number, options: { fill?: number[]; into?: Uint8Array } = {}): Uint8Array {
+export function warpPerspective(
+  src: RawImage,
+  dstToSrc: Homography,
+  width: number,
+  height: number,
+  options: { fill?: number[]; into?: Uint8Array } = {},
+): Uint8Array {
   const ch = src.channels;
   const out = options.into ?? new Uint8Array(width * height * ch);
   const fill = options.fill;

@@ -36,8 +36,15 @@ export function decideAge(upright: FaceAnalysis, mirrored: FaceAnalysis, minimum
   const low = Math.max(0, age - half);
   const high = age + half;
   signals.push(signal('estimated_age', round(age, 1), null, { detail: `Mean of ${estimates.length} estimates (upright and mirrored).` }));
-  signals.push(signal('age_estimate_spread', round(spread, 1), null, { detail: 'Disagreement between the upright and mirrored estimates, years.' }));
-  signals.push(signal('age_band_low', round(low, 1), low >= minimumAge, { threshold: minimumAge, detail: 'Lower end of the band must reach the minimum age to pass.' }));
+  signals.push(
+    signal('age_estimate_spread', round(spread, 1), null, { detail: 'Disagreement between the upright and mirrored estimates, years.' }),
+  );
+  signals.push(
+    signal('age_band_low', round(low, 1), low >= minimumAge, {
+      threshold: minimumAge,
+      detail: 'Lower end of the band must reach the minimum age to pass.',
+    }),
+  );
   let verdict: CheckVerdict = low >= minimumAge ? 'passed' : high < minimumAge ? 'failed' : 'needs_review';
   if (verdict === 'passed' && signals.some((s) => s.passed === false)) verdict = 'needs_review';
   return { verdict, age: round(age, 1), low: round(low, 1), high: round(high, 1), minimumAge, signals };

@@ -11,14 +11,26 @@ function face(over: Partial<DetectedFace> = {}): DetectedFace {
   const embedding = new Float32Array(4);
   embedding[0] = 1;
   return {
-    box: [10, 10, 200, 200], score: 0.99, detectorScore: 0.9, meshScore: 1, embedding, age: 30, gender: 'female', genderScore: 0.9,
-    antispoof: 0.8, liveness: 0.9, pose: { yaw: 0, pitch: 0, roll: 0 }, sizePx: 200,
+    box: [10, 10, 200, 200],
+    score: 0.99,
+    detectorScore: 0.9,
+    meshScore: 1,
+    embedding,
+    age: 30,
+    gender: 'female',
+    genderScore: 0.9,
+    antispoof: 0.8,
+    liveness: 0.9,
+    pose: { yaw: 0, pitch: 0, roll: 0 },
+    sizePx: 200,
     texture: { sharpness: 400, moirePeakRatio: 25, highFrequencyShare: 0.03, saturation: 0.3, glareShare: 0 },
-    mesh: Float32Array.from({ length: 20 }, (_, i) => i * 10 + (i % 3)), ...over,
+    mesh: Float32Array.from({ length: 20 }, (_, i) => i * 10 + (i % 3)),
+    ...over,
   };
 }
 const analysis = (...faces: DetectedFace[]): FaceAnalysis => ({
-  image: { format: 'jpeg', width: 640, height: 480, scale: 1, exifOrientation: null }, faces,
+  image: { format: 'jpeg', width: 640, height: 480, scale: 1, exifOrientation: null },
+  faces,
   timings: { decodeMs: 0, inferenceMs: 0, textureMs: 0, totalMs: 0 },
 });
 /** Unit vector at cosine `c` from [1,0,0,0]. */
@@ -62,7 +74,8 @@ describe('liveness decision', () => {
   });
 
   test('a burst needs motion and one person', () => {
-    const moved = (dx: number, embedding?: Float32Array): DetectedFace => face({ mesh: face().mesh.map((v, i) => v + (i % 2 === 0 ? dx : 0) + (i === 7 ? dx / 3 : 0)), ...(embedding ? { embedding } : {}) });
+    const moved = (dx: number, embedding?: Float32Array): DetectedFace =>
+      face({ mesh: face().mesh.map((v, i) => v + (i % 2 === 0 ? dx : 0) + (i === 7 ? dx / 3 : 0)), ...(embedding ? { embedding } : {}) });
     assert.equal(decideLiveness([analysis(moved(0)), analysis(moved(4)), analysis(moved(9))]).verdict, 'passed');
     const swapped = decideLiveness([analysis(moved(0)), analysis(moved(5, at(0.1)))]);
     assert.ok(swapped.signals.some((s) => s.name === 'frames_same_person' && s.passed === false));

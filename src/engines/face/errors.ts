@@ -15,7 +15,11 @@ export class FaceInputError extends Error {
   override readonly name = 'FaceInputError';
   readonly code = 'invalid_request';
   readonly status = 400;
-  constructor(readonly reason: FaceInputReason, message: string, readonly field = 'image') {
+  constructor(
+    readonly reason: FaceInputReason,
+    message: string,
+    readonly field = 'image',
+  ) {
     super(message);
   }
 

@@ -17,8 +17,12 @@ const img = (name: string): Buffer => readFileSync(`${faces}${name}`);
 
 describe('face engine on real faces', { skip }, () => {
   let engine: FaceEngine;
-  before(() => { engine = createFaceEngine({ poolSize: 2 }); });
-  after(async () => { await engine?.close(); });
+  before(() => {
+    engine = createFaceEngine({ poolSize: 2 });
+  });
+  after(async () => {
+    await engine?.close();
+  });
 
   test('analyze finds one face with a unit 1024-value embedding, age and scores', async () => {
     const analysis = await engine.analyze(img('img5.jpg'));
@@ -50,7 +54,9 @@ describe('face engine on real faces', { skip }, () => {
   });
 
   test('an image without a face is an outcome with a no_face signal, not an exception', async () => {
-    const blank = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 200, g: 190, b: 180 } } }).jpeg().toBuffer();
+    const blank = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 200, g: 190, b: 180 } } })
+      .jpeg()
+      .toBuffer();
     const analysis = await engine.analyze(blank);
     assert.equal(analysis.faces.length, 0);
     const match = await engine.match(blank, img('img5.jpg'));
@@ -96,7 +102,14 @@ describe('face engine on real faces', { skip }, () => {
   });
 
   test('the index returns the enrolled identity first', async () => {
-    const enrol: [string, string][] = [['img2.jpg', 'person_01'], ['img12.jpg', 'person_02'], ['img8.jpg', 'person_03'], ['img13.jpg', 'person_04'], ['img16.jpg', 'person_05'], ['img18.jpg', 'person_06']];
+    const enrol: [string, string][] = [
+      ['img2.jpg', 'person_01'],
+      ['img12.jpg', 'person_02'],
+      ['img8.jpg', 'person_03'],
+      ['img13.jpg', 'person_04'],
+      ['img16.jpg', 'person_05'],
+      ['img18.jpg', 'person_06'],
+    ];
     const index = new FaceIndex();
     const embeddings = await Promise.all(enrol.map(([file]) => engine.embed(img(file))));
     embeddings.forEach((e, i) => index.add(enrol[i]![0], enrol[i]![1], e.embedding!));
@@ -116,32 +129,56 @@ describe('face engine on real faces', { skip }, () => {
   test('refuses oversized input, pixel bombs and non-images with a typed error', async () => {
     const small = createFaceEngine({ poolSize: 1, limits: { maxBytes: 1000 } });
     try {
-      await assert.rejects(small.analyze(img('img5.jpg')), (e: unknown) => e instanceof FaceInputError && e.reason === 'image_too_large' && e.code === 'invalid_request');
+      await assert.rejects(
+        small.analyze(img('img5.jpg')),
+        (e: unknown) => e instanceof FaceInputError && e.reason === 'image_too_large' && e.code === 'invalid_request',
+      );
     } finally {
       await small.close();
     }
     // 8000 × 6000 of one colour compresses to a few kB but would decode to 144 MB.
-    const bomb = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#808080' } }).png().toBuffer();
+    const bomb = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer();
     await assert.rejects(engine.analyze(bomb), (e: unknown) => e instanceof FaceInputError && e.reason === 'image_too_many_pixels');
-    await assert.rejects(engine.analyze(Buffer.from('definitely not an image')), (e: unknown) => e instanceof FaceInputError && e.reason === 'image_unsupported_format');
+    await assert.rejects(
+      engine.analyze(Buffer.from('definitely not an image')),
+      (e: unknown) => e instanceof FaceInputError && e.reason === 'image_unsupported_format',
+    );
     assert.equal((await engine.analyze(img('img5.jpg'))).faces.length, 1, 'the pool keeps working after refusals');
   });
 
-  test('one worker takes a check\'s images as one task (decodes overlap inference): the same scores as two workers, and input errors name their image', async () => {
+  test("one worker takes a check's images as one task (decodes overlap inference): the same scores as two workers, and input errors name their image", async () => {
     const single = createFaceEngine({ poolSize: 1 });
     try {
       const [one, two] = [await single.match(img('img20.jpg'), img('img21.jpg')), await engine.match(img('img20.jpg'), img('img21.jpg'))];
       assert.ok(Math.abs(one.similarity! - two.similarity!) < 1e-6, `${one.similarity} vs ${two.similarity}`);
       assert.equal(one.verdict, two.verdict);
-      const [ageOne, ageTwo] = [await single.estimateAge(img('img5.jpg'), { minimumAge: 18 }), await engine.estimateAge(img('img5.jpg'), { minimumAge: 18 })];
+      const [ageOne, ageTwo] = [
+        await single.estimateAge(img('img5.jpg'), { minimumAge: 18 }),
+        await engine.estimateAge(img('img5.jpg'), { minimumAge: 18 }),
+      ];
       assert.deepEqual([ageOne.age, ageOne.low, ageOne.high, ageOne.verdict], [ageTwo.age, ageTwo.low, ageTwo.high, ageTwo.verdict]);
       const live = await single.liveness([img('img5.jpg'), img('img6.jpg')]);
-      assert.deepEqual(live.signals.map((x) => [x.name, x.passed]), (await engine.liveness([img('img5.jpg'), img('img6.jpg')])).signals.map((x) => [x.name, x.passed]));
+      assert.deepEqual(
+        live.signals.map((x) => [x.name, x.passed]),
+        (await engine.liveness([img('img5.jpg'), img('img6.jpg')])).signals.map((x) => [x.name, x.passed]),
+      );
       const junk = Buffer.from('definitely not an image');
-      await assert.rejects(single.match(img('img5.jpg'), junk), (e: unknown) => e instanceof FaceInputError && e.reason === 'image_unsupported_format' && e.field === 'reference');
+      await assert.rejects(
+        single.match(img('img5.jpg'), junk),
+        (e: unknown) => e instanceof FaceInputError && e.reason === 'image_unsupported_format' && e.field === 'reference',
+      );
       await assert.rejects(single.match(junk, img('img5.jpg')), (e: unknown) => e instanceof FaceInputError && e.field === 'selfie');
-      await assert.rejects(single.liveness([img('img5.jpg'), img('img6.jpg'), junk]), (e: unknown) => e instanceof FaceInputError && e.field === 'frames[2]');
-      assert.equal((await single.match(img('img20.jpg'), img('img21.jpg'))).verdict, one.verdict, 'the worker keeps working after a refused task');
+      await assert.rejects(
+        single.liveness([img('img5.jpg'), img('img6.jpg'), junk]),
+        (e: unknown) => e instanceof FaceInputError && e.field === 'frames[2]',
+      );
+      assert.equal(
+        (await single.match(img('img20.jpg'), img('img21.jpg'))).verdict,
+        one.verdict,
+        'the worker keeps working after a refused task',
+      );
     } finally {
       await single.close();
     }

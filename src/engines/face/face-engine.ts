@@ -6,7 +6,16 @@ import { checkEncodedSize, DEFAULT_IMAGE_LIMITS, type ImageLimits } from './imag
 import { decideMatch, describeFaces, primaryFace } from './match-decision.js';
 import { decideLiveness, type LivenessThresholds } from './liveness-decision.js';
 import { decideAge } from './age-decision.js';
-import type { AgeResult, EmbedResult, FaceAnalysis, FaceMatchResult, FaceTask, FaceTaskResult, LivenessResult, WorkerInfo } from './types.js';
+import type {
+  AgeResult,
+  EmbedResult,
+  FaceAnalysis,
+  FaceMatchResult,
+  FaceTask,
+  FaceTaskResult,
+  LivenessResult,
+  WorkerInfo,
+} from './types.js';
 
 export interface FaceEngineOptions {
   /** Worker threads, each holding its own copy of the models (~230 MB RSS measured). Default: cores, at most 4. */
@@ -86,12 +95,22 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
    * Several images of one check. With several workers each image goes to its own worker; with one,
    * they go as one task so the worker decodes them all at once and decoding overlaps inference.
    */
-  async function analyzeAll(items: { image: Uint8Array; field: string; mirror?: boolean }[], presentationAttack: boolean): Promise<FaceAnalysis[]> {
-    if (size > 1 || items.length === 1 || options.overlapDecodes === false) return Promise.all(items.map((it) => analyze(it.image, it.mirror ?? false, it.field, presentationAttack)));
+  async function analyzeAll(
+    items: { image: Uint8Array; field: string; mirror?: boolean }[],
+    presentationAttack: boolean,
+  ): Promise<FaceAnalysis[]> {
+    if (size > 1 || items.length === 1 || options.overlapDecodes === false)
+      return Promise.all(items.map((it) => analyze(it.image, it.mirror ?? false, it.field, presentationAttack)));
     for (const it of items) checkEncodedSize(it.image, limits, it.field);
     const images = items.map((it) => new Uint8Array(it.image));
     return (await pool.run(
-      { kind: 'analyzeMany', images, mirrors: items.map((it) => it.mirror ?? false), fields: items.map((it) => it.field), presentationAttack },
+      {
+        kind: 'analyzeMany',
+        images,
+        mirrors: items.map((it) => it.mirror ?? false),
+        fields: items.map((it) => it.field),
+        presentationAttack,
+      },
       images.map((im) => im.buffer),
     )) as FaceAnalysis[];
   }
@@ -101,17 +120,37 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
 
     async match(a, b, matchOptions = {}) {
       const started = performance.now();
-      const [analyses, model] = await Promise.all([analyzeAll([{ image: a, field: 'selfie' }, { image: b, field: 'reference' }], false), modelInfo()]);
+      const [analyses, model] = await Promise.all([
+        analyzeAll(
+          [
+            { image: a, field: 'selfie' },
+            { image: b, field: 'reference' },
+          ],
+          false,
+        ),
+        modelInfo(),
+      ]);
       const [left, right] = [analyses[0]!, analyses[1]!];
       const decision = decideMatch(left, right, matchOptions);
-      return { ...decision, model, timings: { totalMs: performance.now() - started, analyzeMs: [left.timings.totalMs, right.timings.totalMs] } };
+      return {
+        ...decision,
+        model,
+        timings: { totalMs: performance.now() - started, analyzeMs: [left.timings.totalMs, right.timings.totalMs] },
+      };
     },
 
     async liveness(frames, livenessOptions = {}) {
       if (frames.length === 0) throw new FaceInputError('image_empty', 'at least one frame is required', 'frames');
-      if (frames.length > MAX_LIVENESS_FRAMES) throw new FaceInputError('too_many_frames', `at most ${MAX_LIVENESS_FRAMES} frames`, 'frames');
+      if (frames.length > MAX_LIVENESS_FRAMES)
+        throw new FaceInputError('too_many_frames', `at most ${MAX_LIVENESS_FRAMES} frames`, 'frames');
       const started = performance.now();
-      const [analyses, model] = await Promise.all([analyzeAll(frames.map((image, i) => ({ image, field: `frames[${i}]` })), true), modelInfo()]);
+      const [analyses, model] = await Promise.all([
+        analyzeAll(
+          frames.map((image, i) => ({ image, field: `frames[${i}]` })),
+          true,
+        ),
+        modelInfo(),
+      ]);
       const decision = decideLiveness(analyses, livenessOptions);
       return { ...decision, model, timings: { totalMs: performance.now() - started } };
     },
@@ -119,7 +158,16 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
     async estimateAge(image, ageOptions) {
       const started = performance.now();
       // The mirrored copy is a second, independent look for the same face: their spread widens the band.
-      const [analyses, model] = await Promise.all([analyzeAll([{ image, field: 'image' }, { image, field: 'image', mirror: true }], false), modelInfo()]);
+      const [analyses, model] = await Promise.all([
+        analyzeAll(
+          [
+            { image, field: 'image' },
+            { image, field: 'image', mirror: true },
+          ],
+          false,
+        ),
+        modelInfo(),
+      ]);
       const [upright, mirrored] = [analyses[0]!, analyses[1]!];
       const decision = decideAge(upright, mirrored, ageOptions.minimumAge);
       return { ...decision, model, timings: { totalMs: performance.now() - started } };

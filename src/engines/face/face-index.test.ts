@@ -7,7 +7,11 @@ import { SignCodes } from './sign-codes.js';
 function vectors(count: number, dims: number, seed: number): Float32Array[] {
   let s = seed >>> 0 || 1;
   const next = (): number => {
-    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
     return s / 4294967296 - 0.5;
   };
   // A shared component makes unrelated faces correlate (~0.4), as real embeddings do.
@@ -44,7 +48,9 @@ function plantedIndex(coarseFrom = 500): { index: FaceIndex; probes: Float32Arra
   all.slice(0, 3000).forEach((v, i) => index.add(`f${i}`, `s${i}`, v));
   const probes = all.slice(3000);
   probes.forEach((p, j) => {
-    [0.62, 0.645, 0.651, 0.655, 0.67, 0.7, 0.8].forEach((cos, m) => index.add(`dup${j}_${m}`, `d${j}_${m}`, atSimilarity(p, cos, 1000 * j + m)));
+    [0.62, 0.645, 0.651, 0.655, 0.67, 0.7, 0.8].forEach((cos, m) =>
+      index.add(`dup${j}_${m}`, `d${j}_${m}`, atSimilarity(p, cos, 1000 * j + m)),
+    );
   });
   return { index, probes };
 }
@@ -53,7 +59,11 @@ function plantedIndex(coarseFrom = 500): { index: FaceIndex; probes: Float32Arra
 function assertRecall(index: FaceIndex, q: Float32Array, floor: number, options: { k?: number; excludeSubjectId?: string } = {}): number {
   const exact = index.search(q, { ...options, exact: true }).filter((h) => h.similarity >= floor);
   const fast = index.search(q, options);
-  for (const h of exact) assert.ok(fast.some((g) => g.id === h.id && g.similarity === h.similarity), `${h.id} at ${h.similarity.toFixed(4)} missed`);
+  for (const h of exact)
+    assert.ok(
+      fast.some((g) => g.id === h.id && g.similarity === h.similarity),
+      `${h.id} at ${h.similarity.toFixed(4)} missed`,
+    );
   return exact.length;
 }
 
@@ -144,7 +154,10 @@ describe('face index', () => {
     const q = probes[0]!;
     for (let m = 0; m < 400; m++) index.add(`self${m}`, 'self', atSimilarity(q, 0.85 + (m % 10) * 0.01, 9000 + m));
     const hits = index.search(q, { k: 5, excludeSubjectId: 'self' });
-    assert.deepEqual(hits.map((h) => h.id), ['dup0_6', 'dup0_5', 'dup0_4', 'dup0_3', 'dup0_2']);
+    assert.deepEqual(
+      hits.map((h) => h.id),
+      ['dup0_6', 'dup0_5', 'dup0_4', 'dup0_3', 'dup0_2'],
+    );
     assert.equal(assertRecall(index, q, 0.65, { k: 5, excludeSubjectId: 'self' }), 5);
   });
 
@@ -156,9 +169,16 @@ describe('face index', () => {
     assert.equal(index.remove('f0'), true); // row 0 now holds what was the last row, dup3_5
     index.add('dup1_5', 'd1_5', atSimilarity(q, 0.9, 1)); // replaced in place
     let hits = index.search(q, { k: 3, minSimilarity: 0.65 });
-    assert.deepEqual(hits.map((h) => h.id), ['dup1_5', 'dup1_4', 'dup1_3']);
+    assert.deepEqual(
+      hits.map((h) => h.id),
+      ['dup1_5', 'dup1_4', 'dup1_3'],
+    );
     assert.ok(Math.abs(hits[0]!.similarity - 0.9) < 1e-5);
-    assert.deepEqual(index.search(probes[3]!, { k: 2 }).map((h) => h.id), ['dup3_6', 'dup3_5'], 'the moved rows are found');
+    assert.deepEqual(
+      index.search(probes[3]!, { k: 2 }).map((h) => h.id),
+      ['dup3_6', 'dup3_5'],
+      'the moved rows are found',
+    );
     // Doubling the index re-centres the codes; new faces are found, old ones too.
     vectors(3100, 1024, 12).forEach((v, i) => index.add(`g${i}`, `t${i}`, v));
     index.add('late', 'late', atSimilarity(q, 0.66, 2));
@@ -193,7 +213,9 @@ describe('face index', () => {
     len.writeUInt32LE(v1Header.length);
     const v1 = Buffer.concat([len, v1Header, snapshot.subarray(4 + headerLength, 4 + headerLength + vectorsBytes)]);
     const old = FaceIndex.deserialize(v1);
-    probes.forEach((q) => assert.deepEqual(old.search(q, { k: 10, minSimilarity: 0.65 }), index.search(q, { k: 10, minSimilarity: 0.65, exact: true })));
+    probes.forEach((q) =>
+      assert.deepEqual(old.search(q, { k: 10, minSimilarity: 0.65 }), index.search(q, { k: 10, minSimilarity: 0.65, exact: true })),
+    );
     assert.throws(() => FaceIndex.deserialize(snapshot.subarray(0, snapshot.length - 8)), /truncated/);
     const v9Header = Buffer.from(JSON.stringify({ ...header, magic: 'VERITY-FACE-INDEX-9' }));
     len.writeUInt32LE(v9Header.length);

@@ -50,7 +50,11 @@ export class FaceIndex {
   /** Row count when the codes' centre was last computed; it is recomputed once the index doubles. */
   private centredAt = 0;
 
-  constructor(readonly dimensions = EMBEDDING_DIMENSIONS, readonly coarseFrom = 5_000, capacity = 1024) {
+  constructor(
+    readonly dimensions = EMBEDDING_DIMENSIONS,
+    readonly coarseFrom = 5_000,
+    capacity = 1024,
+  ) {
     this.vectors = new Float32Array(capacity * dimensions);
     this.codes = new SignCodes(dimensions, capacity);
   }
@@ -65,7 +69,8 @@ export class FaceIndex {
 
   /** Adds or replaces the face `id` of `subjectId`. The embedding is normalised on the way in. */
   add(id: string, subjectId: string, embedding: Float32Array | readonly number[]): void {
-    if (embedding.length !== this.dimensions) throw new RangeError(`embedding has ${embedding.length} values, the index takes ${this.dimensions}`);
+    if (embedding.length !== this.dimensions)
+      throw new RangeError(`embedding has ${embedding.length} values, the index takes ${this.dimensions}`);
     const unit = normalizeEmbedding(embedding);
     let row = this.rowOf.get(id);
     if (row === undefined) {
@@ -79,7 +84,8 @@ export class FaceIndex {
     }
     this.vectors.set(unit, row * this.dimensions);
     if (!this.codesLive) return;
-    if (this.ids.length >= 2 * this.centredAt) this.codesLive = false; // re-centre on the next coarse search
+    if (this.ids.length >= 2 * this.centredAt)
+      this.codesLive = false; // re-centre on the next coarse search
     else this.codes.encode(this.vectors, row);
   }
 
@@ -137,7 +143,12 @@ export class FaceIndex {
   }
 
   /** Faces of other subjects at or above `threshold`: one person enrolled under several identities. */
-  findDuplicates(subjectId: string, embedding: Float32Array, threshold = FACE_DUPLICATE_THRESHOLD, k = 5): { hits: FaceIndexHit[]; signal: Signal } {
+  findDuplicates(
+    subjectId: string,
+    embedding: Float32Array,
+    threshold = FACE_DUPLICATE_THRESHOLD,
+    k = 5,
+  ): { hits: FaceIndexHit[]; signal: Signal } {
     const hits = this.search(embedding, { k, minSimilarity: threshold, excludeSubjectId: subjectId });
     const top = hits[0];
     const detail = top
@@ -152,7 +163,16 @@ export class FaceIndex {
    */
   serialize(): Buffer {
     const centre = this.codes.centreVector;
-    const header = Buffer.from(JSON.stringify({ magic: MAGIC, dimensions: this.dimensions, coarseFrom: this.coarseFrom, ids: this.ids, subjects: this.subjects, centredAt: centre ? this.centredAt : 0 }));
+    const header = Buffer.from(
+      JSON.stringify({
+        magic: MAGIC,
+        dimensions: this.dimensions,
+        coarseFrom: this.coarseFrom,
+        ids: this.ids,
+        subjects: this.subjects,
+        centredAt: centre ? this.centredAt : 0,
+      }),
+    );
     const len = Buffer.alloc(4);
     len.writeUInt32LE(header.length);
     const body = this.vectors.subarray(0, this.ids.length * this.dimensions);
@@ -173,14 +193,19 @@ export class FaceIndex {
       throw new Error('not a face index snapshot');
     }
     if (header.magic !== MAGIC && header.magic !== MAGIC_V1) {
-      throw new Error(typeof header.magic === 'string' && header.magic.startsWith('VERITY-FACE-INDEX-') ? `face index snapshot version ${header.magic} is not supported (this code reads ${MAGIC_V1} and ${MAGIC})` : 'not a face index snapshot');
+      throw new Error(
+        typeof header.magic === 'string' && header.magic.startsWith('VERITY-FACE-INDEX-')
+          ? `face index snapshot version ${header.magic} is not supported (this code reads ${MAGIC_V1} and ${MAGIC})`
+          : 'not a face index snapshot',
+      );
     }
     const count = header.ids.length;
     const d = header.dimensions;
-    const centredAt = header.magic === MAGIC ? header.centredAt ?? 0 : 0;
+    const centredAt = header.magic === MAGIC ? (header.centredAt ?? 0) : 0;
     const start = 4 + headerLength;
     const vectorBytes = count * d * 4;
-    if (buf.length - start !== vectorBytes + (centredAt > 0 ? d * 4 : 0)) throw new Error('face index snapshot is truncated or has trailing bytes');
+    if (buf.length - start !== vectorBytes + (centredAt > 0 ? d * 4 : 0))
+      throw new Error('face index snapshot is truncated or has trailing bytes');
     const index = new FaceIndex(d, header.coarseFrom, Math.max(1, count));
     // Copy into aligned arrays: the snapshot's offset need not be a multiple of 4.
     const raw = new Uint8Array(vectorBytes);
@@ -223,7 +248,10 @@ export class FaceIndex {
 }
 
 function dot(m: Float32Array, offset: number, q: Float32Array, d: number): number {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0;
   let j = 0;
   for (; j + 3 < d; j += 4) {
     s0 += m[offset + j]! * q[j]!;
@@ -236,7 +264,9 @@ function dot(m: Float32Array, offset: number, q: Float32Array, d: number): numbe
 }
 
 function kthLargest(scored: { s: number }[], k: number): number {
-  return Float64Array.from(scored, (x) => x.s).sort().at(-k)!;
+  return Float64Array.from(scored, (x) => x.s)
+    .sort()
+    .at(-k)!;
 }
 
 /** Rows with the `count` highest scores, via a min-heap (no full sort of 100,000 scores). */

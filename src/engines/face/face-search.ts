@@ -29,22 +29,45 @@ export interface FaceSearchResult {
  * A match to another subject is a fraud signal (one person, several identities), so it goes to review
  * rather than failing outright: twins and look-alikes exist (see the FAR figures in docs/face.md).
  */
-export async function searchFace(engine: FaceEngine, index: FaceIndex, image: Uint8Array, options: FaceSearchOptions = {}): Promise<FaceSearchResult> {
+export async function searchFace(
+  engine: FaceEngine,
+  index: FaceIndex,
+  image: Uint8Array,
+  options: FaceSearchOptions = {},
+): Promise<FaceSearchResult> {
   const started = performance.now();
   const threshold = options.threshold ?? FACE_DUPLICATE_THRESHOLD;
   const { embedding, signals, model } = await engine.embed(image);
-  if (!embedding) return { verdict: 'failed', hits: [], threshold, embedding: null, signals, model, timings: { totalMs: performance.now() - started, searchMs: 0 } };
+  if (!embedding)
+    return {
+      verdict: 'failed',
+      hits: [],
+      threshold,
+      embedding: null,
+      signals,
+      model,
+      timings: { totalMs: performance.now() - started, searchMs: 0 },
+    };
   const searchStarted = performance.now();
   const hits = index.search(embedding, { k: options.k ?? 10 });
   const others = hits.filter((h) => h.subjectId !== options.subjectId && h.similarity >= threshold);
   const searchMs = performance.now() - searchStarted;
   const top = others[0];
-  signals.push(signal('face_duplicate_across_subjects', others.length, others.length === 0, {
-    threshold,
-    detail: top ? `Same face as subject ${top.subjectId} (similarity ${top.similarity.toFixed(3)}).` : `No other subject's face at or above ${threshold} among ${index.size} enrolled.`,
-  }));
+  signals.push(
+    signal('face_duplicate_across_subjects', others.length, others.length === 0, {
+      threshold,
+      detail: top
+        ? `Same face as subject ${top.subjectId} (similarity ${top.similarity.toFixed(3)}).`
+        : `No other subject's face at or above ${threshold} among ${index.size} enrolled.`,
+    }),
+  );
   const own = hits.find((h) => options.subjectId !== undefined && h.subjectId === options.subjectId);
-  if (own) signals.push(signal('face_matches_own_enrolment', Number(own.similarity.toFixed(4)), own.similarity >= FACE_MATCH_THRESHOLD, { threshold: FACE_MATCH_THRESHOLD }));
+  if (own)
+    signals.push(
+      signal('face_matches_own_enrolment', Number(own.similarity.toFixed(4)), own.similarity >= FACE_MATCH_THRESHOLD, {
+        threshold: FACE_MATCH_THRESHOLD,
+      }),
+    );
   const verdict: CheckVerdict = others.length > 0 ? 'needs_review' : 'passed';
   return { verdict, hits, threshold, embedding, signals, model, timings: { totalMs: performance.now() - started, searchMs } };
 }

@@ -27,7 +27,15 @@ serveWorkerTasks<FaceTask, FaceTaskResult>(async (task) => {
   const loaded = await loading;
   if (task.kind === 'info') {
     const memory = loaded.human.tf.memory();
-    return { result: { models: loaded.models, loadMs: loaded.loadMs, backend: loaded.human.tf.getBackend(), tensors: memory.numTensors, wasmBytes: memory.numBytes } };
+    return {
+      result: {
+        models: loaded.models,
+        loadMs: loaded.loadMs,
+        backend: loaded.human.tf.getBackend(),
+        tensors: memory.numTensors,
+        wasmBytes: memory.numBytes,
+      },
+    };
   }
   if (task.kind === 'analyzeMany') {
     // Every decode starts now; the models then take the images in order as their decodes finish.
@@ -105,7 +113,7 @@ function toDetectedFace(face: HumanFace, scale: number, texture: DetectedFace['t
     mesh[i * 2 + 1] = p[1] * scale;
   });
   const angle = face.rotation?.angle;
-  const deg = (r: number | undefined): number => Math.round(((r ?? 0) * 180) / Math.PI * 10) / 10;
+  const deg = (r: number | undefined): number => Math.round((((r ?? 0) * 180) / Math.PI) * 10) / 10;
   return {
     box,
     score: face.score,
@@ -115,8 +123,8 @@ function toDetectedFace(face: HumanFace, scale: number, texture: DetectedFace['t
     age: face.age ?? 0,
     gender: face.gender ?? 'unknown',
     genderScore: face.genderScore ?? 0,
-    antispoof: pad ? face.real ?? 0 : null,
-    liveness: pad ? face.live ?? 0 : null,
+    antispoof: pad ? (face.real ?? 0) : null,
+    liveness: pad ? (face.live ?? 0) : null,
     pose: { yaw: deg(angle?.yaw), pitch: deg(angle?.pitch), roll: deg(angle?.roll) },
     sizePx: box[2],
     texture,

@@ -34,7 +34,9 @@ export interface HumanFace {
   rotation?: { angle: { roll: number; yaw: number; pitch: number } } | null;
 }
 
-export interface HumanTensor { dispose(): void }
+export interface HumanTensor {
+  dispose(): void;
+}
 
 export interface HumanInstance {
   version: string;

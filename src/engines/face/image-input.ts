@@ -64,7 +64,8 @@ export async function decodeImage(image: Uint8Array, limits: ImageLimits, mirror
     if (isHevcHeif(meta)) {
       // iPhone HEIC: sharp's libvips has no HEVC decoder; libheif (wasm) decodes it, HEIF transforms applied.
       const raster = await decodeHevcHeif(input, limits.maxPixels);
-      if (raster.width * raster.height !== w * h) throw new FaceInputError('image_decode_failed', 'decoded HEIC size differs from its header');
+      if (raster.width * raster.height !== w * h)
+        throw new FaceInputError('image_decode_failed', 'decoded HEIC size differs from its header');
       uprightW = raster.width;
       uprightH = raster.height;
       source = sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } });

@@ -9,8 +9,25 @@ export { FaceInputError, isFaceInputError } from './errors.js';
 export type { FaceInputReason } from './errors.js';
 export { DEFAULT_IMAGE_LIMITS } from './image-input.js';
 export type { ImageLimits } from './image-input.js';
-export { cosineSimilarity, normalizeEmbedding, EMBEDDING_DIMENSIONS, FACE_MATCH_THRESHOLD, FACE_REVIEW_THRESHOLD, FACE_DUPLICATE_THRESHOLD } from './similarity.js';
+export {
+  cosineSimilarity,
+  normalizeEmbedding,
+  EMBEDDING_DIMENSIONS,
+  FACE_MATCH_THRESHOLD,
+  FACE_REVIEW_THRESHOLD,
+  FACE_DUPLICATE_THRESHOLD,
+} from './similarity.js';
 export { DEFAULT_LIVENESS_THRESHOLDS } from './liveness-decision.js';
 export type { LivenessThresholds } from './liveness-decision.js';
 export { AGE_BASE_UNCERTAINTY_YEARS } from './age-decision.js';
-export type { AgeResult, DetectedFace, EmbedResult, FaceAnalysis, FaceMatchResult, ImageInfo, LivenessResult, TextureMeasures, WorkerInfo } from './types.js';
+export type {
+  AgeResult,
+  DetectedFace,
+  EmbedResult,
+  FaceAnalysis,
+  FaceMatchResult,
+  ImageInfo,
+  LivenessResult,
+  TextureMeasures,
+  WorkerInfo,
+} from './types.js';

@@ -65,12 +65,24 @@ export function decideLiveness(frames: readonly FaceAnalysis[], overrides: Parti
   const glare = worst((f) => f.texture?.glareShare ?? 0, false);
 
   const hard: Signal[] = [
-    signal('antispoof_score', round(antispoof), antispoof >= t.minAntispoof, { threshold: t.minAntispoof, detail: 'Human anti-spoofing model, lowest frame.' }),
-    signal('liveness_model_score', round(liveness), liveness >= t.minLiveness, { threshold: t.minLiveness, detail: 'Human liveness model, lowest frame.' }),
-    signal('screen_moire_peak_ratio', round(moire, 1), moire <= t.maxMoire, { threshold: t.maxMoire, detail: 'Strongest periodic peak in the face crop spectrum (screens, halftone print).' }),
+    signal('antispoof_score', round(antispoof), antispoof >= t.minAntispoof, {
+      threshold: t.minAntispoof,
+      detail: 'Human anti-spoofing model, lowest frame.',
+    }),
+    signal('liveness_model_score', round(liveness), liveness >= t.minLiveness, {
+      threshold: t.minLiveness,
+      detail: 'Human liveness model, lowest frame.',
+    }),
+    signal('screen_moire_peak_ratio', round(moire, 1), moire <= t.maxMoire, {
+      threshold: t.maxMoire,
+      detail: 'Strongest periodic peak in the face crop spectrum (screens, halftone print).',
+    }),
   ];
   const soft: Signal[] = [
-    signal('face_sharpness', round(sharpness, 1), sharpness >= t.minSharpness, { threshold: t.minSharpness, detail: 'Laplacian variance of the face crop; reprints and recaptures lose detail.' }),
+    signal('face_sharpness', round(sharpness, 1), sharpness >= t.minSharpness, {
+      threshold: t.minSharpness,
+      detail: 'Laplacian variance of the face crop; reprints and recaptures lose detail.',
+    }),
   ];
   signals.push(...hard, ...soft, signal('glare_share', round(glare), null, { detail: 'Share of saturated white pixels on the face.' }));
 
@@ -109,17 +121,28 @@ function burstSignals(faces: DetectedFace[]): Signal[] {
     maxDisplacement = Math.max(maxDisplacement, motion.displacement);
     if (motion.displacement < IDENTICAL_FRAME_MOTION) identicalPairs++;
   }
-  out.push(signal('frames_same_person', round(minSimilarity), minSimilarity >= FACE_REVIEW_THRESHOLD, {
-    threshold: FACE_REVIEW_THRESHOLD,
-    detail: 'Lowest embedding similarity between consecutive frames; a swap mid-capture fails.',
-  }));
-  out.push(signal('frames_identical', identicalPairs, identicalPairs < faces.length - 1, {
-    threshold: faces.length - 1,
-    detail: 'Consecutive frame pairs with no landmark motion at all: a still image replayed as a burst.',
-  }));
-  out.push(signal('frame_motion', round(maxDisplacement), null, { detail: 'Largest mean landmark displacement between frames, share of face width.' }));
-  out.push(signal('frame_non_rigid_motion', round(maxResidual), null, {
-    detail: 'Largest landmark motion an affine map cannot explain (a moved flat photo stays near 0). Informational: not calibrated on real bursts.',
-  }));
+  out.push(
+    signal('frames_same_person', round(minSimilarity), minSimilarity >= FACE_REVIEW_THRESHOLD, {
+      threshold: FACE_REVIEW_THRESHOLD,
+      detail: 'Lowest embedding similarity between consecutive frames; a swap mid-capture fails.',
+    }),
+  );
+  out.push(
+    signal('frames_identical', identicalPairs, identicalPairs < faces.length - 1, {
+      threshold: faces.length - 1,
+      detail: 'Consecutive frame pairs with no landmark motion at all: a still image replayed as a burst.',
+    }),
+  );
+  out.push(
+    signal('frame_motion', round(maxDisplacement), null, {
+      detail: 'Largest mean landmark displacement between frames, share of face width.',
+    }),
+  );
+  out.push(
+    signal('frame_non_rigid_motion', round(maxResidual), null, {
+      detail:
+        'Largest landmark motion an affine map cannot explain (a moved flat photo stays near 0). Informational: not calibrated on real bursts.',
+    }),
+  );
   return out;
 }

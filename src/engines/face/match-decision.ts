@@ -23,11 +23,14 @@ export function describeFaces(analysis: FaceAnalysis, role: string, isDocument: 
     return signals;
   }
   const countOk = count === 1 || isDocument;
-  signals.push(signal(`${role}_face_count`, count, isDocument && count > 1 ? null : countOk, {
-    threshold: 1,
-    detail: count === 1 ? 'Exactly one face.' : `${count} faces; the largest was used.`,
-  }));
-  if (count > 1 && !isDocument) signals.push(signal(`${role}_multiple_faces`, count, false, { detail: 'Several faces in an image that should show one person.' }));
+  signals.push(
+    signal(`${role}_face_count`, count, isDocument && count > 1 ? null : countOk, {
+      threshold: 1,
+      detail: count === 1 ? 'Exactly one face.' : `${count} faces; the largest was used.`,
+    }),
+  );
+  if (count > 1 && !isDocument)
+    signals.push(signal(`${role}_multiple_faces`, count, false, { detail: 'Several faces in an image that should show one person.' }));
   const face = analysis.faces[0]!;
   signals.push(signal(`${role}_face_size_px`, Math.round(face.sizePx), face.sizePx >= MIN_FACE_PX, { threshold: MIN_FACE_PX }));
   signals.push(signal(`${role}_face_yaw_deg`, face.pose.yaw, Math.abs(face.pose.yaw) <= MAX_YAW_DEG, { threshold: MAX_YAW_DEG }));
@@ -42,19 +45,28 @@ export interface MatchDecision {
   signals: Signal[];
 }
 
-export function decideMatch(selfie: FaceAnalysis, reference: FaceAnalysis, options: { threshold?: number; referenceIsDocument?: boolean } = {}): MatchDecision {
+export function decideMatch(
+  selfie: FaceAnalysis,
+  reference: FaceAnalysis,
+  options: { threshold?: number; referenceIsDocument?: boolean } = {},
+): MatchDecision {
   const threshold = options.threshold ?? FACE_MATCH_THRESHOLD;
   const reviewThreshold = Math.min(threshold, FACE_REVIEW_THRESHOLD);
-  const signals = [...describeFaces(selfie, 'selfie', false), ...describeFaces(reference, 'reference', options.referenceIsDocument ?? false)];
+  const signals = [
+    ...describeFaces(selfie, 'selfie', false),
+    ...describeFaces(reference, 'reference', options.referenceIsDocument ?? false),
+  ];
   const a = primaryFace(selfie);
   const b = primaryFace(reference);
   if (!a || !b) return { verdict: 'failed', similarity: null, threshold, signals };
 
   const similarity = cosineSimilarity(a.embedding, b.embedding);
-  signals.push(signal('face_similarity', round(similarity), similarity >= threshold, {
-    threshold,
-    detail: 'Cosine similarity of the two face embeddings (HSE FaceRes, 1024 values).',
-  }));
+  signals.push(
+    signal('face_similarity', round(similarity), similarity >= threshold, {
+      threshold,
+      detail: 'Cosine similarity of the two face embeddings (HSE FaceRes, 1024 values).',
+    }),
+  );
   let verdict: CheckVerdict = similarity >= threshold ? 'passed' : similarity >= reviewThreshold ? 'needs_review' : 'failed';
   // A pass needs trustworthy inputs: several people in the selfie, a tiny or turned face send it to review.
   const doubtful = signals.some((s) => s.passed === false && s.name !== 'face_similarity');

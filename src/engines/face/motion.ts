@@ -41,15 +41,29 @@ function fitAffine(a: Float32Array, b: Float32Array, n: number): [number, number
   }
   mx /= n;
   my /= n;
-  let sxx = 0, sxy = 0, syy = 0, sxu = 0, syu = 0, sxv = 0, syv = 0, su = 0, sv = 0;
+  let sxx = 0,
+    sxy = 0,
+    syy = 0,
+    sxu = 0,
+    syu = 0,
+    sxv = 0,
+    syv = 0,
+    su = 0,
+    sv = 0;
   for (let i = 0; i < n; i++) {
     const x = a[2 * i]! - mx;
     const y = a[2 * i + 1]! - my;
     const u = b[2 * i]!;
     const v = b[2 * i + 1]!;
-    sxx += x * x; sxy += x * y; syy += y * y;
-    sxu += x * u; syu += y * u; sxv += x * v; syv += y * v;
-    su += u; sv += v;
+    sxx += x * x;
+    sxy += x * y;
+    syy += y * y;
+    sxu += x * u;
+    syu += y * u;
+    sxv += x * v;
+    syv += y * v;
+    su += u;
+    sv += v;
   }
   const det = sxx * syy - sxy * sxy;
   if (Math.abs(det) < 1e-9) return null;

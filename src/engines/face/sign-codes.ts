@@ -47,7 +47,10 @@ export class SignCodes {
   private centre: Float32Array | null = null;
   private readonly scratch: Float64Array;
 
-  constructor(readonly dimensions: number, capacity: number) {
+  constructor(
+    readonly dimensions: number,
+    capacity: number,
+  ) {
     let width = 64;
     while (width < dimensions) width *= 2;
     this.width = width;
@@ -188,7 +191,10 @@ export class SignCodes {
     const out = new Float32Array(n);
     const { front, back, offset, scale, slack, halfScale, halfSlack } = this;
     for (let r = 0, o = 0; r < n; r++, o += H) {
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0,
+        s3 = 0;
       for (let b = 0, t = 0; b < H; b += 4, t += 1024) {
         s0 += table[t + front[o + b]!]!;
         s1 += table[t + 256 + front[o + b + 1]!]!;
@@ -231,8 +237,14 @@ export class SignCodes {
     for (; h * 4 <= w; h *= 4) {
       for (let i = 0; i < w; i += h * 4) {
         for (let j = i, end = i + h; j < end; j++) {
-          const a = y[j]!, b = y[j + h]!, c = y[j + 2 * h]!, e = y[j + 3 * h]!;
-          const ab = a + b, amb = a - b, ce = c + e, cme = c - e;
+          const a = y[j]!,
+            b = y[j + h]!,
+            c = y[j + 2 * h]!,
+            e = y[j + 3 * h]!;
+          const ab = a + b,
+            amb = a - b,
+            ce = c + e,
+            cme = c - e;
           y[j] = ab + ce;
           y[j + h] = amb + cme;
           y[j + 2 * h] = ab - ce;

@@ -97,7 +97,12 @@ export interface EmbedResult {
 
 /** What the worker receives; images are transferred, not copied. */
 export type FaceTask =
-  | { kind: 'analyze'; image: Uint8Array; mirror?: boolean; /** Run anti-spoofing, liveness and texture (only liveness needs them). */ presentationAttack?: boolean }
+  | {
+      kind: 'analyze';
+      image: Uint8Array;
+      mirror?: boolean;
+      /** Run anti-spoofing, liveness and texture (only liveness needs them). */ presentationAttack?: boolean;
+    }
   /**
    * Several images in one task (one worker): all are decoded at once (libvips runs each decode on its
    * own libuv thread), then the models run on each in turn, so decoding overlaps inference instead of

@@ -17,14 +17,21 @@ const skip = hasHeifEnc() || process.env.CI ? false : 'heif-enc (Debian libheif-
 /** Four coloured quadrants: top-left red, top-right green, bottom-left blue, bottom-right white. */
 async function quadrants(w: number, h: number): Promise<Buffer> {
   const rgb = Buffer.alloc(w * h * 3);
-  const colours = [[220, 30, 30], [30, 200, 40], [30, 40, 220], [250, 250, 250]] as const;
+  const colours = [
+    [220, 30, 30],
+    [30, 200, 40],
+    [30, 40, 220],
+    [250, 250, 250],
+  ] as const;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const c = colours[(y < h / 2 ? 0 : 2) + (x < w / 2 ? 0 : 1)]!;
       rgb.set(c, (y * w + x) * 3);
     }
   }
-  return sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+  return sharp(rgb, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 function pixel(rgb: Buffer, width: number, x: number, y: number): number[] {
@@ -72,24 +79,37 @@ describe('HEVC-coded HEIC (iPhone) decoding', { skip }, () => {
   test('a pixel bomb header is refused before decoding (document and face: 400 codes, no crash)', async () => {
     const bomb = forgeIspe(encodeHeic(await quadrants(400, 240)), 60000, 60000);
     await assert.rejects(decodeDocumentImage(bomb), (e: unknown) => e instanceof DocumentInputError && e.code === 'image_too_many_pixels');
-    await assert.rejects(decodeFaceImage(bomb, DEFAULT_IMAGE_LIMITS), (e: unknown) => e instanceof FaceInputError && e.reason === 'image_too_many_pixels');
+    await assert.rejects(
+      decodeFaceImage(bomb, DEFAULT_IMAGE_LIMITS),
+      (e: unknown) => e instanceof FaceInputError && e.reason === 'image_too_many_pixels',
+    );
     // The decoder's own guard, on the item header libheif reads, before the pixels are decoded.
-    await assert.rejects(decodeHevcHeif(encodeHeic(await quadrants(400, 240)), 400 * 240 - 1), (e: unknown) => e instanceof HeicDecodeError && e.kind === 'too_many_pixels');
+    await assert.rejects(
+      decodeHevcHeif(encodeHeic(await quadrants(400, 240)), 400 * 240 - 1),
+      (e: unknown) => e instanceof HeicDecodeError && e.kind === 'too_many_pixels',
+    );
   });
 
   test('truncated HEVC data is a corrupt-image error, not a crash', async () => {
     const heic = encodeHeic(await quadrants(640, 480));
     const cut = heic.subarray(0, heic.length - Math.floor(heic.length / 3));
-    await assert.rejects(decodeDocumentImage(cut), (e: unknown) => e instanceof DocumentInputError && (e.code === 'image_corrupt' || e.code === 'unsupported_format'));
+    await assert.rejects(
+      decodeDocumentImage(cut),
+      (e: unknown) => e instanceof DocumentInputError && (e.code === 'image_corrupt' || e.code === 'unsupported_format'),
+    );
     await assert.rejects(decodeFaceImage(cut, DEFAULT_IMAGE_LIMITS), (e: unknown) => e instanceof FaceInputError);
   });
 
-  test('readDocument reads the MRZ of a passport sent as HEIC', { skip: ocrBAvailable() ? false : 'OCR-B font not installed' }, async () => {
-    const heic = encodeHeic(await renderDocument({ kind: 'td3', person: ANNA }), 85);
-    const r = await readDocument(heic, { ocr, now: new Date('2026-01-01T00:00:00Z'), acceptSpecimens: true, compareVisualZone: false });
-    assert.equal(r.image.format, 'heif');
-    assert.equal(r.mrz?.valid, true);
-    assert.equal(r.fields?.documentNumber, ANNA.documentNumber);
-    assert.equal(r.fields?.surname, ANNA.surname);
-  });
+  test(
+    'readDocument reads the MRZ of a passport sent as HEIC',
+    { skip: ocrBAvailable() ? false : 'OCR-B font not installed' },
+    async () => {
+      const heic = encodeHeic(await renderDocument({ kind: 'td3', person: ANNA }), 85);
+      const r = await readDocument(heic, { ocr, now: new Date('2026-01-01T00:00:00Z'), acceptSpecimens: true, compareVisualZone: false });
+      assert.equal(r.image.format, 'heif');
+      assert.equal(r.mrz?.valid, true);
+      assert.equal(r.fields?.documentNumber, ANNA.documentNumber);
+      assert.equal(r.fields?.surname, ANNA.surname);
+    },
+  );
 });

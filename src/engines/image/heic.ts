@@ -15,7 +15,10 @@ export type HeicErrorKind = 'too_many_pixels' | 'corrupt';
 
 export class HeicDecodeError extends Error {
   override readonly name = 'HeicDecodeError';
-  constructor(readonly kind: HeicErrorKind, message: string) {
+  constructor(
+    readonly kind: HeicErrorKind,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -71,7 +74,8 @@ export async function decodeHevcHeif(input: Uint8Array, maxPixels: number): Prom
     const width = image.get_width();
     const height = image.get_height();
     if (!(width > 0 && height > 0)) throw new HeicDecodeError('corrupt', 'the HEIF image has no dimensions');
-    if (width * height > maxPixels) throw new HeicDecodeError('too_many_pixels', `the image has ${width}x${height} pixels; the limit is ${maxPixels}`);
+    if (width * height > maxPixels)
+      throw new HeicDecodeError('too_many_pixels', `the image has ${width}x${height} pixels; the limit is ${maxPixels}`);
     const target = { data: new Uint8ClampedArray(width * height * 4), width, height };
     const shown = await new Promise<{ data: Uint8ClampedArray } | null>((resolve) => image.display(target, resolve));
     if (!shown) throw new HeicDecodeError('corrupt', 'the HEVC image data could not be decoded');

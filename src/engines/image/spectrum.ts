@@ -6,7 +6,12 @@ import { fft2d } from './fft.js';
  * tiles stay cheap. Pure, no I/O.
  */
 
-interface RingPlan { ring: Int32Array; offsets: Int32Array; counts: Int32Array; window: Float64Array }
+interface RingPlan {
+  ring: Int32Array;
+  offsets: Int32Array;
+  counts: Int32Array;
+  window: Float64Array;
+}
 const plans = new Map<number, RingPlan>();
 
 function plan(size: number): RingPlan {
@@ -43,7 +48,11 @@ function plan(size: number): RingPlan {
  * are not candidates: JPEG's 8 × 8 blocks (16 × 16 for 4:2:0 chroma) put their artefacts exactly there,
  * always axis-aligned with the image.
  */
-export function spectralMeasures(grey: Float32Array, size: number, options: { skipLattice?: number } = {}): { peakRatio: number; highShare: number } {
+export function spectralMeasures(
+  grey: Float32Array,
+  size: number,
+  options: { skipLattice?: number } = {},
+): { peakRatio: number; highShare: number } {
   const { ring, offsets, counts, window } = plan(size);
   const half = size / 2;
   const n = size * size;

@@ -39,7 +39,10 @@ describe('parseAddress', () => {
 describe('findDates', () => {
   test('reads the usual printed forms', () => {
     const text = 'Bill date 3 March 2026; due March 17, 2026; ref 2026-02-01; 04.05.2026 and 5th Jan 2026';
-    assert.deepEqual(findDates(text).map((d) => d.iso), ['2026-03-03', '2026-03-17', '2026-02-01', '2026-05-04', '2026-01-05']);
+    assert.deepEqual(
+      findDates(text).map((d) => d.iso),
+      ['2026-03-03', '2026-03-17', '2026-02-01', '2026-05-04', '2026-01-05'],
+    );
   });
   test('slashed dates follow the country convention unless a part exceeds 12', () => {
     assert.equal(findDates('03/04/2026')[0]?.iso, '2026-04-03');

@@ -15,7 +15,11 @@ export interface ParsedAddress {
 
 const FR_WORDS = /\b(rue|avenue|boulevard|bd|place|allée|chemin|impasse|quai|cedex)\b/i;
 const DE_WORDS = /(straße|strasse|str\.|weg|allee|platz|gasse|ring|damm)\b/i;
-const US_STATES = new Set('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(' '));
+const US_STATES = new Set(
+  'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(
+    ' ',
+  ),
+);
 
 /**
  * Parses address lines as printed (or one comma-separated line) into postcode, city and country.
@@ -23,7 +27,11 @@ const US_STATES = new Set('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA
  * vocabulary (FR and DE postcodes look alike), then from the caller's hint.
  */
 export function parseAddress(input: string[] | string, countryHint?: string): ParsedAddress {
-  let lines = (typeof input === 'string' ? input.split(/\s*[,\n]\s*/) : input.flatMap((l) => (l.includes(',') && !/,\s*[A-Z]{2}\s+\d{5}/.test(l) ? l.split(/\s*,\s*/) : [l])))
+  let lines = (
+    typeof input === 'string'
+      ? input.split(/\s*[,\n]\s*/)
+      : input.flatMap((l) => (l.includes(',') && !/,\s*[A-Z]{2}\s+\d{5}/.test(l) ? l.split(/\s*,\s*/) : [l]))
+  )
     .map((l) => l.trim())
     .filter(Boolean);
   let country: string | null = null;
@@ -60,8 +68,16 @@ export function parseAddress(input: string[] | string, countryHint?: string): Pa
     const usState = /,?\s*([A-Z]{2})\s+\d{5}/.exec(lines[postcodeLine] ?? '')?.[1];
     let pick = candidates.filter((c) => c !== 'US' || (usState !== undefined && US_STATES.has(usState)));
     if (pick.includes('FR') && pick.includes('DE')) {
-      pick = FR_WORDS.test(street) ? ['FR'] : DE_WORDS.test(street) ? ['DE'] : countryHint && pick.includes(countryHint) ? [countryHint] : pick;
-      if (pick.length === 1) countrySource = countryHint && pick[0] === countryHint && !FR_WORDS.test(street) && !DE_WORDS.test(street) ? 'hint' : 'street_words';
+      pick = FR_WORDS.test(street)
+        ? ['FR']
+        : DE_WORDS.test(street)
+          ? ['DE']
+          : countryHint && pick.includes(countryHint)
+            ? [countryHint]
+            : pick;
+      if (pick.length === 1)
+        countrySource =
+          countryHint && pick[0] === countryHint && !FR_WORDS.test(street) && !DE_WORDS.test(street) ? 'hint' : 'street_words';
     } else if (pick.length === 1) {
       countrySource = 'postcode_format';
     }

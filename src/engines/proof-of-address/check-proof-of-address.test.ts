@@ -14,7 +14,11 @@ describe('checkProofOfAddress on generated PDFs', () => {
   test('classifies every class and reads name, address and date', async () => {
     for (const cls of POA_CLASSES) {
       const sample = await makePoaSample(41, 'pdf', cls);
-      const r = await checkProofOfAddress(sample.bytes, { subjectName: sample.label.subjectName, country: sample.label.country, now: addDays(sample.label.issueDate, 10) });
+      const r = await checkProofOfAddress(sample.bytes, {
+        subjectName: sample.label.subjectName,
+        country: sample.label.country,
+        now: addDays(sample.label.issueDate, 10),
+      });
       assert.equal(r.documentClass, cls);
       assert.equal(r.fields.name, sample.label.holderName, cls);
       assert.equal(r.fields.issueDate, sample.label.issueDate, cls);
@@ -35,7 +39,11 @@ describe('checkProofOfAddress on generated PDFs', () => {
     assert.equal(old.validations.find((v) => v.name === 'document_age_days')?.value, 120);
     const custom = await checkProofOfAddress(sample.bytes, { ...base, maxAgeDays: 180, now: addDays(sample.label.issueDate, 120) });
     assert.equal(custom.verdict, 'passed');
-    const other = await checkProofOfAddress(sample.bytes, { subjectName: 'Zebediah Quarrington', country: sample.label.country, now: addDays(sample.label.issueDate, 1) });
+    const other = await checkProofOfAddress(sample.bytes, {
+      subjectName: 'Zebediah Quarrington',
+      country: sample.label.country,
+      now: addDays(sample.label.issueDate, 1),
+    });
     assert.deepEqual(other.reasons, ['name_mismatch']);
     const elsewhere = sample.label.country === 'US' ? 'CA' : 'US';
     const abroad = await checkProofOfAddress(sample.bytes, { ...base, country: elsewhere, now: addDays(sample.label.issueDate, 1) });
@@ -72,7 +80,9 @@ describe('checkProofOfAddress on generated PDFs', () => {
     const pdf = await layoutToPdf(new LayoutBuilder().text('Shopping list: milk, eggs, bread and a large bag of flour', 50, 50).layout);
     const r = await checkProofOfAddress(pdf, { subjectName: 'Anyone', now: FIXTURE_NOW });
     assert.notEqual(r.verdict, 'passed');
-    assert.ok(r.reasons.includes('name_not_found') && r.reasons.includes('address_not_found') && r.reasons.includes('issue_date_not_found'));
+    assert.ok(
+      r.reasons.includes('name_not_found') && r.reasons.includes('address_not_found') && r.reasons.includes('issue_date_not_found'),
+    );
   });
 });
 
@@ -81,9 +91,25 @@ test('a bill the classifier splits between two accepted kinds is judged on the a
   const doc = await PDFDocument.create();
   const page = doc.addPage([595, 842]);
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  const lines = ['British Gas', 'Your electricity bill', 'Account statement', 'Mrs Jane Doe', '1 High Street', 'London SW1A 1AA', 'Statement date 01 November 2026', 'Sort code 20-00-00 Account number 12345678', 'Amount due £54.20', 'Direct debit', 'Balance brought forward'];
+  const lines = [
+    'British Gas',
+    'Your electricity bill',
+    'Account statement',
+    'Mrs Jane Doe',
+    '1 High Street',
+    'London SW1A 1AA',
+    'Statement date 01 November 2026',
+    'Sort code 20-00-00 Account number 12345678',
+    'Amount due £54.20',
+    'Direct debit',
+    'Balance brought forward',
+  ];
   lines.forEach((l, i) => page.drawText(l, { x: 50, y: 780 - i * 20, size: 11, font }));
-  const r = await checkProofOfAddress(Buffer.from(await doc.save()), { subjectName: 'Jane Doe', country: 'GB', now: new Date('2026-11-10T12:00:00Z') });
+  const r = await checkProofOfAddress(Buffer.from(await doc.save()), {
+    subjectName: 'Jane Doe',
+    country: 'GB',
+    now: new Date('2026-11-10T12:00:00Z'),
+  });
   assert.equal(r.documentClass, 'utility_bill');
   assert.ok(r.classification.confidence < 0.6, `the top class alone is unsure (${r.classification.confidence})`);
   const signal = r.validations.find((v) => v.name === 'class_confidence')!;

@@ -30,11 +30,26 @@ export interface PoaOptions {
 }
 
 export type PoaReason =
-  | 'document_class_not_accepted' | 'low_class_confidence' | 'name_not_found' | 'name_mismatch' | 'name_uncertain'
-  | 'address_not_found' | 'address_unparsed' | 'country_mismatch' | 'issue_date_not_found' | 'document_too_old' | 'issue_date_in_future'
+  | 'document_class_not_accepted'
+  | 'low_class_confidence'
+  | 'name_not_found'
+  | 'name_mismatch'
+  | 'name_uncertain'
+  | 'address_not_found'
+  | 'address_unparsed'
+  | 'country_mismatch'
+  | 'issue_date_not_found'
+  | 'document_too_old'
+  | 'issue_date_in_future'
   | 'document_tampered';
 
-const FAILING: ReadonlySet<PoaReason> = new Set(['document_class_not_accepted', 'name_mismatch', 'country_mismatch', 'document_too_old', 'issue_date_in_future']);
+const FAILING: ReadonlySet<PoaReason> = new Set([
+  'document_class_not_accepted',
+  'name_mismatch',
+  'country_mismatch',
+  'document_too_old',
+  'issue_date_in_future',
+]);
 
 export interface PoaResult {
   verdict: CheckVerdict;
@@ -100,10 +115,14 @@ export function analyseProofOfAddress(doc: TextDocument, options: PoaOptions): P
   const acceptedMass = Math.round(accepted.reduce((sum, c) => sum + (classification.probabilities[c] ?? 0), 0) * 1000) / 1000;
   const confidence = classOk ? acceptedMass : classification.confidence;
   validations.push(signal('document_class', classification.class, classOk, { threshold: accepted.join('|') }));
-  validations.push(signal('class_confidence', confidence, confidence >= minConfidence, {
-    threshold: minConfidence,
-    detail: classOk ? `Probability that the document is one of the accepted kinds (${classification.class} ${classification.confidence}).` : `Probability of ${classification.class}.`,
-  }));
+  validations.push(
+    signal('class_confidence', confidence, confidence >= minConfidence, {
+      threshold: minConfidence,
+      detail: classOk
+        ? `Probability that the document is one of the accepted kinds (${classification.class} ${classification.confidence}).`
+        : `Probability of ${classification.class}.`,
+    }),
+  );
   if (confidence < minConfidence) reasons.push('low_class_confidence');
   else if (!classOk) reasons.push('document_class_not_accepted');
 
@@ -114,7 +133,12 @@ export function analyseProofOfAddress(doc: TextDocument, options: PoaOptions): P
   } else {
     const match = matchHolderName(fields.name.value, options.subjectName);
     const passed = match.score >= matchAt;
-    validations.push(signal('name_match', match.score, passed, { threshold: matchAt, detail: `Document "${fields.name.value}" vs subject "${options.subjectName}".` }));
+    validations.push(
+      signal('name_match', match.score, passed, {
+        threshold: matchAt,
+        detail: `Document "${fields.name.value}" vs subject "${options.subjectName}".`,
+      }),
+    );
     if (!passed) reasons.push(match.score >= reviewAt ? 'name_uncertain' : 'name_mismatch');
   }
 
@@ -122,7 +146,11 @@ export function analyseProofOfAddress(doc: TextDocument, options: PoaOptions): P
     reasons.push('address_not_found');
     validations.push(signal('address_parsed', false, false));
   } else {
-    validations.push(signal('address_parsed', fields.address.valid, fields.address.valid, { detail: `Postcode ${fields.address.postcode ?? 'missing'}, country from ${fields.address.countrySource ?? 'nothing'}.` }));
+    validations.push(
+      signal('address_parsed', fields.address.valid, fields.address.valid, {
+        detail: `Postcode ${fields.address.postcode ?? 'missing'}, country from ${fields.address.countrySource ?? 'nothing'}.`,
+      }),
+    );
     if (!fields.address.valid) reasons.push('address_unparsed');
     if (expectedCountry) {
       const found = fields.address.country;
@@ -136,10 +164,14 @@ export function analyseProofOfAddress(doc: TextDocument, options: PoaOptions): P
     reasons.push('issue_date_not_found');
     validations.push(signal('document_age_days', null, false, { threshold: maxAgeDays }));
   } else {
-    const age = Math.floor((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - Date.parse(`${fields.issueDate.iso}T00:00:00Z`)) / 86_400_000);
+    const age = Math.floor(
+      (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - Date.parse(`${fields.issueDate.iso}T00:00:00Z`)) / 86_400_000,
+    );
     // A day of slack for time zones between issuer and server.
     const future = age < -1;
-    validations.push(signal('document_age_days', age, !future && age <= maxAgeDays, { threshold: maxAgeDays, detail: `Issued ${fields.issueDate.iso}.` }));
+    validations.push(
+      signal('document_age_days', age, !future && age <= maxAgeDays, { threshold: maxAgeDays, detail: `Issued ${fields.issueDate.iso}.` }),
+    );
     if (future) reasons.push('issue_date_in_future');
     else if (age > maxAgeDays) reasons.push('document_too_old');
   }

@@ -22,7 +22,8 @@ export interface Classification {
 
 /** Classifies a document page from its text lines with the shipped softmax model. */
 export function classifyDocument(lines: readonly TextLine[], model: SoftmaxModel = CLASSIFIER_MODEL): Classification {
-  if (model.features.join(',') !== FEATURE_NAMES.join(',')) throw new Error('classifier weights do not match the feature set; retrain with bench/poa-train-classifier.ts');
+  if (model.features.join(',') !== FEATURE_NAMES.join(','))
+    throw new Error('classifier weights do not match the feature set; retrain with bench/poa-train-classifier.ts');
   const x = extractFeatures(lines);
   const p = softmax(logits(model, x));
   let best = 0;

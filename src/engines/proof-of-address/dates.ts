@@ -7,13 +7,42 @@ export interface FoundDate {
 }
 
 const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
-  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 };
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 const PATTERNS: Array<{ re: RegExp; parse: (m: RegExpExecArray, monthFirst: boolean) => [number, number, number] | null }> = [
-  { re: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH},?\\s+(\\d{4})\\b`, 'gi'), parse: (m) => [Number(m[3]), MONTHS[(m[2] ?? '').toLowerCase().replace('.', '')] ?? 0, Number(m[1])] },
-  { re: new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi'), parse: (m) => [Number(m[3]), MONTHS[(m[1] ?? '').toLowerCase().replace('.', '')] ?? 0, Number(m[2])] },
+  {
+    re: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH},?\\s+(\\d{4})\\b`, 'gi'),
+    parse: (m) => [Number(m[3]), MONTHS[(m[2] ?? '').toLowerCase().replace('.', '')] ?? 0, Number(m[1])],
+  },
+  {
+    re: new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi'),
+    parse: (m) => [Number(m[3]), MONTHS[(m[1] ?? '').toLowerCase().replace('.', '')] ?? 0, Number(m[2])],
+  },
   { re: /\b(\d{4})-(\d{2})-(\d{2})\b/g, parse: (m) => [Number(m[1]), Number(m[2]), Number(m[3])] },
   {
     re: /\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\b/g,
@@ -48,4 +77,5 @@ export function findDates(text: string, monthFirst = false): FoundDate[] {
 }
 
 /** Labels that introduce the date a document was issued, most specific first. */
-export const ISSUE_DATE_LABELS = /\b(statement date|date of statement|bill date|date of bill|invoice date|date of issue|issue date|issued on|issued|letter date|dated|pay date|order date|date)\b\s*:?/i;
+export const ISSUE_DATE_LABELS =
+  /\b(statement date|date of statement|bill date|date of bill|invoice date|date of issue|issue date|issued on|issued|letter date|dated|pay date|order date|date)\b\s*:?/i;

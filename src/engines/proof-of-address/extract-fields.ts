@@ -41,7 +41,8 @@ export interface PoaFields {
 }
 
 const NAME_LABEL = /(?:^|\s)(tenant\(s\)|tenants?|the tenant|account holder|account name|customer name|customer|name)\s*:\s+(.+)$/i;
-const ADDRESS_LABEL = /(?:^|\s)(property address|property|the premises|premises|supply address|correspondence address|address)\s*:\s*(.+)$/i;
+const ADDRESS_LABEL =
+  /(?:^|\s)(property address|property|the premises|premises|supply address|correspondence address|address)\s*:\s*(.+)$/i;
 const NAME_LIKE = /^(?=.*\p{L}{2})[\p{L}'’.\- ]+$/u;
 
 const meanConfidence = (words: readonly Word[]): number => (words.length ? words.reduce((s, w) => s + w.confidence, 0) / words.length : 0);
@@ -67,7 +68,10 @@ function addressBlocks(segments: readonly TextLine[], page: TextPage): TextLine[
     let cur = seg;
     for (let guard = 0; guard < 6; guard++) {
       const above = segments
-        .filter((t) => t !== cur && Math.abs(t.x - cur.x) < page.width * 0.03 && cur.y - (t.y + t.h) > -t.h * 0.2 && cur.y - (t.y + t.h) < cur.h * 1.2)
+        .filter(
+          (t) =>
+            t !== cur && Math.abs(t.x - cur.x) < page.width * 0.03 && cur.y - (t.y + t.h) > -t.h * 0.2 && cur.y - (t.y + t.h) < cur.h * 1.2,
+        )
         .sort((a, b) => b.y - a.y)[0];
       if (!above) break;
       block.unshift(above);
@@ -76,7 +80,11 @@ function addressBlocks(segments: readonly TextLine[], page: TextPage): TextLine[
     const below = segments.find((t) => Math.abs(t.x - seg.x) < page.width * 0.03 && t.y > seg.y && t.y - (seg.y + seg.h) < seg.h * 1.2);
     if (below && countryCode(below.text) !== undefined) block.push(below);
     const top = block[0]!;
-    const score = (looksLikeName(top.text) ? 2 : 0) + (seg.x < page.width / 2 ? 1 : 0) + (seg.y < page.height * 0.45 ? 1 : 0) + (block.length >= 3 ? 1 : 0);
+    const score =
+      (looksLikeName(top.text) ? 2 : 0) +
+      (seg.x < page.width / 2 ? 1 : 0) +
+      (seg.y < page.height * 0.45 ? 1 : 0) +
+      (block.length >= 3 ? 1 : 0);
     blocks.push({ lines: block, score });
   }
   return blocks.sort((a, b) => b.score - a.score).map((b) => b.lines);
@@ -95,7 +103,8 @@ function findIssueDate(pages: readonly TextPage[], monthFirst: boolean): Extract
       const box = boxOf(p + 1, dateWords.length ? dateWords : [line]);
       const conf = meanConfidence(dateWords.length ? dateWords : line.words);
       if (label) return { iso: date.iso, text: date.text, confidence: round(0.95 * conf), source: 'label', box };
-      if (!fallback && line.y < page.height * 0.4) fallback = { iso: date.iso, text: date.text, confidence: round(0.6 * conf), source: 'first_date', box };
+      if (!fallback && line.y < page.height * 0.4)
+        fallback = { iso: date.iso, text: date.text, confidence: round(0.6 * conf), source: 'first_date', box };
     }
   }
   return fallback;
@@ -112,11 +121,18 @@ export function extractPoaFields(pages: readonly TextPage[], countryHint?: strin
   for (const line of lines) {
     const n: RegExpExecArray | null = name ? null : NAME_LABEL.exec(line.text);
     const value: string = n ? firstColumn(n[2] ?? '') : '';
-    if (n && looksLikeName(value)) name = { value, confidence: round(0.9 * meanConfidence(line.words)), source: 'label', box: boxOf(1, [line]) };
+    if (n && looksLikeName(value))
+      name = { value, confidence: round(0.9 * meanConfidence(line.words)), source: 'label', box: boxOf(1, [line]) };
     const a = address ? null : ADDRESS_LABEL.exec(line.text);
     if (a) {
       const parsed = parseAddress(firstColumn(a[2] ?? ''), countryHint);
-      if (parsed.postcode) address = { ...parsed, confidence: round((parsed.valid ? 0.9 : 0.5) * meanConfidence(line.words)), source: 'label', box: boxOf(1, [line]) };
+      if (parsed.postcode)
+        address = {
+          ...parsed,
+          confidence: round((parsed.valid ? 0.9 : 0.5) * meanConfidence(line.words)),
+          source: 'label',
+          box: boxOf(1, [line]),
+        };
     }
   }
   if (!name || !address) {
@@ -124,12 +140,21 @@ export function extractPoaFields(pages: readonly TextPage[], countryHint?: strin
     if (block) {
       const top = block[0]!;
       const hasName = looksLikeName(top.text);
-      if (!name && hasName) name = { value: top.text, confidence: round(0.8 * meanConfidence(top.words)), source: 'address_block', box: boxOf(1, [top]) };
+      if (!name && hasName)
+        name = { value: top.text, confidence: round(0.8 * meanConfidence(top.words)), source: 'address_block', box: boxOf(1, [top]) };
       if (!address) {
         const addrLines = hasName ? block.slice(1) : block;
-        const parsed = parseAddress(addrLines.map((l) => l.text), countryHint);
+        const parsed = parseAddress(
+          addrLines.map((l) => l.text),
+          countryHint,
+        );
         const words = addrLines.flatMap((l) => l.words);
-        address = { ...parsed, confidence: round((parsed.valid ? 0.85 : 0.45) * meanConfidence(words)), source: 'address_block', box: boxOf(1, addrLines) };
+        address = {
+          ...parsed,
+          confidence: round((parsed.valid ? 0.85 : 0.45) * meanConfidence(words)),
+          source: 'address_block',
+          box: boxOf(1, addrLines),
+        };
       }
     }
   }

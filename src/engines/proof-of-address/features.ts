@@ -36,12 +36,20 @@ export const KEYWORD_FEATURES: ReadonlyArray<readonly [string, RegExp]> = [
   ['kw_invoice', /\binvoice\b/i],
 ];
 
-export const LAYOUT_FEATURES = ['lay_amount_lines', 'lay_date_lines', 'lay_numbered_clauses', 'lay_signature_rules', 'lay_label_pairs', 'lay_long_prose'] as const;
+export const LAYOUT_FEATURES = [
+  'lay_amount_lines',
+  'lay_date_lines',
+  'lay_numbered_clauses',
+  'lay_signature_rules',
+  'lay_label_pairs',
+  'lay_long_prose',
+] as const;
 
 export const FEATURE_NAMES: readonly string[] = [...KEYWORD_FEATURES.map(([n]) => n), ...LAYOUT_FEATURES];
 
 const AMOUNT = /[£$€]\s?\d[\d,]*\.\d{2}\b|\b\d[\d,]*\.\d{2}\s?(EUR|GBP|USD)\b/;
-const DATE_START = /^\s*(\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\s+[A-Za-z]{3,9}\s+\d{4}|[A-Za-z]{3,9}\s+\d{1,2},\s+\d{4})/;
+const DATE_START =
+  /^\s*(\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\s+[A-Za-z]{3,9}\s+\d{4}|[A-Za-z]{3,9}\s+\d{1,2},\s+\d{4})/;
 
 /** Feature vector (in FEATURE_NAMES order) of a page's text lines. */
 export function extractFeatures(lines: readonly TextLine[]): number[] {

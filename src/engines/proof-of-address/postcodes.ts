@@ -11,8 +11,16 @@ export interface PostcodeRule {
 }
 
 export const POSTCODE_RULES: readonly PostcodeRule[] = [
-  { country: 'GB', postcode: /^(GIR 0AA|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})$/i, line: /(?:^|[\s,])((?:[A-Z]{1,2}\d[A-Z\d]?) ?\d[A-Z]{2})\s*$/i },
-  { country: 'IE', postcode: /^(?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?[\dAC-FHKNPRTV-Y]{4}$/i, line: /(?:^|[\s,])([AC-FHKNPRTV-Y]\d{2}|D6W) ?([\dAC-FHKNPRTV-Y]{4})\s*$/i },
+  {
+    country: 'GB',
+    postcode: /^(GIR 0AA|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})$/i,
+    line: /(?:^|[\s,])((?:[A-Z]{1,2}\d[A-Z\d]?) ?\d[A-Z]{2})\s*$/i,
+  },
+  {
+    country: 'IE',
+    postcode: /^(?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?[\dAC-FHKNPRTV-Y]{4}$/i,
+    line: /(?:^|[\s,])([AC-FHKNPRTV-Y]\d{2}|D6W) ?([\dAC-FHKNPRTV-Y]{4})\s*$/i,
+  },
   { country: 'NL', postcode: /^\d{4} ?[A-Z]{2}$/i, line: /^(?:.*,\s*)?(\d{4} ?[A-Z]{2})\s+\p{L}/iu },
   { country: 'CA', postcode: /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i, line: /(?:^|[\s,])([A-Z]\d[A-Z] ?\d[A-Z]\d)\s*$/i },
   { country: 'US', postcode: /^\d{5}(-\d{4})?$/, line: /,?\s*[A-Z]{2}\s+(\d{5}(?:-\d{4})?)\s*$/ },

@@ -28,7 +28,13 @@ export interface TrainOptions {
   l2?: number;
 }
 
-export function trainSoftmax(classes: string[], features: string[], xs: number[][], ys: number[], options: TrainOptions = {}): SoftmaxModel {
+export function trainSoftmax(
+  classes: string[],
+  features: string[],
+  xs: number[][],
+  ys: number[],
+  options: TrainOptions = {},
+): SoftmaxModel {
   const epochs = options.epochs ?? 400;
   const lr = options.learningRate ?? 0.5;
   const l2 = options.l2 ?? 0.003;

@@ -23,7 +23,11 @@ export function computeAggregate(plan: AggregatePlan | AggregateDecl, tx: TxRow,
   return acc.value();
 }
 
-export function computeAggregates(decls: readonly (AggregatePlan | AggregateDecl)[], tx: TxRow, rows: readonly TxRow[]): Record<string, AggregateValue> {
+export function computeAggregates(
+  decls: readonly (AggregatePlan | AggregateDecl)[],
+  tx: TxRow,
+  rows: readonly TxRow[],
+): Record<string, AggregateValue> {
   const out: Record<string, AggregateValue> = {};
   for (const d of decls) out['staticMatch' in d ? d.key : d.key] = computeAggregate(d, tx, rows);
   return out;

@@ -1,6 +1,14 @@
 import {
-  type AggregateDecl, type AggregateFilter, type AggregateFunction, type FilterField, type GroupDimension, type TxRow,
-  DECIMAL_FIELDS, groupDimensions, isAmountFunction, parseWindow,
+  type AggregateDecl,
+  type AggregateFilter,
+  type AggregateFunction,
+  type FilterField,
+  type GroupDimension,
+  type TxRow,
+  DECIMAL_FIELDS,
+  groupDimensions,
+  isAmountFunction,
+  parseWindow,
 } from './aggregates.js';
 import { fromScaledUnits, divideRounded, parseDecimal, toScaledUnits } from './decimal.js';
 
@@ -57,19 +65,45 @@ function filterPredicate(f: AggregateFilter): { pred: RowPredicate; dynamic: boo
   if (f.op === 'in' || f.op === 'not_in') {
     const set = new Set(v as string[]);
     const want = f.op === 'in';
-    return { dynamic: false, pred: (row) => { const a = rowValue(row, field); return a !== undefined && set.has(a) === want; } };
+    return {
+      dynamic: false,
+      pred: (row) => {
+        const a = rowValue(row, field);
+        return a !== undefined && set.has(a) === want;
+      },
+    };
   }
   if (f.op === 'between') {
     const [lo, hi] = (v as string[]).map(units) as [bigint, bigint];
-    return { dynamic: false, pred: (row) => { const a = rowValue(row, field); if (a === undefined) return false; const x = units(a); return x >= lo && x <= hi; } };
+    return {
+      dynamic: false,
+      pred: (row) => {
+        const a = rowValue(row, field);
+        if (a === undefined) return false;
+        const x = units(a);
+        return x >= lo && x <= hi;
+      },
+    };
   }
   if (f.op === 'multiple_of') {
     const m = units(v as string);
-    return { dynamic: false, pred: (row) => { const a = rowValue(row, field); return a !== undefined && units(a) % m === 0n; } };
+    return {
+      dynamic: false,
+      pred: (row) => {
+        const a = rowValue(row, field);
+        return a !== undefined && units(a) % m === 0n;
+      },
+    };
   }
   const cmp = makeCompare(f.op, decimal);
   const lit = v as string;
-  return { dynamic: false, pred: (row) => { const a = rowValue(row, field); return a !== undefined && cmp(a, lit); } };
+  return {
+    dynamic: false,
+    pred: (row) => {
+      const a = rowValue(row, field);
+      return a !== undefined && cmp(a, lit);
+    },
+  };
 }
 
 function makeCompare(op: AggregateFilter['op'], decimal: boolean): (a: string, b: string) => boolean {
@@ -78,15 +112,26 @@ function makeCompare(op: AggregateFilter['op'], decimal: boolean): (a: string, b
     if (op === 'ne') return (a, b) => a !== b;
     throw new Error(`op ${op} is not defined on key fields`);
   }
-  const c = (a: string, b: string) => { const x = units(a); const y = units(b); return x < y ? -1 : x > y ? 1 : 0; };
+  const c = (a: string, b: string) => {
+    const x = units(a);
+    const y = units(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
   switch (op) {
-    case 'eq': return (a, b) => c(a, b) === 0;
-    case 'ne': return (a, b) => c(a, b) !== 0;
-    case 'gt': return (a, b) => c(a, b) > 0;
-    case 'gte': return (a, b) => c(a, b) >= 0;
-    case 'lt': return (a, b) => c(a, b) < 0;
-    case 'lte': return (a, b) => c(a, b) <= 0;
-    default: throw new Error(`op ${op} takes no transaction reference`);
+    case 'eq':
+      return (a, b) => c(a, b) === 0;
+    case 'ne':
+      return (a, b) => c(a, b) !== 0;
+    case 'gt':
+      return (a, b) => c(a, b) > 0;
+    case 'gte':
+      return (a, b) => c(a, b) >= 0;
+    case 'lt':
+      return (a, b) => c(a, b) < 0;
+    case 'lte':
+      return (a, b) => c(a, b) <= 0;
+    default:
+      throw new Error(`op ${op} takes no transaction reference`);
   }
 }
 
@@ -101,8 +146,10 @@ export function planAggregate(decl: AggregateDecl): AggregatePlan {
   if (dir !== 'any') statics.push((row) => row.direction === dir);
   if (isAmountFunction(decl.fn)) {
     // Summing across currencies means nothing; conversion, if wanted, is the caller's job.
-    if (decl.currency) { const cur = decl.currency; statics.push((row) => row.currency === cur); }
-    else dynamics.push((row, tx) => row.currency === tx.currency);
+    if (decl.currency) {
+      const cur = decl.currency;
+      statics.push((row) => row.currency === cur);
+    } else dynamics.push((row, tx) => row.currency === tx.currency);
   }
   for (const f of decl.filters ?? []) {
     const p = filterPredicate(f);
@@ -135,10 +182,16 @@ export class Accumulator {
 
   add(row: TxRow): void {
     const { fn, field } = this.plan;
-    if (fn === 'count') { this.n++; return; }
+    if (fn === 'count') {
+      this.n++;
+      return;
+    }
     const v = field === undefined ? undefined : row[field];
     if (v === undefined) return;
-    if (fn === 'count_distinct') { this.distinct.add(v); return; }
+    if (fn === 'count_distinct') {
+      this.distinct.add(v);
+      return;
+    }
     const x = units(v);
     this.n++;
     this.sum += x;
@@ -152,14 +205,28 @@ export class Accumulator {
   }
 }
 
-export function finish(fn: AggregateFunction, n: number, sum: bigint, sumSq: bigint, min: bigint | null, max: bigint | null, distinct: number): AggregateValue {
+export function finish(
+  fn: AggregateFunction,
+  n: number,
+  sum: bigint,
+  sumSq: bigint,
+  min: bigint | null,
+  max: bigint | null,
+  distinct: number,
+): AggregateValue {
   switch (fn) {
-    case 'count': return n;
-    case 'count_distinct': return distinct;
-    case 'sum': return fromScaledUnits(sum, SCALE);
-    case 'min': return min === null ? null : fromScaledUnits(min, SCALE);
-    case 'max': return max === null ? null : fromScaledUnits(max, SCALE);
-    case 'avg': return n === 0 ? null : divideRounded(sum, SCALE, BigInt(n), SCALE);
+    case 'count':
+      return n;
+    case 'count_distinct':
+      return distinct;
+    case 'sum':
+      return fromScaledUnits(sum, SCALE);
+    case 'min':
+      return min === null ? null : fromScaledUnits(min, SCALE);
+    case 'max':
+      return max === null ? null : fromScaledUnits(max, SCALE);
+    case 'avg':
+      return n === 0 ? null : divideRounded(sum, SCALE, BigInt(n), SCALE);
     case 'stddev': {
       if (n === 0) return null;
       // Population variance, exact: (nΣx² − (Σx)²) / n², at scale 2·SCALE; then a floor integer square root.

@@ -31,17 +31,35 @@ test('anchor bug 1 (Jube #77): the evaluated transaction is never counted, even 
 
 test('anchor bug 2 (Marble #510): count counts rows, not non-null field values', () => {
   const tx = row({});
-  const rows = [row({ occurred_at: T0 - H }), row({ occurred_at: T0 - 2 * H, counterparty: 'x' }), row({ occurred_at: T0 - 3 * H, channel: 'web' })];
+  const rows = [
+    row({ occurred_at: T0 - H }),
+    row({ occurred_at: T0 - 2 * H, counterparty: 'x' }),
+    row({ occurred_at: T0 - 3 * H, channel: 'web' }),
+  ];
   assert.equal(computeAggregate(count(), tx, rows), 3);
-  assert.deepEqual(validateAggregate(count({ field: 'counterparty' }), 'a').map((e) => e.field), ['a.field']);
-  assert.equal(computeAggregate({ key: 'd', fn: 'count_distinct', field: 'counterparty', window: '30d', group_by: 'subject' }, tx, rows), 1);
+  assert.deepEqual(
+    validateAggregate(count({ field: 'counterparty' }), 'a').map((e) => e.field),
+    ['a.field'],
+  );
+  assert.equal(
+    computeAggregate({ key: 'd', fn: 'count_distinct', field: 'counterparty', window: '30d', group_by: 'subject' }, tx, rows),
+    1,
+  );
 });
 
 test('window is (t − w, t]: the boundary row is out, a later row is out, same-time history is in', () => {
   const tx = row({});
-  const rows = [row({ occurred_at: T0 - 30 * D }), row({ occurred_at: T0 - 30 * D + 1 }), row({ occurred_at: T0 }), row({ occurred_at: T0 + 1 })];
+  const rows = [
+    row({ occurred_at: T0 - 30 * D }),
+    row({ occurred_at: T0 - 30 * D + 1 }),
+    row({ occurred_at: T0 }),
+    row({ occurred_at: T0 + 1 }),
+  ];
   assert.equal(computeAggregate(count(), tx, rows), 2);
-  assert.equal(computeAggregate(count({ window: '15m' }), tx, [row({ occurred_at: T0 - 14 * 60_000 }), row({ occurred_at: T0 - 16 * 60_000 })]), 1);
+  assert.equal(
+    computeAggregate(count({ window: '15m' }), tx, [row({ occurred_at: T0 - 14 * 60_000 }), row({ occurred_at: T0 - 16 * 60_000 })]),
+    1,
+  );
 });
 
 test('window, group and field validation name the field', () => {
@@ -71,12 +89,22 @@ test('filters: amount range, type, direction, other subjects, tx references', ()
     row({ occurred_at: T0 - H, amount: '200', counterparty: 'c6', subject: 'carol' }),
   ];
   const distinct = (filters: AggregateDecl['filters']) =>
-    computeAggregate({ key: 'd', fn: 'count_distinct', field: 'counterparty', window: '30d', group_by: 'subject', direction: 'in', filters }, tx, rows);
+    computeAggregate(
+      { key: 'd', fn: 'count_distinct', field: 'counterparty', window: '30d', group_by: 'subject', direction: 'in', filters },
+      tx,
+      rows,
+    );
   assert.equal(distinct([]), 5);
   assert.equal(distinct([{ field: 'amount', op: 'between', value: ['150', '250'] }]), 2);
   assert.equal(distinct([{ field: 'type', op: 'in', value: ['wire'] }]), 2);
   assert.equal(distinct([{ field: 'amount', op: 'eq', value: { tx: 'amount' } }]), 2);
-  assert.equal(distinct([{ field: 'amount', op: 'eq', value: { tx: 'amount' } }, { field: 'counterparty', op: 'ne', value: { tx: 'counterparty' } }]), 1);
+  assert.equal(
+    distinct([
+      { field: 'amount', op: 'eq', value: { tx: 'amount' } },
+      { field: 'counterparty', op: 'ne', value: { tx: 'counterparty' } },
+    ]),
+    1,
+  );
   assert.equal(distinct([{ field: 'amount', op: 'multiple_of', value: '250' }]), 3);
 });
 
@@ -92,7 +120,12 @@ test('sums of many small amounts are exact; avg, min, max, population stddev', (
   assert.equal(v('max'), '9');
   assert.equal(computeAggregate({ key: 'x', fn: 'avg', field: 'amount', window: '1d', group_by: 'subject' }, tx, []), null);
   // Rows in another currency do not enter an amount aggregate.
-  assert.equal(computeAggregate({ key: 's', fn: 'sum', field: 'amount', window: '1d', group_by: 'subject' }, tx, [row({ occurred_at: T0 - 1, currency: 'EUR' })]), '0');
+  assert.equal(
+    computeAggregate({ key: 's', fn: 'sum', field: 'amount', window: '1d', group_by: 'subject' }, tx, [
+      row({ occurred_at: T0 - 1, currency: 'EUR' }),
+    ]),
+    '0',
+  );
 });
 
 test('sliding window replay equals the reference computation on random histories', () => {
@@ -103,8 +136,22 @@ test('sliding window replay equals the reference computation on random histories
     { key: 'lo', fn: 'min', field: 'amount', window: '90m', group_by: 'subject' },
     { key: 'hi', fn: 'max', field: 'amount', window: '90m', group_by: ['subject', 'counterparty'] },
     { key: 'sd', fn: 'stddev', field: 'amount', window: '5h', group_by: 'subject' },
-    { key: 'cd', fn: 'count_distinct', field: 'counterparty', window: '4h', group_by: 'subject', filters: [{ field: 'amount', op: 'between', value: ['10', '60.5'] }] },
-    { key: 'same', fn: 'count_distinct', field: 'counterparty', window: '6h', group_by: 'subject', filters: [{ field: 'amount', op: 'eq', value: { tx: 'amount' } }] },
+    {
+      key: 'cd',
+      fn: 'count_distinct',
+      field: 'counterparty',
+      window: '4h',
+      group_by: 'subject',
+      filters: [{ field: 'amount', op: 'between', value: ['10', '60.5'] }],
+    },
+    {
+      key: 'same',
+      fn: 'count_distinct',
+      field: 'counterparty',
+      window: '6h',
+      group_by: 'subject',
+      filters: [{ field: 'amount', op: 'eq', value: { tx: 'amount' } }],
+    },
   ];
   let r = 12345;
   const rnd = (n: number) => ((r = (r * 1103515245 + 12345) % 2 ** 31), r % n);
@@ -114,8 +161,13 @@ test('sliding window replay equals the reference computation on random histories
   for (let i = 0; i < 600; i++) {
     t += rnd(4) * 10 * 60_000;
     const tx: TxRow = {
-      id: `r${i}`, occurred_at: t, amount: `${rnd(80)}.${rnd(100)}`, currency: rnd(10) ? 'USD' : 'EUR',
-      direction: rnd(2) ? 'in' : 'out', subject: `s${rnd(3)}`, counterparty: `c${rnd(6)}`,
+      id: `r${i}`,
+      occurred_at: t,
+      amount: `${rnd(80)}.${rnd(100)}`,
+      currency: rnd(10) ? 'USD' : 'EUR',
+      direction: rnd(2) ? 'in' : 'out',
+      subject: `s${rnd(3)}`,
+      counterparty: `c${rnd(6)}`,
     };
     const got = sw.values(tx);
     for (const d of decls) assert.deepEqual(got[d.key], computeAggregate(d, tx, history), `${d.key} at ${i}`);
@@ -132,7 +184,7 @@ test('the sliding window refuses rows or transactions out of time order', () => 
   assert.deepEqual(sw.values(row({ occurred_at: T0 })), { c: 1 });
 });
 
-test('a transaction without the group dimension gets an empty aggregate, not everyone\'s history', () => {
+test("a transaction without the group dimension gets an empty aggregate, not everyone's history", () => {
   const rows = [row({ occurred_at: T0 - H, device: 'd1' }), row({ occurred_at: T0 - H })];
   assert.equal(computeAggregate(count({ group_by: 'device' }), row({}), rows), 0);
   assert.equal(computeAggregate(count({ group_by: 'device' }), row({ device: 'd1' }), rows), 1);

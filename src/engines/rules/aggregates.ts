@@ -7,7 +7,16 @@ export const GROUP_DIMENSIONS = ['subject', 'counterparty', 'account', 'wallet',
 export type GroupDimension = (typeof GROUP_DIMENSIONS)[number];
 /** Key fields of a history row (count_distinct targets, equality filters, tx references). */
 export const KEY_FIELDS = [
-  'subject', 'counterparty', 'account', 'wallet', 'device', 'ip', 'type', 'channel', 'country', 'currency',
+  'subject',
+  'counterparty',
+  'account',
+  'wallet',
+  'device',
+  'ip',
+  'type',
+  'channel',
+  'country',
+  'currency',
 ] as const;
 export type KeyField = (typeof KEY_FIELDS)[number];
 export const DECIMAL_FIELDS = ['amount', 'counterparty_balance_after'] as const;
@@ -112,7 +121,8 @@ export function validateAggregate(d: AggregateDecl, at: string): ValidationError
   if (dims.length === 0 || dims.length > 3 || !dims.every((g) => has(GROUP_DIMENSIONS, g)) || new Set(dims).size !== dims.length) {
     err('group_by', 'invalid_group_by', `group_by must be 1 to 3 distinct of ${GROUP_DIMENSIONS.join(', ')}`);
   }
-  if (d.direction !== undefined && !['in', 'out', 'any'].includes(d.direction)) err('direction', 'invalid_direction', 'direction must be in, out or any');
+  if (d.direction !== undefined && !['in', 'out', 'any'].includes(d.direction))
+    err('direction', 'invalid_direction', 'direction must be in, out or any');
   if (d.currency !== undefined && !/^[A-Z]{3}$/.test(d.currency)) err('currency', 'invalid_currency', 'currency must be a 3-letter code');
   (d.filters ?? []).forEach((f, i) => validateFilter(f, `filters[${i}]`, err));
   return errs;
@@ -124,16 +134,24 @@ function validateFilter(f: AggregateFilter, at: string, err: (field: string, cod
   if (!has(FILTER_OPS, f.op)) return err(`${at}.op`, 'invalid_op', `op must be one of ${FILTER_OPS.join(', ')}`);
   const ordered = ['gt', 'gte', 'lt', 'lte', 'between', 'multiple_of'].includes(f.op);
   if (ordered && !decimal) return err(`${at}.op`, 'invalid_op', `${f.op} needs a decimal field (${DECIMAL_FIELDS.join(', ')})`);
-  const okScalar = (v: unknown) => (typeof v === 'string' && (!decimal || isPlainDecimal(v))) || (isRef(v) && (has(KEY_FIELDS, v.tx) || has(DECIMAL_FIELDS, v.tx)));
+  const okScalar = (v: unknown) =>
+    (typeof v === 'string' && (!decimal || isPlainDecimal(v))) || (isRef(v) && (has(KEY_FIELDS, v.tx) || has(DECIMAL_FIELDS, v.tx)));
   const v = f.value;
   if (f.op === 'in' || f.op === 'not_in') {
-    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string')) err(`${at}.value`, 'invalid_value', `${f.op} needs a non-empty list of strings`);
+    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string'))
+      err(`${at}.value`, 'invalid_value', `${f.op} needs a non-empty list of strings`);
   } else if (f.op === 'between') {
-    if (!Array.isArray(v) || v.length !== 2 || !v.every(isPlainDecimal)) err(`${at}.value`, 'invalid_value', 'between needs [low, high] decimal strings');
+    if (!Array.isArray(v) || v.length !== 2 || !v.every(isPlainDecimal))
+      err(`${at}.value`, 'invalid_value', 'between needs [low, high] decimal strings');
   } else if (f.op === 'multiple_of') {
-    if (typeof v !== 'string' || !isPlainDecimal(v) || /^0(\.0*)?$/.test(v)) err(`${at}.value`, 'invalid_value', 'multiple_of needs a positive decimal string');
+    if (typeof v !== 'string' || !isPlainDecimal(v) || /^0(\.0*)?$/.test(v))
+      err(`${at}.value`, 'invalid_value', 'multiple_of needs a positive decimal string');
   } else if (!okScalar(v)) {
-    err(`${at}.value`, 'invalid_value', decimal ? 'value must be a decimal string or {tx: field}' : 'value must be a string or {tx: field}');
+    err(
+      `${at}.value`,
+      'invalid_value',
+      decimal ? 'value must be a decimal string or {tx: field}' : 'value must be a string or {tx: field}',
+    );
   }
 }
 

@@ -9,7 +9,8 @@ const env = buildEnvironment([{ key: 'fan_in_30d', fn: 'count_distinct', field: 
 function fail(src: string) {
   const r = compileExpression(env, src, 'rules[0].expression');
   assert.equal(r.ok, false, src);
-  return (r as { errors: { field: string; code: string; message: string; position?: { offset: number; line: number; column: number } }[] }).errors[0]!;
+  return (r as { errors: { field: string; code: string; message: string; position?: { offset: number; line: number; column: number } }[] })
+    .errors[0]!;
 }
 
 test('a syntax error carries offset, line and column', () => {
@@ -39,13 +40,27 @@ test('an undeclared aggregate is an error naming it, with its position', () => {
 });
 
 test('a valid expression lists the paths it reads', () => {
-  const r = compileExpression(env, 'tx.direction == "in" && agg.fan_in_30d >= 3 && counterparty.screening.status != "hit" && wallet.categories.exists(c, c == "mixer")');
+  const r = compileExpression(
+    env,
+    'tx.direction == "in" && agg.fan_in_30d >= 3 && counterparty.screening.status != "hit" && wallet.categories.exists(c, c == "mixer")',
+  );
   assert.ok(r.ok);
   assert.deepEqual(r.expression.paths.sort(), ['agg.fan_in_30d', 'counterparty.screening.status', 'tx.direction', 'wallet.categories']);
 });
 
 const rule = (o: Partial<Rule>): Rule => ({
-  id: 'rul_1', key: 'r1', version: 1, name: 'r', description: '', expression: 'tx.amount > 1.0', score: 10, severity: 'low', typologies: [], status: 'active', author: 'ann', ...o,
+  id: 'rul_1',
+  key: 'r1',
+  version: 1,
+  name: 'r',
+  description: '',
+  expression: 'tx.amount > 1.0',
+  score: 10,
+  severity: 'low',
+  typologies: [],
+  status: 'active',
+  author: 'ann',
+  ...o,
 });
 
 test('rule set validation: every problem, each naming its field', () => {
@@ -66,5 +81,13 @@ test('rule set validation: every problem, each naming its field', () => {
   const r = compileRuleSet(rs);
   assert.equal(r.ok, false);
   const fields = (r as { errors: { field: string }[] }).errors.map((e) => e.field).sort();
-  assert.deepEqual(fields, ['aggregates[0].window', 'aggregates[1].key', 'rules[1].expression', 'rules[1].key', 'rules[2].expression', 'rules[3].reviewed_by', 'thresholds']);
+  assert.deepEqual(fields, [
+    'aggregates[0].window',
+    'aggregates[1].key',
+    'rules[1].expression',
+    'rules[1].key',
+    'rules[2].expression',
+    'rules[3].reviewed_by',
+    'thresholds',
+  ]);
 });

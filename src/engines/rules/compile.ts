@@ -53,9 +53,19 @@ function inspect(ast: ASTNode, declared: ReadonlySet<string>, source: string, fi
     if (p && !parentIsSelect) {
       if (p[0] === 'agg') {
         if (p.length < 2) {
-          errors.push({ field, code: 'invalid_aggregate_reference', message: 'agg must be followed by .<aggregate key>', position: position(source, n.start, n.end) });
+          errors.push({
+            field,
+            code: 'invalid_aggregate_reference',
+            message: 'agg must be followed by .<aggregate key>',
+            position: position(source, n.start, n.end),
+          });
         } else if (!declared.has(p[1]!)) {
-          errors.push({ field, code: 'undeclared_aggregate', message: `aggregate '${p[1]}' is not declared in this rule set`, position: position(source, n.start, n.end) });
+          errors.push({
+            field,
+            code: 'undeclared_aggregate',
+            message: `aggregate '${p[1]}' is not declared in this rule set`,
+            position: position(source, n.start, n.end),
+          });
         }
       }
       paths.add(p[0] === 'agg' ? p.slice(0, 2).join('.') : p.join('.'));
@@ -83,7 +93,17 @@ export function compileExpression(re: RuleEnvironment, source: string, field = '
   const checked = run.check();
   if (!checked.valid) return { ok: false, errors: [celError(checked.error, source, field, 'type_error')] };
   if (checked.type !== 'bool') {
-    return { ok: false, errors: [{ field, code: 'not_boolean', message: `expression must be bool, it is ${checked.type}`, position: position(source, 0, source.length) }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          field,
+          code: 'not_boolean',
+          message: `expression must be bool, it is ${checked.type}`,
+          position: position(source, 0, source.length),
+        },
+      ],
+    };
   }
   const aggregates = paths.filter((p) => p.startsWith('agg.')).map((p) => p.slice(4));
   return { ok: true, expression: { source, run, paths, segments: paths.map((p) => p.split('.')), aggregates } };
@@ -91,7 +111,11 @@ export function compileExpression(re: RuleEnvironment, source: string, field = '
 
 function celError(e: unknown, source: string, field: string, fallback: string): ValidationError {
   const err = e as { summary?: string; message?: string; code?: string; range?: { start: number; end: number } };
-  const out: ValidationError = { field, code: err.code ? `${fallback}:${err.code}` : fallback, message: err.summary ?? err.message ?? String(e) };
+  const out: ValidationError = {
+    field,
+    code: err.code ? `${fallback}:${err.code}` : fallback,
+    message: err.summary ?? err.message ?? String(e),
+  };
   if (err.range) out.position = position(source, err.range.start, err.range.end);
   return out;
 }

@@ -14,40 +14,90 @@ type FieldType = 'string' | 'int' | 'double' | 'bool' | 'money' | 'list<string>'
 
 export const CONTEXT_TYPES: Record<string, Record<string, FieldType>> = {
   Tx: {
-    id: 'string', reference: 'string', occurred_at: 'int', hour: 'int', weekday: 'int',
-    amount: 'money', amount_decimal: 'string', currency: 'string', direction: 'string', type: 'string',
-    channel: 'string', country: 'string', account: 'string', device: 'string', ip: 'string',
-    wallet: 'string', chain: 'string', balance_before: 'money', balance_after: 'money', balance_known: 'bool',
+    id: 'string',
+    reference: 'string',
+    occurred_at: 'int',
+    hour: 'int',
+    weekday: 'int',
+    amount: 'money',
+    amount_decimal: 'string',
+    currency: 'string',
+    direction: 'string',
+    type: 'string',
+    channel: 'string',
+    country: 'string',
+    account: 'string',
+    device: 'string',
+    ip: 'string',
+    wallet: 'string',
+    chain: 'string',
+    balance_before: 'money',
+    balance_after: 'money',
+    balance_known: 'bool',
     metadata: 'map<string, string>',
   },
   Business: {
-    registered: 'bool', legal_form: 'string', incorporation_country: 'string', industry: 'string', age_days: 'int',
+    registered: 'bool',
+    legal_form: 'string',
+    incorporation_country: 'string',
+    industry: 'string',
+    age_days: 'int',
   },
   Subject: {
-    type: 'string', reference: 'string', kyc_decision: 'string', risk_band: 'string', country: 'string',
-    relationship_days: 'int', pep: 'bool', business: { type: 'Business' },
+    type: 'string',
+    reference: 'string',
+    kyc_decision: 'string',
+    risk_band: 'string',
+    country: 'string',
+    relationship_days: 'int',
+    pep: 'bool',
+    business: { type: 'Business' },
   },
   Screening: { status: 'string', score: 'double', lists: 'list<string>' },
   Counterparty: {
-    reference: 'string', name: 'string', account: 'string', country: 'string', bank_country: 'string',
-    wallet: 'string', internal: 'bool', screening: { type: 'Screening' },
+    reference: 'string',
+    name: 'string',
+    account: 'string',
+    country: 'string',
+    bank_country: 'string',
+    wallet: 'string',
+    internal: 'bool',
+    screening: { type: 'Screening' },
   },
   Wallet: {
-    screened: 'bool', address: 'string', chain: 'string', risk: 'string', score: 'double', sanctioned: 'bool',
+    screened: 'bool',
+    address: 'string',
+    chain: 'string',
+    risk: 'string',
+    score: 'double',
+    sanctioned: 'bool',
     categories: 'list<string>',
   },
   Lists: {
-    subject_allowed: 'bool', subject_blocked: 'bool', counterparty_allowed: 'bool', counterparty_blocked: 'bool',
-    wallet_blocked: 'bool', device_blocked: 'bool', ip_blocked: 'bool', country_blocked: 'bool', names: 'list<string>',
+    subject_allowed: 'bool',
+    subject_blocked: 'bool',
+    counterparty_allowed: 'bool',
+    counterparty_blocked: 'bool',
+    wallet_blocked: 'bool',
+    device_blocked: 'bool',
+    ip_blocked: 'bool',
+    country_blocked: 'bool',
+    names: 'list<string>',
   },
 };
 
 // Field lists resolved once: contexts are built per transaction on the hot path.
-const FIELDS: Record<string, [string, FieldType][]> = Object.fromEntries(Object.entries(CONTEXT_TYPES).map(([k, v]) => [k, Object.entries(v)]));
+const FIELDS: Record<string, [string, FieldType][]> = Object.fromEntries(
+  Object.entries(CONTEXT_TYPES).map(([k, v]) => [k, Object.entries(v)]),
+);
 
 /** Root variables and their types; `agg` is added per rule set. */
 export const CONTEXT_VARIABLES = {
-  tx: 'Tx', subject: 'Subject', counterparty: 'Counterparty', wallet: 'Wallet', lists: 'Lists',
+  tx: 'Tx',
+  subject: 'Subject',
+  counterparty: 'Counterparty',
+  wallet: 'Wallet',
+  lists: 'Lists',
 } as const;
 export type RootVariable = keyof typeof CONTEXT_VARIABLES | 'agg';
 
@@ -80,7 +130,14 @@ export interface RuleEnvironment {
 export function buildEnvironment(aggregates: readonly AggregateDecl[]): RuleEnvironment {
   const env = new Environment({ limits: { maxAstNodes: 2000, maxDepth: 64 } });
   const classes: Record<string, new (o: Plain) => object> = {};
-  const record = (name: string) => ({ [name]: class { constructor(o: Plain) { Object.assign(this, o); } } })[name]!;
+  const record = (name: string) =>
+    ({
+      [name]: class {
+        constructor(o: Plain) {
+          Object.assign(this, o);
+        }
+      },
+    })[name]!;
   const register = (name: string, fields: Record<string, string>) => {
     classes[name] = record(name);
     env.registerType(name, { ctor: classes[name], fields });
@@ -97,7 +154,19 @@ export function buildEnvironment(aggregates: readonly AggregateDecl[]): RuleEnvi
 
 function defaultFor(t: FieldType): unknown {
   if (typeof t === 'object') return {};
-  return t === 'string' ? '' : t === 'bool' ? false : t === 'int' ? 0 : t === 'money' ? '0' : t === 'double' ? 0 : t === 'list<string>' ? [] : {};
+  return t === 'string'
+    ? ''
+    : t === 'bool'
+      ? false
+      : t === 'int'
+        ? 0
+        : t === 'money'
+          ? '0'
+          : t === 'double'
+            ? 0
+            : t === 'list<string>'
+              ? []
+              : {};
 }
 
 /** Fills defaults and derived tx fields; the result is what values_used reports from. */
@@ -108,7 +177,10 @@ export function normalizeContext(input: RuleContextInput, aggregates: readonly A
   const d = new Date(ms);
   const tx = {
     ...input.tx,
-    occurred_at: Math.floor(ms / 1000), hour: d.getUTCHours(), weekday: d.getUTCDay(), amount_decimal: input.tx.amount,
+    occurred_at: Math.floor(ms / 1000),
+    hour: d.getUTCHours(),
+    weekday: d.getUTCDay(),
+    amount_decimal: input.tx.amount,
     balance_known: input.tx.balance_before !== undefined || input.tx.balance_after !== undefined,
   };
   const fill = (type: string, o: Plain | undefined): Plain => {
@@ -122,8 +194,12 @@ export function normalizeContext(input: RuleContextInput, aggregates: readonly A
   const agg: Plain = {};
   for (const a of aggregates) agg[a.key] = input.agg?.[a.key] ?? null;
   return {
-    tx: fill('Tx', tx), subject: fill('Subject', input.subject), counterparty: fill('Counterparty', input.counterparty),
-    wallet: fill('Wallet', input.wallet), lists: fill('Lists', input.lists), agg,
+    tx: fill('Tx', tx),
+    subject: fill('Subject', input.subject),
+    counterparty: fill('Counterparty', input.counterparty),
+    wallet: fill('Wallet', input.wallet),
+    lists: fill('Lists', input.lists),
+    agg,
   };
 }
 
@@ -148,7 +224,11 @@ export function toCelContext(re: RuleEnvironment, n: Record<RootVariable, Plain>
     agg[a.key] = aggregateCelType(a) === 'int' ? BigInt(v ?? 0) : v === null ? 0 : decimalToNumber(String(v));
   }
   return {
-    tx: conv('Tx', n.tx), subject: conv('Subject', n.subject), counterparty: conv('Counterparty', n.counterparty),
-    wallet: conv('Wallet', n.wallet), lists: conv('Lists', n.lists), agg: new re.classes.Aggregates!(agg),
+    tx: conv('Tx', n.tx),
+    subject: conv('Subject', n.subject),
+    counterparty: conv('Counterparty', n.counterparty),
+    wallet: conv('Wallet', n.wallet),
+    lists: conv('Lists', n.lists),
+    agg: new re.classes.Aggregates!(agg),
   };
 }

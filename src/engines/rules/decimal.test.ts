@@ -1,17 +1,49 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DecimalError, addDecimal, compareDecimal, fromScaledUnits, isDecimalString, multiplyByRatio, parseDecimal,
-  subtractDecimal, toScaledUnits, divideRounded,
+  DecimalError,
+  addDecimal,
+  compareDecimal,
+  fromScaledUnits,
+  isDecimalString,
+  multiplyByRatio,
+  parseDecimal,
+  subtractDecimal,
+  toScaledUnits,
+  divideRounded,
 } from './decimal.js';
 import { amountProblem, currencyMinorUnits, isCurrencyCode } from './currency.js';
 
 test('rejects malformed, exponent and over-long decimal strings', () => {
-  for (const bad of ['', ' 1', '1 ', '+1', '1e3', '1E-2', '.5', '5.', '01', '00.1', '1,000', '1.2.3', 'NaN', 'Infinity', '0x10', '--1', '１']) {
+  for (const bad of [
+    '',
+    ' 1',
+    '1 ',
+    '+1',
+    '1e3',
+    '1E-2',
+    '.5',
+    '5.',
+    '01',
+    '00.1',
+    '1,000',
+    '1.2.3',
+    'NaN',
+    'Infinity',
+    '0x10',
+    '--1',
+    '１',
+  ]) {
     assert.equal(isDecimalString(bad), false, bad);
   }
-  assert.throws(() => parseDecimal('1'.repeat(31)), (e: unknown) => e instanceof DecimalError && e.code === 'too_many_digits');
-  assert.throws(() => parseDecimal('0.' + '1'.repeat(19)), (e: unknown) => e instanceof DecimalError && e.code === 'too_many_fraction_digits');
+  assert.throws(
+    () => parseDecimal('1'.repeat(31)),
+    (e: unknown) => e instanceof DecimalError && e.code === 'too_many_digits',
+  );
+  assert.throws(
+    () => parseDecimal('0.' + '1'.repeat(19)),
+    (e: unknown) => e instanceof DecimalError && e.code === 'too_many_fraction_digits',
+  );
   assert.throws(() => parseDecimal(12 as unknown as string), DecimalError);
   for (const ok of ['0', '0.00', '-1.5', '123456789012.123456789012345678', '1'.repeat(30)]) assert.equal(isDecimalString(ok), true, ok);
 });

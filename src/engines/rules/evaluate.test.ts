@@ -5,20 +5,39 @@ import { decide, evaluate } from './evaluate.js';
 import type { RuleContextInput } from './context.js';
 
 const rule = (o: Partial<Rule>): Rule => ({
-  id: `rul_${o.key}`, key: 'x', version: 3, name: 'r', description: '', expression: 'true', score: 10, severity: 'low', typologies: [], status: 'active', author: 'ann', ...o,
+  id: `rul_${o.key}`,
+  key: 'x',
+  version: 3,
+  name: 'r',
+  description: '',
+  expression: 'true',
+  score: 10,
+  severity: 'low',
+  typologies: [],
+  status: 'active',
+  author: 'ann',
+  ...o,
 });
 
 function compile(rules: Rule[]): CompiledRuleSet {
   const rs: RuleSet = {
-    version: 7, thresholds: { review: 20, block_and_review: 50, decline: 90 }, rules,
-    aggregates: [{ key: 'in_30d', fn: 'count', window: '30d', group_by: 'subject', direction: 'in' }, { key: 'in_sum_30d', fn: 'sum', field: 'amount', window: '30d', group_by: 'subject' }],
+    version: 7,
+    thresholds: { review: 20, block_and_review: 50, decline: 90 },
+    rules,
+    aggregates: [
+      { key: 'in_30d', fn: 'count', window: '30d', group_by: 'subject', direction: 'in' },
+      { key: 'in_sum_30d', fn: 'sum', field: 'amount', window: '30d', group_by: 'subject' },
+    ],
   };
   const r = compileRuleSet(rs);
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   return r.compiled;
 }
 
-const input = (o: Partial<RuleContextInput['tx']> = {}, agg: RuleContextInput['agg'] = { in_30d: 4, in_sum_30d: '1000.10' }): RuleContextInput => ({
+const input = (
+  o: Partial<RuleContextInput['tx']> = {},
+  agg: RuleContextInput['agg'] = { in_30d: 4, in_sum_30d: '1000.10' },
+): RuleContextInput => ({
   tx: { amount: '250.50', currency: 'EUR', occurred_at: '2024-03-01T10:00:00Z', direction: 'in', metadata: { k: 'v' }, ...o },
   counterparty: { country: 'DE', screening: { status: 'clear' } },
   agg,
@@ -36,7 +55,14 @@ test('thresholds: score sums active hits only', () => {
   assert.equal(e.score, 30);
   assert.equal(e.status, 'review');
   assert.equal(e.ruleset_version, 7);
-  assert.deepEqual(e.outcomes.map((o) => [o.key, o.outcome, o.score, o.version]), [['a', 'hit', 15, 3], ['b', 'hit', 15, 3], ['c', 'no_hit', 0, 3]]);
+  assert.deepEqual(
+    e.outcomes.map((o) => [o.key, o.outcome, o.score, o.version]),
+    [
+      ['a', 'hit', 15, 3],
+      ['b', 'hit', 15, 3],
+      ['c', 'no_hit', 0, 3],
+    ],
+  );
   assert.deepEqual(e.outcomes[0]!.values_used, { 'tx.amount': '250.50' });
   assert.deepEqual(e.outcomes[1]!.values_used, { 'agg.in_30d': 4 });
 });
@@ -59,7 +85,13 @@ test('drafts and disabled rules are not evaluated', () => {
 test('snoozed rules are recorded as snoozed with would_hit, and do not score', () => {
   const c = compile([rule({ key: 's', score: 100 }), rule({ key: 'n', expression: 'false' })]);
   const e = evaluate(c, input(), { snoozed: new Set(['rul_s', 'rul_n']) });
-  assert.deepEqual(e.outcomes.map((o) => [o.outcome, o.would_hit]), [['snoozed', true], ['snoozed', false]]);
+  assert.deepEqual(
+    e.outcomes.map((o) => [o.outcome, o.would_hit]),
+    [
+      ['snoozed', true],
+      ['snoozed', false],
+    ],
+  );
   assert.equal(e.status, 'approved');
 });
 
@@ -70,7 +102,10 @@ test('a rule that errors is recorded and never blocks', () => {
     rule({ key: 'ok', score: 5, expression: 'true' }),
   ]);
   const e = evaluate(c, input());
-  assert.deepEqual(e.outcomes.map((o) => o.outcome), ['error', 'error', 'hit']);
+  assert.deepEqual(
+    e.outcomes.map((o) => o.outcome),
+    ['error', 'error', 'hit'],
+  );
   assert.ok(e.outcomes[0]!.error!.message.length > 0);
   assert.equal(e.status, 'approved');
   assert.equal(e.score, 5);
@@ -106,8 +141,14 @@ test('money compares from decimal strings; aggregate sums reach CEL as numbers',
 
 test('requiredAggregates lists only what evaluated rules read', async () => {
   const { requiredAggregates } = await import('./ruleset.js');
-  const c = compile([rule({ key: 'a', expression: 'agg.in_30d > 1' }), rule({ key: 'b', status: 'draft', expression: 'agg.in_sum_30d > 1.0' })]);
-  assert.deepEqual(requiredAggregates(c).map((a) => a.key), ['in_30d']);
+  const c = compile([
+    rule({ key: 'a', expression: 'agg.in_30d > 1' }),
+    rule({ key: 'b', status: 'draft', expression: 'agg.in_sum_30d > 1.0' }),
+  ]);
+  assert.deepEqual(
+    requiredAggregates(c).map((a) => a.key),
+    ['in_30d'],
+  );
 });
 
 test('values_used reports nested paths and every referenced value, even past a short-circuit', () => {
@@ -119,6 +160,14 @@ test('values_used reports nested paths and every referenced value, even past a s
 
 test('validateRuleSet returns the same errors without compiling for use', async () => {
   const { validateRuleSet } = await import('./ruleset.js');
-  const errs = validateRuleSet({ version: 1, thresholds: { review: 1, block_and_review: 2, decline: 3 }, aggregates: [], rules: [rule({ key: 'a', expression: 'agg.nope > 1' })] });
-  assert.deepEqual(errs.map((e) => [e.field, e.code]), [['rules[0].expression', 'undeclared_aggregate']]);
+  const errs = validateRuleSet({
+    version: 1,
+    thresholds: { review: 1, block_and_review: 2, decline: 3 },
+    aggregates: [],
+    rules: [rule({ key: 'a', expression: 'agg.nope > 1' })],
+  });
+  assert.deepEqual(
+    errs.map((e) => [e.field, e.code]),
+    [['rules[0].expression', 'undeclared_aggregate']],
+  );
 });

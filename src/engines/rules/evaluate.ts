@@ -63,7 +63,12 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
     // A count the caller forgot to compute must not read as 0 (a "no activity" rule would fire).
     const missing = expression.aggregates.find((k) => input.agg?.[k] === undefined);
     if (missing !== undefined) {
-      outcomes.push({ ...base, outcome: 'error', score: 0, error: { code: 'aggregate_missing', message: `agg.${missing} was not provided` } });
+      outcomes.push({
+        ...base,
+        outcome: 'error',
+        score: 0,
+        error: { code: 'aggregate_missing', message: `agg.${missing} was not provided` },
+      });
       continue;
     }
     let hit: boolean;
@@ -73,7 +78,12 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
       hit = v;
     } catch (e) {
       const err = e as { code?: string; summary?: string; message?: string };
-      outcomes.push({ ...base, outcome: 'error', score: 0, error: { code: err.code ?? 'evaluation_error', message: err.summary ?? err.message ?? String(e) } });
+      outcomes.push({
+        ...base,
+        outcome: 'error',
+        score: 0,
+        error: { code: err.code ?? 'evaluation_error', message: err.summary ?? err.message ?? String(e) },
+      });
       continue;
     }
     if (opts.snoozed?.has(rule.id)) {

@@ -92,8 +92,10 @@ export function compileRuleSet(rs: RuleSet): RuleSetResult {
     ids.add(r.id);
     if (!r.id) e(`${at}.id`, 'required', 'id is required');
     if (!Number.isFinite(r.score)) e(`${at}.score`, 'invalid_score', 'score must be a number');
-    if (!(RULE_STATUSES as readonly string[]).includes(r.status)) e(`${at}.status`, 'invalid_status', `status must be one of ${RULE_STATUSES.join(', ')}`);
-    if (!(SEVERITIES as readonly string[]).includes(r.severity)) e(`${at}.severity`, 'invalid_severity', `severity must be one of ${SEVERITIES.join(', ')}`);
+    if (!(RULE_STATUSES as readonly string[]).includes(r.status))
+      e(`${at}.status`, 'invalid_status', `status must be one of ${RULE_STATUSES.join(', ')}`);
+    if (!(SEVERITIES as readonly string[]).includes(r.severity))
+      e(`${at}.severity`, 'invalid_severity', `severity must be one of ${SEVERITIES.join(', ')}`);
     if (r.force_outcome !== undefined && !['review', 'block_and_review', 'decline'].includes(r.force_outcome)) {
       e(`${at}.force_outcome`, 'invalid_force_outcome', 'force_outcome must be review, block_and_review or decline');
     }

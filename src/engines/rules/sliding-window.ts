@@ -115,7 +115,10 @@ export class SlidingAggregates {
     this.plans.forEach((p, i) => {
       const key = p.groupKey(tx);
       const g = key === null ? undefined : this.groups[i]!.get(key);
-      if (!g) { out[p.key] = new Accumulator(p).value(); return; }
+      if (!g) {
+        out[p.key] = new Accumulator(p).value();
+        return;
+      }
       g.evict(tx.occurred_at - p.windowMs);
       out[p.key] = g.value(tx);
     });

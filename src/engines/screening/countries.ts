@@ -114,15 +114,21 @@ const TABLE =
   '';
 
 const NAME_TO_CODE: ReadonlyMap<string, string> = new Map(
-  TABLE.split('|').filter(Boolean).map((p) => {
-    const i = p.lastIndexOf('=');
-    return [p.slice(0, i), p.slice(i + 1)] as [string, string];
-  }),
+  TABLE.split('|')
+    .filter(Boolean)
+    .map((p) => {
+      const i = p.lastIndexOf('=');
+      return [p.slice(0, i), p.slice(i + 1)] as [string, string];
+    }),
 );
 
-
 function normalizeCountryKey(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 /** ISO 3166-1 alpha-2 code for a country name or code as written on a list; undefined when unknown. */

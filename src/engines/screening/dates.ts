@@ -33,10 +33,18 @@ function compareOne(q: QueryDate, b: BirthDate): DateComparison {
     if (listed.year === q.year) {
       if (q.month === undefined || (q.month === listed.month && (q.day === undefined || q.day === listed.day))) {
         const full = q.day !== undefined;
-        return { outcome: full ? 'exact' : 'year', adjustment: full ? 0.05 : 0.02, detail: `date of birth ${iso(q).slice(0, full ? 10 : 4)} agrees with listed ${b.date}` };
+        return {
+          outcome: full ? 'exact' : 'year',
+          adjustment: full ? 0.05 : 0.02,
+          detail: `date of birth ${iso(q).slice(0, full ? 10 : 4)} agrees with listed ${b.date}`,
+        };
       }
       // Same year, another day: often a data-entry slip, so only a mild contradiction.
-      return { outcome: 'one_year', adjustment: -0.05, detail: `date of birth in the listed year ${listed.year} but on another day (${b.date})` };
+      return {
+        outcome: 'one_year',
+        adjustment: -0.05,
+        detail: `date of birth in the listed year ${listed.year} but on another day (${b.date})`,
+      };
     }
     return yearDistance(q.year, listed.year, b.date);
   }
@@ -48,13 +56,18 @@ function compareOne(q: QueryDate, b: BirthDate): DateComparison {
     const d = iso(q);
     const from = b.from ?? '0000-01-01';
     const to = b.to ?? '9999-12-31';
-    if (d >= from && d <= to) return { outcome: 'within_range', adjustment: 0.02, detail: `date of birth within listed range ${b.from ?? '…'}–${b.to ?? '…'}` };
+    if (d >= from && d <= to)
+      return { outcome: 'within_range', adjustment: 0.02, detail: `date of birth within listed range ${b.from ?? '…'}–${b.to ?? '…'}` };
     const fy = Number(from.slice(0, 4));
     const ty = Number(to.slice(0, 4));
     const near = q.year >= fy - 1 && q.year <= ty + 1;
     return near
       ? { outcome: 'one_year', adjustment: 0, detail: `date of birth within a year of listed range ${b.from ?? '…'}–${b.to ?? '…'}` }
-      : { outcome: 'contradicts', adjustment: -0.2, detail: `date of birth ${q.year} outside listed range ${b.from ?? '…'}–${b.to ?? '…'}` };
+      : {
+          outcome: 'contradicts',
+          adjustment: -0.2,
+          detail: `date of birth ${q.year} outside listed range ${b.from ?? '…'}–${b.to ?? '…'}`,
+        };
   }
   return { outcome: 'missing', adjustment: 0 };
 }
@@ -62,7 +75,11 @@ function compareOne(q: QueryDate, b: BirthDate): DateComparison {
 function yearDistance(qy: number, ly: number, listed: string): DateComparison {
   const d = Math.abs(qy - ly);
   if (d <= 1) return { outcome: 'one_year', adjustment: 0, detail: `year of birth ${qy} within one year of listed ${listed}` };
-  return { outcome: 'contradicts', adjustment: d <= 3 ? -0.12 : -0.2, detail: `year of birth ${qy} differs from listed ${listed} by ${d} years` };
+  return {
+    outcome: 'contradicts',
+    adjustment: d <= 3 ? -0.12 : -0.2,
+    detail: `year of birth ${qy} differs from listed ${listed} by ${d} years`,
+  };
 }
 
 /** Best agreement between the subject's date of birth and any of the listed ones. */
@@ -72,7 +89,10 @@ export function compareBirthDates(q: QueryDate | undefined, listed: readonly Bir
   let bestRank = 0;
   for (const b of listed) {
     const c = compareOne(q, b);
-    if (RANK[c.outcome] > bestRank) { best = c; bestRank = RANK[c.outcome]; }
+    if (RANK[c.outcome] > bestRank) {
+      best = c;
+      bestRank = RANK[c.outcome];
+    }
   }
   return best;
 }

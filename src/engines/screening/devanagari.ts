@@ -6,17 +6,84 @@
 // "kamla" or "kamala") is left alone: Latin spellings vary there too.
 
 const CONSONANT: Record<string, string> = {
-  क: 'k', ख: 'kh', ग: 'g', घ: 'gh', ङ: 'n', च: 'ch', छ: 'chh', ज: 'j', झ: 'jh', ञ: 'n', ट: 't', ठ: 'th', ड: 'd',
-  ढ: 'dh', ण: 'n', त: 't', थ: 'th', द: 'd', ध: 'dh', न: 'n', ऩ: 'n', प: 'p', फ: 'ph', ब: 'b', भ: 'bh', म: 'm',
-  य: 'y', र: 'r', ऱ: 'r', ल: 'l', ळ: 'l', ऴ: 'l', व: 'v', श: 'sh', ष: 'sh', स: 's', ह: 'h',
+  क: 'k',
+  ख: 'kh',
+  ग: 'g',
+  घ: 'gh',
+  ङ: 'n',
+  च: 'ch',
+  छ: 'chh',
+  ज: 'j',
+  झ: 'jh',
+  ञ: 'n',
+  ट: 't',
+  ठ: 'th',
+  ड: 'd',
+  ढ: 'dh',
+  ण: 'n',
+  त: 't',
+  थ: 'th',
+  द: 'd',
+  ध: 'dh',
+  न: 'n',
+  ऩ: 'n',
+  प: 'p',
+  फ: 'ph',
+  ब: 'b',
+  भ: 'bh',
+  म: 'm',
+  य: 'y',
+  र: 'r',
+  ऱ: 'r',
+  ल: 'l',
+  ळ: 'l',
+  ऴ: 'l',
+  व: 'v',
+  श: 'sh',
+  ष: 'sh',
+  स: 's',
+  ह: 'h',
 };
 // A consonant with the nukta (़) is a Perso-Arabic or flapped sound.
 const NUKTA: Record<string, string> = { क: 'q', ख: 'kh', ग: 'gh', ज: 'z', झ: 'zh', ड: 'r', ढ: 'rh', फ: 'f', य: 'y' };
 const VOWEL: Record<string, string> = {
-  ॐ: 'om', ऄ: 'a', ॲ: 'e', अ: 'a', आ: 'a', इ: 'i', ई: 'i', उ: 'u', ऊ: 'u', ऋ: 'ri', ॠ: 'ri', ऌ: 'li', ए: 'e', ऐ: 'ai', ओ: 'o', औ: 'au', ऍ: 'e', ऑ: 'o', ऎ: 'e', ऒ: 'o',
+  ॐ: 'om',
+  ऄ: 'a',
+  ॲ: 'e',
+  अ: 'a',
+  आ: 'a',
+  इ: 'i',
+  ई: 'i',
+  उ: 'u',
+  ऊ: 'u',
+  ऋ: 'ri',
+  ॠ: 'ri',
+  ऌ: 'li',
+  ए: 'e',
+  ऐ: 'ai',
+  ओ: 'o',
+  औ: 'au',
+  ऍ: 'e',
+  ऑ: 'o',
+  ऎ: 'e',
+  ऒ: 'o',
 };
 const SIGN: Record<string, string> = {
-  'ा': 'a', 'ि': 'i', 'ी': 'i', 'ु': 'u', 'ू': 'u', 'ृ': 'ri', 'ॄ': 'ri', 'े': 'e', 'ै': 'ai', 'ो': 'o', 'ौ': 'au', 'ॅ': 'e', 'ॉ': 'o', 'ॆ': 'e', 'ॊ': 'o',
+  'ा': 'a',
+  'ि': 'i',
+  'ी': 'i',
+  'ु': 'u',
+  'ू': 'u',
+  'ृ': 'ri',
+  'ॄ': 'ri',
+  'े': 'e',
+  'ै': 'ai',
+  'ो': 'o',
+  'ौ': 'au',
+  'ॅ': 'e',
+  'ॉ': 'o',
+  'ॆ': 'e',
+  'ॊ': 'o',
 };
 const VIRAMA = '्';
 const NUKTA_SIGN = '़';
@@ -52,9 +119,22 @@ export function devanagariToLatin(input: string): string {
       cluster = joined;
       continue;
     }
-    if (ch === VIRAMA) { pending = false; cluster = false; continue; }
-    if (SIGN[ch] !== undefined) { pending = false; cluster = false; out += SIGN[ch]; continue; }
-    if (VOWEL[ch] !== undefined) { flush(false); out += VOWEL[ch]; continue; }
+    if (ch === VIRAMA) {
+      pending = false;
+      cluster = false;
+      continue;
+    }
+    if (SIGN[ch] !== undefined) {
+      pending = false;
+      cluster = false;
+      out += SIGN[ch];
+      continue;
+    }
+    if (VOWEL[ch] !== undefined) {
+      flush(false);
+      out += VOWEL[ch];
+      continue;
+    }
     if (ch === 'ं' || ch === 'ँ') {
       // Anusvara and chandrabindu nasalise: written n (m before a labial).
       flush(false);
@@ -62,7 +142,11 @@ export function devanagariToLatin(input: string): string {
       out += /^[pbm]/.test(next) ? 'm' : 'n';
       continue;
     }
-    if (ch === 'ः') { flush(false); out += 'h'; continue; }
+    if (ch === 'ः') {
+      flush(false);
+      out += 'h';
+      continue;
+    }
     if (ch === NUKTA_SIGN || ch === '\u093D') continue; // stray nukta, avagraha
     const d = DIGITS.indexOf(ch);
     flush(true);

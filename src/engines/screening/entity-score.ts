@@ -23,7 +23,10 @@ export interface PreparedEntity {
 
 /** Identifier values compared without spaces, dashes or case: "AB-123 456" equals "ab123456". */
 export function normalizeIdentifier(value: string): string {
-  return value.normalize('NFKC').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return value
+    .normalize('NFKC')
+    .toUpperCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 // Types that name the same kind of document; any other pair of different types never matches, so a
@@ -63,7 +66,14 @@ export function prepareQuery(q: ScreeningQuery): PreparedQuery {
   // Abjad-ness changes token similarity, so memoised similarities are only shared within one name.
   for (const n of names) for (const t of n.tokens) t.memo = new Map();
   const countries = (q.countries ?? []).map((c) => countryCode(c)).filter((c): c is string => c !== undefined);
-  return { names, schema, birthDate: q.birthDate ? parseQueryDate(q.birthDate) : undefined, countries, gender: q.gender, identifiers: prepareIdentifiers(q.identifiers ?? []) };
+  return {
+    names,
+    schema,
+    birthDate: q.birthDate ? parseQueryDate(q.birthDate) : undefined,
+    countries,
+    gender: q.gender,
+    identifiers: prepareIdentifiers(q.identifiers ?? []),
+  };
 }
 
 /** Weak aliases only count when they match almost exactly, and then below a strong name's score. */
@@ -77,7 +87,11 @@ export interface EntityScore {
   explanation: Explanation;
 }
 
-function bestName(q: PreparedQuery, e: PreparedEntity, only?: ReadonlySet<number>): { cmp: NameComparison; adjusted: number; name: string; quality: NameQuality; query: string } {
+function bestName(
+  q: PreparedQuery,
+  e: PreparedEntity,
+  only?: ReadonlySet<number>,
+): { cmp: NameComparison; adjusted: number; name: string; quality: NameQuality; query: string } {
   let best: { cmp: NameComparison; adjusted: number; name: string; quality: NameQuality; query: string } | undefined;
   for (const qn of q.names) {
     for (let k = 0; k < e.names.length; k++) {
@@ -89,7 +103,15 @@ function bestName(q: PreparedQuery, e: PreparedEntity, only?: ReadonlySet<number
       if (adjusted >= 1) break;
     }
   }
-  return best ?? { cmp: { score: 0, pairs: [], conflictingQuery: [], conflictingCandidate: [], extra: [], compact: false }, adjusted: 0, name: '', quality: 'strong', query: '' };
+  return (
+    best ?? {
+      cmp: { score: 0, pairs: [], conflictingQuery: [], conflictingCandidate: [], extra: [], compact: false },
+      adjusted: 0,
+      name: '',
+      quality: 'strong',
+      query: '',
+    }
+  );
 }
 
 function describeName(b: ReturnType<typeof bestName>): string {
@@ -108,16 +130,22 @@ const MAX_BONUS = 0.07;
  */
 export function scoreEntity(q: PreparedQuery, e: PreparedEntity, names?: ReadonlySet<number>, minScore = 0): EntityScore {
   const b = bestName(q, e, names);
-  const idHit = q.identifiers.length > 0 && q.identifiers.some((qi) => e.identifiers.some((ei) => ei.value === qi.value && ei.type === qi.type));
+  const idHit =
+    q.identifiers.length > 0 && q.identifiers.some((qi) => e.identifiers.some((ei) => ei.value === qi.value && ei.type === qi.type));
   if (!idHit && b.adjusted + MAX_BONUS < minScore) {
-    return { score: b.adjusted, identifierMatch: false, explanation: { matched: [], contradicted: [], components: { name: b.adjusted, matchedName: b.name, nameQuality: b.quality } } };
+    return {
+      score: b.adjusted,
+      identifierMatch: false,
+      explanation: { matched: [], contradicted: [], components: { name: b.adjusted, matchedName: b.name, nameQuality: b.quality } },
+    };
   }
   const matched: string[] = [];
   const contradicted: string[] = [];
   const components: ScoreComponents = { name: b.adjusted, matchedName: b.name, nameQuality: b.quality };
   if (b.adjusted > 0) matched.push(describeName(b));
   if (b.cmp.extra.length) matched.push(`words only on one side: ${b.cmp.extra.join(' ')}`);
-  if (b.cmp.conflictingQuery.length) contradicted.push(`name words differ: "${b.cmp.conflictingQuery.join(' ')}" vs "${b.cmp.conflictingCandidate.join(' ')}"`);
+  if (b.cmp.conflictingQuery.length)
+    contradicted.push(`name words differ: "${b.cmp.conflictingQuery.join(' ')}" vs "${b.cmp.conflictingCandidate.join(' ')}"`);
   let score = b.adjusted;
 
   const idMatch = q.identifiers.find((qi) => e.identifiers.some((ei) => ei.value === qi.value && ei.type === qi.type));
@@ -142,19 +170,34 @@ export function scoreEntity(q: PreparedQuery, e: PreparedEntity, names?: Readonl
 
   if (q.countries.length && e.countries.size) {
     const common = q.countries.filter((c) => e.countries.has(c));
-    if (common.length) { components.country = 'match'; score += 0.02; matched.push(`country ${common.join(', ')} is linked to the entry`); }
-    else { components.country = 'contradicts'; score -= 0.05; contradicted.push(`country ${q.countries.join(', ')} not among listed ${[...e.countries].join(', ')}`); }
+    if (common.length) {
+      components.country = 'match';
+      score += 0.02;
+      matched.push(`country ${common.join(', ')} is linked to the entry`);
+    } else {
+      components.country = 'contradicts';
+      score -= 0.05;
+      contradicted.push(`country ${q.countries.join(', ')} not among listed ${[...e.countries].join(', ')}`);
+    }
   } else components.country = 'missing';
 
   const es = e.entity.schema;
   if (q.schema !== 'unknown' && es !== 'unknown') {
     if (q.schema === es) components.schema = 'match';
-    else { components.schema = 'contradicts'; score *= 0.5; contradicted.push(`entity type ${q.schema} vs listed ${es}`); }
+    else {
+      components.schema = 'contradicts';
+      score *= 0.5;
+      contradicted.push(`entity type ${q.schema} vs listed ${es}`);
+    }
   } else components.schema = 'missing';
 
   if (q.gender && e.entity.gender) {
     if (q.gender === e.entity.gender) components.gender = 'match';
-    else { components.gender = 'contradicts'; score -= 0.1; contradicted.push(`gender ${q.gender} vs listed ${e.entity.gender}`); }
+    else {
+      components.gender = 'contradicts';
+      score -= 0.1;
+      contradicted.push(`gender ${q.gender} vs listed ${e.entity.gender}`);
+    }
   } else components.gender = 'missing';
 
   if (idMatch) score = 1;

@@ -79,11 +79,23 @@ describe('the readings are alternatives for the scorer and the index', () => {
   });
   test('the index retrieves across scripts by the Japanese and Korean readings', () => {
     const person = (id: string, full: string): ListEntity => ({
-      id, source: 'custom', datasets: ['sanctions'], schema: 'person', names: [{ full, quality: 'strong' }],
-      birthDates: [], nationalities: [], countries: [], addresses: [], identifiers: [], programs: [],
+      id,
+      source: 'custom',
+      datasets: ['sanctions'],
+      schema: 'person',
+      names: [{ full, quality: 'strong' }],
+      birthDates: [],
+      nationalities: [],
+      countries: [],
+      addresses: [],
+      identifiers: [],
+      programs: [],
     });
     const index = ScreeningIndex.build([
-      person('t:yamada', 'Yamada Taro'), person('t:kim', 'Kim Jong Un'), person('t:tanaka', '田中花子'), person('t:other', 'Maria Gonzalez'),
+      person('t:yamada', 'Yamada Taro'),
+      person('t:kim', 'Kim Jong Un'),
+      person('t:tanaka', '田中花子'),
+      person('t:other', 'Maria Gonzalez'),
     ]);
     const top = (name: string): string | undefined => index.screen({ name, schema: 'person' }).hits[0]?.entityId;
     assert.equal(top('山田太郎'), 't:yamada');

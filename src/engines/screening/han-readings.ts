@@ -49,7 +49,7 @@ export function japaneseReading(name: string): string | undefined {
   const { surnames, given } = japaneseTables();
   const words = s.split(SEPARATOR_RE).filter(Boolean);
   const read = (word: string, first: Map<string, string>, second: Map<string, string>): string | undefined =>
-    KANA_WORD_RE.test(word) ? word : HAN_WORD_RE.test(word) ? first.get(word) ?? second.get(word) : undefined;
+    KANA_WORD_RE.test(word) ? word : HAN_WORD_RE.test(word) ? (first.get(word) ?? second.get(word)) : undefined;
   let parts: [string, string] | undefined;
   if (words.length === 2) {
     const sur = read(words[0]!, surnames, given);
@@ -68,7 +68,10 @@ export function japaneseReading(name: string): string | undefined {
         if (k >= chars.length) continue;
         const sur = surnames.get(chars.slice(0, k).join(''));
         const giv = given.get(chars.slice(k).join(''));
-        if (sur && giv) { parts = [sur, giv]; break; }
+        if (sur && giv) {
+          parts = [sur, giv];
+          break;
+        }
       }
     }
   }
@@ -80,7 +83,9 @@ export function japaneseReading(name: string): string | undefined {
 const KO_TABLE = KO_HANGUL.replace(/\n/g, '');
 // Korean surnames in hanja (the commonest, in variant forms too, which cover nearly all Koreans): a
 // name starting otherwise (井上浩, a Japanese name) is not read in Korean, which would only add noise.
-const KO_SURNAMES = new Set([...'金李朴崔鄭姜趙尹張林韓吳呉徐申權黃黄安宋全洪柳劉高文梁孫裵裴曺曹白許南沈盧丁河郭成車朱禹具辛任閔羅田陳池嚴元蔡千方楊孔玄康咸卞廉邊呂秋都魯蘇愼慎石宣薛馬吉周延表魏明王奇房潘琴玉陸印孟諸卓秦鞠余魚殷片龍芮慶奉程史夫睦桂皮卜太邢丘智韋晉彭承甘莊賓胡景袁葉董施溫童杜簡錢左尙尚牟雙大']);
+const KO_SURNAMES = new Set([
+  ...'金李朴崔鄭姜趙尹張林韓吳呉徐申權黃黄安宋全洪柳劉高文梁孫裵裴曺曹白許南沈盧丁河郭成車朱禹具辛任閔羅田陳池嚴元蔡千方楊孔玄康咸卞廉邊呂秋都魯蘇愼慎石宣薛馬吉周延表魏明王奇房潘琴玉陸印孟諸卓秦鞠余魚殷片龍芮慶奉程史夫睦桂皮卜太邢丘智韋晉彭承甘莊賓胡景袁葉董施溫童杜簡錢左尙尚牟雙大',
+]);
 const KO_DOUBLE_SURNAMES = new Set(['南宮', '諸葛', '皇甫', '鮮于', '司空', '獨孤', '西門', '東方']);
 
 function hangulOf(ch: string): string | undefined {

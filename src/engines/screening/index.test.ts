@@ -9,9 +9,49 @@ import { parseUkCsv } from '../../providers/lists/uk-csv.js';
 import { sharedData, SKIP_NO_DATA } from '../../providers/lists/fixtures/shared-data.js';
 
 const extra: ListEntity[] = [
-  { id: 't:1', source: 'custom', datasets: ['sanctions'], schema: 'person', names: [{ full: 'KHOROSHEV, Dmitry Yuryevich', quality: 'strong' }, { full: 'LOCKBITSUPP', quality: 'weak' }], birthDates: [{ date: '1993-04-17' }], nationalities: ['RU'], countries: ['RU'], gender: 'male', addresses: [], identifiers: [{ type: 'email', value: 'khoroshev1@icloud.com' }], programs: ['CYBER2'] },
-  { id: 't:2', source: 'custom', datasets: ['sanctions'], schema: 'vessel', names: [{ full: 'NS LEADER', quality: 'strong' }], birthDates: [], nationalities: [], countries: ['GA'], addresses: [], identifiers: [{ type: 'imo', value: '9339301' }], programs: ['RUSSIA-EO14024'] },
-  { id: 't:3', source: 'custom', datasets: ['sanctions'], schema: 'organization', names: [{ full: 'Fictive Trading Limited Liability Company', quality: 'strong' }], birthDates: [], nationalities: [], countries: [], addresses: [], identifiers: [], programs: [] },
+  {
+    id: 't:1',
+    source: 'custom',
+    datasets: ['sanctions'],
+    schema: 'person',
+    names: [
+      { full: 'KHOROSHEV, Dmitry Yuryevich', quality: 'strong' },
+      { full: 'LOCKBITSUPP', quality: 'weak' },
+    ],
+    birthDates: [{ date: '1993-04-17' }],
+    nationalities: ['RU'],
+    countries: ['RU'],
+    gender: 'male',
+    addresses: [],
+    identifiers: [{ type: 'email', value: 'khoroshev1@icloud.com' }],
+    programs: ['CYBER2'],
+  },
+  {
+    id: 't:2',
+    source: 'custom',
+    datasets: ['sanctions'],
+    schema: 'vessel',
+    names: [{ full: 'NS LEADER', quality: 'strong' }],
+    birthDates: [],
+    nationalities: [],
+    countries: ['GA'],
+    addresses: [],
+    identifiers: [{ type: 'imo', value: '9339301' }],
+    programs: ['RUSSIA-EO14024'],
+  },
+  {
+    id: 't:3',
+    source: 'custom',
+    datasets: ['sanctions'],
+    schema: 'organization',
+    names: [{ full: 'Fictive Trading Limited Liability Company', quality: 'strong' }],
+    birthDates: [],
+    nationalities: [],
+    countries: [],
+    addresses: [],
+    identifiers: [],
+    programs: [],
+  },
 ];
 const index = ScreeningIndex.build([...sandboxList(), ...extra]);
 
@@ -54,7 +94,10 @@ describe('ScreeningIndex.screen', () => {
   });
 
   test('crypto address on the list is an identifier', () => {
-    const r = index.screen({ name: 'unknown wallet owner', identifiers: [{ type: 'crypto:XBT', value: 'bc1qsandboxsanctionedaddress000000000000' }] });
+    const r = index.screen({
+      name: 'unknown wallet owner',
+      identifiers: [{ type: 'crypto:XBT', value: 'bc1qsandboxsanctionedaddress000000000000' }],
+    });
     assert.equal(r.hits[0]?.entityId, 'sandbox:sanctioned-company');
   });
 
@@ -80,7 +123,10 @@ describe('ScreeningIndex.screen', () => {
 
   test('allow entry suppresses the hit, block entry forces a match', () => {
     const allowed = index.screen({ name: 'Sandbox Sanctioned Person' }, { allow: new Set(['sandbox:sanctioned-person']) });
-    assert.equal(allowed.hits.some((h) => h.entityId === 'sandbox:sanctioned-person'), false);
+    assert.equal(
+      allowed.hits.some((h) => h.entityId === 'sandbox:sanctioned-person'),
+      false,
+    );
     assert.deepEqual(allowed.suppressed, ['sandbox:sanctioned-person']);
     const blocked = index.screen({ name: 'Completely Different' }, { block: new Set(['sandbox:pep']) });
     assert.equal(blocked.decision, 'match');

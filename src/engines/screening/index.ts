@@ -146,7 +146,10 @@ export class ScreeningIndex {
     const entityIdx = this.retrieve(q);
     for (const ident of q.identifiers) for (const ei of this.identifierIndex.get(ident.value) ?? []) entityIdx.set(ei, undefined);
     const blocked = options.block ?? new Set<string>();
-    for (const id of blocked) { const i = this.byId.get(id); if (i !== undefined) entityIdx.set(i, undefined); }
+    for (const id of blocked) {
+      const i = this.byId.get(id);
+      if (i !== undefined) entityIdx.set(i, undefined);
+    }
 
     const hits: Hit[] = [];
     const suppressed: string[] = [];
@@ -158,10 +161,25 @@ export class ScreeningIndex {
       const isBlocked = blocked.has(p.entity.id);
       const s = scoreEntity(q, p, names, isBlocked ? 0 : threshold);
       if (s.score < threshold && !isBlocked) continue;
-      if (options.allow?.has(p.entity.id) && !isBlocked) { suppressed.push(p.entity.id); continue; }
+      if (options.allow?.has(p.entity.id) && !isBlocked) {
+        suppressed.push(p.entity.id);
+        continue;
+      }
       const e = p.entity;
-      const hit: Hit = { entityId: e.id, source: e.source, schema: e.schema, names: e.names.map((n) => n.full), datasets: e.datasets, programs: e.programs, score: s.score, explanation: s.explanation };
-      if (isBlocked) { hit.blocked = true; hit.explanation.matched.unshift('operator block list entry for this subject and entity'); }
+      const hit: Hit = {
+        entityId: e.id,
+        source: e.source,
+        schema: e.schema,
+        names: e.names.map((n) => n.full),
+        datasets: e.datasets,
+        programs: e.programs,
+        score: s.score,
+        explanation: s.explanation,
+      };
+      if (isBlocked) {
+        hit.blocked = true;
+        hit.explanation.matched.unshift('operator block list entry for this subject and entity');
+      }
       hits.push(hit);
     }
     hits.sort((a, b) => Number(!!b.blocked) - Number(!!a.blocked) || b.score - a.score);
@@ -185,7 +203,12 @@ export class ScreeningIndex {
       const probes = probeTokens.map((t) => ({ text: t.text, weight: t.weight }));
       if (qn.tokens.length > 1 && qn.compact.length >= 5) probes.push({ text: qn.compact, weight: qWeight * 0.9 });
       // Arabic compounds are split or joined at will in Latin ("حبیب الله" / "Habibullah").
-      if (qn.abjad) for (let i = 0; i + 1 < probeTokens.length; i++) probes.push({ text: probeTokens[i]!.text + probeTokens[i + 1]!.text, weight: probeTokens[i]!.weight + probeTokens[i + 1]!.weight });
+      if (qn.abjad)
+        for (let i = 0; i + 1 < probeTokens.length; i++)
+          probes.push({
+            text: probeTokens[i]!.text + probeTokens[i + 1]!.text,
+            weight: probeTokens[i]!.weight + probeTokens[i + 1]!.weight,
+          });
       for (const probe of probes) {
         const stamp = ++this.stamp;
         for (const m of this.vocab.lookup(probe.text, qn.abjad)) {
@@ -214,7 +237,10 @@ export class ScreeningIndex {
       }
       touched.length = 0;
     }
-    if (this.stamp > 2_000_000_000) { this.stamp = 0; this.tokStamp.fill(-1); }
+    if (this.stamp > 2_000_000_000) {
+      this.stamp = 0;
+      this.tokStamp.fill(-1);
+    }
     if (ranked.length > MAX_CANDIDATE_NAMES) {
       ranked.sort((a, b) => b[1] - a[1]);
       ranked.length = MAX_CANDIDATE_NAMES;

@@ -14,7 +14,12 @@ export function jaro(a: string, b: string): number {
     const lo = Math.max(0, i - window);
     const hi = Math.min(lb - 1, i + window);
     for (let j = lo; j <= hi; j++) {
-      if (!matchedB[j] && a.charCodeAt(i) === b.charCodeAt(j)) { matchedA[i] = 1; matchedB[j] = 1; m++; break; }
+      if (!matchedB[j] && a.charCodeAt(i) === b.charCodeAt(j)) {
+        matchedA[i] = 1;
+        matchedB[j] = 1;
+        m++;
+        break;
+      }
     }
   }
   if (m === 0) return 0;
@@ -39,7 +44,12 @@ function jaroSmall(a: string, b: string, la: number, lb: number, window: number)
     const hi = Math.min(lb - 1, i + window);
     for (let j = lo; j <= hi; j++) {
       const bit = 1 << j;
-      if ((maskB & bit) === 0 && c === b.charCodeAt(j)) { maskA |= 1 << i; maskB |= bit; m++; break; }
+      if ((maskB & bit) === 0 && c === b.charCodeAt(j)) {
+        maskA |= 1 << i;
+        maskB |= bit;
+        m++;
+        break;
+      }
     }
   }
   if (m === 0) return 0;

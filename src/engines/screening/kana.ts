@@ -4,16 +4,91 @@
 // Kanji (Han characters in Japanese names) need a reading dictionary and are not handled here.
 
 const BASE: Record<string, string> = {
-  あ: 'a', い: 'i', う: 'u', え: 'e', お: 'o',
-  か: 'ka', き: 'ki', く: 'ku', け: 'ke', こ: 'ko', が: 'ga', ぎ: 'gi', ぐ: 'gu', げ: 'ge', ご: 'go',
-  さ: 'sa', し: 'shi', す: 'su', せ: 'se', そ: 'so', ざ: 'za', じ: 'ji', ず: 'zu', ぜ: 'ze', ぞ: 'zo',
-  た: 'ta', ち: 'chi', つ: 'tsu', て: 'te', と: 'to', だ: 'da', ぢ: 'ji', づ: 'zu', で: 'de', ど: 'do',
-  な: 'na', に: 'ni', ぬ: 'nu', ね: 'ne', の: 'no',
-  は: 'ha', ひ: 'hi', ふ: 'fu', へ: 'he', ほ: 'ho', ば: 'ba', び: 'bi', ぶ: 'bu', べ: 'be', ぼ: 'bo',
-  ぱ: 'pa', ぴ: 'pi', ぷ: 'pu', ぺ: 'pe', ぽ: 'po',
-  ま: 'ma', み: 'mi', む: 'mu', め: 'me', も: 'mo', や: 'ya', ゆ: 'yu', よ: 'yo',
-  ら: 'ra', り: 'ri', る: 'ru', れ: 're', ろ: 'ro', わ: 'wa', ゐ: 'i', ゑ: 'e', を: 'o', ん: 'n', ゔ: 'vu',
-  ぁ: 'a', ぃ: 'i', ぅ: 'u', ぇ: 'e', ぉ: 'o', ゎ: 'wa', ゃ: 'ya', ゅ: 'yu', ょ: 'yo', ゕ: 'ka', ゖ: 'ke',
+  あ: 'a',
+  い: 'i',
+  う: 'u',
+  え: 'e',
+  お: 'o',
+  か: 'ka',
+  き: 'ki',
+  く: 'ku',
+  け: 'ke',
+  こ: 'ko',
+  が: 'ga',
+  ぎ: 'gi',
+  ぐ: 'gu',
+  げ: 'ge',
+  ご: 'go',
+  さ: 'sa',
+  し: 'shi',
+  す: 'su',
+  せ: 'se',
+  そ: 'so',
+  ざ: 'za',
+  じ: 'ji',
+  ず: 'zu',
+  ぜ: 'ze',
+  ぞ: 'zo',
+  た: 'ta',
+  ち: 'chi',
+  つ: 'tsu',
+  て: 'te',
+  と: 'to',
+  だ: 'da',
+  ぢ: 'ji',
+  づ: 'zu',
+  で: 'de',
+  ど: 'do',
+  な: 'na',
+  に: 'ni',
+  ぬ: 'nu',
+  ね: 'ne',
+  の: 'no',
+  は: 'ha',
+  ひ: 'hi',
+  ふ: 'fu',
+  へ: 'he',
+  ほ: 'ho',
+  ば: 'ba',
+  び: 'bi',
+  ぶ: 'bu',
+  べ: 'be',
+  ぼ: 'bo',
+  ぱ: 'pa',
+  ぴ: 'pi',
+  ぷ: 'pu',
+  ぺ: 'pe',
+  ぽ: 'po',
+  ま: 'ma',
+  み: 'mi',
+  む: 'mu',
+  め: 'me',
+  も: 'mo',
+  や: 'ya',
+  ゆ: 'yu',
+  よ: 'yo',
+  ら: 'ra',
+  り: 'ri',
+  る: 'ru',
+  れ: 're',
+  ろ: 'ro',
+  わ: 'wa',
+  ゐ: 'i',
+  ゑ: 'e',
+  を: 'o',
+  ん: 'n',
+  ゔ: 'vu',
+  ぁ: 'a',
+  ぃ: 'i',
+  ぅ: 'u',
+  ぇ: 'e',
+  ぉ: 'o',
+  ゎ: 'wa',
+  ゃ: 'ya',
+  ゅ: 'yu',
+  ょ: 'yo',
+  ゕ: 'ka',
+  ゖ: 'ke',
 };
 
 // A consonant kana followed by small ya/yu/yo (きゃ kya, しゃ sha, ちゃ cha, じゃ ja).
@@ -40,12 +115,19 @@ export function kanaToLatin(input: string): string {
   let double = false;
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i]!;
-    if (ch === 'っ') { double = true; continue; }
+    if (ch === 'っ') {
+      double = true;
+      continue;
+    }
     // The long-vowel bar and iteration marks: passports write long vowels short.
     if (ch === 'ー' || ch === 'ゝ' || ch === 'ゞ' || ch === 'ヽ' || ch === 'ヾ') continue;
     const v = { ヷ: 'va', ヸ: 'vi', ヹ: 've', ヺ: 'vo' }[ch];
     let syl = v ?? BASE[ch];
-    if (syl === undefined) { out += ch; double = false; continue; }
+    if (syl === undefined) {
+      out += ch;
+      double = false;
+      continue;
+    }
     const next = chars[i + 1] ?? '';
     if (YOON[next] && syl.length >= 2 && syl.endsWith('i')) {
       const stem = syl.slice(0, -1);
@@ -60,7 +142,10 @@ export function kanaToLatin(input: string): string {
       syl = `w${SMALL_VOWEL[next]}`;
       i++;
     }
-    if (double) { syl = (syl.startsWith('ch') ? 't' : syl[0]) + syl; double = false; }
+    if (double) {
+      syl = (syl.startsWith('ch') ? 't' : syl[0]) + syl;
+      double = false;
+    }
     // In hiragana お段/う段 + う is a long vowel (さとう → Sato, ゆうこ → Yuko) that passports write
     // short. Katakana marks length with ー, so its ウ is a real vowel (オウム → Oumu).
     if (syl === 'u' && original[i] === 'う' && /(?:^|[^aeiou])[ou]$/.test(out)) continue;

@@ -7,7 +7,8 @@ import { prepareName } from './normalize.js';
 import type { EntitySchema, ListEntity } from './types.js';
 import { sharedData, SKIP_NO_DATA } from '../../providers/lists/fixtures/shared-data.js';
 
-const sim = (a: string, b: string, schema: EntitySchema = 'unknown'): number => compareNames(prepareName(a, schema), prepareName(b, schema)).score;
+const sim = (a: string, b: string, schema: EntitySchema = 'unknown'): number =>
+  compareNames(prepareName(a, schema), prepareName(b, schema)).score;
 const T = 0.8; // DEFAULT_THRESHOLD
 
 describe('compareNames', () => {
@@ -58,7 +59,10 @@ describe('compareNames', () => {
   test('Watchman cross-script pairs reach the upstream minimum', (t) => {
     const file = sharedData('name_matching', 'watchman', 'cross_script_pairs.csv');
     if (!file) return t.skip(SKIP_NO_DATA);
-    const rows = readFileSync(file, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(','));
+    const rows = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.split(','));
     assert.ok(rows.length >= 21);
     // Including a Korean name in hanja and Japanese names in kanji, through their Korean and Japanese
     // readings (han-readings.ts).
@@ -151,9 +155,31 @@ describe('no cliff at PAIR_MIN; an absolute edit budget', () => {
   const word = (w: string) => prepareName(w, 'person').tokens[0]!;
 
   test('the score falls continuously and monotonically as one surname grows more different', () => {
-    const surnames = ['merkel', 'merkell', 'merkle', 'merkal', 'markel', 'morkal', 'merkelova', 'merkur', 'merkow', 'mercer',
-      'menkal', 'marker', 'merlin', 'mark', 'merton', 'melkur', 'perkins', 'wolff'];
-    const rows = surnames.map((w) => ({ w, s: tokenSimilarity(word(w), word('merkel'), false), score: sim(`Angela ${w}`, 'Angela Merkel', 'person') }));
+    const surnames = [
+      'merkel',
+      'merkell',
+      'merkle',
+      'merkal',
+      'markel',
+      'morkal',
+      'merkelova',
+      'merkur',
+      'merkow',
+      'mercer',
+      'menkal',
+      'marker',
+      'merlin',
+      'mark',
+      'merton',
+      'melkur',
+      'perkins',
+      'wolff',
+    ];
+    const rows = surnames.map((w) => ({
+      w,
+      s: tokenSimilarity(word(w), word('merkel'), false),
+      score: sim(`Angela ${w}`, 'Angela Merkel', 'person'),
+    }));
     rows.sort((a, b) => b.s - a.s);
     // The sequence straddles PAIR_MIN closely on both sides.
     assert.ok(rows.some((r) => r.s >= PAIR_MIN && r.s < PAIR_MIN + 0.01));
@@ -181,8 +207,19 @@ describe('no cliff at PAIR_MIN; an absolute edit budget', () => {
     const p = c.pairs.find((x) => x.query === 'sechev');
     assert.ok(p && p.candidate === 'sechin' && p.similarity < PAIR_MIN);
     assert.deepEqual([c.conflictingQuery, c.conflictingCandidate, c.extra], [['sechev'], ['sechin'], []]);
-    const listed: ListEntity = { id: 'custom:1', source: 'custom', datasets: [], schema: 'person', names: [{ full: 'Igor Sechin', quality: 'strong' }],
-      birthDates: [], nationalities: [], countries: [], addresses: [], identifiers: [], programs: [] };
+    const listed: ListEntity = {
+      id: 'custom:1',
+      source: 'custom',
+      datasets: [],
+      schema: 'person',
+      names: [{ full: 'Igor Sechin', quality: 'strong' }],
+      birthDates: [],
+      nationalities: [],
+      countries: [],
+      addresses: [],
+      identifiers: [],
+      programs: [],
+    };
     const e = scoreEntity(prepareQuery({ name: 'Igor Sechev', schema: 'person' }), prepareEntity(listed));
     assert.ok(e.explanation.contradicted.some((t) => t === 'name words differ: "sechev" vs "sechin"'));
     assert.ok(e.explanation.matched[0]!.includes('sechev~sechin (0.77)'));

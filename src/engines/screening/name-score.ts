@@ -69,7 +69,8 @@ export function tokenSimilarity(a: NameToken, b: NameToken, abjad: boolean): num
   if (edits >= 3) s = Math.min(s, OVER_BUDGET_CAP);
   if (sameNameGroup(a.text, b.text)) s = Math.max(s, 0.9);
   // Phonetic equality only vouches for tokens long enough for the key to carry information.
-  if (a.phon === b.phon && (a.phon.length >= 3 || Math.max(a.text.length, b.text.length) <= 3)) s = Math.max(s, Math.min(0.93, 0.86 + 0.01 * Math.min(a.text.length, b.text.length)));
+  if (a.phon === b.phon && (a.phon.length >= 3 || Math.max(a.text.length, b.text.length) <= 3))
+    s = Math.max(s, Math.min(0.93, 0.86 + 0.01 * Math.min(a.text.length, b.text.length)));
   if (abjad && a.skel.length > 0 && b.skel.length > 0) {
     if (a.skel === b.skel) s = Math.max(s, 0.92);
     else s = Math.max(s, jaroWinkler(a.skel, b.skel) * 0.9);
@@ -118,7 +119,14 @@ function compareReading(q: PreparedName, c: PreparedName): NameComparison {
   // crossing to Latin. (Traditional and simplified forms of one character count as different here.)
   if (q.han && c.han) {
     const score = q.han === c.han ? 1 : levenshteinRatio(q.han, c.han);
-    return { score: round3(score), pairs: [{ query: q.han, candidate: c.han, similarity: round3(score) }], conflictingQuery: [], conflictingCandidate: [], extra: [], compact: false };
+    return {
+      score: round3(score),
+      pairs: [{ query: q.han, candidate: c.han, similarity: round3(score) }],
+      conflictingQuery: [],
+      conflictingCandidate: [],
+      extra: [],
+      compact: false,
+    };
   }
   const qt = q.tokens;
   const ct = c.tokens;
@@ -141,7 +149,7 @@ function compareReading(q: PreparedName, c: PreparedName): NameComparison {
   }
   // Greedy one-to-one alignment, most similar first, so weak pairs only take words left over by the
   // aligned ones; exact ties prefer heavier tokens so names beat particles.
-  cand.sort((x, y) => y[0] - x[0] || (qt[y[1]]!.weight + ct[y[2]]!.weight) - (qt[x[1]]!.weight + ct[x[2]]!.weight));
+  cand.sort((x, y) => y[0] - x[0] || qt[y[1]]!.weight + ct[y[2]]!.weight - (qt[x[1]]!.weight + ct[x[2]]!.weight));
   const usedQ = new Uint8Array(qt.length);
   const usedC = new Uint8Array(ct.length);
   const pairs: TokenPair[] = [];
@@ -150,7 +158,8 @@ function compareReading(q: PreparedName, c: PreparedName): NameComparison {
   let gained = 0;
   // Initials count towards contradictions ("Hans O." vs "Hans Joachim") but are too weak to matter
   // when only one side has them; a number only one side has ("Fund 23") always contradicts.
-  let hardQ = 0, hardC = 0;
+  let hardQ = 0,
+    hardC = 0;
   const conflictingQuery: string[] = [];
   const conflictingCandidate: string[] = [];
   for (const [s, i, j] of cand) {
@@ -179,7 +188,8 @@ function compareReading(q: PreparedName, c: PreparedName): NameComparison {
   const extra: string[] = [];
   const leftQ = leftover(qt, usedQ);
   const leftC = leftover(ct, usedC);
-  const oneQ = leftQ.words, oneC = leftC.words;
+  const oneQ = leftQ.words,
+    oneC = leftC.words;
   hardQ += leftQ.hard;
   hardC += leftC.hard;
   const conflict = Math.min(hardQ, hardC) + leftQ.numbers + leftC.numbers;
@@ -188,12 +198,18 @@ function compareReading(q: PreparedName, c: PreparedName): NameComparison {
   const oneSided = Math.min(oneSidedW, 1) + Math.max(0, oneSidedW - 1) * 0.5;
   // Words present on only one side are "extra", not contradictions.
   if (hardQ === 0 || hardC === 0) extra.push(...oneQ, ...oneC);
-  else { conflictingQuery.push(...oneQ); conflictingCandidate.push(...oneC); }
+  else {
+    conflictingQuery.push(...oneQ);
+    conflictingCandidate.push(...oneC);
+  }
   let score = pairedW > 0 ? gained / (pairedW + 2 * conflict + oneSided * EXTRA_PENALTY) : 0;
   let compact = false;
   if (qt.length !== ct.length || score < 0.9) {
     const cs = compactSimilarity(q, c, abjad);
-    if (cs > score) { score = cs; compact = true; }
+    if (cs > score) {
+      score = cs;
+      compact = true;
+    }
   }
   // "X bin Y" is X, son of Y: the same two names on the other sides of bin/ibn name the father as the son.
   if (rolesSwapped(qt, ct, aligned)) score *= ROLE_SWAP_FACTOR;
@@ -209,7 +225,10 @@ function leftover(tokens: readonly NameToken[], used: Uint8Array): { soft: numbe
     if (used[i]) return;
     if (isSoft(t)) out.soft += t.weight;
     else if (t.kind === 'number') out.numbers += t.weight;
-    else { out.hard += t.weight; out.words.push(t.text); }
+    else {
+      out.hard += t.weight;
+      out.words.push(t.text);
+    }
   });
   return out;
 }
@@ -219,7 +238,9 @@ const INITIALS_ONLY_CAP = 0.7;
 const PATRONYMIC = new Set(['bin', 'ibn', 'bint', 'ben', 'ould', 'walad']);
 
 function initialsOnly(tokens: readonly NameToken[]): boolean {
-  return tokens.length > 0 && tokens.some((t) => t.kind === 'initial') && tokens.every((t) => t.kind === 'initial' || t.kind === 'particle');
+  return (
+    tokens.length > 0 && tokens.some((t) => t.kind === 'initial') && tokens.every((t) => t.kind === 'initial' || t.kind === 'particle')
+  );
 }
 
 /**
@@ -234,7 +255,8 @@ function rolesSwapped(qt: readonly NameToken[], ct: readonly NameToken[], pairs:
   if (qb <= 0 || cb <= 0 || qb >= qt.length - 1 || cb >= ct.length - 1) return false;
   // A chain ("Tarek bin Habib bin al-Toumi") shifts positions when one link is left out: only a single
   // "X bin Y" on each side is read for roles.
-  if (qt.findIndex((t, i) => i > qb && PATRONYMIC.has(t.text)) >= 0 || ct.findIndex((t, i) => i > cb && PATRONYMIC.has(t.text)) >= 0) return false;
+  if (qt.findIndex((t, i) => i > qb && PATRONYMIC.has(t.text)) >= 0 || ct.findIndex((t, i) => i > cb && PATRONYMIC.has(t.text)) >= 0)
+    return false;
   const side = (tokens: readonly NameToken[], b: number, text: string): number => {
     const i = tokens.findIndex((t) => t.text === text);
     return i < 0 ? 0 : i < b ? -1 : i > b ? 1 : 0;
@@ -242,11 +264,13 @@ function rolesSwapped(qt: readonly NameToken[], ct: readonly NameToken[], pairs:
   let swapped = false;
   for (const p of pairs) {
     if (PATRONYMIC.has(p.query)) continue;
-    const sq = side(qt, qb, p.query), sc = side(ct, cb, p.candidate);
+    const sq = side(qt, qb, p.query),
+      sc = side(ct, cb, p.candidate);
     if (sq === 0 || sc === 0) continue;
     if (sq === sc) continue;
     // Only the words adjacent to the particle may swap; any other word changing sides means reordering.
-    const qi = qt.findIndex((t) => t.text === p.query), ci = ct.findIndex((t) => t.text === p.candidate);
+    const qi = qt.findIndex((t) => t.text === p.query),
+      ci = ct.findIndex((t) => t.text === p.candidate);
     if (Math.abs(qi - qb) === 1 && Math.abs(ci - cb) === 1) swapped = true;
     else return false;
   }
@@ -259,7 +283,8 @@ function compactSimilarity(q: PreparedName, c: PreparedName, abjad: boolean): nu
   if (a.length < 5 || b.length < 5) return 0;
   if (a === b) return 0.97;
   // A legal form written into the name ("SiemensAG") is the same name as with a space ("Siemens AG").
-  const fa = q.tokens.map((t) => t.text).join(''), fb = c.tokens.map((t) => t.text).join('');
+  const fa = q.tokens.map((t) => t.text).join(''),
+    fb = c.tokens.map((t) => t.text).join('');
   if (fa === fb && (fa !== a || fb !== b)) return 0.97;
   // The ratio cannot reach 0.88 when the lengths alone differ by more than 12 %.
   // A different word inside a long name is not a joining difference: the joined strings get the same

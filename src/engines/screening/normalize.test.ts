@@ -41,16 +41,31 @@ describe('normalisation', () => {
 
   test('legal forms are canonicalised and weigh little', () => {
     const a = prepareName('Acme Trading Limited Liability Company', 'organization');
-    assert.deepEqual(a.tokens.map((t) => t.text), ['acme', 'trading', 'llc']);
+    assert.deepEqual(
+      a.tokens.map((t) => t.text),
+      ['acme', 'trading', 'llc'],
+    );
     assert.equal(a.tokens[2]!.kind, 'legal');
     const ru = prepareName('ООО "Байкал"', 'organization');
-    assert.deepEqual(ru.tokens.map((t) => [t.text, t.kind]), [['llc', 'legal'], ['baykal', 'word']]);
+    assert.deepEqual(
+      ru.tokens.map((t) => [t.text, t.kind]),
+      [
+        ['llc', 'legal'],
+        ['baykal', 'word'],
+      ],
+    );
     assert.equal(prepareName('A.B.C. Company', 'organization').tokens[0]!.text, 'abc');
   });
 
   test('honorifics are dropped for people only when a name remains', () => {
-    assert.deepEqual(prepareName('Dr. Ayman al-Zawahiri', 'person').tokens.map((t) => t.text), ['ayman', 'al', 'zawahiri']);
-    assert.deepEqual(prepareName('General', 'person').tokens.map((t) => t.text), ['general']);
+    assert.deepEqual(
+      prepareName('Dr. Ayman al-Zawahiri', 'person').tokens.map((t) => t.text),
+      ['ayman', 'al', 'zawahiri'],
+    );
+    assert.deepEqual(
+      prepareName('General', 'person').tokens.map((t) => t.text),
+      ['general'],
+    );
   });
 
   test('phonetic key folds transliteration variants', () => {
@@ -73,7 +88,19 @@ describe('normalisation', () => {
 
 test('words that name Object.prototype members are ordinary name tokens', async () => {
   const { ScreeningIndex } = await import('./index.js');
-  const entity: ListEntity = { id: 'x:1', source: 'custom', datasets: ['sanctions'], schema: 'organization', names: [{ full: 'Constructor Toolmakers Ltd', quality: 'strong' }], birthDates: [], nationalities: [], countries: [], addresses: [], identifiers: [], programs: [] };
+  const entity: ListEntity = {
+    id: 'x:1',
+    source: 'custom',
+    datasets: ['sanctions'],
+    schema: 'organization',
+    names: [{ full: 'Constructor Toolmakers Ltd', quality: 'strong' }],
+    birthDates: [],
+    nationalities: [],
+    countries: [],
+    addresses: [],
+    identifiers: [],
+    programs: [],
+  };
   const index = ScreeningIndex.build([entity]);
   const r = index.screen({ name: 'Constructor Toolmakers Limited', schema: 'organization' });
   assert.equal(r.hits[0]?.entityId, 'x:1');

@@ -38,7 +38,18 @@ export interface PreparedName {
 
 // Letters that NFKD does not decompose into base + mark.
 const SPECIAL_LATIN: Record<string, string> = {
-  ß: 'ss', æ: 'ae', ø: 'o', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', ı: 'i', þ: 'th', ħ: 'h', ŀ: 'l', ĸ: 'k',
+  ß: 'ss',
+  æ: 'ae',
+  ø: 'o',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  ı: 'i',
+  þ: 'th',
+  ħ: 'h',
+  ŀ: 'l',
+  ĸ: 'k',
 };
 const SPECIAL_RE = /[ßæøœłđðıþħŀĸ]/g;
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's' };
@@ -106,13 +117,17 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown', 
   // Only for names not from an abjad (whose transliterations are vowelless words), and never for the
   // vowelless words Latin-script names do have: surnames and transliteration digraphs (Ng, Dj),
   // abbreviations (Md for Muhammad, Sk, Jr, Sr) and honorifics (Dr).
-  if (schema === 'person' && !abjad) words = words.flatMap((w) => (/^[b-df-hj-np-tv-xz]{2,3}$/.test(w) && !VOWELLESS_WORDS.has(w) && !HONORIFICS.has(w) ? [...w] : [w]));
+  if (schema === 'person' && !abjad)
+    words = words.flatMap((w) => (/^[b-df-hj-np-tv-xz]{2,3}$/.test(w) && !VOWELLESS_WORDS.has(w) && !HONORIFICS.has(w) ? [...w] : [w]));
   if (schema === 'organization') words = mergeInitials(words);
   const tokens = words.map((w) => {
     const kind = classify(w, isOrg);
     return makeToken(kind === 'legal' ? (legalForm(w) ?? w) : w, kind);
   });
-  const compact = tokens.filter((t) => t.kind !== 'legal').map((t) => t.text).join('');
+  const compact = tokens
+    .filter((t) => t.kind !== 'legal')
+    .map((t) => t.text)
+    .join('');
   const han = HAN_ONLY_RE.test(original) ? original.replace(/[^\p{Script=Han}]/gu, '') : undefined;
   const prepared: PreparedName = han ? { original, tokens, compact, abjad, han } : { original, tokens, compact, abjad };
   // A Chinese name in Wade-Giles also gets its pinyin reading, the spelling Han characters are read in;
@@ -126,10 +141,46 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown', 
   return prepared;
 }
 
-const VOWELLESS_WORDS: ReadonlySet<string> = new Set(['ng', 'dj', 'md', 'mhd', 'sk', 'jr', 'sr', 'st', 'th', 'sh', 'ch', 'kh', 'gh', 'zh', 'ph']);
+const VOWELLESS_WORDS: ReadonlySet<string> = new Set([
+  'ng',
+  'dj',
+  'md',
+  'mhd',
+  'sk',
+  'jr',
+  'sr',
+  'st',
+  'th',
+  'sh',
+  'ch',
+  'kh',
+  'gh',
+  'zh',
+  'ph',
+]);
 
-const UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
-  'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const UNITS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const TENS_WORDS = 'twenty|thirty|forty|fourty|fifty|sixty|seventy|eighty|ninety|ninty';
 const UNIT_WORDS = 'one|two|three|four|five|six|seven|eight|nine';
@@ -166,8 +217,14 @@ function mergeInitials(words: string[]): string[] {
   const out: string[] = [];
   let run = '';
   for (const w of words) {
-    if (w.length === 1 && /[a-z]/.test(w)) { run += w; continue; }
-    if (run) { out.push(run); run = ''; }
+    if (w.length === 1 && /[a-z]/.test(w)) {
+      run += w;
+      continue;
+    }
+    if (run) {
+      out.push(run);
+      run = '';
+    }
     out.push(w);
   }
   if (run) out.push(run);

@@ -4,10 +4,30 @@
 
 const RULES: Array<[RegExp, string]> = [
   [/^x/, 's'],
-  [/sch/g, 'x'], [/tch/g, 'x'], [/sh/g, 'x'], [/ch/g, 'x'], [/zh/g, 'j'], [/dzh/g, 'j'], [/dj/g, 'j'],
-  [/ph/g, 'f'], [/th/g, 't'], [/kh/g, 'h'], [/gh/g, 'g'], [/ck/g, 'k'], [/q/g, 'k'],
-  [/c(?=[eiy])/g, 's'], [/c/g, 'k'], [/x/g, 'ks'], [/z/g, 's'], [/w/g, 'v'], [/ts/g, 's'], [/dz/g, 'j'],
-  [/ou/g, 'u'], [/ck/g, 'k'], [/g(?=[eiy])/g, 'j'], [/y/g, 'i'],
+  [/sch/g, 'x'],
+  [/tch/g, 'x'],
+  [/sh/g, 'x'],
+  [/ch/g, 'x'],
+  [/zh/g, 'j'],
+  [/dzh/g, 'j'],
+  [/dj/g, 'j'],
+  [/ph/g, 'f'],
+  [/th/g, 't'],
+  [/kh/g, 'h'],
+  [/gh/g, 'g'],
+  [/ck/g, 'k'],
+  [/q/g, 'k'],
+  [/c(?=[eiy])/g, 's'],
+  [/c/g, 'k'],
+  [/x/g, 'ks'],
+  [/z/g, 's'],
+  [/w/g, 'v'],
+  [/ts/g, 's'],
+  [/dz/g, 'j'],
+  [/ou/g, 'u'],
+  [/ck/g, 'k'],
+  [/g(?=[eiy])/g, 'j'],
+  [/y/g, 'i'],
 ];
 
 /** Phonetic key of one normalised token (a–z and digits), at most 6 characters. */
@@ -22,7 +42,10 @@ export function phoneticKey(token: string): string {
   let prev = out;
   for (let i = 1; i < s.length; i++) {
     const ch = s[i] ?? '';
-    if ('aeiouh'.includes(ch)) { prev = ch === 'h' ? prev : ch; continue; }
+    if ('aeiouh'.includes(ch)) {
+      prev = ch === 'h' ? prev : ch;
+      continue;
+    }
     if (ch === prev) continue;
     out += ch;
     prev = ch;
@@ -42,7 +65,7 @@ export function consonantSkeleton(token: string): string {
   let prev = '';
   for (let i = 0; i < s.length; i++) {
     const ch = s[i]!;
-    if ('aeiou\''.includes(ch)) continue;
+    if ("aeiou'".includes(ch)) continue;
     if ((ch === 'y' || ch === 'w') && i > 0) continue;
     const c = ch === 'q' || ch === 'g' ? 'k' : ch === 'v' || ch === 'p' ? 'b' : ch === 'z' ? 's' : ch;
     if (c === prev) continue;

@@ -52,13 +52,24 @@ export function buildDeltaIndex(diff: SnapshotDiff): DeltaIndex {
   const reason = new Map<string, RescreenAlert['reason']>();
   for (const e of diff.added) reason.set(e.id, 'added');
   for (const e of diff.changed) reason.set(e.id, 'changed');
-  return { index: delta.length ? ScreeningIndex.build(delta) : null, reason, removedEntityIds: diff.removed.map((e) => e.id), deltaEntities: delta.length };
+  return {
+    index: delta.length ? ScreeningIndex.build(delta) : null,
+    reason,
+    removedEntityIds: diff.removed.map((e) => e.id),
+    deltaEntities: delta.length,
+  };
 }
 
-export type RescreenOptions = Omit<ScreenOptions, 'allow' | 'block'> & { allowFor?: (subjectId: string) => ReadonlySet<string> | undefined };
+export type RescreenOptions = Omit<ScreenOptions, 'allow' | 'block'> & {
+  allowFor?: (subjectId: string) => ReadonlySet<string> | undefined;
+};
 
 /** Screens subjects against a delta index built by buildDeltaIndex. */
-export function rescreenAgainst(delta: DeltaIndex, subjects: Iterable<EnrolledSubject | PreparedSubject>, options: RescreenOptions = {}): RescreenResult {
+export function rescreenAgainst(
+  delta: DeltaIndex,
+  subjects: Iterable<EnrolledSubject | PreparedSubject>,
+  options: RescreenOptions = {},
+): RescreenResult {
   const alerts: RescreenAlert[] = [];
   let screened = 0;
   if (delta.index) {
@@ -76,6 +87,10 @@ export function rescreenAgainst(delta: DeltaIndex, subjects: Iterable<EnrolledSu
  * Screens enrolled subjects against the added and changed entities of a snapshot diff only.
  * `allowFor` returns the subject's allow-listed entity ids (hits on them are suppressed).
  */
-export function rescreenDelta(subjects: Iterable<EnrolledSubject | PreparedSubject>, diff: SnapshotDiff, options: RescreenOptions = {}): RescreenResult {
+export function rescreenDelta(
+  subjects: Iterable<EnrolledSubject | PreparedSubject>,
+  diff: SnapshotDiff,
+  options: RescreenOptions = {},
+): RescreenResult {
   return rescreenAgainst(buildDeltaIndex(diff), subjects, options);
 }

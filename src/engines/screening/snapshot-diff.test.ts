@@ -16,9 +16,18 @@ describe('diffSnapshots', () => {
     const added: ListEntity = { ...structuredClone(prev[1]!), id: 'sandbox:new' };
     next.push(added);
     const d = diffSnapshots(prev, next);
-    assert.deepEqual(d.added.map((e) => e.id), ['sandbox:new']);
-    assert.deepEqual(d.removed.map((e) => e.id), ['sandbox:pep']);
-    assert.deepEqual(d.changed.map((e) => e.id), ['sandbox:sanctioned-person']);
+    assert.deepEqual(
+      d.added.map((e) => e.id),
+      ['sandbox:new'],
+    );
+    assert.deepEqual(
+      d.removed.map((e) => e.id),
+      ['sandbox:pep'],
+    );
+    assert.deepEqual(
+      d.changed.map((e) => e.id),
+      ['sandbox:sanctioned-person'],
+    );
     assert.equal(d.unchanged, 3);
   });
 
@@ -51,6 +60,9 @@ describe('diffSnapshots', () => {
     const r = rescreenDelta(subjects, d);
     assert.equal(r.deltaEntities, d.added.length + d.changed.length);
     assert.ok(r.alerts.some((x) => x.subjectId === 's-new' && x.hit.entityId === newcomer.id && x.reason === 'added'));
-    assert.equal(r.alerts.some((x) => x.subjectId === 's-none'), false);
+    assert.equal(
+      r.alerts.some((x) => x.subjectId === 's-none'),
+      false,
+    );
   });
 });

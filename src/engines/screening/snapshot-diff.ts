@@ -6,7 +6,11 @@ function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
@@ -38,7 +42,12 @@ export interface PreparedSnapshot {
 export function prepareSnapshot(entities: readonly ListEntity[]): PreparedSnapshot {
   const seen = new Set<string>();
   const kept = entities.filter((e) => !seen.has(e.id) && seen.add(e.id));
-  return { ids: kept.map((e) => e.id), texts: kept.map((e) => JSON.stringify(e)), version: contentHash(kept), duplicatesDropped: entities.length - kept.length };
+  return {
+    ids: kept.map((e) => e.id),
+    texts: kept.map((e) => JSON.stringify(e)),
+    version: contentHash(kept),
+    duplicatesDropped: entities.length - kept.length,
+  };
 }
 
 export interface SnapshotDiff {

@@ -6,12 +6,26 @@ import type { ListEntity } from './types.js';
 // The screening index retrieves candidates by name tokens: transliterated names and alternative readings
 // (a Wade-Giles name's pinyin) must be retrievable, not only scorable.
 const person = (id: string, ...names: string[]): ListEntity => ({
-  id, source: 'custom', datasets: ['sanctions'], schema: 'person', names: names.map((full) => ({ full, quality: 'strong' as const })),
-  birthDates: [], nationalities: [], countries: [], addresses: [], identifiers: [], programs: [],
+  id,
+  source: 'custom',
+  datasets: ['sanctions'],
+  schema: 'person',
+  names: names.map((full) => ({ full, quality: 'strong' as const })),
+  birthDates: [],
+  nationalities: [],
+  countries: [],
+  addresses: [],
+  identifiers: [],
+  programs: [],
 });
 const index = ScreeningIndex.build([
-  person('t:mao', 'Mao Zedong'), person('t:xi', 'Xi Jinping'), person('t:tsai', "Ts'ai Ing-wen"), person('t:somchai', 'Somchai Wongsawat'),
-  person('t:modi', 'Narendra Modi'), person('t:obama', 'Barack Obama'), person('t:other', 'Maria Gonzalez'),
+  person('t:mao', 'Mao Zedong'),
+  person('t:xi', 'Xi Jinping'),
+  person('t:tsai', "Ts'ai Ing-wen"),
+  person('t:somchai', 'Somchai Wongsawat'),
+  person('t:modi', 'Narendra Modi'),
+  person('t:obama', 'Barack Obama'),
+  person('t:other', 'Maria Gonzalez'),
 ]);
 const top = (name: string): string | undefined => index.screen({ name, schema: 'person' }).hits[0]?.entityId;
 

@@ -12,8 +12,46 @@
 
 const INITIALS = ['ch', 'hs', 'sh', 'ts', 'tz', 'ss', 'sz', 'p', 'm', 'f', 't', 'n', 'l', 'k', 'h', 'j', 's', 'y', 'w', ''];
 const FINALS = new Set([
-  'a', 'ai', 'an', 'ang', 'ao', 'e', 'eh', 'ei', 'en', 'eng', 'erh', 'i', 'ia', 'iang', 'iao', 'ieh', 'ien', 'ih', 'in', 'ing',
-  'iu', 'iung', 'o', 'ou', 'u', 'ua', 'uai', 'uan', 'uang', 'ui', 'un', 'ung', 'uo', 'ü', 'üan', 'üeh', 'ün', 'ueh', 'uei', 'ei',
+  'a',
+  'ai',
+  'an',
+  'ang',
+  'ao',
+  'e',
+  'eh',
+  'ei',
+  'en',
+  'eng',
+  'erh',
+  'i',
+  'ia',
+  'iang',
+  'iao',
+  'ieh',
+  'ien',
+  'ih',
+  'in',
+  'ing',
+  'iu',
+  'iung',
+  'o',
+  'ou',
+  'u',
+  'ua',
+  'uai',
+  'uan',
+  'uang',
+  'ui',
+  'un',
+  'ung',
+  'uo',
+  'ü',
+  'üan',
+  'üeh',
+  'ün',
+  'ueh',
+  'uei',
+  'ei',
 ]);
 const APOSTROPHE = /['’‘ʻʼ`]/;
 
@@ -44,21 +82,47 @@ function syllable(raw: string): { pinyin: string; marked: boolean } | undefined 
     const front = /^[iü]/.test(fin) && fin !== 'ih';
     let p: string;
     switch (ini) {
-      case 'ch': p = front ? (aspirated ? 'q' : 'j') : aspirated ? 'ch' : 'zh'; break;
-      case 'hs': p = 'x'; break;
-      case 'ts': case 'tz': p = aspirated ? 'c' : 'z'; break;
-      case 'ss': case 'sz': p = 's'; break;
-      case 'p': p = aspirated ? 'p' : 'b'; break;
-      case 't': p = aspirated ? 't' : 'd'; break;
-      case 'k': p = aspirated ? 'k' : 'g'; break;
-      case 'j': p = 'r'; break;
-      default: p = ini;
+      case 'ch':
+        p = front ? (aspirated ? 'q' : 'j') : aspirated ? 'ch' : 'zh';
+        break;
+      case 'hs':
+        p = 'x';
+        break;
+      case 'ts':
+      case 'tz':
+        p = aspirated ? 'c' : 'z';
+        break;
+      case 'ss':
+      case 'sz':
+        p = 's';
+        break;
+      case 'p':
+        p = aspirated ? 'p' : 'b';
+        break;
+      case 't':
+        p = aspirated ? 't' : 'd';
+        break;
+      case 'k':
+        p = aspirated ? 'k' : 'g';
+        break;
+      case 'j':
+        p = 'r';
+        break;
+      default:
+        p = ini;
     }
     let f = finalToPinyin(ini, fin);
     if (ini === '' && /^i/.test(f)) f = f === 'i' ? 'yi' : f === 'in' || f === 'ing' ? `y${f}` : `y${f.slice(1)}`;
     if (ini === 'y' && f === 'u') f = 'ou';
     if (ini === 'y' && f === 'en') f = 'an';
-    const marked = aspirated || ini === 'hs' || ini === 'ts' || ini === 'tz' || ini === 'ss' || ini === 'sz' || ['ih', 'ieh', 'erh', 'üeh', 'ueh'].includes(fin);
+    const marked =
+      aspirated ||
+      ini === 'hs' ||
+      ini === 'ts' ||
+      ini === 'tz' ||
+      ini === 'ss' ||
+      ini === 'sz' ||
+      ['ih', 'ieh', 'erh', 'üeh', 'ueh'].includes(fin);
     return { pinyin: p + f, marked };
   }
   return undefined;
@@ -69,7 +133,11 @@ function syllable(raw: string): { pinyin: string; marked: boolean } | undefined 
  * undefined when the name is not recognisably Wade-Giles.
  */
 export function wadeGilesToPinyin(name: string): string | undefined {
-  const lower = name.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, (m) => (m === '\u0308' ? '\u0308' : '')).normalize('NFC');
+  const lower = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, (m) => (m === '\u0308' ? '\u0308' : ''))
+    .normalize('NFC');
   const words = lower.split(/[\s,]+/).filter(Boolean);
   if (words.length < 2) return undefined;
   let marked = false;

@@ -55,7 +55,11 @@ describe('extractText', () => {
   });
 
   test('rejects bad input with typed errors before parsing', async () => {
-    const code = async (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof TextInputError ? e.code : String(e)));
+    const code = async (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: unknown) => (e instanceof TextInputError ? e.code : String(e)),
+      );
     assert.equal(await code(extractText(Buffer.alloc(0))), 'empty_input');
     assert.equal(await code(extractText(Buffer.from('hello world'))), 'unsupported_media_type');
     const pdf = await layoutToPdf(sampleLayout());

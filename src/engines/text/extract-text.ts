@@ -34,7 +34,8 @@ export async function extractText(input: Buffer, mime?: string, options: Extract
     }
     const doc = await openPdf(input);
     try {
-      if (doc.numPages > limits.maxPages) throw new TextInputError('too_many_pages', `the PDF has ${doc.numPages} pages; at most ${limits.maxPages} are accepted`);
+      if (doc.numPages > limits.maxPages)
+        throw new TextInputError('too_many_pages', `the PDF has ${doc.numPages} pages; at most ${limits.maxPages} are accepted`);
       const pdfInfo = await readPdfInfo(doc);
       const pages: TextPage[] = [];
       let ocrUsed = false;

@@ -6,7 +6,10 @@ import { TextInputError } from './input-error.js';
  * body text lands near the x-height Tesseract was trained on (long side 1400-2600 px). No contrast
  * stretch: on a mostly blank page it amplifies paper noise until Tesseract finds no text. Returns PNG.
  */
-export async function prepareImageForOcr(input: Buffer, maxPixels: number): Promise<{ png: Buffer; scale: number; width: number; height: number }> {
+export async function prepareImageForOcr(
+  input: Buffer,
+  maxPixels: number,
+): Promise<{ png: Buffer; scale: number; width: number; height: number }> {
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: maxPixels }).metadata();

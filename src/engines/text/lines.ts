@@ -66,7 +66,9 @@ function joinWords(words: readonly Word[]): string {
 
 /** Plain text of a page, one visual line per line. */
 export function pageText(words: readonly Word[]): string {
-  return groupLines(words).map((l) => l.text).join('\n');
+  return groupLines(words)
+    .map((l) => l.text)
+    .join('\n');
 }
 
 /**

@@ -61,7 +61,15 @@ function toPage(blocks: Blocks, image: Buffer): TextPage {
         for (const w of line.words) {
           const text = w.text.trim();
           if (!text) continue;
-          words.push({ text, x: w.bbox.x0, y: w.bbox.y0, w: w.bbox.x1 - w.bbox.x0, h: w.bbox.y1 - w.bbox.y0, confidence: w.confidence / 100, line: lineNo });
+          words.push({
+            text,
+            x: w.bbox.x0,
+            y: w.bbox.y0,
+            w: w.bbox.x1 - w.bbox.x0,
+            h: w.bbox.y1 - w.bbox.y0,
+            confidence: w.confidence / 100,
+            line: lineNo,
+          });
         }
       }
     }

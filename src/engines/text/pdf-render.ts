@@ -7,7 +7,10 @@ interface NodeCanvas {
 }
 
 interface CanvasFactory {
-  create(width: number, height: number): { canvas: NodeCanvas; context: { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void } };
+  create(
+    width: number,
+    height: number,
+  ): { canvas: NodeCanvas; context: { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void } };
   destroy(entry: unknown): void;
 }
 
@@ -16,7 +19,12 @@ interface CanvasFactory {
  * spending time on pixels it does not need. The canvas must come from pdfjs's own factory: pdfjs
  * bundles its own @napi-rs/canvas build, and mixing two native canvas builds crashes the process.
  */
-export async function renderPdfPage(doc: PDFDocumentProxy, page: PDFPageProxy, dpi = 200, maxPixels = 12_000_000): Promise<{ png: Buffer; scale: number }> {
+export async function renderPdfPage(
+  doc: PDFDocumentProxy,
+  page: PDFPageProxy,
+  dpi = 200,
+  maxPixels = 12_000_000,
+): Promise<{ png: Buffer; scale: number }> {
   const base = page.getViewport({ scale: 1 });
   let scale = dpi / 72;
   const pixels = base.width * base.height * scale * scale;
@@ -27,7 +35,8 @@ export async function renderPdfPage(doc: PDFDocumentProxy, page: PDFPageProxy, d
   try {
     entry.context.fillStyle = '#ffffff';
     entry.context.fillRect(0, 0, entry.canvas.width, entry.canvas.height);
-    await page.render({ canvasContext: entry.context, canvas: entry.canvas, viewport } as unknown as Parameters<PDFPageProxy['render']>[0]).promise;
+    await page.render({ canvasContext: entry.context, canvas: entry.canvas, viewport } as unknown as Parameters<PDFPageProxy['render']>[0])
+      .promise;
     return { png: entry.canvas.toBuffer('image/png'), scale };
   } finally {
     factory.destroy(entry);

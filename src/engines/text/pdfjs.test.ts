@@ -10,7 +10,10 @@ test('loading pdfjs and reading a PDF leaves JSON, Array.prototype.push and Func
   const doc = await PDFDocument.create();
   doc.addPage().drawText('Verity 2026', { font: await doc.embedFont(StandardFonts.Helvetica), x: 50, y: 700 });
   const text = await extractText(Buffer.from(await doc.save()), 'application/pdf');
-  assert.deepEqual(text.pages[0]!.words.map((w) => w.text), ['Verity', '2026']);
+  assert.deepEqual(
+    text.pages[0]!.words.map((w) => w.text),
+    ['Verity', '2026'],
+  );
   assert.equal(JSON.stringify, originals.stringify);
   assert.equal(JSON.parse, originals.parse);
   assert.equal(Array.prototype.push, originals.push);

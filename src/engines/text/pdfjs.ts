@@ -13,7 +13,11 @@ const saved = [
   [JSON, 'parse'],
   [Array.prototype, 'push'],
   [Function.prototype, 'toString'],
-].map(([owner, key]) => ({ owner: owner as object, key: key as string, descriptor: Object.getOwnPropertyDescriptor(owner, key as string)! }));
+].map(([owner, key]) => ({
+  owner: owner as object,
+  key: key as string,
+  descriptor: Object.getOwnPropertyDescriptor(owner, key as string)!,
+}));
 
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 // The worker module ships no type declarations; only its presence matters here.

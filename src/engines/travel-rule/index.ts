@@ -31,10 +31,4 @@ export {
   type ThresholdDecision,
 } from './thresholds.js';
 export { REJECT_CODES, rejectCode, type RejectCode } from './reject-codes.js';
-export {
-  encodeTravelAddress,
-  decodeTravelAddress,
-  makeTravelAddress,
-  travelAddressUrl,
-  TravelAddressError,
-} from './travel-address.js';
+export { encodeTravelAddress, decodeTravelAddress, makeTravelAddress, travelAddressUrl, TravelAddressError } from './travel-address.js';

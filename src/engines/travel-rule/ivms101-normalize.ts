@@ -7,15 +7,36 @@ import { countryCodeForName } from './countries.js';
 import type { Ivms101Kind } from './ivms101-types.js';
 
 type Node =
-  | 'payload' | 'originator' | 'beneficiary' | 'originatingVASP' | 'beneficiaryVASP' | 'transferPath' | 'hop'
-  | 'payloadMetadata' | 'person' | 'naturalPerson' | 'legalPerson' | 'naturalName' | 'legalName' | 'naturalNameId'
-  | 'legalNameId' | 'address' | 'nationalIdentification' | 'dateAndPlaceOfBirth' | 'leaf' | 'leafList';
+  | 'payload'
+  | 'originator'
+  | 'beneficiary'
+  | 'originatingVASP'
+  | 'beneficiaryVASP'
+  | 'transferPath'
+  | 'hop'
+  | 'payloadMetadata'
+  | 'person'
+  | 'naturalPerson'
+  | 'legalPerson'
+  | 'naturalName'
+  | 'legalName'
+  | 'naturalNameId'
+  | 'legalNameId'
+  | 'address'
+  | 'nationalIdentification'
+  | 'dateAndPlaceOfBirth'
+  | 'leaf'
+  | 'leafList';
 
 /** canonical field → [child node, aliases (compared without case and underscores)] per node. */
 const FIELDS: Partial<Record<Node, Record<string, [Node, string[]]>>> = {
   payload: {
-    originator: ['originator', []], beneficiary: ['beneficiary', []], originatingVASP: ['originatingVASP', []],
-    beneficiaryVASP: ['beneficiaryVASP', []], transferPath: ['transferPath', []], payloadMetadata: ['payloadMetadata', []],
+    originator: ['originator', []],
+    beneficiary: ['beneficiary', []],
+    originatingVASP: ['originatingVASP', []],
+    beneficiaryVASP: ['beneficiaryVASP', []],
+    transferPath: ['transferPath', []],
+    payloadMetadata: ['payloadMetadata', []],
   },
   originator: { originatorPersons: ['person', []], accountNumber: ['leafList', ['accountNumbers']] },
   beneficiary: { beneficiaryPersons: ['person', []], accountNumber: ['leafList', ['accountNumbers']] },
@@ -26,13 +47,18 @@ const FIELDS: Partial<Record<Node, Record<string, [Node, string[]]>>> = {
   payloadMetadata: { transliterationMethod: ['leafList', []] },
   person: { naturalPerson: ['naturalPerson', []], legalPerson: ['legalPerson', []] },
   naturalPerson: {
-    name: ['naturalName', []], geographicAddress: ['address', ['geographicAddresses', 'addresses', 'address']],
-    nationalIdentification: ['nationalIdentification', []], customerIdentification: ['leaf', []],
-    dateAndPlaceOfBirth: ['dateAndPlaceOfBirth', []], countryOfResidence: ['leaf', []],
+    name: ['naturalName', []],
+    geographicAddress: ['address', ['geographicAddresses', 'addresses', 'address']],
+    nationalIdentification: ['nationalIdentification', []],
+    customerIdentification: ['leaf', []],
+    dateAndPlaceOfBirth: ['dateAndPlaceOfBirth', []],
+    countryOfResidence: ['leaf', []],
   },
   legalPerson: {
-    name: ['legalName', []], geographicAddress: ['address', ['geographicAddresses', 'addresses', 'address']],
-    customerNumber: ['leaf', []], nationalIdentification: ['nationalIdentification', []],
+    name: ['legalName', []],
+    geographicAddress: ['address', ['geographicAddresses', 'addresses', 'address']],
+    customerNumber: ['leaf', []],
+    nationalIdentification: ['nationalIdentification', []],
     countryOfRegistration: ['leaf', ['country']],
   },
   naturalName: {
@@ -52,15 +78,28 @@ const FIELDS: Partial<Record<Node, Record<string, [Node, string[]]>>> = {
   },
   legalNameId: { legalPersonName: ['leaf', ['name']], legalPersonNameIdentifierType: ['leaf', []] },
   address: {
-    addressType: ['leaf', []], department: ['leaf', []], subDepartment: ['leaf', []], streetName: ['leaf', ['street']],
-    buildingNumber: ['leaf', ['number']], buildingName: ['leaf', []], floor: ['leaf', []], postBox: ['leaf', []],
-    room: ['leaf', []], postCode: ['leaf', ['postalCode', 'zipCode', 'zip']], townName: ['leaf', ['town', 'city']],
-    townLocationName: ['leaf', []], districtName: ['leaf', []], countrySubDivision: ['leaf', ['state', 'province']],
-    addressLine: ['leafList', ['addressLines']], country: ['leaf', []],
+    addressType: ['leaf', []],
+    department: ['leaf', []],
+    subDepartment: ['leaf', []],
+    streetName: ['leaf', ['street']],
+    buildingNumber: ['leaf', ['number']],
+    buildingName: ['leaf', []],
+    floor: ['leaf', []],
+    postBox: ['leaf', []],
+    room: ['leaf', []],
+    postCode: ['leaf', ['postalCode', 'zipCode', 'zip']],
+    townName: ['leaf', ['town', 'city']],
+    townLocationName: ['leaf', []],
+    districtName: ['leaf', []],
+    countrySubDivision: ['leaf', ['state', 'province']],
+    addressLine: ['leafList', ['addressLines']],
+    country: ['leaf', []],
   },
   nationalIdentification: {
-    nationalIdentifier: ['leaf', []], nationalIdentifierType: ['leaf', []],
-    countryOfIssue: ['leaf', ['country']], registrationAuthority: ['leaf', ['ra']],
+    nationalIdentifier: ['leaf', []],
+    nationalIdentifierType: ['leaf', []],
+    countryOfIssue: ['leaf', ['country']],
+    registrationAuthority: ['leaf', ['ra']],
   },
   dateAndPlaceOfBirth: { dateOfBirth: ['leaf', ['dob', 'birthDate']], placeOfBirth: ['leaf', ['pob', 'birthPlace']] },
 };
@@ -77,8 +116,12 @@ for (const [node, fields] of Object.entries(FIELDS) as [Node, Record<string, [No
 
 const COUNTRY_FIELDS = new Set(['country', 'countryOfIssue', 'countryOfResidence', 'countryOfRegistration']);
 const KIND_NODE: Record<Ivms101Kind, Node> = {
-  identityPayload: 'payload', person: 'person', naturalPerson: 'naturalPerson', legalPerson: 'legalPerson',
-  address: 'address', nationalIdentification: 'nationalIdentification',
+  identityPayload: 'payload',
+  person: 'person',
+  naturalPerson: 'naturalPerson',
+  legalPerson: 'legalPerson',
+  address: 'address',
+  nationalIdentification: 'nationalIdentification',
 };
 
 export interface NormalizeResult {
@@ -106,8 +149,12 @@ function leaf(value: unknown, field: string, path: string, changes: string[]): u
 }
 
 function isEmpty(v: unknown): boolean {
-  return v === '' || v === null || (Array.isArray(v) && v.length === 0) ||
-    (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+  return (
+    v === '' ||
+    v === null ||
+    (Array.isArray(v) && v.length === 0) ||
+    (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)
+  );
 }
 
 function walk(value: unknown, node: Node, path: string, changes: string[]): unknown {

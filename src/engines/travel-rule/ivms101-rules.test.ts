@@ -12,7 +12,9 @@ function payload(): IdentityPayload {
         {
           naturalPerson: {
             name: { nameIdentifier: [{ primaryIdentifier: 'Post', secondaryIdentifier: 'Johnny', nameIdentifierType: 'LEGL' }] },
-            geographicAddress: [{ addressType: 'GEOG', streetName: 'Potential Street', buildingNumber: '123', townName: 'Thousand Oaks', country: 'US' }],
+            geographicAddress: [
+              { addressType: 'GEOG', streetName: 'Potential Street', buildingNumber: '123', townName: 'Thousand Oaks', country: 'US' },
+            ],
             customerIdentification: '1002390',
             dateAndPlaceOfBirth: { dateOfBirth: '1980-01-31', placeOfBirth: 'Paris' },
           },
@@ -81,7 +83,9 @@ test('C1: an originator natural person with a name only fails; a beneficiary wit
 test('C2: a date of birth must be in the past', () => {
   const p = payload();
   origin(p).naturalPerson!.dateAndPlaceOfBirth!.dateOfBirth = '2030-01-01';
-  assert.deepEqual(codes(p, { today: '2026-11-22' }), [['C2', 'originator.originatorPersons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth']]);
+  assert.deepEqual(codes(p, { today: '2026-11-22' }), [
+    ['C2', 'originator.originatorPersons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth'],
+  ]);
 });
 
 test('C3: country codes must be ISO 3166-1 alpha-2 or XX', () => {
@@ -144,7 +148,10 @@ test('C8: an address needs addressLine or street with a building', () => {
 test('C10: registration authorities must be on the GLEIF list, or on the set the caller passes', () => {
   const p = payload();
   origin(p).naturalPerson!.nationalIdentification = {
-    nationalIdentifier: 'X1', nationalIdentifierType: 'IDCD', countryOfIssue: 'FR', registrationAuthority: 'RA123456',
+    nationalIdentifier: 'X1',
+    nationalIdentifierType: 'IDCD',
+    countryOfIssue: 'FR',
+    registrationAuthority: 'RA123456',
   };
   const path = 'originator.originatorPersons[0].naturalPerson.nationalIdentification.registrationAuthority';
   assert.deepEqual(codes(p), [['C10', path]]);

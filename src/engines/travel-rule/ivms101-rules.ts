@@ -103,12 +103,7 @@ export function checkLegalPerson(ctx: RuleContext, p: LegalPerson, path: string,
     checkNationalIdentification(ctx, p.nationalIdentification, at(path, 'nationalIdentification'), 'legal');
   }
   country(ctx, p.countryOfRegistration, at(path, 'countryOfRegistration'));
-  if (
-    originator &&
-    (p.geographicAddress?.length ?? 0) === 0 &&
-    p.nationalIdentification === undefined &&
-    p.customerNumber === undefined
-  ) {
+  if (originator && (p.geographicAddress?.length ?? 0) === 0 && p.nationalIdentification === undefined && p.customerNumber === undefined) {
     add(ctx, 'C4', path, 'an originator legal person needs geographicAddress, nationalIdentification or customerNumber');
   }
 }
@@ -130,9 +125,7 @@ export function checkPerson(ctx: RuleContext, p: Person, path: string, originato
 
 export function checkIdentityPayload(ctx: RuleContext, d: IdentityPayload): void {
   d.originator?.originatorPersons.forEach((p, i) => checkPerson(ctx, p, `originator.originatorPersons[${i}]`, true));
-  d.beneficiary?.beneficiaryPersons.forEach((p, i) =>
-    checkPerson(ctx, p, `beneficiary.beneficiaryPersons[${i}]`, false),
-  );
+  d.beneficiary?.beneficiaryPersons.forEach((p, i) => checkPerson(ctx, p, `beneficiary.beneficiaryPersons[${i}]`, false));
   if (d.originatingVASP) checkPerson(ctx, d.originatingVASP.originatingVASP, 'originatingVASP.originatingVASP', false);
   const bv = d.beneficiaryVASP?.beneficiaryVASP;
   if (bv) checkPerson(ctx, bv, 'beneficiaryVASP.beneficiaryVASP', false);

@@ -4,11 +4,9 @@
 export type NaturalPersonNameTypeCode = 'ALIA' | 'BIRT' | 'MAID' | 'LEGL' | 'MISC';
 export type LegalPersonNameTypeCode = 'LEGL' | 'SHRT' | 'TRAD';
 export type AddressTypeCode = 'HOME' | 'BIZZ' | 'GEOG';
-export type NationalIdentifierTypeCode =
-  | 'ARNU' | 'CCPT' | 'RAID' | 'DRLC' | 'FIIN' | 'TXID' | 'SOCS' | 'IDCD' | 'LEIX' | 'MISC';
+export type NationalIdentifierTypeCode = 'ARNU' | 'CCPT' | 'RAID' | 'DRLC' | 'FIIN' | 'TXID' | 'SOCS' | 'IDCD' | 'LEIX' | 'MISC';
 export type TransliterationMethodCode =
-  | 'arab' | 'aran' | 'armn' | 'cyrl' | 'deva' | 'geor' | 'grek' | 'hani' | 'hebr' | 'kana' | 'kore'
-  | 'thai' | 'othr';
+  'arab' | 'aran' | 'armn' | 'cyrl' | 'deva' | 'geor' | 'grek' | 'hani' | 'hebr' | 'kana' | 'kore' | 'thai' | 'othr';
 
 export interface NaturalPersonNameId {
   primaryIdentifier: string;
@@ -111,13 +109,7 @@ export interface IdentityPayload {
 }
 
 /** Which IVMS101 element a document is, so fragments (one address, one person) can be validated alone. */
-export type Ivms101Kind =
-  | 'identityPayload'
-  | 'person'
-  | 'naturalPerson'
-  | 'legalPerson'
-  | 'address'
-  | 'nationalIdentification';
+export type Ivms101Kind = 'identityPayload' | 'person' | 'naturalPerson' | 'legalPerson' | 'address' | 'nationalIdentification';
 
 export interface Ivms101Issue {
   /** C1 … C12 for the standard's constraints; schema / person_one_of / registration_authority_unknown otherwise. */

@@ -16,7 +16,11 @@ import {
 
 test('outgoing happy path: draft → sent → accepted → completed', () => {
   let s = INITIAL_STATE.outgoing;
-  for (const [action, to] of [['send', 'sent'], ['accept', 'accepted'], ['confirm', 'completed']] as const) {
+  for (const [action, to] of [
+    ['send', 'sent'],
+    ['accept', 'accepted'],
+    ['confirm', 'completed'],
+  ] as const) {
     s = transition('outgoing', s, action);
     assert.equal(s, to);
   }

@@ -5,10 +5,8 @@
 
 export type Direction = 'outgoing' | 'incoming';
 export type MessageState =
-  | 'draft' | 'sent' | 'received' | 'in_review' | 'accepted' | 'rejected' | 'repair_requested' | 'completed'
-  | 'canceled' | 'saved';
-export type MessageAction =
-  | 'send' | 'save' | 'receive' | 'review' | 'accept' | 'reject' | 'request_repair' | 'confirm' | 'cancel';
+  'draft' | 'sent' | 'received' | 'in_review' | 'accepted' | 'rejected' | 'repair_requested' | 'completed' | 'canceled' | 'saved';
+export type MessageAction = 'send' | 'save' | 'receive' | 'review' | 'accept' | 'reject' | 'request_repair' | 'confirm' | 'cancel';
 
 type Table = Partial<Record<MessageState, Partial<Record<MessageAction, MessageState>>>>;
 
@@ -28,7 +26,11 @@ export const OUTGOING_TRANSITIONS: Table = {
 /** Incoming: a counterparty sends to our customer; accept / reject / request_repair are our decisions. */
 export const INCOMING_TRANSITIONS: Table = {
   received: {
-    review: 'in_review', accept: 'accepted', reject: 'rejected', request_repair: 'repair_requested', save: 'saved',
+    review: 'in_review',
+    accept: 'accepted',
+    reject: 'rejected',
+    request_repair: 'repair_requested',
+    save: 'saved',
     cancel: 'canceled',
   },
   in_review: { accept: 'accepted', reject: 'rejected', request_repair: 'repair_requested', cancel: 'canceled' },

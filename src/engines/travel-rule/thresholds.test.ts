@@ -8,7 +8,10 @@ test('FATF default: below USD/EUR 1,000 is saved, 1,000 and above needs the full
   assert.equal(decideThreshold('FATF', { value: '1000.00', currency: 'USD' }).reason, 'at_or_above_threshold');
   // A jurisdiction without its own entry falls back to FATF.
   const d = decideThreshold('JP', { value: '10', currency: 'USD' });
-  assert.deepEqual([d.outcome, d.thresholdApplied.jurisdiction, d.thresholdApplied.threshold], ['saved', 'FATF', { value: '1000', currency: 'USD' }]);
+  assert.deepEqual(
+    [d.outcome, d.thresholdApplied.jurisdiction, d.thresholdApplied.threshold],
+    ['saved', 'FATF', { value: '1000', currency: 'USD' }],
+  );
 });
 
 test('EU (and its members): every transfer needs the message', () => {

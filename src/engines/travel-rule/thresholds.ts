@@ -59,9 +59,7 @@ export const THRESHOLDS: Readonly<Record<string, JurisdictionThreshold>> = {
 };
 
 /** EU member states apply the EU regulation. */
-const EU_MEMBERS = new Set(
-  'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '),
-);
+const EU_MEMBERS = new Set('AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '));
 
 /** The threshold for a jurisdiction code (EU, US, an EU member's alpha-2 code, GB → UK); FATF default otherwise. */
 export function thresholdFor(jurisdiction: string, table = THRESHOLDS): JurisdictionThreshold {

@@ -21,7 +21,10 @@ export class AddressIndex {
     for (const e of entries) {
       this.lists.set(e.list.name, e.list.version);
       const r = indexEntry(e);
-      if ('reason' in r) { rejected.push(r); continue; }
+      if ('reason' in r) {
+        rejected.push(r);
+        continue;
+      }
       if (r.declaredChainError) this.chainMismatches.push(r);
       for (const k of r.keys) {
         const bucket = this.byKey.get(k);

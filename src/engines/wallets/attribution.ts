@@ -5,8 +5,17 @@ import { AddressError, type AddressErrorReason } from './types.js';
 // version V". Sanctions lists, the caller's block list and operator imports all become entries.
 
 export const CATEGORIES = [
-  'sanctions', 'terrorist_financing', 'darknet_market', 'mixer', 'ransomware', 'scam', 'stolen_funds',
-  'gambling', 'exchange', 'no_kyc_exchange', 'custom',
+  'sanctions',
+  'terrorist_financing',
+  'darknet_market',
+  'mixer',
+  'ransomware',
+  'scam',
+  'stolen_funds',
+  'gambling',
+  'exchange',
+  'no_kyc_exchange',
+  'custom',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -67,7 +76,10 @@ export function indexEntry(entry: AttributionEntry): IndexedEntry | RejectedEntr
   if (inferred instanceof AddressError) return { entry, reason: declared.reason, message: declared.message };
   const { address } = inferred;
   return {
-    ...entry, listedChain: address.chain, normalized: address.normalized, keys: address.keys,
+    ...entry,
+    listedChain: address.chain,
+    normalized: address.normalized,
+    keys: address.keys,
     declaredChainError: { reason: declared.reason, message: `${declared.message}; valid on ${inferred.candidates.join(', ')}` },
   };
 }
@@ -94,7 +106,10 @@ export function parseAttributionLines(text: string, list: ListRef): AttributionE
     const { chain, address, category } = rec;
     if (!chain || !address || !category) throw new Error(`attribution line ${n}: chain, address and category are required`);
     if (!isCategory(category)) throw new Error(`attribution line ${n}: unknown category "${category}"`);
-    const entity = rec.entity || rec.entity_id ? { ...(rec.entity_id ? { id: rec.entity_id } : {}), ...(rec.entity ? { name: rec.entity } : {}) } : undefined;
+    const entity =
+      rec.entity || rec.entity_id
+        ? { ...(rec.entity_id ? { id: rec.entity_id } : {}), ...(rec.entity ? { name: rec.entity } : {}) }
+        : undefined;
     out.push({ chain, address, category, list, ...(entity ? { entity } : {}), ...(rec.program ? { program: rec.program } : {}) });
   });
   return out;

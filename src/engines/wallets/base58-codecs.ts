@@ -23,7 +23,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 function checked(raw: Uint8Array): Uint8Array {
   if (raw.length < 5) throw new AddressError('wrong_length', 'too short for a base58check address');
   const body = raw.subarray(0, raw.length - 4);
-  if (!sameBytes(dsha(body).subarray(0, 4), raw.subarray(raw.length - 4))) throw new AddressError('bad_checksum', 'base58check checksum does not match');
+  if (!sameBytes(dsha(body).subarray(0, 4), raw.subarray(raw.length - 4)))
+    throw new AddressError('bad_checksum', 'base58check checksum does not match');
   return body;
 }
 
@@ -39,7 +40,8 @@ export interface VersionedPayload {
 export function decodeBase58check(s: string, versionBytes = 1, alphabet: 'btc' | 'xrp' = 'btc'): VersionedPayload {
   if (!(alphabet === 'btc' ? B58 : XRP58).test(s)) throw new AddressError('bad_character', 'character outside the base58 alphabet');
   const body = checked((alphabet === 'btc' ? base58 : base58xrp).decode(s));
-  if (body.length !== versionBytes + 20) throw new AddressError('wrong_length', `payload is ${body.length - versionBytes} bytes, expected 20`);
+  if (body.length !== versionBytes + 20)
+    throw new AddressError('wrong_length', `payload is ${body.length - versionBytes} bytes, expected 20`);
   let version = 0;
   for (let i = 0; i < versionBytes; i++) version = version * 256 + body[i]!;
   return { version, payload: body.subarray(versionBytes) };
@@ -59,9 +61,11 @@ const XMR_NET: Record<number, AddressKind> = { 18: 'monero-standard', 42: 'moner
 
 /** Monero mainnet addresses: netbyte ‖ spend key ‖ view key [‖ payment id] ‖ keccak checksum (4). */
 export function decodeMonero(s: string): MoneroDecoded {
-  if (/^[0-9a-fA-F]{64}$/.test(s)) throw new AddressError('not_an_address', '64 hex characters: a transaction id or key, not a Monero address');
+  if (/^[0-9a-fA-F]{64}$/.test(s))
+    throw new AddressError('not_an_address', '64 hex characters: a transaction id or key, not a Monero address');
   if (!B58.test(s)) throw new AddressError('bad_character', 'character outside the base58 alphabet');
-  if (s.length !== 95 && s.length !== 106) throw new AddressError('wrong_length', `Monero addresses are 95 or 106 characters, got ${s.length}`);
+  if (s.length !== 95 && s.length !== 106)
+    throw new AddressError('wrong_length', `Monero addresses are 95 or 106 characters, got ${s.length}`);
   let raw: Uint8Array;
   try {
     raw = base58xmr.decode(s);
@@ -69,7 +73,8 @@ export function decodeMonero(s: string): MoneroDecoded {
     throw new AddressError('bad_character', 'not valid Monero base58 block encoding');
   }
   const body = raw.subarray(0, raw.length - 4);
-  if (!sameBytes(keccak_256(body).subarray(0, 4), raw.subarray(raw.length - 4))) throw new AddressError('bad_checksum', 'Monero keccak checksum does not match');
+  if (!sameBytes(keccak_256(body).subarray(0, 4), raw.subarray(raw.length - 4)))
+    throw new AddressError('bad_checksum', 'Monero keccak checksum does not match');
   const kind = XMR_NET[body[0]!];
   if (!kind) throw new AddressError('unknown_prefix', `Monero network byte ${body[0]} is not a mainnet address type`);
   const expected = kind === 'monero-integrated' ? 73 : 65;

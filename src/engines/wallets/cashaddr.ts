@@ -28,10 +28,13 @@ function convert(data: number[], from: number, to: number, pad: boolean): number
   for (const v of data) {
     acc = (acc << from) | v;
     bits += from;
-    while (bits >= to) { bits -= to; out.push((acc >> bits) & max); }
+    while (bits >= to) {
+      bits -= to;
+      out.push((acc >> bits) & max);
+    }
   }
   if (pad && bits > 0) out.push((acc << (to - bits)) & max);
-  else if (!pad && (bits >= from || ((acc << (to - bits)) & max))) return undefined;
+  else if (!pad && (bits >= from || (acc << (to - bits)) & max)) return undefined;
   return out;
 }
 
@@ -46,7 +49,8 @@ export function decodeCashAddr(s: string, prefix = 'bitcoincash'): CashAddrDecod
   if (s !== s.toLowerCase() && s !== s.toUpperCase()) throw new AddressError('mixed_case', 'CashAddr must not mix upper and lower case');
   const lower = s.toLowerCase();
   const colon = lower.indexOf(':');
-  if (colon >= 0 && lower.slice(0, colon) !== prefix) throw new AddressError('unknown_prefix', `CashAddr prefix "${lower.slice(0, colon)}" is not ${prefix}`);
+  if (colon >= 0 && lower.slice(0, colon) !== prefix)
+    throw new AddressError('unknown_prefix', `CashAddr prefix "${lower.slice(0, colon)}" is not ${prefix}`);
   const body = colon >= 0 ? lower.slice(colon + 1) : lower;
   const words: number[] = [];
   for (const ch of body) {

@@ -34,8 +34,12 @@ export class TransferGraph {
   private inCsr?: Csr;
   readonly skipped: Array<{ transfer: { from: string; to: string }; reason: string }> = [];
 
-  get nodeCount(): number { return this.nodeAddr.length; }
-  get edgeCount(): number { return this.src.length; }
+  get nodeCount(): number {
+    return this.nodeAddr.length;
+  }
+  get edgeCount(): number {
+    return this.src.length;
+  }
 
   /** The lookup key of an address on a chain (same normalisation as the address index). */
   keyOf(chain: string, address: string): string {

@@ -7,13 +7,30 @@ import { TransferGraph } from './exposure-graph.js';
 
 // Hand-made graphs on Ethereum; addresses are numbered 0x…01, 0x…02 …
 const A = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
-const X = 1, Y = 2, Z = 3, MID = 4, CLEAN = 5, SANC = 10, MIX = 11;
+const X = 1,
+  Y = 2,
+  Z = 3,
+  MID = 4,
+  CLEAN = 5,
+  SANC = 10,
+  MIX = 11;
 
-function setup(edges: Array<[number, number, string, string?]>, attributed: Array<[number, Category]>): { graph: TransferGraph; index: AddressIndex } {
+function setup(
+  edges: Array<[number, number, string, string?]>,
+  attributed: Array<[number, Category]>,
+): { graph: TransferGraph; index: AddressIndex } {
   const graph = new TransferGraph();
   for (const [f, t, amount, asset] of edges) graph.add({ chain: 'ethereum', from: A(f), to: A(t), amount, ...(asset ? { asset } : {}) });
   const index = new AddressIndex();
-  index.add(attributed.map(([n, category]) => ({ chain: 'ETH', address: A(n), category, list: { name: 'test', version: '1' }, entity: { name: `e${n}` } })));
+  index.add(
+    attributed.map(([n, category]) => ({
+      chain: 'ETH',
+      address: A(n),
+      category,
+      list: { name: 'test', version: '1' },
+      entity: { name: `e${n}` },
+    })),
+  );
   return { graph, index };
 }
 
@@ -26,7 +43,13 @@ function run(g: ReturnType<typeof setup>, n = X, hops = 2): ExposureFinding[] {
 }
 
 test('one hop: share of received value, value as exact decimal', () => {
-  const g = setup([[SANC, X, '10'], [Y, X, '30']], [[SANC, 'sanctions']]);
+  const g = setup(
+    [
+      [SANC, X, '10'],
+      [Y, X, '30'],
+    ],
+    [[SANC, 'sanctions']],
+  );
   const f = find(run(g), 'sanctions', 'received')!;
   assert.equal(f.share, 0.25);
   assert.equal(f.hops, 1);
@@ -36,7 +59,15 @@ test('one hop: share of received value, value as exact decimal', () => {
 });
 
 test('two hops: proportional propagation, and nothing at one hop', () => {
-  const g = setup([[SANC, MID, '50'], [CLEAN, MID, '50'], [MID, X, '20'], [Z, X, '20']], [[SANC, 'sanctions']]);
+  const g = setup(
+    [
+      [SANC, MID, '50'],
+      [CLEAN, MID, '50'],
+      [MID, X, '20'],
+      [Z, X, '20'],
+    ],
+    [[SANC, 'sanctions']],
+  );
   const f = find(run(g), 'sanctions', 'received')!;
   assert.equal(f.share, 0.25);
   assert.equal(f.hops, 2);
@@ -45,14 +76,30 @@ test('two hops: proportional propagation, and nothing at one hop', () => {
 });
 
 test('an attributed counterparty is an end point: value is not traced through it', () => {
-  const g = setup([[SANC, MIX, '100'], [MIX, X, '10']], [[SANC, 'sanctions'], [MIX, 'mixer']]);
+  const g = setup(
+    [
+      [SANC, MIX, '100'],
+      [MIX, X, '10'],
+    ],
+    [
+      [SANC, 'sanctions'],
+      [MIX, 'mixer'],
+    ],
+  );
   const fs = run(g);
   assert.equal(find(fs, 'mixer', 'received')!.share, 1);
   assert.equal(find(fs, 'sanctions', 'received'), undefined);
 });
 
 test('direction: sent exposure follows payees and outflow', () => {
-  const g = setup([[X, SANC, '5'], [X, Y, '15'], [Z, X, '100']], [[SANC, 'sanctions']]);
+  const g = setup(
+    [
+      [X, SANC, '5'],
+      [X, Y, '15'],
+      [Z, X, '100'],
+    ],
+    [[SANC, 'sanctions']],
+  );
   const fs = run(g);
   assert.equal(find(fs, 'sanctions', 'sent')!.share, 0.25);
   assert.equal(find(fs, 'sanctions', 'sent')!.value, '5');
@@ -60,17 +107,39 @@ test('direction: sent exposure follows payees and outflow', () => {
 });
 
 test('cycles: the screened address is skipped, other cycles are cut at N hops and shares stay ≤ 1', () => {
-  const self = setup([[X, Y, '10'], [Y, X, '10'], [SANC, Y, '10']], [[SANC, 'sanctions']]);
+  const self = setup(
+    [
+      [X, Y, '10'],
+      [Y, X, '10'],
+      [SANC, Y, '10'],
+    ],
+    [[SANC, 'sanctions']],
+  );
   assert.equal(find(run(self, X, 3), 'sanctions', 'received')!.share, 0.5);
   // Y ⇄ MID loop feeding X: hop 2 reaches SANC via MID (0.5); hop 4 goes round the loop once more (+0.25).
-  const loop = setup([[MID, Y, '10'], [Y, MID, '10'], [SANC, MID, '10'], [MID, X, '10']], [[SANC, 'sanctions']]);
+  const loop = setup(
+    [
+      [MID, Y, '10'],
+      [Y, MID, '10'],
+      [SANC, MID, '10'],
+      [MID, X, '10'],
+    ],
+    [[SANC, 'sanctions']],
+  );
   assert.equal(find(run(loop, X, 2), 'sanctions', 'received')!.share, 0.5);
   assert.equal(find(run(loop, X, 4), 'sanctions', 'received')!.share, 0.75);
   assert.ok(find(run(loop, X, 40), 'sanctions', 'received')!.share <= 1);
 });
 
 test('assets are separate sub-graphs; decimal sums do not drift', () => {
-  const g = setup([[SANC, X, '0.1', 'USDT'], [SANC, X, '0.2', 'USDT'], [Y, X, '1000']], [[SANC, 'sanctions']]);
+  const g = setup(
+    [
+      [SANC, X, '0.1', 'USDT'],
+      [SANC, X, '0.2', 'USDT'],
+      [Y, X, '1000'],
+    ],
+    [[SANC, 'sanctions']],
+  );
   const f = find(run(g), 'sanctions', 'received')!;
   assert.equal(f.unit, 'ethereum/USDT');
   assert.equal(f.share, 1);

@@ -36,7 +36,13 @@ export interface ExposureFinding {
 
 export type AttributionLookup = (addrKey: string) => readonly IndexedEntry[];
 
-export function computeExposure(graph: TransferGraph, addrKey: string, attributed: AttributionLookup, maxHops = 2, topSources = 3): ExposureFinding[] {
+export function computeExposure(
+  graph: TransferGraph,
+  addrKey: string,
+  attributed: AttributionLookup,
+  maxHops = 2,
+  topSources = 3,
+): ExposureFinding[] {
   const out: ExposureFinding[] = [];
   for (const { id: origin, unit } of graph.nodesOf(addrKey)) {
     for (const direction of ['received', 'sent'] as const) {
@@ -71,7 +77,9 @@ export function computeExposure(graph: TransferGraph, addrKey: string, attribute
       }
       for (const [category, a] of acc) {
         const share = Math.min(1, a.share);
-        const sources = [...a.sources].sort((x, y) => y[1].share - x[1].share).slice(0, topSources)
+        const sources = [...a.sources]
+          .sort((x, y) => y[1].share - x[1].share)
+          .slice(0, topSources)
           .map(([v, s]) => ({ address: graph.addrOf(v), share: s.share, hops: s.hops, entries: [...attributed(graph.addrOf(v))] }));
         out.push({ category, direction, unit, share, value: formatAmount(shareOf(total, share)), hops: a.hops, sources });
       }

@@ -19,18 +19,36 @@ const I = (category: Category, minShare: number, level: RiskLevel): PolicyRow =>
 
 /** Defaults: block on direct sanctions-type hits, review on material indirect exposure. */
 export const DEFAULT_POLICY: readonly PolicyRow[] = [
-  D('sanctions', 'severe'), D('terrorist_financing', 'severe'), D('ransomware', 'severe'), D('stolen_funds', 'high'),
-  D('darknet_market', 'high'), D('mixer', 'high'), D('scam', 'high'), D('custom', 'high'), D('no_kyc_exchange', 'medium'),
-  D('gambling', 'medium'), D('exchange', 'low'),
-  I('sanctions', 0, 'medium'), I('sanctions', 0.1, 'high'), I('sanctions', 0.5, 'severe'),
-  I('terrorist_financing', 0, 'medium'), I('terrorist_financing', 0.1, 'high'), I('terrorist_financing', 0.5, 'severe'),
-  I('ransomware', 0.01, 'medium'), I('ransomware', 0.1, 'high'),
-  I('darknet_market', 0.05, 'medium'), I('darknet_market', 0.25, 'high'),
-  I('mixer', 0.05, 'medium'), I('mixer', 0.25, 'high'),
-  I('stolen_funds', 0.05, 'medium'), I('stolen_funds', 0.25, 'high'),
-  I('scam', 0.1, 'medium'), I('scam', 0.5, 'high'),
+  D('sanctions', 'severe'),
+  D('terrorist_financing', 'severe'),
+  D('ransomware', 'severe'),
+  D('stolen_funds', 'high'),
+  D('darknet_market', 'high'),
+  D('mixer', 'high'),
+  D('scam', 'high'),
+  D('custom', 'high'),
+  D('no_kyc_exchange', 'medium'),
+  D('gambling', 'medium'),
+  D('exchange', 'low'),
+  I('sanctions', 0, 'medium'),
+  I('sanctions', 0.1, 'high'),
+  I('sanctions', 0.5, 'severe'),
+  I('terrorist_financing', 0, 'medium'),
+  I('terrorist_financing', 0.1, 'high'),
+  I('terrorist_financing', 0.5, 'severe'),
+  I('ransomware', 0.01, 'medium'),
+  I('ransomware', 0.1, 'high'),
+  I('darknet_market', 0.05, 'medium'),
+  I('darknet_market', 0.25, 'high'),
+  I('mixer', 0.05, 'medium'),
+  I('mixer', 0.25, 'high'),
+  I('stolen_funds', 0.05, 'medium'),
+  I('stolen_funds', 0.25, 'high'),
+  I('scam', 0.1, 'medium'),
+  I('scam', 0.5, 'high'),
   I('custom', 0.1, 'medium'),
-  I('no_kyc_exchange', 0.25, 'medium'), I('gambling', 0.5, 'medium'),
+  I('no_kyc_exchange', 0.25, 'medium'),
+  I('gambling', 0.5, 'medium'),
 ];
 
 /** Validates an operator's table; errors name the row and field. */
@@ -39,16 +57,24 @@ export function validatePolicy(rows: unknown): PolicyRow[] {
   return rows.map((r: unknown, i) => {
     const row = r as Record<string, unknown>;
     if (typeof row !== 'object' || row === null) throw new Error(`policy[${i}]: expected an object`);
-    if (typeof row.category !== 'string' || !isCategory(row.category)) throw new Error(`policy[${i}].category: one of ${CATEGORIES.join(', ')}`);
+    if (typeof row.category !== 'string' || !isCategory(row.category))
+      throw new Error(`policy[${i}].category: one of ${CATEGORIES.join(', ')}`);
     if (row.exposure !== 'direct' && row.exposure !== 'indirect') throw new Error(`policy[${i}].exposure: direct or indirect`);
-    if (typeof row.minShare !== 'number' || !(row.minShare >= 0 && row.minShare <= 1)) throw new Error(`policy[${i}].minShare: a number in [0, 1]`);
-    if (typeof row.level !== 'string' || !(LEVELS as readonly string[]).includes(row.level)) throw new Error(`policy[${i}].level: one of ${LEVELS.join(', ')}`);
+    if (typeof row.minShare !== 'number' || !(row.minShare >= 0 && row.minShare <= 1))
+      throw new Error(`policy[${i}].minShare: a number in [0, 1]`);
+    if (typeof row.level !== 'string' || !(LEVELS as readonly string[]).includes(row.level))
+      throw new Error(`policy[${i}].level: one of ${LEVELS.join(', ')}`);
     return { category: row.category, exposure: row.exposure, minShare: row.minShare, level: row.level as RiskLevel };
   });
 }
 
 /** Level of one finding, or undefined when no row applies (the finding is then informational). */
-export function levelFor(policy: readonly PolicyRow[], category: Category, exposure: 'direct' | 'indirect', share: number): RiskLevel | undefined {
+export function levelFor(
+  policy: readonly PolicyRow[],
+  category: Category,
+  exposure: 'direct' | 'indirect',
+  share: number,
+): RiskLevel | undefined {
   let best = -1;
   for (const r of policy) {
     if (r.category === category && r.exposure === exposure && share >= r.minShare) best = Math.max(best, LEVELS.indexOf(r.level));

@@ -58,8 +58,12 @@ export interface ScreenOptions {
 
 function source(e: IndexedEntry): EntrySource {
   return {
-    list: e.list.name, version: e.list.version, listedChain: e.listedChain, address: e.normalized,
-    ...(e.entity?.id ? { entityId: e.entity.id } : {}), ...(e.entity?.name ? { entityName: e.entity.name } : {}),
+    list: e.list.name,
+    version: e.list.version,
+    listedChain: e.listedChain,
+    address: e.normalized,
+    ...(e.entity?.id ? { entityId: e.entity.id } : {}),
+    ...(e.entity?.name ? { entityName: e.entity.name } : {}),
     ...(e.program ? { program: e.program } : {}),
     ...(e.declaredChainError ? { note: `listed as ${e.chain}: ${e.declaredChainError.message}` } : {}),
   };
@@ -76,7 +80,15 @@ export function screenWallet(input: { address: string; chain?: string }, options
     for (const e of ix.lookup(parsed)) direct.set(e.category, [...(direct.get(e.category) ?? []), e]);
   }
   for (const [category, entries] of direct) {
-    categories.push({ category, exposure: 'direct', direction: 'both', share: 1, hops: 0, level: levelFor(policy, category, 'direct', 1), sources: entries.map(source) });
+    categories.push({
+      category,
+      exposure: 'direct',
+      direction: 'both',
+      share: 1,
+      hops: 0,
+      level: levelFor(policy, category, 'direct', 1),
+      sources: entries.map(source),
+    });
   }
 
   const hops = options.hops ?? 2;
@@ -84,8 +96,15 @@ export function screenWallet(input: { address: string; chain?: string }, options
     const lookup = (key: string): IndexedEntry[] => indexes.flatMap((ix) => ix.lookupKey(key));
     for (const f of computeExposure(options.graph, parsed.keys[0]!, lookup, hops)) {
       categories.push({
-        category: f.category, exposure: 'indirect', direction: f.direction, share: f.share, hops: f.hops, value: f.value, unit: f.unit,
-        level: levelFor(policy, f.category, 'indirect', f.share), sources: f.sources.flatMap((s) => s.entries.filter((e) => e.category === f.category).map(source)),
+        category: f.category,
+        exposure: 'indirect',
+        direction: f.direction,
+        share: f.share,
+        hops: f.hops,
+        value: f.value,
+        unit: f.unit,
+        level: levelFor(policy, f.category, 'indirect', f.share),
+        sources: f.sources.flatMap((s) => s.entries.filter((e) => e.category === f.category).map(source)),
       });
     }
   }
@@ -103,8 +122,15 @@ export function screenWallet(input: { address: string; chain?: string }, options
   categories.sort((a, b) => LEVELS.indexOf(b.level ?? 'low') - LEVELS.indexOf(a.level ?? 'low') || b.share - a.share);
 
   return {
-    input: input.address, chain: parsed.chain, candidateChains: candidates, kind: parsed.kind, normalizedAddress: parsed.normalized, valid: true,
-    checksum: parsed.checksum, risk: { score, level, reasons: [...new Set(reasons)] }, categories,
+    input: input.address,
+    chain: parsed.chain,
+    candidateChains: candidates,
+    kind: parsed.kind,
+    normalizedAddress: parsed.normalized,
+    valid: true,
+    checksum: parsed.checksum,
+    risk: { score, level, reasons: [...new Set(reasons)] },
+    categories,
     listVersions: Object.assign({}, ...indexes.map((ix) => ix.listVersions())) as Record<string, string>,
   };
 }

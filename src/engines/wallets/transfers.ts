@@ -13,7 +13,15 @@ export interface Transfer {
 }
 
 const FIELDS: Record<string, keyof Transfer> = {
-  chain: 'chain', asset: 'asset', tx_hash: 'txHash', txhash: 'txHash', hash: 'txHash', from: 'from', to: 'to', amount: 'amount', value: 'amount',
+  chain: 'chain',
+  asset: 'asset',
+  tx_hash: 'txHash',
+  txhash: 'txHash',
+  hash: 'txHash',
+  from: 'from',
+  to: 'to',
+  amount: 'amount',
+  value: 'amount',
 };
 
 /** Parses CSV (with a header) or JSON lines; a line missing a required field is an error naming it. */
@@ -31,7 +39,10 @@ export function parseTransferLines(text: string): Transfer[] {
         if (f && v !== null && v !== undefined) rec[f] = String(v);
       }
     } else {
-      line.split(',').forEach((c, j) => { const f = header[j]; if (f) rec[f] = c.trim(); });
+      line.split(',').forEach((c, j) => {
+        const f = header[j];
+        if (f) rec[f] = c.trim();
+      });
     }
     for (const f of ['chain', 'from', 'to', 'amount'] as const) {
       if (!rec[f]) throw new Error(`transfer line ${i + (json ? 1 : 2)}: ${f} is required`);

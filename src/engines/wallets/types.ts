@@ -4,8 +4,15 @@
 export type ChainFamily = 'utxo' | 'evm' | 'tron' | 'xrp' | 'monero';
 
 export type AddressKind =
-  | 'p2pkh' | 'p2sh' | 'segwit' | 'cashaddr-p2pkh' | 'cashaddr-p2sh' | 'account' | 'monero-standard'
-  | 'monero-subaddress' | 'monero-integrated';
+  | 'p2pkh'
+  | 'p2sh'
+  | 'segwit'
+  | 'cashaddr-p2pkh'
+  | 'cashaddr-p2sh'
+  | 'account'
+  | 'monero-standard'
+  | 'monero-subaddress'
+  | 'monero-integrated';
 
 export type ChecksumState = 'valid' | 'absent' | 'invalid';
 
@@ -29,11 +36,21 @@ export interface ParsedAddress {
 }
 
 export type AddressErrorReason =
-  | 'empty' | 'bad_character' | 'bad_checksum' | 'wrong_length' | 'unknown_prefix' | 'wrong_witness_version'
-  | 'mixed_case' | 'unknown_chain' | 'not_an_address';
+  | 'empty'
+  | 'bad_character'
+  | 'bad_checksum'
+  | 'wrong_length'
+  | 'unknown_prefix'
+  | 'wrong_witness_version'
+  | 'mixed_case'
+  | 'unknown_chain'
+  | 'not_an_address';
 
 export class AddressError extends Error {
-  constructor(readonly reason: AddressErrorReason, message: string) {
+  constructor(
+    readonly reason: AddressErrorReason,
+    message: string,
+  ) {
     super(message);
     this.name = 'AddressError';
   }

@@ -57,40 +57,63 @@ interface Row {
  */
 export const auditEventsModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.get('', { config: { scope: 'audit:read' }, schema: { tags: ['Audit'], operationId: 'listAuditEvents', summary: 'Stream audit log events', querystring: Query, response: { 200: Page(AuditEvent), ...standardErrors } } }, async (req) => {
-    const q = req.query;
-    if (q.created_gte && q.created_lt && Date.parse(q.created_gte) >= Date.parse(q.created_lt)) throw invalid('created_lt', 'created_lt must be after created_gte.');
-    await sealAuditChain(req.ctx.db);
-    const where = ['chain_seq IS NOT NULL'];
-    const params: unknown[] = [];
-    const add = (sql: string, v: unknown) => {
-      params.push(v);
-      where.push(sql.replace('?', `$${params.length + 2}`));
-    };
-    if (q.actor_id) add('actor_id = ?', q.actor_id);
-    if (q.action) add('action = ?', q.action);
-    if (q.resource_type) add('resource_type = ?', q.resource_type);
-    if (q.resource_id) add('resource_id = ?', q.resource_id);
-    if (q.created_gte) add('created_at >= ?::timestamptz', q.created_gte);
-    if (q.created_lt) add('created_at < ?::timestamptz', q.created_lt);
-    if (q.after_sequence !== undefined) add('chain_seq > ?', q.after_sequence);
-    const page = await paginate<Row & Record<string, unknown>>(req.ctx.db, req.ctx, { from: 'audit_events', where, params, key: 'chain_seq', order: 'asc', limit: q.limit, cursor: q.cursor, name: 'audit' });
-    return {
-      data: page.data.map((a) => ({
-        id: a.id,
-        object: 'audit_event' as const,
-        sequence: Number(a.chain_seq),
-        actor: { type: a.actor_type, id: a.actor_id },
-        action: a.action,
-        resource: { type: a.resource_type, id: a.resource_id },
-        request_id: a.request_id,
-        diff: a.diff,
-        metadata: a.metadata,
-        created_at: iso(a.created_at)!,
-        hash: a.hash,
-        prev_hash: a.prev_hash,
-      })),
-      next_cursor: page.next_cursor,
-    };
-  });
+  r.get(
+    '',
+    {
+      config: { scope: 'audit:read' },
+      schema: {
+        tags: ['Audit'],
+        operationId: 'listAuditEvents',
+        summary: 'Stream audit log events',
+        querystring: Query,
+        response: { 200: Page(AuditEvent), ...standardErrors },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      if (q.created_gte && q.created_lt && Date.parse(q.created_gte) >= Date.parse(q.created_lt))
+        throw invalid('created_lt', 'created_lt must be after created_gte.');
+      await sealAuditChain(req.ctx.db);
+      const where = ['chain_seq IS NOT NULL'];
+      const params: unknown[] = [];
+      const add = (sql: string, v: unknown) => {
+        params.push(v);
+        where.push(sql.replace('?', `$${params.length + 2}`));
+      };
+      if (q.actor_id) add('actor_id = ?', q.actor_id);
+      if (q.action) add('action = ?', q.action);
+      if (q.resource_type) add('resource_type = ?', q.resource_type);
+      if (q.resource_id) add('resource_id = ?', q.resource_id);
+      if (q.created_gte) add('created_at >= ?::timestamptz', q.created_gte);
+      if (q.created_lt) add('created_at < ?::timestamptz', q.created_lt);
+      if (q.after_sequence !== undefined) add('chain_seq > ?', q.after_sequence);
+      const page = await paginate<Row & Record<string, unknown>>(req.ctx.db, req.ctx, {
+        from: 'audit_events',
+        where,
+        params,
+        key: 'chain_seq',
+        order: 'asc',
+        limit: q.limit,
+        cursor: q.cursor,
+        name: 'audit',
+      });
+      return {
+        data: page.data.map((a) => ({
+          id: a.id,
+          object: 'audit_event' as const,
+          sequence: Number(a.chain_seq),
+          actor: { type: a.actor_type, id: a.actor_id },
+          action: a.action,
+          resource: { type: a.resource_type, id: a.resource_id },
+          request_id: a.request_id,
+          diff: a.diff,
+          metadata: a.metadata,
+          created_at: iso(a.created_at)!,
+          hash: a.hash,
+          prev_hash: a.prev_hash,
+        })),
+        next_cursor: page.next_cursor,
+      };
+    },
+  );
 };

@@ -13,7 +13,6 @@ declare module 'fastify' {
   }
 }
 
-
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, PUT, POST, OPTIONS',
@@ -21,7 +20,6 @@ export const CORS_HEADERS = {
   'access-control-expose-headers': 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
   'access-control-max-age': '600',
 };
-
 
 /**
  * CORS for client SDKs on the customer's own domain (bearer tokens, no cookies, so `*` is safe), and
@@ -38,22 +36,41 @@ export function registerCaptureAuth(app: FastifyInstance, deps: { db: Db; rateLi
     if (!session || session.token_expired) {
       const r = await deps.rateLimiter.hit(`ip:${request.ip}`, UNAUTHENTICATED_LIMIT);
       setRateHeaders(reply, r);
-      if (!r.allowed) return sendError(reply, request, 'rate_limited', 'Too many unauthenticated requests from this address.', null, 429, { 'retry-after': String(r.retryAfterSeconds) });
-      const message = !bearer.ok && bearer.problem === 'missing'
-        ? 'No session token: send Authorization: Bearer <session_token>.'
-        : !bearer.ok
-          ? 'The Authorization header must be "Bearer <session_token>".'
-          : session?.token_expired
-            ? 'The session token has expired; the session must be started again.'
-            : 'The session token is not valid. The capture API accepts session tokens (vst_…), never API keys.';
+      if (!r.allowed)
+        return sendError(reply, request, 'rate_limited', 'Too many unauthenticated requests from this address.', null, 429, {
+          'retry-after': String(r.retryAfterSeconds),
+        });
+      const message =
+        !bearer.ok && bearer.problem === 'missing'
+          ? 'No session token: send Authorization: Bearer <session_token>.'
+          : !bearer.ok
+            ? 'The Authorization header must be "Bearer <session_token>".'
+            : session?.token_expired
+              ? 'The session token has expired; the session must be started again.'
+              : 'The session token is not valid. The capture API accepts session tokens (vst_…), never API keys.';
       return sendError(reply, request, 'unauthenticated', message, null);
     }
     const r = await deps.rateLimiter.hit(`capture:${session.id}`, deps.ratePerMinute);
     setRateHeaders(reply, r);
     if (!r.allowed) {
-      return sendError(reply, request, 'rate_limited', `Rate limit of ${deps.ratePerMinute} requests per minute exceeded for this session.`, null, 429, { 'retry-after': String(r.retryAfterSeconds) });
+      return sendError(
+        reply,
+        request,
+        'rate_limited',
+        `Rate limit of ${deps.ratePerMinute} requests per minute exceeded for this session.`,
+        null,
+        429,
+        { 'retry-after': String(r.retryAfterSeconds) },
+      );
     }
     request.captureSession = session;
-    request.ctx = { db: deps.db, accountId: session.account_id, environment: session.environment, actor: { type: 'session_token', id: session.id }, scopes: [], requestId: request.id };
+    request.ctx = {
+      db: deps.db,
+      accountId: session.account_id,
+      environment: session.environment,
+      actor: { type: 'session_token', id: session.id },
+      scopes: [],
+      requestId: request.id,
+    };
   });
 }

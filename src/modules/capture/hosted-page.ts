@@ -21,8 +21,16 @@ export function hostedPathPrefix(hostedBaseUrl: string, publicBaseUrl: string): 
 export function pageSecurityHeaders(apiOrigin: string): Record<string, string> {
   return {
     'content-security-policy': [
-      "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:", "media-src 'self' blob:",
-      `connect-src 'self' ${apiOrigin}`, "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' blob: data:",
+      "media-src 'self' blob:",
+      `connect-src 'self' ${apiOrigin}`,
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
     ].join('; '),
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',
@@ -54,9 +62,13 @@ export const hostedPageModule: FastifyPluginAsync<ModuleOptions> = async (app, o
     return send(reply, 'text/html; charset=utf-8', html, 'no-store');
   });
 
-  app.get<{ Params: { file: string } }>(`${prefix}/assets/:file`, { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
-    const type = ASSETS[req.params.file];
-    if (!type) throw notFound('asset');
-    return send(reply, type, assets[req.params.file]!, 'public, max-age=300');
-  });
+  app.get<{ Params: { file: string } }>(
+    `${prefix}/assets/:file`,
+    { config: { public: true }, schema: { hide: true } },
+    async (req, reply) => {
+      const type = ASSETS[req.params.file];
+      if (!type) throw notFound('asset');
+      return send(reply, type, assets[req.params.file]!, 'public, max-age=300');
+    },
+  );
 };

@@ -32,14 +32,17 @@ export interface QualityInput {
  */
 export async function assessQuality(input: QualityInput): Promise<Quality> {
   const codes =
-    input.kind === 'selfie' ? await selfieIssues(input)
-      : input.kind === 'proof_of_address' ? await addressDocumentIssues(input)
+    input.kind === 'selfie'
+      ? await selfieIssues(input)
+      : input.kind === 'proof_of_address'
+        ? await addressDocumentIssues(input)
         : await identityDocumentIssues(input);
   const unique = [...new Set(codes)];
   return { acceptable: unique.length === 0, issues: unique.map((code) => ({ code, message: QUALITY_ISSUES[code] })) };
 }
 
-const unreadableFile = (detail: string) => invalid('file', `The file could not be read as an image (${detail}). Send a JPEG, PNG, WebP or HEIC photo.`);
+const unreadableFile = (detail: string) =>
+  invalid('file', `The file could not be read as an image (${detail}). Send a JPEG, PNG, WebP or HEIC photo.`);
 
 async function identityDocumentIssues(input: QualityInput): Promise<QualityIssueCode[]> {
   let r: DocumentResult;
@@ -123,7 +126,9 @@ async function addressDocumentIssues(input: QualityInput): Promise<QualityIssueC
     let pages = 0;
     try {
       // pdf-lib recovers what it can from a damaged file; a PDF without a single page is unusable.
-      pages = (await PDFDocument.load(input.data, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false })).getPageCount();
+      pages = (
+        await PDFDocument.load(input.data, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false })
+      ).getPageCount();
     } catch {
       pages = 0;
     }

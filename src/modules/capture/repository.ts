@@ -33,6 +33,11 @@ export const captureMedia = {
   },
 
   async setQuality(tx: Queryable, t: Tenant, mediaId: string, quality: Quality): Promise<void> {
-    await tx.query('UPDATE media SET quality = $4::jsonb WHERE account_id = $1 AND environment = $2 AND id = $3', [t.accountId, t.environment, mediaId, JSON.stringify(quality)]);
+    await tx.query('UPDATE media SET quality = $4::jsonb WHERE account_id = $1 AND environment = $2 AND id = $3', [
+      t.accountId,
+      t.environment,
+      mediaId,
+      JSON.stringify(quality),
+    ]);
   },
 };

@@ -23,12 +23,24 @@ const errors = (codes: number[]) => Object.fromEntries(codes.map((c) => [c, Type
  */
 const captureDoc: SwaggerTransform = ({ schema, url, ...doc }) => {
   if ('openapiObject' in doc) {
-    const o = doc.openapiObject as { components?: { securitySchemes?: Record<string, unknown> }; tags?: { name: string; description?: string }[] };
-    o.components = { ...o.components, securitySchemes: { ...o.components?.securitySchemes, sessionToken: {
-      type: 'http', scheme: 'bearer',
-      description: 'The session_token (vst_…) returned by POST /v1/verifications, held by the subject\'s browser or your client SDK. Opens only its own session\'s capture routes; API keys are refused here and session tokens are refused on /v1.',
-    } } };
-    const description = 'Called from the subject\'s device (the hosted page or a client SDK) with the session token. CORS allows any origin. See docs/capture.md.';
+    const o = doc.openapiObject as {
+      components?: { securitySchemes?: Record<string, unknown> };
+      tags?: { name: string; description?: string }[];
+    };
+    o.components = {
+      ...o.components,
+      securitySchemes: {
+        ...o.components?.securitySchemes,
+        sessionToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "The session_token (vst_…) returned by POST /v1/verifications, held by the subject's browser or your client SDK. Opens only its own session's capture routes; API keys are refused here and session tokens are refused on /v1.",
+        },
+      },
+    };
+    const description =
+      "Called from the subject's device (the hosted page or a client SDK) with the session token. CORS allows any origin. See docs/capture.md.";
     const tag = o.tags?.find((t) => t.name === CAPTURE_TAG);
     if (tag) tag.description = description;
     else o.tags = [...(o.tags ?? []), { name: CAPTURE_TAG, description }];
@@ -53,32 +65,44 @@ export const captureModule: FastifyPluginAsync<ModuleOptions> = async (app, opts
   // CORS preflight: answered without a token (browsers never send credentials on it).
   r.options('/*', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => reply.code(204).send());
 
-  r.get('/session', {
-    config,
-    schema: {
-      tags, operationId: 'getCaptureSession', summary: 'The session as its subject sees it: steps to capture, progress, accepted documents',
-      description: OPERATION_DOCS.getCaptureSession,
-      response: { 200: CaptureSession, ...errors([401, 429, 500]) },
+  r.get(
+    '/session',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'getCaptureSession',
+        summary: 'The session as its subject sees it: steps to capture, progress, accepted documents',
+        description: OPERATION_DOCS.getCaptureSession,
+        response: { 200: CaptureSession, ...errors([401, 429, 500]) },
+      },
     },
-  }, async (req) => {
-    const view = await captureSessionView(req.ctx.db, req.ctx, req.captureSession!.id, documents.maxImageBytes);
-    if (!view) throw new AppError('unauthenticated', 'The session token is not valid.');
-    return view;
-  });
+    async (req) => {
+      const view = await captureSessionView(req.ctx.db, req.ctx, req.captureSession!.id, documents.maxImageBytes);
+      if (!view) throw new AppError('unauthenticated', 'The session token is not valid.');
+      return view;
+    },
+  );
 
   await app.register(async (media: FastifyInstance) => registerMediaRoute(media, opts, documents), {});
 
-  r.post('/submit', {
-    config,
-    schema: {
-      tags, operationId: 'submitCapture', summary: 'Finish capture: the session moves to processing and its checks start',
-      description: OPERATION_DOCS.submitCapture,
-      response: { 202: SubmittedCapture, ...errors([400, 401, 409, 429, 500]) },
+  r.post(
+    '/submit',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'submitCapture',
+        summary: 'Finish capture: the session moves to processing and its checks start',
+        description: OPERATION_DOCS.submitCapture,
+        response: { 202: SubmittedCapture, ...errors([400, 401, 409, 429, 500]) },
+      },
     },
-  }, async (req, reply) => {
-    reply.code(202);
-    return submitCaptureSession({ ctx: req.ctx, sessionId: req.captureSession!.id });
-  });
+    async (req, reply) => {
+      reply.code(202);
+      return submitCaptureSession({ ctx: req.ctx, sessionId: req.captureSession!.id });
+    },
+  );
 };
 
 const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/pdf', 'application/octet-stream'];
@@ -113,22 +137,41 @@ function registerMediaRoute(app: FastifyInstance, opts: ModuleOptions, settings:
     });
   });
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.put('/media/:kind', {
-    config: { public: true, swaggerTransform: (arg) => {
-      const out = captureDoc(arg);
-      const content = Object.fromEntries(UPLOAD_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary' } }]));
-      return { ...out, schema: { ...out.schema, body: { description: 'The file itself as the raw body.', content } } as typeof out.schema };
-    } },
-    schema: {
-      tags: [CAPTURE_TAG], operationId: 'uploadCaptureMedia', summary: 'Upload one capture (document side, selfie or proof of address) as the raw body',
-      description: `kind is one of ${STEP_KINDS.join(', ')} (the session's steps). JPEG, PNG, WebP or HEIC images; proof_of_address also PDF. The type is read from the bytes, not Content-Type. At most ${limit} bytes (400 on field file). A new upload of a kind replaces the previous one. The quality object is guidance from the engines: issue codes ${QUALITY_ISSUE_CODES.join(', ')}.`,
-      params: MediaParams,
-      response: { 201: UploadedMedia, ...errors([400, 401, 409, 429, 500]) },
+  r.put(
+    '/media/:kind',
+    {
+      config: {
+        public: true,
+        swaggerTransform: (arg) => {
+          const out = captureDoc(arg);
+          const content = Object.fromEntries(UPLOAD_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary' } }]));
+          return {
+            ...out,
+            schema: { ...out.schema, body: { description: 'The file itself as the raw body.', content } } as typeof out.schema,
+          };
+        },
+      },
+      schema: {
+        tags: [CAPTURE_TAG],
+        operationId: 'uploadCaptureMedia',
+        summary: 'Upload one capture (document side, selfie or proof of address) as the raw body',
+        description: `kind is one of ${STEP_KINDS.join(', ')} (the session's steps). JPEG, PNG, WebP or HEIC images; proof_of_address also PDF. The type is read from the bytes, not Content-Type. At most ${limit} bytes (400 on field file). A new upload of a kind replaces the previous one. The quality object is guidance from the engines: issue codes ${QUALITY_ISSUE_CODES.join(', ')}.`,
+        params: MediaParams,
+        response: { 201: UploadedMedia, ...errors([400, 401, 409, 429, 500]) },
+      },
     },
-  }, async (req, reply) => {
-    const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const out = await uploadCaptureMedia({ ctx: req.ctx, sealer: opts.deps.sealer, settings, sessionId: req.captureSession!.id, kind: (req.params as { kind: StepKind }).kind, data });
-    reply.code(201);
-    return out;
-  });
+    async (req, reply) => {
+      const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const out = await uploadCaptureMedia({
+        ctx: req.ctx,
+        sealer: opts.deps.sealer,
+        settings,
+        sessionId: req.captureSession!.id,
+        kind: (req.params as { kind: StepKind }).kind,
+        data,
+      });
+      reply.code(201);
+      return out;
+    },
+  );
 }

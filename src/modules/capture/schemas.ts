@@ -3,7 +3,8 @@ import { Timestamp } from '../../platform/schemas.js';
 import { DOCUMENT_TYPES } from '../checks/document/index.js';
 
 /** A string enum (one `enum` in the OpenAPI document, the literal union as its type). */
-const lit = <T extends string>(xs: readonly T[], opts: Record<string, unknown> = {}) => Type.Unsafe<T>({ type: 'string', enum: [...xs], ...opts });
+const lit = <T extends string>(xs: readonly T[], opts: Record<string, unknown> = {}) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...xs], ...opts });
 
 /** What the subject captures; each kind is also the `kind` of the stored media row. */
 export const STEP_KINDS = ['document_front', 'document_back', 'selfie', 'proof_of_address'] as const;
@@ -19,7 +20,8 @@ export const QUALITY_ISSUES = {
   too_dark: 'The photo is too dark. Move somewhere brighter and try again.',
   no_document: 'We could not find an identity document in this photo. Place the whole document in the frame.',
   wrong_document: 'This document is not one we can accept here. Use one of the document types listed.',
-  unreadable: 'We could not read the document. Make sure all of it, including the lines of characters at the bottom, is in the frame and not covered.',
+  unreadable:
+    'We could not read the document. Make sure all of it, including the lines of characters at the bottom, is in the frame and not covered.',
   no_face: 'We could not find a face. Look straight at the camera with your face fully visible.',
   multiple_faces: 'More than one face is in the photo. Make sure only you are in the picture.',
   face_too_small: 'Your face is too small in the photo. Move closer to the camera.',
@@ -30,7 +32,9 @@ export const QUALITY_ISSUE_CODES = Object.keys(QUALITY_ISSUES) as QualityIssueCo
 export const Quality = Type.Object(
   {
     acceptable: Type.Boolean({ description: 'true when no issue was found. Guidance only: submission does not require it.' }),
-    issues: Type.Array(Type.Object({ code: lit(QUALITY_ISSUE_CODES, { description: 'Stable code; see docs/capture.md.' }), message: Type.String() })),
+    issues: Type.Array(
+      Type.Object({ code: lit(QUALITY_ISSUE_CODES, { description: 'Stable code; see docs/capture.md.' }), message: Type.String() }),
+    ),
   },
   { description: 'Guidance on the upload from the real engines (document reader, face engine); never a check result.' },
 );
@@ -42,19 +46,27 @@ export const SUBJECT_CHECK_STATUSES = ['pending', 'processing', 'complete'] as c
 
 export const CaptureSession = Type.Object({
   id: Type.String(),
-  status: lit(SUBJECT_SESSION_STATUSES, { description: 'approved, declined and referred all read as complete: the subject never sees the decision.' }),
+  status: lit(SUBJECT_SESSION_STATUSES, {
+    description: 'approved, declined and referred all read as complete: the subject never sees the decision.',
+  }),
   journey: Type.String(),
   expires_at: Timestamp,
   redirect_url: Type.Union([Type.String(), Type.Null()]),
-  steps: Type.Array(Type.Object({
-    kind: lit(STEP_KINDS),
-    required: Type.Boolean(),
-    description: Type.String(),
-    captured: Type.Boolean(),
-    quality: Type.Union([Quality, Type.Null()], { description: 'Guidance on the current upload of this step; null when nothing is captured.' }),
-  })),
+  steps: Type.Array(
+    Type.Object({
+      kind: lit(STEP_KINDS),
+      required: Type.Boolean(),
+      description: Type.String(),
+      captured: Type.Boolean(),
+      quality: Type.Union([Quality, Type.Null()], {
+        description: 'Guidance on the current upload of this step; null when nothing is captured.',
+      }),
+    }),
+  ),
   accepted_document_types: Type.Array(lit(DOCUMENT_TYPES), { description: 'Empty when the journey has no document check.' }),
-  accepted_countries: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Issuing countries accepted (ISO alpha-2); null: any.' }),
+  accepted_countries: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description: 'Issuing countries accepted (ISO alpha-2); null: any.',
+  }),
   max_upload_bytes: Type.Integer({ description: 'Largest file PUT /capture/v1/media/{kind} accepts.' }),
   checks: Type.Array(Type.Object({ type: Type.String(), status: lit(SUBJECT_CHECK_STATUSES) })),
 });

@@ -23,14 +23,20 @@ const SUBJECT_STATUS: Record<string, CaptureSession['status']> = {
  */
 export const subjectStatus = (internal: string): CaptureSession['status'] => SUBJECT_STATUS[internal] ?? 'processing';
 
-const subjectCheckStatus = (s: string): CaptureSession['checks'][number]['status'] => (s === 'pending' || s === 'processing' ? s : 'complete');
+const subjectCheckStatus = (s: string): CaptureSession['checks'][number]['status'] =>
+  s === 'pending' || s === 'processing' ? s : 'complete';
 
 /**
  * The session as its subject may see it: what to capture, what is captured and how it looked, and
  * progress. Whatever this returns is in the subject's hands, so it never carries the decision, a
  * check's outcome, risk or the subject reference.
  */
-export async function captureSessionView(db: Queryable, t: Tenant, sessionId: string, maxUploadBytes: number): Promise<CaptureSession | null> {
+export async function captureSessionView(
+  db: Queryable,
+  t: Tenant,
+  sessionId: string,
+  maxUploadBytes: number,
+): Promise<CaptureSession | null> {
   const s = await sessions.get(db, t, sessionId);
   if (!s || s.deleted_at) return null;
   const [checks, media] = await Promise.all([sessions.checksOf(db, [s.id]), captureMedia.current(db, t, s.id)]);
@@ -42,7 +48,11 @@ export async function captureSessionView(db: Queryable, t: Tenant, sessionId: st
     journey: s.journey_key,
     expires_at: iso(s.expires_at)!,
     redirect_url: s.redirect_url,
-    steps: stepsFor(s.definition).map((step) => ({ ...step, captured: byKind.has(step.kind), quality: byKind.get(step.kind)?.quality ?? null })),
+    steps: stepsFor(s.definition).map((step) => ({
+      ...step,
+      captured: byKind.has(step.kind),
+      quality: byKind.get(step.kind)?.quality ?? null,
+    })),
     accepted_document_types: doc.types,
     accepted_countries: doc.countries,
     max_upload_bytes: maxUploadBytes,

@@ -24,7 +24,9 @@ export function stepsFor(def: JourneyDefinition): Step[] {
     else if (c.type === 'proof_of_address') kinds.push(['proof_of_address', true]);
   }
   const seen = new Set<StepKind>();
-  return kinds.filter(([k]) => !seen.has(k) && seen.add(k)).map(([kind, required]) => ({ kind, required, description: DESCRIPTIONS[kind] }));
+  return kinds
+    .filter(([k]) => !seen.has(k) && seen.add(k))
+    .map(([kind, required]) => ({ kind, required, description: DESCRIPTIONS[kind] }));
 }
 
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];

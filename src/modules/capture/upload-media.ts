@@ -12,7 +12,13 @@ import { captureMedia } from './repository.js';
 import type { StepKind, UploadedMedia } from './schemas.js';
 import { documentSettings, stepsFor } from './steps.js';
 
-const TYPE_NAMES: Record<string, string> = { 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP', 'image/heic': 'HEIC', 'application/pdf': 'PDF' };
+const TYPE_NAMES: Record<string, string> = {
+  'image/jpeg': 'JPEG',
+  'image/png': 'PNG',
+  'image/webp': 'WebP',
+  'image/heic': 'HEIC',
+  'application/pdf': 'PDF',
+};
 
 /** Refuses a session the subject can no longer add to (409), before any engine runs. */
 export function assertWaiting(s: Pick<SessionRow, 'status' | 'expires_at'>): void {
@@ -27,7 +33,14 @@ export function assertWaiting(s: Pick<SessionRow, 'status' | 'expires_at'>): voi
  * guidance (outside the transaction), then in one transaction retires the previous upload of the
  * kind, stores the new one sealed, records its guidance and, on the first upload, starts capture.
  */
-export async function uploadCaptureMedia(args: { ctx: RequestContext; sealer: Sealer; settings: DocumentSettings; sessionId: string; kind: StepKind; data: Buffer }): Promise<UploadedMedia> {
+export async function uploadCaptureMedia(args: {
+  ctx: RequestContext;
+  sealer: Sealer;
+  settings: DocumentSettings;
+  sessionId: string;
+  kind: StepKind;
+  data: Buffer;
+}): Promise<UploadedMedia> {
   const { ctx, kind, data } = args;
   const s = await sessions.get(ctx.db, ctx, args.sessionId);
   if (!s) throw conflict('The session no longer exists.');
@@ -42,7 +55,14 @@ export async function uploadCaptureMedia(args: { ctx: RequestContext; sealer: Se
   if (!accept.includes(contentType)) {
     throw invalid('file', `The file must be ${accept.map((t) => TYPE_NAMES[t] ?? t).join(', ')} (its content is ${contentType}).`);
   }
-  const quality = await assessQuality({ kind, data, contentType, environment: ctx.environment, accepted: documentSettings(s.definition), settings: args.settings });
+  const quality = await assessQuality({
+    kind,
+    data,
+    contentType,
+    environment: ctx.environment,
+    accepted: documentSettings(s.definition),
+    settings: args.settings,
+  });
 
   return withTransaction(ctx, async (tx) => {
     // The row lock orders uploads of one session against each other and against submission.
@@ -53,7 +73,12 @@ export async function uploadCaptureMedia(args: { ctx: RequestContext; sealer: Se
     const row = await checks.insertMedia(tx, ctx, args.sealer, { sessionId: s.id, checkId: null }, { kind, contentType, data });
     await captureMedia.setQuality(tx, ctx, row.id, quality);
     if (!locked.capture_started_at) await startCaptureIn(tx, ctx, s.id);
-    await emitAudit(tx, ctx, { action: 'verification.media_captured', resourceType: 'verification', resourceId: s.id, metadata: { kind, media_id: row.id, sha256: row.sha256, bytes: row.bytes, replaced, issues: quality.issues.map((i) => i.code) } });
+    await emitAudit(tx, ctx, {
+      action: 'verification.media_captured',
+      resourceType: 'verification',
+      resourceId: s.id,
+      metadata: { kind, media_id: row.id, sha256: row.sha256, bytes: row.bytes, replaced, issues: quality.issues.map((i) => i.code) },
+    });
     return { kind, media_id: row.id, bytes: row.bytes, content_type: row.content_type, sha256: row.sha256, quality };
   });
 }

@@ -7,15 +7,40 @@ import type { CaseEvent } from './state-machine.js';
 import './events.js';
 
 /** Audit row and case.updated event of one change, in the change's transaction. */
-export async function announceCaseChange(tx: Queryable, ctx: RequestContext, before: CaseRow, after: CaseRow, extra: Record<string, unknown> = {}): Promise<string[]> {
+export async function announceCaseChange(
+  tx: Queryable,
+  ctx: RequestContext,
+  before: CaseRow,
+  after: CaseRow,
+  extra: Record<string, unknown> = {},
+): Promise<string[]> {
   const diff: Record<string, { before: unknown; after: unknown }> = {};
-  for (const k of ['state', 'owner', 'severity', 'resolution'] as const) if (before[k] !== after[k]) diff[k] = { before: before[k], after: after[k] };
+  for (const k of ['state', 'owner', 'severity', 'resolution'] as const)
+    if (before[k] !== after[k]) diff[k] = { before: before[k], after: after[k] };
   const changed = Object.keys(diff).filter((k) => k !== 'resolution');
   if (changed.length === 0) return [];
-  await emitAudit(tx, ctx, { action: 'case.updated', resourceType: 'case', resourceId: after.id, diff, metadata: { kind: after.kind, verification_id: after.session_id, alert_id: after.alert_id, ...extra } });
+  await emitAudit(tx, ctx, {
+    action: 'case.updated',
+    resourceType: 'case',
+    resourceId: after.id,
+    diff,
+    metadata: { kind: after.kind, verification_id: after.session_id, alert_id: after.alert_id, ...extra },
+  });
   await enqueueEvent(tx, ctx, {
-    type: 'case.updated', resourceType: 'case', resourceId: after.id,
-    data: { id: after.id, kind: after.kind, state: after.state, severity: after.severity, owner: after.owner, resolution: after.resolution, verification_id: after.session_id, alert_id: after.alert_id, changed },
+    type: 'case.updated',
+    resourceType: 'case',
+    resourceId: after.id,
+    data: {
+      id: after.id,
+      kind: after.kind,
+      state: after.state,
+      severity: after.severity,
+      owner: after.owner,
+      resolution: after.resolution,
+      verification_id: after.session_id,
+      alert_id: after.alert_id,
+      changed,
+    },
   });
   return changed;
 }
@@ -24,7 +49,13 @@ export async function announceCaseChange(tx: Queryable, ctx: RequestContext, bef
  * Closes a session's review case(s) because the session was decided or deleted, in that
  * transaction: the transition row, audit row and case.updated event commit with it.
  */
-export async function closeSessionCases(tx: Queryable, ctx: RequestContext, sessionId: string, event: Extract<CaseEvent, 'session_decided' | 'session_deleted'>, resolution: string): Promise<string[]> {
+export async function closeSessionCases(
+  tx: Queryable,
+  ctx: RequestContext,
+  sessionId: string,
+  event: Extract<CaseEvent, 'session_decided' | 'session_deleted'>,
+  resolution: string,
+): Promise<string[]> {
   const closed: string[] = [];
   for (const before of await caseRows.unclosedOfSession(tx, ctx, sessionId)) {
     await caseRows.applyTransition(tx, ctx, before.id, before.state, event, resolution);
@@ -38,7 +69,12 @@ export async function closeSessionCases(tx: Queryable, ctx: RequestContext, sess
  * Alerts whose listed entity left its list (any tenant; the re-screen job closes them): their cases
  * close too, resolution entity_removed, in the same transaction as the alerts.
  */
-export async function closeAlertCases(tx: Queryable, db: Db, alerts: { id: string; account_id: string; environment: string }[], requestId: string): Promise<number> {
+export async function closeAlertCases(
+  tx: Queryable,
+  db: Db,
+  alerts: { id: string; account_id: string; environment: string }[],
+  requestId: string,
+): Promise<number> {
   let closed = 0;
   for (const a of alerts) {
     const ctx = systemContext(db, a.account_id, a.environment as Environment, requestId);

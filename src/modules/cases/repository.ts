@@ -32,7 +32,13 @@ export interface CaseRow {
   updated_at: Date;
   closed_at: Date | null;
 }
-export interface CaseTransitionRow { from_state: CaseState | null; to_state: CaseState; event: string; actor: string; at: Date }
+export interface CaseTransitionRow {
+  from_state: CaseState | null;
+  to_state: CaseState;
+  event: string;
+  actor: string;
+  at: Date;
+}
 
 /** Cases with their subject reference, read from the session or the alert (so deletion needs no second copy). */
 const VIEW = `(SELECT c.*, coalesce(s.subject_reference, a.subject_reference) AS subject_reference
@@ -42,26 +48,66 @@ const actorOf = (w: Who) => (w.actor ? `${w.actor.type}:${w.actor.id}` : 'system
 
 export function toCase(r: CaseRow, trail?: CaseTransitionRow[]): Case {
   return {
-    id: r.id, object: 'case', kind: r.kind, state: r.state, severity: r.severity, owner: r.owner,
-    reason_code: r.reason_code, reason_codes: r.reason_codes ?? [], subject_reference: r.subject_reference,
-    verification_id: r.session_id, alert_id: r.alert_id,
-    created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!, closed_at: iso(r.closed_at), resolution: r.resolution,
-    ...(trail ? { transitions: trail.map((x) => ({ from: x.from_state, to: x.to_state, event: x.event, actor: x.actor, at: iso(x.at)! })) } : {}),
+    id: r.id,
+    object: 'case',
+    kind: r.kind,
+    state: r.state,
+    severity: r.severity,
+    owner: r.owner,
+    reason_code: r.reason_code,
+    reason_codes: r.reason_codes ?? [],
+    subject_reference: r.subject_reference,
+    verification_id: r.session_id,
+    alert_id: r.alert_id,
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+    closed_at: iso(r.closed_at),
+    resolution: r.resolution,
+    ...(trail
+      ? { transitions: trail.map((x) => ({ from: x.from_state, to: x.to_state, event: x.event, actor: x.actor, at: iso(x.at)! })) }
+      : {}),
   };
 }
 
 /** What a case is about, generically (migration 0021): a verification session or a monitoring alert. */
-export function caseSubject(c: { kind: CaseKind; sessionId?: string | null; alertId?: string | null }): [subjectType: string, subjectId: string] {
+export function caseSubject(c: {
+  kind: CaseKind;
+  sessionId?: string | null;
+  alertId?: string | null;
+}): [subjectType: string, subjectId: string] {
   return c.kind === 'screening_alert' ? ['monitoring_alert', c.alertId!] : ['verification', c.sessionId!];
 }
 
 export const caseRows = {
   /** Opens a case (state open) and writes its first trail row. */
-  async open(tx: Queryable, w: Who, c: { id: string; kind: CaseKind; sessionId?: string | null; alertId?: string | null; severity: Severity; reasonCode: string; reasonCodes: string[] }): Promise<void> {
+  async open(
+    tx: Queryable,
+    w: Who,
+    c: {
+      id: string;
+      kind: CaseKind;
+      sessionId?: string | null;
+      alertId?: string | null;
+      severity: Severity;
+      reasonCode: string;
+      reasonCodes: string[];
+    },
+  ): Promise<void> {
     await tx.query(
       `INSERT INTO cases (id, account_id, environment, kind, session_id, alert_id, state, severity, reason_code, reason_codes, subject_type, subject_id)
        VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9::text[], $10, $11)`,
-      [c.id, w.accountId, w.environment, c.kind, c.sessionId ?? null, c.alertId ?? null, c.severity, c.reasonCode, c.reasonCodes, ...caseSubject(c)],
+      [
+        c.id,
+        w.accountId,
+        w.environment,
+        c.kind,
+        c.sessionId ?? null,
+        c.alertId ?? null,
+        c.severity,
+        c.reasonCode,
+        c.reasonCodes,
+        ...caseSubject(c),
+      ],
     );
     await tx.query(
       `INSERT INTO case_transitions (case_id, account_id, environment, from_state, to_state, event, actor, request_id) VALUES ($1, $2, $3, NULL, 'open', 'opened', $4, $5)`,
@@ -70,26 +116,44 @@ export const caseRows = {
   },
 
   async get(db: Queryable, t: Tenant, id: string): Promise<CaseRow | null> {
-    const rows = await db.query<CaseRow>(`SELECT * FROM ${VIEW} x WHERE account_id = $1 AND environment = $2 AND id = $3`, [t.accountId, t.environment, id]);
+    const rows = await db.query<CaseRow>(`SELECT * FROM ${VIEW} x WHERE account_id = $1 AND environment = $2 AND id = $3`, [
+      t.accountId,
+      t.environment,
+      id,
+    ]);
     return rows[0] ?? null;
   },
 
   /** Locks the case row for a multi-step change (PATCH). */
   async lock(tx: Queryable, t: Tenant, id: string): Promise<CaseRow | null> {
-    const rows = await tx.query<{ id: string }>('SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND id = $3 FOR UPDATE', [t.accountId, t.environment, id]);
+    const rows = await tx.query<{ id: string }>('SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND id = $3 FOR UPDATE', [
+      t.accountId,
+      t.environment,
+      id,
+    ]);
     return rows[0] ? caseRows.get(tx, t, id) : null;
   },
 
   /** The session's cases that are not closed yet (normally one), locked. */
   async unclosedOfSession(tx: Queryable, t: Tenant, sessionId: string): Promise<CaseRow[]> {
-    const locked = await tx.query<{ id: string }>("SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND state <> 'closed' ORDER BY id FOR UPDATE", [t.accountId, t.environment, sessionId]);
+    const locked = await tx.query<{ id: string }>(
+      "SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND state <> 'closed' ORDER BY id FOR UPDATE",
+      [t.accountId, t.environment, sessionId],
+    );
     if (locked.length === 0) return [];
-    return tx.query<CaseRow>(`SELECT * FROM ${VIEW} x WHERE account_id = $1 AND environment = $2 AND id = ANY($3::text[]) ORDER BY id`, [t.accountId, t.environment, locked.map((r) => r.id)]);
+    return tx.query<CaseRow>(`SELECT * FROM ${VIEW} x WHERE account_id = $1 AND environment = $2 AND id = ANY($3::text[]) ORDER BY id`, [
+      t.accountId,
+      t.environment,
+      locked.map((r) => r.id),
+    ]);
   },
 
   /** Locks the not yet closed cases of a monitoring alert; returns their ids. */
   async lockUnclosedOfAlert(tx: Queryable, t: Tenant, alertId: string): Promise<string[]> {
-    const rows = await tx.query<{ id: string }>("SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND alert_id = $3 AND state <> 'closed' FOR UPDATE", [t.accountId, t.environment, alertId]);
+    const rows = await tx.query<{ id: string }>(
+      "SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND alert_id = $3 AND state <> 'closed' FOR UPDATE",
+      [t.accountId, t.environment, alertId],
+    );
     return rows.map((r) => r.id);
   },
   async page(db: Queryable, t: Tenant, q: CasesQuery) {
@@ -107,19 +171,34 @@ export const caseRows = {
     if (q.verification_id) add('session_id = ?', q.verification_id);
     if (q.created_gte) add('created_at >= ?::timestamptz', q.created_gte);
     if (q.created_lt) add('created_at < ?::timestamptz', q.created_lt);
-    return paginate<CaseRow & Record<string, unknown>>(db, t, { from: `${VIEW} x`, where, params, limit: q.limit, cursor: q.cursor, name: 'cases' });
+    return paginate<CaseRow & Record<string, unknown>>(db, t, {
+      from: `${VIEW} x`,
+      where,
+      params,
+      limit: q.limit,
+      cursor: q.cursor,
+      name: 'cases',
+    });
   },
 
   /**
    * The only way a case's state changes: the table names the next state, the UPDATE applies only
    * if the case is still in `from` (else 409), and one case_transitions row is written.
    */
-  async applyTransition(tx: Queryable, w: Who, id: string, from: CaseState, event: CaseEvent, resolution: string | null = null): Promise<CaseState> {
+  async applyTransition(
+    tx: Queryable,
+    w: Who,
+    id: string,
+    from: CaseState,
+    event: CaseEvent,
+    resolution: string | null = null,
+  ): Promise<CaseState> {
     let to: CaseState;
     try {
       to = transition(from, event);
     } catch (err) {
-      if (err instanceof IllegalCaseTransition) throw conflict(`The case is ${from}; ${event.replace(/_/g, ' ')} is not possible in that state.`, 'state');
+      if (err instanceof IllegalCaseTransition)
+        throw conflict(`The case is ${from}; ${event.replace(/_/g, ' ')} is not possible in that state.`, 'state');
       throw err;
     }
     const rows = await tx.query<{ id: string }>(
@@ -147,7 +226,12 @@ export const caseRows = {
   },
 
   /** A correction re-screened the session: its open review case follows the new reasons and severity. */
-  async setReasons(tx: Queryable, t: Tenant, id: string, a: { reasonCode: string; reasonCodes: string[]; severity: Severity }): Promise<void> {
+  async setReasons(
+    tx: Queryable,
+    t: Tenant,
+    id: string,
+    a: { reasonCode: string; reasonCodes: string[]; severity: Severity },
+  ): Promise<void> {
     await tx.query(
       'UPDATE cases SET reason_code = $4, reason_codes = $5::text[], severity = $6, updated_at = now() WHERE account_id = $1 AND environment = $2 AND id = $3',
       [t.accountId, t.environment, id, a.reasonCode, a.reasonCodes, a.severity],

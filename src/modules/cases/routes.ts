@@ -15,33 +15,58 @@ export const casesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Cases'];
 
-  r.get('', {
-    config: { scope: 'cases:read' },
-    schema: {
-      tags, operationId: 'listCases', summary: 'List cases and alerts with owner, severity and state',
-      description: OPERATION_DOCS.listCases,
-      querystring: CasesQuery, response: { 200: Page(Case), ...standardErrors },
+  r.get(
+    '',
+    {
+      config: { scope: 'cases:read' },
+      schema: {
+        tags,
+        operationId: 'listCases',
+        summary: 'List cases and alerts with owner, severity and state',
+        description: OPERATION_DOCS.listCases,
+        querystring: CasesQuery,
+        response: { 200: Page(Case), ...standardErrors },
+      },
     },
-  }, async (req) => {
-    const page = await caseRows.page(req.ctx.db, req.ctx, req.query);
-    return { data: page.data.map((c) => toCase(c)), next_cursor: page.next_cursor };
-  });
-
-  r.get('/:id', {
-    config: { scope: 'cases:read' },
-    schema: { tags, operationId: 'getCase', summary: 'Retrieve a case with its state trail', params: IdParam, response: { 200: Case, ...standardErrors } },
-  }, async (req) => {
-    const row = await caseRows.get(req.ctx.db, req.ctx, req.params.id);
-    if (!row) throw notFound('case', 'id');
-    return toCase(row, await caseRows.transitionsOf(req.ctx.db, req.ctx, row.id));
-  });
-
-  r.patch('/:id', {
-    config: { scope: 'cases:write' },
-    schema: {
-      tags, operationId: 'updateCase', summary: 'Assign a case, change its severity, or move its state',
-      description: OPERATION_DOCS.updateCase,
-      params: IdParam, body: UpdateCase, response: { 200: Case, ...standardErrors },
+    async (req) => {
+      const page = await caseRows.page(req.ctx.db, req.ctx, req.query);
+      return { data: page.data.map((c) => toCase(c)), next_cursor: page.next_cursor };
     },
-  }, async (req) => updateCase({ ctx: req.ctx, id: req.params.id, input: req.body }));
+  );
+
+  r.get(
+    '/:id',
+    {
+      config: { scope: 'cases:read' },
+      schema: {
+        tags,
+        operationId: 'getCase',
+        summary: 'Retrieve a case with its state trail',
+        params: IdParam,
+        response: { 200: Case, ...standardErrors },
+      },
+    },
+    async (req) => {
+      const row = await caseRows.get(req.ctx.db, req.ctx, req.params.id);
+      if (!row) throw notFound('case', 'id');
+      return toCase(row, await caseRows.transitionsOf(req.ctx.db, req.ctx, row.id));
+    },
+  );
+
+  r.patch(
+    '/:id',
+    {
+      config: { scope: 'cases:write' },
+      schema: {
+        tags,
+        operationId: 'updateCase',
+        summary: 'Assign a case, change its severity, or move its state',
+        description: OPERATION_DOCS.updateCase,
+        params: IdParam,
+        body: UpdateCase,
+        response: { 200: Case, ...standardErrors },
+      },
+    },
+    async (req) => updateCase({ ctx: req.ctx, id: req.params.id, input: req.body }),
+  );
 };

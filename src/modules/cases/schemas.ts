@@ -6,14 +6,26 @@ import { SEVERITIES } from './severity.js';
 
 export const CASE_KINDS = ['verification_review', 'screening_alert'] as const;
 export type CaseKind = (typeof CASE_KINDS)[number];
-const lit = <T extends string>(xs: readonly T[], o: object = {}) => Type.Union(xs.map((x) => Type.Literal(x)), o);
-const Owner = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'A reviewer identifier in your own tool (e.g. an e-mail or user id).' });
+const lit = <T extends string>(xs: readonly T[], o: object = {}) =>
+  Type.Union(
+    xs.map((x) => Type.Literal(x)),
+    o,
+  );
+const Owner = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: '\\S',
+  description: 'A reviewer identifier in your own tool (e.g. an e-mail or user id).',
+});
 
 export const Case = Type.Object(
   {
     id: Type.String(),
     object: Type.Literal('case'),
-    kind: lit(CASE_KINDS, { description: 'verification_review: a referred session waiting for a decision; screening_alert: a monitoring alert (a new list hit for an enrolled subject).' }),
+    kind: lit(CASE_KINDS, {
+      description:
+        'verification_review: a referred session waiting for a decision; screening_alert: a monitoring alert (a new list hit for an enrolled subject).',
+    }),
     state: lit(CASE_STATES, { description: 'open (in the queue), in_review (owned and being worked on), closed.' }),
     severity: lit(SEVERITIES),
     owner: Type.Union([Type.String(), Type.Null()]),
@@ -25,14 +37,21 @@ export const Case = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     closed_at: Type.Union([Timestamp, Type.Null()]),
-    resolution: Type.Union([Type.String(), Type.Null()], { description: 'How it was closed: the reviewer\'s note, decision: approved|declined, deleted, or entity_removed.' }),
-    transitions: Type.Optional(Type.Array(Type.Object({
-      from: Type.Union([lit(CASE_STATES), Type.Null()]),
-      to: lit(CASE_STATES),
-      event: Type.String(),
-      actor: Type.String(),
-      at: Timestamp,
-    }), { description: 'GET /v1/cases/{id} and PATCH only: every state change, oldest first (the first is the opening).' })),
+    resolution: Type.Union([Type.String(), Type.Null()], {
+      description: "How it was closed: the reviewer's note, decision: approved|declined, deleted, or entity_removed.",
+    }),
+    transitions: Type.Optional(
+      Type.Array(
+        Type.Object({
+          from: Type.Union([lit(CASE_STATES), Type.Null()]),
+          to: lit(CASE_STATES),
+          event: Type.String(),
+          actor: Type.String(),
+          at: Timestamp,
+        }),
+        { description: 'GET /v1/cases/{id} and PATCH only: every state change, oldest first (the first is the opening).' },
+      ),
+    ),
   },
   { title: 'Case' },
 );
@@ -42,7 +61,9 @@ export const CasesQuery = Type.Object({
   ...PageQuery.properties,
   state: Type.Optional(lit(CASE_STATES)),
   kind: Type.Optional(lit(CASE_KINDS)),
-  owner: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Cases owned by this reviewer; `none` for unassigned cases.' })),
+  owner: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Cases owned by this reviewer; `none` for unassigned cases.' }),
+  ),
   severity: Type.Optional(lit(SEVERITIES)),
   created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'Cases opened at or after this moment.' })),
   created_lt: Type.Optional(Type.String({ format: 'date-time', description: 'Cases opened before this moment.' })),
@@ -52,10 +73,21 @@ export type CasesQuery = Static<typeof CasesQuery>;
 
 export const UpdateCase = Type.Object(
   {
-    state: Type.Optional(lit(CASE_STATES, { description: 'in_review (needs an owner), open (back to the queue) or closed (needs resolution; screening alerts only: a review case closes with its session\'s decision).' })),
+    state: Type.Optional(
+      lit(CASE_STATES, {
+        description:
+          "in_review (needs an owner), open (back to the queue) or closed (needs resolution; screening alerts only: a review case closes with its session's decision).",
+      }),
+    ),
     owner: Type.Optional(Type.Union([Owner, Type.Null()], { description: 'Assign (a reviewer identifier) or unassign (null).' })),
     severity: Type.Optional(lit(SEVERITIES)),
-    resolution: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Required when closing: how the case was resolved. Kept in the audit trail: do not repeat personal data here.' })),
+    resolution: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description: 'Required when closing: how the case was resolved. Kept in the audit trail: do not repeat personal data here.',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

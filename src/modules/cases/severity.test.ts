@@ -12,7 +12,10 @@ test('review severity follows the risk band; a sanctions match is critical', () 
 
 test('alert severity from the hit', () => {
   const hit = (o: { blocked?: boolean; score: number; datasets: string[]; identifier?: string }) => ({
-    blocked: o.blocked ?? false, score: o.score, datasets: o.datasets, explanation: { matched: [], contradicted: [], components: o.identifier ? { identifier: o.identifier } : {} },
+    blocked: o.blocked ?? false,
+    score: o.score,
+    datasets: o.datasets,
+    explanation: { matched: [], contradicted: [], components: o.identifier ? { identifier: o.identifier } : {} },
   });
   assert.equal(alertSeverity(hit({ blocked: true, score: 0.5, datasets: ['pep'] })), 'critical');
   assert.equal(alertSeverity(hit({ score: 0.7, datasets: ['pep'], identifier: 'match' })), 'critical');

@@ -14,7 +14,7 @@ test('the case table: open ⇄ in_review → closed, and closed is final', () =>
   assert.deepEqual(Object.keys(TRANSITIONS).sort(), [...CASE_STATES].sort());
 });
 
-test('a PATCH target state maps to the reviewer\'s event, never to a system one', () => {
+test("a PATCH target state maps to the reviewer's event, never to a system one", () => {
   assert.equal(reviewerEvent('open', 'in_review'), 'start_review');
   assert.equal(reviewerEvent('in_review', 'open'), 'return_to_queue');
   assert.equal(reviewerEvent('open', 'closed'), 'close');

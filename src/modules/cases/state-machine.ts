@@ -24,7 +24,10 @@ export const TRANSITIONS: Record<CaseState, Partial<Record<CaseEvent, CaseState>
 };
 
 export class IllegalCaseTransition extends Error {
-  constructor(readonly from: CaseState, readonly event: CaseEvent) {
+  constructor(
+    readonly from: CaseState,
+    readonly event: CaseEvent,
+  ) {
     super(`A case in state ${from} cannot take the event ${event}.`);
   }
 }

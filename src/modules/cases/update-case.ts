@@ -19,21 +19,31 @@ export async function updateCase({ ctx, id, input }: { ctx: RequestContext; id: 
     if (!before) throw notFound('case', 'id');
     if (before.state === 'closed') throw conflict('The case is closed; a closed case is final.', 'state');
     const target = input.state ?? before.state;
-    if (input.resolution !== undefined && target !== 'closed') throw invalid('resolution', 'A resolution is given only when closing the case (state closed).');
+    if (input.resolution !== undefined && target !== 'closed')
+      throw invalid('resolution', 'A resolution is given only when closing the case (state closed).');
     if (target === 'closed') {
       if (before.kind === 'verification_review') {
-        throw conflict(`A verification review case closes with its session's decision: POST /v1/verifications/${before.session_id}/decision (or DELETE the session).`, 'state');
+        throw conflict(
+          `A verification review case closes with its session's decision: POST /v1/verifications/${before.session_id}/decision (or DELETE the session).`,
+          'state',
+        );
       }
       if (!input.resolution) throw invalid('resolution', 'Closing a case needs a resolution: how it was resolved.');
     }
     const owner = input.owner !== undefined ? input.owner : before.owner;
     if (target === 'in_review' && !owner) throw invalid('owner', 'A case in review needs an owner: set owner in the same request.');
-    if (target !== before.state && !reviewerEvent(before.state, target)) throw conflict(`The case is ${before.state}; it cannot move to ${target}.`, 'state');
+    if (target !== before.state && !reviewerEvent(before.state, target))
+      throw conflict(`The case is ${before.state}; it cannot move to ${target}.`, 'state');
 
-    if (input.owner !== undefined || input.severity !== undefined) await caseRows.setAttributes(tx, ctx, id, { owner: input.owner, severity: input.severity });
-    if (target !== before.state) await caseRows.applyTransition(tx, ctx, id, before.state, reviewerEvent(before.state, target)!, input.resolution ?? null);
+    if (input.owner !== undefined || input.severity !== undefined)
+      await caseRows.setAttributes(tx, ctx, id, { owner: input.owner, severity: input.severity });
+    if (target !== before.state)
+      await caseRows.applyTransition(tx, ctx, id, before.state, reviewerEvent(before.state, target)!, input.resolution ?? null);
     if (target === 'closed' && before.alert_id) {
-      await tx.query("UPDATE monitoring_alerts SET state = 'closed', closed_reason = 'case_closed', closed_at = now() WHERE account_id = $1 AND environment = $2 AND id = $3 AND state = 'open'", [ctx.accountId, ctx.environment, before.alert_id]);
+      await tx.query(
+        "UPDATE monitoring_alerts SET state = 'closed', closed_reason = 'case_closed', closed_at = now() WHERE account_id = $1 AND environment = $2 AND id = $3 AND state = 'open'",
+        [ctx.accountId, ctx.environment, before.alert_id],
+      );
     }
     const after = (await caseRows.get(tx, ctx, id))!;
     await announceCaseChange(tx, ctx, before, after);

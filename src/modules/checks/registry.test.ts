@@ -18,7 +18,10 @@ test('every check type has one registry entry naming itself, with its clean stat
 });
 
 test('a journey check type has settings and either a pipeline step or a decision that computes it', () => {
-  assert.deepEqual([...JOURNEY_CHECK_TYPES], ['document', 'liveness', 'face_match', 'sanctions_pep', 'age_estimation', 'proof_of_address', 'risk_score']);
+  assert.deepEqual(
+    [...JOURNEY_CHECK_TYPES],
+    ['document', 'liveness', 'face_match', 'sanctions_pep', 'age_estimation', 'proof_of_address', 'risk_score'],
+  );
   for (const t of JOURNEY_CHECK_TYPES) {
     const j = CHECK_REGISTRY[t].journey!;
     assert.ok(j.step !== null || j.decidedBy === 'risk_bands', `${t} runs somehow`);

@@ -41,16 +41,28 @@ export const CHECK_REGISTRY = {
     journey: { settings: screeningSettings, step: screeningStep },
   },
   age_estimation: { type: 'age_estimation', ...verifying, routes: face, journey: { settings: ageSettings, step: ageStep } },
-  proof_of_address: { type: 'proof_of_address', ...verifying, routes: proofOfAddress, journey: { settings: proofOfAddressSettings, step: proofOfAddressStep } },
+  proof_of_address: {
+    type: 'proof_of_address',
+    ...verifying,
+    routes: proofOfAddress,
+    journey: { settings: proofOfAddressSettings, step: proofOfAddressStep },
+  },
   contact: { type: 'contact', ...verifying, routes: contact, journey: null },
   document_ai: { type: 'document_ai', ...verifying, routes: documentAi, journey: null },
   // Computed by the journey's decision from its risk bands, never by an engine of its own.
-  risk_score: { type: 'risk_score', ...verifying, routes: null, journey: { settings: Type.Object({}, { additionalProperties: false }), step: null, decidedBy: 'risk_bands' } },
+  risk_score: {
+    type: 'risk_score',
+    ...verifying,
+    routes: null,
+    journey: { settings: Type.Object({}, { additionalProperties: false }), step: null, decidedBy: 'risk_bands' },
+  },
 } as const satisfies Record<CheckType, CheckTypeEntry>;
 
 /** Check types a journey may run, in registry order. */
 export type JourneyCheckType = { [K in CheckType]: (typeof CHECK_REGISTRY)[K]['journey'] extends null ? never : K }[CheckType];
-export const JOURNEY_CHECK_TYPES: readonly JourneyCheckType[] = CHECK_TYPES.filter((t): t is JourneyCheckType => CHECK_REGISTRY[t].journey !== null);
+export const JOURNEY_CHECK_TYPES: readonly JourneyCheckType[] = CHECK_TYPES.filter(
+  (t): t is JourneyCheckType => CHECK_REGISTRY[t].journey !== null,
+);
 
 /** The statuses a finished check of this type can have; the first is the clean outcome. */
 export function statusesOf(type: CheckType): readonly OutcomeStatus[] {
@@ -82,9 +94,14 @@ export async function runStep(type: CheckType, settings: Record<string, unknown>
     return await step(settings, st, res);
   } catch (err) {
     if (err instanceof AppError && err.code === 'invalid_request') {
-      return withoutEngine(type === 'sanctions_pep' ? 'potential_match' : 'failed', 'capture_unusable', `The engine could not use the capture: ${err.message}`);
+      return withoutEngine(
+        type === 'sanctions_pep' ? 'potential_match' : 'failed',
+        'capture_unusable',
+        `The engine could not use the capture: ${err.message}`,
+      );
     }
-    if (err instanceof AppError && err.code === 'check_unavailable') return withoutEngine(entry.reviewStatus, 'check_unavailable', err.message);
+    if (err instanceof AppError && err.code === 'check_unavailable')
+      return withoutEngine(entry.reviewStatus, 'check_unavailable', err.message);
     throw err;
   }
 }

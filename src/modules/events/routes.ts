@@ -33,23 +33,50 @@ const toEvent = (e: EventRow) => ({
 export const eventsModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Events'];
-  r.get('', { config: { scope: 'webhooks:read' }, schema: { tags, operationId: 'listEvents', summary: 'List emitted events, newest first', querystring: EventsQuery, response: { 200: Page(Event), ...standardErrors } } }, async (req) => {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (req.query.type) {
-      params.push(req.query.type);
-      where.push(`type = $${params.length + 2}`);
-    }
-    if (req.query.resource_id) {
-      params.push(req.query.resource_id);
-      where.push(`resource_id = $${params.length + 2}`);
-    }
-    const page = await paginate<EventRow & Record<string, unknown>>(req.ctx.db, req.ctx, { from: 'events', where, params, limit: req.query.limit, cursor: req.query.cursor, name: 'events' });
-    return { data: page.data.map(toEvent), next_cursor: page.next_cursor };
-  });
-  r.get('/:id', { config: { scope: 'webhooks:read' }, schema: { tags, operationId: 'getEvent', summary: 'Retrieve an event', params: IdParam, response: { 200: Event, ...standardErrors } } }, async (req) => {
-    const e = await findEvent(req.ctx.db, req.ctx, req.params.id);
-    if (!e) throw notFound('event', 'id');
-    return toEvent(e);
-  });
+  r.get(
+    '',
+    {
+      config: { scope: 'webhooks:read' },
+      schema: {
+        tags,
+        operationId: 'listEvents',
+        summary: 'List emitted events, newest first',
+        querystring: EventsQuery,
+        response: { 200: Page(Event), ...standardErrors },
+      },
+    },
+    async (req) => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (req.query.type) {
+        params.push(req.query.type);
+        where.push(`type = $${params.length + 2}`);
+      }
+      if (req.query.resource_id) {
+        params.push(req.query.resource_id);
+        where.push(`resource_id = $${params.length + 2}`);
+      }
+      const page = await paginate<EventRow & Record<string, unknown>>(req.ctx.db, req.ctx, {
+        from: 'events',
+        where,
+        params,
+        limit: req.query.limit,
+        cursor: req.query.cursor,
+        name: 'events',
+      });
+      return { data: page.data.map(toEvent), next_cursor: page.next_cursor };
+    },
+  );
+  r.get(
+    '/:id',
+    {
+      config: { scope: 'webhooks:read' },
+      schema: { tags, operationId: 'getEvent', summary: 'Retrieve an event', params: IdParam, response: { 200: Event, ...standardErrors } },
+    },
+    async (req) => {
+      const e = await findEvent(req.ctx.db, req.ctx, req.params.id);
+      if (!e) throw notFound('event', 'id');
+      return toEvent(e);
+    },
+  );
 };

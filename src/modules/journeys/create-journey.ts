@@ -14,7 +14,13 @@ export async function createJourneyVersion({ ctx, input }: { ctx: RequestContext
   const definition = validateDefinition(input.definition);
   await ensureDefaultJourneys(ctx.db, ctx);
   return withTransaction(ctx, async (tx) => {
-    const j = await journeys.addVersion(tx, ctx, { key: input.key, name: input.name, definition, publish: input.publish ?? false, createdBy: `${ctx.actor.type}:${ctx.actor.id}` });
+    const j = await journeys.addVersion(tx, ctx, {
+      key: input.key,
+      name: input.name,
+      definition,
+      publish: input.publish ?? false,
+      createdBy: `${ctx.actor.type}:${ctx.actor.id}`,
+    });
     await emitAudit(tx, ctx, {
       action: input.publish ? 'journey.published' : 'journey.drafted',
       resourceType: 'journey',
@@ -27,7 +33,15 @@ export async function createJourneyVersion({ ctx, input }: { ctx: RequestContext
 }
 
 /** Publishes an existing version: new sessions start on it from now on (rolling back is publishing an older one). */
-export async function publishJourneyVersion({ ctx, key, version }: { ctx: RequestContext; key: string; version: number }): Promise<Journey> {
+export async function publishJourneyVersion({
+  ctx,
+  key,
+  version,
+}: {
+  ctx: RequestContext;
+  key: string;
+  version: number;
+}): Promise<Journey> {
   await ensureDefaultJourneys(ctx.db, ctx);
   return withTransaction(ctx, async (tx) => {
     const before = await journeys.publishedVersion(tx, ctx, key);

@@ -24,7 +24,11 @@ export interface DecisionResult {
  * reviewer's decision. Published in docs/verifications.md and the OpenAPI description.
  */
 export const REASON_CODES: readonly string[] = [
-  ...JOURNEY_CHECK_TYPES.filter((t) => t !== 'risk_score').flatMap((t) => statusesOf(t).slice(1).map((s) => `${t}_${s}`)),
+  ...JOURNEY_CHECK_TYPES.filter((t) => t !== 'risk_score').flatMap((t) =>
+    statusesOf(t)
+      .slice(1)
+      .map((s) => `${t}_${s}`),
+  ),
   'risk_band_medium',
   'risk_band_high',
   'manual_approved',
@@ -52,7 +56,10 @@ export function decide(def: JourneyDefinition, outcomes: CheckOutcome[]): Decisi
     if (!s) throw new Error(`decide: no outcome for the ${c.type} check`);
     if (!statusesOf(c.type).includes(s)) throw new Error(`decide: ${s} is not a ${c.type} outcome`);
   }
-  const score = Math.min(100, def.risk_scoring.signals.reduce((sum, sig) => sum + (byType.get(sig.check) === sig.status ? sig.points : 0), 0));
+  const score = Math.min(
+    100,
+    def.risk_scoring.signals.reduce((sum, sig) => sum + (byType.get(sig.check) === sig.status ? sig.points : 0), 0),
+  );
   const band = bandOf(score, def.risk_scoring);
 
   const fired = (rules: JourneyDefinition['decision_rules']['decline']) =>

@@ -1,7 +1,9 @@
 import type { JourneyDefinition } from './definition.js';
 
-const verifyFailures = (types: JourneyDefinition['checks'][number]['type'][]) => types.map((check) => ({ check, statuses: ['failed' as const] }));
-const verifyReviews = (types: JourneyDefinition['checks'][number]['type'][]) => types.map((check) => ({ check, statuses: ['needs_review' as const] }));
+const verifyFailures = (types: JourneyDefinition['checks'][number]['type'][]) =>
+  types.map((check) => ({ check, statuses: ['failed' as const] }));
+const verifyReviews = (types: JourneyDefinition['checks'][number]['type'][]) =>
+  types.map((check) => ({ check, statuses: ['needs_review' as const] }));
 
 /**
  * The journeys every tenant starts with, in each environment, published as version 1. They are

@@ -7,18 +7,32 @@ import { SCREENING_STATUSES, VERIFYING_STATUSES, type OutcomeStatus } from '../c
 const CheckTypeLiteral = Type.Union(JOURNEY_CHECK_TYPES.map((t) => Type.Literal(t)));
 const StatusLiteral = Type.Union([...VERIFYING_STATUSES, ...SCREENING_STATUSES].map((s) => Type.Literal(s)));
 const Band = Type.Union([Type.Literal('medium'), Type.Literal('high')]);
-const Condition = Type.Object({ check: CheckTypeLiteral, statuses: Type.Array(StatusLiteral, { minItems: 1, uniqueItems: true }) }, { additionalProperties: false });
+const Condition = Type.Object(
+  { check: CheckTypeLiteral, statuses: Type.Array(StatusLiteral, { minItems: 1, uniqueItems: true }) },
+  { additionalProperties: false },
+);
 
 export const JourneyDefinition = Type.Object(
   {
     checks: Type.Array(
-      Type.Object({ type: CheckTypeLiteral, settings: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Per-type settings; see the journey documentation.' })) }, { additionalProperties: false }),
+      Type.Object(
+        {
+          type: CheckTypeLiteral,
+          settings: Type.Optional(
+            Type.Record(Type.String(), Type.Unknown(), { description: 'Per-type settings; see the journey documentation.' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
       { minItems: 1, maxItems: 10, description: 'The checks in the order the subject meets them; each type at most once.' },
     ),
     decision_rules: Type.Object(
       {
         decline: Type.Array(Condition, { maxItems: 30, description: 'A check ending in one of these statuses declines the session.' }),
-        refer: Type.Array(Condition, { maxItems: 30, description: 'A check ending in one of these statuses refers the session to review (unless a decline rule fired).' }),
+        refer: Type.Array(Condition, {
+          maxItems: 30,
+          description: 'A check ending in one of these statuses refers the session to review (unless a decline rule fired).',
+        }),
         decline_at_band: Type.Union([Band, Type.Null()], { description: 'A risk band at or above this declines; null: never.' }),
         refer_at_band: Type.Union([Band, Type.Null()], { description: 'A risk band at or above this refers; null: never.' }),
       },
@@ -27,7 +41,10 @@ export const JourneyDefinition = Type.Object(
     risk_scoring: Type.Object(
       {
         signals: Type.Array(
-          Type.Object({ check: CheckTypeLiteral, status: StatusLiteral, points: Type.Integer({ minimum: 0, maximum: 100 }) }, { additionalProperties: false }),
+          Type.Object(
+            { check: CheckTypeLiteral, status: StatusLiteral, points: Type.Integer({ minimum: 0, maximum: 100 }) },
+            { additionalProperties: false },
+          ),
           { maxItems: 50, description: 'Points added to risk.score when a check ends in that status; the sum is capped at 100.' },
         ),
         medium_from: Type.Integer({ minimum: 1, maximum: 100, description: 'risk.band is medium from this score.' }),
@@ -35,14 +52,30 @@ export const JourneyDefinition = Type.Object(
       },
       { additionalProperties: false },
     ),
-    session_lifetime_seconds: Type.Integer({ minimum: 300, maximum: 7 * 86_400, description: 'How long a session waits for the subject (5 minutes to 7 days).' }),
-    enrol_on_approval: Type.Optional(Type.Object(
-      {
-        face_search: Type.Optional(Type.Boolean({ description: 'Enrol the approved subject\'s selfie for face search (POST /v1/checks/face-search finds them; a second identity with the same face is a fraud signal).' })),
-        monitoring: Type.Optional(Type.Boolean({ description: 'Enrol the approved subject (name and date of birth read from the document, or declared) for ongoing sanctions/PEP monitoring with this journey\'s screening data sets.' })),
-      },
-      { additionalProperties: false, description: 'What an approved session enrols (by the reviewer\'s approval too). Default: nothing.' },
-    )),
+    session_lifetime_seconds: Type.Integer({
+      minimum: 300,
+      maximum: 7 * 86_400,
+      description: 'How long a session waits for the subject (5 minutes to 7 days).',
+    }),
+    enrol_on_approval: Type.Optional(
+      Type.Object(
+        {
+          face_search: Type.Optional(
+            Type.Boolean({
+              description:
+                "Enrol the approved subject's selfie for face search (POST /v1/checks/face-search finds them; a second identity with the same face is a fraud signal).",
+            }),
+          ),
+          monitoring: Type.Optional(
+            Type.Boolean({
+              description:
+                "Enrol the approved subject (name and date of birth read from the document, or declared) for ongoing sanctions/PEP monitoring with this journey's screening data sets.",
+            }),
+          ),
+        },
+        { additionalProperties: false, description: "What an approved session enrols (by the reviewer's approval too). Default: nothing." },
+      ),
+    ),
   },
   { additionalProperties: false, title: 'JourneyDefinition' },
 );
@@ -62,23 +95,31 @@ export function validateDefinition(def: JourneyDefinition, base = 'definition'):
     const schema = journeySettingsOf(c.type);
     const settings = c.settings ?? {};
     const err = Value.Errors(schema, settings).First();
-    if (err) throw invalid(`${at}.settings${err.path.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`, `${c.type} settings: ${err.message}.`);
+    if (err)
+      throw invalid(`${at}.settings${err.path.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`, `${c.type} settings: ${err.message}.`);
     return { type: c.type, settings: Value.Default(schema, structuredClone(settings)) as Record<string, unknown> };
   });
   const known = (check: JourneyCheckType, status: string, at: string) => {
     if (!types.has(check)) throw invalid(`${at}.check`, `The journey has no ${check} check.`);
-    if (check === 'risk_score') throw invalid(`${at}.check`, 'risk_score is decided by the risk bands (decline_at_band, refer_at_band), not by status rules.');
-    if (!statusesOf(check).includes(status as OutcomeStatus)) throw invalid(`${at}.status`, `A ${check} check ends in one of: ${statusesOf(check).join(', ')}.`);
+    if (check === 'risk_score')
+      throw invalid(`${at}.check`, 'risk_score is decided by the risk bands (decline_at_band, refer_at_band), not by status rules.');
+    if (!statusesOf(check).includes(status as OutcomeStatus))
+      throw invalid(`${at}.status`, `A ${check} check ends in one of: ${statusesOf(check).join(', ')}.`);
   };
   for (const kind of ['decline', 'refer'] as const) {
-    def.decision_rules[kind].forEach((r, i) => r.statuses.forEach((s, j) => {
-      const at = `${base}.decision_rules.${kind}[${i}]`;
-      try { known(r.check, s, at); } catch (e) {
-        throw (e as { field?: string }).field?.endsWith('.status') ? invalid(`${at}.statuses[${j}]`, (e as Error).message) : e;
-      }
-    }));
+    def.decision_rules[kind].forEach((r, i) =>
+      r.statuses.forEach((s, j) => {
+        const at = `${base}.decision_rules.${kind}[${i}]`;
+        try {
+          known(r.check, s, at);
+        } catch (e) {
+          throw (e as { field?: string }).field?.endsWith('.status') ? invalid(`${at}.statuses[${j}]`, (e as Error).message) : e;
+        }
+      }),
+    );
   }
   def.risk_scoring.signals.forEach((s, i) => known(s.check, s.status, `${base}.risk_scoring.signals[${i}]`));
-  if (def.risk_scoring.high_from <= def.risk_scoring.medium_from) throw invalid(`${base}.risk_scoring.high_from`, 'high_from must be above medium_from.');
+  if (def.risk_scoring.high_from <= def.risk_scoring.medium_from)
+    throw invalid(`${base}.risk_scoring.high_from`, 'high_from must be above medium_from.');
   return { ...def, checks };
 }

@@ -39,7 +39,14 @@ export function toJourney(j: JourneyRow, versions: VersionRow[]): Journey {
     environment: j.environment,
     latest_version: j.latest_version,
     published_version: j.published_version,
-    versions: versions.map((v) => ({ version: v.version, status: v.status, definition: v.definition, created_by: v.created_by, created_at: iso(v.created_at)!, published_at: iso(v.published_at) })),
+    versions: versions.map((v) => ({
+      version: v.version,
+      status: v.status,
+      definition: v.definition,
+      created_by: v.created_by,
+      created_at: iso(v.created_at)!,
+      published_at: iso(v.published_at),
+    })),
     created_at: iso(j.created_at)!,
     updated_at: iso(j.updated_at)!,
   };
@@ -50,7 +57,11 @@ export const journeys = {
    * Adds version n+1 of a journey (creating the journey at version 1), draft or published. The
    * journey row is locked (upsert), so two concurrent posts for one key get versions n+1 and n+2.
    */
-  async addVersion(tx: Queryable, t: Tenant, input: { key: string; name: string; definition: JourneyDefinition; publish: boolean; createdBy: string }): Promise<JourneyRow> {
+  async addVersion(
+    tx: Queryable,
+    t: Tenant,
+    input: { key: string; name: string; definition: JourneyDefinition; publish: boolean; createdBy: string },
+  ): Promise<JourneyRow> {
     const [j] = await tx.query<JourneyRow>(
       `INSERT INTO journeys (id, account_id, environment, key, name, latest_version, published_version)
        VALUES ($1, $2, $3, $4, $5, 1, CASE WHEN $6 THEN 1 END)
@@ -69,22 +80,38 @@ export const journeys = {
 
   /** Makes an existing version the published one (a draft going live, or a rollback); null if the key or version is unknown. */
   async publishedVersion(db: Queryable, t: Tenant, key: string): Promise<{ published_version: number | null } | undefined> {
-    const [j] = await db.query<{ published_version: number | null }>('SELECT published_version FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3', [t.accountId, t.environment, key]);
+    const [j] = await db.query<{ published_version: number | null }>(
+      'SELECT published_version FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3',
+      [t.accountId, t.environment, key],
+    );
     return j;
   },
   async publish(tx: Queryable, t: Tenant, key: string, version: number): Promise<JourneyRow | null> {
-    const [j] = await tx.query<JourneyRow>('SELECT * FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3 FOR UPDATE', [t.accountId, t.environment, key]);
+    const [j] = await tx.query<JourneyRow>('SELECT * FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3 FOR UPDATE', [
+      t.accountId,
+      t.environment,
+      key,
+    ]);
     if (!j) return null;
-    const v = await tx.query("UPDATE journey_versions SET status = 'published', published_at = coalesce(published_at, now()) WHERE journey_id = $1 AND version = $2 RETURNING version", [j.id, version]);
+    const v = await tx.query(
+      "UPDATE journey_versions SET status = 'published', published_at = coalesce(published_at, now()) WHERE journey_id = $1 AND version = $2 RETURNING version",
+      [j.id, version],
+    );
     if (v.length === 0) return null;
-    const [updated] = await tx.query<JourneyRow>('UPDATE journeys SET published_version = $2, updated_at = now() WHERE id = $1 RETURNING *', [j.id, version]);
+    const [updated] = await tx.query<JourneyRow>(
+      'UPDATE journeys SET published_version = $2, updated_at = now() WHERE id = $1 RETURNING *',
+      [j.id, version],
+    );
     return updated!;
   },
 
   async versionsOf(db: Queryable, journeyIds: string[]): Promise<Map<string, VersionRow[]>> {
     const out = new Map<string, VersionRow[]>();
     if (journeyIds.length === 0) return out;
-    const rows = await db.query<VersionRow>('SELECT * FROM journey_versions WHERE journey_id = ANY($1::text[]) ORDER BY journey_id, version DESC', [journeyIds]);
+    const rows = await db.query<VersionRow>(
+      'SELECT * FROM journey_versions WHERE journey_id = ANY($1::text[]) ORDER BY journey_id, version DESC',
+      [journeyIds],
+    );
     for (const r of rows) out.set(r.journey_id, [...(out.get(r.journey_id) ?? []), r]);
     return out;
   },
@@ -93,7 +120,11 @@ export const journeys = {
    * The published version of a journey named by its key or its id (`jrn_…`, what GET /v1/journeys shows
    * first) in the tenant's environment, or null (never published, or unknown).
    */
-  async published(db: Queryable, t: Tenant, keyOrId: string): Promise<{ key: string; version: number; definition: JourneyDefinition } | null> {
+  async published(
+    db: Queryable,
+    t: Tenant,
+    keyOrId: string,
+  ): Promise<{ key: string; version: number; definition: JourneyDefinition } | null> {
     const rows = await db.query<{ key: string; version: number; definition: JourneyDefinition }>(
       `SELECT j.key, v.version, v.definition FROM journeys j JOIN journey_versions v ON v.journey_id = j.id AND v.version = j.published_version
        WHERE j.account_id = $1 AND j.environment = $2 AND (j.key = $3 OR j.id = $3)`,
@@ -109,7 +140,14 @@ export const journeys = {
       params.push(q.key);
       where.push('key = $3');
     }
-    return paginate<JourneyRow & Record<string, unknown>>(db, t, { from: 'journeys', where, params, limit: q.limit, cursor: q.cursor, name: 'journeys' });
+    return paginate<JourneyRow & Record<string, unknown>>(db, t, {
+      from: 'journeys',
+      where,
+      params,
+      limit: q.limit,
+      cursor: q.cursor,
+      name: 'journeys',
+    });
   },
 };
 
@@ -120,15 +158,26 @@ const seeded = new Set<string>();
  * sessions (account creation belongs to the platform; `seedDefaultJourneys` is the hook for it).
  * The seed marker commits with the journeys, so concurrent first requests seed exactly once.
  */
-export async function ensureDefaultJourneys(db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> } & Queryable, t: Tenant): Promise<void> {
+export async function ensureDefaultJourneys(
+  db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> } & Queryable,
+  t: Tenant,
+): Promise<void> {
   const k = `${t.accountId}:${t.environment}`;
   if (seeded.has(k)) return;
   await db.transaction(async (tx) => {
-    const fresh = await tx.query('INSERT INTO journey_seeds (account_id, environment) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING account_id', [t.accountId, t.environment]);
+    const fresh = await tx.query(
+      'INSERT INTO journey_seeds (account_id, environment) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING account_id',
+      [t.accountId, t.environment],
+    );
     if (fresh.length === 0) return;
     for (const d of DEFAULT_JOURNEYS) {
-      const exists = await tx.query('SELECT 1 FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3', [t.accountId, t.environment, d.key]);
-      if (exists.length === 0) await journeys.addVersion(tx, t, { ...d, definition: validateDefinition(d.definition), publish: true, createdBy: 'system' });
+      const exists = await tx.query('SELECT 1 FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3', [
+        t.accountId,
+        t.environment,
+        d.key,
+      ]);
+      if (exists.length === 0)
+        await journeys.addVersion(tx, t, { ...d, definition: validateDefinition(d.definition), publish: true, createdBy: 'system' });
     }
   });
   seeded.add(k);

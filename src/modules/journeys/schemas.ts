@@ -2,14 +2,24 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/schemas.js';
 import { JourneyDefinition } from './definition.js';
 
-export const JourneyKey = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$', description: 'The journey identifier sessions name (lower-case letters, digits, underscores), e.g. kyc_standard.' });
+export const JourneyKey = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[a-z][a-z0-9_]*$',
+  description: 'The journey identifier sessions name (lower-case letters, digits, underscores), e.g. kyc_standard.',
+});
 
 export const CreateJourney = Type.Object(
   {
     key: JourneyKey,
     name: Type.String({ minLength: 1, maxLength: 200 }),
     definition: JourneyDefinition,
-    publish: Type.Optional(Type.Boolean({ default: false, description: 'true: the new version is published in this key\'s environment and new sessions start on it; false: a draft.' })),
+    publish: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: "true: the new version is published in this key's environment and new sessions start on it; false: a draft.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -32,7 +42,9 @@ export const Journey = Type.Object(
     name: Type.String(),
     environment: Type.String(),
     latest_version: Type.Integer(),
-    published_version: Type.Union([Type.Integer(), Type.Null()], { description: 'The version new sessions start on; null while only drafts exist.' }),
+    published_version: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The version new sessions start on; null while only drafts exist.',
+    }),
     versions: Type.Array(JourneyVersion, { description: 'Every version, newest first.' }),
     created_at: Timestamp,
     updated_at: Timestamp,

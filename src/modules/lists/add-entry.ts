@@ -9,7 +9,17 @@ import { protectValue } from './protection.js';
 import type { Sealer } from '../../platform/crypto.js';
 import type { CreateListEntry, ListEntry } from './schemas.js';
 
-export async function addListEntry({ ctx, sealer, list, input }: { ctx: RequestContext; sealer: Sealer; list: string; input: CreateListEntry }): Promise<ListEntry> {
+export async function addListEntry({
+  ctx,
+  sealer,
+  list,
+  input,
+}: {
+  ctx: RequestContext;
+  sealer: Sealer;
+  list: string;
+  input: CreateListEntry;
+}): Promise<ListEntry> {
   if (list === 'allowlist' && input.kind === 'screening_entity' && !input.subject_reference) {
     throw invalid('subject_reference', 'An allowlist entry for a screening entity must name the subject it clears (subject_reference).');
   }
@@ -27,7 +37,12 @@ export async function addListEntry({ ctx, sealer, list, input }: { ctx: RequestC
       created_by: `${ctx.actor.type}:${ctx.actor.id}`,
       expires_at: input.expires_at ? new Date(input.expires_at) : null,
     });
-    await emitAudit(tx, ctx, { action: 'list_entry.created', resourceType: 'list_entry', resourceId: row.id, metadata: { list, kind: row.kind, reason: row.reason } });
+    await emitAudit(tx, ctx, {
+      action: 'list_entry.created',
+      resourceType: 'list_entry',
+      resourceId: row.id,
+      metadata: { list, kind: row.kind, reason: row.reason },
+    });
     return toListEntry(row, sealer);
   });
 }

@@ -15,7 +15,12 @@ export function normalizeListValue(kind: string, value: string): string {
     case 'document_number':
       return v.toUpperCase().replace(/[\s-]/g, '');
     case 'name':
-      return v.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      return v
+        .normalize('NFKD')
+        .replace(/\p{M}/gu, '')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
     default:
       return v;
   }

@@ -19,11 +19,19 @@ export function listValueIndex(sealer: Sealer, t: Tenant, kind: string, normaliz
 /** The columns a value is stored in: sealed with its index, or in clear for a clear kind. */
 export function protectValue(sealer: Sealer, t: Tenant, kind: string, value: string, normalized: string) {
   if (CLEAR_KINDS.includes(kind)) return { value, normalized_value: normalized, value_sealed: null, value_index: null };
-  return { value: null, normalized_value: null, value_sealed: sealer.seal(VALUE_PURPOSE, JSON.stringify([value, normalized])), value_index: listValueIndex(sealer, t, kind, normalized) };
+  return {
+    value: null,
+    normalized_value: null,
+    value_sealed: sealer.seal(VALUE_PURPOSE, JSON.stringify([value, normalized])),
+    value_index: listValueIndex(sealer, t, kind, normalized),
+  };
 }
 
 /** The value and its normalised form of a stored row, whichever way it is stored. */
-export function openValue(sealer: Sealer, row: { value: string | null; normalized_value: string | null; value_sealed: string | null }): { value: string; normalized: string } {
+export function openValue(
+  sealer: Sealer,
+  row: { value: string | null; normalized_value: string | null; value_sealed: string | null },
+): { value: string; normalized: string } {
   if (row.value_sealed) {
     const [value, normalized] = JSON.parse(sealer.open(VALUE_PURPOSE, row.value_sealed)) as [string, string];
     return { value, normalized };

@@ -47,7 +47,21 @@ export const listEntries = {
     const rows = await tx.query<ListEntryRow>(
       `INSERT INTO list_entries (id, account_id, environment, list, kind, value, normalized_value, value_sealed, value_index, subject_reference, reason, created_by, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
-      [row.id, t.accountId, t.environment, row.list, row.kind, row.value, row.normalized_value, row.value_sealed, row.value_index, row.subject_reference, row.reason, row.created_by, row.expires_at],
+      [
+        row.id,
+        t.accountId,
+        t.environment,
+        row.list,
+        row.kind,
+        row.value,
+        row.normalized_value,
+        row.value_sealed,
+        row.value_index,
+        row.subject_reference,
+        row.reason,
+        row.created_by,
+        row.expires_at,
+      ],
     );
     return rows[0]!;
   },
@@ -79,7 +93,14 @@ export const listEntries = {
       params.push(q.subject_reference);
       where.push(`subject_reference = $${params.length + 2}`);
     }
-    return paginate<ListEntryRow & Record<string, unknown>>(db, t, { from: 'list_entries', where, params, limit: q.limit, cursor: q.cursor, name: `lists:${list}` });
+    return paginate<ListEntryRow & Record<string, unknown>>(db, t, {
+      from: 'list_entries',
+      where,
+      params,
+      limit: q.limit,
+      cursor: q.cursor,
+      name: `lists:${list}`,
+    });
   },
 
   /**
@@ -93,7 +114,10 @@ export const listEntries = {
         [CLEAR_KINDS, limit],
       );
       if (rows.length === 0) return 0;
-      const sealed = rows.map((r) => ({ id: r.id, ...protectValue(sealer, { accountId: r.account_id, environment: r.environment }, r.kind, r.value ?? '', r.normalized_value ?? '') }));
+      const sealed = rows.map((r) => ({
+        id: r.id,
+        ...protectValue(sealer, { accountId: r.account_id, environment: r.environment }, r.kind, r.value ?? '', r.normalized_value ?? ''),
+      }));
       await tx.query(
         `UPDATE list_entries e SET value = NULL, normalized_value = NULL, value_sealed = u.sealed, value_index = u.idx
          FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, sealed, idx) WHERE e.id = u.id`,

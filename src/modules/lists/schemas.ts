@@ -2,22 +2,43 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/schemas.js';
 
 export const LIST_NAMES = ['blocklist', 'allowlist'] as const;
-export const ENTRY_KINDS = ['name', 'screening_entity', 'subject', 'email', 'phone', 'document_number', 'wallet_address', 'ip_address'] as const;
+export const ENTRY_KINDS = [
+  'name',
+  'screening_entity',
+  'subject',
+  'email',
+  'phone',
+  'document_number',
+  'wallet_address',
+  'ip_address',
+] as const;
 
 export const ListParam = Type.Object({
-  list: Type.Union(LIST_NAMES.map((l) => Type.Literal(l)), { description: 'blocklist forces a match or decline; allowlist suppresses a match.' }),
+  list: Type.Union(
+    LIST_NAMES.map((l) => Type.Literal(l)),
+    { description: 'blocklist forces a match or decline; allowlist suppresses a match.' },
+  ),
 });
 export const EntryParams = Type.Composite([ListParam, Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })]);
 
 export const CreateListEntry = Type.Object(
   {
-    kind: Type.Union(ENTRY_KINDS.map((k) => Type.Literal(k)), {
-      description:
-        'What value names: a person or organisation name, a screening list entity id (with subject_reference on the allowlist: "this subject is not that entity"), one of your subject references, an email, a phone number, a document number, a wallet address or an IP address.',
-    }),
+    kind: Type.Union(
+      ENTRY_KINDS.map((k) => Type.Literal(k)),
+      {
+        description:
+          'What value names: a person or organisation name, a screening list entity id (with subject_reference on the allowlist: "this subject is not that entity"), one of your subject references, an email, a phone number, a document number, a wallet address or an IP address.',
+      },
+    ),
     value: Type.String({ minLength: 1, maxLength: 500 }),
     reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why the entry exists; kept in the audit trail.' }),
-    subject_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Limits the entry to one subject. Required for allowlist entries of kind screening_entity.' })),
+    subject_reference: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Limits the entry to one subject. Required for allowlist entries of kind screening_entity.',
+      }),
+    ),
     expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'The entry stops applying at this moment.' })),
   },
   { additionalProperties: false },

@@ -5,7 +5,14 @@ import { systemContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { DEFAULT_THRESHOLD } from '../../engines/screening/index.js';
-import { snapshots, SANDBOX_SOURCE, toScreeningQuery, retainScreeningWorker, type ScreeningWorker, type DeltaAlert } from '../checks/screening/index.js';
+import {
+  snapshots,
+  SANDBOX_SOURCE,
+  toScreeningQuery,
+  retainScreeningWorker,
+  type ScreeningWorker,
+  type DeltaAlert,
+} from '../checks/screening/index.js';
 import { newId } from '../../platform/ids.js';
 import { monitoredSubjects, monitoringAlerts, openQuery, type SubjectRow } from './repository.js';
 import { RESCREENING_HIT } from './events.js';
@@ -35,7 +42,11 @@ export interface RescreenSummary {
 const BATCH = 500;
 
 /** Allowlist "not this person" entries of a batch's subjects: subject_reference → entity ids. */
-async function allowEntries(db: Queryable, t: { accountId: string; environment: string }, refs: string[]): Promise<Map<string, Set<string>>> {
+async function allowEntries(
+  db: Queryable,
+  t: { accountId: string; environment: string },
+  refs: string[],
+): Promise<Map<string, Set<string>>> {
   const rows = await db.query<{ subject_reference: string; value: string }>(
     `SELECT subject_reference, value FROM list_entries WHERE account_id = $1 AND environment = $2 AND list = 'allowlist' AND kind = 'screening_entity'
        AND subject_reference = ANY($3::text[]) AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
@@ -59,7 +70,12 @@ function wanted(s: SubjectRow, a: DeltaAlert): boolean {
  * becomes an alert and a screening.rescreening_hit event, committed together per tenant batch.
  * Re-running it (a retried job) raises nothing twice: alerts are unique per subject and entity.
  */
-export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), p: RescreenPayload, requestId = 'job:screening.rescreen'): Promise<RescreenSummary> {
+export async function rescreenSnapshot(
+  db: Db,
+  sealer: Sealer | (() => Sealer),
+  p: RescreenPayload,
+  requestId = 'job:screening.rescreen',
+): Promise<RescreenSummary> {
   const next = await snapshots.get(db, p.snapshot_id);
   if (!next) throw new Error(`snapshot ${p.snapshot_id} does not exist`);
   // Diff, delta index and matching run in the screening worker; this thread reads and writes the
@@ -73,7 +89,14 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
     const upload = await worker.uploadSnapshot(db, p.snapshot_id);
     uploads.push(upload);
     const diff = await worker.run({ kind: 'delta.open', delta, previous, next: upload });
-    const summary: RescreenSummary = { added: diff.added, changed: diff.changed, removed: diff.removed.length, subjectsScreened: 0, alertsRaised: 0, alertsClosed: 0 };
+    const summary: RescreenSummary = {
+      added: diff.added,
+      changed: diff.changed,
+      removed: diff.removed.length,
+      subjectsScreened: 0,
+      alertsRaised: 0,
+      alertsClosed: 0,
+    };
     // An entity that left its list closes its open alerts, and their cases with them.
     summary.alertsClosed = await db.transaction(async (tx) => {
       const closed = await monitoringAlerts.closeRemoved(tx, diff.removed);
@@ -91,7 +114,16 @@ export async function rescreenSnapshot(db: Db, sealer: Sealer | (() => Sealer), 
   }
 }
 
-async function rescreenTenants(db: Db, worker: ScreeningWorker, delta: string, sealer: () => Sealer, p: RescreenPayload, snapshotId: string, requestId: string, summary: RescreenSummary): Promise<void> {
+async function rescreenTenants(
+  db: Db,
+  worker: ScreeningWorker,
+  delta: string,
+  sealer: () => Sealer,
+  p: RescreenPayload,
+  snapshotId: string,
+  requestId: string,
+  summary: RescreenSummary,
+): Promise<void> {
   for (const tenant of await monitoredSubjects.tenants(db)) {
     // The fictitious sandbox list never alerts production subjects.
     if (p.source === SANDBOX_SOURCE && tenant.environment === 'production') continue;
@@ -103,9 +135,17 @@ async function rescreenTenants(db: Db, worker: ScreeningWorker, delta: string, s
       const eligible = batch.filter((s) => !s.sources || s.sources.includes(p.source));
       if (eligible.length === 0) continue;
       const byId = new Map(eligible.map((s) => [s.id, s]));
-      const allow = await allowEntries(db, tenant, eligible.map((s) => s.subject_reference));
+      const allow = await allowEntries(
+        db,
+        tenant,
+        eligible.map((s) => s.subject_reference),
+      );
       const threshold = Math.min(...eligible.map((s) => s.threshold ?? DEFAULT_THRESHOLD));
-      const subjects = eligible.map((s) => ({ subjectId: s.id, query: toScreeningQuery(openQuery(sealer(), s.query)), allow: [...(allow.get(s.subject_reference) ?? [])] }));
+      const subjects = eligible.map((s) => ({
+        subjectId: s.id,
+        query: toScreeningQuery(openQuery(sealer(), s.query)),
+        allow: [...(allow.get(s.subject_reference) ?? [])],
+      }));
       const r = await worker.run({ kind: 'delta.screen', delta, subjects, threshold, limit: 50 });
       summary.subjectsScreened += r.subjectsScreened;
       const alerts = r.alerts.filter((a) => wanted(byId.get(a.subjectId)!, a));
@@ -116,17 +156,45 @@ async function rescreenTenants(db: Db, worker: ScreeningWorker, delta: string, s
         for (const a of alerts) {
           const s = byId.get(a.subjectId)!;
           const hit = a.apiHit;
-          const row = await monitoringAlerts.insertOnce(tx, tenant, { id: newId('alert'), monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, snapshot_id: snapshotId, reason: a.reason, score: hit.score, hit });
+          const row = await monitoringAlerts.insertOnce(tx, tenant, {
+            id: newId('alert'),
+            monitored_subject_id: s.id,
+            subject_reference: s.subject_reference,
+            entity_id: hit.entity_id,
+            source: hit.source,
+            snapshot_id: snapshotId,
+            reason: a.reason,
+            score: hit.score,
+            hit,
+          });
           if (!row) continue;
           raised++;
-          await emitAudit(tx, ctx, { action: 'monitoring_alert.created', resourceType: 'monitoring_alert', resourceId: row.id, metadata: { monitored_subject_id: s.id, entity_id: hit.entity_id, snapshot_id: snapshotId, reason: a.reason } });
+          await emitAudit(tx, ctx, {
+            action: 'monitoring_alert.created',
+            resourceType: 'monitoring_alert',
+            resourceId: row.id,
+            metadata: { monitored_subject_id: s.id, entity_id: hit.entity_id, snapshot_id: snapshotId, reason: a.reason },
+          });
           // The alert is worked as a case (owner, severity, state) in the review queue, GET /v1/cases.
           const caseId = await openAlertCase(tx, ctx, { id: row.id, reason: a.reason, hit });
           await enqueueEvent(tx, ctx, {
             type: RESCREENING_HIT,
             resourceType: 'monitoring_alert',
             resourceId: row.id,
-            data: { alert_id: row.id, monitored_subject_id: s.id, subject_reference: s.subject_reference, entity_id: hit.entity_id, source: hit.source, names: hit.names, datasets: hit.datasets, programs: hit.programs, score: hit.score, reason: a.reason, snapshot_id: snapshotId, case_id: caseId },
+            data: {
+              alert_id: row.id,
+              monitored_subject_id: s.id,
+              subject_reference: s.subject_reference,
+              entity_id: hit.entity_id,
+              source: hit.source,
+              names: hit.names,
+              datasets: hit.datasets,
+              programs: hit.programs,
+              score: hit.score,
+              reason: a.reason,
+              snapshot_id: snapshotId,
+              case_id: caseId,
+            },
           });
         }
         return raised;

@@ -4,7 +4,11 @@ import { ScreeningHit, ScreeningQueryFields } from '../checks/screening/index.js
 
 export const EnrolSubject = Type.Object(
   {
-    subject_reference: Type.String({ minLength: 1, maxLength: 200, description: 'Your identifier of the subject; one enrolment per reference (enrolling it again updates it).' }),
+    subject_reference: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Your identifier of the subject; one enrolment per reference (enrolling it again updates it).',
+    }),
     ...ScreeningQueryFields,
   },
   { additionalProperties: false },
@@ -24,7 +28,9 @@ export const MonitoredSubject = Type.Object(
     gender: Type.Union([Type.String(), Type.Null()]),
     identifiers: Type.Array(Type.Object({ type: Type.String(), value: Type.String(), country: Type.Optional(Type.String()) })),
     datasets: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Data sets re-screened (null: all).' }),
-    sources: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'List sources re-screened (null: all available to the environment).' }),
+    sources: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: 'List sources re-screened (null: all available to the environment).',
+    }),
     threshold: Type.Union([Type.Number(), Type.Null()]),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -44,9 +50,14 @@ export const MonitoringAlert = Type.Object(
     entity_id: Type.String(),
     source: Type.String(),
     snapshot_id: Type.String({ description: 'The list snapshot whose update raised the alert.' }),
-    reason: Type.Union([Type.Literal('added'), Type.Literal('changed')], { description: 'added: the entity is new on the list; changed: its listing changed (new alias, date of birth…).' }),
+    reason: Type.Union([Type.Literal('added'), Type.Literal('changed')], {
+      description: 'added: the entity is new on the list; changed: its listing changed (new alias, date of birth…).',
+    }),
     score: Type.Number(),
-    state: Type.Union(ALERT_STATES.map((s) => Type.Literal(s)), { description: 'open, or closed (closed_reason entity_removed when the entity left the list).' }),
+    state: Type.Union(
+      ALERT_STATES.map((s) => Type.Literal(s)),
+      { description: 'open, or closed (closed_reason entity_removed when the entity left the list).' },
+    ),
     closed_reason: Type.Union([Type.String(), Type.Null()]),
     hit: ScreeningHit,
     created_at: Timestamp,

@@ -12,41 +12,53 @@ const Usage = Type.Object({
   period_end: Timestamp,
   environment: Type.String(),
   total: Type.Integer(),
-  modules: Type.Array(Type.Object({
-    module: Type.String(),
-    count: Type.Integer(),
-    operations: Type.Array(Type.Object({ operation: Type.String(), count: Type.Integer() })),
-  })),
+  modules: Type.Array(
+    Type.Object({
+      module: Type.String(),
+      count: Type.Integer(),
+      operations: Type.Array(Type.Object({ operation: Type.String(), count: Type.Integer() })),
+    }),
+  ),
 });
 
 export const usageModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.get('', {
-    config: { scope: 'usage:read' },
-    schema: {
-      tags: ['Usage'], operationId: 'getUsage', summary: 'Per-module usage counts for the current (or a past) billing period',
-      querystring: Type.Object({ period: Type.Optional(Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM; default the current month (UTC).' })) }),
-      response: { 200: Usage, ...standardErrors },
+  r.get(
+    '',
+    {
+      config: { scope: 'usage:read' },
+      schema: {
+        tags: ['Usage'],
+        operationId: 'getUsage',
+        summary: 'Per-module usage counts for the current (or a past) billing period',
+        querystring: Type.Object({
+          period: Type.Optional(
+            Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM; default the current month (UTC).' }),
+          ),
+        }),
+        response: { 200: Usage, ...standardErrors },
+      },
     },
-  }, async (req) => {
-    const period = req.query.period ?? billingPeriod();
-    const rows = await usageOfPeriod(req.ctx.db, req.ctx, period);
-    const modules = new Map<string, { module: string; count: number; operations: { operation: string; count: number }[] }>();
-    for (const row of rows) {
-      const m = modules.get(row.module) ?? { module: row.module, count: 0, operations: [] };
-      m.count += row.n;
-      m.operations.push({ operation: row.operation, count: row.n });
-      modules.set(row.module, m);
-    }
-    const [y, mo] = period.split('-').map(Number) as [number, number];
-    return {
-      object: 'usage' as const,
-      period,
-      period_start: new Date(Date.UTC(y, mo - 1, 1)).toISOString(),
-      period_end: new Date(Date.UTC(y, mo, 1)).toISOString(),
-      environment: req.ctx.environment,
-      total: rows.reduce((s, x) => s + x.n, 0),
-      modules: [...modules.values()],
-    };
-  });
+    async (req) => {
+      const period = req.query.period ?? billingPeriod();
+      const rows = await usageOfPeriod(req.ctx.db, req.ctx, period);
+      const modules = new Map<string, { module: string; count: number; operations: { operation: string; count: number }[] }>();
+      for (const row of rows) {
+        const m = modules.get(row.module) ?? { module: row.module, count: 0, operations: [] };
+        m.count += row.n;
+        m.operations.push({ operation: row.operation, count: row.n });
+        modules.set(row.module, m);
+      }
+      const [y, mo] = period.split('-').map(Number) as [number, number];
+      return {
+        object: 'usage' as const,
+        period,
+        period_start: new Date(Date.UTC(y, mo - 1, 1)).toISOString(),
+        period_end: new Date(Date.UTC(y, mo, 1)).toISOString(),
+        environment: req.ctx.environment,
+        total: rows.reduce((s, x) => s + x.n, 0),
+        modules: [...modules.values()],
+      };
+    },
+  );
 };

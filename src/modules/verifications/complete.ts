@@ -11,15 +11,31 @@ import type { SessionEvent } from './state-machine.js';
 import './events.js';
 import { enqueueEnrolment } from './pipeline/enrol-approved.js';
 
-const EVENT_FOR: Record<DecisionResult['decision'], SessionEvent> = { approved: 'checks_passed', declined: 'checks_failed', referred: 'review_required' };
+const EVENT_FOR: Record<DecisionResult['decision'], SessionEvent> = {
+  approved: 'checks_passed',
+  declined: 'checks_failed',
+  referred: 'review_required',
+};
 
 /** verification.completed, exactly the spec's fields. */
-export async function emitCompleted(tx: Queryable, ctx: RequestContext, s: Pick<SessionRow, 'id' | 'subject_reference'>, d: { decision: string; score: number; band: string; checks: { type: string; status: string }[] }): Promise<void> {
+export async function emitCompleted(
+  tx: Queryable,
+  ctx: RequestContext,
+  s: Pick<SessionRow, 'id' | 'subject_reference'>,
+  d: { decision: string; score: number; band: string; checks: { type: string; status: string }[] },
+): Promise<void> {
   await enqueueEvent(tx, ctx, {
     type: 'verification.completed',
     resourceType: 'verification',
     resourceId: s.id,
-    data: { id: s.id, subject_reference: s.subject_reference, decision: d.decision, risk: { score: d.score, band: d.band }, checks: d.checks.map((c) => ({ type: c.type, status: c.status })), evidence_bundle_url: evidenceUrl(s.id) },
+    data: {
+      id: s.id,
+      subject_reference: s.subject_reference,
+      decision: d.decision,
+      risk: { score: d.score, band: d.band },
+      checks: d.checks.map((c) => ({ type: c.type, status: c.status })),
+      evidence_bundle_url: evidenceUrl(s.id),
+    },
   });
 }
 
@@ -30,7 +46,13 @@ export async function emitCompleted(tx: Queryable, ctx: RequestContext, s: Pick<
  * opens a review case for a referral, writes the audit row and the outbox event. `writeResults`
  * runs first in the same transaction (the pipeline stores each check's sealed result there).
  */
-export async function completeSessionChecks(db: Db, ctx: RequestContext, sessionId: string, outcomes: CheckOutcome[], writeResults?: (tx: Queryable) => Promise<void>): Promise<DecisionResult> {
+export async function completeSessionChecks(
+  db: Db,
+  ctx: RequestContext,
+  sessionId: string,
+  outcomes: CheckOutcome[],
+  writeResults?: (tx: Queryable) => Promise<void>,
+): Promise<DecisionResult> {
   return db.transaction(async (tx) => {
     const s = await sessions.lock(tx, ctx, sessionId);
     if (!s) throw new Error(`session ${sessionId} not found`);
@@ -40,8 +62,20 @@ export async function completeSessionChecks(db: Db, ctx: RequestContext, session
     const result = decide(s.definition, outcomes);
     for (const c of result.checks) await sessions.setCheckStatus(tx, ctx, s.id, c.type, c.status, true);
     await sessions.applyTransition(tx, ctx, s.id, 'processing', EVENT_FOR[result.decision]);
-    await sessions.recordDecision(tx, ctx, s.id, { decision: result.decision, score: result.risk.score, band: result.risk.band, reasonCodes: result.reason_codes, decidedBy: 'system', reason: null });
-    await emitAudit(tx, ctx, { action: `verification.${result.decision}`, resourceType: 'verification', resourceId: s.id, metadata: { decision: result.decision, risk: result.risk, reason_codes: result.reason_codes } });
+    await sessions.recordDecision(tx, ctx, s.id, {
+      decision: result.decision,
+      score: result.risk.score,
+      band: result.risk.band,
+      reasonCodes: result.reason_codes,
+      decidedBy: 'system',
+      reason: null,
+    });
+    await emitAudit(tx, ctx, {
+      action: `verification.${result.decision}`,
+      resourceType: 'verification',
+      resourceId: s.id,
+      metadata: { decision: result.decision, risk: result.risk, reason_codes: result.reason_codes },
+    });
     if (result.decision === 'referred') {
       const caseId = newId('case');
       const reasonCode = result.reason_codes[0] ?? 'review_required';
@@ -50,10 +84,23 @@ export async function completeSessionChecks(db: Db, ctx: RequestContext, session
         type: 'verification.referred',
         resourceType: 'verification',
         resourceId: s.id,
-        data: { id: s.id, subject_reference: s.subject_reference, case_id: caseId, reason_code: reasonCode, reason_codes: result.reason_codes, risk: result.risk, checks: result.checks },
+        data: {
+          id: s.id,
+          subject_reference: s.subject_reference,
+          case_id: caseId,
+          reason_code: reasonCode,
+          reason_codes: result.reason_codes,
+          risk: result.risk,
+          checks: result.checks,
+        },
       });
     } else {
-      await emitCompleted(tx, ctx, s, { decision: result.decision, score: result.risk.score, band: result.risk.band, checks: result.checks });
+      await emitCompleted(tx, ctx, s, {
+        decision: result.decision,
+        score: result.risk.score,
+        band: result.risk.band,
+        checks: result.checks,
+      });
       if (result.decision === 'approved') await enqueueEnrolment(tx, ctx, s);
     }
     return result;
@@ -68,7 +115,11 @@ export async function submitCapture(db: Db, ctx: RequestContext, sessionId: stri
 /** submitCapture inside the caller's transaction (the capture API enqueues the pipeline in it too). */
 export async function submitCaptureIn(tx: Queryable, ctx: RequestContext, sessionId: string): Promise<void> {
   await sessions.applyTransition(tx, ctx, sessionId, 'awaiting_subject', 'capture_submitted', { captureStarted: true });
-  await tx.query("UPDATE checks SET status = 'processing' WHERE account_id = $1 AND environment = $2 AND session_id = $3", [ctx.accountId, ctx.environment, sessionId]);
+  await tx.query("UPDATE checks SET status = 'processing' WHERE account_id = $1 AND environment = $2 AND session_id = $3", [
+    ctx.accountId,
+    ctx.environment,
+    sessionId,
+  ]);
   await emitAudit(tx, ctx, { action: 'verification.capture_submitted', resourceType: 'verification', resourceId: sessionId });
 }
 

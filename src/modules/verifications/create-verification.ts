@@ -51,18 +51,49 @@ export async function createVerification(args: { ctx: RequestContext; sealer: Se
       tokenExpiresAt: expiresAt,
       sandboxOutcome: forced?.reference ?? null,
     });
-    const made = await checks.insertMany(tx, ctx, args.sealer, journey.definition.checks.map((c) => ({ id: newId('check'), type: c.type, status: 'pending', subjectReference: input.subject.reference, sessionId: id, payload: EMPTY_PAYLOAD })));
+    const made = await checks.insertMany(
+      tx,
+      ctx,
+      args.sealer,
+      journey.definition.checks.map((c) => ({
+        id: newId('check'),
+        type: c.type,
+        status: 'pending',
+        subjectReference: input.subject.reference,
+        sessionId: id,
+        payload: EMPTY_PAYLOAD,
+      })),
+    );
     const { given_names, surname, date_of_birth } = input.subject;
     if (given_names || surname || date_of_birth) {
-      await sessionFields.write(tx, ctx, args.sealer, id, { ...emptyFields(), given_names: given_names ?? null, surname: surname ?? null, date_of_birth: date_of_birth ?? null });
+      await sessionFields.write(tx, ctx, args.sealer, id, {
+        ...emptyFields(),
+        given_names: given_names ?? null,
+        surname: surname ?? null,
+        date_of_birth: date_of_birth ?? null,
+      });
     }
     const status = await sessions.applyTransition(tx, ctx, id, 'created', 'token_issued');
     await recordUsage(tx, ctx, 'verifications', 'session', id);
-    await emitAudit(tx, ctx, { action: 'verification.created', resourceType: 'verification', resourceId: id, metadata: { journey: journey.key, journey_version: journey.version, sandbox_outcome: forced?.reference ?? null } });
+    await emitAudit(tx, ctx, {
+      action: 'verification.created',
+      resourceType: 'verification',
+      resourceId: id,
+      metadata: { journey: journey.key, journey_version: journey.version, sandbox_outcome: forced?.reference ?? null },
+    });
     if (forced && forced.reaches !== 'expired') {
-      await enqueueJob(tx, QUEUES.sandboxRun, { account_id: ctx.accountId, environment: ctx.environment, session_id: id }, { dedupeKey: `sandbox_run:${id}` });
+      await enqueueJob(
+        tx,
+        QUEUES.sandboxRun,
+        { account_id: ctx.accountId, environment: ctx.environment, session_id: id },
+        { dedupeKey: `sandbox_run:${id}` },
+      );
     }
-    const view = toVerification({ ...row, status }, made.map((c) => ({ id: c.id, session_id: id, type: c.type, status: c.status })), args.hostedBaseUrl);
+    const view = toVerification(
+      { ...row, status },
+      made.map((c) => ({ id: c.id, session_id: id, type: c.type, status: c.status })),
+      args.hostedBaseUrl,
+    );
     return {
       ...view,
       hosted_url: `${view.hosted_url}?token=${token.token}`,

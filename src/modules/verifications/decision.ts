@@ -12,7 +12,11 @@ import { effectiveState, TERMINAL_STATES, type SessionState } from './state-mach
 
 export function toDecision(s: SessionRow, status: SessionState, checks: SessionCheckRow[]): DecisionObject {
   if (!s.decision || s.risk_score === null || !s.risk_band) {
-    throw conflict(TERMINAL_STATES.includes(status) ? `The session ended ${status}, without a decision.` : `The session is ${status} and has no decision yet.`);
+    throw conflict(
+      TERMINAL_STATES.includes(status)
+        ? `The session ended ${status}, without a decision.`
+        : `The session is ${status} and has no decision yet.`,
+    );
   }
   return {
     object: 'decision',
@@ -34,7 +38,15 @@ export function toDecision(s: SessionRow, status: SessionState, checks: SessionC
  * who/why stored, the review case closed, audit row and verification.completed, in one transaction.
  * Any other status is 409 (processing sessions are decided by their checks, terminal ones are final).
  */
-export async function recordManualDecision({ ctx, id, input }: { ctx: RequestContext; id: string; input: ManualDecision }): Promise<DecisionObject> {
+export async function recordManualDecision({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: RequestContext;
+  id: string;
+  input: ManualDecision;
+}): Promise<DecisionObject> {
   return withTransaction(ctx, async (tx) => {
     const s = await sessions.lock(tx, ctx, id);
     if (!s) throw notFound('verification', 'id');
@@ -43,7 +55,14 @@ export async function recordManualDecision({ ctx, id, input }: { ctx: RequestCon
     const to = await sessions.applyTransition(tx, ctx, id, from, input.decision === 'approved' ? 'manual_approve' : 'manual_decline');
     const reviewer = input.reviewer ?? `${ctx.actor.type}:${ctx.actor.id}`;
     const reasonCodes = [...new Set([...(s.reason_codes ?? []), `manual_${input.decision}`])];
-    await sessions.recordDecision(tx, ctx, id, { decision: input.decision, score: s.risk_score ?? 0, band: s.risk_band ?? 'low', reasonCodes, decidedBy: reviewer, reason: input.reason });
+    await sessions.recordDecision(tx, ctx, id, {
+      decision: input.decision,
+      score: s.risk_score ?? 0,
+      band: s.risk_band ?? 'low',
+      reasonCodes,
+      decidedBy: reviewer,
+      reason: input.reason,
+    });
     await closeSessionCases(tx, ctx, id, 'session_decided', `decision: ${input.decision}`);
     await emitAudit(tx, ctx, {
       action: 'verification.manual_decision',

@@ -15,45 +15,63 @@ import { runErasureHooks } from '../../platform/erasure.js';
 import { correctionRepo } from './corrections/repository.js';
 import { SESSION_ERASURE_HOOKS } from './erasure-hooks.js';
 
-registerEventType('verification.deleted', 'A session\'s media and personal data were deleted (DELETE /v1/verifications/{id} or the account\'s retention period); a tombstone with its status and decision remains.', Type.Object({
-  id: Type.String({ description: 'Session id.' }),
-  status: Type.String(),
-  decision: Type.Union([Type.String(), Type.Null()]),
-  reason: Type.Union([Type.Literal('request'), Type.Literal('retention')]),
-  deleted_at: Type.String({ format: 'date-time' }),
-}));
+registerEventType(
+  'verification.deleted',
+  "A session's media and personal data were deleted (DELETE /v1/verifications/{id} or the account's retention period); a tombstone with its status and decision remains.",
+  Type.Object({
+    id: Type.String({ description: 'Session id.' }),
+    status: Type.String(),
+    decision: Type.Union([Type.String(), Type.Null()]),
+    reason: Type.Union([Type.Literal('request'), Type.Literal('retention')]),
+    deleted_at: Type.String({ format: 'date-time' }),
+  }),
+);
 
 const lit = <T extends string>(xs: readonly T[]) => Type.Union(xs.map((x) => Type.Literal(x)));
 
-export const VerificationTombstone = Type.Object({
-  id: Type.String(),
-  object: Type.Literal('verification'),
-  status: lit(SESSION_STATES),
-  journey: Type.String(),
-  journey_version: Type.Integer(),
-  subject: Type.Object({ type: Type.String(), reference: Type.Null(), country: Type.Null() }),
-  decision: Type.Union([Type.String(), Type.Null()]),
-  risk: Type.Union([Type.Object({ score: Type.Integer(), band: Type.String() }), Type.Null()]),
-  reason_codes: Type.Array(Type.String()),
-  decided_at: Type.Union([Timestamp, Type.Null()]),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  completed_at: Type.Union([Timestamp, Type.Null()]),
-  deleted_at: Timestamp,
-  media_deleted: Type.Integer({ description: 'Media files destroyed by this deletion (0 when repeated).' }),
-  checks_redacted: Type.Integer({ description: 'Check results removed by this deletion (0 when repeated).' }),
-}, { title: 'VerificationTombstone' });
+export const VerificationTombstone = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('verification'),
+    status: lit(SESSION_STATES),
+    journey: Type.String(),
+    journey_version: Type.Integer(),
+    subject: Type.Object({ type: Type.String(), reference: Type.Null(), country: Type.Null() }),
+    decision: Type.Union([Type.String(), Type.Null()]),
+    risk: Type.Union([Type.Object({ score: Type.Integer(), band: Type.String() }), Type.Null()]),
+    reason_codes: Type.Array(Type.String()),
+    decided_at: Type.Union([Timestamp, Type.Null()]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    completed_at: Type.Union([Timestamp, Type.Null()]),
+    deleted_at: Timestamp,
+    media_deleted: Type.Integer({ description: 'Media files destroyed by this deletion (0 when repeated).' }),
+    checks_redacted: Type.Integer({ description: 'Check results removed by this deletion (0 when repeated).' }),
+  },
+  { title: 'VerificationTombstone' },
+);
 export type VerificationTombstone = Static<typeof VerificationTombstone>;
 
 type Row = SessionRow & { deleted_at: Date | null };
 
 function tombstone(s: Row, counts: { media: number; checks: number }): VerificationTombstone {
   return {
-    id: s.id, object: 'verification', status: s.status, journey: s.journey_key, journey_version: s.journey_version,
+    id: s.id,
+    object: 'verification',
+    status: s.status,
+    journey: s.journey_key,
+    journey_version: s.journey_version,
     subject: { type: s.subject_type, reference: null, country: null },
-    decision: s.decision, risk: s.risk_score === null || s.risk_band === null ? null : { score: s.risk_score, band: s.risk_band },
-    reason_codes: s.reason_codes ?? [], decided_at: iso(s.decided_at), created_at: iso(s.created_at)!, updated_at: iso(s.updated_at)!,
-    completed_at: iso(s.completed_at), deleted_at: iso(s.deleted_at)!, media_deleted: counts.media, checks_redacted: counts.checks,
+    decision: s.decision,
+    risk: s.risk_score === null || s.risk_band === null ? null : { score: s.risk_score, band: s.risk_band },
+    reason_codes: s.reason_codes ?? [],
+    decided_at: iso(s.decided_at),
+    created_at: iso(s.created_at)!,
+    updated_at: iso(s.updated_at)!,
+    completed_at: iso(s.completed_at),
+    deleted_at: iso(s.deleted_at)!,
+    media_deleted: counts.media,
+    checks_redacted: counts.checks,
   };
 }
 
@@ -71,7 +89,12 @@ function tombstone(s: Row, counts: { media: number; checks: number }): Verificat
  * expires_at set to now), after it exactly as the expiry job records it; both with audit and
  * verification.expired. Repeating it returns the tombstone unchanged.
  */
-export async function eraseSession(tx: Queryable, ctx: RequestContext, id: string, reason: 'request' | 'retention'): Promise<VerificationTombstone> {
+export async function eraseSession(
+  tx: Queryable,
+  ctx: RequestContext,
+  id: string,
+  reason: 'request' | 'retention',
+): Promise<VerificationTombstone> {
   let s = (await sessions.lock(tx, ctx, id)) as Row | null;
   if (!s) throw notFound('verification', 'id');
   if (s.deleted_at) return tombstone(s, { media: 0, checks: 0 });
@@ -92,7 +115,12 @@ export async function eraseSession(tx: Queryable, ctx: RequestContext, id: strin
     const to = await sessions.applyTransition(tx, ctx, s.id, s.status, status === s.status ? cancelEvent(started) : lifetimeEvent(started));
     await emitAudit(tx, ctx, { action: `verification.${to}`, resourceType: 'verification', resourceId: s.id });
     const endedAt = await sessions.expiresAt(tx, s.id);
-    await enqueueEvent(tx, ctx, { type: 'verification.expired', resourceType: 'verification', resourceId: s.id, data: { id: s.id, subject_reference: s.subject_reference, status: to, expires_at: iso(endedAt)! } });
+    await enqueueEvent(tx, ctx, {
+      type: 'verification.expired',
+      resourceType: 'verification',
+      resourceId: s.id,
+      data: { id: s.id, subject_reference: s.subject_reference, status: to, expires_at: iso(endedAt)! },
+    });
   }
   // Each owning module erases its own rows (media, face enrolments, checks), in this order.
   const erased = await runErasureHooks(SESSION_ERASURE_HOOKS, tx, { ctx, sessionId: id });
@@ -102,10 +130,17 @@ export async function eraseSession(tx: Queryable, ctx: RequestContext, id: strin
   await correctionRepo.eraseValues(tx, ctx, id);
   if (s.status === 'referred') await closeSessionCases(tx, ctx, id, 'session_deleted', 'deleted');
   await emitAudit(tx, ctx, {
-    action: 'verification.deleted', resourceType: 'verification', resourceId: id,
+    action: 'verification.deleted',
+    resourceType: 'verification',
+    resourceId: id,
     metadata: { reason, status: s.status, decision: s.decision, media_deleted: counts.media, checks_redacted: counts.checks },
   });
-  await enqueueEvent(tx, ctx, { type: 'verification.deleted', resourceType: 'verification', resourceId: id, data: { id, status: s.status, decision: s.decision, reason, deleted_at: iso(s.deleted_at)! } });
+  await enqueueEvent(tx, ctx, {
+    type: 'verification.deleted',
+    resourceType: 'verification',
+    resourceId: id,
+    data: { id, status: s.status, decision: s.decision, reason, deleted_at: iso(s.deleted_at)! },
+  });
   return tombstone(s, counts);
 }
 

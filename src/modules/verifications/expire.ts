@@ -25,9 +25,20 @@ export async function expireDueSessions(db: Db, batch = 200): Promise<number> {
       const ctx = systemContext(db, s.account_id, s.environment as Environment, 'job:verifications.expire');
       try {
         await db.transaction(async (tx) => {
-          const to = await sessions.applyTransition(tx, ctx, s.id, s.status, lifetimeEvent(s.status === 'awaiting_subject' && s.capture_started_at !== null));
+          const to = await sessions.applyTransition(
+            tx,
+            ctx,
+            s.id,
+            s.status,
+            lifetimeEvent(s.status === 'awaiting_subject' && s.capture_started_at !== null),
+          );
           await emitAudit(tx, ctx, { action: `verification.${to}`, resourceType: 'verification', resourceId: s.id });
-          await enqueueEvent(tx, ctx, { type: 'verification.expired', resourceType: 'verification', resourceId: s.id, data: { id: s.id, subject_reference: s.subject_reference, status: to, expires_at: iso(s.expires_at)! } });
+          await enqueueEvent(tx, ctx, {
+            type: 'verification.expired',
+            resourceType: 'verification',
+            resourceId: s.id,
+            data: { id: s.id, subject_reference: s.subject_reference, status: to, expires_at: iso(s.expires_at)! },
+          });
         });
         ended++;
         progressed++;

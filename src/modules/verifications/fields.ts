@@ -6,7 +6,12 @@ import type { SubjectFields } from '../checks/kernel/index.js';
 export const FIELDS_PURPOSE = 'session-fields';
 
 export const sessionFields = {
-  async read(db: Queryable, t: { accountId: string; environment: string }, sealer: Sealer, sessionId: string): Promise<SubjectFields | null> {
+  async read(
+    db: Queryable,
+    t: { accountId: string; environment: string },
+    sealer: Sealer,
+    sessionId: string,
+  ): Promise<SubjectFields | null> {
     const rows = await db.query<{ extracted_fields_sealed: string | null }>(
       'SELECT extracted_fields_sealed FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3',
       [t.accountId, t.environment, sessionId],
@@ -14,7 +19,13 @@ export const sessionFields = {
     const sealed = rows[0]?.extracted_fields_sealed;
     return sealed ? (JSON.parse(sealer.open(FIELDS_PURPOSE, sealed)) as SubjectFields) : null;
   },
-  async write(tx: Queryable, t: { accountId: string; environment: string }, sealer: Sealer, sessionId: string, fields: SubjectFields): Promise<void> {
+  async write(
+    tx: Queryable,
+    t: { accountId: string; environment: string },
+    sealer: Sealer,
+    sessionId: string,
+    fields: SubjectFields,
+  ): Promise<void> {
     await tx.query(
       'UPDATE sessions SET extracted_fields_sealed = $4, updated_at = now() WHERE account_id = $1 AND environment = $2 AND id = $3',
       [t.accountId, t.environment, sessionId, sealer.seal(FIELDS_PURPOSE, JSON.stringify(fields))],

@@ -44,7 +44,12 @@ export interface SessionRow {
   import_external_id?: string | null;
   import_journey?: string | null;
 }
-export interface SessionCheckRow { id: string; session_id: string; type: string; status: string }
+export interface SessionCheckRow {
+  id: string;
+  session_id: string;
+  type: string;
+  status: string;
+}
 
 /**
  * What a reader sees: a waiting session whose expires_at has passed reads as expired (nothing
@@ -58,7 +63,11 @@ export function evidenceUrl(id: string): string {
   return `/v1/verifications/${id}/evidence`;
 }
 
-export function toVerification(s: SessionRow & { effective_status?: SessionState }, checks: SessionCheckRow[], hostedBaseUrl: string): Verification {
+export function toVerification(
+  s: SessionRow & { effective_status?: SessionState },
+  checks: SessionCheckRow[],
+  hostedBaseUrl: string,
+): Verification {
   return {
     id: s.id,
     object: 'verification',
@@ -79,23 +88,61 @@ export function toVerification(s: SessionRow & { effective_status?: SessionState
     completed_at: iso(s.completed_at),
     deleted_at: iso(s.deleted_at ?? null),
     origin: s.origin ?? 'native',
-    imported_from: s.origin === 'import' ? { provider: s.import_provider!, external_id: s.import_external_id!, journey: s.import_journey ?? null } : null,
+    imported_from:
+      s.origin === 'import'
+        ? { provider: s.import_provider!, external_id: s.import_external_id!, journey: s.import_journey ?? null }
+        : null,
   };
 }
 
 export const sessions = {
-  async insert(tx: Queryable, t: Tenant, s: { id: string; journeyKey: string; journeyVersion: number; definition: JourneyDefinition; subjectType: string; subjectReference: string; subjectCountry: string | null; redirectUrl: string | null; expiresAt: Date; tokenHash: string; tokenExpiresAt: Date; sandboxOutcome: string | null }): Promise<SessionRow> {
+  async insert(
+    tx: Queryable,
+    t: Tenant,
+    s: {
+      id: string;
+      journeyKey: string;
+      journeyVersion: number;
+      definition: JourneyDefinition;
+      subjectType: string;
+      subjectReference: string;
+      subjectCountry: string | null;
+      redirectUrl: string | null;
+      expiresAt: Date;
+      tokenHash: string;
+      tokenExpiresAt: Date;
+      sandboxOutcome: string | null;
+    },
+  ): Promise<SessionRow> {
     const rows = await tx.query<SessionRow>(
       `INSERT INTO sessions (id, account_id, environment, journey_key, journey_version, definition, status, subject_type, subject_reference, subject_country, redirect_url, expires_at, token_hash, token_expires_at, sandbox_outcome)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'created', $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
-      [s.id, t.accountId, t.environment, s.journeyKey, s.journeyVersion, JSON.stringify(s.definition), s.subjectType, s.subjectReference, s.subjectCountry, s.redirectUrl, s.expiresAt, s.tokenHash, s.tokenExpiresAt, s.sandboxOutcome],
+      [
+        s.id,
+        t.accountId,
+        t.environment,
+        s.journeyKey,
+        s.journeyVersion,
+        JSON.stringify(s.definition),
+        s.subjectType,
+        s.subjectReference,
+        s.subjectCountry,
+        s.redirectUrl,
+        s.expiresAt,
+        s.tokenHash,
+        s.tokenExpiresAt,
+        s.sandboxOutcome,
+      ],
     );
     return rows[0]!;
   },
 
   /** The session as a reader sees it (effective_status applies expiry at the boundary). */
   async get(db: Queryable, t: Tenant, id: string): Promise<(SessionRow & { effective_status: SessionState }) | null> {
-    const rows = await db.query<SessionRow & { effective_status: SessionState }>(`SELECT * FROM ${EFFECTIVE} x WHERE account_id = $1 AND environment = $2 AND id = $3`, [t.accountId, t.environment, id]);
+    const rows = await db.query<SessionRow & { effective_status: SessionState }>(
+      `SELECT * FROM ${EFFECTIVE} x WHERE account_id = $1 AND environment = $2 AND id = $3`,
+      [t.accountId, t.environment, id],
+    );
     return rows[0] ?? null;
   },
 
@@ -114,7 +161,11 @@ export const sessions = {
     return r!;
   },
   async lock(tx: Queryable, t: Tenant, id: string): Promise<SessionRow | null> {
-    const rows = await tx.query<SessionRow>('SELECT * FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3 FOR UPDATE', [t.accountId, t.environment, id]);
+    const rows = await tx.query<SessionRow>('SELECT * FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3 FOR UPDATE', [
+      t.accountId,
+      t.environment,
+      id,
+    ]);
     return rows[0] ?? null;
   },
 
@@ -122,7 +173,10 @@ export const sessions = {
     const out = new Map<string, SessionCheckRow[]>();
     if (sessionIds.length === 0) return out;
     // Check ids are time-sortable and inserted in journey order, so id order is the journey's order.
-    const rows = await db.query<SessionCheckRow>('SELECT id, session_id, type, status FROM checks WHERE session_id = ANY($1::text[]) ORDER BY id', [sessionIds]);
+    const rows = await db.query<SessionCheckRow>(
+      'SELECT id, session_id, type, status FROM checks WHERE session_id = ANY($1::text[]) ORDER BY id',
+      [sessionIds],
+    );
     for (const r of rows) out.set(r.session_id, [...(out.get(r.session_id) ?? []), r]);
     return out;
   },
@@ -149,7 +203,14 @@ export const sessions = {
     if (q.origin) add('origin = ?', q.origin);
     if (q.created_gte) add('created_at >= ?::timestamptz', q.created_gte);
     if (q.created_lt) add('created_at < ?::timestamptz', q.created_lt);
-    return paginate<SessionRow & { effective_status: SessionState } & Record<string, unknown>>(db, t, { from: `${EFFECTIVE} x`, where, params, limit: q.limit, cursor: q.cursor, name: 'verifications' });
+    return paginate<SessionRow & { effective_status: SessionState } & Record<string, unknown>>(db, t, {
+      from: `${EFFECTIVE} x`,
+      where,
+      params,
+      limit: q.limit,
+      cursor: q.cursor,
+      name: 'verifications',
+    });
   },
 
   /**
@@ -157,12 +218,20 @@ export const sessions = {
    * only applies if the session is still in `from` (a concurrent change makes it 409), a waiting
    * session past expires_at takes no event but its lifetime's end, and one transition row is written.
    */
-  async applyTransition(tx: Queryable, t: Tenant & Who, sessionId: string, from: SessionState, event: SessionEvent, extra: { captureStarted?: boolean } = {}): Promise<SessionState> {
+  async applyTransition(
+    tx: Queryable,
+    t: Tenant & Who,
+    sessionId: string,
+    from: SessionState,
+    event: SessionEvent,
+    extra: { captureStarted?: boolean } = {},
+  ): Promise<SessionState> {
     let to: SessionState;
     try {
       to = transition(from, event);
     } catch (err) {
-      if (err instanceof IllegalTransition) throw conflict(`The session is ${from}; ${event.replace(/_/g, ' ')} is not possible in that status.`);
+      if (err instanceof IllegalTransition)
+        throw conflict(`The session is ${from}; ${event.replace(/_/g, ' ')} is not possible in that status.`);
       throw err;
     }
     const lifetime = event === 'lifetime_elapsed' || event === 'lifetime_elapsed_after_capture';
@@ -183,7 +252,20 @@ export const sessions = {
        INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id)
        SELECT id, $1, $2, $5, $4, $9, $10, $11, $12 FROM moved
        RETURNING session_id AS id`,
-      [t.accountId, t.environment, sessionId, to, from, extra.captureStarted === true || event === 'capture_started', lifetime, WAITING_STATES, event, t.actor.type, t.actor.id, t.requestId ?? null],
+      [
+        t.accountId,
+        t.environment,
+        sessionId,
+        to,
+        from,
+        extra.captureStarted === true || event === 'capture_started',
+        lifetime,
+        WAITING_STATES,
+        event,
+        t.actor.type,
+        t.actor.id,
+        t.requestId ?? null,
+      ],
     );
     if (rows.length === 0) throw conflict(`The session is no longer ${from} (it changed or its lifetime ended); retrieve it and retry.`);
     // A session that ends without its checks having run leaves none of them pending for ever.
@@ -191,7 +273,19 @@ export const sessions = {
     return to;
   },
 
-  async recordDecision(tx: Queryable, t: Tenant, sessionId: string, d: { decision: 'approved' | 'declined' | 'referred'; score: number; band: string; reasonCodes: string[]; decidedBy: string; reason: string | null }): Promise<void> {
+  async recordDecision(
+    tx: Queryable,
+    t: Tenant,
+    sessionId: string,
+    d: {
+      decision: 'approved' | 'declined' | 'referred';
+      score: number;
+      band: string;
+      reasonCodes: string[];
+      decidedBy: string;
+      reason: string | null;
+    },
+  ): Promise<void> {
     await tx.query(
       `UPDATE sessions SET decision = $4, risk_score = $5, risk_band = $6, reason_codes = $7::text[], decided_by = $8, decided_reason = $9, decided_at = now(), updated_at = now()
        WHERE account_id = $1 AND environment = $2 AND id = $3`,

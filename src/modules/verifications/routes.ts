@@ -25,66 +25,124 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
   // The screening module's index cache (one per database): a correction re-screens with it.
   const screeningCache = indexCacheFor(opts.deps.db, loadScreeningSettings().indexRefreshMs);
 
-  r.post('', {
-    config: { scope: 'verifications:write' },
-    schema: {
-      tags, operationId: 'createVerification', summary: 'Create a session for a journey; returns a hosted URL and an SDK session token',
-      description: OPERATION_DOCS.createVerification,
-      body: CreateVerification, response: { 201: CreatedVerification, ...standardErrors },
+  r.post(
+    '',
+    {
+      config: { scope: 'verifications:write' },
+      schema: {
+        tags,
+        operationId: 'createVerification',
+        summary: 'Create a session for a journey; returns a hosted URL and an SDK session token',
+        description: OPERATION_DOCS.createVerification,
+        body: CreateVerification,
+        response: { 201: CreatedVerification, ...standardErrors },
+      },
     },
-  }, async (req, reply) => {
-    reply.code(201);
-    return createVerification({ ctx: req.ctx, sealer: opts.deps.sealer, hostedBaseUrl: hosted, input: req.body });
-  });
-
-  r.get('', {
-    config: { scope: 'verifications:read' },
-    schema: {
-      tags, operationId: 'listVerifications', summary: 'List and filter sessions by status, journey, decision and creation date',
-      description: `Newest first. status is one of ${SESSION_STATES.join(', ')} (as a reader sees it: a waiting session past expires_at is expired or abandoned).`,
-      querystring: VerificationsQuery, response: { 200: Page(Verification), ...standardErrors },
+    async (req, reply) => {
+      reply.code(201);
+      return createVerification({ ctx: req.ctx, sealer: opts.deps.sealer, hostedBaseUrl: hosted, input: req.body });
     },
-  }, async (req) => {
-    const page = await sessions.page(req.ctx.db, req.ctx, req.query);
-    const checks = await sessions.checksOf(req.ctx.db, page.data.map((s) => s.id));
-    return { data: page.data.map((s) => toVerification(s, checks.get(s.id) ?? [], hosted)), next_cursor: page.next_cursor };
-  });
+  );
 
-  r.get('/:id', {
-    config: { scope: 'verifications:read' },
-    schema: { tags, operationId: 'getVerification', summary: 'Retrieve the session with per-check results and current status', params: IdParam, response: { 200: Verification, ...standardErrors } },
-  }, async (req) => loadVerificationDetail(req.ctx.db, req.ctx, opts.deps.sealer, req.params.id, hosted));
-
-  r.patch('/:id', {
-    config: { scope: 'verifications:write' },
-    schema: {
-      tags, operationId: 'correctVerificationFields', summary: 'Correct extracted fields under review; the edit is recorded in the audit trail',
-      description: OPERATION_DOCS.correctVerificationFields,
-      params: IdParam, body: CorrectFields, response: { 200: Verification, ...standardErrors, 422: Type.Ref('Error') },
+  r.get(
+    '',
+    {
+      config: { scope: 'verifications:read' },
+      schema: {
+        tags,
+        operationId: 'listVerifications',
+        summary: 'List and filter sessions by status, journey, decision and creation date',
+        description: `Newest first. status is one of ${SESSION_STATES.join(', ')} (as a reader sees it: a waiting session past expires_at is expired or abandoned).`,
+        querystring: VerificationsQuery,
+        response: { 200: Page(Verification), ...standardErrors },
+      },
     },
-  }, async (req) => correctFields({ ctx: req.ctx, sealer: opts.deps.sealer, cache: screeningCache, hostedBaseUrl: hosted, id: req.params.id, input: req.body }));
-
-  r.get('/:id/decision', {
-    config: { scope: 'verifications:read' },
-    schema: {
-      tags, operationId: 'getVerificationDecision', summary: 'Retrieve the decision object, risk score and reason codes',
-      description: `decision is approved, declined or referred (waiting for a reviewer). Before the session has a decision: 409 conflict. Reason codes: ${REASON_CODES.join(', ')}.`,
-      params: IdParam, response: { 200: DecisionObject, ...standardErrors },
+    async (req) => {
+      const page = await sessions.page(req.ctx.db, req.ctx, req.query);
+      const checks = await sessions.checksOf(
+        req.ctx.db,
+        page.data.map((s) => s.id),
+      );
+      return { data: page.data.map((s) => toVerification(s, checks.get(s.id) ?? [], hosted)), next_cursor: page.next_cursor };
     },
-  }, async (req) => {
-    const s = await sessions.get(req.ctx.db, req.ctx, req.params.id);
-    if (!s) throw notFound('verification', 'id');
-    return toDecision(s, s.effective_status, (await sessions.checksOf(req.ctx.db, [s.id])).get(s.id) ?? []);
-  });
+  );
 
-  r.post('/:id/decision', {
-    config: { scope: 'verifications:write' },
-    schema: {
-      tags, operationId: 'recordVerificationDecision', summary: 'Record a manual decision from your own review tool',
-      description: OPERATION_DOCS.recordVerificationDecision,
-      params: IdParam, body: ManualDecision, response: { 200: DecisionObject, ...standardErrors },
+  r.get(
+    '/:id',
+    {
+      config: { scope: 'verifications:read' },
+      schema: {
+        tags,
+        operationId: 'getVerification',
+        summary: 'Retrieve the session with per-check results and current status',
+        params: IdParam,
+        response: { 200: Verification, ...standardErrors },
+      },
     },
-  }, async (req) => recordManualDecision({ ctx: req.ctx, id: req.params.id, input: req.body }));
+    async (req) => loadVerificationDetail(req.ctx.db, req.ctx, opts.deps.sealer, req.params.id, hosted),
+  );
+
+  r.patch(
+    '/:id',
+    {
+      config: { scope: 'verifications:write' },
+      schema: {
+        tags,
+        operationId: 'correctVerificationFields',
+        summary: 'Correct extracted fields under review; the edit is recorded in the audit trail',
+        description: OPERATION_DOCS.correctVerificationFields,
+        params: IdParam,
+        body: CorrectFields,
+        response: { 200: Verification, ...standardErrors, 422: Type.Ref('Error') },
+      },
+    },
+    async (req) =>
+      correctFields({
+        ctx: req.ctx,
+        sealer: opts.deps.sealer,
+        cache: screeningCache,
+        hostedBaseUrl: hosted,
+        id: req.params.id,
+        input: req.body,
+      }),
+  );
+
+  r.get(
+    '/:id/decision',
+    {
+      config: { scope: 'verifications:read' },
+      schema: {
+        tags,
+        operationId: 'getVerificationDecision',
+        summary: 'Retrieve the decision object, risk score and reason codes',
+        description: `decision is approved, declined or referred (waiting for a reviewer). Before the session has a decision: 409 conflict. Reason codes: ${REASON_CODES.join(', ')}.`,
+        params: IdParam,
+        response: { 200: DecisionObject, ...standardErrors },
+      },
+    },
+    async (req) => {
+      const s = await sessions.get(req.ctx.db, req.ctx, req.params.id);
+      if (!s) throw notFound('verification', 'id');
+      return toDecision(s, s.effective_status, (await sessions.checksOf(req.ctx.db, [s.id])).get(s.id) ?? []);
+    },
+  );
+
+  r.post(
+    '/:id/decision',
+    {
+      config: { scope: 'verifications:write' },
+      schema: {
+        tags,
+        operationId: 'recordVerificationDecision',
+        summary: 'Record a manual decision from your own review tool',
+        description: OPERATION_DOCS.recordVerificationDecision,
+        params: IdParam,
+        body: ManualDecision,
+        response: { 200: DecisionObject, ...standardErrors },
+      },
+    },
+    async (req) => recordManualDecision({ ctx: req.ctx, id: req.params.id, input: req.body }),
+  );
 };
 
 const SandboxSubject = Type.Object({
@@ -96,15 +154,25 @@ const SandboxSubject = Type.Object({
 
 export const sandboxModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.get('/subjects', {
-    config: { scope: 'verifications:read' },
-    schema: {
-      tags: ['Sandbox'], operationId: 'listSandboxSubjects', summary: 'Sandbox test subjects with forced outcomes, one per session state',
-      description: 'Sandbox keys only; production keys get 404 (forced outcomes never exist in production).',
-      response: { 200: Type.Object({ data: Type.Array(SandboxSubject), next_cursor: Type.Null() }), ...standardErrors },
+  r.get(
+    '/subjects',
+    {
+      config: { scope: 'verifications:read' },
+      schema: {
+        tags: ['Sandbox'],
+        operationId: 'listSandboxSubjects',
+        summary: 'Sandbox test subjects with forced outcomes, one per session state',
+        description: 'Sandbox keys only; production keys get 404 (forced outcomes never exist in production).',
+        response: { 200: Type.Object({ data: Type.Array(SandboxSubject), next_cursor: Type.Null() }), ...standardErrors },
+      },
     },
-  }, async (req) => {
-    if (req.ctx.environment !== 'sandbox') throw new AppError('not_found', 'The sandbox catalogue exists only for sandbox keys; production always runs the real engines.');
-    return { data: SANDBOX_SUBJECTS.map(({ reference, reaches, description, events }) => ({ reference, reaches, description, events })), next_cursor: null };
-  });
+    async (req) => {
+      if (req.ctx.environment !== 'sandbox')
+        throw new AppError('not_found', 'The sandbox catalogue exists only for sandbox keys; production always runs the real engines.');
+      return {
+        data: SANDBOX_SUBJECTS.map(({ reference, reaches, description, events }) => ({ reference, reaches, description, events })),
+        next_cursor: null,
+      };
+    },
+  );
 };

@@ -26,20 +26,72 @@ export interface SandboxSubject {
  * over forced check outcomes, and emits the real events. Sandbox keys only; production ignores them.
  */
 export const SANDBOX_SUBJECTS: SandboxSubject[] = [
-  { reference: 'sandbox_created', reaches: 'awaiting_subject', events: [], description: 'created is only held inside the creating transaction; every session passes through it (its first transition row is created → awaiting_subject, event token_issued). Behaves like any reference.' },
-  { reference: 'sandbox_awaiting_subject', reaches: 'awaiting_subject', events: ['verification.expired (status expired, at expires_at)'], description: 'Nothing happens: the session waits on the subject until its journey\'s lifetime ends (any reference not listed here does the same).' },
-  { reference: 'sandbox_processing', reaches: 'processing', events: [], description: 'Capture is submitted at once; the checks stay processing and the session never decides (use it to build your waiting screen).' },
-  { reference: 'sandbox_approved', reaches: 'approved', forced: 'approved', events: ['verification.completed'], description: 'Every check ends clean (passed, no_match); approved with risk score 0 (band low).' },
-  { reference: 'sandbox_declined', reaches: 'declined', forced: 'declined', events: ['verification.completed'], description: 'The document check fails (sanctions_pep match in a journey without document); declined with reason document_failed under the default journeys.' },
-  { reference: 'sandbox_referred', reaches: 'referred', forced: 'referred', events: ['verification.referred', 'verification.completed (after POST /v1/verifications/{id}/decision)'], description: 'sanctions_pep ends potential_match (document needs_review in a journey without screening); referred with reason sanctions_pep_potential_match, a case opens. Record a decision with POST /v1/verifications/{id}/decision.' },
-  { reference: 'sandbox_abandoned', reaches: 'abandoned', events: ['verification.expired (status abandoned)'], description: `Capture starts at once and never finishes; the session lives ${SANDBOX_SHORT_LIFETIME_SECONDS} s and then reads as abandoned.` },
-  { reference: 'sandbox_expired', reaches: 'expired', events: ['verification.expired (status expired)'], description: `Nothing is captured; the session lives ${SANDBOX_SHORT_LIFETIME_SECONDS} s and then reads as expired.` },
+  {
+    reference: 'sandbox_created',
+    reaches: 'awaiting_subject',
+    events: [],
+    description:
+      'created is only held inside the creating transaction; every session passes through it (its first transition row is created → awaiting_subject, event token_issued). Behaves like any reference.',
+  },
+  {
+    reference: 'sandbox_awaiting_subject',
+    reaches: 'awaiting_subject',
+    events: ['verification.expired (status expired, at expires_at)'],
+    description:
+      "Nothing happens: the session waits on the subject until its journey's lifetime ends (any reference not listed here does the same).",
+  },
+  {
+    reference: 'sandbox_processing',
+    reaches: 'processing',
+    events: [],
+    description:
+      'Capture is submitted at once; the checks stay processing and the session never decides (use it to build your waiting screen).',
+  },
+  {
+    reference: 'sandbox_approved',
+    reaches: 'approved',
+    forced: 'approved',
+    events: ['verification.completed'],
+    description: 'Every check ends clean (passed, no_match); approved with risk score 0 (band low).',
+  },
+  {
+    reference: 'sandbox_declined',
+    reaches: 'declined',
+    forced: 'declined',
+    events: ['verification.completed'],
+    description:
+      'The document check fails (sanctions_pep match in a journey without document); declined with reason document_failed under the default journeys.',
+  },
+  {
+    reference: 'sandbox_referred',
+    reaches: 'referred',
+    forced: 'referred',
+    events: ['verification.referred', 'verification.completed (after POST /v1/verifications/{id}/decision)'],
+    description:
+      'sanctions_pep ends potential_match (document needs_review in a journey without screening); referred with reason sanctions_pep_potential_match, a case opens. Record a decision with POST /v1/verifications/{id}/decision.',
+  },
+  {
+    reference: 'sandbox_abandoned',
+    reaches: 'abandoned',
+    events: ['verification.expired (status abandoned)'],
+    description: `Capture starts at once and never finishes; the session lives ${SANDBOX_SHORT_LIFETIME_SECONDS} s and then reads as abandoned.`,
+  },
+  {
+    reference: 'sandbox_expired',
+    reaches: 'expired',
+    events: ['verification.expired (status expired)'],
+    description: `Nothing is captured; the session lives ${SANDBOX_SHORT_LIFETIME_SECONDS} s and then reads as expired.`,
+  },
 ];
 
 /** The forced outcome of a subject reference, in the sandbox only. */
 export function sandboxOutcome(environment: Environment, reference: string): SandboxSubject | null {
   if (environment !== 'sandbox') return null;
-  return SANDBOX_SUBJECTS.find((s) => s.reference === reference && s.reference !== 'sandbox_created' && s.reference !== 'sandbox_awaiting_subject') ?? null;
+  return (
+    SANDBOX_SUBJECTS.find(
+      (s) => s.reference === reference && s.reference !== 'sandbox_created' && s.reference !== 'sandbox_awaiting_subject',
+    ) ?? null
+  );
 }
 
 /** Forced check outcomes: clean everywhere except the one check that carries the outcome. */
@@ -76,9 +128,18 @@ export async function runSandboxSession(db: Db, payload: RunPayload): Promise<vo
 
 async function walk(db: Db, payload: RunPayload): Promise<void> {
   const ctx = systemContext(db, payload.account_id, 'sandbox', 'job:verifications.sandbox_run');
-  const read = async () => (await db.query<{ status: SessionState; capture_started_at: Date | null; sandbox_outcome: string | null; definition: JourneyDefinition }>(
-    'SELECT status, capture_started_at, sandbox_outcome, definition FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3', [payload.account_id, 'sandbox', payload.session_id],
-  ))[0];
+  const read = async () =>
+    (
+      await db.query<{
+        status: SessionState;
+        capture_started_at: Date | null;
+        sandbox_outcome: string | null;
+        definition: JourneyDefinition;
+      }>(
+        'SELECT status, capture_started_at, sandbox_outcome, definition FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3',
+        [payload.account_id, 'sandbox', payload.session_id],
+      )
+    )[0];
   let s = await read();
   const subject = SANDBOX_SUBJECTS.find((x) => x.reference === s?.sandbox_outcome);
   if (!s || !subject || subject.reaches === 'expired') return;
@@ -91,5 +152,6 @@ async function walk(db: Db, payload: RunPayload): Promise<void> {
     await submitCapture(db, ctx, payload.session_id);
     s = (await read())!;
   }
-  if (s.status === 'processing' && subject.forced) await completeSessionChecks(db, ctx, payload.session_id, forcedOutcomes(s.definition, subject.forced));
+  if (s.status === 'processing' && subject.forced)
+    await completeSessionChecks(db, ctx, payload.session_id, forcedOutcomes(s.definition, subject.forced));
 }

@@ -13,19 +13,47 @@ const lit = <T extends string>(xs: readonly T[]) => Type.Union(xs.map((x) => Typ
 
 export const CreateVerification = Type.Object(
   {
-    journey: Type.String({ minLength: 1, maxLength: 64, description: 'The journey to run, published in this key\'s environment: its key (e.g. kyc_standard) or its id (jrn_…).' }),
+    journey: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "The journey to run, published in this key's environment: its key (e.g. kyc_standard) or its id (jrn_…).",
+    }),
     subject: Type.Object(
       {
         type: lit(SUBJECT_TYPES),
-        reference: Type.String({ minLength: 1, maxLength: 200, description: 'Your identifier of the customer; echoed in events as subject_reference. In the sandbox, the references of GET /v1/sandbox/subjects force an outcome.' }),
+        reference: Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description:
+            'Your identifier of the customer; echoed in events as subject_reference. In the sandbox, the references of GET /v1/sandbox/subjects force an outcome.',
+        }),
         country: Type.Optional(CountryCode('ISO 3166-1 alpha-2, upper case.')),
-        given_names: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Declared given names. Screening uses the names read from the document when the journey has one, else these.' })),
-        surname: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Declared surname (see given_names). A journey screening without a document needs a declared name.' })),
+        given_names: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: 'Declared given names. Screening uses the names read from the document when the journey has one, else these.',
+          }),
+        ),
+        surname: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: 'Declared surname (see given_names). A journey screening without a document needs a declared name.',
+          }),
+        ),
         date_of_birth: Type.Optional(Type.String({ format: 'date', description: 'Declared date of birth, YYYY-MM-DD.' })),
       },
       { additionalProperties: false },
     ),
-    redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://', description: 'Where the hosted flow sends the subject when done.' })),
+    redirect_url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        maxLength: 2000,
+        pattern: '^https?://',
+        description: 'Where the hosted flow sends the subject when done.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -49,42 +77,79 @@ export const Verification = Type.Object(
     hosted_url: Type.String({ description: 'The hosted capture flow for the subject (carries the session token).' }),
     expires_at: Timestamp,
     checks: Type.Array(CheckEntry),
-    subject: Type.Object({ type: Type.String(), reference: Type.Union([Type.String(), Type.Null()], { description: 'Null once the session was deleted.' }), country: Type.Union([Type.String(), Type.Null()]) }),
+    subject: Type.Object({
+      type: Type.String(),
+      reference: Type.Union([Type.String(), Type.Null()], { description: 'Null once the session was deleted.' }),
+      country: Type.Union([Type.String(), Type.Null()]),
+    }),
     redirect_url: Type.Union([Type.String(), Type.Null()]),
     decision: Type.Union([lit(DECISIONS), Type.Null()]),
     risk: Type.Union([Risk, Type.Null()]),
     reason_codes: Type.Array(Type.String()),
-    sandbox_outcome: Type.Union([Type.String(), Type.Null()], { description: 'Sandbox only: the forced outcome the subject reference chose.' }),
+    sandbox_outcome: Type.Union([Type.String(), Type.Null()], {
+      description: 'Sandbox only: the forced outcome the subject reference chose.',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
     completed_at: Type.Union([Timestamp, Type.Null()]),
-    deleted_at: Type.Union([Timestamp, Type.Null()], { description: 'Set when media and personal data were removed; the session remains as a tombstone.' }),
-    origin: Type.Union([Type.Literal('native'), Type.Literal('import')], { description: 'native: created here and run on a journey; import: historical, imported by POST /v1/verifications/imports.' }),
-    imported_from: Type.Union([
-      Type.Object({ provider: Type.String(), external_id: Type.String(), journey: Type.Union([Type.String(), Type.Null()], { description: 'The previous provider\'s journey label, as given.' }) }),
-      Type.Null(),
-    ], { description: 'Imported sessions: the previous provider and its id of the verification; null for native sessions.' }),
-    transitions: Type.Optional(Type.Array(Type.Object({
-      from: lit(SESSION_STATES),
-      to: lit(SESSION_STATES),
-      event: Type.String(),
-      actor: Type.String({ description: 'api_key:<id>, session_token:<id>, operator:<name> or system:system.' }),
-      at: Timestamp,
-    }), { description: 'GET /v1/verifications/{id} only: every status change so far, oldest first (the decision trail).' })),
-    fields: Type.Optional(Type.Union([SubjectFields, Type.Null()], { description: 'GET /v1/verifications/{id} and PATCH only: the subject data the session extracted (from its document), as corrected by reviewers; null when none was extracted or the session was deleted.' })),
-    corrections: Type.Optional(Type.Array(Correction, { description: 'GET /v1/verifications/{id} and PATCH only: reviewer corrections of the fields, oldest first, with before/after values (null once deleted).' })),
+    deleted_at: Type.Union([Timestamp, Type.Null()], {
+      description: 'Set when media and personal data were removed; the session remains as a tombstone.',
+    }),
+    origin: Type.Union([Type.Literal('native'), Type.Literal('import')], {
+      description: 'native: created here and run on a journey; import: historical, imported by POST /v1/verifications/imports.',
+    }),
+    imported_from: Type.Union(
+      [
+        Type.Object({
+          provider: Type.String(),
+          external_id: Type.String(),
+          journey: Type.Union([Type.String(), Type.Null()], { description: "The previous provider's journey label, as given." }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'Imported sessions: the previous provider and its id of the verification; null for native sessions.' },
+    ),
+    transitions: Type.Optional(
+      Type.Array(
+        Type.Object({
+          from: lit(SESSION_STATES),
+          to: lit(SESSION_STATES),
+          event: Type.String(),
+          actor: Type.String({ description: 'api_key:<id>, session_token:<id>, operator:<name> or system:system.' }),
+          at: Timestamp,
+        }),
+        { description: 'GET /v1/verifications/{id} only: every status change so far, oldest first (the decision trail).' },
+      ),
+    ),
+    fields: Type.Optional(
+      Type.Union([SubjectFields, Type.Null()], {
+        description:
+          'GET /v1/verifications/{id} and PATCH only: the subject data the session extracted (from its document), as corrected by reviewers; null when none was extracted or the session was deleted.',
+      }),
+    ),
+    corrections: Type.Optional(
+      Type.Array(Correction, {
+        description:
+          'GET /v1/verifications/{id} and PATCH only: reviewer corrections of the fields, oldest first, with before/after values (null once deleted).',
+      }),
+    ),
   },
   { title: 'Verification' },
 );
 export type Verification = Static<typeof Verification>;
 
-export const CreatedVerification = Type.Composite([
-  Verification,
-  Type.Object({
-    session_token: Type.String({ description: 'Short-lived token for client SDKs: opens only this session\'s capture endpoints, never the API. Shown once.' }),
-    session_token_expires_at: Timestamp,
-  }),
-], { title: 'CreatedVerification' });
+export const CreatedVerification = Type.Composite(
+  [
+    Verification,
+    Type.Object({
+      session_token: Type.String({
+        description: "Short-lived token for client SDKs: opens only this session's capture endpoints, never the API. Shown once.",
+      }),
+      session_token_expires_at: Timestamp,
+    }),
+  ],
+  { title: 'CreatedVerification' },
+);
 
 export const VerificationsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
@@ -95,7 +160,11 @@ export const VerificationsQuery = Type.Object({
   created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'Sessions created at or after this moment.' })),
   created_lt: Type.Optional(Type.String({ format: 'date-time', description: 'Sessions created before this moment.' })),
   subject_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  origin: Type.Optional(Type.Union([Type.Literal('native'), Type.Literal('import')], { description: 'native (created here) or import (historical, imported).' })),
+  origin: Type.Optional(
+    Type.Union([Type.Literal('native'), Type.Literal('import')], {
+      description: 'native (created here) or import (historical, imported).',
+    }),
+  ),
 });
 export type VerificationsQuery = Static<typeof VerificationsQuery>;
 
@@ -108,7 +177,9 @@ export const DecisionObject = Type.Object(
     risk: Risk,
     checks: Type.Array(CheckEntry),
     reason_codes: Type.Array(Type.String(), { description: `Why: ${REASON_CODES.join(', ')}.` }),
-    decided_by: Type.Union([Type.String(), Type.Null()], { description: 'system (the journey\'s rules) or the reviewer of a manual decision.' }),
+    decided_by: Type.Union([Type.String(), Type.Null()], {
+      description: "system (the journey's rules) or the reviewer of a manual decision.",
+    }),
     decided_reason: Type.Union([Type.String(), Type.Null()]),
     decided_at: Type.Union([Timestamp, Type.Null()]),
     evidence_bundle_url: Type.String(),
@@ -121,7 +192,9 @@ export const ManualDecision = Type.Object(
   {
     decision: Type.Union([Type.Literal('approved'), Type.Literal('declined')]),
     reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why; kept in the audit trail.' }),
-    reviewer: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Who decided, in your review tool (default: the API key).' })),
+    reviewer: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Who decided, in your review tool (default: the API key).' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -18,7 +18,10 @@ export function issueSessionToken(): { token: string; hash: string } {
  * For the hosted page and SDK capture endpoints: the session a token opens, if the token is
  * current and the session still waits on the subject. A token never authenticates /v1 API routes.
  */
-export async function sessionForToken(db: Queryable, token: string): Promise<{ id: string; account_id: string; environment: 'sandbox' | 'production'; status: string } | null> {
+export async function sessionForToken(
+  db: Queryable,
+  token: string,
+): Promise<{ id: string; account_id: string; environment: 'sandbox' | 'production'; status: string } | null> {
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return null;
   const rows = await db.query<{ id: string; account_id: string; environment: 'sandbox' | 'production'; status: string }>(
     `SELECT id, account_id, environment, status FROM sessions

@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SESSION_EVENTS, SESSION_STATES, TERMINAL_STATES, IllegalTransition, transition, effectiveState, lifetimeEvent, type SessionEvent, type SessionState } from './state-machine.js';
+import {
+  SESSION_EVENTS,
+  SESSION_STATES,
+  TERMINAL_STATES,
+  IllegalTransition,
+  transition,
+  effectiveState,
+  lifetimeEvent,
+  type SessionEvent,
+  type SessionState,
+} from './state-machine.js';
 
 // The transition table written out independently of TRANSITIONS: every pair not listed is illegal.
 const LEGAL: Record<string, SessionState> = {
@@ -29,7 +39,11 @@ test('every state × every event: the legal moves and only those', () => {
         assert.equal(transition(s, e), want, `${s} --${e}-->`);
         legal++;
       } else {
-        assert.throws(() => transition(s, e as SessionEvent), (err: unknown) => err instanceof IllegalTransition && err.from === s && err.event === e, `${s} --${e}--> must be illegal`);
+        assert.throws(
+          () => transition(s, e as SessionEvent),
+          (err: unknown) => err instanceof IllegalTransition && err.from === s && err.event === e,
+          `${s} --${e}--> must be illegal`,
+        );
       }
     }
   }
@@ -45,12 +59,18 @@ test('every state is reachable from created', () => {
   let grew = true;
   while (grew) {
     grew = false;
-    for (const s of [...seen]) for (const e of SESSION_EVENTS) {
-      try {
-        const n = transition(s, e);
-        if (!seen.has(n)) { seen.add(n); grew = true; }
-      } catch { /* illegal */ }
-    }
+    for (const s of [...seen])
+      for (const e of SESSION_EVENTS) {
+        try {
+          const n = transition(s, e);
+          if (!seen.has(n)) {
+            seen.add(n);
+            grew = true;
+          }
+        } catch {
+          /* illegal */
+        }
+      }
   }
   assert.deepEqual([...seen].sort(), [...SESSION_STATES].sort());
 });

@@ -3,7 +3,16 @@
  * which. Everything that changes a session's status goes through `transition` (pure) and the
  * repository's `applyTransition` (UPDATE … WHERE status = from, plus one transition row).
  */
-export const SESSION_STATES = ['created', 'awaiting_subject', 'processing', 'referred', 'approved', 'declined', 'abandoned', 'expired'] as const;
+export const SESSION_STATES = [
+  'created',
+  'awaiting_subject',
+  'processing',
+  'referred',
+  'approved',
+  'declined',
+  'abandoned',
+  'expired',
+] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
 
 export const SESSION_EVENTS = [
@@ -56,7 +65,10 @@ export const IMPORTED_EVENT = 'imported';
 export const IMPORTABLE_STATES = ['approved', 'declined', 'referred', 'abandoned', 'expired'] as const satisfies readonly SessionState[];
 
 export class IllegalTransition extends Error {
-  constructor(readonly from: SessionState, readonly event: SessionEvent) {
+  constructor(
+    readonly from: SessionState,
+    readonly event: SessionEvent,
+  ) {
     super(`A session in status ${from} cannot take the event ${event}.`);
   }
 }
@@ -84,6 +96,7 @@ export function cancelEvent(captureStarted: boolean): SessionEvent {
 
 /** The status a reader sees at `now`: a waiting session past expires_at reads as expired or abandoned even before the job persists it. */
 export function effectiveState(s: { status: SessionState; expires_at: Date; capture_started_at: Date | null }, now: Date): SessionState {
-  if (WAITING_STATES.includes(s.status) && s.expires_at.getTime() <= now.getTime()) return transition(s.status, lifetimeEvent(s.capture_started_at !== null && s.status === 'awaiting_subject'));
+  if (WAITING_STATES.includes(s.status) && s.expires_at.getTime() <= now.getTime())
+    return transition(s.status, lifetimeEvent(s.capture_started_at !== null && s.status === 'awaiting_subject'));
   return s.status;
 }

@@ -51,7 +51,14 @@ export async function insertDeliveries(tx: Queryable, rows: NewDelivery[]): Prom
   await tx.query(
     `INSERT INTO webhook_deliveries (id, account_id, environment, destination_id, event_id, event_seq)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) ON CONFLICT DO NOTHING`,
-    [rows.map((r) => r.id), rows.map((r) => r.accountId), rows.map((r) => r.environment), rows.map((r) => r.destinationId), rows.map((r) => r.eventId), rows.map((r) => r.eventSeq)],
+    [
+      rows.map((r) => r.id),
+      rows.map((r) => r.accountId),
+      rows.map((r) => r.environment),
+      rows.map((r) => r.destinationId),
+      rows.map((r) => r.eventId),
+      rows.map((r) => r.eventSeq),
+    ],
   );
 }
 
@@ -72,12 +79,26 @@ export function destinationsForSend(db: Queryable, ids: string[]) {
   return db.query<DestinationForSend>('SELECT * FROM webhook_destinations WHERE id = ANY($1::text[])', [ids]);
 }
 
-export async function recordSuccesses(tx: Queryable, workerId: string, batch: SuccessfulAttempt[], destinationIds: string[]): Promise<void> {
+export async function recordSuccesses(
+  tx: Queryable,
+  workerId: string,
+  batch: SuccessfulAttempt[],
+  destinationIds: string[],
+): Promise<void> {
   await tx.query(
     `INSERT INTO webhook_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, response_excerpt)
      SELECT u.id, u.delivery_id, u.attempt, $1, u.started_at, u.duration_ms, u.status_code, u.excerpt
      FROM unnest($2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::int[], $7::int[], $8::text[]) AS u(id, delivery_id, attempt, started_at, duration_ms, status_code, excerpt)`,
-    [workerId, batch.map((b) => b.id), batch.map((b) => b.deliveryId), batch.map((b) => b.attempt), batch.map((b) => b.startedAt.toISOString()), batch.map((b) => b.durationMs), batch.map((b) => b.status), batch.map((b) => b.responseExcerpt)],
+    [
+      workerId,
+      batch.map((b) => b.id),
+      batch.map((b) => b.deliveryId),
+      batch.map((b) => b.attempt),
+      batch.map((b) => b.startedAt.toISOString()),
+      batch.map((b) => b.durationMs),
+      batch.map((b) => b.status),
+      batch.map((b) => b.responseExcerpt),
+    ],
   );
   await tx.query(
     `UPDATE webhook_deliveries d SET state = 'succeeded', completed_at = now(), last_status = u.status, last_error = null, locked_by = null, locked_until = null
@@ -94,7 +115,17 @@ export async function recordSuccesses(tx: Queryable, workerId: string, batch: Su
 
 export async function insertFailedAttempt(
   tx: Queryable,
-  a: { id: string; deliveryId: string; attempt: number; worker: string; startedAt: Date; durationMs: number; status: number | null; error: string | null; responseExcerpt: string | null },
+  a: {
+    id: string;
+    deliveryId: string;
+    attempt: number;
+    worker: string;
+    startedAt: Date;
+    durationMs: number;
+    status: number | null;
+    error: string | null;
+    responseExcerpt: string | null;
+  },
 ): Promise<void> {
   await tx.query(
     'INSERT INTO webhook_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, error, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
@@ -103,7 +134,13 @@ export async function insertFailedAttempt(
 }
 
 /** After a failed attempt: back to pending with the next attempt in `delaySeconds`, or failed when null. */
-export async function rescheduleDelivery(tx: Queryable, id: string, delaySeconds: number | null, status: number | null, error: string | null): Promise<void> {
+export async function rescheduleDelivery(
+  tx: Queryable,
+  id: string,
+  delaySeconds: number | null,
+  status: number | null,
+  error: string | null,
+): Promise<void> {
   await tx.query(
     `UPDATE webhook_deliveries SET state = $2, last_status = $3, last_error = $4, locked_by = null, locked_until = null,
        next_attempt_at = CASE WHEN $5::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $5::float8) END,
@@ -135,5 +172,8 @@ export async function insertRedelivery(tx: Queryable, id: string, originalId: st
 }
 
 export async function cancelOpenDeliveries(tx: Queryable, destinationId: string): Promise<void> {
-  await tx.query("UPDATE webhook_deliveries SET state = 'cancelled', completed_at = now() WHERE destination_id = $1 AND state IN ('pending', 'delivering')", [destinationId]);
+  await tx.query(
+    "UPDATE webhook_deliveries SET state = 'cancelled', completed_at = now() WHERE destination_id = $1 AND state IN ('pending', 'delivering')",
+    [destinationId],
+  );
 }

@@ -44,11 +44,20 @@ async function checkUrl(url: string, ctx: RequestContext, deps: WebhookDeps): Pr
 
 function checkEventTypes(types: string[]): void {
   types.forEach((t, i) => {
-    if (t !== '*' && !isKnownEventType(t)) throw invalid(`event_types[${i}]`, `Unknown event type "${t}". The webhooks section of /openapi.json lists them.`);
+    if (t !== '*' && !isKnownEventType(t))
+      throw invalid(`event_types[${i}]`, `Unknown event type "${t}". The webhooks section of /openapi.json lists them.`);
   });
 }
 
-export async function createDestination({ ctx, input, deps }: { ctx: RequestContext; input: CreateDestination; deps: WebhookDeps }): Promise<DestinationWithSecret> {
+export async function createDestination({
+  ctx,
+  input,
+  deps,
+}: {
+  ctx: RequestContext;
+  input: CreateDestination;
+  deps: WebhookDeps;
+}): Promise<DestinationWithSecret> {
   await checkUrl(input.url, ctx, deps);
   checkEventTypes(input.event_types);
   const secret = newSigningSecret();
@@ -61,12 +70,27 @@ export async function createDestination({ ctx, input, deps }: { ctx: RequestCont
       enabled: input.enabled ?? true,
       secret_sealed: deps.sealer.seal(SECRET_PURPOSE, secret),
     });
-    await emitAudit(tx, ctx, { action: 'webhook_destination.created', resourceType: 'webhook_destination', resourceId: row.id, metadata: { url: row.url, event_types: row.event_types } });
+    await emitAudit(tx, ctx, {
+      action: 'webhook_destination.created',
+      resourceType: 'webhook_destination',
+      resourceId: row.id,
+      metadata: { url: row.url, event_types: row.event_types },
+    });
     return { ...toDestination(row), secret };
   });
 }
 
-export async function updateDestination({ ctx, id, input, deps }: { ctx: RequestContext; id: string; input: UpdateDestination; deps: WebhookDeps }): Promise<Destination> {
+export async function updateDestination({
+  ctx,
+  id,
+  input,
+  deps,
+}: {
+  ctx: RequestContext;
+  id: string;
+  input: UpdateDestination;
+  deps: WebhookDeps;
+}): Promise<Destination> {
   if (input.url !== undefined) await checkUrl(input.url, ctx, deps);
   if (input.event_types) checkEventTypes(input.event_types);
   return withTransaction(ctx, async (tx) => {
@@ -83,7 +107,12 @@ export async function updateDestination({ ctx, id, input, deps }: { ctx: Request
     }
     const after = await destinations.update(tx, ctx, id, fields);
     const pick = (r: typeof before) => ({ url: r.url, event_types: r.event_types, description: r.description, enabled: r.enabled });
-    await emitAudit(tx, ctx, { action: 'webhook_destination.updated', resourceType: 'webhook_destination', resourceId: id, diff: diffRecords(pick(before), pick(after)) });
+    await emitAudit(tx, ctx, {
+      action: 'webhook_destination.updated',
+      resourceType: 'webhook_destination',
+      resourceId: id,
+      diff: diffRecords(pick(before), pick(after)),
+    });
     return toDestination(after);
   });
 }
@@ -95,13 +124,28 @@ export async function deleteDestination({ ctx, id }: { ctx: RequestContext; id: 
     const deleted = await destinations.update(tx, ctx, id, { deleted_at: new Date(), enabled: false } as never);
     // Pending deliveries to a deleted destination will never succeed: cancel them now.
     await cancelOpenDeliveries(tx, id);
-    await emitAudit(tx, ctx, { action: 'webhook_destination.deleted', resourceType: 'webhook_destination', resourceId: id, metadata: { url: row.url } });
+    await emitAudit(tx, ctx, {
+      action: 'webhook_destination.deleted',
+      resourceType: 'webhook_destination',
+      resourceId: id,
+      metadata: { url: row.url },
+    });
     return toDestination(deleted);
   });
 }
 
 /** The new secret signs at once; the previous one keeps signing beside it for the overlap. */
-export async function rotateSecret({ ctx, id, overlapHours, deps }: { ctx: RequestContext; id: string; overlapHours: number; deps: WebhookDeps }): Promise<DestinationWithSecret> {
+export async function rotateSecret({
+  ctx,
+  id,
+  overlapHours,
+  deps,
+}: {
+  ctx: RequestContext;
+  id: string;
+  overlapHours: number;
+  deps: WebhookDeps;
+}): Promise<DestinationWithSecret> {
   const secret = newSigningSecret();
   return withTransaction(ctx, async (tx) => {
     const row = await destinations.get(tx, ctx, id, true);
@@ -111,7 +155,12 @@ export async function rotateSecret({ ctx, id, overlapHours, deps }: { ctx: Reque
       previous_secret_sealed: overlapHours > 0 ? row.secret_sealed : null,
       previous_secret_expires_at: overlapHours > 0 ? new Date(Date.now() + overlapHours * 3_600_000) : null,
     });
-    await emitAudit(tx, ctx, { action: 'webhook_destination.secret_rotated', resourceType: 'webhook_destination', resourceId: id, metadata: { overlap_hours: overlapHours } });
+    await emitAudit(tx, ctx, {
+      action: 'webhook_destination.secret_rotated',
+      resourceType: 'webhook_destination',
+      resourceId: id,
+      metadata: { overlap_hours: overlapHours },
+    });
     return { ...toDestination(after), secret };
   });
 }

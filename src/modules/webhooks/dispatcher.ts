@@ -66,11 +66,21 @@ export class WebhookDispatcher extends ClaimingRunner {
         for (const d of dests) {
           if (d.account_id !== e.account_id || d.environment !== e.environment) continue;
           if (e.destination_id ? d.id !== e.destination_id : !(d.event_types.includes('*') || d.event_types.includes(e.type))) continue;
-          deliveries.push({ id: newId('delivery'), accountId: e.account_id, environment: e.environment, destinationId: d.id, eventId: e.id, eventSeq: Number(e.seq) });
+          deliveries.push({
+            id: newId('delivery'),
+            accountId: e.account_id,
+            environment: e.environment,
+            destinationId: d.id,
+            eventId: e.id,
+            eventSeq: Number(e.seq),
+          });
         }
       }
       await insertDeliveries(tx, deliveries);
-      await markEventsDispatched(tx, events.map((e) => e.id));
+      await markEventsDispatched(
+        tx,
+        events.map((e) => e.id),
+      );
       return events.length;
     });
   }
@@ -88,7 +98,9 @@ export class WebhookDispatcher extends ClaimingRunner {
     const claimed = await this.claim(capacity);
     if (claimed.length === 0) return 0;
     const events = new Map((await eventsByIds(this.opts.db, [...new Set(claimed.map((c) => c.event_id))])).map((e) => [e.id, e]));
-    const dests = new Map((await destinationsForSend(this.opts.db, [...new Set(claimed.map((c) => c.destination_id))])).map((d) => [d.id, d]));
+    const dests = new Map(
+      (await destinationsForSend(this.opts.db, [...new Set(claimed.map((c) => c.destination_id))])).map((d) => [d.id, d]),
+    );
     for (const c of claimed) {
       this.track(this.deliver(c, events.get(c.event_id)!, dests.get(c.destination_id)!).catch((err) => this.opts.onError?.(err)));
     }
@@ -122,7 +134,9 @@ export class WebhookDispatcher extends ClaimingRunner {
       // The destination's own environment decides: a sandbox destination may be a developer's local receiver.
       allowPrivateNetworks: destinationPolicy(d.environment, this.opts.config).allowPrivateNetworks,
       headers: {
-        'verity-signature': this.secrets(d).map((s) => signPayload(body, s)).join(','),
+        'verity-signature': this.secrets(d)
+          .map((s) => signPayload(body, s))
+          .join(','),
         'verity-event-id': e.id,
         'verity-event-type': e.type,
         'verity-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
@@ -162,7 +176,15 @@ export class WebhookDispatcher extends ClaimingRunner {
         await recordSuccesses(
           tx,
           this.opts.workerId,
-          batch.map((b) => ({ id: newId('attempt'), deliveryId: b.c.id, attempt: b.c.attempts, startedAt: b.startedAt, durationMs: b.r.durationMs, status: b.r.status, responseExcerpt: b.r.responseExcerpt })),
+          batch.map((b) => ({
+            id: newId('attempt'),
+            deliveryId: b.c.id,
+            attempt: b.c.attempts,
+            startedAt: b.startedAt,
+            durationMs: b.r.durationMs,
+            status: b.r.status,
+            responseExcerpt: b.r.responseExcerpt,
+          })),
           [...new Set(batch.map((b) => b.d.id))],
         );
       });
@@ -175,26 +197,56 @@ export class WebhookDispatcher extends ClaimingRunner {
   private async record(c: ClaimedDelivery, d: DestinationForSend, startedAt: Date, r: SendResult): Promise<void> {
     const cfg = this.opts.config;
     await this.opts.db.transaction(async (tx) => {
-      await insertFailedAttempt(tx, { id: newId('attempt'), deliveryId: c.id, attempt: c.attempts, worker: this.opts.workerId, startedAt, durationMs: r.durationMs, status: r.status, error: r.error, responseExcerpt: r.responseExcerpt });
+      await insertFailedAttempt(tx, {
+        id: newId('attempt'),
+        deliveryId: c.id,
+        attempt: c.attempts,
+        worker: this.opts.workerId,
+        startedAt,
+        durationMs: r.durationMs,
+        status: r.status,
+        error: r.error,
+        responseExcerpt: r.responseExcerpt,
+      });
       const delay = retryDelayMs(cfg.retryScheduleSeconds, c.attempts);
       await rescheduleDelivery(tx, c.id, delay === null ? null : delay / 1000, r.status, r.error);
       const dest = await countDestinationFailure(tx, d.id);
-      if (dest && dest.enabled && dest.consecutive_failures >= cfg.disableMinFailures && Date.now() - new Date(dest.failing_since).getTime() >= cfg.disableAfterHours * 3_600_000) {
+      if (
+        dest &&
+        dest.enabled &&
+        dest.consecutive_failures >= cfg.disableMinFailures &&
+        Date.now() - new Date(dest.failing_since).getTime() >= cfg.disableAfterHours * 3_600_000
+      ) {
         await this.disable(tx, d, dest);
       }
     });
   }
 
-  private async disable(tx: Queryable, d: DestinationForSend, dest: { consecutive_failures: number; failing_since: Date; url: string }): Promise<void> {
+  private async disable(
+    tx: Queryable,
+    d: DestinationForSend,
+    dest: { consecutive_failures: number; failing_since: Date; url: string },
+  ): Promise<void> {
     const reason = `disabled after ${dest.consecutive_failures} consecutive failed deliveries since ${new Date(dest.failing_since).toISOString()}`;
     await disableDestination(tx, d.id, reason);
     const ctx = systemContext(this.opts.db, d.account_id, d.environment);
-    await emitAudit(tx, ctx, { action: 'webhook_destination.disabled', resourceType: 'webhook_destination', resourceId: d.id, metadata: { reason } });
+    await emitAudit(tx, ctx, {
+      action: 'webhook_destination.disabled',
+      resourceType: 'webhook_destination',
+      resourceId: d.id,
+      metadata: { reason },
+    });
     await enqueueEvent(tx, ctx, {
       type: 'webhook_destination.disabled',
       resourceType: 'webhook_destination',
       resourceId: d.id,
-      data: { destination_id: d.id, url: dest.url, consecutive_failures: dest.consecutive_failures, failing_since: new Date(dest.failing_since).toISOString(), reason },
+      data: {
+        destination_id: d.id,
+        url: dest.url,
+        consecutive_failures: dest.consecutive_failures,
+        failing_since: new Date(dest.failing_since).toISOString(),
+        reason,
+      },
     });
   }
 

@@ -17,12 +17,23 @@ export async function redeliver({ ctx, deliveryId }: { ctx: RequestContext; deli
     if (!dest) throw conflict('The destination of this delivery was deleted.', 'id');
     const id = newId('delivery');
     await insertRedelivery(tx, id, deliveryId);
-    await emitAudit(tx, ctx, { action: 'webhook_delivery.redelivered', resourceType: 'webhook_delivery', resourceId: id, metadata: { redelivery_of: deliveryId, event_id: original.event_id } });
+    await emitAudit(tx, ctx, {
+      action: 'webhook_delivery.redelivered',
+      resourceType: 'webhook_delivery',
+      resourceId: id,
+      metadata: { redelivery_of: deliveryId, event_id: original.event_id },
+    });
     return toDelivery((await deliveries.get(tx, ctx, id))!, []);
   });
 }
 
-export async function sendTestEvent({ ctx, destinationId }: { ctx: RequestContext; destinationId: string }): Promise<{ event_id: string; destination_id: string }> {
+export async function sendTestEvent({
+  ctx,
+  destinationId,
+}: {
+  ctx: RequestContext;
+  destinationId: string;
+}): Promise<{ event_id: string; destination_id: string }> {
   return withTransaction(ctx, async (tx) => {
     const dest = await destinations.get(tx, ctx, destinationId);
     if (!dest) throw notFound('webhook destination', 'id');
@@ -33,7 +44,12 @@ export async function sendTestEvent({ ctx, destinationId }: { ctx: RequestContex
       destinationId,
       data: { destination_id: destinationId, message: 'This is a test event from Verity.' },
     });
-    await emitAudit(tx, ctx, { action: 'webhook_destination.test_sent', resourceType: 'webhook_destination', resourceId: destinationId, metadata: { event_id: ev.id } });
+    await emitAudit(tx, ctx, {
+      action: 'webhook_destination.test_sent',
+      resourceType: 'webhook_destination',
+      resourceId: destinationId,
+      metadata: { event_id: ev.id },
+    });
     return { event_id: ev.id, destination_id: destinationId };
   });
 }

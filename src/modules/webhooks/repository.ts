@@ -58,7 +58,11 @@ export function toDestination(r: DestinationRow): Destination {
 }
 
 export const destinations = {
-  async insert(tx: Queryable, t: Tenant, row: Pick<DestinationRow, 'id' | 'url' | 'description' | 'event_types' | 'enabled' | 'secret_sealed'>): Promise<DestinationRow> {
+  async insert(
+    tx: Queryable,
+    t: Tenant,
+    row: Pick<DestinationRow, 'id' | 'url' | 'description' | 'event_types' | 'enabled' | 'secret_sealed'>,
+  ): Promise<DestinationRow> {
     const rows = await tx.query<DestinationRow>(
       `INSERT INTO webhook_destinations (id, account_id, environment, url, description, event_types, enabled, secret_sealed)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
@@ -83,7 +87,13 @@ export const destinations = {
     return rows[0]!;
   },
   async page(db: Queryable, t: Tenant, q: { limit?: number; cursor?: string }) {
-    return paginate<DestinationRow & Record<string, unknown>>(db, t, { from: 'webhook_destinations', where: ['deleted_at IS NULL'], limit: q.limit, cursor: q.cursor, name: 'webhooks' });
+    return paginate<DestinationRow & Record<string, unknown>>(db, t, {
+      from: 'webhook_destinations',
+      where: ['deleted_at IS NULL'],
+      limit: q.limit,
+      cursor: q.cursor,
+      name: 'webhooks',
+    });
   },
 };
 
@@ -102,24 +112,47 @@ export const deliveries = {
   async page(db: Queryable, t: Tenant, q: { limit?: number; cursor?: string; destination_id?: string; event_id?: string; state?: string }) {
     const where: string[] = [];
     const params: unknown[] = [];
-    for (const [col, val] of [['destination_id', q.destination_id], ['event_id', q.event_id], ['state', q.state]] as const) {
+    for (const [col, val] of [
+      ['destination_id', q.destination_id],
+      ['event_id', q.event_id],
+      ['state', q.state],
+    ] as const) {
       if (val) {
         params.push(val);
         where.push(`${col} = $${params.length + 2}`);
       }
     }
-    return paginate<DeliveryRow & Record<string, unknown>>(db, t, { from: DELIVERY_FROM, where, params, limit: q.limit, cursor: q.cursor, name: 'webhook_deliveries' });
+    return paginate<DeliveryRow & Record<string, unknown>>(db, t, {
+      from: DELIVERY_FROM,
+      where,
+      params,
+      limit: q.limit,
+      cursor: q.cursor,
+      name: 'webhook_deliveries',
+    });
   },
   async attemptsFor(db: Queryable, ids: string[]) {
     if (ids.length === 0) return new Map<string, Delivery['attempt_log']>();
-    const rows = await db.query<{ delivery_id: string; attempt: number; started_at: Date; duration_ms: number; status_code: number | null; error: string | null; response_excerpt: string | null }>(
-      'SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id, attempt',
-      [ids],
-    );
+    const rows = await db.query<{
+      delivery_id: string;
+      attempt: number;
+      started_at: Date;
+      duration_ms: number;
+      status_code: number | null;
+      error: string | null;
+      response_excerpt: string | null;
+    }>('SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id, attempt', [ids]);
     const out = new Map<string, Delivery['attempt_log']>();
     for (const r of rows) {
       const list = out.get(r.delivery_id) ?? [];
-      list.push({ attempt: r.attempt, started_at: iso(r.started_at)!, duration_ms: r.duration_ms, status_code: r.status_code, error: r.error, response_excerpt: r.response_excerpt });
+      list.push({
+        attempt: r.attempt,
+        started_at: iso(r.started_at)!,
+        duration_ms: r.duration_ms,
+        status_code: r.status_code,
+        error: r.error,
+        response_excerpt: r.response_excerpt,
+      });
       out.set(r.delivery_id, list);
     }
     return out;

@@ -10,7 +10,11 @@ const EventTypes = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
 
 export const CreateDestination = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL that receives POSTs (http and private addresses only where the operator allows them).' }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'https URL that receives POSTs (http and private addresses only where the operator allows them).',
+    }),
     event_types: EventTypes,
     description: Type.Optional(Type.String({ maxLength: 500 })),
     enabled: Type.Optional(Type.Boolean({ default: true })),
@@ -24,14 +28,20 @@ export const UpdateDestination = Type.Object(
     url: Type.Optional(CreateDestination.properties.url),
     event_types: Type.Optional(EventTypes),
     description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
-    enabled: Type.Optional(Type.Boolean({ description: 'Re-enabling a destination that was disabled for failures resets its failure count.' })),
+    enabled: Type.Optional(
+      Type.Boolean({ description: 'Re-enabling a destination that was disabled for failures resets its failure count.' }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
 export type UpdateDestination = Static<typeof UpdateDestination>;
 
 export const RotateSecret = Type.Object(
-  { overlap_hours: Type.Optional(Type.Number({ minimum: 0, maximum: 168, default: 24, description: 'How long the previous secret keeps signing beside the new one.' })) },
+  {
+    overlap_hours: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 168, default: 24, description: 'How long the previous secret keeps signing beside the new one.' }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -45,7 +55,9 @@ export const Destination = Type.Object({
   disabled_reason: Type.Union([Type.String(), Type.Null()]),
   consecutive_failures: Type.Integer(),
   last_success_at: Type.Union([Timestamp, Type.Null()]),
-  previous_secret_expires_at: Type.Union([Timestamp, Type.Null()], { description: 'While set and in the future, the previous secret also signs.' }),
+  previous_secret_expires_at: Type.Union([Timestamp, Type.Null()], {
+    description: 'While set and in the future, the previous secret also signs.',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

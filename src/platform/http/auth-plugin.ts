@@ -19,8 +19,6 @@ export interface AuthDeps {
   sealer: Sealer;
 }
 
-
-
 /**
  * Authenticates /v1 routes, applies the per-key rate limit, enforces the route's scope and
  * binds Idempotency-Key handling. Routes marked `config.public` skip all of it.
@@ -34,10 +32,13 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   const limitUnknownRoute = async (request: FastifyRequest, reply: FastifyReply) => {
     const bearer = parseBearer(request.headers.authorization);
     const record = bearer.ok ? await deps.keys.lookup(bearer.token) : null;
-    const limit = record ? (record.rate_limit_per_minute ?? record.account_rate_limit_per_minute ?? deps.config.rateLimit.defaultPerMinute) : UNAUTHENTICATED_LIMIT;
+    const limit = record
+      ? (record.rate_limit_per_minute ?? record.account_rate_limit_per_minute ?? deps.config.rateLimit.defaultPerMinute)
+      : UNAUTHENTICATED_LIMIT;
     const r = await deps.rateLimiter.hit(record ? `key:${record.id}` : `ip:${request.ip}`, limit);
     setRateHeaders(reply, r);
-    if (!r.allowed) return sendError(reply, request, 'rate_limited', 'Too many requests.', null, 429, { 'retry-after': String(r.retryAfterSeconds) });
+    if (!r.allowed)
+      return sendError(reply, request, 'rate_limited', 'Too many requests.', null, 429, { 'retry-after': String(r.retryAfterSeconds) });
   };
 
   app.addHook('onRoute', (route) => {
@@ -55,19 +56,25 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (!record) {
       const r = await deps.rateLimiter.hit(`ip:${request.ip}`, UNAUTHENTICATED_LIMIT);
       setRateHeaders(reply, r);
-      if (!r.allowed) return sendError(reply, request, 'rate_limited', 'Too many unauthenticated requests from this address.', null, 429, { 'retry-after': String(r.retryAfterSeconds) });
-      const message = !bearer.ok && bearer.problem === 'missing'
-        ? 'No API key: send Authorization: Bearer <key>.'
-        : !bearer.ok
-          ? 'The Authorization header must be "Bearer <key>".'
-          : 'The API key is not valid or has been revoked.';
+      if (!r.allowed)
+        return sendError(reply, request, 'rate_limited', 'Too many unauthenticated requests from this address.', null, 429, {
+          'retry-after': String(r.retryAfterSeconds),
+        });
+      const message =
+        !bearer.ok && bearer.problem === 'missing'
+          ? 'No API key: send Authorization: Bearer <key>.'
+          : !bearer.ok
+            ? 'The Authorization header must be "Bearer <key>".'
+            : 'The API key is not valid or has been revoked.';
       return sendError(reply, request, 'unauthenticated', message, null);
     }
     const limit = record.rate_limit_per_minute ?? record.account_rate_limit_per_minute ?? deps.config.rateLimit.defaultPerMinute;
     const r = await deps.rateLimiter.hit(`key:${record.id}`, limit);
     setRateHeaders(reply, r);
     if (!r.allowed) {
-      return sendError(reply, request, 'rate_limited', `Rate limit of ${limit} requests per minute exceeded for this key.`, null, 429, { 'retry-after': String(r.retryAfterSeconds) });
+      return sendError(reply, request, 'rate_limited', `Rate limit of ${limit} requests per minute exceeded for this key.`, null, 429, {
+        'retry-after': String(r.retryAfterSeconds),
+      });
     }
     request.ctx = {
       db: deps.db,
@@ -106,10 +113,14 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       case 'mismatch':
         throw mismatch();
       case 'in_progress':
-        throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed; retry after Retry-After seconds, when it has completed or its lease has lapsed.', {
-          field: 'Idempotency-Key',
-          headers: { 'retry-after': String(claim.retryAfterSeconds) },
-        });
+        throw new AppError(
+          'conflict',
+          'A request with this Idempotency-Key is still being processed; retry after Retry-After seconds, when it has completed or its lease has lapsed.',
+          {
+            field: 'Idempotency-Key',
+            headers: { 'retry-after': String(claim.retryAfterSeconds) },
+          },
+        );
       case 'claimed':
         request.ctx.idempotency = claim.binding;
     }

@@ -12,7 +12,10 @@ interface ValidationIssue {
 /** JSON pointer + the property a failing keyword names → "subject.country". */
 export function fieldFromValidation(issue: ValidationIssue | undefined, context: string | undefined): string {
   if (!issue) return context ?? 'body';
-  const parts = (issue.instancePath ?? '').split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = (issue.instancePath ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   const extra = issue.params?.missingProperty ?? issue.params?.additionalProperty;
   if (typeof extra === 'string') parts.push(extra);
   if (parts.length === 0) return context === 'body' || !context ? 'body' : context;
@@ -34,19 +37,34 @@ export function describeValidation(issues: ValidationIssue[] | undefined, field:
   if (!issue) return 'The request is not valid.';
   if (issue.keyword === 'required') return `${field} is required.`;
   if (issue.keyword === 'additionalProperties') return `${field} is not a known field.`;
-  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) return `${field} must be one of: ${(issue.params.allowedValues as unknown[]).map(String).join(', ')}.`;
+  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues))
+    return `${field} must be one of: ${(issue.params.allowedValues as unknown[]).map(String).join(', ')}.`;
   if (issue.keyword === 'const') {
     // A union of literals fails one const per branch, then anyOf: gather the branches at this path.
-    const allowed = (issues ?? []).filter((i) => i.keyword === 'const' && i.instancePath === issue.instancePath).map((i) => String(i.params?.allowedValue));
+    const allowed = (issues ?? [])
+      .filter((i) => i.keyword === 'const' && i.instancePath === issue.instancePath)
+      .map((i) => String(i.params?.allowedValue));
     return allowed.length > 1 ? `${field} must be one of: ${[...new Set(allowed)].join(', ')}.` : `${field} must be ${allowed[0]}.`;
   }
-  if (issue.keyword === 'format' && typeof issue.params?.format === 'string' && FORMAT_TEXT[issue.params.format]) return `${field} ${FORMAT_TEXT[issue.params.format]}.`;
+  if (issue.keyword === 'format' && typeof issue.params?.format === 'string' && FORMAT_TEXT[issue.params.format])
+    return `${field} ${FORMAT_TEXT[issue.params.format]}.`;
   return `${field} ${issue.message ?? 'is not valid'}.`;
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, field: string | null, status: number = ERROR_CODES[code].status, headers: Record<string, string> = {}) {
+export function sendError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  code: ErrorCode,
+  message: string,
+  field: string | null,
+  status: number = ERROR_CODES[code].status,
+  headers: Record<string, string> = {},
+) {
   for (const [k, v] of Object.entries(headers)) reply.header(k, v);
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(code, message, field, request.id));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(code, message, field, request.id));
 }
 
 /**
@@ -72,7 +90,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     switch (fe.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(reply, request, 'invalid_request', 'Content-Type must be application/json (or multipart/form-data where an endpoint accepts files).', 'Content-Type', 400);
+        return sendError(
+          reply,
+          request,
+          'invalid_request',
+          'Content-Type must be application/json (or multipart/form-data where an endpoint accepts files).',
+          'Content-Type',
+          400,
+        );
       case 'FST_REQ_FILE_TOO_LARGE':
       case 'FST_FILES_LIMIT':
       case 'FST_FIELDS_LIMIT':
@@ -80,7 +105,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(reply, request, 'invalid_request', 'The request body is larger than this service accepts.', 'body', 400);
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendError(reply, request, 'invalid_request', 'The body is empty but Content-Type says JSON; send a JSON object.', 'body', 400);
+        return sendError(
+          reply,
+          request,
+          'invalid_request',
+          'The body is empty but Content-Type says JSON; send a JSON object.',
+          'body',
+          400,
+        );
       case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       case 'FST_MULTIPART_INVALID_CONTENT_TYPE':
         return sendError(reply, request, 'invalid_request', 'The multipart body could not be read.', 'body', 400);
@@ -92,10 +124,23 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const code = codeForStatus(status);
     const mapped = ERROR_CODES[code].status;
-    return sendError(reply, request, code, code === 'invalid_request' ? 'The request is not valid.' : ERROR_CODES[code].message, null, mapped);
+    return sendError(
+      reply,
+      request,
+      code,
+      code === 'invalid_request' ? 'The request is not valid.' : ERROR_CODES[code].message,
+      null,
+      mapped,
+    );
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API reference.`, null),
+    sendError(
+      reply,
+      request,
+      'not_found',
+      `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API reference.`,
+      null,
+    ),
   );
 }

@@ -27,7 +27,11 @@ export function findNul(value: unknown, path = '', depth = 0): string | null {
  */
 export function rejectNulCharacters(app: FastifyInstance): void {
   app.addHook('preValidation', async (req) => {
-    for (const [part, value] of [['path', req.params], ['query', req.query], ['body', req.body]] as const) {
+    for (const [part, value] of [
+      ['path', req.params],
+      ['query', req.query],
+      ['body', req.body],
+    ] as const) {
       const at = findNul(value);
       if (at !== null) throw invalid(at || part, `${at || part} contains a NUL character (U+0000), which this service does not accept.`);
     }
@@ -42,7 +46,8 @@ export function rejectNulCharacters(app: FastifyInstance): void {
 export function refuseUnexpectedBodies(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m)) || (route.schema as { body?: unknown } | undefined)?.body) return;
+    if (!methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m)) || (route.schema as { body?: unknown } | undefined)?.body)
+      return;
     const guard = async (req: FastifyRequest) => {
       const b = req.body;
       // A raw-body route (an upload whose parser hands over the bytes) declares its body outside the schema.

@@ -33,7 +33,11 @@ export interface ChainDataProvider {
 export type FailureKind = 'transient' | 'permanent';
 
 export class ChainDataError extends Error {
-  constructor(readonly kind: FailureKind, message: string, readonly status?: number) {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'ChainDataError';
   }
@@ -68,7 +72,11 @@ export async function getJson(opts: HttpOptions, path: string, body?: unknown): 
         signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
       });
       if (res.ok) return await res.json();
-      last = new ChainDataError(classifyStatus(res.status), `${body === undefined ? 'GET' : 'POST'} ${path}: HTTP ${res.status}`, res.status);
+      last = new ChainDataError(
+        classifyStatus(res.status),
+        `${body === undefined ? 'GET' : 'POST'} ${path}: HTTP ${res.status}`,
+        res.status,
+      );
     } catch (e) {
       if (e instanceof SyntaxError) throw new ChainDataError('permanent', `GET ${path}: response is not JSON`);
       last = new ChainDataError('transient', `GET ${path}: ${(e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message}`);

@@ -10,13 +10,28 @@ const PAYER = '1Df883c96LVauVsx9FEgnsourD8DELwCUQ';
 
 function tx(n: number, confirmed = true): object {
   return {
-    txid: n.toString(16).padStart(64, '0'), version: 2, locktime: 0, size: 222, weight: 561, fee: 1000,
-    vin: [{ txid: 'ff'.repeat(32), vout: 0, is_coinbase: false, sequence: 4294967293, prevout: { scriptpubkey: '', scriptpubkey_type: 'p2pkh', scriptpubkey_address: PAYER, value: 150_000_000 } }],
+    txid: n.toString(16).padStart(64, '0'),
+    version: 2,
+    locktime: 0,
+    size: 222,
+    weight: 561,
+    fee: 1000,
+    vin: [
+      {
+        txid: 'ff'.repeat(32),
+        vout: 0,
+        is_coinbase: false,
+        sequence: 4294967293,
+        prevout: { scriptpubkey: '', scriptpubkey_type: 'p2pkh', scriptpubkey_address: PAYER, value: 150_000_000 },
+      },
+    ],
     vout: [
       { scriptpubkey: '', scriptpubkey_type: 'v0_p2wpkh', scriptpubkey_address: ME, value: 100_000_000 + n },
       { scriptpubkey: '', scriptpubkey_type: 'p2pkh', scriptpubkey_address: PAYER, value: 49_999_000 - n },
     ],
-    status: confirmed ? { confirmed: true, block_height: 800_000 + n, block_hash: 'aa'.repeat(32), block_time: 1_700_000_000 + n } : { confirmed: false },
+    status: confirmed
+      ? { confirmed: true, block_height: 800_000 + n, block_hash: 'aa'.repeat(32), block_time: 1_700_000_000 + n }
+      : { confirmed: false },
   };
 }
 
@@ -32,9 +47,16 @@ before(async () => {
     const url = req.url ?? '';
     hits.push(url);
     if (url.includes('/slow/')) return void setTimeout(() => res.end('[]'), 500);
-    if (failNext > 0) { failNext--; res.statusCode = 503; return void res.end('busy'); }
+    if (failNext > 0) {
+      failNext--;
+      res.statusCode = 503;
+      return void res.end('busy');
+    }
     const m = /^\/api\/address\/([^/]+)\/txs(?:\/chain\/([0-9a-f]{64}))?$/.exec(url);
-    if (!m || m[1]!.startsWith('bad')) { res.statusCode = 400; return void res.end('Invalid Bitcoin address'); }
+    if (!m || m[1]!.startsWith('bad')) {
+      res.statusCode = 400;
+      return void res.end('Invalid Bitcoin address');
+    }
     let list: object[];
     if (!m[2]) list = [tx(61, false), ...HISTORY.slice(0, 25)];
     else {
@@ -51,7 +73,10 @@ after(() => new Promise<void>((r) => server.close(() => r())));
 
 test('disabled by default: no request is made', async () => {
   const n = hits.length;
-  await assert.rejects(esploraProvider({ baseUrl: base }).fetchTransfers(ME), (e: unknown) => e instanceof ChainDataError && e.kind === 'permanent' && /disabled/.test(e.message));
+  await assert.rejects(
+    esploraProvider({ baseUrl: base }).fetchTransfers(ME),
+    (e: unknown) => e instanceof ChainDataError && e.kind === 'permanent' && /disabled/.test(e.message),
+  );
   assert.equal(hits.length, n);
 });
 
@@ -78,21 +103,34 @@ test('page limit reports an incomplete walk', async () => {
 
 test('failures: 4xx permanent, 5xx retried then transient, timeout transient', async () => {
   const p = esploraProvider({ enabled: true, baseUrl: base, attempts: 2 });
-  await assert.rejects(p.fetchTransfers('bad0000000000000'), (e: unknown) => e instanceof ChainDataError && e.kind === 'permanent' && e.status === 400);
+  await assert.rejects(
+    p.fetchTransfers('bad0000000000000'),
+    (e: unknown) => e instanceof ChainDataError && e.kind === 'permanent' && e.status === 400,
+  );
   failNext = 1;
   assert.equal((await p.fetchTransfers(ME, (HISTORY[0] as { txid: string }).txid)).transfers.length, 0);
   failNext = 5;
   await assert.rejects(p.fetchTransfers(ME), (e: unknown) => e instanceof ChainDataError && e.kind === 'transient' && e.status === 503);
   failNext = 0;
   const slow = esploraProvider({ enabled: true, baseUrl: `${base}slow/`, timeoutMs: 100, attempts: 1 });
-  await assert.rejects(slow.fetchTransfers(ME), (e: unknown) => e instanceof ChainDataError && e.kind === 'transient' && /timed out/.test(e.message));
+  await assert.rejects(
+    slow.fetchTransfers(ME),
+    (e: unknown) => e instanceof ChainDataError && e.kind === 'transient' && /timed out/.test(e.message),
+  );
 });
 
 test('multi-input split is proportional in integer satoshi', () => {
   const t = transfersOfTx({
-    txid: 'ab', status: { confirmed: true },
+    txid: 'ab',
+    status: { confirmed: true },
     vin: [{ prevout: { scriptpubkey_address: 'A', value: 1 } }, { prevout: { scriptpubkey_address: 'B', value: 2 } }],
     vout: [{ scriptpubkey_address: 'C', value: 300 }],
   });
-  assert.deepEqual(t.map((x) => [x.from, x.amount]), [['A', '0.000001'], ['B', '0.000002']]);
+  assert.deepEqual(
+    t.map((x) => [x.from, x.amount]),
+    [
+      ['A', '0.000001'],
+      ['B', '0.000002'],
+    ],
+  );
 });

@@ -1,4 +1,11 @@
-import { ChainDataError, getJson, type ChainDataProvider, type ChainTransfer, type HttpOptions, type TransferPage } from './chain-data-provider.js';
+import {
+  ChainDataError,
+  getJson,
+  type ChainDataProvider,
+  type ChainTransfer,
+  type HttpOptions,
+  type TransferPage,
+} from './chain-data-provider.js';
 
 // Esplora-style Bitcoin REST API (Blockstream esplora, mempool.space, electrs-esplora):
 // GET /address/:addr/txs gives mempool transactions then the newest 25 confirmed ones;
@@ -32,7 +39,8 @@ export function transfersOfTx(tx: EsploraTx, chain = 'bitcoin'): ChainTransfer[]
   if (totalIn === 0n) return [];
   const out: ChainTransfer[] = [];
   const meta = {
-    chain, txHash: tx.txid,
+    chain,
+    txHash: tx.txid,
     ...(tx.status.block_height !== undefined ? { blockHeight: tx.status.block_height } : {}),
     ...(tx.status.block_time !== undefined ? { timestamp: new Date(tx.status.block_time * 1000).toISOString() } : {}),
   };
@@ -48,7 +56,17 @@ export function transfersOfTx(tx: EsploraTx, chain = 'bitcoin'): ChainTransfer[]
 }
 
 function isTxList(x: unknown): x is EsploraTx[] {
-  return Array.isArray(x) && x.every((t) => typeof t === 'object' && t !== null && typeof (t as EsploraTx).txid === 'string' && Array.isArray((t as EsploraTx).vin) && Array.isArray((t as EsploraTx).vout));
+  return (
+    Array.isArray(x) &&
+    x.every(
+      (t) =>
+        typeof t === 'object' &&
+        t !== null &&
+        typeof (t as EsploraTx).txid === 'string' &&
+        Array.isArray((t as EsploraTx).vin) &&
+        Array.isArray((t as EsploraTx).vout),
+    )
+  );
 }
 
 export interface EsploraOptions extends HttpOptions {
@@ -63,7 +81,8 @@ export function esploraProvider(opts: EsploraOptions): ChainDataProvider {
     name: 'esplora',
     chain,
     async fetchTransfers(address: string, since?: string): Promise<TransferPage> {
-      if (!/^[A-Za-z0-9]{14,90}$/.test(address)) throw new ChainDataError('permanent', 'address has characters an Esplora path cannot carry');
+      if (!/^[A-Za-z0-9]{14,90}$/.test(address))
+        throw new ChainDataError('permanent', 'address has characters an Esplora path cannot carry');
       const transfers: ChainTransfer[] = [];
       let newest: string | undefined;
       let lastSeen: string | undefined;

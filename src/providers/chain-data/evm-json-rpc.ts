@@ -1,4 +1,11 @@
-import { ChainDataError, getJson, type ChainDataProvider, type ChainTransfer, type HttpOptions, type TransferPage } from './chain-data-provider.js';
+import {
+  ChainDataError,
+  getJson,
+  type ChainDataProvider,
+  type ChainTransfer,
+  type HttpOptions,
+  type TransferPage,
+} from './chain-data-provider.js';
 
 // Ethereum JSON-RPC (any EVM node): ERC-20 Transfer logs touching an address, read with
 // eth_getLogs twice per block window (address as topic 1 = from, as topic 2 = to), block times from
@@ -9,7 +16,14 @@ import { ChainDataError, getJson, type ChainDataProvider, type ChainTransfer, ty
 
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
-interface RpcLog { address: string; topics: string[]; data: string; blockNumber: string; transactionHash: string; logIndex: string }
+interface RpcLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: string;
+  transactionHash: string;
+  logIndex: string;
+}
 
 export interface EvmRpcOptions extends HttpOptions {
   chain?: string;
@@ -33,7 +47,10 @@ export function evmJsonRpcProvider(opts: EvmRpcOptions): ChainDataProvider {
   const chain = opts.chain ?? 'ethereum';
   let id = 0;
   const call = async (method: string, params: unknown[]): Promise<unknown> => {
-    const res = (await getJson(opts, '', { jsonrpc: '2.0', id: ++id, method, params })) as { result?: unknown; error?: { code: number; message: string } };
+    const res = (await getJson(opts, '', { jsonrpc: '2.0', id: ++id, method, params })) as {
+      result?: unknown;
+      error?: { code: number; message: string };
+    };
     if (res.error) {
       const transient = res.error.code === -32005 || /limit|rate|timeout|busy/i.test(res.error.message);
       throw new ChainDataError(transient ? 'transient' : 'permanent', `${method}: ${res.error.message} (${res.error.code})`);
@@ -56,7 +73,7 @@ export function evmJsonRpcProvider(opts: EvmRpcOptions): ChainDataProvider {
       const topic = `0x${'0'.repeat(24)}${address.slice(2).toLowerCase()}`;
       const latest = Number(BigInt((await call('eth_blockNumber', [])) as string));
       const span = opts.blockSpan ?? 2_000;
-      let from = since !== undefined ? Number(since) + 1 : opts.startBlock ?? Math.max(0, latest - span + 1);
+      let from = since !== undefined ? Number(since) + 1 : (opts.startBlock ?? Math.max(0, latest - span + 1));
       const transfers: ChainTransfer[] = [];
       const seen = new Set<string>();
       let windows = 0;
@@ -73,8 +90,14 @@ export function evmJsonRpcProvider(opts: EvmRpcOptions): ChainDataProvider {
           seen.add(`${l.transactionHash}:${l.logIndex}`);
           const timestamp = await blockTime(l.blockNumber);
           transfers.push({
-            chain, asset: token.symbol, txHash: l.transactionHash, from: `0x${l.topics[1]!.slice(26)}`, to: `0x${l.topics[2]!.slice(26)}`,
-            amount: units(BigInt(l.data === '0x' ? 0 : l.data), token.decimals), blockHeight: Number(BigInt(l.blockNumber)), ...(timestamp ? { timestamp } : {}),
+            chain,
+            asset: token.symbol,
+            txHash: l.transactionHash,
+            from: `0x${l.topics[1]!.slice(26)}`,
+            to: `0x${l.topics[2]!.slice(26)}`,
+            amount: units(BigInt(l.data === '0x' ? 0 : l.data), token.decimals),
+            blockHeight: Number(BigInt(l.blockNumber)),
+            ...(timestamp ? { timestamp } : {}),
           });
         }
         from = to + 1;

@@ -15,23 +15,47 @@ export function parseCsv(text: string, delimiter = ','): string[][] {
     const c = text.charCodeAt(i);
     if (quoted) {
       if (c === 34) {
-        if (text.charCodeAt(i + 1) === 34) { field += '"'; i += 2; continue; }
-        quoted = false; i++; continue;
+        if (text.charCodeAt(i + 1) === 34) {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+        i++;
+        continue;
       }
-      field += text[i]; i++; continue;
+      field += text[i];
+      i++;
+      continue;
     }
-    if (c === 34 && field.trim() === '') { quoted = true; field = ''; i++; continue; }
-    if (c === d) { row.push(field); field = ''; i++; continue; }
+    if (c === 34 && field.trim() === '') {
+      quoted = true;
+      field = '';
+      i++;
+      continue;
+    }
+    if (c === d) {
+      row.push(field);
+      field = '';
+      i++;
+      continue;
+    }
     if (c === 10 || c === 13) {
-      row.push(field); field = '';
+      row.push(field);
+      field = '';
       if (row.length > 1 || (row[0] ?? '') !== '') rows.push(row);
       row = [];
       if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-      i++; continue;
+      i++;
+      continue;
     }
-    field += text[i]; i++;
+    field += text[i];
+    i++;
   }
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 

@@ -14,7 +14,10 @@ const SCHEMAS: ReadonlySet<string> = new Set(['person', 'organization', 'vessel'
 const DATASETS: ReadonlySet<string> = new Set(['sanctions', 'pep', 'adverse_media']);
 
 function list(v: string | undefined): string[] {
-  return (v ?? '').split(';').map((s) => s.trim()).filter(Boolean);
+  return (v ?? '')
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function identifier(s: string): Identifier | undefined {
@@ -38,7 +41,9 @@ export function parseCustomCsv(input: ListInput, options: CustomCsvOptions = {})
     const name = r.name?.trim();
     if (!id || !name) throw new Error(`custom CSV: row ${n + 2} lacks id or name`);
     const schema = (r.schema ?? '').trim().toLowerCase();
-    const aliases: ListName[] = list(r.aliases).map((a) => (a.startsWith('weak:') ? { full: a.slice(5).trim(), quality: 'weak' } : { full: a, quality: 'strong' }));
+    const aliases: ListName[] = list(r.aliases).map((a) =>
+      a.startsWith('weak:') ? { full: a.slice(5).trim(), quality: 'weak' } : { full: a, quality: 'strong' },
+    );
     const datasets = list(r.datasets).filter((d) => DATASETS.has(d)) as Dataset[];
     const gender = r.gender?.trim().toLowerCase();
     out.push({
@@ -47,10 +52,12 @@ export function parseCustomCsv(input: ListInput, options: CustomCsvOptions = {})
       datasets: datasets.length ? datasets : ['sanctions'],
       schema: (SCHEMAS.has(schema) ? schema : 'unknown') as EntitySchema,
       names: [{ full: name, quality: 'strong' }, ...aliases],
-      birthDates: uniq(list(r.birth_dates).map((d) => {
-        const range = /^(\d{4})\.\.(\d{4})$/.exec(d);
-        return range ? { from: `${range[1]}-01-01`, to: `${range[2]}-12-31` } : parseListDate(d);
-      })),
+      birthDates: uniq(
+        list(r.birth_dates).map((d) => {
+          const range = /^(\d{4})\.\.(\d{4})$/.exec(d);
+          return range ? { from: `${range[1]}-01-01`, to: `${range[2]}-12-31` } : parseListDate(d);
+        }),
+      ),
       nationalities: uniq(list(r.nationalities).map((c) => countryCode(c))),
       countries: uniq(list(r.countries).map((c) => countryCode(c))),
       ...(gender === 'male' || gender === 'female' ? { gender } : {}),
@@ -66,7 +73,8 @@ export function parseCustomCsv(input: ListInput, options: CustomCsvOptions = {})
 
 export const customCsvSource: ListSource = {
   name: 'custom_csv',
-  description: "Operator's own list: id,name,schema,aliases,birth_dates,nationalities,countries,gender,identifiers,datasets,programs,listed_at,remarks",
+  description:
+    "Operator's own list: id,name,schema,aliases,birth_dates,nationalities,countries,gender,identifiers,datasets,programs,listed_at,remarks",
   sourceName: 'custom',
   parse: (input) => parseCustomCsv(input),
 };

@@ -11,7 +11,14 @@ describe('EU FSF XML (schema fixture)', () => {
     const [p] = parseEuFsfXml(fixture);
     assert.equal(p!.id, 'eu-fsf:900001');
     assert.equal(p!.schema, 'person');
-    assert.deepEqual(p!.names.map((n) => [n.full, n.quality]), [['Ivan Petrovich Testovsky', 'strong'], ['Иван Петрович Тестовский', 'strong'], ['Vanya', 'weak']]);
+    assert.deepEqual(
+      p!.names.map((n) => [n.full, n.quality]),
+      [
+        ['Ivan Petrovich Testovsky', 'strong'],
+        ['Иван Петрович Тестовский', 'strong'],
+        ['Vanya', 'weak'],
+      ],
+    );
     assert.deepEqual(p!.birthDates, [{ date: '1970-05-12' }]);
     assert.deepEqual(p!.nationalities, ['RU']);
     assert.equal(p!.gender, 'male');

@@ -41,7 +41,8 @@ function birthDates(el: XmlElement): BirthDate[] {
     const full = a(b, 'birthdate');
     const year = a(b, 'year');
     if (full) out.push({ date: full.slice(0, 10) });
-    else if (a(b, 'yearRangeFrom') && a(b, 'yearRangeTo')) out.push({ from: `${a(b, 'yearRangeFrom')}-01-01`, to: `${a(b, 'yearRangeTo')}-12-31` });
+    else if (a(b, 'yearRangeFrom') && a(b, 'yearRangeTo'))
+      out.push({ from: `${a(b, 'yearRangeFrom')}-01-01`, to: `${a(b, 'yearRangeTo')}-12-31` });
     else if (year) out.push({ year: Number(year) });
   }
   return out;
@@ -53,7 +54,16 @@ function identifiers(el: XmlElement): Identifier[] {
     const value = a(i, 'number') ?? a(i, 'latinNumber');
     if (!value) continue;
     const code = (a(i, 'identificationTypeCode') ?? 'other').toLowerCase();
-    const type = code === 'passport' ? 'passport' : code === 'id' ? 'national_id' : code === 'regnumber' ? 'registration' : code === 'fiscalcode' ? 'tax_id' : code;
+    const type =
+      code === 'passport'
+        ? 'passport'
+        : code === 'id'
+          ? 'national_id'
+          : code === 'regnumber'
+            ? 'registration'
+            : code === 'fiscalcode'
+              ? 'tax_id'
+              : code;
     const country = countryCode(a(i, 'countryIso2Code'));
     out.push({ type, value, ...(country ? { country } : {}) });
   }
@@ -66,8 +76,13 @@ function entity(el: XmlElement): ListEntity | undefined {
   if (!id || !ns.length) return undefined;
   const reg = child(el, 'regulation');
   const addresses = children(el, 'address');
-  const gender = children(el, 'nameAlias').map((n) => a(n, 'gender')).find(Boolean);
-  const remark = children(el, 'remark').map((r) => r.text.trim()).filter(Boolean).join(' ');
+  const gender = children(el, 'nameAlias')
+    .map((n) => a(n, 'gender'))
+    .find(Boolean);
+  const remark = children(el, 'remark')
+    .map((r) => r.text.trim())
+    .filter(Boolean)
+    .join(' ');
   return {
     id: `eu-fsf:${id}`,
     source: 'eu_fsf',
@@ -78,7 +93,14 @@ function entity(el: XmlElement): ListEntity | undefined {
     nationalities: uniq(children(el, 'citizenship').map((c) => countryCode(a(c, 'countryIso2Code')))),
     countries: uniq(addresses.map((x) => countryCode(a(x, 'countryIso2Code')))),
     ...(gender === 'M' ? { gender: 'male' as const } : gender === 'F' ? { gender: 'female' as const } : {}),
-    addresses: addresses.map((x) => ['street', 'city', 'zipCode', 'countryDescription'].map((k) => a(x, k)).filter(Boolean).join(', ')).filter(Boolean),
+    addresses: addresses
+      .map((x) =>
+        ['street', 'city', 'zipCode', 'countryDescription']
+          .map((k) => a(x, k))
+          .filter(Boolean)
+          .join(', '),
+      )
+      .filter(Boolean),
     identifiers: identifiers(el),
     programs: uniq([a(reg, 'programme')]),
     listedAt: a(el, 'designationDate') ?? a(reg, 'entryIntoForceDate'),
@@ -90,7 +112,9 @@ function entity(el: XmlElement): ListEntity | undefined {
 export function parseEuFsfXml(input: ListInput): ListEntity[] {
   const root = parseXml(singleFile(input));
   if (root.name !== 'export') throw new Error(`EU FSF XML: unexpected root <${root.name}>`);
-  return children(root, 'sanctionEntity').map(entity).filter((e): e is ListEntity => e !== undefined);
+  return children(root, 'sanctionEntity')
+    .map(entity)
+    .filter((e): e is ListEntity => e !== undefined);
 }
 
 export const euFsfXmlSource: ListSource = {

@@ -9,8 +9,22 @@ import { sharedData, SKIP_NO_DATA } from './fixtures/shared-data.js';
 describe('list formats registry and sandbox list', () => {
   test('every --format name resolves to a parser with the same name', () => {
     for (const [name, src] of Object.entries(listFormats)) assert.equal(src.name, name);
-    assert.deepEqual(Object.keys(listFormats.ofac_csv!.officialUrl as Record<string, string>), ['sdn.csv', 'add.csv', 'alt.csv', 'sdn_comments.csv']);
-    assert.deepEqual(Object.keys(listFormats).sort(), ['custom_csv', 'eu_fsf_xml', 'ftm_json', 'ofac_advanced_xml', 'ofac_csv', 'senzing_json', 'uk_csv', 'un_xml']);
+    assert.deepEqual(Object.keys(listFormats.ofac_csv!.officialUrl as Record<string, string>), [
+      'sdn.csv',
+      'add.csv',
+      'alt.csv',
+      'sdn_comments.csv',
+    ]);
+    assert.deepEqual(Object.keys(listFormats).sort(), [
+      'custom_csv',
+      'eu_fsf_xml',
+      'ftm_json',
+      'ofac_advanced_xml',
+      'ofac_csv',
+      'senzing_json',
+      'uk_csv',
+      'un_xml',
+    ]);
     assert.throws(() => listFormat('nope'), /unknown list format/);
   });
 
@@ -26,7 +40,11 @@ describe('list formats registry and sandbox list', () => {
     if (!dir) return t.skip(SKIP_NO_DATA);
     const input = readListInput(dir) as Record<string, Uint8Array>;
     assert.ok('sdn.csv' in input && 'alt.csv' in input);
-    assert.ok(listFormat('ofac_csv').parse(input).some((e) => e.id === 'ofac-sdn:48603'));
+    assert.ok(
+      listFormat('ofac_csv')
+        .parse(input)
+        .some((e) => e.id === 'ofac-sdn:48603'),
+    );
   });
 
   test('xml reader: entities, CDATA, namespaces; unbalanced input throws', () => {

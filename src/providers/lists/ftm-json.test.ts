@@ -27,10 +27,18 @@ describe('OpenSanctions FtM JSON lines', () => {
       { id: 'a', schema: 'Person', properties: { name: ['Pat Politician'], topics: ['role.pep'] } },
       { id: 'b', schema: 'Company', properties: { name: ['Shady Co'], topics: ['crime.fraud'], weakAlias: ['Shady'] } },
       { id: 'c', schema: 'Sanction', properties: { entity: ['b'], program: ['FRAUD-LIST'] } },
-    ].map((x) => JSON.stringify(x)).join('\n');
+    ]
+      .map((x) => JSON.stringify(x))
+      .join('\n');
     const es = parseFtmJson(lines);
-    assert.deepEqual(es.map((e) => e.datasets), [['pep'], ['adverse_media']]);
-    assert.deepEqual(es[1]!.names.map((n) => n.quality), ['strong', 'weak']);
+    assert.deepEqual(
+      es.map((e) => e.datasets),
+      [['pep'], ['adverse_media']],
+    );
+    assert.deepEqual(
+      es[1]!.names.map((n) => n.quality),
+      ['strong', 'weak'],
+    );
     assert.deepEqual(es[1]!.programs, ['FRAUD-LIST']);
   });
 

@@ -16,14 +16,30 @@ interface FtmEntity {
 }
 
 const SCHEMAS: Record<string, EntitySchema> = {
-  Person: 'person', Organization: 'organization', Company: 'organization', LegalEntity: 'organization',
-  PublicBody: 'organization', Vessel: 'vessel', Airplane: 'aircraft',
+  Person: 'person',
+  Organization: 'organization',
+  Company: 'organization',
+  LegalEntity: 'organization',
+  PublicBody: 'organization',
+  Vessel: 'vessel',
+  Airplane: 'aircraft',
 };
 
 const ID_PROPS: Record<string, string> = {
-  idNumber: 'national_id', passportNumber: 'passport', taxNumber: 'tax_id', registrationNumber: 'registration',
-  leiCode: 'lei', imoNumber: 'imo', mmsi: 'mmsi', innCode: 'tax_id', ogrnCode: 'registration', swiftBic: 'swift',
-  email: 'email', callSign: 'call_sign', vatCode: 'tax_id', dunsCode: 'duns',
+  idNumber: 'national_id',
+  passportNumber: 'passport',
+  taxNumber: 'tax_id',
+  registrationNumber: 'registration',
+  leiCode: 'lei',
+  imoNumber: 'imo',
+  mmsi: 'mmsi',
+  innCode: 'tax_id',
+  ogrnCode: 'registration',
+  swiftBic: 'swift',
+  email: 'email',
+  callSign: 'call_sign',
+  vatCode: 'tax_id',
+  dunsCode: 'duns',
 };
 
 function datasetsOf(topics: string[]): Dataset[] {
@@ -39,13 +55,16 @@ function datasetsOf(topics: string[]): Dataset[] {
 function lines(text: string): FtmEntity[] {
   const t = text.trim();
   if (t.startsWith('[')) return JSON.parse(t) as FtmEntity[];
-  return t.split('\n').filter((l) => l.trim()).map((l, i) => {
-    try {
-      return JSON.parse(l) as FtmEntity;
-    } catch {
-      throw new Error(`FtM JSON: line ${i + 1} is not valid JSON`);
-    }
-  });
+  return t
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as FtmEntity;
+      } catch {
+        throw new Error(`FtM JSON: line ${i + 1} is not valid JSON`);
+      }
+    });
 }
 
 export function parseFtmJson(input: ListInput): ListEntity[] {
@@ -68,7 +87,10 @@ export function parseFtmJson(input: ListInput): ListEntity[] {
     const names: ListName[] = [];
     const seen = new Set<string>();
     const add = (full: string | undefined, quality: ListName['quality']): void => {
-      if (full && !seen.has(full)) { seen.add(full); names.push({ full, quality }); }
+      if (full && !seen.has(full)) {
+        seen.add(full);
+        names.push({ full, quality });
+      }
     };
     add(e.caption, 'strong');
     for (const n of p.name ?? []) add(n, 'strong');

@@ -47,7 +47,20 @@ export function uniq<T>(xs: Iterable<T | undefined | null | ''>): T[] {
   return [...seen];
 }
 
-const MONTHS: Record<string, string> = { jan: '01', feb: '02', mar: '03', apr: '04', may: '05', jun: '06', jul: '07', aug: '08', sep: '09', oct: '10', nov: '11', dec: '12' };
+const MONTHS: Record<string, string> = {
+  jan: '01',
+  feb: '02',
+  mar: '03',
+  apr: '04',
+  may: '05',
+  jun: '06',
+  jul: '07',
+  aug: '08',
+  sep: '09',
+  oct: '10',
+  nov: '11',
+  dec: '12',
+};
 
 /** "25 Mar 1977" → 1977-03-25, "Mar 1977"/"1977" → year, "1958 to 1960" → range; also DD-MM-YYYY and ISO. */
 export function parseListDate(raw: string): import('../../engines/screening/types.js').BirthDate | undefined {

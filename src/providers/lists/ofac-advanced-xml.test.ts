@@ -11,7 +11,10 @@ describe('OFAC SDN advanced XML (schema fixture)', () => {
     const [p] = parseOfacAdvancedXml(fixture);
     assert.equal(p!.id, 'ofac-sdn:99001');
     assert.equal(p!.schema, 'person');
-    assert.deepEqual(p!.names, [{ full: 'TESTOV Pavel Sergeyevich', quality: 'strong' }, { full: 'PASHA', quality: 'weak' }]);
+    assert.deepEqual(p!.names, [
+      { full: 'TESTOV Pavel Sergeyevich', quality: 'strong' },
+      { full: 'PASHA', quality: 'weak' },
+    ]);
     assert.deepEqual(p!.birthDates, [{ date: '1981-07-04' }]);
     assert.deepEqual(p!.nationalities, ['RU']);
     assert.equal(p!.gender, 'male');

@@ -24,11 +24,16 @@ function refSet(root: XmlElement, setName: string): Ref {
 
 function schemaOf(subType: string | undefined): EntitySchema {
   switch (subType?.toLowerCase()) {
-    case 'individual': return 'person';
-    case 'vessel': return 'vessel';
-    case 'aircraft': return 'aircraft';
-    case 'entity': return 'organization';
-    default: return 'unknown';
+    case 'individual':
+      return 'person';
+    case 'vessel':
+      return 'vessel';
+    case 'aircraft':
+      return 'aircraft';
+    case 'entity':
+      return 'organization';
+    default:
+      return 'unknown';
   }
 }
 
@@ -71,7 +76,17 @@ export function parseOfacAdvancedXml(input: ListInput): ListEntity[] {
     const identity = d.attrs.IdentityID;
     if (!value || !identity) continue;
     const t = (docTypes.get(d.attrs.IDRegDocTypeID ?? '')?.text ?? 'other').toLowerCase();
-    const type = /passport/.test(t) ? 'passport' : /national id|cedula|identification/.test(t) ? 'national_id' : /tax|rfc|nit/.test(t) ? 'tax_id' : /imo/.test(t) ? 'imo' : /registration/.test(t) ? 'registration' : t.replace(/\s+/g, '_');
+    const type = /passport/.test(t)
+      ? 'passport'
+      : /national id|cedula|identification/.test(t)
+        ? 'national_id'
+        : /tax|rfc|nit/.test(t)
+          ? 'tax_id'
+          : /imo/.test(t)
+            ? 'imo'
+            : /registration/.test(t)
+              ? 'registration'
+              : t.replace(/\s+/g, '_');
     const country = iso(d.attrs['IssuedBy-CountryID']);
     docs.set(identity, [...(docs.get(identity) ?? []), { type, value, ...(country ? { country } : {}) }]);
   }
@@ -80,7 +95,9 @@ export function parseOfacAdvancedXml(input: ListInput): ListEntity[] {
   for (const s of children(child(root, 'SanctionsEntries'), 'SanctionsEntry')) {
     const pid = s.attrs.ProfileID;
     if (!pid) continue;
-    const progs = children(s, 'SanctionsMeasure').map((m) => childText(m, 'Comment')).filter(Boolean) as string[];
+    const progs = children(s, 'SanctionsMeasure')
+      .map((m) => childText(m, 'Comment'))
+      .filter(Boolean) as string[];
     programs.set(pid, [...(programs.get(pid) ?? []), ...progs]);
     const date = datePart(child(child(s, 'EntryEvent'), 'Date'));
     if (date) listed.set(pid, date);
@@ -96,7 +113,10 @@ export function parseOfacAdvancedXml(input: ListInput): ListEntity[] {
     for (const identity of children(profile, 'Identity')) {
       for (const alias of children(identity, 'Alias')) {
         for (const dn of children(alias, 'DocumentedName')) {
-          const full = descendants(dn, 'NamePartValue').map((v) => v.text.trim()).filter(Boolean).join(' ');
+          const full = descendants(dn, 'NamePartValue')
+            .map((v) => v.text.trim())
+            .filter(Boolean)
+            .join(' ');
           if (!full || names.some((n) => n.full === full)) continue;
           const primary = alias.attrs.Primary === 'true';
           const name: ListName = { full, quality: alias.attrs.LowQuality === 'true' ? 'weak' : 'strong' };
@@ -118,11 +138,24 @@ export function parseOfacAdvancedXml(input: ListInput): ListEntity[] {
       const detail = child(version, 'VersionDetail');
       const detailText = detail?.text.trim() || details.get(detail?.attrs.DetailReferenceID ?? '')?.text;
       const loc = locationCountry.get(child(version, 'VersionLocation')?.attrs.LocationID ?? '');
-      if (/^birthdate$/i.test(type)) { const b = birthDate(child(version, 'DatePeriod')); if (b) birthDates.push(b); }
-      else if (/nationality|citizenship/i.test(type)) { if (loc) nationalities.push(loc); }
-      else if (/^gender$/i.test(type)) { const g = detailText?.toLowerCase(); if (g === 'male' || g === 'female') gender = g; }
-      else if (/^Digital Currency Address - /.test(type) && detailText) identifiers.push({ type: `crypto:${type.slice('Digital Currency Address - '.length)}`, value: detailText });
-      else if (/IMO|MMSI|Call Sign|Email/i.test(type) && detailText) identifiers.push({ type: type.toLowerCase().replace(/.*imo.*/, 'imo').replace(/\s+/g, '_'), value: detailText });
+      if (/^birthdate$/i.test(type)) {
+        const b = birthDate(child(version, 'DatePeriod'));
+        if (b) birthDates.push(b);
+      } else if (/nationality|citizenship/i.test(type)) {
+        if (loc) nationalities.push(loc);
+      } else if (/^gender$/i.test(type)) {
+        const g = detailText?.toLowerCase();
+        if (g === 'male' || g === 'female') gender = g;
+      } else if (/^Digital Currency Address - /.test(type) && detailText)
+        identifiers.push({ type: `crypto:${type.slice('Digital Currency Address - '.length)}`, value: detailText });
+      else if (/IMO|MMSI|Call Sign|Email/i.test(type) && detailText)
+        identifiers.push({
+          type: type
+            .toLowerCase()
+            .replace(/.*imo.*/, 'imo')
+            .replace(/\s+/g, '_'),
+          value: detailText,
+        });
       else if (loc) linked.push(loc);
     }
     const subType = subTypes.get(profile.attrs.PartySubTypeID ?? '')?.text;

@@ -27,7 +27,14 @@ function fromEntities(entities: ListEntity[], list: ListRef): AttributionEntry[]
     for (const id of e.identifiers) {
       if (!id.type.startsWith(PREFIX)) continue;
       for (const category of categories) {
-        out.push({ chain: id.type.slice(PREFIX.length), address: id.value.replace(/[;.,]$/, ''), category, list, entity, ...(program ? { program } : {}) });
+        out.push({
+          chain: id.type.slice(PREFIX.length),
+          address: id.value.replace(/[;.,]$/, ''),
+          category,
+          list,
+          entity,
+          ...(program ? { program } : {}),
+        });
       }
     }
   }
@@ -70,8 +77,12 @@ export function ofacCryptoFromAddressFiles(files: Record<string, string | Uint8A
  */
 export function openSanctionsCryptoWallets(input: string | Uint8Array, version: string): AttributionEntry[] {
   const list = { name: 'opensanctions', version };
-  const lines = decodeText(input).split(/\r?\n/).filter((l) => l.trim());
-  const records = lines.map((l) => JSON.parse(l) as { id: string; schema: string; caption?: string; properties?: Record<string, string[]> });
+  const lines = decodeText(input)
+    .split(/\r?\n/)
+    .filter((l) => l.trim());
+  const records = lines.map(
+    (l) => JSON.parse(l) as { id: string; schema: string; caption?: string; properties?: Record<string, string[]> },
+  );
   const names = new Map(records.map((r) => [r.id, r.caption ?? r.properties?.name?.[0] ?? '']));
   const out: AttributionEntry[] = [];
   for (const r of records) {
@@ -80,7 +91,13 @@ export function openSanctionsCryptoWallets(input: string | Uint8Array, version: 
     const holder = p.holder?.[0];
     for (const address of p.publicKey ?? []) {
       const chain = p.currency?.[0] ?? p.currencySymbol?.[0] ?? '';
-      out.push({ chain, address, category: 'sanctions', list, ...(holder ? { entity: { id: holder, name: names.get(holder) ?? '' } } : { entity: { id: r.id } }) });
+      out.push({
+        chain,
+        address,
+        category: 'sanctions',
+        list,
+        ...(holder ? { entity: { id: holder, name: names.get(holder) ?? '' } } : { entity: { id: r.id } }),
+      });
     }
   }
   return out;

@@ -7,11 +7,14 @@ import { parseOfacRemarks } from './ofac-remarks.js';
 import { parseCsv } from './csv.js';
 import { sharedData, SKIP_NO_DATA } from './fixtures/shared-data.js';
 
-const load = (dir: string, names: string[]): Record<string, Buffer> => Object.fromEntries(names.map((n) => [n, readFileSync(join(dir, n))]));
+const load = (dir: string, names: string[]): Record<string, Buffer> =>
+  Object.fromEntries(names.map((n) => [n, readFileSync(join(dir, n))]));
 
 describe('OFAC CSV', () => {
   test('remarks: dates, nationality, gender, documents, weak aliases, crypto', () => {
-    const r = parseOfacRemarks("DOB 25 Mar 1977; alt. DOB 1978; POB Wuhan City, China; citizen China; Gender Male; Digital Currency Address - XBT 12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h; alt. Digital Currency Address - ETH 0xabc123; Passport T14553558 (Iran) issued 28 Oct 2008; a.k.a. 'ZHOU, William'.");
+    const r = parseOfacRemarks(
+      "DOB 25 Mar 1977; alt. DOB 1978; POB Wuhan City, China; citizen China; Gender Male; Digital Currency Address - XBT 12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h; alt. Digital Currency Address - ETH 0xabc123; Passport T14553558 (Iran) issued 28 Oct 2008; a.k.a. 'ZHOU, William'.",
+    );
     assert.deepEqual(r.birthDates, [{ date: '1977-03-25' }, { year: 1978 }]);
     assert.deepEqual(r.nationalities, ['CN']);
     assert.equal(r.gender, 'male');
@@ -33,7 +36,11 @@ describe('OFAC CSV', () => {
     const ids = new Set(es.map((e) => e.id));
     for (const r of parseCsv(files['alt.csv']!.toString('latin1'))) assert.ok(ids.has(`ofac-sdn:${r[0]!.trim()}`), `orphan alt ${r[0]}`);
     const bnc = es.find((e) => e.id === 'ofac-sdn:306')!;
-    assert.deepEqual(bnc.names, [{ full: 'BANCO NACIONAL DE CUBA', quality: 'strong' }, { full: 'NATIONAL BANK OF CUBA', quality: 'strong' }, { full: 'BNC', quality: 'weak' }]);
+    assert.deepEqual(bnc.names, [
+      { full: 'BANCO NACIONAL DE CUBA', quality: 'strong' },
+      { full: 'NATIONAL BANK OF CUBA', quality: 'strong' },
+      { full: 'BNC', quality: 'weak' },
+    ]);
     assert.ok(bnc.addresses.some((a) => a.includes('Zurich')));
     assert.deepEqual(bnc.programs, ['CUBA']);
     const zawahiri = es.find((e) => e.id === 'ofac-sdn:2676')!;

@@ -25,10 +25,14 @@ function pick(files: Record<string, string | Uint8Array>, ...names: string[]): s
 
 function schemaOf(t: string | undefined): EntitySchema {
   switch (t?.toLowerCase()) {
-    case 'individual': return 'person';
-    case 'vessel': return 'vessel';
-    case 'aircraft': return 'aircraft';
-    default: return 'organization';
+    case 'individual':
+      return 'person';
+    case 'vessel':
+      return 'vessel';
+    case 'aircraft':
+      return 'aircraft';
+    default:
+      return 'organization';
   }
 }
 
@@ -100,7 +104,10 @@ export function parseOfacCsv(input: ListInput, options: OfacCsvOptions = {}): Li
       ...(rem.gender ? { gender: rem.gender } : {}),
       addresses: adds.map((a) => a.text),
       identifiers,
-      programs: (f(r[3]) ?? '').split(/\]\s*\[/).map((p) => p.replace(/[[\]]/g, '').trim()).filter(Boolean),
+      programs: (f(r[3]) ?? '')
+        .split(/\]\s*\[/)
+        .map((p) => p.replace(/[[\]]/g, '').trim())
+        .filter(Boolean),
       sourceUrl: `https://sanctionssearch.ofac.treas.gov/Details.aspx?id=${id}`,
       ...(remarks ? { remarks } : {}),
     });

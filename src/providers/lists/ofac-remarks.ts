@@ -16,17 +16,41 @@ export interface OfacRemarks {
 }
 
 // Longest labels first so "Vessel Registration Identification IMO" wins over "IMO".
-const ID_LABELS: Array<[string, string]> = ([
-  ['Vessel Registration Identification IMO', 'imo'], ['Identification Number IMO', 'imo'], ['Passport', 'passport'], ['National ID No.', 'national_id'],
-  ['Cedula No.', 'national_id'], ['Identification Number', 'national_id'], ["Citizen's Card Number", 'national_id'],
-  ['C.U.R.P.', 'national_id'], ['Personal ID Card', 'national_id'], ['Tax ID No.', 'tax_id'], ['R.F.C.', 'tax_id'],
-  ['NIT #', 'tax_id'], ['RUC #', 'tax_id'], ['Registration Number', 'registration'], ['Registration ID', 'registration'],
-  ['Business Registration Number', 'registration'], ['Company Number', 'registration'], ['Commercial Registry Number', 'registration'],
-  ['Business Number', 'registration'], ['SWIFT/BIC', 'swift'], ['IMO', 'imo'], ['MMSI', 'mmsi'], ['Email Address', 'email'],
-  ['Legal Entity Number', 'lei'], ['D-U-N-S Number', 'duns'], ["Driver's License No.", 'drivers_license'],
-  ['Birth Certificate Number', 'birth_certificate'], ['Aircraft Manufacturer\'s Serial Number (MSN)', 'aircraft_msn'],
-  ['Aircraft Tail Number', 'aircraft_tail'], ['Social Security Number', 'ssn'], ['Stock Ticker', 'ticker'],
-] as Array<[string, string]>).sort((a, b) => b[0].length - a[0].length);
+const ID_LABELS: Array<[string, string]> = (
+  [
+    ['Vessel Registration Identification IMO', 'imo'],
+    ['Identification Number IMO', 'imo'],
+    ['Passport', 'passport'],
+    ['National ID No.', 'national_id'],
+    ['Cedula No.', 'national_id'],
+    ['Identification Number', 'national_id'],
+    ["Citizen's Card Number", 'national_id'],
+    ['C.U.R.P.', 'national_id'],
+    ['Personal ID Card', 'national_id'],
+    ['Tax ID No.', 'tax_id'],
+    ['R.F.C.', 'tax_id'],
+    ['NIT #', 'tax_id'],
+    ['RUC #', 'tax_id'],
+    ['Registration Number', 'registration'],
+    ['Registration ID', 'registration'],
+    ['Business Registration Number', 'registration'],
+    ['Company Number', 'registration'],
+    ['Commercial Registry Number', 'registration'],
+    ['Business Number', 'registration'],
+    ['SWIFT/BIC', 'swift'],
+    ['IMO', 'imo'],
+    ['MMSI', 'mmsi'],
+    ['Email Address', 'email'],
+    ['Legal Entity Number', 'lei'],
+    ['D-U-N-S Number', 'duns'],
+    ["Driver's License No.", 'drivers_license'],
+    ['Birth Certificate Number', 'birth_certificate'],
+    ["Aircraft Manufacturer's Serial Number (MSN)", 'aircraft_msn'],
+    ['Aircraft Tail Number', 'aircraft_tail'],
+    ['Social Security Number', 'ssn'],
+    ['Stock Ticker', 'ticker'],
+  ] as Array<[string, string]>
+).sort((a, b) => b[0].length - a[0].length);
 
 /** Splits remarks on semicolons outside quotes (aliases may contain semicolons rarely, quotes never nest). */
 function items(remarks: string): string[] {
@@ -37,7 +61,11 @@ function items(remarks: string): string[] {
     const ch = remarks[i]!;
     // An apostrophe inside a word ("GAMA'AT") is not a quote.
     if (ch === "'" && (inQuote ? !/[A-Za-z]/.test(remarks[i + 1] ?? '') : !/[A-Za-z]/.test(remarks[i - 1] ?? ''))) inQuote = !inQuote;
-    if (ch === ';' && !inQuote) { out.push(cur.trim()); cur = ''; continue; }
+    if (ch === ';' && !inQuote) {
+      out.push(cur.trim());
+      cur = '';
+      continue;
+    }
     cur += ch;
   }
   if (cur.trim()) out.push(cur.trim().replace(/\.$/, ''));
@@ -74,7 +102,8 @@ export function parseOfacRemarks(remarks: string | undefined): OfacRemarks {
       const label = ID_LABELS.find(([l]) => it.startsWith(`${l} `));
       if (!label) continue;
       const vc = valueAndCountry(it.slice(label[0].length));
-      if (vc && /[0-9@]/.test(vc.value)) r.identifiers.push({ type: label[1], value: vc.value, ...(vc.country ? { country: vc.country } : {}) });
+      if (vc && /[0-9@]/.test(vc.value))
+        r.identifiers.push({ type: label[1], value: vc.value, ...(vc.country ? { country: vc.country } : {}) });
     }
   }
   return r;

@@ -3,7 +3,15 @@ import type { ListEntity } from '../../engines/screening/types.js';
 // The embedded default list: clearly fictitious entries that the sandbox's seeded test subjects hit,
 // so integrations can exercise every screening outcome offline. Names are documented in docs/screening.md.
 
-const base = { source: 'sandbox' as const, nationalities: [] as string[], countries: [] as string[], addresses: [] as string[], identifiers: [], birthDates: [], programs: ['SANDBOX'] };
+const base = {
+  source: 'sandbox' as const,
+  nationalities: [] as string[],
+  countries: [] as string[],
+  addresses: [] as string[],
+  identifiers: [],
+  birthDates: [],
+  programs: ['SANDBOX'],
+};
 
 export const SANDBOX_ENTITIES: readonly ListEntity[] = [
   {
@@ -11,7 +19,11 @@ export const SANDBOX_ENTITIES: readonly ListEntity[] = [
     id: 'sandbox:sanctioned-person',
     datasets: ['sanctions'],
     schema: 'person',
-    names: [{ full: 'Sandbox Sanctioned Person', quality: 'strong' }, { full: 'Сандбокс Санкционный', quality: 'strong' }, { full: 'Sandy Sanctioned', quality: 'weak' }],
+    names: [
+      { full: 'Sandbox Sanctioned Person', quality: 'strong' },
+      { full: 'Сандбокс Санкционный', quality: 'strong' },
+      { full: 'Sandy Sanctioned', quality: 'weak' },
+    ],
     birthDates: [{ date: '1970-01-01' }],
     gender: 'male',
     identifiers: [{ type: 'passport', value: 'SBX0000001' }],
@@ -22,8 +34,14 @@ export const SANDBOX_ENTITIES: readonly ListEntity[] = [
     id: 'sandbox:sanctioned-company',
     datasets: ['sanctions'],
     schema: 'organization',
-    names: [{ full: 'Sandbox Sanctioned Trading LLC', quality: 'strong' }, { full: 'Sandbox Trading Company', quality: 'strong' }],
-    identifiers: [{ type: 'registration', value: 'SBX-REG-0001' }, { type: 'crypto:XBT', value: 'bc1qsandboxsanctionedaddress000000000000' }],
+    names: [
+      { full: 'Sandbox Sanctioned Trading LLC', quality: 'strong' },
+      { full: 'Sandbox Trading Company', quality: 'strong' },
+    ],
+    identifiers: [
+      { type: 'registration', value: 'SBX-REG-0001' },
+      { type: 'crypto:XBT', value: 'bc1qsandboxsanctionedaddress000000000000' },
+    ],
     remarks: 'Fictitious sandbox entry: a sanctioned company with a digital-currency address.',
   },
   {

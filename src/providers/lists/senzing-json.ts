@@ -10,21 +10,36 @@ type Rec = Record<string, unknown>;
 
 function flatten(rec: Rec, out = new Map<string, string[]>(), groups: Rec[] = []): { attrs: Map<string, string[]>; groups: Rec[] } {
   for (const [k, v] of Object.entries(rec)) {
-    if (Array.isArray(v)) for (const x of v) { if (x && typeof x === 'object') { groups.push(x as Rec); flatten(x as Rec, out, groups); } }
+    if (Array.isArray(v))
+      for (const x of v) {
+        if (x && typeof x === 'object') {
+          groups.push(x as Rec);
+          flatten(x as Rec, out, groups);
+        }
+      }
     else if (typeof v === 'string' && v.trim()) out.set(k, [...(out.get(k) ?? []), v.trim()]);
   }
   return { attrs: out, groups };
 }
 
 const ID_ATTRS: Record<string, string> = {
-  PASSPORT_NUMBER: 'passport', NATIONAL_ID_NUMBER: 'national_id', TAX_ID_NUMBER: 'tax_id', SSN_NUMBER: 'ssn',
-  DRIVERS_LICENSE_NUMBER: 'drivers_license', LEI_NUMBER: 'lei', EMAIL_ADDRESS: 'email', OTHER_ID_NUMBER: 'other',
+  PASSPORT_NUMBER: 'passport',
+  NATIONAL_ID_NUMBER: 'national_id',
+  TAX_ID_NUMBER: 'tax_id',
+  SSN_NUMBER: 'ssn',
+  DRIVERS_LICENSE_NUMBER: 'drivers_license',
+  LEI_NUMBER: 'lei',
+  EMAIL_ADDRESS: 'email',
+  OTHER_ID_NUMBER: 'other',
 };
 
 function records(text: string): Rec[] {
   const t = text.trim();
   if (t.startsWith('[')) return JSON.parse(t) as Rec[];
-  return t.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Rec);
+  return t
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Rec);
 }
 
 export function parseSenzingJson(input: ListInput): ListEntity[] {
@@ -56,8 +71,15 @@ export function parseSenzingJson(input: ListInput): ListEntity[] {
       birthDates: uniq((attrs.get('DATE_OF_BIRTH') ?? []).map((d) => parseListDate(d))),
       nationalities: uniq([...(attrs.get('NATIONALITY') ?? []), ...(attrs.get('CITIZENSHIP') ?? [])].map((c) => countryCode(c))),
       countries: uniq([...(attrs.get('ADDR_COUNTRY') ?? []), ...(attrs.get('REGISTRATION_COUNTRY') ?? [])].map((c) => countryCode(c))),
-      ...(gender === 'm' || gender === 'male' ? { gender: 'male' as const } : gender === 'f' || gender === 'female' ? { gender: 'female' as const } : {}),
-      addresses: uniq([...(attrs.get('ADDR_FULL') ?? []), [one('ADDR_LINE1'), one('ADDR_CITY'), one('ADDR_STATE'), one('ADDR_COUNTRY')].filter(Boolean).join(', ')]),
+      ...(gender === 'm' || gender === 'male'
+        ? { gender: 'male' as const }
+        : gender === 'f' || gender === 'female'
+          ? { gender: 'female' as const }
+          : {}),
+      addresses: uniq([
+        ...(attrs.get('ADDR_FULL') ?? []),
+        [one('ADDR_LINE1'), one('ADDR_CITY'), one('ADDR_STATE'), one('ADDR_COUNTRY')].filter(Boolean).join(', '),
+      ]),
       identifiers,
       programs: source ? [source] : [],
     });

@@ -62,9 +62,21 @@ describe('list downloads against a local HTTP server', () => {
   });
 
   test('server errors and 429 are transient, other statuses are not; the URL is named', async () => {
-    assert.deepEqual(await downloadListInput({ source: customCsvSource, urls: `${base}/down.csv` }), { ok: false, reason: `download failed: HTTP 503 from ${base}/down.csv`, transient: true });
-    assert.deepEqual(await downloadListInput({ source: customCsvSource, urls: `${base}/busy.csv` }), { ok: false, reason: `download failed: HTTP 429 from ${base}/busy.csv`, transient: true });
-    assert.deepEqual(await downloadListInput({ source: customCsvSource, urls: `${base}/gone.csv` }), { ok: false, reason: `download failed: HTTP 404 from ${base}/gone.csv`, transient: false });
+    assert.deepEqual(await downloadListInput({ source: customCsvSource, urls: `${base}/down.csv` }), {
+      ok: false,
+      reason: `download failed: HTTP 503 from ${base}/down.csv`,
+      transient: true,
+    });
+    assert.deepEqual(await downloadListInput({ source: customCsvSource, urls: `${base}/busy.csv` }), {
+      ok: false,
+      reason: `download failed: HTTP 429 from ${base}/busy.csv`,
+      transient: true,
+    });
+    assert.deepEqual(await downloadListInput({ source: customCsvSource, urls: `${base}/gone.csv` }), {
+      ok: false,
+      reason: `download failed: HTTP 404 from ${base}/gone.csv`,
+      transient: false,
+    });
   });
 
   test('a refused connection is a transient failure', async () => {
@@ -82,7 +94,11 @@ describe('list downloads against a local HTTP server', () => {
     const slow = createServer(() => undefined); // never answers
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
     try {
-      const r = await downloadListInput({ source: customCsvSource, urls: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/x.csv`, timeoutMs: 100 });
+      const r = await downloadListInput({
+        source: customCsvSource,
+        urls: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/x.csv`,
+        timeoutMs: 100,
+      });
       assert.equal(r.ok, false);
       assert.equal(!r.ok && r.transient, true);
     } finally {
@@ -92,12 +108,19 @@ describe('list downloads against a local HTTP server', () => {
   });
 
   test('a format without an official URL needs urls', async () => {
-    assert.deepEqual(await downloadListInput({ source: customCsvSource }), { ok: false, reason: 'format custom_csv has no official URL; pass urls', transient: false });
+    assert.deepEqual(await downloadListInput({ source: customCsvSource }), {
+      ok: false,
+      reason: 'format custom_csv has no official URL; pass urls',
+      transient: false,
+    });
   });
 
   test('the fetch function is injectable', async () => {
     const seen: string[] = [];
-    const fetch = async (url: string) => { seen.push(url); return { ok: true, status: 200, arrayBuffer: async () => new TextEncoder().encode(good).buffer as ArrayBuffer }; };
+    const fetch = async (url: string) => {
+      seen.push(url);
+      return { ok: true, status: 200, arrayBuffer: async () => new TextEncoder().encode(good).buffer as ArrayBuffer };
+    };
     const r = await downloadListInput({ source: customCsvSource, urls: { 'list.csv': 'https://example.invalid/list.csv' }, fetch });
     assert.ok(r.ok);
     assert.deepEqual(seen, ['https://example.invalid/list.csv']);
@@ -112,7 +135,11 @@ describe('size rules for a parsed download', () => {
   });
 
   test('a drastic drop against the previous snapshot is refused; 20 % is allowed by default', () => {
-    assert.deepEqual(checkParsedSize({ count: 1, previousCount: 20 }), { ok: false, reason: 'entity count fell from 20 to 1 (more than 20%)', transient: false });
+    assert.deepEqual(checkParsedSize({ count: 1, previousCount: 20 }), {
+      ok: false,
+      reason: 'entity count fell from 20 to 1 (more than 20%)',
+      transient: false,
+    });
     assert.equal(checkParsedSize({ count: 16, previousCount: 20 }), null);
     assert.notEqual(checkParsedSize({ count: 15, previousCount: 20 }), null);
     assert.equal(checkParsedSize({ count: 15, previousCount: 20, maxDropRatio: 0.5 }), null);

@@ -5,7 +5,10 @@ import type { ListInput, ListSource } from './list-source.js';
 // its parse worker (modules/checks/screening/list-sync.ts): a failed or partial download returns
 // { ok: false } and the caller keeps serving the previous snapshot.
 
-export type FetchFn = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
+export type FetchFn = (
+  url: string,
+  init?: { signal?: AbortSignal },
+) => Promise<{ ok: boolean; status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
 
 export interface DownloadOptions {
   source: ListSource;
@@ -60,7 +63,11 @@ export function checkParsedSize(o: { count: number; previousCount: number; minEn
   if (o.count < min) return { ok: false, reason: `only ${o.count} entities (minimum ${min})`, transient: false };
   const maxDrop = o.maxDropRatio ?? 0.2;
   if (o.previousCount > 0 && o.count < o.previousCount * (1 - maxDrop)) {
-    return { ok: false, reason: `entity count fell from ${o.previousCount} to ${o.count} (more than ${Math.round(maxDrop * 100)}%)`, transient: false };
+    return {
+      ok: false,
+      reason: `entity count fell from ${o.previousCount} to ${o.count} (more than ${Math.round(maxDrop * 100)}%)`,
+      transient: false,
+    };
   }
   return null;
 }

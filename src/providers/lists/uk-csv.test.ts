@@ -27,7 +27,10 @@ describe('UK sanctions list CSV', () => {
       'RUS9999,TESTOFF,Pasha,Alias,Weak,Russia,Individual,,,',
     ].join('\n');
     const [e] = parseUkCsv(csv);
-    assert.deepEqual(e!.names, [{ full: 'Pavel TESTOV', quality: 'strong' }, { full: 'Pasha TESTOFF', quality: 'weak' }]);
+    assert.deepEqual(e!.names, [
+      { full: 'Pavel TESTOV', quality: 'strong' },
+      { full: 'Pasha TESTOFF', quality: 'weak' },
+    ]);
     assert.deepEqual(e!.birthDates, [{ date: '1981-07-04' }]);
     assert.deepEqual(e!.nationalities, ['RU']);
     assert.deepEqual(e!.identifiers, [{ type: 'passport', value: '7501234567' }]);

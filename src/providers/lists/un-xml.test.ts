@@ -19,9 +19,15 @@ describe('UN consolidated XML', () => {
     assert.equal(badege.listedAt, '2012-12-31');
     const kakolele = es.find((e) => e.id === 'un:CDi.002')!;
     assert.ok(kakolele.names.some((n) => n.full === 'FRANK KAKORERE' && n.quality === 'strong'));
-    assert.ok(es.some((e) => e.names.some((n) => n.quality === 'weak')), 'quality "Low" aliases are weak');
+    assert.ok(
+      es.some((e) => e.names.some((n) => n.quality === 'weak')),
+      'quality "Low" aliases are weak',
+    );
     assert.ok(es.some((e) => e.identifiers.some((i) => i.type === 'passport')));
-    assert.ok(es.some((e) => e.birthDates.some((b) => b.from && b.to)), 'BETWEEN dates become ranges');
+    assert.ok(
+      es.some((e) => e.birthDates.some((b) => b.from && b.to)),
+      'BETWEEN dates become ranges',
+    );
   });
 
   test('a truncated download is rejected', (t) => {

@@ -8,7 +8,10 @@ import { singleFile, uniq, type ListInput, type ListSource } from './list-source
 // QUALITY Good/Low (individuals) or a.k.a./f.k.a. (entities), dates of birth EXACT/APPROXIMATELY/BETWEEN.
 
 function joinName(el: XmlElement): string {
-  return ['FIRST_NAME', 'SECOND_NAME', 'THIRD_NAME', 'FOURTH_NAME'].map((n) => childText(el, n)).filter(Boolean).join(' ');
+  return ['FIRST_NAME', 'SECOND_NAME', 'THIRD_NAME', 'FOURTH_NAME']
+    .map((n) => childText(el, n))
+    .filter(Boolean)
+    .join(' ');
 }
 
 function aliases(el: XmlElement, tag: string): ListName[] {
@@ -62,7 +65,9 @@ function addresses(el: XmlElement, tag: string): { text: string[]; countries: st
 }
 
 function values(el: XmlElement, tag: string): string[] {
-  return children(child(el, tag), 'VALUE').map((v) => v.text.trim()).filter(Boolean);
+  return children(child(el, tag), 'VALUE')
+    .map((v) => v.text.trim())
+    .filter(Boolean);
 }
 
 function record(el: XmlElement, person: boolean): ListEntity | undefined {
@@ -70,7 +75,11 @@ function record(el: XmlElement, person: boolean): ListEntity | undefined {
   const name = joinName(el);
   if (!ref || !name) return undefined;
   const orig = childText(el, 'NAME_ORIGINAL_SCRIPT');
-  const names: ListName[] = [{ full: name, quality: 'strong' }, ...(orig ? [{ full: orig, quality: 'strong' as const }] : []), ...aliases(el, person ? 'INDIVIDUAL_ALIAS' : 'ENTITY_ALIAS')];
+  const names: ListName[] = [
+    { full: name, quality: 'strong' },
+    ...(orig ? [{ full: orig, quality: 'strong' as const }] : []),
+    ...aliases(el, person ? 'INDIVIDUAL_ALIAS' : 'ENTITY_ALIAS'),
+  ];
   const addr = addresses(el, person ? 'INDIVIDUAL_ADDRESS' : 'ENTITY_ADDRESS');
   const gender = childText(el, 'GENDER')?.toLowerCase();
   const nationalities = values(el, 'NATIONALITY').map((n) => countryCode(n));
@@ -98,8 +107,14 @@ export function parseUnXml(input: ListInput): ListEntity[] {
   const root = parseXml(singleFile(input));
   if (root.name !== 'CONSOLIDATED_LIST') throw new Error(`UN XML: unexpected root <${root.name}>`);
   const out: ListEntity[] = [];
-  for (const el of children(child(root, 'INDIVIDUALS'), 'INDIVIDUAL')) { const r = record(el, true); if (r) out.push(r); }
-  for (const el of children(child(root, 'ENTITIES'), 'ENTITY')) { const r = record(el, false); if (r) out.push(r); }
+  for (const el of children(child(root, 'INDIVIDUALS'), 'INDIVIDUAL')) {
+    const r = record(el, true);
+    if (r) out.push(r);
+  }
+  for (const el of children(child(root, 'ENTITIES'), 'ENTITY')) {
+    const r = record(el, false);
+    if (r) out.push(r);
+  }
   return out;
 }
 

@@ -39,14 +39,20 @@ export function parseXml(xml: string): XmlElement {
     const lt = xml.indexOf('<', i);
     if (lt < 0) break;
     if (lt > i) stack[stack.length - 1]!.text += decodeEntities(xml.slice(i, lt));
-    if (xml.startsWith('<!--', lt)) { i = end(xml, '-->', lt) + 3; continue; }
+    if (xml.startsWith('<!--', lt)) {
+      i = end(xml, '-->', lt) + 3;
+      continue;
+    }
     if (xml.startsWith('<![CDATA[', lt)) {
       const e = end(xml, ']]>', lt);
       stack[stack.length - 1]!.text += xml.slice(lt + 9, e);
       i = e + 3;
       continue;
     }
-    if (xml[lt + 1] === '?' || xml[lt + 1] === '!') { i = end(xml, '>', lt) + 1; continue; }
+    if (xml[lt + 1] === '?' || xml[lt + 1] === '!') {
+      i = end(xml, '>', lt) + 1;
+      continue;
+    }
     const gt = end(xml, '>', lt);
     const raw = xml.slice(lt + 1, gt);
     i = gt + 1;

@@ -37,7 +37,17 @@ export class MessagingError extends Error {
 }
 
 // Network-level failures of the Node runtime that a later attempt may not see.
-const TRANSIENT_NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+const TRANSIENT_NET = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
 
 export function isTransientNetworkCode(code: string | undefined): boolean {
   return code !== undefined && TRANSIENT_NET.has(code);

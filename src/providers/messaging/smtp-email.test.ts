@@ -7,7 +7,12 @@ import { MessagingError } from './messaging-provider.js';
 import { startVerification, confirmVerification } from '../../engines/contact/otp.js';
 import { renderCodeMessage } from '../../engines/contact/destination.js';
 
-interface Received { from: string; to: string[]; raw: string; user: string | undefined }
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+  user: string | undefined;
+}
 
 describe('SmtpEmailProvider against a local SMTP server', () => {
   const received: Received[] = [];

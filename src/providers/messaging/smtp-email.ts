@@ -1,6 +1,12 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
-import { isTransientNetworkCode, MessagingError, type MessagingProvider, type OutboundMessage, type SendReceipt } from './messaging-provider.js';
+import {
+  isTransientNetworkCode,
+  MessagingError,
+  type MessagingProvider,
+  type OutboundMessage,
+  type SendReceipt,
+} from './messaging-provider.js';
 
 export interface SmtpEmailConfig {
   /** e.g. `smtp://user:pass@mail.example.com:587` or `smtps://...:465`. */
@@ -37,7 +43,8 @@ export class SmtpEmailProvider implements MessagingProvider {
     try {
       const info = await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject ?? '', text: message.text });
       const rejected = info.rejected ?? [];
-      if (rejected.length > 0) throw new MessagingError(PROVIDER, 'permanent', 'recipient_rejected', `recipient rejected: ${rejected.join(', ')}`);
+      if (rejected.length > 0)
+        throw new MessagingError(PROVIDER, 'permanent', 'recipient_rejected', `recipient rejected: ${rejected.join(', ')}`);
       return { provider: PROVIDER, providerMessageId: info.messageId };
     } catch (err) {
       throw classifySmtpError(err);

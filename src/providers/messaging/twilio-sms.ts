@@ -1,4 +1,10 @@
-import { isTransientNetworkCode, MessagingError, type MessagingProvider, type OutboundMessage, type SendReceipt } from './messaging-provider.js';
+import {
+  isTransientNetworkCode,
+  MessagingError,
+  type MessagingProvider,
+  type OutboundMessage,
+  type SendReceipt,
+} from './messaging-provider.js';
 
 /**
  * SMS through the Twilio Programmable Messaging REST API (or any service speaking its shape):

@@ -23,8 +23,23 @@ export {
   type TrpRequest,
   type Parsed,
 } from './trp.js';
-export { handleTrpRequest, classifyTrpPath, actionForTrpMessage, type TrpInbound, type TrpInboundKind, type TrpHandled } from './trp-handler.js';
-export { createTrpClient, classifyStatus, TrpClientError, type TrpClient, type TrpClientOptions, type TrpPeerIdentity, type TrpPeerExtensions } from './trp-client.js';
+export {
+  handleTrpRequest,
+  classifyTrpPath,
+  actionForTrpMessage,
+  type TrpInbound,
+  type TrpInboundKind,
+  type TrpHandled,
+} from './trp-handler.js';
+export {
+  createTrpClient,
+  classifyStatus,
+  TrpClientError,
+  type TrpClient,
+  type TrpClientOptions,
+  type TrpPeerIdentity,
+  type TrpPeerExtensions,
+} from './trp-client.js';
 export {
   openEnvelope,
   sealEnvelope,

@@ -58,7 +58,15 @@ export function publicKeySignature(publicKey: KeyLike): string {
 export function openEnvelope(env: TrisaEnvelopeJson, privateKey?: KeyLike): OpenedEnvelope {
   if (env.error) {
     const known = rejectCode(env.error.code) !== undefined;
-    return { kind: 'error', id: env.id, timestamp: env.timestamp, code: env.error.code, message: env.error.message, retry: env.error.retry, known };
+    return {
+      kind: 'error',
+      id: env.id,
+      timestamp: env.timestamp,
+      code: env.error.code,
+      message: env.error.message,
+      retry: env.error.retry,
+      known,
+    };
   }
   if (env.encryption_algorithm !== 'AES256-GCM' || env.hmac_algorithm !== 'HMAC-SHA256') {
     throw new TrisaEnvelopeError(`unsupported algorithms ${env.encryption_algorithm} / ${env.hmac_algorithm}`);

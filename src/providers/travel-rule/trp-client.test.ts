@@ -78,7 +78,10 @@ test('inquire: the peer gets the TRP headers and the exact amount, and its appro
 });
 
 test('inquire: rejected and acknowledged answers', { skip }, async () => {
-  assert.deepEqual(await client.inquire(`${base}/transfers/reject`, inquiry(), 'r2'), { kind: 'rejected', comment: 'human readable comment' });
+  assert.deepEqual(await client.inquire(`${base}/transfers/reject`, inquiry(), 'r2'), {
+    kind: 'rejected',
+    comment: 'human readable comment',
+  });
   assert.deepEqual(await client.inquire(`${base}/transfers/ack`, inquiry(), 'r3'), { kind: 'acknowledged', version: '3.2.1' });
 });
 

@@ -96,17 +96,29 @@ export function createTrpClient(options: TrpClientOptions = {}) {
     },
     /** POST our resolution (approve / reject) to the originator's inquiry callback. */
     async resolve(callback: string, resolution: TrpResolution, requestIdentifier: string): Promise<void> {
-      await call(callback, { method: 'POST', headers: trpHeaders(requestIdentifier), body: serializeResolution(resolution) }, requestIdentifier);
+      await call(
+        callback,
+        { method: 'POST', headers: trpHeaders(requestIdentifier), body: serializeResolution(resolution) },
+        requestIdentifier,
+      );
     },
     /** POST the confirmation (txid or canceled) to the beneficiary's approval callback. */
     async confirm(callback: string, confirmation: TrpConfirmation, requestIdentifier: string): Promise<void> {
-      await call(callback, { method: 'POST', headers: trpHeaders(requestIdentifier), body: serializeConfirmation(confirmation) }, requestIdentifier);
+      await call(
+        callback,
+        { method: 'POST', headers: trpHeaders(requestIdentifier), body: serializeConfirmation(confirmation) },
+        requestIdentifier,
+      );
     },
     /** GET {base}/identity (TRP discovery): the peer's name, LEI and certificate. */
     async identity(baseUrl: string): Promise<TrpPeerIdentity> {
       const o = (await discover(baseUrl, 'identity')) as Partial<TrpPeerIdentity>;
       if (typeof o?.name !== 'string') throw new TrpClientError('TRP identity has no name', 'permanent');
-      return { name: o.name, ...(typeof o.lei === 'string' ? { lei: o.lei } : {}), ...(typeof o.x509 === 'string' ? { x509: o.x509 } : {}) };
+      return {
+        name: o.name,
+        ...(typeof o.lei === 'string' ? { lei: o.lei } : {}),
+        ...(typeof o.x509 === 'string' ? { x509: o.x509 } : {}),
+      };
     },
     /** GET {base}/version: the peer's TRP version and vendor. */
     async version(baseUrl: string): Promise<{ version: string; vendor?: string }> {

@@ -70,13 +70,22 @@ test('confirmation fixtures: txid and canceled; round trip', { skip }, () => {
 test('invalid messages are refused with the TRP reason', () => {
   const bad = (r: { ok: boolean; error?: { status: number; message: string } }) => (r.ok ? 'ok' : `${r.error!.status} ${r.error!.message}`);
   assert.equal(bad(parseResolution('{}')), '400 invalid: must specify one of version, approved, or rejected');
-  assert.equal(bad(parseResolution('{"rejected":"x","version":"3.1.0"}')), '400 invalid: may specify only one of version, approved, or rejected');
+  assert.equal(
+    bad(parseResolution('{"rejected":"x","version":"3.1.0"}')),
+    '400 invalid: may specify only one of version, approved, or rejected',
+  );
   assert.equal(bad(parseResolution('{"approved":{"callback":"https://a.com/x"}}')), '400 invalid: payment address is required');
   assert.equal(bad(parseConfirmation('{"txid":"a","canceled":"b"}')), '400 invalid: cannot specify both txid and canceled in confirmation');
   assert.equal(bad(parseConfirmation('{}')), '400 invalid: must specify either txid or canceled in confirmation');
   assert.equal(bad(parseInquiry('not json')), '400 body is not JSON');
-  assert.equal(bad(parseInquiry('{"asset":{},"amount":1,"callback":"https://a.com","IVMS101":{}}')), '400 invalid: must specify either DTI or SLIP-0044 asset identifier');
-  assert.equal(bad(parseInquiry('{"asset":{"dti":"X"},"amount":0,"callback":"https://a.com","IVMS101":{}}')), '400 invalid: must specify a non-zero amount');
+  assert.equal(
+    bad(parseInquiry('{"asset":{},"amount":1,"callback":"https://a.com","IVMS101":{}}')),
+    '400 invalid: must specify either DTI or SLIP-0044 asset identifier',
+  );
+  assert.equal(
+    bad(parseInquiry('{"asset":{"dti":"X"},"amount":0,"callback":"https://a.com","IVMS101":{}}')),
+    '400 invalid: must specify a non-zero amount',
+  );
 });
 
 test('an inquiry whose IVMS101 breaks the standard is a 422 with the IVMS101 paths', { skip }, () => {
@@ -87,7 +96,10 @@ test('an inquiry whose IVMS101 breaks the standard is a 422 with the IVMS101 pat
   assert.equal(p.ok, false);
   if (!p.ok) {
     assert.equal(p.error.status, 422);
-    assert.deepEqual(p.error.issues?.map((i) => [i.code, i.path]), [['C1', 'originator.originatorPersons[0].naturalPerson']]);
+    assert.deepEqual(
+      p.error.issues?.map((i) => [i.code, i.path]),
+      [['C1', 'originator.originatorPersons[0].naturalPerson']],
+    );
   }
 });
 

@@ -3,13 +3,7 @@
 // fixtures in shared/data/travel_rule/trisa_openvasp_trp. The raw wire shapes stay in this folder;
 // callers see TrpInquiry / TrpResolution / TrpConfirmation with amounts as decimal strings.
 import { randomUUID } from 'node:crypto';
-import {
-  normalizeIvms101,
-  rejectCode,
-  validateIvms101,
-  type IdentityPayload,
-  type Ivms101Issue,
-} from '../../engines/travel-rule/index.js';
+import { normalizeIvms101, rejectCode, validateIvms101, type IdentityPayload, type Ivms101Issue } from '../../engines/travel-rule/index.js';
 
 export const TRP_API_VERSION = '3.1.0';
 export const TRP_HEADERS = {

@@ -50,7 +50,12 @@ export function sendWebhook(opts: SendOptions): Promise<SendResult> {
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Verity-Webhooks/1', ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Verity-Webhooks/1',
+        ...opts.headers,
+        'content-length': String(Buffer.byteLength(opts.body)),
+      },
       lookup: guardedLookup(opts.allowPrivateNetworks),
       timeout: opts.timeoutMs,
       // Pools per policy: a socket opened for a sandbox destination (private allowed) is never reused for a production one.
@@ -60,7 +65,8 @@ export function sendWebhook(opts: SendOptions): Promise<SendResult> {
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
     req.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      const code = err.code === 'ETIMEDOUT' ? 'timeout' : err.code === 'EADDRNOTALLOWED' ? 'address_not_allowed' : err.code ?? 'network_error';
+      const code =
+        err.code === 'ETIMEDOUT' ? 'timeout' : err.code === 'EADDRNOTALLOWED' ? 'address_not_allowed' : (err.code ?? 'network_error');
       resolve(done({ status: null, ok: false, error: `${code}: ${err.message}`.slice(0, 500), responseExcerpt: null }));
     });
     req.on('response', (res) => {
@@ -74,7 +80,11 @@ export function sendWebhook(opts: SendOptions): Promise<SendResult> {
         clearTimeout(timer);
         const status = res.statusCode ?? 0;
         const ok = status >= 200 && status < 300;
-        const error = ok ? null : status >= 300 && status < 400 ? `redirect_not_followed: ${res.headers.location ?? ''}`.slice(0, 500) : `http_${status}`;
+        const error = ok
+          ? null
+          : status >= 300 && status < 400
+            ? `redirect_not_followed: ${res.headers.location ?? ''}`.slice(0, 500)
+            : `http_${status}`;
         resolve(done({ status, ok, error, responseExcerpt: Buffer.concat(chunks).toString('utf8') }));
       });
       res.on('error', () => undefined);

@@ -12,12 +12,16 @@ import { otpConfig, type ContactDeps } from './deliver.js';
 import { getCheckForUpdate, updateCheck, verifications } from './repository.js';
 import { contactResult } from './start.js';
 
-registerEventType('contact.verified', 'A contact check verified an email address or phone number with a one-time code.', Type.Object({
-  id: Type.String({ description: 'The check id.' }),
-  channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
-  subject_reference: Type.Union([Type.String(), Type.Null()]),
-  verified_at: Type.String({ format: 'date-time' }),
-}));
+registerEventType(
+  'contact.verified',
+  'A contact check verified an email address or phone number with a one-time code.',
+  Type.Object({
+    id: Type.String({ description: 'The check id.' }),
+    channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
+    subject_reference: Type.Union([Type.String(), Type.Null()]),
+    verified_at: Type.String({ format: 'date-time' }),
+  }),
+);
 
 const OUTCOME: Record<ConfirmOutcome, { status: CheckStatus; reasons: string[] }> = {
   verified: { status: 'passed', reasons: [] },
@@ -45,20 +49,46 @@ export async function confirmContact(d: ContactDeps, args: { ctx: RequestContext
     await verifications.update(tx, ctx, d.sealer, id, r.state);
     const { status, reasons } = OUTCOME[r.outcome];
     const final = status !== 'pending';
-    const codeSignal = signal('code_match', r.outcome === 'verified', r.outcome === 'verified', { detail: `Outcome ${r.outcome}; ${r.attemptsLeft} attempts left.` });
-    const result = { ...before.result, ...contactResult(d, id, r.state, { disposable: (before.result.disposable_domain as boolean | undefined) ?? null }) };
+    const codeSignal = signal('code_match', r.outcome === 'verified', r.outcome === 'verified', {
+      detail: `Outcome ${r.outcome}; ${r.attemptsLeft} attempts left.`,
+    });
+    const result = {
+      ...before.result,
+      ...contactResult(d, id, r.state, { disposable: (before.result.disposable_domain as boolean | undefined) ?? null }),
+    };
     const row = await updateCheck(tx, ctx, d.sealer, id, {
       status,
       score: status === 'passed' ? 1 : status === 'failed' ? 0 : null,
       completed: final,
-      payload: { reasons, signals: [...before.signals.filter((s) => s.name !== 'code_match'), codeSignal], model: before.model, timings: before.timings, result },
+      payload: {
+        reasons,
+        signals: [...before.signals.filter((s) => s.name !== 'code_match'), codeSignal],
+        model: before.model,
+        timings: before.timings,
+        result,
+      },
     });
-    await emitAudit(tx, ctx, { action: 'check.updated', resourceType: 'check', resourceId: id, metadata: { type: 'contact', operation: 'confirm', outcome: r.outcome, status } });
+    await emitAudit(tx, ctx, {
+      action: 'check.updated',
+      resourceType: 'check',
+      resourceId: id,
+      metadata: { type: 'contact', operation: 'confirm', outcome: r.outcome, status },
+    });
     if (final) {
-      await enqueueEvent(tx, ctx, { type: 'check.completed', resourceType: 'check', resourceId: id, data: { id, type: 'contact', status, score: row!.score, subject_reference: current.subject_reference } });
+      await enqueueEvent(tx, ctx, {
+        type: 'check.completed',
+        resourceType: 'check',
+        resourceId: id,
+        data: { id, type: 'contact', status, score: row!.score, subject_reference: current.subject_reference },
+      });
     }
     if (r.outcome === 'verified') {
-      await enqueueEvent(tx, ctx, { type: 'contact.verified', resourceType: 'check', resourceId: id, data: { id, channel: r.state.channel, subject_reference: current.subject_reference, verified_at: r.state.verifiedAt } });
+      await enqueueEvent(tx, ctx, {
+        type: 'contact.verified',
+        resourceType: 'check',
+        resourceId: id,
+        data: { id, channel: r.state.channel, subject_reference: current.subject_reference, verified_at: r.state.verifiedAt },
+      });
     }
     return toCheck(row!, [], d.sealer);
   });

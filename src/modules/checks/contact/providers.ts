@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { SandboxMessagingProvider, SmtpEmailProvider, TwilioSmsProvider, type MessagingProvider } from '../../../providers/messaging/index.js';
+import {
+  SandboxMessagingProvider,
+  SmtpEmailProvider,
+  TwilioSmsProvider,
+  type MessagingProvider,
+} from '../../../providers/messaging/index.js';
 import type { Environment } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { SMS_VARS, SMTP_VARS, type ContactSettings } from './settings.js';
@@ -13,7 +18,9 @@ export interface ContactProviders {
 export function buildProviders(app: FastifyInstance, s: ContactSettings): ContactProviders {
   const providers: ContactProviders = {
     email: s.smtp ? new SmtpEmailProvider({ url: s.smtp.url, from: s.smtp.from }) : null,
-    sms: s.sms ? new TwilioSmsProvider({ accountSid: s.sms.accountSid, authToken: s.sms.authToken, from: s.sms.from, baseUrl: s.sms.baseUrl }) : null,
+    sms: s.sms
+      ? new TwilioSmsProvider({ accountSid: s.sms.accountSid, authToken: s.sms.authToken, from: s.sms.from, baseUrl: s.sms.baseUrl })
+      : null,
   };
   app.addHook('onClose', async () => {
     await providers.email?.close?.();
@@ -32,7 +39,11 @@ const SANDBOX_CHANNELS = { email: new SandboxMessagingProvider('email'), sms: ne
 export function providerFor(p: ContactProviders, channel: 'email' | 'sms', environment: Environment): MessagingProvider {
   const provider = p[channel] ?? (environment === 'sandbox' ? SANDBOX_CHANNELS[channel] : null);
   if (!provider) {
-    throw new AppError('check_unavailable', `The ${channel} channel is not configured on this server: set ${channel === 'email' ? SMTP_VARS : SMS_VARS}.`, { field: 'channel' });
+    throw new AppError(
+      'check_unavailable',
+      `The ${channel} channel is not configured on this server: set ${channel === 'email' ? SMTP_VARS : SMS_VARS}.`,
+      { field: 'channel' },
+    );
   }
   return provider;
 }

@@ -31,7 +31,11 @@ export interface VerificationRow {
 export const verifications = {
   /** Serialises starts to one destination of a tenant, so concurrent starts cannot all pass the limits. */
   async lockDestination(tx: Queryable, t: Tenant, hash: string): Promise<void> {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('contact:' || $1 || ':' || $2 || ':' || $3, 0))", [t.accountId, t.environment, hash]);
+    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('contact:' || $1 || ':' || $2 || ':' || $3, 0))", [
+      t.accountId,
+      t.environment,
+      hash,
+    ]);
   },
   async sendHistory(tx: Queryable, t: Tenant, hash: string, since: Date): Promise<Date[]> {
     const rows = await tx.query<{ sent_at: Date }>(
@@ -48,15 +52,27 @@ export const verifications = {
     );
   },
   async recordSend(tx: Queryable, t: Tenant, v: { id: string; hash: string; at: Date }): Promise<void> {
-    await tx.query('INSERT INTO contact_sends (account_id, environment, destination_hash, verification_id, sent_at) VALUES ($1, $2, $3, $4, $5)', [t.accountId, t.environment, v.hash, v.id, v.at]);
+    await tx.query(
+      'INSERT INTO contact_sends (account_id, environment, destination_hash, verification_id, sent_at) VALUES ($1, $2, $3, $4, $5)',
+      [t.accountId, t.environment, v.hash, v.id, v.at],
+    );
   },
   /** Undoes a reservation whose message never left: it must not count against the limits. */
   async forgetSend(tx: Queryable, t: Tenant, id: string, sentAt: Date): Promise<void> {
-    await tx.query('DELETE FROM contact_sends WHERE account_id = $1 AND environment = $2 AND verification_id = $3 AND sent_at = $4', [t.accountId, t.environment, id, sentAt]);
+    await tx.query('DELETE FROM contact_sends WHERE account_id = $1 AND environment = $2 AND verification_id = $3 AND sent_at = $4', [
+      t.accountId,
+      t.environment,
+      id,
+      sentAt,
+    ]);
   },
   async forgetReservation(tx: Queryable, t: Tenant, id: string, sentAt: Date): Promise<void> {
     await verifications.forgetSend(tx, t, id, sentAt);
-    await tx.query("DELETE FROM contact_verifications WHERE account_id = $1 AND environment = $2 AND id = $3 AND status = 'sending'", [t.accountId, t.environment, id]);
+    await tx.query("DELETE FROM contact_verifications WHERE account_id = $1 AND environment = $2 AND id = $3 AND status = 'sending'", [
+      t.accountId,
+      t.environment,
+      id,
+    ]);
   },
   async getForUpdate(tx: Queryable, t: Tenant, id: string): Promise<VerificationRow | null> {
     const rows = await tx.query<VerificationRow>(
@@ -69,7 +85,15 @@ export const verifications = {
     await tx.query(
       `UPDATE contact_verifications SET status = $4, state_sealed = $5, expires_at = $6, provider_message_id = COALESCE($7, provider_message_id), updated_at = now()
        WHERE account_id = $1 AND environment = $2 AND id = $3`,
-      [t.accountId, t.environment, id, state.status, sealer.seal(STATE_PURPOSE, JSON.stringify(state)), state.expiresAt, providerMessageId ?? null],
+      [
+        t.accountId,
+        t.environment,
+        id,
+        state.status,
+        sealer.seal(STATE_PURPOSE, JSON.stringify(state)),
+        state.expiresAt,
+        providerMessageId ?? null,
+      ],
     );
   },
   open(sealer: Sealer, row: VerificationRow): VerificationState {
@@ -81,7 +105,13 @@ export const verifications = {
  * Updates an existing check (recordCheck only inserts). The payload is sealed exactly as the checks
  * module seals it (same purpose), so GET /v1/checks/{id} reads it like any other check.
  */
-export async function updateCheck(tx: Queryable, t: Tenant, sealer: Sealer, id: string, c: { status: CheckStatus; score: number | null; payload: CheckPayload; completed: boolean }): Promise<CheckRow | null> {
+export async function updateCheck(
+  tx: Queryable,
+  t: Tenant,
+  sealer: Sealer,
+  id: string,
+  c: { status: CheckStatus; score: number | null; payload: CheckPayload; completed: boolean },
+): Promise<CheckRow | null> {
   const rows = await tx.query<CheckRow>(
     `UPDATE checks SET status = $4, score = $5, result_sealed = $6, completed_at = CASE WHEN $7 THEN COALESCE(completed_at, now()) ELSE null END
      WHERE account_id = $1 AND environment = $2 AND id = $3 AND type = 'contact' RETURNING *`,
@@ -91,10 +121,12 @@ export async function updateCheck(tx: Queryable, t: Tenant, sealer: Sealer, id: 
 }
 
 export async function getCheckForUpdate(tx: Queryable, t: Tenant, id: string): Promise<CheckRow | null> {
-  const rows = await tx.query<CheckRow>("SELECT * FROM checks WHERE account_id = $1 AND environment = $2 AND id = $3 AND type = 'contact' FOR UPDATE", [t.accountId, t.environment, id]);
+  const rows = await tx.query<CheckRow>(
+    "SELECT * FROM checks WHERE account_id = $1 AND environment = $2 AND id = $3 AND type = 'contact' FOR UPDATE",
+    [t.accountId, t.environment, id],
+  );
   return rows[0] ?? null;
 }
-
 
 /**
  * Hourly maintenance: send history older than the longest limit window (a day, kept two) is no longer

@@ -26,34 +26,52 @@ export const contactModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
   const tags = ['Checks'];
   const errors = { 422: Type.Ref('Error'), ...standardErrors };
 
-  r.post('/contact', {
-    config: { scope: 'checks:write' },
-    schema: {
-      tags, operationId: 'startContactCheck', summary: 'Send a one-time code to an email address or phone number',
-      description: OPERATION_DOCS.startContactCheck,
-      body: ContactStartBody,
-      response: { 200: Check, ...errors },
+  r.post(
+    '/contact',
+    {
+      config: { scope: 'checks:write' },
+      schema: {
+        tags,
+        operationId: 'startContactCheck',
+        summary: 'Send a one-time code to an email address or phone number',
+        description: OPERATION_DOCS.startContactCheck,
+        body: ContactStartBody,
+        response: { 200: Check, ...errors },
+      },
     },
-  }, async (req) => startContact(d, { ctx: req.ctx, providers, input: req.body, idempotencyKey: req.idempotencyKey }));
+    async (req) => startContact(d, { ctx: req.ctx, providers, input: req.body, idempotencyKey: req.idempotencyKey }),
+  );
 
-  r.post('/contact/:id/confirm', {
-    config: { scope: 'checks:write' },
-    schema: {
-      tags, operationId: 'confirmContactCheck', summary: 'Check the one-time code of a contact check',
-      description: OPERATION_DOCS.confirmContactCheck,
-      params: IdParam,
-      body: ContactConfirmBody,
-      response: { 200: Check, ...errors },
+  r.post(
+    '/contact/:id/confirm',
+    {
+      config: { scope: 'checks:write' },
+      schema: {
+        tags,
+        operationId: 'confirmContactCheck',
+        summary: 'Check the one-time code of a contact check',
+        description: OPERATION_DOCS.confirmContactCheck,
+        params: IdParam,
+        body: ContactConfirmBody,
+        response: { 200: Check, ...errors },
+      },
     },
-  }, async (req) => confirmContact(d, { ctx: req.ctx, id: req.params.id, code: req.body.code }));
+    async (req) => confirmContact(d, { ctx: req.ctx, id: req.params.id, code: req.body.code }),
+  );
 
-  r.post('/contact/:id/resend', {
-    config: { scope: 'checks:write' },
-    schema: {
-      tags, operationId: 'resendContactCheck', summary: 'Send a fresh code for a pending contact check',
-      description: OPERATION_DOCS.resendContactCheck,
-      params: IdParam,
-      response: { 200: Check, ...errors },
+  r.post(
+    '/contact/:id/resend',
+    {
+      config: { scope: 'checks:write' },
+      schema: {
+        tags,
+        operationId: 'resendContactCheck',
+        summary: 'Send a fresh code for a pending contact check',
+        description: OPERATION_DOCS.resendContactCheck,
+        params: IdParam,
+        response: { 200: Check, ...errors },
+      },
     },
-  }, async (req) => resendContact(d, { ctx: req.ctx, providers, id: req.params.id, idempotencyKey: req.idempotencyKey }));
+    async (req) => resendContact(d, { ctx: req.ctx, providers, id: req.params.id, idempotencyKey: req.idempotencyKey }),
+  );
 };

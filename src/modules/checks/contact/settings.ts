@@ -35,7 +35,9 @@ export function loadContactSettings(env: NodeJS.ProcessEnv = process.env): Conta
     try {
       const u = new URL(raw);
       if (protocols.includes(u.protocol)) return raw;
-    } catch { /* reported below */ }
+    } catch {
+      /* reported below */
+    }
     problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
     return undefined;
   };
@@ -54,11 +56,19 @@ export function loadContactSettings(env: NodeJS.ProcessEnv = process.env): Conta
     const missing = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'].filter((n) => !text(n));
     if (missing.length) problems.push(`SMS_PROVIDER=twilio needs ${missing.join(', ')}`);
     const baseUrl = url('TWILIO_BASE_URL', ['https:', 'http:']) ?? 'https://api.twilio.com';
-    if (missing.length === 0) sms = { provider: 'twilio', accountSid: text('TWILIO_ACCOUNT_SID')!, authToken: text('TWILIO_AUTH_TOKEN')!, from: text('TWILIO_FROM')!, baseUrl };
+    if (missing.length === 0)
+      sms = {
+        provider: 'twilio',
+        accountSid: text('TWILIO_ACCOUNT_SID')!,
+        authToken: text('TWILIO_AUTH_TOKEN')!,
+        from: text('TWILIO_FROM')!,
+        baseUrl,
+      };
   }
 
   const defaultCountry = text('CONTACT_DEFAULT_COUNTRY');
-  if (defaultCountry !== undefined && !/^[A-Z]{2}$/.test(defaultCountry)) problems.push(`CONTACT_DEFAULT_COUNTRY must be two upper-case letters (got "${defaultCountry}")`);
+  if (defaultCountry !== undefined && !/^[A-Z]{2}$/.test(defaultCountry))
+    problems.push(`CONTACT_DEFAULT_COUNTRY must be two upper-case letters (got "${defaultCountry}")`);
   const mx = text('CONTACT_EMAIL_MX_LOOKUP') ?? 'false';
   if (mx !== 'true' && mx !== 'false') problems.push(`CONTACT_EMAIL_MX_LOOKUP must be true or false (got "${mx}")`);
 

@@ -15,7 +15,12 @@ import type { ContactStartBody } from './schemas.js';
 export const CONTACT_MODEL: ModelInfo = { name: 'verity-contact-otp', version: '1.0.0' };
 
 /** The check's `result`: where the verification stands. Never the code, never its hash. */
-export function contactResult(d: ContactDeps, id: string, state: VerificationState, extra: { disposable?: boolean | null; receipt?: SendReceipt }): Record<string, unknown> {
+export function contactResult(
+  d: ContactDeps,
+  id: string,
+  state: VerificationState,
+  extra: { disposable?: boolean | null; receipt?: SendReceipt },
+): Record<string, unknown> {
   const config = resolveOtpConfig(otpConfig(d.settings));
   return {
     verification_id: id,
@@ -36,7 +41,10 @@ export function contactResult(d: ContactDeps, id: string, state: VerificationSta
  * Start: normalise the destination, reserve and send the code (see reserveAndSend), then store the
  * pending check, one usage record (the verification is billed once, here) and the audit row.
  */
-export async function startContact(d: ContactDeps, args: { ctx: RequestContext; providers: ContactProviders; input: ContactStartBody; idempotencyKey?: string }): Promise<Check> {
+export async function startContact(
+  d: ContactDeps,
+  args: { ctx: RequestContext; providers: ContactProviders; input: ContactStartBody; idempotencyKey?: string },
+): Promise<Check> {
   const { ctx, input } = args;
   const t0 = performance.now();
   // The destination is the caller's to fix (400) before the channel is ours to provide (422).
@@ -44,7 +52,14 @@ export async function startContact(d: ContactDeps, args: { ctx: RequestContext; 
   const provider = providerFor(args.providers, input.channel, ctx.environment);
   const t1 = performance.now();
   const id = newId('check');
-  const sent = await reserveAndSend(d, { ctx, idempotencyKey: args.idempotencyKey, id, channel: input.channel, destination: dest.normalized, provider });
+  const sent = await reserveAndSend(d, {
+    ctx,
+    idempotencyKey: args.idempotencyKey,
+    id,
+    channel: input.channel,
+    destination: dest.normalized,
+    provider,
+  });
   const payload: CheckPayload = {
     reasons: [],
     signals: dest.signals,
@@ -54,9 +69,22 @@ export async function startContact(d: ContactDeps, args: { ctx: RequestContext; 
   };
   return ctx.db.transaction(async (tx) => {
     await verifications.update(tx, ctx, d.sealer, id, sent.state, sent.receipt.providerMessageId);
-    const row = await checks.insert(tx, ctx, d.sealer, { id, type: 'contact', status: 'pending', score: null, subjectReference: input.subject_reference ?? null, payload, completed: false });
+    const row = await checks.insert(tx, ctx, d.sealer, {
+      id,
+      type: 'contact',
+      status: 'pending',
+      score: null,
+      subjectReference: input.subject_reference ?? null,
+      payload,
+      completed: false,
+    });
     await recordUsage(tx, ctx, 'checks', 'contact', id);
-    await emitAudit(tx, ctx, { action: 'check.created', resourceType: 'check', resourceId: id, metadata: { type: 'contact', status: 'pending', channel: input.channel } });
+    await emitAudit(tx, ctx, {
+      action: 'check.created',
+      resourceType: 'check',
+      resourceId: id,
+      metadata: { type: 'contact', status: 'pending', channel: input.channel },
+    });
     const check = toCheck(row, [], d.sealer);
     // The key was claimed in the reservation; the response is stored with the check it describes.
     if (ctx.idempotency?.used) await ctx.idempotency.record(tx, check);
@@ -65,7 +93,10 @@ export async function startContact(d: ContactDeps, args: { ctx: RequestContext; 
 }
 
 /** Resend: a fresh code on the same verification (limits and cooldown apply; attempts carry over; not billed again). */
-export async function resendContact(d: ContactDeps, args: { ctx: RequestContext; providers: ContactProviders; id: string; idempotencyKey?: string }): Promise<Check> {
+export async function resendContact(
+  d: ContactDeps,
+  args: { ctx: RequestContext; providers: ContactProviders; id: string; idempotencyKey?: string },
+): Promise<Check> {
   const { ctx, id } = args;
   const existing = await checks.get(ctx.db, ctx, id);
   if (!existing || existing.type !== 'contact') throw notFound('contact check', 'id');
@@ -74,7 +105,12 @@ export async function resendContact(d: ContactDeps, args: { ctx: RequestContext;
   const channel = before.result.channel as 'email' | 'sms';
   const provider = providerFor(args.providers, channel, ctx.environment);
   const sent = await reserveAndSend(d, {
-    ctx, idempotencyKey: args.idempotencyKey, id, channel, destination: String(before.result.destination), provider,
+    ctx,
+    idempotencyKey: args.idempotencyKey,
+    id,
+    channel,
+    destination: String(before.result.destination),
+    provider,
     loadPrevious: async (tx) => {
       const v = await verifications.getForUpdate(tx, ctx, id);
       if (!v || v.status === 'sending') throw notFound('contact check', 'id');
@@ -86,9 +122,22 @@ export async function resendContact(d: ContactDeps, args: { ctx: RequestContext;
     const current = await getCheckForUpdate(tx, ctx, id);
     if (!current) throw notFound('contact check', 'id');
     const p = toCheck(current, [], d.sealer);
-    const result = contactResult(d, id, sent.state, { disposable: (p.result.disposable_domain as boolean | undefined) ?? null, receipt: sent.receipt });
-    const row = await updateCheck(tx, ctx, d.sealer, id, { status: 'pending', score: null, completed: false, payload: { reasons: p.reasons, signals: p.signals, model: p.model, timings: p.timings, result } });
-    await emitAudit(tx, ctx, { action: 'check.updated', resourceType: 'check', resourceId: id, metadata: { type: 'contact', operation: 'resend', sends: sent.state.sentAt.length } });
+    const result = contactResult(d, id, sent.state, {
+      disposable: (p.result.disposable_domain as boolean | undefined) ?? null,
+      receipt: sent.receipt,
+    });
+    const row = await updateCheck(tx, ctx, d.sealer, id, {
+      status: 'pending',
+      score: null,
+      completed: false,
+      payload: { reasons: p.reasons, signals: p.signals, model: p.model, timings: p.timings, result },
+    });
+    await emitAudit(tx, ctx, {
+      action: 'check.updated',
+      resourceType: 'check',
+      resourceId: id,
+      metadata: { type: 'contact', operation: 'resend', sends: sent.state.sentAt.length },
+    });
     const check = toCheck(row!, [], d.sealer);
     if (ctx.idempotency?.used) await ctx.idempotency.record(tx, check);
     return check;

@@ -16,7 +16,12 @@ function specError(err: unknown): never {
  * Document AI: the caller's field specs are validated first (cheap, and the error names the exact
  * spec), then the upload, then the engine runs outside any transaction and recordCheck stores it.
  */
-export async function runDocumentAi(args: { ctx: RequestContext; sealer: Sealer; text: TextChecks; input: DocumentAiBody }): Promise<Check> {
+export async function runDocumentAi(args: {
+  ctx: RequestContext;
+  sealer: Sealer;
+  text: TextChecks;
+  input: DocumentAiBody;
+}): Promise<Check> {
   const { input } = args;
   const specs = input.fields as FieldSpec[];
   try {
@@ -41,8 +46,16 @@ export async function runDocumentAi(args: { ctx: RequestContext; sealer: Sealer;
       timings: { extract: r.timings.extractMs, fields: r.timings.fieldsMs, tamper: r.timings.tamperMs, total: r.timings.totalMs },
       result: {
         fields: r.fields.map((f) => ({
-          name: f.name, type: f.type, value: f.value, normalized: f.normalized, valid: f.valid, confidence: f.confidence,
-          method: f.method, page: f.page, box: f.box, relative_box: f.relativeBox,
+          name: f.name,
+          type: f.type,
+          value: f.value,
+          normalized: f.normalized,
+          valid: f.valid,
+          confidence: f.confidence,
+          method: f.method,
+          page: f.page,
+          box: f.box,
+          relative_box: f.relativeBox,
         })),
         tampering: r.tampering,
         tampered: r.tampering.some((t) => t.passed === false),

@@ -27,15 +27,19 @@ export const documentAiModule: FastifyPluginAsync<ModuleOptions> = async (app, {
     }
   });
 
-  r.post('/document-ai', {
-    config: { scope: 'checks:write' },
-    schema: {
-      tags: ['Checks'],
-      operationId: 'checkDocumentAi',
-      summary: 'Extract custom fields from a document and flag tampering',
-      description: OPERATION_DOCS.checkDocumentAi,
-      body: DocumentAiBody,
-      response: { 200: Check, 422: Type.Ref('Error'), ...standardErrors },
+  r.post(
+    '/document-ai',
+    {
+      config: { scope: 'checks:write' },
+      schema: {
+        tags: ['Checks'],
+        operationId: 'checkDocumentAi',
+        summary: 'Extract custom fields from a document and flag tampering',
+        description: OPERATION_DOCS.checkDocumentAi,
+        body: DocumentAiBody,
+        response: { 200: Check, 422: Type.Ref('Error'), ...standardErrors },
+      },
     },
-  }, async (req) => runDocumentAi({ ctx: req.ctx, sealer: deps.sealer, text, input: req.body }));
+    async (req) => runDocumentAi({ ctx: req.ctx, sealer: deps.sealer, text, input: req.body }),
+  );
 };

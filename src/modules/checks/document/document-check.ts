@@ -41,7 +41,17 @@ export interface DocumentRules {
  * adds its capture and tamper findings, but not "no MRZ here", which is expected on one side of a card.
  * The standalone check and the session pipeline both call this.
  */
-export async function evaluateDocument({ ctx, settings, uploads, rules }: { ctx: Pick<RequestContext, 'environment'>; settings: DocumentSettings; uploads: DocumentUpload[]; rules: DocumentRules }): Promise<DocumentEvaluation> {
+export async function evaluateDocument({
+  ctx,
+  settings,
+  uploads,
+  rules,
+}: {
+  ctx: Pick<RequestContext, 'environment'>;
+  settings: DocumentSettings;
+  uploads: DocumentUpload[];
+  rules: DocumentRules;
+}): Promise<DocumentEvaluation> {
   const options = {
     ...(rules.minimumAge !== undefined ? { minimumAge: rules.minimumAge } : {}),
     ...(rules.allowedCountries ? { allowedCountries: withGermanyAliases(rules.allowedCountries) } : {}),
@@ -88,7 +98,11 @@ export async function evaluateDocument({ ctx, settings, uploads, rules }: { ctx:
       signals,
       model: [...new Map(reads.flatMap((x) => x.r.model).map((m) => [`${m.name}@${m.version}`, m])).values()],
       timings: roundTimings({ ...timings, total: performance.now() - started }),
-      result: { ...documentResultBody(primary.r, primary.side), sides: Object.fromEntries(reads.map(({ side, r }) => [side, sideSummary(r)])), portrait_found: portrait !== null },
+      result: {
+        ...documentResultBody(primary.r, primary.side),
+        sides: Object.fromEntries(reads.map(({ side, r }) => [side, sideSummary(r)])),
+        portrait_found: portrait !== null,
+      },
     },
     media,
     fields: primary.r.fields,
@@ -97,11 +111,34 @@ export async function evaluateDocument({ ctx, settings, uploads, rules }: { ctx:
 }
 
 /** POST /v1/checks/document: decode, evaluate, store (recordCheck). */
-export async function documentCheck({ ctx, sealer, settings, input }: { ctx: RequestContext; sealer: Sealer; settings: DocumentSettings; input: DocumentCheckBody }): Promise<Check> {
-  const uploads: DocumentUpload[] = [{ side: 'front', kind: 'document_front', ...decodeUpload('front', input.front, { maxBytes: settings.maxImageBytes, accept: IMAGE_TYPES }) }];
-  if (input.back !== undefined) uploads.push({ side: 'back', kind: 'document_back', ...decodeUpload('back', input.back, { maxBytes: settings.maxImageBytes, accept: IMAGE_TYPES }) });
+export async function documentCheck({
+  ctx,
+  sealer,
+  settings,
+  input,
+}: {
+  ctx: RequestContext;
+  sealer: Sealer;
+  settings: DocumentSettings;
+  input: DocumentCheckBody;
+}): Promise<Check> {
+  const uploads: DocumentUpload[] = [
+    {
+      side: 'front',
+      kind: 'document_front',
+      ...decodeUpload('front', input.front, { maxBytes: settings.maxImageBytes, accept: IMAGE_TYPES }),
+    },
+  ];
+  if (input.back !== undefined)
+    uploads.push({
+      side: 'back',
+      kind: 'document_back',
+      ...decodeUpload('back', input.back, { maxBytes: settings.maxImageBytes, accept: IMAGE_TYPES }),
+    });
   const e = await evaluateDocument({
-    ctx, settings, uploads,
+    ctx,
+    settings,
+    uploads,
     rules: {
       ...(input.minimum_age !== undefined ? { minimumAge: input.minimum_age } : {}),
       ...(input.allowed_countries ? { allowedCountries: input.allowed_countries } : {}),

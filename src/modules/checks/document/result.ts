@@ -14,14 +14,16 @@ export function documentResultBody(r: DocumentResult, side: string): Record<stri
     field_source: r.fieldSource,
     document_type: r.fields?.documentType ?? null,
     fields: r.fields ? snakeKeys(r.fields) : null,
-    mrz: r.mrz ? {
-      format: r.mrz.format,
-      lines: r.mrz.lines,
-      valid: r.mrz.valid,
-      checks: r.mrz.checks.map(snakeKeys),
-      corrections: r.mrz.corrections.map(snakeKeys),
-      ocr_confidence: Math.round(r.mrz.ocrConfidence * 10) / 10,
-    } : null,
+    mrz: r.mrz
+      ? {
+          format: r.mrz.format,
+          lines: r.mrz.lines,
+          valid: r.mrz.valid,
+          checks: r.mrz.checks.map(snakeKeys),
+          corrections: r.mrz.corrections.map(snakeKeys),
+          ocr_confidence: Math.round(r.mrz.ocrConfidence * 10) / 10,
+        }
+      : null,
     barcode: r.barcode ? { symbology: r.barcode.symbology, standard: r.barcode.standard, fields: snakeKeys(r.barcode.fields) } : null,
   };
 }

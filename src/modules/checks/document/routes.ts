@@ -13,8 +13,18 @@ export const documentCheckModule: FastifyPluginAsync<ModuleOptions> = async (app
   const settings = loadDocumentSettings();
   const release = retainDocumentReader();
   app.addHook('onClose', release);
-  app.withTypeProvider<TypeBoxTypeProvider>().post('/document', {
-    config: { scope: 'checks:write' },
-    schema: { tags: ['Checks'], operationId: 'createDocumentCheck', summary: 'Authenticate a document image and extract its fields (MRZ, AAMVA barcode)', body: DocumentCheckBody, response: { 200: Check, ...standardErrors } },
-  }, async (req) => documentCheck({ ctx: req.ctx, sealer: deps.sealer, settings, input: req.body }));
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/document',
+    {
+      config: { scope: 'checks:write' },
+      schema: {
+        tags: ['Checks'],
+        operationId: 'createDocumentCheck',
+        summary: 'Authenticate a document image and extract its fields (MRZ, AAMVA barcode)',
+        body: DocumentCheckBody,
+        response: { 200: Check, ...standardErrors },
+      },
+    },
+    async (req) => documentCheck({ ctx: req.ctx, sealer: deps.sealer, settings, input: req.body }),
+  );
 };

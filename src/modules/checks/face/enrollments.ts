@@ -17,14 +17,27 @@ export async function enrollFace({ ctx, settings, input }: Omit<FaceCheckArgs<En
   const image = decodeImage('image', input.image, 'selfie', settings.maxImageBytes);
   const { embedding, signals, model } = await engineCall(() => getFaceEngine().embed(image.data));
   if (!embedding) {
-    const why = signals.filter((s) => s.passed === false).map((s) => s.detail ?? s.name).join(' ');
+    const why = signals
+      .filter((s) => s.passed === false)
+      .map((s) => s.detail ?? s.name)
+      .join(' ');
     throw new AppError('check_unavailable', `No single clear face to enrol. ${why}`.trim(), { field: 'image' });
   }
   const modelKey = embeddingModelKey(model);
   const vector = await hasVectorColumn(ctx.db);
   const row = await withTransaction(ctx, async (tx) => {
-    const r = (await faceEnrollments.insert(tx, ctx, vector, { id: newEnrollmentId(), subjectReference: input.subject_reference, model: modelKey, embedding }))!; // no session id: never a conflict
-    await emitAudit(tx, ctx, { action: 'face_enrollment.created', resourceType: 'face_enrollment', resourceId: r.id, metadata: { subject_reference: input.subject_reference, model: modelKey } });
+    const r = (await faceEnrollments.insert(tx, ctx, vector, {
+      id: newEnrollmentId(),
+      subjectReference: input.subject_reference,
+      model: modelKey,
+      embedding,
+    }))!; // no session id: never a conflict
+    await emitAudit(tx, ctx, {
+      action: 'face_enrollment.created',
+      resourceType: 'face_enrollment',
+      resourceId: r.id,
+      metadata: { subject_reference: input.subject_reference, model: modelKey },
+    });
     return toEnrollment(r);
   });
   return row;
@@ -36,7 +49,12 @@ export async function deleteEnrollment({ ctx, id }: { ctx: FaceCheckArgs<unknown
   const out = await withTransaction(ctx, async (tx) => {
     const r = await faceEnrollments.erase(tx, ctx, vector, id);
     if (!r) throw notFound('face enrollment', 'id');
-    await emitAudit(tx, ctx, { action: 'face_enrollment.deleted', resourceType: 'face_enrollment', resourceId: id, metadata: { subject_reference: r.subject_reference } });
+    await emitAudit(tx, ctx, {
+      action: 'face_enrollment.deleted',
+      resourceType: 'face_enrollment',
+      resourceId: id,
+      metadata: { subject_reference: r.subject_reference },
+    });
     return toEnrollment(r);
   });
   return out;

@@ -33,7 +33,12 @@ function near(v: Float32Array, noise: number): Float32Array {
   return Float32Array.from(v, (x) => x + noise * rnd());
 }
 
-async function enrol(t: { accountId: string; environment: 'sandbox' | 'production' }, subject: string, embedding: Float32Array, id = newId('faceEnrollment')): Promise<string> {
+async function enrol(
+  t: { accountId: string; environment: 'sandbox' | 'production' },
+  subject: string,
+  embedding: Float32Array,
+  id = newId('faceEnrollment'),
+): Promise<string> {
   await faceEnrollments.insert(db, t, vector, { id, subjectReference: subject, model: MODEL, embedding });
   return id;
 }
@@ -46,14 +51,23 @@ test('searches run in the worker over exactly the live faces; enrolments and era
     // 1,500 faces: more than a page of 1,000, so a full load spans several messages.
     const probe = face();
     await db.transaction(async (tx) => {
-      for (let i = 0; i < 1500; i++) await faceEnrollments.insert(tx, t, vector, { id: newId('faceEnrollment'), subjectReference: `cus_${i}`, model: MODEL, embedding: i === 1234 ? near(probe, 0.15) : face() });
+      for (let i = 0; i < 1500; i++)
+        await faceEnrollments.insert(tx, t, vector, {
+          id: newId('faceEnrollment'),
+          subjectReference: `cus_${i}`,
+          model: MODEL,
+          embedding: i === 1234 ? near(probe, 0.15) : face(),
+        });
     });
     await enrol(other, 'cus_other', near(probe, 0.05));
 
     const first = await cache.search(db, t, MODEL, probe, 5);
     assert.equal(first.size, 1500);
     assert.equal(first.hits[0]!.subjectId, 'cus_1234');
-    assert.ok(first.hits.every((h) => h.subjectId !== 'cus_other'), 'another tenant\'s face is never searched');
+    assert.ok(
+      first.hits.every((h) => h.subjectId !== 'cus_other'),
+      "another tenant's face is never searched",
+    );
     assert.deepEqual(cache.stats, { fullLoads: 1, catchUps: 0, pagesSent: 2 });
     // Scores are exact cosines.
     const stored = (await faceEnrollments.loadPage(db, t, MODEL, { afterId: '', limit: 2000 })).find((r) => r.id === first.hits[0]!.id)!;
@@ -140,7 +154,8 @@ test('embeddings are stored as float4 bytes in PostgreSQL binary order: what the
   assert.equal(embeddingToBase64(back), page!.embedding.replace(/\n/g, '')); // PostgreSQL wraps base64 at 76 characters
   // Values a text round trip would change survive the bytes: the sign of zero, a float4 denormal.
   const special = Float32Array.from(e);
-  special[0] = -0; special[2] = 1e-40;
+  special[0] = -0;
+  special[2] = 1e-40;
   const again = new Float32Array(EMBEDDING_DIMENSIONS);
   embeddingFromBase64(embeddingToBase64(special), again);
   assert.deepEqual(again, special);

@@ -40,7 +40,11 @@ export class FaceIndexCache {
 
   private worker(): WorkerPool<FaceIndexTask, FaceIndexResult> {
     this.pool ??= createWorkerPool<FaceIndexTask, FaceIndexResult>({
-      file: workerFileUrl(import.meta.url, './face-index-worker.js'), size: 1, name: 'face-index', taskTimeoutMs: TASK_TIMEOUT_MS, workerData: { maxIndexes: this.maxIndexes },
+      file: workerFileUrl(import.meta.url, './face-index-worker.js'),
+      size: 1,
+      name: 'face-index',
+      taskTimeoutMs: TASK_TIMEOUT_MS,
+      workerData: { maxIndexes: this.maxIndexes },
     });
     return this.pool;
   }
@@ -55,7 +59,13 @@ export class FaceIndexCache {
     return (await this.searchOrPreload(db, t, model, null, 0)).size;
   }
 
-  private async searchOrPreload(db: Queryable, t: Tenant, model: string, embedding: Float32Array | null, k: number): Promise<{ hits: FaceIndexHit[]; size: number }> {
+  private async searchOrPreload(
+    db: Queryable,
+    t: Tenant,
+    model: string,
+    embedding: Float32Array | null,
+    k: number,
+  ): Promise<{ hits: FaceIndexHit[]; size: number }> {
     const key = `${t.accountId}\u0000${t.environment}\u0000${model}`;
     const previous = this.queues.get(key) ?? Promise.resolve();
     const mine = previous.catch(() => undefined).then(() => this.searchNow(db, t, model, key, embedding, k));
@@ -67,7 +77,14 @@ export class FaceIndexCache {
     }
   }
 
-  private async searchNow(db: Queryable, t: Tenant, model: string, key: string, embedding: Float32Array | null, k: number): Promise<{ hits: FaceIndexHit[]; size: number }> {
+  private async searchNow(
+    db: Queryable,
+    t: Tenant,
+    model: string,
+    key: string,
+    embedding: Float32Array | null,
+    k: number,
+  ): Promise<{ hits: FaceIndexHit[]; size: number }> {
     const stamp = await faceEnrollments.stamp(db, t);
     // Not transferred: the message copies the embedding, the caller keeps its own.
     const ask = () => this.worker().run({ kind: 'search', key, stamp, embedding, k });
@@ -80,7 +97,14 @@ export class FaceIndexCache {
     }
   }
 
-  private async bringUpToDate(db: Queryable, t: Tenant, model: string, key: string, stamp: string, held: FaceIndexState | null): Promise<void> {
+  private async bringUpToDate(
+    db: Queryable,
+    t: Tenant,
+    model: string,
+    key: string,
+    stamp: string,
+    held: FaceIndexState | null,
+  ): Promise<void> {
     // Database time, read before the rows: anything committed later is caught by the next sync.
     const syncedAt = await faceEnrollments.now(db);
     const since = held ? new Date(new Date(held.syncedAt).getTime() - CATCH_UP_MARGIN_MS) : null;
@@ -91,8 +115,14 @@ export class FaceIndexCache {
     for (;;) {
       const rows = await faceEnrollments.loadPage(db, t, model, { afterId, limit: PAGE });
       if (rows.length === 0 && !reset) break;
-      const page: FacePage = { ids: rows.map((r) => r.id), subjects: rows.map((r) => r.subject_reference), embeddings: new Float32Array(rows.length * EMBEDDING_DIMENSIONS) };
-      rows.forEach((r, i) => embeddingFromBase64(r.embedding, page.embeddings.subarray(i * EMBEDDING_DIMENSIONS, (i + 1) * EMBEDDING_DIMENSIONS)));
+      const page: FacePage = {
+        ids: rows.map((r) => r.id),
+        subjects: rows.map((r) => r.subject_reference),
+        embeddings: new Float32Array(rows.length * EMBEDDING_DIMENSIONS),
+      };
+      rows.forEach((r, i) =>
+        embeddingFromBase64(r.embedding, page.embeddings.subarray(i * EMBEDDING_DIMENSIONS, (i + 1) * EMBEDDING_DIMENSIONS)),
+      );
       await this.worker().run({ kind: 'apply', key, reset, page, remove: [], state: null }, [page.embeddings.buffer as ArrayBuffer]);
       this.stats.pagesSent++;
       reset = false;

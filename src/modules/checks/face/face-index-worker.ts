@@ -35,9 +35,7 @@ export type FaceIndexTask =
   | { kind: 'apply'; key: string; reset: boolean; page: FacePage | null; remove: string[]; state: Omit<FaceIndexState, 'size'> | null };
 
 export type FaceIndexResult =
-  | { found: true; hits: FaceIndexHit[]; size: number }
-  | { found: false; state: FaceIndexState | null }
-  | { applied: true; size: number };
+  { found: true; hits: FaceIndexHit[]; size: number } | { found: false; state: FaceIndexState | null } | { applied: true; size: number };
 
 const maxIndexes = Number((workerData as { maxIndexes?: number } | null)?.maxIndexes ?? 32);
 const indexes = new Map<string, { index: FaceIndex; state: Omit<FaceIndexState, 'size'> | null }>();
@@ -71,8 +69,10 @@ serveWorkerTasks<FaceIndexTask, FaceIndexResult>(async (task) => {
   const page = task.page;
   if (page) {
     const d = entry.index.dimensions;
-    if (page.embeddings.length !== page.ids.length * d) throw new RangeError(`a page of ${page.ids.length} faces needs ${page.ids.length * d} values, got ${page.embeddings.length}`);
-    for (let i = 0; i < page.ids.length; i++) entry.index.add(page.ids[i]!, page.subjects[i]!, page.embeddings.subarray(i * d, (i + 1) * d));
+    if (page.embeddings.length !== page.ids.length * d)
+      throw new RangeError(`a page of ${page.ids.length} faces needs ${page.ids.length * d} values, got ${page.embeddings.length}`);
+    for (let i = 0; i < page.ids.length; i++)
+      entry.index.add(page.ids[i]!, page.subjects[i]!, page.embeddings.subarray(i * d, (i + 1) * d));
   }
   for (const id of task.remove) entry.index.remove(id);
   if (task.state) entry.state = task.state;

@@ -17,7 +17,10 @@ export async function faceMatchCheck({ ctx, sealer, settings, input }: FaceCheck
   const reference = decodeImage('reference', input.reference, isDocument ? 'document_front' : 'reference', settings.maxImageBytes);
   const outcome = await evaluateFaceMatch({ selfie: selfie.data, reference: reference.data, referenceIsDocument: isDocument });
   return recordCheck({
-    ctx, sealer, type: 'face_match', subjectReference: input.subject_reference,
+    ctx,
+    sealer,
+    type: 'face_match',
+    subjectReference: input.subject_reference,
     outcome,
     media: [selfie, reference],
   });
@@ -27,7 +30,13 @@ export async function faceMatchCheck({ ctx, sealer, settings, input }: FaceCheck
  * The face engine's 1:1 comparison as a check outcome (standalone check and session pipeline). A
  * document reference has its portrait zone cut out first unless the caller already has the crop.
  */
-export async function evaluateFaceMatch(o: { selfie: Buffer; reference: Buffer; referenceIsDocument: boolean; portrait?: Buffer | null; threshold?: number }): Promise<CheckOutcome> {
+export async function evaluateFaceMatch(o: {
+  selfie: Buffer;
+  reference: Buffer;
+  referenceIsDocument: boolean;
+  portrait?: Buffer | null;
+  threshold?: number;
+}): Promise<CheckOutcome> {
   const started = performance.now();
   const timings: Record<string, number> = {};
   const extra: Signal[] = [];
@@ -36,17 +45,28 @@ export async function evaluateFaceMatch(o: { selfie: Buffer; reference: Buffer; 
     let portrait = o.portrait ?? null;
     if (o.portrait === undefined) {
       const cropStarted = performance.now();
-      portrait = await getDocumentReader().cropPortrait(o.reference).catch((err: unknown) => {
-        throw toInputError(err, undefined, 'reference') ?? err;
-      });
+      portrait = await getDocumentReader()
+        .cropPortrait(o.reference)
+        .catch((err: unknown) => {
+          throw toInputError(err, undefined, 'reference') ?? err;
+        });
       timings.portrait_crop = performance.now() - cropStarted;
     }
     if (portrait) compared = portrait;
-    extra.push(signal('reference_portrait_cropped', portrait !== null, null, {
-      detail: portrait ? 'The portrait zone was located on the document (from its MRZ, or from its edges on a straightened page) and compared.' : 'No portrait zone could be located (no readable MRZ and no page outline, or a TD1 card front); the whole image was compared.',
-    }));
+    extra.push(
+      signal('reference_portrait_cropped', portrait !== null, null, {
+        detail: portrait
+          ? 'The portrait zone was located on the document (from its MRZ, or from its edges on a straightened page) and compared.'
+          : 'No portrait zone could be located (no readable MRZ and no page outline, or a TD1 card front); the whole image was compared.',
+      }),
+    );
   }
-  const r = await engineCall(() => getFaceEngine().match(o.selfie, compared, { referenceIsDocument: o.referenceIsDocument, ...(o.threshold !== undefined ? { threshold: o.threshold } : {}) }));
+  const r = await engineCall(() =>
+    getFaceEngine().match(o.selfie, compared, {
+      referenceIsDocument: o.referenceIsDocument,
+      ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
+    }),
+  );
   const signals = [...extra, ...r.signals];
   return {
     status: r.verdict,
@@ -55,6 +75,11 @@ export async function evaluateFaceMatch(o: { selfie: Buffer; reference: Buffer; 
     signals,
     model: r.model,
     timings: roundTimings({ ...timings, engine: r.timings.totalMs, total: performance.now() - started }),
-    result: { similarity: round4(r.similarity), threshold: r.threshold, match: r.verdict === 'passed', reference_type: o.referenceIsDocument ? 'document' : 'selfie' },
+    result: {
+      similarity: round4(r.similarity),
+      threshold: r.threshold,
+      match: r.verdict === 'passed',
+      reference_type: o.referenceIsDocument ? 'document' : 'selfie',
+    },
   };
 }

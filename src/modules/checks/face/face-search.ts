@@ -15,7 +15,13 @@ import type { FaceSearchBody } from './schemas.js';
  * only takes a synchronous FaceIndex, hence repeated here): another subject's face at or above the
  * threshold is a probable duplicate identity → needs_review; no usable face → failed.
  */
-export async function faceSearchCheck({ ctx, sealer, settings, input, cache }: FaceCheckArgs<FaceSearchBody> & { cache: FaceIndexCache }): Promise<Check> {
+export async function faceSearchCheck({
+  ctx,
+  sealer,
+  settings,
+  input,
+  cache,
+}: FaceCheckArgs<FaceSearchBody> & { cache: FaceIndexCache }): Promise<Check> {
   const image = decodeImage('image', input.image, 'selfie', settings.maxImageBytes);
   const k = input.k ?? 10;
   const threshold = input.threshold ?? FACE_DUPLICATE_THRESHOLD;
@@ -43,19 +49,29 @@ export async function faceSearchCheck({ ctx, sealer, settings, input, cache }: F
   const others = hits.filter((h) => h.subject_reference !== subject && h.similarity >= threshold);
   if (embedding) {
     const top = others[0];
-    signals.push(signal('face_duplicate_across_subjects', others.length, others.length === 0, {
-      threshold,
-      detail: top ? `Same face as subject ${top.subject_reference} (similarity ${top.similarity.toFixed(3)}).` : `No other subject's face at or above ${threshold} among the ${k} nearest enrolled faces.`,
-    }));
+    signals.push(
+      signal('face_duplicate_across_subjects', others.length, others.length === 0, {
+        threshold,
+        detail: top
+          ? `Same face as subject ${top.subject_reference} (similarity ${top.similarity.toFixed(3)}).`
+          : `No other subject's face at or above ${threshold} among the ${k} nearest enrolled faces.`,
+      }),
+    );
     const own = subject === undefined ? undefined : hits.find((h) => h.subject_reference === subject);
-    if (own) signals.push(signal('face_matches_own_enrolment', own.similarity, own.similarity >= FACE_MATCH_THRESHOLD, { threshold: FACE_MATCH_THRESHOLD }));
+    if (own)
+      signals.push(
+        signal('face_matches_own_enrolment', own.similarity, own.similarity >= FACE_MATCH_THRESHOLD, { threshold: FACE_MATCH_THRESHOLD }),
+      );
   }
   const verdict: CheckVerdict = !embedding ? 'failed' : others.length > 0 ? 'needs_review' : 'passed';
   const reasons = verdict === 'needs_review' ? ['duplicate_face_other_subject'] : reasonsOf(verdict, signals);
   // The score is the strongest evidence of a duplicate identity: the best other subject's similarity.
   const bestOther = hits.find((h) => h.subject_reference !== subject);
   return recordCheck({
-    ctx, sealer, type: 'face_search', subjectReference: subject,
+    ctx,
+    sealer,
+    type: 'face_search',
+    subjectReference: subject,
     outcome: {
       status: verdict,
       score: bestOther?.similarity ?? null,

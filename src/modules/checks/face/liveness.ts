@@ -7,17 +7,30 @@ import type { LivenessBody } from './schemas.js';
 
 /** Presentation-attack screen on one selfie (`image`) or a burst (`frames`, in capture order). */
 export async function livenessCheck({ ctx, sealer, settings, input }: FaceCheckArgs<LivenessBody>): Promise<Check> {
-  if ((input.image === undefined) === (input.frames === undefined)) throw invalid(input.image === undefined ? 'image' : 'frames', 'Give either image (one selfie) or frames (a burst of 1–8), not both and not neither.');
-  const uploads = input.image !== undefined
-    ? [decodeImage('image', input.image, 'selfie', settings.maxImageBytes)]
-    : input.frames!.map((f, i) => decodeImage(`frames[${i}]`, f, 'frame', settings.maxImageBytes));
+  if ((input.image === undefined) === (input.frames === undefined))
+    throw invalid(
+      input.image === undefined ? 'image' : 'frames',
+      'Give either image (one selfie) or frames (a burst of 1–8), not both and not neither.',
+    );
+  const uploads =
+    input.image !== undefined
+      ? [decodeImage('image', input.image, 'selfie', settings.maxImageBytes)]
+      : input.frames!.map((f, i) => decodeImage(`frames[${i}]`, f, 'frame', settings.maxImageBytes));
   // The engine names frames by position; a single `image` is frame 0.
-  const outcome = await evaluateLiveness(uploads.map((u) => u.data), { threshold: input.threshold }, (f) => (input.image !== undefined && f === 'frames[0]' ? 'image' : f));
+  const outcome = await evaluateLiveness(
+    uploads.map((u) => u.data),
+    { threshold: input.threshold },
+    (f) => (input.image !== undefined && f === 'frames[0]' ? 'image' : f),
+  );
   return recordCheck({ ctx, sealer, type: 'liveness', subjectReference: input.subject_reference, outcome, media: uploads });
 }
 
 /** The liveness engine's verdict as a check outcome (standalone check and session pipeline). */
-export async function evaluateLiveness(frames: Buffer[], o: { threshold?: number | undefined }, rename?: (engineField: string) => string): Promise<CheckOutcome> {
+export async function evaluateLiveness(
+  frames: Buffer[],
+  o: { threshold?: number | undefined },
+  rename?: (engineField: string) => string,
+): Promise<CheckOutcome> {
   const started = performance.now();
   const r = await engineCall(() => getFaceEngine().liveness(frames, o.threshold !== undefined ? { threshold: o.threshold } : {}), rename);
   return {

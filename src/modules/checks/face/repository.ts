@@ -30,7 +30,14 @@ export function newEnrollmentId(): string {
 }
 
 export function toEnrollment(r: EnrollmentRow): FaceEnrollment {
-  return { id: r.id, object: 'face_enrollment', subject_reference: r.subject_reference, model: r.model, created_at: iso(r.created_at)!, deleted_at: iso(r.deleted_at) };
+  return {
+    id: r.id,
+    object: 'face_enrollment',
+    subject_reference: r.subject_reference,
+    model: r.model,
+    created_at: iso(r.created_at)!,
+    deleted_at: iso(r.deleted_at),
+  };
 }
 
 const vectorColumn = new WeakMap<Db, Promise<boolean>>();
@@ -45,7 +52,11 @@ export function hasVectorColumn(db: Db, within: Queryable = db): Promise<boolean
     // Inside a transaction pass it as `within`: the embedded database has one connection, which the
     // open transaction holds, so a query on `db` would wait for it for ever.
     known = db.hasVector
-      ? within.query<{ ok: boolean }>("SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'face_enrollments' AND column_name = 'embedding_vec') AS ok").then((r) => r[0]?.ok === true)
+      ? within
+          .query<{ ok: boolean }>(
+            "SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'face_enrollments' AND column_name = 'embedding_vec') AS ok",
+          )
+          .then((r) => r[0]?.ok === true)
       : Promise.resolve(false);
     vectorColumn.set(db, known);
     known.catch(() => vectorColumn.delete(db)); // a failed lookup (aborted transaction) is asked again next time
@@ -78,19 +89,33 @@ const COLUMNS = 'id, subject_reference, model, created_at, deleted_at';
 
 export const faceEnrollments = {
   /** A new enrolment; with `sessionId` (enrolment of an approved session) at most one per session: null if it exists. */
-  async insert(tx: Queryable, t: Tenant, hasVector: boolean, e: { id: string; subjectReference: string; model: string; embedding: Float32Array; sessionId?: string }): Promise<EnrollmentRow | null> {
+  async insert(
+    tx: Queryable,
+    t: Tenant,
+    hasVector: boolean,
+    e: { id: string; subjectReference: string; model: string; embedding: Float32Array; sessionId?: string },
+  ): Promise<EnrollmentRow | null> {
     const params = [e.id, t.accountId, t.environment, e.subjectReference, e.model, embeddingToBase64(e.embedding), e.sessionId ?? null];
     const onConflict = 'ON CONFLICT (session_id) WHERE session_id IS NOT NULL DO NOTHING';
     const rows = hasVector
-      ? await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding_bytes, session_id, embedding_vec)
-           VALUES ($1, $2, $3, $4, $5, decode($6, 'base64'), $7, $8::vector) ${onConflict} RETURNING ${COLUMNS}`, [...params, vectorLiteral(e.embedding)])
-      : await tx.query<EnrollmentRow>(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding_bytes, session_id)
-           VALUES ($1, $2, $3, $4, $5, decode($6, 'base64'), $7) ${onConflict} RETURNING ${COLUMNS}`, params);
+      ? await tx.query<EnrollmentRow>(
+          `INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding_bytes, session_id, embedding_vec)
+           VALUES ($1, $2, $3, $4, $5, decode($6, 'base64'), $7, $8::vector) ${onConflict} RETURNING ${COLUMNS}`,
+          [...params, vectorLiteral(e.embedding)],
+        )
+      : await tx.query<EnrollmentRow>(
+          `INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model, embedding_bytes, session_id)
+           VALUES ($1, $2, $3, $4, $5, decode($6, 'base64'), $7) ${onConflict} RETURNING ${COLUMNS}`,
+          params,
+        );
     return rows[0] ?? null;
   },
 
   async get(db: Queryable, t: Tenant, id: string): Promise<EnrollmentRow | null> {
-    const rows = await db.query<EnrollmentRow>(`SELECT ${COLUMNS} FROM face_enrollments WHERE account_id = $1 AND environment = $2 AND id = $3`, [t.accountId, t.environment, id]);
+    const rows = await db.query<EnrollmentRow>(
+      `SELECT ${COLUMNS} FROM face_enrollments WHERE account_id = $1 AND environment = $2 AND id = $3`,
+      [t.accountId, t.environment, id],
+    );
     return rows[0] ?? null;
   },
 
@@ -157,7 +182,12 @@ export const faceEnrollments = {
    * A page of live embeddings in id order after `afterId` (ids are time-sortable: an index catching
    * up starts from idFloor of its last sync). `embedding` is base64 (embeddingFromBase64 decodes it).
    */
-  async loadPage(db: Queryable, t: Tenant, model: string, o: { afterId: string; limit: number }): Promise<{ id: string; subject_reference: string; embedding: string }[]> {
+  async loadPage(
+    db: Queryable,
+    t: Tenant,
+    model: string,
+    o: { afterId: string; limit: number },
+  ): Promise<{ id: string; subject_reference: string; embedding: string }[]> {
     return db.query(
       `SELECT id, subject_reference, encode(embedding_bytes, 'base64') AS embedding FROM face_enrollments
        WHERE account_id = $1 AND environment = $2 AND model = $3 AND deleted_at IS NULL AND embedding_bytes IS NOT NULL AND id > $4

@@ -5,15 +5,23 @@ import { MAX_LIVENESS_FRAMES } from '../../../engines/face/index.js';
 
 export const LivenessBody = checkBody({
   image: Type.Optional(ImageField('One selfie. Give either image or frames.')),
-  frames: Type.Optional(Type.Array(ImageField('One frame of a short capture burst, in capture order.'), { minItems: 1, maxItems: MAX_LIVENESS_FRAMES })),
-  threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Combined live score at or above which the capture passes (default 0.5).' })),
+  frames: Type.Optional(
+    Type.Array(ImageField('One frame of a short capture burst, in capture order.'), { minItems: 1, maxItems: MAX_LIVENESS_FRAMES }),
+  ),
+  threshold: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 1, description: 'Combined live score at or above which the capture passes (default 0.5).' }),
+  ),
 });
 export type LivenessBody = Static<typeof LivenessBody>;
 
 export const FaceMatchBody = checkBody({
   selfie: ImageField('The selfie.'),
   reference: ImageField('The reference: a document image (its portrait is cropped) or another photo of the person.'),
-  reference_type: Type.Optional(Type.Union([Type.Literal('document'), Type.Literal('selfie')], { description: 'document (default): the portrait is cut out of the document image; selfie: a plain photo.' })),
+  reference_type: Type.Optional(
+    Type.Union([Type.Literal('document'), Type.Literal('selfie')], {
+      description: 'document (default): the portrait is cut out of the document image; selfie: a plain photo.',
+    }),
+  ),
 });
 export type FaceMatchBody = Static<typeof FaceMatchBody>;
 
@@ -26,14 +34,23 @@ export type AgeEstimationBody = Static<typeof AgeEstimationBody>;
 export const FaceSearchBody = checkBody({
   image: ImageField('The face to search for.'),
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'How many enrolled faces to return, best first.' })),
-  threshold: Type.Optional(Type.Number({ minimum: 0.3, maximum: 0.99, description: 'Similarity at which another subject\'s face counts as the same person (default 0.65).' })),
+  threshold: Type.Optional(
+    Type.Number({
+      minimum: 0.3,
+      maximum: 0.99,
+      description: "Similarity at which another subject's face counts as the same person (default 0.65).",
+    }),
+  ),
 });
 export type FaceSearchBody = Static<typeof FaceSearchBody>;
 
-export const EnrollmentBody = Type.Object({
-  image: ImageField('A photo with one clear face.'),
-  subject_reference: Type.String({ minLength: 1, maxLength: 200, description: 'Your identifier of the customer the face belongs to.' }),
-}, { additionalProperties: false });
+export const EnrollmentBody = Type.Object(
+  {
+    image: ImageField('A photo with one clear face.'),
+    subject_reference: Type.String({ minLength: 1, maxLength: 200, description: 'Your identifier of the customer the face belongs to.' }),
+  },
+  { additionalProperties: false },
+);
 export type EnrollmentBody = Static<typeof EnrollmentBody>;
 
 export const FaceEnrollment = Type.Object({

@@ -30,15 +30,21 @@ const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
  * larger than maxBytes, or of a type the endpoint does not take (any type without `accept`). Errors
  * name the field.
  */
-export function decodeUpload(field: string, value: string, opts: { maxBytes: number; accept?: string[] }): { data: Buffer; contentType: string } {
+export function decodeUpload(
+  field: string,
+  value: string,
+  opts: { maxBytes: number; accept?: string[] },
+): { data: Buffer; contentType: string } {
   const comma = value.startsWith('data:') ? value.indexOf(',') : -1;
   const b64 = (comma >= 0 ? value.slice(comma + 1) : value).replace(/\s+/g, '');
   if (!BASE64.test(b64)) throw invalid(field, `${field} must be base64 (or a data: URL), or a file in multipart/form-data.`);
-  if ((b64.length * 3) / 4 > opts.maxBytes + 4) throw invalid(field, `${field} is larger than ${Math.floor(opts.maxBytes / 1024 / 1024)} MiB.`);
+  if ((b64.length * 3) / 4 > opts.maxBytes + 4)
+    throw invalid(field, `${field} is larger than ${Math.floor(opts.maxBytes / 1024 / 1024)} MiB.`);
   const data = Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64');
   if (data.length === 0) throw invalid(field, `${field} is empty.`);
   const contentType = sniffContentType(data);
-  if (opts.accept && !opts.accept.includes(contentType)) throw invalid(field, `${field} must be one of ${opts.accept.join(', ')} (got ${contentType}).`);
+  if (opts.accept && !opts.accept.includes(contentType))
+    throw invalid(field, `${field} must be one of ${opts.accept.join(', ')} (got ${contentType}).`);
   return { data, contentType };
 }
 

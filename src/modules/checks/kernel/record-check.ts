@@ -11,13 +11,17 @@ import { checks, toCheck, type CheckPayload } from './repository.js';
 import type { MediaInput } from './media.js';
 import type { Check, CheckStatus, CheckType } from './schemas.js';
 
-registerEventType('check.completed', 'A standalone check finished (any status).', Type.Object({
-  id: Type.String(),
-  type: Type.String(),
-  status: Type.String(),
-  score: Type.Union([Type.Number(), Type.Null()]),
-  subject_reference: Type.Union([Type.String(), Type.Null()]),
-}));
+registerEventType(
+  'check.completed',
+  'A standalone check finished (any status).',
+  Type.Object({
+    id: Type.String(),
+    type: Type.String(),
+    status: Type.String(),
+    score: Type.Union([Type.Number(), Type.Null()]),
+    subject_reference: Type.Union([Type.String(), Type.Null()]),
+  }),
+);
 
 export interface CheckOutcome extends CheckPayload {
   status: CheckStatus;
@@ -48,14 +52,30 @@ export async function recordCheck(args: {
       status: outcome.status,
       score: outcome.score,
       subjectReference: args.subjectReference ?? null,
-      payload: { reasons: outcome.reasons, signals: outcome.signals, model: outcome.model, timings: outcome.timings, result: outcome.result },
+      payload: {
+        reasons: outcome.reasons,
+        signals: outcome.signals,
+        model: outcome.model,
+        timings: outcome.timings,
+        result: outcome.result,
+      },
       completed: true,
     });
     const media = [];
     for (const m of args.media ?? []) media.push(await checks.insertMedia(tx, ctx, sealer, { checkId: id }, m));
     await recordUsage(tx, ctx, 'checks', args.billAs ?? type, id);
-    await emitAudit(tx, ctx, { action: 'check.created', resourceType: 'check', resourceId: id, metadata: { type, status: outcome.status } });
-    await enqueueEvent(tx, ctx, { type: 'check.completed', resourceType: 'check', resourceId: id, data: { id, type, status: outcome.status, score: outcome.score, subject_reference: args.subjectReference ?? null } });
+    await emitAudit(tx, ctx, {
+      action: 'check.created',
+      resourceType: 'check',
+      resourceId: id,
+      metadata: { type, status: outcome.status },
+    });
+    await enqueueEvent(tx, ctx, {
+      type: 'check.completed',
+      resourceType: 'check',
+      resourceId: id,
+      data: { id, type, status: outcome.status, score: outcome.score, subject_reference: args.subjectReference ?? null },
+    });
     return toCheck(row, media, sealer);
   });
 }

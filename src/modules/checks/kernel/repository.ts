@@ -44,7 +44,9 @@ export interface MediaRow {
 }
 
 export function toCheck(row: CheckRow, media: MediaRow[], sealer: Sealer): Check {
-  const p: CheckPayload = row.result_sealed ? JSON.parse(sealer.open(RESULT_PURPOSE, row.result_sealed)) : { reasons: [], signals: [], model: [], timings: {}, result: {} };
+  const p: CheckPayload = row.result_sealed
+    ? JSON.parse(sealer.open(RESULT_PURPOSE, row.result_sealed))
+    : { reasons: [], signals: [], model: [], timings: {}, result: {} };
   return {
     id: row.id,
     object: 'check',
@@ -66,32 +68,88 @@ export function toCheck(row: CheckRow, media: MediaRow[], sealer: Sealer): Check
 }
 
 export const checks = {
-  async insert(tx: Queryable, t: Tenant, sealer: Sealer, c: { id: string; type: string; status: string; score: number | null; subjectReference: string | null; sessionId?: string | null; payload: CheckPayload; completed: boolean }): Promise<CheckRow> {
+  async insert(
+    tx: Queryable,
+    t: Tenant,
+    sealer: Sealer,
+    c: {
+      id: string;
+      type: string;
+      status: string;
+      score: number | null;
+      subjectReference: string | null;
+      sessionId?: string | null;
+      payload: CheckPayload;
+      completed: boolean;
+    },
+  ): Promise<CheckRow> {
     const rows = await tx.query<CheckRow>(
       `INSERT INTO checks (id, account_id, environment, type, status, score, subject_reference, session_id, result_sealed, completed_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $10 THEN now() ELSE null END) RETURNING *`,
-      [c.id, t.accountId, t.environment, c.type, c.status, c.score, c.subjectReference, c.sessionId ?? null, sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload)), c.completed],
+      [
+        c.id,
+        t.accountId,
+        t.environment,
+        c.type,
+        c.status,
+        c.score,
+        c.subjectReference,
+        c.sessionId ?? null,
+        sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload)),
+        c.completed,
+      ],
     );
     return rows[0]!;
   },
   /** Several checks in one statement (a session's pending checks at creation). */
-  async insertMany(tx: Queryable, t: Tenant, sealer: Sealer, cs: { id: string; type: string; status: string; subjectReference: string | null; sessionId: string | null; payload: CheckPayload }[]): Promise<CheckRow[]> {
+  async insertMany(
+    tx: Queryable,
+    t: Tenant,
+    sealer: Sealer,
+    cs: { id: string; type: string; status: string; subjectReference: string | null; sessionId: string | null; payload: CheckPayload }[],
+  ): Promise<CheckRow[]> {
     if (cs.length === 0) return [];
     const rows = await tx.query<CheckRow>(
       `INSERT INTO checks (id, account_id, environment, type, status, subject_reference, session_id, result_sealed)
        SELECT c.id, $1, $2, c.type, c.status, c.subject_reference, c.session_id, c.result_sealed
        FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS c(id, type, status, subject_reference, session_id, result_sealed, n)
        ORDER BY c.n RETURNING *`,
-      [t.accountId, t.environment, cs.map((c) => c.id), cs.map((c) => c.type), cs.map((c) => c.status), cs.map((c) => c.subjectReference), cs.map((c) => c.sessionId), cs.map((c) => sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload)))],
+      [
+        t.accountId,
+        t.environment,
+        cs.map((c) => c.id),
+        cs.map((c) => c.type),
+        cs.map((c) => c.status),
+        cs.map((c) => c.subjectReference),
+        cs.map((c) => c.sessionId),
+        cs.map((c) => sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload))),
+      ],
     );
     const order = new Map(cs.map((c, i) => [c.id, i]));
     return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   },
-  async insertMedia(tx: Queryable, t: Tenant, sealer: Sealer, owner: { checkId?: string | null; sessionId?: string | null }, m: MediaInput): Promise<MediaRow> {
+  async insertMedia(
+    tx: Queryable,
+    t: Tenant,
+    sealer: Sealer,
+    owner: { checkId?: string | null; sessionId?: string | null },
+    m: MediaInput,
+  ): Promise<MediaRow> {
     const rows = await tx.query<MediaRow>(
       `INSERT INTO media (id, account_id, environment, check_id, session_id, kind, content_type, bytes, sha256, data_sealed)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id, check_id, kind, content_type, bytes, sha256`,
-      [newId('media'), t.accountId, t.environment, owner.checkId ?? null, owner.sessionId ?? null, m.kind, m.contentType, m.data.length, sha256Hex(m.data), sealer.sealBytes(MEDIA_PURPOSE, m.data)],
+      [
+        newId('media'),
+        t.accountId,
+        t.environment,
+        owner.checkId ?? null,
+        owner.sessionId ?? null,
+        m.kind,
+        m.contentType,
+        m.data.length,
+        sha256Hex(m.data),
+        sealer.sealBytes(MEDIA_PURPOSE, m.data),
+      ],
     );
     return rows[0]!;
   },
@@ -105,13 +163,20 @@ export const checks = {
   },
 
   async get(db: Queryable, t: Tenant, id: string): Promise<CheckRow | null> {
-    const rows = await db.query<CheckRow>('SELECT * FROM checks WHERE account_id = $1 AND environment = $2 AND id = $3', [t.accountId, t.environment, id]);
+    const rows = await db.query<CheckRow>('SELECT * FROM checks WHERE account_id = $1 AND environment = $2 AND id = $3', [
+      t.accountId,
+      t.environment,
+      id,
+    ]);
     return rows[0] ?? null;
   },
   async mediaFor(db: Queryable, checkIds: string[]): Promise<Map<string, MediaRow[]>> {
     const out = new Map<string, MediaRow[]>();
     if (checkIds.length === 0) return out;
-    const rows = await db.query<MediaRow>('SELECT id, check_id, kind, content_type, bytes, sha256 FROM media WHERE check_id = ANY($1::text[]) AND deleted_at IS NULL ORDER BY id', [checkIds]);
+    const rows = await db.query<MediaRow>(
+      'SELECT id, check_id, kind, content_type, bytes, sha256 FROM media WHERE check_id = ANY($1::text[]) AND deleted_at IS NULL ORDER BY id',
+      [checkIds],
+    );
     for (const r of rows) out.set(r.check_id!, [...(out.get(r.check_id!) ?? []), r]);
     return out;
   },
@@ -129,13 +194,24 @@ export const checks = {
   async page(db: Queryable, t: Tenant, q: { limit?: number; cursor?: string; type?: string; subject_reference?: string; status?: string }) {
     const where: string[] = [];
     const params: unknown[] = [];
-    for (const [col, val] of [['type', q.type], ['subject_reference', q.subject_reference], ['status', q.status]] as const) {
+    for (const [col, val] of [
+      ['type', q.type],
+      ['subject_reference', q.subject_reference],
+      ['status', q.status],
+    ] as const) {
       if (val) {
         params.push(val);
         where.push(`${col} = $${params.length + 2}`);
       }
     }
-    return paginate<CheckRow & Record<string, unknown>>(db, t, { from: 'checks', where, params, limit: q.limit, cursor: q.cursor, name: 'checks' });
+    return paginate<CheckRow & Record<string, unknown>>(db, t, {
+      from: 'checks',
+      where,
+      params,
+      limit: q.limit,
+      cursor: q.cursor,
+      name: 'checks',
+    });
   },
 };
 

@@ -46,6 +46,9 @@ export function fieldsFromDocument(f: DocumentFields | null): SubjectFields {
 
 /** "GIVEN NAMES SURNAME", or null when neither is known (screening needs a name). */
 export function fullName(f: SubjectFields): string | null {
-  const n = [f.given_names, f.surname].filter((x): x is string => !!x).join(' ').trim();
+  const n = [f.given_names, f.surname]
+    .filter((x): x is string => !!x)
+    .join(' ')
+    .trim();
   return n || null;
 }

@@ -17,10 +17,22 @@ export function documentInputError(err: unknown, field = 'document'): never {
  * Proof of address: decode the upload, run the engine outside any transaction, then store the
  * check with its sealed result and media, billed once (recordCheck).
  */
-export async function runProofOfAddress(args: { ctx: RequestContext; sealer: Sealer; text: TextChecks; input: ProofOfAddressBody; now?: Date }): Promise<Check> {
+export async function runProofOfAddress(args: {
+  ctx: RequestContext;
+  sealer: Sealer;
+  text: TextChecks;
+  input: ProofOfAddressBody;
+  now?: Date;
+}): Promise<Check> {
   const { input } = args;
   const upload = decodeUpload('document', input.document, { maxBytes: MAX_DOCUMENT_BYTES, accept: DOCUMENT_MEDIA });
-  const outcome = await evaluateProofOfAddress(upload.data, upload.contentType, { subjectName: input.subject_name, country: input.country, maxAgeDays: input.max_age_days ?? 90, now: args.now, text: args.text });
+  const outcome = await evaluateProofOfAddress(upload.data, upload.contentType, {
+    subjectName: input.subject_name,
+    country: input.country,
+    maxAgeDays: input.max_age_days ?? 90,
+    now: args.now,
+    text: args.text,
+  });
   return recordCheck({
     ctx: args.ctx,
     sealer: args.sealer,
@@ -32,9 +44,15 @@ export async function runProofOfAddress(args: { ctx: RequestContext; sealer: Sea
 }
 
 /** The proof-of-address engine's verdict as a check outcome (standalone check and session pipeline). */
-export async function evaluateProofOfAddress(data: Buffer, mime: string, o: { subjectName: string; country?: string | undefined; maxAgeDays: number; now?: Date | undefined; text: TextChecks }): Promise<CheckOutcome> {
+export async function evaluateProofOfAddress(
+  data: Buffer,
+  mime: string,
+  o: { subjectName: string; country?: string | undefined; maxAgeDays: number; now?: Date | undefined; text: TextChecks },
+): Promise<CheckOutcome> {
   // In the text-documents worker: a hostile PDF stalls that thread for a bounded time, never the event loop.
-  const r = await o.text.proofOfAddress(data, { subjectName: o.subjectName, country: o.country, maxAgeDays: o.maxAgeDays, now: o.now, mime }).catch((err: unknown) => documentInputError(err));
+  const r = await o.text
+    .proofOfAddress(data, { subjectName: o.subjectName, country: o.country, maxAgeDays: o.maxAgeDays, now: o.now, mime })
+    .catch((err: unknown) => documentInputError(err));
   return {
     status: r.verdict,
     score: r.confidence,
@@ -52,7 +70,12 @@ function poaResult(r: PoaResult): Record<string, unknown> {
   return {
     document_class: r.documentClass,
     confidence: r.confidence,
-    classification: { class: r.classification.class, confidence: r.classification.confidence, probabilities: r.classification.probabilities, features: r.classification.features },
+    classification: {
+      class: r.classification.class,
+      confidence: r.classification.confidence,
+      probabilities: r.classification.probabilities,
+      features: r.classification.features,
+    },
     fields: {
       name: r.fields.name,
       address: r.fields.address,
@@ -61,8 +84,17 @@ function poaResult(r: PoaResult): Record<string, unknown> {
     },
     field_details: {
       name: d.name ? { confidence: d.name.confidence, source: d.name.source, box: d.name.box } : null,
-      address: d.address ? { confidence: d.address.confidence, source: d.address.source, country_source: d.address.countrySource ?? null, box: d.address.box } : null,
-      issue_date: d.issueDate ? { text: d.issueDate.text, confidence: d.issueDate.confidence, source: d.issueDate.source, box: d.issueDate.box } : null,
+      address: d.address
+        ? {
+            confidence: d.address.confidence,
+            source: d.address.source,
+            country_source: d.address.countrySource ?? null,
+            box: d.address.box,
+          }
+        : null,
+      issue_date: d.issueDate
+        ? { text: d.issueDate.text, confidence: d.issueDate.confidence, source: d.issueDate.source, box: d.issueDate.box }
+        : null,
     },
     validations: r.validations,
     tampering: r.tampering,

@@ -13,15 +13,19 @@ import { OPERATION_DOCS } from './operation-docs.js';
 export const proofOfAddressModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const text = sharedTextChecks(app);
-  r.post('/proof-of-address', {
-    config: { scope: 'checks:write' },
-    schema: {
-      tags: ['Checks'],
-      operationId: 'checkProofOfAddress',
-      summary: 'Classify and validate an address document',
-      description: OPERATION_DOCS.checkProofOfAddress,
-      body: ProofOfAddressBody,
-      response: { 200: Check, 422: Type.Ref('Error'), ...standardErrors },
+  r.post(
+    '/proof-of-address',
+    {
+      config: { scope: 'checks:write' },
+      schema: {
+        tags: ['Checks'],
+        operationId: 'checkProofOfAddress',
+        summary: 'Classify and validate an address document',
+        description: OPERATION_DOCS.checkProofOfAddress,
+        body: ProofOfAddressBody,
+        response: { 200: Check, 422: Type.Ref('Error'), ...standardErrors },
+      },
     },
-  }, async (req) => runProofOfAddress({ ctx: req.ctx, sealer: deps.sealer, text, input: req.body }));
+    async (req) => runProofOfAddress({ ctx: req.ctx, sealer: deps.sealer, text, input: req.body }),
+  );
 };

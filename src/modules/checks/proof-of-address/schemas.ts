@@ -13,6 +13,8 @@ export const ProofOfAddressBody = checkBody({
   document: ImageField('The address document: PDF, JPEG, PNG, WebP or TIFF, at most 15 MiB.'),
   subject_name: Type.String({ minLength: 1, maxLength: 200, description: 'The name the document must be addressed to.' }),
   country: Type.Optional(Country),
-  max_age_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'Oldest acceptable issue date, in days before today.' })),
+  max_age_days: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'Oldest acceptable issue date, in days before today.' }),
+  ),
 });
 export type ProofOfAddressBody = Static<typeof ProofOfAddressBody>;

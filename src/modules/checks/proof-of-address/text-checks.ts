@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { TextInputError, type TextInputErrorCode } from '../../../engines/text/index.js';
 import { DocumentAiInputError, type DocumentAiOptions, type DocumentAiResult, type FieldSpec } from '../../../engines/document-ai/index.js';
 import type { PoaOptions, PoaResult } from '../../../engines/proof-of-address/index.js';
-import { createWorkerPool, WorkerCrashedError, workerFileUrl, type SerializedError, type WorkerPool, type WorkerPoolStats } from '../../../platform/worker-pool.js';
+import {
+  createWorkerPool,
+  WorkerCrashedError,
+  workerFileUrl,
+  type SerializedError,
+  type WorkerPool,
+  type WorkerPoolStats,
+} from '../../../platform/worker-pool.js';
 import type { TextTask, TextTaskResult } from './text-worker.js';
 
 /** The text-document checks, run in a worker thread (text-worker.ts): proof of address and document AI. */
@@ -67,7 +74,12 @@ function createTextChecks(): TextChecks {
       return (await pool.run(task)) as T;
     } catch (err) {
       if (err instanceof WorkerCrashedError) {
-        throw new TextInputError('unreadable', err.code === 'worker_timeout' ? `the document could not be processed within ${TEXT_TASK_TIMEOUT_MS / 1000} s (too complex or a decompression bomb)` : 'the document could not be processed (it exhausted the memory allowed for one document)');
+        throw new TextInputError(
+          'unreadable',
+          err.code === 'worker_timeout'
+            ? `the document could not be processed within ${TEXT_TASK_TIMEOUT_MS / 1000} s (too complex or a decompression bomb)`
+            : 'the document could not be processed (it exhausted the memory allowed for one document)',
+        );
       }
       throw err;
     }

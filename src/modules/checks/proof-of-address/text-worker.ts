@@ -1,7 +1,12 @@
 import { serveWorkerTasks } from '../../../platform/worker-pool.js';
 import { createTesseractOcr, type OcrEngine } from '../../../engines/text/index.js';
 import { checkProofOfAddress, type PoaOptions, type PoaResult } from '../../../engines/proof-of-address/index.js';
-import { extractDocumentFields, type DocumentAiOptions, type DocumentAiResult, type FieldSpec } from '../../../engines/document-ai/index.js';
+import {
+  extractDocumentFields,
+  type DocumentAiOptions,
+  type DocumentAiResult,
+  type FieldSpec,
+} from '../../../engines/document-ai/index.js';
 
 /**
  * Worker entry for the text-document checks (proof of address, document AI). Parsing a PDF (pdfjs for

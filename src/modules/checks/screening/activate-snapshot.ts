@@ -30,13 +30,26 @@ const STAGING_LEFTOVER_MS = 6 * 3600_000;
  * nothing. A failure while staging deletes what was written; a crash leaves a staging snapshot
  * that the source's next activation deletes. Parsing and downloading happen before this.
  */
-export async function activateSnapshot(db: Db, args: { source: string; format: string | null; origin: SnapshotRow['origin']; prepared: PreparedSnapshot }): Promise<ActivationResult> {
+export async function activateSnapshot(
+  db: Db,
+  args: { source: string; format: string | null; origin: SnapshotRow['origin']; prepared: PreparedSnapshot },
+): Promise<ActivationResult> {
   const p = args.prepared;
   if (p.ids.length === 0) throw new Error(`refusing to activate an empty snapshot of ${args.source}`);
   const current = await snapshots.activeFor(db, args.source);
-  if (current?.version === p.version) return { snapshot: current, previous: current, unchanged: true, duplicatesDropped: p.duplicatesDropped };
+  if (current?.version === p.version)
+    return { snapshot: current, previous: current, unchanged: true, duplicatesDropped: p.duplicatesDropped };
   await snapshots.deleteStaging(db, { source: args.source, olderThanMs: STAGING_LEFTOVER_MS });
-  const staging = await snapshots.insert(db, { id: newId('listSnapshot'), source: args.source, format: args.format, version: p.version, entity_count: p.ids.length, state: 'staging', origin: args.origin, error: null });
+  const staging = await snapshots.insert(db, {
+    id: newId('listSnapshot'),
+    source: args.source,
+    format: args.format,
+    version: p.version,
+    entity_count: p.ids.length,
+    state: 'staging',
+    origin: args.origin,
+    error: null,
+  });
   try {
     await snapshots.insertEntities(db, staging.id, p.ids, p.texts);
     const result = await db.transaction(async (tx) => {
@@ -60,8 +73,20 @@ export async function activateSnapshot(db: Db, args: { source: string; format: s
 }
 
 /** Records a failed import or sync for the operator; the active snapshot stays as it was. */
-export async function recordFailedSnapshot(db: Db, args: { source: string; format: string | null; origin: SnapshotRow['origin']; error: string }): Promise<SnapshotRow> {
-  return snapshots.insert(db, { id: newId('listSnapshot'), source: args.source, format: args.format, version: null, entity_count: 0, state: 'failed', origin: args.origin, error: args.error.slice(0, 2000) });
+export async function recordFailedSnapshot(
+  db: Db,
+  args: { source: string; format: string | null; origin: SnapshotRow['origin']; error: string },
+): Promise<SnapshotRow> {
+  return snapshots.insert(db, {
+    id: newId('listSnapshot'),
+    source: args.source,
+    format: args.format,
+    version: null,
+    entity_count: 0,
+    state: 'failed',
+    origin: args.origin,
+    error: args.error.slice(0, 2000),
+  });
 }
 
 export const SANDBOX_SOURCE = 'sandbox';

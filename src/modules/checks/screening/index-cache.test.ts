@@ -23,24 +23,84 @@ const same = (all: SnapshotIndex[]) => all;
 
 /** Deterministic synthetic people: `count` entities with a primary name and one alias each. */
 function syntheticEntities(source: string, count: number): ListEntity[] {
-  const syl = ['ka', 'lo', 'mi', 'ra', 'ne', 'so', 'ta', 'vi', 'de', 'ru', 'an', 'el', 'or', 'us', 'in', 'ba', 'go', 'sha', 'khan', 'dor', 'len', 'mar', 'tin', 'vel', 'zar', 'pol', 'ser', 'gen', 'ric', 'hol'];
+  const syl = [
+    'ka',
+    'lo',
+    'mi',
+    'ra',
+    'ne',
+    'so',
+    'ta',
+    'vi',
+    'de',
+    'ru',
+    'an',
+    'el',
+    'or',
+    'us',
+    'in',
+    'ba',
+    'go',
+    'sha',
+    'khan',
+    'dor',
+    'len',
+    'mar',
+    'tin',
+    'vel',
+    'zar',
+    'pol',
+    'ser',
+    'gen',
+    'ric',
+    'hol',
+  ];
   let seed = 12345;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const word = () => Array.from({ length: 2 + Math.floor(rnd() * 2) }, () => syl[Math.floor(rnd() * syl.length)]).join('');
   const name = () => `${word()} ${word()}${rnd() < 0.3 ? ` ${word()}` : ''}`;
-  return Array.from({ length: count }, (_, i) => ({
-    id: `${source}:${String(i).padStart(7, '0')}`, source: 'custom', datasets: ['sanctions'], schema: 'person',
-    names: [{ full: name(), quality: 'strong' }, { full: name(), quality: 'strong' }],
-    birthDates: [], nationalities: [], countries: [], addresses: [], identifiers: [], programs: [],
-  }) satisfies ListEntity);
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      ({
+        id: `${source}:${String(i).padStart(7, '0')}`,
+        source: 'custom',
+        datasets: ['sanctions'],
+        schema: 'person',
+        names: [
+          { full: name(), quality: 'strong' },
+          { full: name(), quality: 'strong' },
+        ],
+        birthDates: [],
+        nationalities: [],
+        countries: [],
+        addresses: [],
+        identifiers: [],
+        programs: [],
+      }) satisfies ListEntity,
+  );
 }
 
 async function activate(source: string, entities: ListEntity[]): Promise<string> {
   return db.transaction(async (tx) => {
     const prev = await snapshots.activeFor(tx, source);
     if (prev) await snapshots.supersede(tx, prev.id);
-    const s = await snapshots.insert(tx, { id: newId('listSnapshot'), source, format: null, version: `v-${entities.length}-${Date.now()}`, entity_count: entities.length, state: 'active', origin: 'import', error: null });
-    await snapshots.insertEntities(tx, s.id, entities.map((e) => e.id), entities.map((e) => JSON.stringify(e)));
+    const s = await snapshots.insert(tx, {
+      id: newId('listSnapshot'),
+      source,
+      format: null,
+      version: `v-${entities.length}-${Date.now()}`,
+      entity_count: entities.length,
+      state: 'active',
+      origin: 'import',
+      error: null,
+    });
+    await snapshots.insertEntities(
+      tx,
+      s.id,
+      entities.map((e) => e.id),
+      entities.map((e) => JSON.stringify(e)),
+    );
     return s.id;
   });
 }
@@ -54,13 +114,19 @@ test('a 40,000-name index builds in the screening worker: the main thread holds 
   const cache = new ScreeningIndexCache(db, 60_000);
   try {
     const built = await cache.get();
-    assert.deepEqual(built.map((s) => [s.snapshot.id, s.entityCount, s.nameCount]), [[id, 20_000, 40_000]]);
+    assert.deepEqual(
+      built.map((s) => [s.snapshot.id, s.entityCount, s.nameCount]),
+      [[id, 20_000, 40_000]],
+    );
     // The main thread holds no index: the entry is the snapshot row and the index's size.
     assert.deepEqual(Object.keys(built[0]!).sort(), ['datasets', 'entityCount', 'nameCount', 'snapshot']);
     const { result, indexes } = await cache.screen(built, { name: planted }, { rules: noRules() }, same);
     assert.equal(result.hits[0]?.entity_id, entities[4242]!.id);
     assert.equal(result.list_versions.big_list, built[0]!.snapshot.version);
-    assert.deepEqual(indexes.map((s) => s.snapshot.id), [id]);
+    assert.deepEqual(
+      indexes.map((s) => s.snapshot.id),
+      [id],
+    );
   } finally {
     await cache.close();
   }
@@ -77,7 +143,9 @@ test('an index the worker lost (worker restarted) is rebuilt and the screening a
     const owners = Object.keys((await probe.run({ kind: 'stats' })).indexes);
     for (const owner of owners) await probe.run({ kind: 'retain', owner, snapshotIds: [] });
     assert.deepEqual((await probe.run({ kind: 'stats' })).indexes, {});
-    const { result } = await cache.screen(all, { name: entities[7]!.names[1]!.full }, { rules: noRules() }, (a) => a.filter((s) => s.snapshot.source === 'small_list'));
+    const { result } = await cache.screen(all, { name: entities[7]!.names[1]!.full }, { rules: noRules() }, (a) =>
+      a.filter((s) => s.snapshot.source === 'small_list'),
+    );
     assert.equal(result.hits[0]?.entity_id, entities[7]!.id);
     assert.equal(Object.keys((await probe.run({ kind: 'stats' })).indexes).length, 1);
   } finally {
@@ -102,7 +170,10 @@ test('a request holding a superseded set screens the new snapshot of the same so
     const owned = Object.values((await probe.run({ kind: 'stats' })).indexes).flat();
     assert.ok(owned.includes(newId_) && !owned.includes(oldId), 'the superseded index is dropped from the worker');
     const { result, indexes } = await cache.screen(stale, { name: 'Ostrander Quillfeather' }, { rules: noRules() }, pick);
-    assert.deepEqual(indexes.map((s) => s.snapshot.id), [newId_]);
+    assert.deepEqual(
+      indexes.map((s) => s.snapshot.id),
+      [newId_],
+    );
     assert.equal(result.hits[0]?.entity_id, renamed[3]!.id);
   } finally {
     await cache.close();

@@ -36,7 +36,10 @@ export class ScreeningIndexCache {
   private readonly owner = randomUUID();
   private worker: ScreeningWorker | null = null;
 
-  constructor(private readonly db: Db, private readonly refreshMs: number) {}
+  constructor(
+    private readonly db: Db,
+    private readonly refreshMs: number,
+  ) {}
 
   /** The indexes of the active snapshots (fresh to within refreshMs). */
   async get(): Promise<SnapshotIndex[]> {
@@ -53,9 +56,11 @@ export class ScreeningIndexCache {
     const p: Promise<SnapshotIndex[]> = (this.refreshing ?? Promise.resolve()).catch(() => undefined).then(() => this.doRefresh());
     this.refreshing = p;
     this.refreshingGeneration = this.generation;
-    void p.catch(() => undefined).finally(() => {
-      if (this.refreshing === p) this.refreshing = null;
-    });
+    void p
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.refreshing === p) this.refreshing = null;
+      });
     return p;
   }
 
@@ -82,7 +87,10 @@ export class ScreeningIndexCache {
     const started = Date.now();
     const generation = this.generation;
     const active = await snapshots.active(this.db);
-    const fingerprint = active.map((s) => s.id).sort().join(',');
+    const fingerprint = active
+      .map((s) => s.id)
+      .sort()
+      .join(',');
     // Asked every time, not only when the set changed: an index the worker lost is built again.
     const entries = await Promise.all(active.map((s) => this.indexFor(s)));
     if (this.current?.fingerprint !== fingerprint) {
@@ -109,7 +117,12 @@ export class ScreeningIndexCache {
           try {
             // The entities go to the worker a page at a time; the build runs there, off the event loop.
             const upload = await w.uploadSnapshot(this.db, s.id);
-            const size = await w.run({ kind: 'build', owner: this.owner, snapshot: { id: s.id, source: s.source, version: s.version }, upload });
+            const size = await w.run({
+              kind: 'build',
+              owner: this.owner,
+              snapshot: { id: s.id, source: s.source, version: s.version },
+              upload,
+            });
             return { snapshot: s, ...size };
           } catch (err) {
             // The worker was replaced during the upload: start over once.
@@ -128,11 +141,22 @@ export class ScreeningIndexCache {
    * one (it restarted, or the active set changed after the caller selected), the cache refreshes
    * and `reselect` picks again from the new set, once. Returns the indexes actually screened.
    */
-  async screen(selected: SnapshotIndex[], query: ScreeningQuery, options: ScreenAcrossOptions, reselect: (all: SnapshotIndex[]) => SnapshotIndex[]): Promise<{ indexes: SnapshotIndex[]; result: ScreenAcrossResult }> {
+  async screen(
+    selected: SnapshotIndex[],
+    query: ScreeningQuery,
+    options: ScreenAcrossOptions,
+    reselect: (all: SnapshotIndex[]) => SnapshotIndex[],
+  ): Promise<{ indexes: SnapshotIndex[]; result: ScreenAcrossResult }> {
     let indexes = selected;
     for (let attempt = 0; ; attempt++) {
       try {
-        const result = await this.workerHandle().run({ kind: 'screen', owner: this.owner, snapshotIds: indexes.map((s) => s.snapshot.id), query, options });
+        const result = await this.workerHandle().run({
+          kind: 'screen',
+          owner: this.owner,
+          snapshotIds: indexes.map((s) => s.snapshot.id),
+          query,
+          options,
+        });
         return { indexes, result };
       } catch (err) {
         if (attempt > 0 || !stateMissing(err, 'index_missing')) throw err;

@@ -67,7 +67,11 @@ export type IndexTaskResult = IndexTaskResults[keyof IndexTaskResults];
 
 /** A failure the caller is meant to recover from (the worker lost its state, or it was dropped). */
 class StateMissingError extends Error {
-  constructor(readonly code: 'index_missing' | 'upload_missing' | 'delta_missing', message: string, readonly details?: unknown) {
+  constructor(
+    readonly code: 'index_missing' | 'upload_missing' | 'delta_missing',
+    message: string,
+    readonly details?: unknown,
+  ) {
     super(message);
     this.name = 'StateMissingError';
   }
@@ -115,15 +119,24 @@ function handle(task: IndexTask): IndexTaskResult {
     case 'retain': {
       const owned = indexes.get(task.owner);
       let dropped = 0;
-      for (const id of owned?.keys() ?? []) if (!task.snapshotIds.includes(id)) { owned!.delete(id); dropped++; }
+      for (const id of owned?.keys() ?? [])
+        if (!task.snapshotIds.includes(id)) {
+          owned!.delete(id);
+          dropped++;
+        }
       if (owned?.size === 0) indexes.delete(task.owner);
       return { dropped };
     }
     case 'screen': {
       const owned = indexes.get(task.owner);
       const missing = task.snapshotIds.filter((id) => !owned?.has(id));
-      if (missing.length) throw new StateMissingError('index_missing', `screening worker: no index for snapshot(s) ${missing.join(', ')}`, { missing });
-      return screenAcross(task.snapshotIds.map((id) => owned!.get(id)!), task.query, task.options);
+      if (missing.length)
+        throw new StateMissingError('index_missing', `screening worker: no index for snapshot(s) ${missing.join(', ')}`, { missing });
+      return screenAcross(
+        task.snapshotIds.map((id) => owned!.get(id)!),
+        task.query,
+        task.options,
+      );
     }
     case 'delta.open': {
       const next = take(task.next);
@@ -135,11 +148,21 @@ function handle(task: IndexTask): IndexTaskResult {
     }
     case 'delta.screen': {
       const delta = deltas.get(task.delta);
-      if (!delta) throw new StateMissingError('delta_missing', `screening worker: re-screen ${task.delta} is unknown (the worker restarted)`);
+      if (!delta)
+        throw new StateMissingError('delta_missing', `screening worker: re-screen ${task.delta} is unknown (the worker restarted)`);
       const allow = new Map(task.subjects.map((s) => [s.subjectId, new Set(s.allow ?? [])]));
-      const r = rescreenAgainst(delta.index, task.subjects, { threshold: task.threshold, limit: task.limit, allowFor: (id) => allow.get(id) });
+      const r = rescreenAgainst(delta.index, task.subjects, {
+        threshold: task.threshold,
+        limit: task.limit,
+        allowFor: (id) => allow.get(id),
+      });
       return {
-        alerts: r.alerts.map((a) => ({ subjectId: a.subjectId, reason: a.reason, hit: a.hit, apiHit: toApiHit(a.hit, delta.listed.get(a.hit.entityId)) })),
+        alerts: r.alerts.map((a) => ({
+          subjectId: a.subjectId,
+          reason: a.reason,
+          hit: a.hit,
+          apiHit: toApiHit(a.hit, delta.listed.get(a.hit.entityId)),
+        })),
         subjectsScreened: r.subjectsScreened,
       };
     }
@@ -147,7 +170,11 @@ function handle(task: IndexTask): IndexTaskResult {
       deltas.delete(task.delta);
       return {};
     case 'stats':
-      return { indexes: Object.fromEntries([...indexes].map(([owner, m]) => [owner, [...m.keys()]])), uploads: uploads.size, deltas: deltas.size };
+      return {
+        indexes: Object.fromEntries([...indexes].map(([owner, m]) => [owner, [...m.keys()]])),
+        uploads: uploads.size,
+        deltas: deltas.size,
+      };
   }
 }
 

@@ -16,7 +16,10 @@ export function screeningJobHandlers(db: Db): Record<string, JobHandler> {
       const results = await syncLists(db);
       // Bad data is recorded and waits for the next period; a network failure is retried with backoff.
       const transient = results.filter((r) => !r.ok && r.transient);
-      if (transient.length) throw new Error(`list sync failed for ${transient.map((r) => r.source).join(', ')}: ${transient.map((r) => (!r.ok ? r.reason : '')).join('; ')}`);
+      if (transient.length)
+        throw new Error(
+          `list sync failed for ${transient.map((r) => r.source).join(', ')}: ${transient.map((r) => (!r.ok ? r.reason : '')).join('; ')}`,
+        );
     },
   };
 }

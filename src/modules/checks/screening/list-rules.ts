@@ -35,7 +35,12 @@ export interface ListRules {
  * - blocklist `name` equal (normalised) to the query name or an alias, and `document_number` equal
  *   to an identifier of the query → a match, for every subject or only the named one.
  */
-export async function loadListRules(db: Queryable, t: Tenant, sealer: Sealer, q: { subjectReference?: string; names: string[]; documents: string[] }): Promise<ListRules> {
+export async function loadListRules(
+  db: Queryable,
+  t: Tenant,
+  sealer: Sealer,
+  q: { subjectReference?: string; names: string[]; documents: string[] },
+): Promise<ListRules> {
   const names = [...new Set(q.names.map((n) => normalizeListValue('name', n)).filter(Boolean))];
   const docs = [...new Set(q.documents.map((d) => normalizeListValue('document_number', d)).filter(Boolean))];
   // Sealed values match by their blind index; rows not yet sealed (written before) by their clear value.
@@ -72,7 +77,11 @@ export async function loadListRules(db: Queryable, t: Tenant, sealer: Sealer, q:
         source_url: null,
         score: 1,
         blocked: true,
-        explanation: { matched: [`operator blocklist entry (${what} "${r.value}"): ${r.reason}`], contradicted: [], components: { block_entry: r.id, kind: r.kind } },
+        explanation: {
+          matched: [`operator blocklist entry (${what} "${r.value}"): ${r.reason}`],
+          contradicted: [],
+          components: { block_entry: r.id, kind: r.kind },
+        },
       });
     }
   }

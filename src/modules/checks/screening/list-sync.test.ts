@@ -28,7 +28,8 @@ after(async () => {
 /** A custom CSV of `rows` entities (≈1.5 s of parsing at 100,000 rows); `tail` is appended verbatim. */
 function customCsv(name: string, rows: number, tail = ''): string {
   const lines = ['id,name,aliases,birth_dates,countries'];
-  for (let i = 0; i < rows; i++) lines.push(`E${i},Person Number${i} Lastname${i % 977},Alias${i} One;weak:Al${i},19${50 + (i % 50)}-01-0${1 + (i % 9)},Germany;FR`);
+  for (let i = 0; i < rows; i++)
+    lines.push(`E${i},Person Number${i} Lastname${i % 977},Alias${i} One;weak:Al${i},19${50 + (i % 50)}-01-0${1 + (i % 9)},Germany;FR`);
   const path = join(dir, name);
   writeFileSync(path, lines.join('\n') + tail);
   return path;
@@ -61,7 +62,12 @@ test('an import parsed in the worker activates the same entities as the in-threa
   const r = await importListFile(db, { path, format: 'custom_csv', source: 'small_custom' });
   assert.ok(r.ok);
   assert.equal(r.snapshot.entity_count, 50);
-  assert.deepEqual(await snapshots.entities(db, r.snapshot.id), listFormat('custom_csv').parse(readListInput(path)).sort((a, b) => (a.id < b.id ? -1 : 1)));
+  assert.deepEqual(
+    await snapshots.entities(db, r.snapshot.id),
+    listFormat('custom_csv')
+      .parse(readListInput(path))
+      .sort((a, b) => (a.id < b.id ? -1 : 1)),
+  );
 });
 
 test('import failures from the worker keep their messages: a missing file, an empty file', async () => {
@@ -76,14 +82,31 @@ test('import failures from the worker keep their messages: a missing file, an em
   await assert.rejects(importListFile(db, { path: empty, format: 'nope' }), /unknown list format "nope"/);
 });
 
-test('sync parses in the worker: a download that does not parse fails with the parser\'s message, a failed download keeps its reason', async () => {
+test("sync parses in the worker: a download that does not parse fails with the parser's message, a failed download keeps its reason", async () => {
   const settings = { ...loadScreeningSettings({}), syncSources: ['uk_fcdo'] };
-  const bad = await syncLists(db, { settings, fetch: async () => ({ ok: true, status: 200, arrayBuffer: async () => new TextEncoder().encode('not,a,uk,list\n1,2,3,4').buffer as ArrayBuffer }) });
+  const bad = await syncLists(db, {
+    settings,
+    fetch: async () => ({
+      ok: true,
+      status: 200,
+      arrayBuffer: async () => new TextEncoder().encode('not,a,uk,list\n1,2,3,4').buffer as ArrayBuffer,
+    }),
+  });
   assert.equal(bad.length, 1);
   assert.equal(bad[0]!.ok, false);
   assert.match(bad[0]!.ok ? '' : bad[0]!.reason, /^parse failed: /);
-  const down = await syncLists(db, { settings, fetch: async () => ({ ok: false, status: 503, arrayBuffer: async () => new ArrayBuffer(0) }) });
-  assert.deepEqual(down, [{ source: 'uk_fcdo', ok: false, reason: 'download failed: HTTP 503 from ' + (down[0]!.ok ? '' : down[0]!.reason.split(' from ')[1]), transient: true }]);
+  const down = await syncLists(db, {
+    settings,
+    fetch: async () => ({ ok: false, status: 503, arrayBuffer: async () => new ArrayBuffer(0) }),
+  });
+  assert.deepEqual(down, [
+    {
+      source: 'uk_fcdo',
+      ok: false,
+      reason: 'download failed: HTTP 503 from ' + (down[0]!.ok ? '' : down[0]!.reason.split(' from ')[1]),
+      transient: true,
+    },
+  ]);
 });
 
 test('a successful 100,000-entity import lets other queries through while it writes', async (t) => {
@@ -92,13 +115,17 @@ test('a successful 100,000-entity import lets other queries through while it wri
   let importDone = false;
   let probesDuringWrite = 0;
   const result = await (async () => {
-    const work = importListFile(db, { path, format: 'custom_csv', source: 'big_ok' }).finally(() => { importDone = true; });
+    const work = importListFile(db, { path, format: 'custom_csv', source: 'big_ok' }).finally(() => {
+      importDone = true;
+    });
     // Another request's query, every 20 ms: on the embedded database one long write transaction would hold them all back.
     while (!importDone) {
       await new Promise((r) => setTimeout(r, 20));
       await db.query('SELECT 1');
       probes++;
-      const staging = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM list_snapshots WHERE source = 'big_ok' AND state = 'staging'");
+      const staging = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM list_snapshots WHERE source = 'big_ok' AND state = 'staging'",
+      );
       if (!importDone && staging[0]!.n === 1) probesDuringWrite++;
     }
     return work;
@@ -107,25 +134,33 @@ test('a successful 100,000-entity import lets other queries through while it wri
   assert.ok(result.ok);
   assert.equal(result.snapshot.state, 'active');
   assert.equal(result.snapshot.entity_count, 100_000);
-  const n = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM list_snapshot_entities WHERE snapshot_id = $1', [result.snapshot.id]);
+  const n = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM list_snapshot_entities WHERE snapshot_id = $1', [
+    result.snapshot.id,
+  ]);
   assert.equal(n[0]!.n, 100_000);
   assert.ok(probesDuringWrite >= 2, `other queries ran while the entities were written (${probesDuringWrite})`);
 });
 
-test('a write that fails while staging deletes what it wrote; the active snapshot stays; a crashed import\'s old leftover is deleted by the next activation', async () => {
+test("a write that fails while staging deletes what it wrote; the active snapshot stays; a crashed import's old leftover is deleted by the next activation", async () => {
   const first = await importListFile(db, { path: customCsv('stage-1.csv', 20), format: 'custom_csv', source: 'staged' });
   assert.ok(first.ok && !first.unchanged);
   const prepared = prepareSnapshot(listFormat('custom_csv').parse(readListInput(customCsv('stage-2.csv', 1200))));
   // The third batch of entities is not valid JSON: the database refuses it after two batches were written.
   prepared.texts[1100] = '{"id": broken';
   await assert.rejects(activateSnapshot(db, { source: 'staged', format: 'custom_csv', origin: 'import', prepared }), /json/i);
-  const rows = await db.query<{ id: string; state: string }>("SELECT id, state FROM list_snapshots WHERE source = 'staged' ORDER BY imported_at");
+  const rows = await db.query<{ id: string; state: string }>(
+    "SELECT id, state FROM list_snapshots WHERE source = 'staged' ORDER BY imported_at",
+  );
   assert.deepEqual(rows, [{ id: first.snapshot.id, state: 'active' }]);
-  const orphans = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM list_snapshot_entities e WHERE NOT EXISTS (SELECT 1 FROM list_snapshots s WHERE s.id = e.snapshot_id)");
+  const orphans = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM list_snapshot_entities e WHERE NOT EXISTS (SELECT 1 FROM list_snapshots s WHERE s.id = e.snapshot_id)',
+  );
   assert.equal(orphans[0]!.n, 0);
 
   // A crash mid-write leaves a staging snapshot; one from yesterday is deleted, a fresh one (an import in progress elsewhere) is not.
-  await db.query("INSERT INTO list_snapshots (id, source, version, entity_count, state, origin, imported_at) VALUES ('lsn_old_leftover', 'staged', 'x', 1, 'staging', 'import', now() - interval '1 day'), ('lsn_in_progress', 'staged', 'y', 1, 'staging', 'import', now())");
+  await db.query(
+    "INSERT INTO list_snapshots (id, source, version, entity_count, state, origin, imported_at) VALUES ('lsn_old_leftover', 'staged', 'x', 1, 'staging', 'import', now() - interval '1 day'), ('lsn_in_progress', 'staged', 'y', 1, 'staging', 'import', now())",
+  );
   await db.query(`INSERT INTO list_snapshot_entities (snapshot_id, entity_id, entity) VALUES ('lsn_old_leftover', 'E0', '{}')`);
   const second = await importListFile(db, { path: customCsv('stage-3.csv', 30), format: 'custom_csv', source: 'staged' });
   assert.ok(second.ok && !second.unchanged);

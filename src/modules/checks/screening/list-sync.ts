@@ -19,7 +19,13 @@ const PARSE_TIMEOUT_MS = 10 * 60_000;
  * after. Parser errors keep their messages.
  */
 export async function parseListOffThread(task: ListParseTask): Promise<PreparedSnapshot> {
-  const pool = createWorkerPool<ListParseTask, ListParseResult>({ file: workerFileUrl(import.meta.url, './list-parse-worker.js'), size: 1, name: 'list-parse', taskTimeoutMs: PARSE_TIMEOUT_MS, maxConsecutiveCrashes: 0 });
+  const pool = createWorkerPool<ListParseTask, ListParseResult>({
+    file: workerFileUrl(import.meta.url, './list-parse-worker.js'),
+    size: 1,
+    name: 'list-parse',
+    taskTimeoutMs: PARSE_TIMEOUT_MS,
+    maxConsecutiveCrashes: 0,
+  });
   try {
     return await pool.run(task);
   } finally {
@@ -60,7 +66,10 @@ function urlsFor(source: string, settings: ScreeningSettings): string | Record<s
   const override = settings.syncUrls[source];
   const official = listFormat(SYNC_FORMATS[source]!).officialUrl;
   if (!override) return official;
-  if (typeof official === 'object') return Object.fromEntries(Object.keys(official).map((f) => [f, new URL(f, override.endsWith('/') ? override : `${override}/`).toString()]));
+  if (typeof official === 'object')
+    return Object.fromEntries(
+      Object.keys(official).map((f) => [f, new URL(f, override.endsWith('/') ? override : `${override}/`).toString()]),
+    );
   return override;
 }
 
@@ -68,7 +77,13 @@ function urlsFor(source: string, settings: ScreeningSettings): string | Record<s
  * One source's download, parse (in a worker thread) and size checks. The rules and messages are
  * providers/lists/sync.ts's; only the previous snapshot's entity count is needed, never its entities.
  */
-async function syncOffThread(o: { formatName: string; urls: string | Record<string, string> | undefined; fetch?: FetchFn; previousCount: number; minEntities: number }): Promise<{ ok: true; prepared: PreparedSnapshot } | Failure> {
+async function syncOffThread(o: {
+  formatName: string;
+  urls: string | Record<string, string> | undefined;
+  fetch?: FetchFn;
+  previousCount: number;
+  minEntities: number;
+}): Promise<{ ok: true; prepared: PreparedSnapshot } | Failure> {
   const downloaded = await downloadListInput({ source: listFormat(o.formatName), urls: o.urls, fetch: o.fetch });
   if (!downloaded.ok) return downloaded;
   let prepared: PreparedSnapshot;
@@ -77,7 +92,9 @@ async function syncOffThread(o: { formatName: string; urls: string | Record<stri
   } catch (e) {
     return parseFailure(e);
   }
-  return checkParsedSize({ count: prepared.ids.length, previousCount: o.previousCount, minEntities: o.minEntities }) ?? { ok: true, prepared };
+  return (
+    checkParsedSize({ count: prepared.ids.length, previousCount: o.previousCount, minEntities: o.minEntities }) ?? { ok: true, prepared }
+  );
 }
 
 /**
@@ -87,20 +104,35 @@ async function syncOffThread(o: { formatName: string; urls: string | Record<stri
  */
 export async function syncLists(db: Db, o: { only?: string; fetch?: FetchFn; settings?: ScreeningSettings } = {}): Promise<SyncOutcome[]> {
   const settings = o.settings ?? loadScreeningSettings();
-  if (settings.syncSources.length === 0) throw new Error('list sync is disabled: set LIST_SYNC_SOURCES (e.g. ofac_sdn,un) to the sources to download');
-  if (o.only && !settings.syncSources.includes(o.only)) throw new Error(`source ${o.only} is not enabled for sync; LIST_SYNC_SOURCES=${settings.syncSources.join(',')}`);
+  if (settings.syncSources.length === 0)
+    throw new Error('list sync is disabled: set LIST_SYNC_SOURCES (e.g. ofac_sdn,un) to the sources to download');
+  if (o.only && !settings.syncSources.includes(o.only))
+    throw new Error(`source ${o.only} is not enabled for sync; LIST_SYNC_SOURCES=${settings.syncSources.join(',')}`);
   const out: SyncOutcome[] = [];
   for (const source of o.only ? [o.only] : settings.syncSources) {
     const formatName = SYNC_FORMATS[source]!;
     const active = await snapshots.activeFor(db, source);
-    const r = await syncOffThread({ formatName, urls: urlsFor(source, settings), fetch: o.fetch, previousCount: active?.entity_count ?? 0, minEntities: 10 });
+    const r = await syncOffThread({
+      formatName,
+      urls: urlsFor(source, settings),
+      fetch: o.fetch,
+      previousCount: active?.entity_count ?? 0,
+      minEntities: 10,
+    });
     if (!r.ok) {
       await recordFailedSnapshot(db, { source, format: formatName, origin: 'sync', error: r.reason });
       out.push({ source, ok: false, reason: r.reason, transient: r.transient });
       continue;
     }
     const a = await activateSnapshot(db, { source, format: formatName, origin: 'sync', prepared: r.prepared });
-    out.push({ source, ok: true, unchanged: a.unchanged, snapshotId: a.snapshot.id, version: a.snapshot.version!, entities: a.snapshot.entity_count });
+    out.push({
+      source,
+      ok: true,
+      unchanged: a.unchanged,
+      snapshotId: a.snapshot.id,
+      version: a.snapshot.version!,
+      entities: a.snapshot.entity_count,
+    });
   }
   return out;
 }

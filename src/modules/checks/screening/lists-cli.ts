@@ -19,7 +19,12 @@ function line(s: SnapshotRow): string {
 }
 
 /** `verity lists …`. Returns the exit code (0 ok, 1 failed, 64 usage). */
-export async function runListsCommand(db: Db, action: string, o: { positionals: string[]; format?: string; source?: string; all?: boolean; json: boolean }, io: Io): Promise<number> {
+export async function runListsCommand(
+  db: Db,
+  action: string,
+  o: { positionals: string[]; format?: string; source?: string; all?: boolean; json: boolean },
+  io: Io,
+): Promise<number> {
   const emit = (obj: unknown, text: string) => io.out(o.json ? JSON.stringify(obj) : text);
   switch (action) {
     case 'import': {
@@ -39,7 +44,16 @@ export async function runListsCommand(db: Db, action: string, o: { positionals: 
       }
       const s = r.snapshot;
       emit(
-        { id: s.id, source: s.source, version: s.version, entities: s.entity_count, unchanged: r.unchanged, previous: r.previous?.id ?? null, duplicates_dropped: r.duplicatesDropped, parse_ms: r.parseMs },
+        {
+          id: s.id,
+          source: s.source,
+          version: s.version,
+          entities: s.entity_count,
+          unchanged: r.unchanged,
+          previous: r.previous?.id ?? null,
+          duplicates_dropped: r.duplicatesDropped,
+          parse_ms: r.parseMs,
+        },
         r.unchanged
           ? `${s.source}: content equals the active snapshot ${s.id} (version ${s.version}); nothing changed`
           : `imported ${s.source} snapshot ${s.id}: ${s.entity_count} entities, version ${s.version}${r.previous ? ` (replaces ${r.previous.id}, ${r.previous.entity_count} entities)` : ''}; re-screening of monitored subjects queued`,
@@ -62,7 +76,13 @@ export async function runListsCommand(db: Db, action: string, o: { positionals: 
         return 64;
       }
       if (o.json) io.out(JSON.stringify(results));
-      else for (const r of results) io.out(r.ok ? `${r.source}: ${r.unchanged ? 'up to date' : 'activated'} ${r.snapshotId} (${r.entities} entities, version ${r.version})` : `${r.source}: FAILED (${r.transient ? 'transient' : 'bad data'}): ${r.reason}; the active snapshot is unchanged`);
+      else
+        for (const r of results)
+          io.out(
+            r.ok
+              ? `${r.source}: ${r.unchanged ? 'up to date' : 'activated'} ${r.snapshotId} (${r.entities} entities, version ${r.version})`
+              : `${r.source}: FAILED (${r.transient ? 'transient' : 'bad data'}): ${r.reason}; the active snapshot is unchanged`,
+          );
       return results.every((r) => r.ok) ? 0 : 1;
     }
     default:

@@ -26,15 +26,19 @@ export const screeningModule: FastifyPluginAsync<ModuleOptions> = async (app, { 
   app.addHook('onClose', async () => cache.close());
 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.post('', {
-    config: { scope: 'checks:write' },
-    schema: {
-      tags: ['Checks'],
-      operationId: 'createScreeningCheck',
-      summary: 'Screen a name (and date of birth, country, identifiers) against sanctions, PEP and adverse-media lists',
-      description: OPERATION_DOCS.createScreeningCheck,
-      body: ScreeningRequest,
-      response: { 200: Check, ...standardErrors, 422: Type.Ref('Error') },
+  r.post(
+    '',
+    {
+      config: { scope: 'checks:write' },
+      schema: {
+        tags: ['Checks'],
+        operationId: 'createScreeningCheck',
+        summary: 'Screen a name (and date of birth, country, identifiers) against sanctions, PEP and adverse-media lists',
+        description: OPERATION_DOCS.createScreeningCheck,
+        body: ScreeningRequest,
+        response: { 200: Check, ...standardErrors, 422: Type.Ref('Error') },
+      },
     },
-  }, async (req) => screenSubject({ ctx: req.ctx, sealer: deps.sealer, cache, input: req.body }));
+    async (req) => screenSubject({ ctx: req.ctx, sealer: deps.sealer, cache, input: req.body }),
+  );
 };

@@ -9,7 +9,9 @@ import type { Static, TObject } from '@sinclair/typebox';
 export type QueryFields = Static<TObject<typeof ScreeningQueryFields>>;
 
 /** API fields → the engine's query. */
-export function toScreeningQuery(f: Pick<QueryFields, 'name' | 'aliases' | 'date_of_birth' | 'country' | 'countries' | 'entity_type' | 'gender' | 'identifiers'>): ScreeningQuery {
+export function toScreeningQuery(
+  f: Pick<QueryFields, 'name' | 'aliases' | 'date_of_birth' | 'country' | 'countries' | 'entity_type' | 'gender' | 'identifiers'>,
+): ScreeningQuery {
   const countries = [...(f.country ? [f.country] : []), ...(f.countries ?? [])];
   return {
     name: f.name,
@@ -18,7 +20,9 @@ export function toScreeningQuery(f: Pick<QueryFields, 'name' | 'aliases' | 'date
     ...(f.date_of_birth ? { birthDate: f.date_of_birth } : {}),
     ...(countries.length ? { countries } : {}),
     ...(f.gender ? { gender: f.gender } : {}),
-    ...(f.identifiers?.length ? { identifiers: f.identifiers.map((i) => ({ type: i.type, value: i.value, ...(i.country ? { country: i.country } : {}) })) } : {}),
+    ...(f.identifiers?.length
+      ? { identifiers: f.identifiers.map((i) => ({ type: i.type, value: i.value, ...(i.country ? { country: i.country } : {}) })) }
+      : {}),
   };
 }
 
@@ -30,13 +34,21 @@ export function selectIndexes(all: SnapshotIndex[], environment: Environment, so
   const usable = all.filter((s) => environment === 'sandbox' || s.snapshot.source !== SANDBOX_SOURCE);
   // Never answer no_match without a list behind it (in sandbox this only happens if the built-in list was removed).
   if (usable.length === 0) {
-    throw new AppError('check_unavailable', 'No sanctions list has been imported for production screening. The operator must import one (`verity lists import FILE --format …`) or enable `lists sync` (LIST_SYNC_SOURCES).', { field: null });
+    throw new AppError(
+      'check_unavailable',
+      'No sanctions list has been imported for production screening. The operator must import one (`verity lists import FILE --format …`) or enable `lists sync` (LIST_SYNC_SOURCES).',
+      { field: null },
+    );
   }
   if (!sources) return usable;
   const chosen = usable.filter((s) => sources.includes(s.snapshot.source));
   const missing = sources.filter((src) => !usable.some((s) => s.snapshot.source === src));
   if (missing.length) {
-    throw new AppError('check_unavailable', `No active list for source(s) ${missing.join(', ')} in this environment; available: ${usable.map((s) => s.snapshot.source).join(', ') || 'none'}.`, { field: 'sources' });
+    throw new AppError(
+      'check_unavailable',
+      `No active list for source(s) ${missing.join(', ')} in this environment; available: ${usable.map((s) => s.snapshot.source).join(', ') || 'none'}.`,
+      { field: 'sources' },
+    );
   }
   return chosen;
 }

@@ -25,7 +25,19 @@ const RANK = { no_match: 0, potential_match: 1, match: 2 } as const;
 
 /** The API's hit; `entity` (the listed entity) adds the listing date and source link for reviewers. */
 export function toApiHit(h: Hit, entity?: Pick<ListEntity, 'listedAt' | 'sourceUrl'>): ScreeningHit {
-  return { entity_id: h.entityId, source: h.source, schema: h.schema, names: h.names, listed_at: entity?.listedAt ?? null, source_url: entity?.sourceUrl ?? null, datasets: h.datasets, programs: h.programs, score: Math.round(h.score * 10000) / 10000, blocked: h.blocked === true, explanation: { matched: h.explanation.matched, contradicted: h.explanation.contradicted, components: { ...h.explanation.components } } };
+  return {
+    entity_id: h.entityId,
+    source: h.source,
+    schema: h.schema,
+    names: h.names,
+    listed_at: entity?.listedAt ?? null,
+    source_url: entity?.sourceUrl ?? null,
+    datasets: h.datasets,
+    programs: h.programs,
+    score: Math.round(h.score * 10000) / 10000,
+    blocked: h.blocked === true,
+    explanation: { matched: h.explanation.matched, contradicted: h.explanation.contradicted, components: { ...h.explanation.components } },
+  };
 }
 
 /**
@@ -52,7 +64,10 @@ export function screenAcross(indexes: readonly ListIndex[], query: ScreeningQuer
   }
   hits.sort((a, b) => Number(!!b.blocked) - Number(!!a.blocked) || b.score - a.score);
   const top = hits.slice(0, limit);
-  const apiHits = [...o.rules.blockHits, ...top.map((h) => toApiHit(h, listed.get(h.entityId)))].slice(0, Math.max(limit, o.rules.blockHits.length));
+  const apiHits = [...o.rules.blockHits, ...top.map((h) => toApiHit(h, listed.get(h.entityId)))].slice(
+    0,
+    Math.max(limit, o.rules.blockHits.length),
+  );
   if (o.rules.blockHits.length) decision = 'match';
   const engine: ScreeningResult = { decision, hits: top, suppressed, candidatesExamined: examined, threshold };
   return { decision, hits: apiHits, suppressed, candidates_examined: examined, threshold, list_versions: versions, engine };

@@ -30,7 +30,12 @@ let users = 0;
 
 export function retainScreeningWorker(): ScreeningWorker {
   users++;
-  pool ??= createWorkerPool<IndexTask, IndexTaskResult>({ file: workerFileUrl(import.meta.url, './index-worker.js'), size: 1, name: 'screening', taskTimeoutMs: TASK_TIMEOUT_MS });
+  pool ??= createWorkerPool<IndexTask, IndexTaskResult>({
+    file: workerFileUrl(import.meta.url, './index-worker.js'),
+    size: 1,
+    name: 'screening',
+    taskTimeoutMs: TASK_TIMEOUT_MS,
+  });
   const mine = pool;
   let released = false;
   const run = <T extends IndexTask>(task: T) => mine.run(task) as Promise<IndexTaskResults[T['kind']]>;
@@ -78,6 +83,9 @@ export function retainScreeningWorker(): ScreeningWorker {
 }
 
 /** A worker task failed because the worker no longer has the state it needs (restarted, or dropped). */
-export function stateMissing(err: unknown, code: 'index_missing' | 'upload_missing' | 'delta_missing'): err is Error & { details?: { missing?: string[] } } {
+export function stateMissing(
+  err: unknown,
+  code: 'index_missing' | 'upload_missing' | 'delta_missing',
+): err is Error & { details?: { missing?: string[] } } {
   return err instanceof Error && (err as { code?: unknown }).code === code;
 }

@@ -18,7 +18,11 @@ export function nationalityAlpha2(n: string | null): string | undefined {
  * name, date of birth, nationality and the session's subject country; the journey's data sets and
  * threshold), in the standalone endpoint's shape; null when the fields hold no name.
  */
-export function screeningInputFor(f: SubjectFields, settings: SessionScreeningSettings, subject: { reference: string | null; country: string | null }): ScreeningRequest | null {
+export function screeningInputFor(
+  f: SubjectFields,
+  settings: SessionScreeningSettings,
+  subject: { reference: string | null; country: string | null },
+): ScreeningRequest | null {
   const name = fullName(f);
   if (!name) return null;
   const countries = [...new Set([nationalityAlpha2(f.nationality), subject.country ?? undefined].filter((c): c is string => !!c))];

@@ -24,9 +24,13 @@ export interface ScreeningSettings {
 /** Reads and validates the module's environment variables (documented in docs/screening.md). */
 export function loadScreeningSettings(env: NodeJS.ProcessEnv = process.env): ScreeningSettings {
   const { problems, num } = envReader(env);
-  const syncSources = (env.LIST_SYNC_SOURCES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const syncSources = (env.LIST_SYNC_SOURCES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = syncSources.filter((s) => !SYNC_FORMATS[s]);
-  if (unknown.length) problems.push(`LIST_SYNC_SOURCES names unknown source(s) ${unknown.join(', ')}; known: ${Object.keys(SYNC_FORMATS).join(', ')}`);
+  if (unknown.length)
+    problems.push(`LIST_SYNC_SOURCES names unknown source(s) ${unknown.join(', ')}; known: ${Object.keys(SYNC_FORMATS).join(', ')}`);
   const syncUrls: Record<string, string> = {};
   for (const source of Object.keys(SYNC_FORMATS)) {
     const name = `LIST_SYNC_URL_${source.toUpperCase()}`;

@@ -48,12 +48,17 @@ export const snapshots = {
 
   /** Ids of the active snapshots, in order: changes exactly when the active set changes. */
   async fingerprint(db: Queryable): Promise<string> {
-    const rows = await db.query<{ f: string | null }>("SELECT string_agg(id, ',' ORDER BY id) AS f FROM list_snapshots WHERE state = 'active'");
+    const rows = await db.query<{ f: string | null }>(
+      "SELECT string_agg(id, ',' ORDER BY id) AS f FROM list_snapshots WHERE state = 'active'",
+    );
     return rows[0]?.f ?? '';
   },
 
   async entities(db: Queryable, snapshotId: string): Promise<ListEntity[]> {
-    const rows = await db.query<{ entity: ListEntity | string }>('SELECT entity FROM list_snapshot_entities WHERE snapshot_id = $1 ORDER BY entity_id', [snapshotId]);
+    const rows = await db.query<{ entity: ListEntity | string }>(
+      'SELECT entity FROM list_snapshot_entities WHERE snapshot_id = $1 ORDER BY entity_id',
+      [snapshotId],
+    );
     return rows.map((r) => (typeof r.entity === 'string' ? (JSON.parse(r.entity) as ListEntity) : r.entity));
   },
 
@@ -88,18 +93,22 @@ export const snapshots = {
 
   /** Staging → active (the caller superseded the previous one in the same transaction). */
   async activate(tx: Queryable, id: string): Promise<SnapshotRow | null> {
-    const rows = await tx.query<SnapshotRow>("UPDATE list_snapshots SET state = 'active', imported_at = now() WHERE id = $1 AND state = 'staging' RETURNING *", [id]);
+    const rows = await tx.query<SnapshotRow>(
+      "UPDATE list_snapshots SET state = 'active', imported_at = now() WHERE id = $1 AND state = 'staging' RETURNING *",
+      [id],
+    );
     return rows[0] ?? null;
   },
 
   /** Deletes staging snapshots (and their entities): one, or a source's leftovers older than `olderThanMs`. */
   async deleteStaging(db: Queryable, o: { id: string } | { source: string; olderThanMs: number }): Promise<number> {
-    const rows = 'id' in o
-      ? await db.query<{ id: string }>("DELETE FROM list_snapshots WHERE id = $1 AND state = 'staging' RETURNING id", [o.id])
-      : await db.query<{ id: string }>(
-          "DELETE FROM list_snapshots WHERE source = $1 AND state = 'staging' AND imported_at < now() - make_interval(secs => $2::double precision / 1000) RETURNING id",
-          [o.source, o.olderThanMs],
-        );
+    const rows =
+      'id' in o
+        ? await db.query<{ id: string }>("DELETE FROM list_snapshots WHERE id = $1 AND state = 'staging' RETURNING id", [o.id])
+        : await db.query<{ id: string }>(
+            "DELETE FROM list_snapshots WHERE source = $1 AND state = 'staging' AND imported_at < now() - make_interval(secs => $2::double precision / 1000) RETURNING id",
+            [o.source, o.olderThanMs],
+          );
     return rows.length;
   },
 

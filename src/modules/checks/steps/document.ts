@@ -8,8 +8,21 @@ import { withoutEngine } from './outcomes.js';
 
 export const documentSettings = Type.Object(
   {
-    accepted_types: Type.Optional(Type.Array(Type.Union(DOCUMENT_TYPES.map((t) => Type.Literal(t))), { minItems: 1, uniqueItems: true, description: 'Document types accepted (default: all).' })),
-    accepted_countries: Type.Optional(Type.Array(CountryCode(), { minItems: 1, maxItems: 250, uniqueItems: true, description: 'Issuing countries accepted (default: all).' })),
+    accepted_types: Type.Optional(
+      Type.Array(Type.Union(DOCUMENT_TYPES.map((t) => Type.Literal(t))), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'Document types accepted (default: all).',
+      }),
+    ),
+    accepted_countries: Type.Optional(
+      Type.Array(CountryCode(), {
+        minItems: 1,
+        maxItems: 250,
+        uniqueItems: true,
+        description: 'Issuing countries accepted (default: all).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -23,7 +23,8 @@ function assertCorrectable(s: SessionRow | null): asserts s is SessionRow {
   if (!s) throw notFound('verification', 'id');
   if (s.deleted_at) throw conflict('The session was deleted (its personal data is gone); its fields can no longer be corrected.');
   const status = effectiveState(s, new Date());
-  if (status !== 'referred') throw conflict(`The session is ${status}; extracted fields can be corrected only while it is referred (under review).`);
+  if (status !== 'referred')
+    throw conflict(`The session is ${status}; extracted fields can be corrected only while it is referred (under review).`);
 }
 
 /**
@@ -34,7 +35,21 @@ function assertCorrectable(s: SessionRow | null): asserts s is SessionRow {
  * referred: a correction never decides), the open case's reasons and severity, the correction row
  * (values sealed) and the audit row (salted hashes only).
  */
-export async function correctFields({ ctx, sealer, cache, hostedBaseUrl, id, input }: { ctx: RequestContext; sealer: Sealer; cache: ScreeningIndexCache; hostedBaseUrl: string; id: string; input: CorrectFields }): Promise<Verification> {
+export async function correctFields({
+  ctx,
+  sealer,
+  cache,
+  hostedBaseUrl,
+  id,
+  input,
+}: {
+  ctx: RequestContext;
+  sealer: Sealer;
+  cache: ScreeningIndexCache;
+  hostedBaseUrl: string;
+  id: string;
+  input: CorrectFields;
+}): Promise<Verification> {
   const pre = await sessions.get(ctx.db, ctx, id);
   assertCorrectable(pre);
   const current = (await sessionFields.read(ctx.db, ctx, sealer, id)) ?? emptyFields();
@@ -47,10 +62,12 @@ export async function correctFields({ ctx, sealer, cache, hostedBaseUrl, id, inp
   let outcome: CheckOutcome | null = null;
   if (settings && names.some((n) => SCREENING_INPUT_FIELDS.includes(n as keyof SubjectFields))) {
     const request = screeningInputFor(corrected, settings, { reference: pre.subject_reference, country: pre.subject_country });
-    if (!request) throw invalid('fields.surname', 'The journey screens the subject, so the corrected fields need a name (given_names or surname).');
+    if (!request)
+      throw invalid('fields.surname', 'The journey screens the subject, so the corrected fields need a name (given_names or surname).');
     // As in the pipeline: screening that cannot run here (no list imported) is an outcome for review, not a refusal.
     outcome = await evaluateScreening({ ctx, sealer, cache, input: request }).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'check_unavailable') return withoutEngine('potential_match', 'check_unavailable', err.message);
+      if (err instanceof AppError && err.code === 'check_unavailable')
+        return withoutEngine('potential_match', 'check_unavailable', err.message);
       throw err;
     });
   }
@@ -59,7 +76,7 @@ export async function correctFields({ ctx, sealer, cache, hostedBaseUrl, id, inp
     const s = await sessions.lock(tx, ctx, id);
     assertCorrectable(s);
     const now = (await sessionFields.read(tx, ctx, sealer, id)) ?? emptyFields();
-    if (JSON.stringify(now) !== JSON.stringify(current)) throw conflict('The session\'s fields changed meanwhile; retrieve it and retry.');
+    if (JSON.stringify(now) !== JSON.stringify(current)) throw conflict("The session's fields changed meanwhile; retrieve it and retry.");
     await sessionFields.write(tx, ctx, sealer, id, corrected);
 
     let rescreening: Correction['rescreening'] = null;
@@ -67,14 +84,20 @@ export async function correctFields({ ctx, sealer, cache, hostedBaseUrl, id, inp
       const checks = (await sessions.checksOf(tx, [id])).get(id) ?? [];
       const before = checks.find((c) => c.type === 'sanctions_pep')?.status ?? 'pending';
       await correctionRepo.storeScreening(tx, ctx, sealer, id, outcome);
-      const outcomes = checks.filter((c) => c.type !== 'risk_score').map((c) => ({ type: c.type, status: c.type === 'sanctions_pep' ? outcome!.status : c.status }) as JourneyOutcome);
+      const outcomes = checks
+        .filter((c) => c.type !== 'risk_score')
+        .map((c) => ({ type: c.type, status: c.type === 'sanctions_pep' ? outcome!.status : c.status }) as JourneyOutcome);
       let recommendation: string | null = null;
       try {
         const d = decide(s.definition, outcomes);
         recommendation = d.decision;
         await correctionRepo.storeRisk(tx, ctx, id, d);
         for (const before of await caseRows.unclosedOfSession(tx, ctx, id)) {
-          await caseRows.setReasons(tx, ctx, before.id, { reasonCode: d.reason_codes[0] ?? before.reason_code, reasonCodes: d.reason_codes, severity: reviewSeverity(d.risk.band, d.reason_codes) });
+          await caseRows.setReasons(tx, ctx, before.id, {
+            reasonCode: d.reason_codes[0] ?? before.reason_code,
+            reasonCodes: d.reason_codes,
+            severity: reviewSeverity(d.risk.band, d.reason_codes),
+          });
           await announceCaseChange(tx, ctx, before, (await caseRows.get(tx, ctx, before.id))!, { event: 'fields_corrected' });
         }
       } catch (err) {
@@ -85,9 +108,18 @@ export async function correctFields({ ctx, sealer, cache, hostedBaseUrl, id, inp
     }
 
     const correctionId = newId('correction');
-    const hashes = await corrections.insert(tx, ctx, sealer, { id: correctionId, sessionId: id, actor: `${ctx.actor.type}:${ctx.actor.id}`, reason: input.reason, changes, rescreening });
+    const hashes = await corrections.insert(tx, ctx, sealer, {
+      id: correctionId,
+      sessionId: id,
+      actor: `${ctx.actor.type}:${ctx.actor.id}`,
+      reason: input.reason,
+      changes,
+      rescreening,
+    });
     await emitAudit(tx, ctx, {
-      action: 'verification.fields_corrected', resourceType: 'verification', resourceId: id,
+      action: 'verification.fields_corrected',
+      resourceType: 'verification',
+      resourceId: id,
       metadata: { correction_id: correctionId, fields: names, ...hashes, reason: input.reason, rescreening },
     });
     return loadVerificationDetail(tx, ctx, sealer, id, hostedBaseUrl);

@@ -10,8 +10,19 @@ import type { Tenant } from '../repository.js';
 export const CORRECTION_PURPOSE = 'session-correction';
 
 type Changes = Record<string, { before: unknown; after: unknown }>;
-interface SealedChanges { salt: string; changes: Changes }
-interface CorrectionRow { id: string; actor: string; reason: string; fields: string[]; changes_sealed: string | null; rescreening: Correction['rescreening']; created_at: Date }
+interface SealedChanges {
+  salt: string;
+  changes: Changes;
+}
+interface CorrectionRow {
+  id: string;
+  actor: string;
+  reason: string;
+  fields: string[];
+  changes_sealed: string | null;
+  rescreening: Correction['rescreening'];
+  created_at: Date;
+}
 
 /**
  * Salted SHA-256 of one value, for the audit row: SHA-256(salt ‖ "\n" ‖ JSON value). The salt is
@@ -20,7 +31,11 @@ interface CorrectionRow { id: string; actor: string; reason: string; fields: str
  * of birth or a sex alone would be trivial to find from an unsalted hash).
  */
 export function valueHash(salt: string, value: unknown): string {
-  return createHash('sha256').update(salt).update('\n').update(JSON.stringify(value ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(salt)
+    .update('\n')
+    .update(JSON.stringify(value ?? null))
+    .digest('hex');
 }
 
 /** The fields that actually change, with before and after values. */
@@ -35,15 +50,31 @@ export function diffFields(before: SubjectFields, patch: Partial<SubjectFields>)
 
 export const corrections = {
   /** Stores one correction; returns the salted hashes of its values for the audit row. */
-  async insert(tx: Queryable, t: Tenant, sealer: Sealer, c: { id: string; sessionId: string; actor: string; reason: string; changes: Changes; rescreening: Correction['rescreening'] }) {
+  async insert(
+    tx: Queryable,
+    t: Tenant,
+    sealer: Sealer,
+    c: { id: string; sessionId: string; actor: string; reason: string; changes: Changes; rescreening: Correction['rescreening'] },
+  ) {
     const salt = randomBytes(16).toString('hex');
     const sealed: SealedChanges = { salt, changes: c.changes };
     await tx.query(
       `INSERT INTO session_corrections (id, session_id, account_id, environment, actor, reason, fields, changes_sealed, rescreening)
        VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9::jsonb)`,
-      [c.id, c.sessionId, t.accountId, t.environment, c.actor, c.reason, Object.keys(c.changes), sealer.seal(CORRECTION_PURPOSE, JSON.stringify(sealed)), c.rescreening ? JSON.stringify(c.rescreening) : null],
+      [
+        c.id,
+        c.sessionId,
+        t.accountId,
+        t.environment,
+        c.actor,
+        c.reason,
+        Object.keys(c.changes),
+        sealer.seal(CORRECTION_PURPOSE, JSON.stringify(sealed)),
+        c.rescreening ? JSON.stringify(c.rescreening) : null,
+      ],
     );
-    const hashes = (side: 'before' | 'after') => Object.fromEntries(Object.entries(c.changes).map(([k, v]) => [k, valueHash(salt, v[side])]));
+    const hashes = (side: 'before' | 'after') =>
+      Object.fromEntries(Object.entries(c.changes).map(([k, v]) => [k, valueHash(salt, v[side])]));
     return { before_sha256: hashes('before'), after_sha256: hashes('after') };
   },
 
@@ -54,7 +85,11 @@ export const corrections = {
       [t.accountId, t.environment, sessionId],
     );
     return rows.map((r) => ({
-      id: r.id, fields: r.fields, reason: r.reason, actor: r.actor, at: iso(r.created_at)!,
+      id: r.id,
+      fields: r.fields,
+      reason: r.reason,
+      actor: r.actor,
+      at: iso(r.created_at)!,
       changes: r.changes_sealed ? (JSON.parse(sealer.open(CORRECTION_PURPOSE, r.changes_sealed)) as SealedChanges).changes : null,
       rescreening: r.rescreening ?? null,
     }));

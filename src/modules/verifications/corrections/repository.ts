@@ -8,7 +8,10 @@ import type { Tenant } from '../repository.js';
 export const correctionRepo = {
   /** Erasure: corrections keep who, when, why and which fields; their values go with the rest. */
   async eraseValues(tx: Queryable, t: Tenant, sessionId: string): Promise<void> {
-    await tx.query('UPDATE session_corrections SET changes_sealed = NULL WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND changes_sealed IS NOT NULL', [t.accountId, t.environment, sessionId]);
+    await tx.query(
+      'UPDATE session_corrections SET changes_sealed = NULL WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND changes_sealed IS NOT NULL',
+      [t.accountId, t.environment, sessionId],
+    );
   },
   /** The session's sanctions_pep check takes the re-run's status, score and sealed result. */
   async storeScreening(tx: Queryable, t: Tenant, sealer: Sealer, sessionId: string, o: CheckOutcome): Promise<void> {
@@ -28,7 +31,10 @@ export const correctionRepo = {
     );
     const risk = d.checks.find((c) => c.type === 'risk_score');
     if (risk) {
-      await tx.query("UPDATE checks SET status = $4 WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND type = 'risk_score'", [t.accountId, t.environment, sessionId, risk.status]);
+      await tx.query(
+        "UPDATE checks SET status = $4 WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND type = 'risk_score'",
+        [t.accountId, t.environment, sessionId, risk.status],
+      );
     }
   },
 };

@@ -29,8 +29,17 @@ export interface EvidenceCheck {
 }
 
 /** A medium as the report lists it: what it is and its size, without opening it. */
-export interface EvidenceMediaInfo { id: string; check_id: string | null; kind: string; content_type: string; sha256: string; bytes: number }
-export interface EvidenceMedia extends EvidenceMediaInfo { data: Buffer }
+export interface EvidenceMediaInfo {
+  id: string;
+  check_id: string | null;
+  kind: string;
+  content_type: string;
+  sha256: string;
+  bytes: number;
+}
+export interface EvidenceMedia extends EvidenceMediaInfo {
+  data: Buffer;
+}
 
 /** Everything a session's evidence bundle (media opened) and report (media listed) are made of, read in one place. */
 export interface SessionEvidence<M extends EvidenceMediaInfo = EvidenceMedia> {
@@ -44,17 +53,44 @@ type DeletableRow = SessionRow & { effective_status: SessionState; deleted_at?: 
 
 /** 409 for a deleted session: its evidence was destroyed on purpose and cannot be produced again. */
 export function assertNotDeleted(s: { deleted_at?: Date | null }): void {
-  if (s.deleted_at) throw conflict(`The session was deleted at ${iso(s.deleted_at)}; its personal data and media no longer exist (only the tombstone remains).`);
+  if (s.deleted_at)
+    throw conflict(
+      `The session was deleted at ${iso(s.deleted_at)}; its personal data and media no longer exist (only the tombstone remains).`,
+    );
 }
 
 /** With `media: 'listed'` the media are described, not decrypted (the report only names them and their sizes). */
 export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id: string, hostedBaseUrl: string): Promise<SessionEvidence>;
-export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id: string, hostedBaseUrl: string, o: { media: 'listed' }): Promise<SessionEvidence<EvidenceMediaInfo>>;
-export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id: string, hostedBaseUrl: string, o?: { media: 'listed' }): Promise<SessionEvidence<EvidenceMediaInfo>> {
+export async function loadEvidence(
+  db: Queryable,
+  t: Tenant,
+  sealer: Sealer,
+  id: string,
+  hostedBaseUrl: string,
+  o: { media: 'listed' },
+): Promise<SessionEvidence<EvidenceMediaInfo>>;
+export async function loadEvidence(
+  db: Queryable,
+  t: Tenant,
+  sealer: Sealer,
+  id: string,
+  hostedBaseUrl: string,
+  o?: { media: 'listed' },
+): Promise<SessionEvidence<EvidenceMediaInfo>> {
   const s = (await sessions.get(db, t, id)) as DeletableRow | null;
   if (!s) throw notFound('verification', 'id');
   assertNotDeleted(s);
-  const checkRows = await db.query<{ id: string; session_id: string; type: string; status: string; score: number | null; result_sealed: string | null; created_at: Date; completed_at: Date | null; redacted_at: Date | null }>(
+  const checkRows = await db.query<{
+    id: string;
+    session_id: string;
+    type: string;
+    status: string;
+    score: number | null;
+    result_sealed: string | null;
+    created_at: Date;
+    completed_at: Date | null;
+    redacted_at: Date | null;
+  }>(
     'SELECT id, session_id, type, status, score, result_sealed, created_at, completed_at, redacted_at FROM checks WHERE account_id = $1 AND environment = $2 AND session_id = $3 ORDER BY id',
     [t.accountId, t.environment, id],
   );
@@ -63,10 +99,22 @@ export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id:
   const session = { ...detail, transitions: detail.transitions ?? [] };
   const decision = s.decision && s.risk_score !== null && s.risk_band ? toDecision(s, s.effective_status, checkRows) : null;
   const checks = checkRows.map((c): EvidenceCheck => {
-    const p: CheckPayload = c.result_sealed ? JSON.parse(sealer.open(RESULT_PURPOSE, c.result_sealed)) : { reasons: [], signals: [], model: [], timings: {}, result: {} };
+    const p: CheckPayload = c.result_sealed
+      ? JSON.parse(sealer.open(RESULT_PURPOSE, c.result_sealed))
+      : { reasons: [], signals: [], model: [], timings: {}, result: {} };
     return {
-      id: c.id, type: c.type, status: c.status, score: c.score, reasons: p.reasons, signals: p.signals, model: p.model, timings: p.timings, result: p.result,
-      created_at: iso(c.created_at)!, completed_at: iso(c.completed_at), redacted_at: iso(c.redacted_at),
+      id: c.id,
+      type: c.type,
+      status: c.status,
+      score: c.score,
+      reasons: p.reasons,
+      signals: p.signals,
+      model: p.model,
+      timings: p.timings,
+      result: p.result,
+      created_at: iso(c.created_at)!,
+      completed_at: iso(c.completed_at),
+      redacted_at: iso(c.redacted_at),
     };
   });
   const listed = o?.media === 'listed';
@@ -76,18 +124,41 @@ export async function loadEvidence(db: Queryable, t: Tenant, sealer: Sealer, id:
        AND (session_id = $3 OR check_id = ANY($4::text[])) ORDER BY id`,
     [t.accountId, t.environment, id, checkRows.map((c) => c.id)],
   );
-  const media = listed ? mediaRows : mediaRows.map(({ data_sealed, ...m }) => ({ ...m, data: sealer.openBytes(MEDIA_PURPOSE, Buffer.from(data_sealed!)) }));
+  const media = listed
+    ? mediaRows
+    : mediaRows.map(({ data_sealed, ...m }) => ({ ...m, data: sealer.openBytes(MEDIA_PURPOSE, Buffer.from(data_sealed!)) }));
   return { session, decision, checks, media };
 }
 
 const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic', 'image/tiff': 'tif', 'image/gif': 'gif',
-  'application/pdf': 'pdf', 'video/mp4': 'mp4', 'video/webm': 'webm', 'text/plain': 'txt', 'application/json': 'json',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/heic': 'heic',
+  'image/tiff': 'tif',
+  'image/gif': 'gif',
+  'application/pdf': 'pdf',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'text/plain': 'txt',
+  'application/json': 'json',
 };
 export const extensionFor = (contentType: string) => EXTENSIONS[contentType.split(';')[0]!.trim().toLowerCase()] ?? 'bin';
 
-export interface ManifestFile { path: string; size: number; sha256: string; content_type?: string; kind?: string; check_id?: string | null }
-export interface Manifest { format: 'verity-evidence/1'; session_id: string; generated_at: string; files: ManifestFile[] }
+export interface ManifestFile {
+  path: string;
+  size: number;
+  sha256: string;
+  content_type?: string;
+  kind?: string;
+  check_id?: string | null;
+}
+export interface Manifest {
+  format: 'verity-evidence/1';
+  session_id: string;
+  generated_at: string;
+  files: ManifestFile[];
+}
 
 const json = (v: unknown) => Buffer.from(JSON.stringify(v, null, 2) + '\n', 'utf8');
 
@@ -114,7 +185,14 @@ export function evidenceFiles(e: SessionEvidence, generatedAt: Date): { files: Z
   };
   const manifestBytes = json(manifest);
   const manifestSha256 = sha256(manifestBytes);
-  return { files: [{ path: 'manifest.json', data: manifestBytes }, ...files, { path: 'manifest.sha256', data: Buffer.from(`${manifestSha256}  manifest.json\n`) }], manifestSha256 };
+  return {
+    files: [
+      { path: 'manifest.json', data: manifestBytes },
+      ...files,
+      { path: 'manifest.sha256', data: Buffer.from(`${manifestSha256}  manifest.json\n`) },
+    ],
+    manifestSha256,
+  };
 }
 
 export function buildEvidenceZip(e: SessionEvidence, generatedAt: Date): { zip: Buffer; manifestSha256: string } {
@@ -156,7 +234,8 @@ export function verifyEvidenceBundle(zip: Buffer, expectedManifestSha256?: strin
   const recorded = byPath.get('manifest.sha256')?.toString('utf8').trim().split(/\s+/)[0];
   if (!recorded) problems.push('manifest.sha256 is missing');
   else if (recorded !== actual) problems.push(`manifest.json: SHA-256 ${actual} differs from manifest.sha256 (${recorded})`);
-  if (expectedManifestSha256 && expectedManifestSha256 !== actual) problems.push(`manifest.json: SHA-256 ${actual} differs from the expected ${expectedManifestSha256}`);
+  if (expectedManifestSha256 && expectedManifestSha256 !== actual)
+    problems.push(`manifest.json: SHA-256 ${actual} differs from the expected ${expectedManifestSha256}`);
   let manifest: Manifest;
   try {
     manifest = JSON.parse(manifestBytes.toString('utf8')) as Manifest;

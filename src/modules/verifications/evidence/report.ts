@@ -39,7 +39,11 @@ export function wrap(text: string, font: PDFFont, size: number, width: number): 
 class Writer {
   private page!: PDFPage;
   private y = 0;
-  constructor(private doc: PDFDocument, private font: PDFFont, private bold: PDFFont) {
+  constructor(
+    private doc: PDFDocument,
+    private font: PDFFont,
+    private bold: PDFFont,
+  ) {
     this.newPage();
   }
   newPage() {
@@ -119,7 +123,11 @@ export async function renderReport(e: SessionEvidence<EvidenceMediaInfo>, genera
 
   w.heading('Session');
   w.field('Journey', `${s.journey} (version ${s.journey_version})`);
-  if (s.imported_from) w.field('Origin', `Imported from ${s.imported_from.provider} (${s.imported_from.external_id})${s.imported_from.journey ? `, journey ${s.imported_from.journey}` : ''}`);
+  if (s.imported_from)
+    w.field(
+      'Origin',
+      `Imported from ${s.imported_from.provider} (${s.imported_from.external_id})${s.imported_from.journey ? `, journey ${s.imported_from.journey}` : ''}`,
+    );
   w.field('Status', s.status);
   w.field('Created', s.created_at);
   w.field('Expires', s.expires_at);

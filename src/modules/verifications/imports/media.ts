@@ -18,8 +18,13 @@ const RECOGNISED = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'imag
  */
 function contentTypeOf(data: Buffer, declared: string | undefined, field: string): string {
   const sniffed = sniffContentType(data);
-  const d = declared?.split(';')[0]!.trim().toLowerCase().replace(/^image\/jpg$/, 'image/jpeg');
-  if (d && d !== sniffed && (RECOGNISED.includes(d) || sniffed !== 'application/octet-stream')) throw new RecordProblem(`${field}.content_type`, `${field}.content_type says ${d} but the bytes are ${sniffed}.`);
+  const d = declared
+    ?.split(';')[0]!
+    .trim()
+    .toLowerCase()
+    .replace(/^image\/jpg$/, 'image/jpeg');
+  if (d && d !== sniffed && (RECOGNISED.includes(d) || sniffed !== 'application/octet-stream'))
+    throw new RecordProblem(`${field}.content_type`, `${field}.content_type says ${d} but the bytes are ${sniffed}.`);
   return sniffed;
 }
 
@@ -38,12 +43,19 @@ function decodeEmbedded(value: string, field: string, maxBytes: number): Buffer 
  * addresses refused by default, no redirects followed, at most maxBytes, a hard timeout.
  * Resolves the bytes or a message saying what went wrong.
  */
-export function fetchMedium(rawUrl: string, opts: { allowPrivateNetworks: boolean; maxBytes: number; timeoutMs: number }): Promise<Buffer | string> {
-  const problem = checkDestinationUrl(rawUrl, { requireHttps: !opts.allowPrivateNetworks, allowPrivateNetworks: opts.allowPrivateNetworks });
+export function fetchMedium(
+  rawUrl: string,
+  opts: { allowPrivateNetworks: boolean; maxBytes: number; timeoutMs: number },
+): Promise<Buffer | string> {
+  const problem = checkDestinationUrl(rawUrl, {
+    requireHttps: !opts.allowPrivateNetworks,
+    allowPrivateNetworks: opts.allowPrivateNetworks,
+  });
   if (problem) return Promise.resolve(problem);
   const url = new URL(rawUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && !addressAllowed(host, opts.allowPrivateNetworks)) return Promise.resolve('url must not point to a loopback, private or link-local address');
+  if (isIP(host) && !addressAllowed(host, opts.allowPrivateNetworks))
+    return Promise.resolve('url must not point to a loopback, private or link-local address');
   return new Promise((resolve) => {
     let settled = false;
     const finish = (v: Buffer | string) => {
@@ -69,14 +81,22 @@ export function fetchMedium(rawUrl: string, opts: { allowPrivateNetworks: boolea
       finish(`the download did not finish within ${opts.timeoutMs} ms`);
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
-      finish(err.code === 'EADDRNOTALLOWED' ? 'url must not point to a loopback, private or link-local address' : `the download failed (${err.code ?? 'network error'})`);
+      finish(
+        err.code === 'EADDRNOTALLOWED'
+          ? 'url must not point to a loopback, private or link-local address'
+          : `the download failed (${err.code ?? 'network error'})`,
+      );
     });
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       if (status < 200 || status >= 300) {
         res.resume();
         req.destroy();
-        return finish(status >= 300 && status < 400 ? `the server answered ${status} (a redirect, which is not followed)` : `the server answered ${status}`);
+        return finish(
+          status >= 300 && status < 400
+            ? `the server answered ${status} (a redirect, which is not followed)`
+            : `the server answered ${status}`,
+        );
       }
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > opts.maxBytes) {
@@ -120,19 +140,27 @@ export async function resolveMedia(record: ImportRecord, index: number, settings
   const CONCURRENCY = 4;
   for (let k = 0; k < referenced.length; k += CONCURRENCY) {
     const batch = referenced.slice(k, k + CONCURRENCY);
-    const got = await Promise.all(batch.map((j) => {
-      const m = items[j] as { url: string };
-      const left = deadline - Date.now();
-      if (left <= 0) return Promise.resolve('the time this request may spend downloading media ran out; send this record again in a smaller request');
-      return fetchMedium(m.url, { allowPrivateNetworks: settings.allowPrivateNetworks, maxBytes: settings.maxMediaBytes, timeoutMs: Math.min(settings.fetchTimeoutMs, left) });
-    }));
+    const got = await Promise.all(
+      batch.map((j) => {
+        const m = items[j] as { url: string };
+        const left = deadline - Date.now();
+        if (left <= 0)
+          return Promise.resolve('the time this request may spend downloading media ran out; send this record again in a smaller request');
+        return fetchMedium(m.url, {
+          allowPrivateNetworks: settings.allowPrivateNetworks,
+          maxBytes: settings.maxMediaBytes,
+          timeoutMs: Math.min(settings.fetchTimeoutMs, left),
+        });
+      }),
+    );
     batch.forEach((j, n) => {
       const m = items[j] as { kind: string; content_type?: string; url: string; sha256: string };
       const r = got[n]!;
       const field = `${base}[${j}]`;
       if (typeof r === 'string') throw new RecordProblem(`${field}.url`, `${field}.url: ${r}.`);
       const actual = sha256Hex(r);
-      if (actual !== m.sha256.toLowerCase()) throw new RecordProblem(`${field}.sha256`, `${field}.sha256 does not match the downloaded file (its SHA-256 is ${actual}).`);
+      if (actual !== m.sha256.toLowerCase())
+        throw new RecordProblem(`${field}.sha256`, `${field}.sha256 does not match the downloaded file (its SHA-256 is ${actual}).`);
       out[j] = { kind: m.kind, contentType: contentTypeOf(r, m.content_type, field), data: r };
     });
   }

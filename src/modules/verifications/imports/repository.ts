@@ -37,7 +37,11 @@ export const verificationImports = {
    * before (the unique index decides, so concurrent imports of one record make one session): then
    * returns null. The session token is a random hash nobody holds, expired from the start.
    */
-  async insertSession(tx: Queryable, t: Tenant, s: { id: string; provider: string; record: ImportRecord; tokenHash: string }): Promise<SessionRow | null> {
+  async insertSession(
+    tx: Queryable,
+    t: Tenant,
+    s: { id: string; provider: string; record: ImportRecord; tokenHash: string },
+  ): Promise<SessionRow | null> {
     const r = s.record;
     const decided = r.status === 'approved' || r.status === 'declined' || r.status === 'referred';
     const rows = await tx.query<SessionRow>(
@@ -49,19 +53,41 @@ export const verificationImports = {
        ON CONFLICT (account_id, environment, import_provider, import_external_id) WHERE origin = 'import' DO NOTHING
        RETURNING *`,
       [
-        s.id, t.accountId, t.environment, importJourneyKey(s.provider), r.status, r.subject.type, r.subject.reference, r.subject.country ?? null,
+        s.id,
+        t.accountId,
+        t.environment,
+        importJourneyKey(s.provider),
+        r.status,
+        r.subject.type,
+        r.subject.reference,
+        r.subject.country ?? null,
         // No lifetime applies to an imported session; expires_at is when it ended at the previous provider.
-        r.completed_at, s.tokenHash, r.created_at,
-        decided ? r.status : null, r.risk?.score ?? null, r.risk?.band ?? null, r.reason_codes ?? [], decided ? `import:${s.provider}` : null, decided ? r.completed_at : null,
+        r.completed_at,
+        s.tokenHash,
+        r.created_at,
+        decided ? r.status : null,
+        r.risk?.score ?? null,
+        r.risk?.band ?? null,
+        r.reason_codes ?? [],
+        decided ? `import:${s.provider}` : null,
+        decided ? r.completed_at : null,
         // A referred session is not complete: it waits for a reviewer (here).
         r.status === 'referred' ? null : r.completed_at,
-        s.provider, r.external_id, r.journey ?? null,
+        s.provider,
+        r.external_id,
+        r.journey ?? null,
       ],
     );
     return rows[0] ?? null;
   },
 
-  async insertTransition(tx: Queryable, t: Tenant & { actor: Actor; requestId?: string | null }, sessionId: string, to: string, at: string): Promise<void> {
+  async insertTransition(
+    tx: Queryable,
+    t: Tenant & { actor: Actor; requestId?: string | null },
+    sessionId: string,
+    to: string,
+    at: string,
+  ): Promise<void> {
     await tx.query(
       `INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id, at)
        VALUES ($1, $2, $3, 'created', $4, $5, $6, $7, $8, $9::timestamptz)`,
@@ -70,22 +96,64 @@ export const verificationImports = {
   },
 
   /** A finished check of the imported session, its result sealed, with the record's timestamps. */
-  async insertCheck(tx: Queryable, t: Tenant, sealer: Sealer, c: { sessionId: string; type: string; status: string; score: number | null; subjectReference: string; payload: CheckPayload; createdAt: string; completedAt: string }): Promise<{ id: string; type: string; status: string }> {
+  async insertCheck(
+    tx: Queryable,
+    t: Tenant,
+    sealer: Sealer,
+    c: {
+      sessionId: string;
+      type: string;
+      status: string;
+      score: number | null;
+      subjectReference: string;
+      payload: CheckPayload;
+      createdAt: string;
+      completedAt: string;
+    },
+  ): Promise<{ id: string; type: string; status: string }> {
     const id = newId('check');
     await tx.query(
       `INSERT INTO checks (id, account_id, environment, type, status, score, subject_reference, session_id, result_sealed, created_at, completed_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11::timestamptz)`,
-      [id, t.accountId, t.environment, c.type, c.status, c.score, c.subjectReference, c.sessionId, sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload)), c.createdAt, c.completedAt],
+      [
+        id,
+        t.accountId,
+        t.environment,
+        c.type,
+        c.status,
+        c.score,
+        c.subjectReference,
+        c.sessionId,
+        sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload)),
+        c.createdAt,
+        c.completedAt,
+      ],
     );
     return { id, type: c.type, status: c.status };
   },
 
-  async insertSummary(tx: Queryable, t: Tenant & { actor: Actor; requestId?: string | null }, row: Omit<ImportRow, 'created_at'>): Promise<ImportRow> {
+  async insertSummary(
+    tx: Queryable,
+    t: Tenant & { actor: Actor; requestId?: string | null },
+    row: Omit<ImportRow, 'created_at'>,
+  ): Promise<ImportRow> {
     const rows = await tx.query<ImportRow>(
       `INSERT INTO verification_imports (id, account_id, environment, provider, created, duplicates, failed, records, actor_type, actor_id, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)
        RETURNING id, provider, created, duplicates, failed, records, created_at`,
-      [row.id, t.accountId, t.environment, row.provider, row.created, row.duplicates, row.failed, JSON.stringify(row.records), t.actor.type, t.actor.id, t.requestId ?? null],
+      [
+        row.id,
+        t.accountId,
+        t.environment,
+        row.provider,
+        row.created,
+        row.duplicates,
+        row.failed,
+        JSON.stringify(row.records),
+        t.actor.type,
+        t.actor.id,
+        t.requestId ?? null,
+      ],
     );
     return rows[0]!;
   },

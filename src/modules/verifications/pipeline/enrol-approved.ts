@@ -21,10 +21,19 @@ type Payload = { account_id: string; environment: Environment; session_id: strin
  * (`enrol_on_approval`), a job enrols the subject after commit. The face model runs in the job, not
  * in the deciding transaction.
  */
-export async function enqueueEnrolment(tx: Queryable, t: Pick<RequestContext, 'accountId' | 'environment'>, s: { id: string; definition: JourneyDefinition }): Promise<void> {
+export async function enqueueEnrolment(
+  tx: Queryable,
+  t: Pick<RequestContext, 'accountId' | 'environment'>,
+  s: { id: string; definition: JourneyDefinition },
+): Promise<void> {
   const o = s.definition.enrol_on_approval;
   if (!o?.face_search && !o?.monitoring) return;
-  await enqueueJob(tx, ENROL_QUEUE, { account_id: t.accountId, environment: t.environment, session_id: s.id }, { dedupeKey: `enrol:${s.id}` });
+  await enqueueJob(
+    tx,
+    ENROL_QUEUE,
+    { account_id: t.accountId, environment: t.environment, session_id: s.id },
+    { dedupeKey: `enrol:${s.id}` },
+  );
 }
 
 export function enrolJobHandlers(db: Db, sealer: () => Sealer): Record<string, JobHandler> {
@@ -42,7 +51,11 @@ export function enrolJobHandlers(db: Db, sealer: () => Sealer): Record<string, J
  * monitoring (one enrolment per subject reference; a later session updates it). A session deleted
  * or no longer approved enrols nothing; without a selfie face or a name, that part is skipped.
  */
-export async function enrolApproved(ctx: RequestContext, sealer: Sealer, sessionId: string): Promise<{ face: boolean; monitoring: boolean }> {
+export async function enrolApproved(
+  ctx: RequestContext,
+  sealer: Sealer,
+  sessionId: string,
+): Promise<{ face: boolean; monitoring: boolean }> {
   const s = await sessions.get(ctx.db, ctx, sessionId);
   const done = { face: false, monitoring: false };
   if (!s || s.status !== 'approved' || s.deleted_at || !s.subject_reference) return done;
@@ -51,7 +64,9 @@ export async function enrolApproved(ctx: RequestContext, sealer: Sealer, session
   if (o.monitoring) {
     const fields = await sessionFields.read(ctx.db, ctx, sealer, s.id);
     // Monitored with the query the session's own screening used.
-    const query = fields ? screeningInputFor(fields, screeningSettingsOf(s.definition) ?? {}, { reference: s.subject_reference, country: s.subject_country }) : null;
+    const query = fields
+      ? screeningInputFor(fields, screeningSettingsOf(s.definition) ?? {}, { reference: s.subject_reference, country: s.subject_country })
+      : null;
     if (query) {
       const { subject_reference: _ref, ...rest } = query;
       await enrolSubject({ ctx, sealer, input: { ...rest, subject_reference: s.subject_reference } });
@@ -62,7 +77,11 @@ export async function enrolApproved(ctx: RequestContext, sealer: Sealer, session
 }
 
 async function enrolFace(ctx: RequestContext, sealer: Sealer, sessionId: string, subjectReference: string): Promise<boolean> {
-  const already = await ctx.db.query('SELECT 1 FROM face_enrollments WHERE account_id = $1 AND environment = $2 AND session_id = $3', [ctx.accountId, ctx.environment, sessionId]);
+  const already = await ctx.db.query('SELECT 1 FROM face_enrollments WHERE account_id = $1 AND environment = $2 AND session_id = $3', [
+    ctx.accountId,
+    ctx.environment,
+    sessionId,
+  ]);
   if (already.length) return true;
   const rows = await ctx.db.query<{ data_sealed: Buffer | Uint8Array }>(
     `SELECT data_sealed FROM media WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND kind = 'selfie'
@@ -75,8 +94,20 @@ async function enrolFace(ctx: RequestContext, sealer: Sealer, sessionId: string,
   const vector = await hasVectorColumn(ctx.db);
   const modelKey = embeddingModelKey(model);
   await ctx.db.transaction(async (tx) => {
-    const r = await faceEnrollments.insert(tx, ctx, vector, { id: newEnrollmentId(), subjectReference, model: modelKey, embedding, sessionId });
-    if (r) await emitAudit(tx, ctx, { action: 'face_enrollment.created', resourceType: 'face_enrollment', resourceId: r.id, metadata: { subject_reference: subjectReference, model: modelKey, session_id: sessionId } });
+    const r = await faceEnrollments.insert(tx, ctx, vector, {
+      id: newEnrollmentId(),
+      subjectReference,
+      model: modelKey,
+      embedding,
+      sessionId,
+    });
+    if (r)
+      await emitAudit(tx, ctx, {
+        action: 'face_enrollment.created',
+        resourceType: 'face_enrollment',
+        resourceId: r.id,
+        metadata: { subject_reference: subjectReference, model: modelKey, session_id: sessionId },
+      });
   });
   return true;
 }

@@ -13,7 +13,14 @@ import { ensureSandboxSnapshot, indexCacheFor } from '../../checks/screening/ind
 import { completeSessionChecks } from '../complete.js';
 import { sessionFields } from '../fields.js';
 import { emptyFields } from '../../checks/kernel/index.js';
-import { runStep, type CapturedMedium, type JourneyCheckType, type StepOutcome, type StepResources, type StepState } from '../../checks/index.js';
+import {
+  runStep,
+  type CapturedMedium,
+  type JourneyCheckType,
+  type StepOutcome,
+  type StepResources,
+  type StepState,
+} from '../../checks/index.js';
 import { sessions } from '../repository.js';
 
 export const PIPELINE_QUEUE = QUEUES.verificationPipeline;
@@ -84,7 +91,14 @@ export async function runPipeline(ctx: RequestContext, sealer: Sealer, res: Step
   });
 }
 
-async function writeResult(tx: Queryable, t: RequestContext, sealer: Sealer, sessionId: string, type: string, o: StepOutcome): Promise<void> {
+async function writeResult(
+  tx: Queryable,
+  t: RequestContext,
+  sealer: Sealer,
+  sessionId: string,
+  type: string,
+  o: StepOutcome,
+): Promise<void> {
   const payload = { reasons: o.reasons, signals: o.signals, model: o.model, timings: o.timings, result: o.result };
   await tx.query(
     `UPDATE checks SET status = $5, score = $6, result_sealed = $7, completed_at = now()
@@ -94,7 +108,10 @@ async function writeResult(tx: Queryable, t: RequestContext, sealer: Sealer, ses
 }
 
 async function checkIds(db: Queryable, t: RequestContext, sessionId: string): Promise<Map<string, string>> {
-  const rows = await db.query<{ id: string; type: string }>('SELECT id, type FROM checks WHERE account_id = $1 AND environment = $2 AND session_id = $3', [t.accountId, t.environment, sessionId]);
+  const rows = await db.query<{ id: string; type: string }>(
+    'SELECT id, type FROM checks WHERE account_id = $1 AND environment = $2 AND session_id = $3',
+    [t.accountId, t.environment, sessionId],
+  );
   return new Map(rows.map((r) => [r.type, r.id]));
 }
 
@@ -107,7 +124,13 @@ async function capturedMedia(db: Queryable, t: RequestContext, sealer: Sealer, s
     [t.accountId, t.environment, sessionId],
   );
   const out = new Map<string, CapturedMedium>();
-  for (const r of rows) out.set(r.kind, { id: r.id, kind: r.kind, contentType: r.content_type, data: sealer.openBytes(MEDIA_PURPOSE, Buffer.from(r.data_sealed!)) });
+  for (const r of rows)
+    out.set(r.kind, {
+      id: r.id,
+      kind: r.kind,
+      contentType: r.content_type,
+      data: sealer.openBytes(MEDIA_PURPOSE, Buffer.from(r.data_sealed!)),
+    });
   return out;
 }
 
@@ -126,8 +149,19 @@ async function referForError(ctx: RequestContext, sealer: Sealer, sessionId: str
     timings: {},
     result: {},
   });
-  await completeSessionChecks(ctx.db, ctx, sessionId, types.map((type) => ({ type, status: outcome(type).status as DecisionInput['status'] })), async (tx) => {
-    for (const type of types) await writeResult(tx, ctx, sealer, sessionId, type, outcome(type));
-    await emitAudit(tx, ctx, { action: 'verification.pipeline_failed', resourceType: 'verification', resourceId: sessionId, metadata: { error: message.slice(0, 500) } });
-  });
+  await completeSessionChecks(
+    ctx.db,
+    ctx,
+    sessionId,
+    types.map((type) => ({ type, status: outcome(type).status as DecisionInput['status'] })),
+    async (tx) => {
+      for (const type of types) await writeResult(tx, ctx, sealer, sessionId, type, outcome(type));
+      await emitAudit(tx, ctx, {
+        action: 'verification.pipeline_failed',
+        resourceType: 'verification',
+        resourceId: sessionId,
+        metadata: { error: message.slice(0, 500) },
+      });
+    },
+  );
 }
