@@ -1,6 +1,6 @@
 import { QUEUES } from '../platform/queues.js';
 import type { Db } from '../platform/db.js';
-import { enqueueJob, type JobHandler } from '../platform/jobs.js';
+import { enqueueJob, purgeFinishedJobs, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/screening/index.js';
@@ -35,7 +35,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
       await purgeExpiredKeys(deps.db);
     },
     [QUEUES.jobsPurge]: async () => {
-      await deps.db.query("DELETE FROM jobs WHERE state = 'done' AND updated_at < now() - interval '7 days'");
+      await purgeFinishedJobs(deps.db);
     },
     [QUEUES.dbAnalyze]: async () => {
       await analyzeChangedTables(deps.db);

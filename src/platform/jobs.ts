@@ -39,6 +39,11 @@ export function backoffMs(attempt: number, baseMs = 1000, capMs = 3_600_000, ran
   return Math.round(ceiling / 2 + (rand() * ceiling) / 2);
 }
 
+/** Drops jobs done more than a week ago. */
+export async function purgeFinishedJobs(db: Queryable): Promise<void> {
+  await db.query("DELETE FROM jobs WHERE state = 'done' AND updated_at < now() - interval '7 days'");
+}
+
 export type JobHandler = (job: JobRow) => Promise<void>;
 
 export interface JobRunnerOptions {

@@ -43,3 +43,46 @@ export async function enqueueEvent(
   );
   return { id, created_at: createdAt };
 }
+
+/** An outbox row as stored; the events table belongs to this file. */
+export interface StoredEvent {
+  id: string;
+  account_id: string;
+  environment: string;
+  type: string;
+  resource_type: string | null;
+  resource_id: string | null;
+  data: Record<string, unknown>;
+  seq: number;
+  created_at: Date;
+  destination_id: string | null;
+}
+
+/** Locks the oldest not yet fanned-out events (skipping rows other workers hold). */
+export function claimUndispatchedEvents(tx: Queryable, limit: number) {
+  return tx.query<Pick<StoredEvent, 'id' | 'account_id' | 'environment' | 'type' | 'seq' | 'destination_id'>>(
+    'SELECT id, account_id, environment, type, seq, destination_id FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED',
+    [limit],
+  );
+}
+
+export async function markEventsDispatched(tx: Queryable, ids: string[]): Promise<void> {
+  await tx.query('UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])', [ids]);
+}
+
+export function eventsByIds(db: Queryable, ids: string[]) {
+  return db.query<StoredEvent>('SELECT * FROM events WHERE id = ANY($1::text[])', [ids]);
+}
+
+export async function findEvent(
+  db: Queryable,
+  ctx: Pick<RequestContext, 'accountId' | 'environment'>,
+  id: string,
+): Promise<StoredEvent | undefined> {
+  const [e] = await db.query<StoredEvent>('SELECT * FROM events WHERE account_id = $1 AND environment = $2 AND id = $3', [
+    ctx.accountId,
+    ctx.environment,
+    id,
+  ]);
+  return e;
+}

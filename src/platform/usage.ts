@@ -26,3 +26,11 @@ export async function recordUsage(
     [newId('usage'), ctx.accountId, ctx.environment, module, operation, resourceId, quantity, billingPeriod()],
   );
 }
+
+/** A tenant's usage in one billing period, summed per module and operation. */
+export function usageOfPeriod(db: Queryable, ctx: Pick<RequestContext, 'accountId' | 'environment'>, period: string) {
+  return db.query<{ module: string; operation: string; n: number }>(
+    'SELECT module, operation, sum(quantity)::int AS n FROM usage_records WHERE account_id = $1 AND environment = $2 AND period = $3 GROUP BY module, operation ORDER BY module, operation',
+    [ctx.accountId, ctx.environment, period],
+  );
+}

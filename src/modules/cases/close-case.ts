@@ -78,11 +78,7 @@ export async function closeAlertCases(
   let closed = 0;
   for (const a of alerts) {
     const ctx = systemContext(db, a.account_id, a.environment as Environment, requestId);
-    const ids = await tx.query<{ id: string }>(
-      "SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND alert_id = $3 AND state <> 'closed' FOR UPDATE",
-      [a.account_id, a.environment, a.id],
-    );
-    for (const { id } of ids) {
+    for (const id of await caseRows.lockUnclosedOfAlert(tx, ctx, a.id)) {
       const before = (await caseRows.get(tx, ctx, id))!;
       await caseRows.applyTransition(tx, ctx, id, before.state, 'alert_closed', 'entity_removed');
       await announceCaseChange(tx, ctx, before, (await caseRows.get(tx, ctx, id))!, { event: 'alert_closed' });

@@ -17,6 +17,9 @@ export interface CaseRow {
   kind: CaseKind;
   session_id: string | null;
   alert_id: string | null;
+  /** Generic subject (migration 0021): 'verification' (session id) or 'monitoring_alert' (alert id). */
+  subject_type: string;
+  subject_id: string;
   state: CaseState;
   severity: Severity;
   owner: string | null;
@@ -66,6 +69,15 @@ export function toCase(r: CaseRow, trail?: CaseTransitionRow[]): Case {
   };
 }
 
+/** What a case is about, generically (migration 0021): a verification session or a monitoring alert. */
+export function caseSubject(c: {
+  kind: CaseKind;
+  sessionId?: string | null;
+  alertId?: string | null;
+}): [subjectType: string, subjectId: string] {
+  return c.kind === 'screening_alert' ? ['monitoring_alert', c.alertId!] : ['verification', c.sessionId!];
+}
+
 export const caseRows = {
   /** Opens a case (state open) and writes its first trail row. */
   async open(
@@ -82,9 +94,20 @@ export const caseRows = {
     },
   ): Promise<void> {
     await tx.query(
-      `INSERT INTO cases (id, account_id, environment, kind, session_id, alert_id, state, severity, reason_code, reason_codes)
-       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9::text[])`,
-      [c.id, w.accountId, w.environment, c.kind, c.sessionId ?? null, c.alertId ?? null, c.severity, c.reasonCode, c.reasonCodes],
+      `INSERT INTO cases (id, account_id, environment, kind, session_id, alert_id, state, severity, reason_code, reason_codes, subject_type, subject_id)
+       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9::text[], $10, $11)`,
+      [
+        c.id,
+        w.accountId,
+        w.environment,
+        c.kind,
+        c.sessionId ?? null,
+        c.alertId ?? null,
+        c.severity,
+        c.reasonCode,
+        c.reasonCodes,
+        ...caseSubject(c),
+      ],
     );
     await tx.query(
       `INSERT INTO case_transitions (case_id, account_id, environment, from_state, to_state, event, actor, request_id) VALUES ($1, $2, $3, NULL, 'open', 'opened', $4, $5)`,
@@ -125,6 +148,14 @@ export const caseRows = {
     ]);
   },
 
+  /** Locks the not yet closed cases of a monitoring alert; returns their ids. */
+  async lockUnclosedOfAlert(tx: Queryable, t: Tenant, alertId: string): Promise<string[]> {
+    const rows = await tx.query<{ id: string }>(
+      "SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND alert_id = $3 AND state <> 'closed' FOR UPDATE",
+      [t.accountId, t.environment, alertId],
+    );
+    return rows.map((r) => r.id);
+  },
   async page(db: Queryable, t: Tenant, q: CasesQuery) {
     const where: string[] = [];
     const params: unknown[] = [];

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
 import { notFound } from '../../platform/errors.js';
 import { Page, paginate } from '../../platform/pagination.js';
+import { findEvent } from '../../platform/outbox.js';
 import { IdParam, iso, standardErrors } from '../../platform/schemas.js';
 import { Event, EventsQuery } from '../webhooks/index.js';
 
@@ -73,11 +74,7 @@ export const eventsModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
       schema: { tags, operationId: 'getEvent', summary: 'Retrieve an event', params: IdParam, response: { 200: Event, ...standardErrors } },
     },
     async (req) => {
-      const [e] = await req.ctx.db.query<EventRow>('SELECT * FROM events WHERE account_id = $1 AND environment = $2 AND id = $3', [
-        req.ctx.accountId,
-        req.ctx.environment,
-        req.params.id,
-      ]);
+      const e = await findEvent(req.ctx.db, req.ctx, req.params.id);
       if (!e) throw notFound('event', 'id');
       return toEvent(e);
     },

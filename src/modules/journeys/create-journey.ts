@@ -44,17 +44,14 @@ export async function publishJourneyVersion({
 }): Promise<Journey> {
   await ensureDefaultJourneys(ctx.db, ctx);
   return withTransaction(ctx, async (tx) => {
-    const before = await tx.query<{ published_version: number | null }>(
-      'SELECT published_version FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3',
-      [ctx.accountId, ctx.environment, key],
-    );
+    const before = await journeys.publishedVersion(tx, ctx, key);
     const j = await journeys.publish(tx, ctx, key, version);
-    if (!j) throw notFound('journey version', before.length === 0 ? 'key' : 'version');
+    if (!j) throw notFound('journey version', before ? 'version' : 'key');
     await emitAudit(tx, ctx, {
       action: 'journey.published',
       resourceType: 'journey',
       resourceId: j.id,
-      diff: { published_version: { before: before[0]!.published_version, after: version } },
+      diff: { published_version: { before: before!.published_version, after: version } },
       metadata: { key, version },
     });
     const versions = await journeys.versionsOf(tx, [j.id]);

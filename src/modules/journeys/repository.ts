@@ -79,6 +79,13 @@ export const journeys = {
   },
 
   /** Makes an existing version the published one (a draft going live, or a rollback); null if the key or version is unknown. */
+  async publishedVersion(db: Queryable, t: Tenant, key: string): Promise<{ published_version: number | null } | undefined> {
+    const [j] = await db.query<{ published_version: number | null }>(
+      'SELECT published_version FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3',
+      [t.accountId, t.environment, key],
+    );
+    return j;
+  },
   async publish(tx: Queryable, t: Tenant, key: string, version: number): Promise<JourneyRow | null> {
     const [j] = await tx.query<JourneyRow>('SELECT * FROM journeys WHERE account_id = $1 AND environment = $2 AND key = $3 FOR UPDATE', [
       t.accountId,

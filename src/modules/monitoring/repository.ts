@@ -38,6 +38,8 @@ export interface AlertRow {
   reason: 'added' | 'changed';
   score: number;
   hit: ScreeningHit;
+  /** What raised the alert (migration 0021); every monitoring alert is 'screening' today. */
+  kind: string;
   state: 'open' | 'closed';
   closed_reason: string | null;
   created_at: Date;
@@ -181,11 +183,11 @@ export const monitoringAlerts = {
   async insertOnce(
     tx: Queryable,
     t: Tenant,
-    a: Omit<AlertRow, 'state' | 'closed_reason' | 'created_at' | 'closed_at'>,
+    a: Omit<AlertRow, 'kind' | 'state' | 'closed_reason' | 'created_at' | 'closed_at'>,
   ): Promise<AlertRow | null> {
     const rows = await tx.query<AlertRow>(
-      `INSERT INTO monitoring_alerts (id, account_id, environment, monitored_subject_id, subject_reference, entity_id, source, snapshot_id, reason, score, hit)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb)
+      `INSERT INTO monitoring_alerts (id, account_id, environment, monitored_subject_id, subject_reference, entity_id, source, snapshot_id, reason, score, hit, kind)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, 'screening')
        ON CONFLICT (account_id, environment, monitored_subject_id, entity_id) DO NOTHING RETURNING *`,
       [
         a.id,

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
-import { billingPeriod } from '../../platform/usage.js';
+import { billingPeriod, usageOfPeriod } from '../../platform/usage.js';
 import { Timestamp, standardErrors } from '../../platform/schemas.js';
 
 const Usage = Type.Object({
@@ -41,10 +41,7 @@ export const usageModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
     },
     async (req) => {
       const period = req.query.period ?? billingPeriod();
-      const rows = await req.ctx.db.query<{ module: string; operation: string; n: number }>(
-        'SELECT module, operation, sum(quantity)::int AS n FROM usage_records WHERE account_id = $1 AND environment = $2 AND period = $3 GROUP BY module, operation ORDER BY module, operation',
-        [req.ctx.accountId, req.ctx.environment, period],
-      );
+      const rows = await usageOfPeriod(req.ctx.db, req.ctx, period);
       const modules = new Map<string, { module: string; count: number; operations: { operation: string; count: number }[] }>();
       for (const row of rows) {
         const m = modules.get(row.module) ?? { module: row.module, count: 0, operations: [] };

@@ -11,7 +11,9 @@ import { sessions, type SessionRow } from './repository.js';
 import { closeSessionCases } from '../cases/index.js';
 import { cancelEvent, effectiveState, lifetimeEvent, SESSION_STATES, WAITING_STATES, type SessionState } from './state-machine.js';
 import './events.js';
-import { faceEnrollments, hasVectorColumn } from '../checks/face/index.js';
+import { runErasureHooks } from '../../platform/erasure.js';
+import { correctionRepo } from './corrections/repository.js';
+import { SESSION_ERASURE_HOOKS } from './erasure-hooks.js';
 
 registerEventType(
   'verification.deleted',
@@ -112,46 +114,26 @@ export async function eraseSession(
     const started = s.status === 'awaiting_subject' && s.capture_started_at !== null;
     const to = await sessions.applyTransition(tx, ctx, s.id, s.status, status === s.status ? cancelEvent(started) : lifetimeEvent(started));
     await emitAudit(tx, ctx, { action: `verification.${to}`, resourceType: 'verification', resourceId: s.id });
-    const [ended] = await tx.query<{ expires_at: Date }>('SELECT expires_at FROM sessions WHERE id = $1', [s.id]);
+    const endedAt = await sessions.expiresAt(tx, s.id);
     await enqueueEvent(tx, ctx, {
       type: 'verification.expired',
       resourceType: 'verification',
       resourceId: s.id,
-      data: { id: s.id, subject_reference: s.subject_reference, status: to, expires_at: iso(ended!.expires_at)! },
+      data: { id: s.id, subject_reference: s.subject_reference, status: to, expires_at: iso(endedAt)! },
     });
   }
-  const media = await tx.query<{ id: string }>(
-    `UPDATE media SET deleted_at = now(), data_sealed = NULL
-     WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL
-       AND (session_id = $3 OR check_id IN (SELECT id FROM checks WHERE account_id = $1 AND environment = $2 AND session_id = $3))
-     RETURNING id`,
-    [ctx.accountId, ctx.environment, id],
-  );
-  // The face embedding an approved session enrolled for face search is biometric data of this session.
-  await faceEnrollments.eraseForSession(tx, ctx, await hasVectorColumn(ctx.db, tx), id);
-  const checks = await tx.query<{ id: string }>(
-    `UPDATE checks SET result_sealed = NULL, subject_reference = NULL, redacted_at = coalesce(redacted_at, now())
-     WHERE account_id = $1 AND environment = $2 AND session_id = $3 RETURNING id`,
-    [ctx.accountId, ctx.environment, id],
-  );
-  s = (
-    await tx.query<Row>(
-      `UPDATE sessions SET subject_reference = NULL, subject_country = NULL, redirect_url = NULL, decided_reason = NULL, extracted_fields_sealed = NULL, deleted_at = now(), updated_at = now()
-     WHERE account_id = $1 AND environment = $2 AND id = $3 RETURNING *`,
-      [ctx.accountId, ctx.environment, id],
-    )
-  )[0]!;
+  // Each owning module erases its own rows (media, face enrolments, checks), in this order.
+  const erased = await runErasureHooks(SESSION_ERASURE_HOOKS, tx, { ctx, sessionId: id });
+  const counts = { media: erased.media ?? 0, checks: erased.checks ?? 0 };
+  s = await sessions.eraseSubject(tx, ctx, id);
   // Reviewer corrections keep who, when, why and which fields; their values go with the rest.
-  await tx.query(
-    'UPDATE session_corrections SET changes_sealed = NULL WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND changes_sealed IS NOT NULL',
-    [ctx.accountId, ctx.environment, id],
-  );
+  await correctionRepo.eraseValues(tx, ctx, id);
   if (s.status === 'referred') await closeSessionCases(tx, ctx, id, 'session_deleted', 'deleted');
   await emitAudit(tx, ctx, {
     action: 'verification.deleted',
     resourceType: 'verification',
     resourceId: id,
-    metadata: { reason, status: s.status, decision: s.decision, media_deleted: media.length, checks_redacted: checks.length },
+    metadata: { reason, status: s.status, decision: s.decision, media_deleted: counts.media, checks_redacted: counts.checks },
   });
   await enqueueEvent(tx, ctx, {
     type: 'verification.deleted',
@@ -159,7 +141,7 @@ export async function eraseSession(
     resourceId: id,
     data: { id, status: s.status, decision: s.decision, reason, deleted_at: iso(s.deleted_at)! },
   });
-  return tombstone(s, { media: media.length, checks: checks.length });
+  return tombstone(s, counts);
 }
 
 export async function deleteVerification(ctx: RequestContext, id: string): Promise<VerificationTombstone> {

@@ -147,6 +147,19 @@ export const sessions = {
   },
 
   /** Locks the session row for a multi-step change (decision recording). */
+  async expiresAt(db: Queryable, id: string): Promise<Date> {
+    const [r] = await db.query<{ expires_at: Date }>('SELECT expires_at FROM sessions WHERE id = $1', [id]);
+    return r!.expires_at;
+  },
+  /** Erasure keeps a tombstone: status, timestamps, decision, risk and reason codes stay; personal fields go. */
+  async eraseSubject(tx: Queryable, t: Tenant, id: string): Promise<SessionRow & { deleted_at: Date | null }> {
+    const [r] = await tx.query<SessionRow & { deleted_at: Date | null }>(
+      `UPDATE sessions SET subject_reference = NULL, subject_country = NULL, redirect_url = NULL, decided_reason = NULL, extracted_fields_sealed = NULL, deleted_at = now(), updated_at = now()
+       WHERE account_id = $1 AND environment = $2 AND id = $3 RETURNING *`,
+      [t.accountId, t.environment, id],
+    );
+    return r!;
+  },
   async lock(tx: Queryable, t: Tenant, id: string): Promise<SessionRow | null> {
     const rows = await tx.query<SessionRow>('SELECT * FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3 FOR UPDATE', [
       t.accountId,

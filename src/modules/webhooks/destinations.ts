@@ -9,6 +9,7 @@ import type { Environment } from '../../platform/context.js';
 import { isKnownEventType } from '../../platform/event-catalog.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { destinations, toDestination } from './repository.js';
+import { cancelOpenDeliveries } from './delivery-repository.js';
 import type { CreateDestination, Destination, DestinationWithSecret, UpdateDestination } from './schemas.js';
 
 export interface WebhookDeps {
@@ -122,10 +123,7 @@ export async function deleteDestination({ ctx, id }: { ctx: RequestContext; id: 
     if (!row) throw notFound('webhook destination', 'id');
     const deleted = await destinations.update(tx, ctx, id, { deleted_at: new Date(), enabled: false } as never);
     // Pending deliveries to a deleted destination will never succeed: cancel them now.
-    await tx.query(
-      "UPDATE webhook_deliveries SET state = 'cancelled', completed_at = now() WHERE destination_id = $1 AND state IN ('pending', 'delivering')",
-      [id],
-    );
+    await cancelOpenDeliveries(tx, id);
     await emitAudit(tx, ctx, {
       action: 'webhook_destination.deleted',
       resourceType: 'webhook_destination',

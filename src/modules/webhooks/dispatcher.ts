@@ -6,41 +6,27 @@ import type { Sealer } from '../../platform/crypto.js';
 import { newId } from '../../platform/ids.js';
 import { ClaimingRunner } from '../../platform/poll-loop.js';
 import { emitAudit } from '../../platform/audit.js';
-import { enqueueEvent } from '../../platform/outbox.js';
-import { systemContext, type Environment } from '../../platform/context.js';
+import { claimUndispatchedEvents, enqueueEvent, eventsByIds, markEventsDispatched, type StoredEvent } from '../../platform/outbox.js';
+import { systemContext } from '../../platform/context.js';
 import { sendWebhook, type SendResult } from '../../providers/webhooks/http-sender.js';
 import { signPayload } from '../../sdk/webhooks.js';
 import { SECRET_PURPOSE } from './destinations.js';
+import {
+  claimDueDeliveries,
+  countDestinationFailure,
+  destinationsForSend,
+  disableDestination,
+  enabledDestinationsOfTenants,
+  insertDeliveries,
+  insertFailedAttempt,
+  recordSuccesses,
+  rescheduleDelivery,
+  type ClaimedDelivery,
+  type DestinationForSend,
+  type NewDelivery,
+} from './delivery-repository.js';
 
-interface EventRow {
-  id: string;
-  account_id: string;
-  environment: Environment;
-  type: string;
-  resource_type: string | null;
-  resource_id: string | null;
-  data: Record<string, unknown>;
-  seq: number;
-  created_at: Date;
-  destination_id: string | null;
-}
-
-interface ClaimedDelivery {
-  id: string;
-  destination_id: string;
-  event_id: string;
-  attempts: number;
-}
-
-interface DestinationForSend {
-  id: string;
-  account_id: string;
-  environment: Environment;
-  url: string;
-  secret_sealed: string;
-  previous_secret_sealed: string | null;
-  previous_secret_expires_at: Date | null;
-}
+type EventRow = StoredEvent;
 
 export interface DispatcherOptions {
   db: Db;
@@ -71,37 +57,30 @@ export class WebhookDispatcher extends ClaimingRunner {
   /** Creates one delivery per matching destination for undispatched events; returns events handled. */
   async fanOut(limit = 500): Promise<number> {
     return this.opts.db.transaction(async (tx) => {
-      const events = await tx.query<EventRow>(
-        'SELECT id, account_id, environment, type, seq, destination_id FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED',
-        [limit],
-      );
+      const events = await claimUndispatchedEvents(tx, limit);
       if (events.length === 0) return 0;
       const tenants = [...new Set(events.map((e) => `${e.account_id}:${e.environment}`))];
-      const dests = await tx.query<{ id: string; account_id: string; environment: string; event_types: string[] }>(
-        "SELECT id, account_id, environment, event_types FROM webhook_destinations WHERE enabled AND deleted_at IS NULL AND account_id || ':' || environment = ANY($1::text[])",
-        [tenants],
-      );
-      const cols: [string[], string[], string[], string[], string[], number[]] = [[], [], [], [], [], []];
+      const dests = await enabledDestinationsOfTenants(tx, tenants);
+      const deliveries: NewDelivery[] = [];
       for (const e of events) {
         for (const d of dests) {
           if (d.account_id !== e.account_id || d.environment !== e.environment) continue;
           if (e.destination_id ? d.id !== e.destination_id : !(d.event_types.includes('*') || d.event_types.includes(e.type))) continue;
-          cols[0].push(newId('delivery'));
-          cols[1].push(e.account_id);
-          cols[2].push(e.environment);
-          cols[3].push(d.id);
-          cols[4].push(e.id);
-          cols[5].push(Number(e.seq));
+          deliveries.push({
+            id: newId('delivery'),
+            accountId: e.account_id,
+            environment: e.environment,
+            destinationId: d.id,
+            eventId: e.id,
+            eventSeq: Number(e.seq),
+          });
         }
       }
-      if (cols[0].length > 0) {
-        await tx.query(
-          `INSERT INTO webhook_deliveries (id, account_id, environment, destination_id, event_id, event_seq)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) ON CONFLICT DO NOTHING`,
-          cols,
-        );
-      }
-      await tx.query('UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])', [events.map((e) => e.id)]);
+      await insertDeliveries(tx, deliveries);
+      await markEventsDispatched(
+        tx,
+        events.map((e) => e.id),
+      );
       return events.length;
     });
   }
@@ -109,15 +88,7 @@ export class WebhookDispatcher extends ClaimingRunner {
   async claim(limit: number): Promise<ClaimedDelivery[]> {
     // The lease outlives the longest possible attempt (the timeout) plus time to record it.
     const leaseSeconds = this.opts.config.timeoutMs / 1000 + 5;
-    return this.opts.db.query<ClaimedDelivery>(
-      `UPDATE webhook_deliveries SET state = 'delivering', attempts = attempts + 1, locked_by = $1, locked_until = now() + make_interval(secs => $2)
-       WHERE id IN (
-         SELECT d.id FROM webhook_deliveries d JOIN webhook_destinations w ON w.id = d.destination_id AND w.enabled AND w.deleted_at IS NULL
-         WHERE (d.state = 'pending' AND d.next_attempt_at <= now()) OR (d.state = 'delivering' AND d.locked_until < now())
-         ORDER BY d.next_attempt_at, d.event_seq LIMIT $3 FOR UPDATE OF d SKIP LOCKED)
-       RETURNING id, destination_id, event_id, attempts`,
-      [this.opts.workerId, leaseSeconds, limit],
-    );
+    return claimDueDeliveries(this.opts.db, this.opts.workerId, leaseSeconds, limit);
   }
 
   /** Claims due deliveries up to the free capacity and starts sending them; returns how many. */
@@ -126,19 +97,9 @@ export class WebhookDispatcher extends ClaimingRunner {
     if (capacity <= 0) return 0;
     const claimed = await this.claim(capacity);
     if (claimed.length === 0) return 0;
-    const events = new Map(
-      (
-        await this.opts.db.query<EventRow>('SELECT * FROM events WHERE id = ANY($1::text[])', [
-          [...new Set(claimed.map((c) => c.event_id))],
-        ])
-      ).map((e) => [e.id, e]),
-    );
+    const events = new Map((await eventsByIds(this.opts.db, [...new Set(claimed.map((c) => c.event_id))])).map((e) => [e.id, e]));
     const dests = new Map(
-      (
-        await this.opts.db.query<DestinationForSend>('SELECT * FROM webhook_destinations WHERE id = ANY($1::text[])', [
-          [...new Set(claimed.map((c) => c.destination_id))],
-        ])
-      ).map((d) => [d.id, d]),
+      (await destinationsForSend(this.opts.db, [...new Set(claimed.map((c) => c.destination_id))])).map((d) => [d.id, d]),
     );
     for (const c of claimed) {
       this.track(this.deliver(c, events.get(c.event_id)!, dests.get(c.destination_id)!).catch((err) => this.opts.onError?.(err)));
@@ -212,31 +173,19 @@ export class WebhookDispatcher extends ClaimingRunner {
         // Losing this record in a crash only means the events are delivered once more, which
         // at-least-once allows; so the commit need not wait for its WAL flush.
         if (this.opts.db.kind === 'postgres') await tx.query('SET LOCAL synchronous_commit = off');
-        await tx.query(
-          `INSERT INTO webhook_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, response_excerpt)
-           SELECT u.id, u.delivery_id, u.attempt, $1, u.started_at, u.duration_ms, u.status_code, u.excerpt
-           FROM unnest($2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::int[], $7::int[], $8::text[]) AS u(id, delivery_id, attempt, started_at, duration_ms, status_code, excerpt)`,
-          [
-            this.opts.workerId,
-            batch.map(() => newId('attempt')),
-            batch.map((b) => b.c.id),
-            batch.map((b) => b.c.attempts),
-            batch.map((b) => b.startedAt.toISOString()),
-            batch.map((b) => b.r.durationMs),
-            batch.map((b) => b.r.status),
-            batch.map((b) => b.r.responseExcerpt),
-          ],
-        );
-        await tx.query(
-          `UPDATE webhook_deliveries d SET state = 'succeeded', completed_at = now(), last_status = u.status, last_error = null, locked_by = null, locked_until = null
-           FROM unnest($1::text[], $2::int[]) AS u(id, status) WHERE d.id = u.id`,
-          [batch.map((b) => b.c.id), batch.map((b) => b.r.status)],
-        );
-        // Only touch a destination row when something changes: every delivery to a busy
-        // destination updating it would serialise them all on its row lock.
-        await tx.query(
-          "UPDATE webhook_destinations SET consecutive_failures = 0, failing_since = null, last_success_at = now() WHERE id = ANY($1::text[]) AND (consecutive_failures > 0 OR last_success_at IS NULL OR last_success_at < now() - interval '10 seconds')",
-          [[...new Set(batch.map((b) => b.d.id))]],
+        await recordSuccesses(
+          tx,
+          this.opts.workerId,
+          batch.map((b) => ({
+            id: newId('attempt'),
+            deliveryId: b.c.id,
+            attempt: b.c.attempts,
+            startedAt: b.startedAt,
+            durationMs: b.r.durationMs,
+            status: b.r.status,
+            responseExcerpt: b.r.responseExcerpt,
+          })),
+          [...new Set(batch.map((b) => b.d.id))],
         );
       });
       for (const b of batch) b.done();
@@ -248,22 +197,20 @@ export class WebhookDispatcher extends ClaimingRunner {
   private async record(c: ClaimedDelivery, d: DestinationForSend, startedAt: Date, r: SendResult): Promise<void> {
     const cfg = this.opts.config;
     await this.opts.db.transaction(async (tx) => {
-      await tx.query(
-        'INSERT INTO webhook_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, error, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-        [newId('attempt'), c.id, c.attempts, this.opts.workerId, startedAt, r.durationMs, r.status, r.error, r.responseExcerpt],
-      );
+      await insertFailedAttempt(tx, {
+        id: newId('attempt'),
+        deliveryId: c.id,
+        attempt: c.attempts,
+        worker: this.opts.workerId,
+        startedAt,
+        durationMs: r.durationMs,
+        status: r.status,
+        error: r.error,
+        responseExcerpt: r.responseExcerpt,
+      });
       const delay = retryDelayMs(cfg.retryScheduleSeconds, c.attempts);
-      await tx.query(
-        `UPDATE webhook_deliveries SET state = $2, last_status = $3, last_error = $4, locked_by = null, locked_until = null,
-           next_attempt_at = CASE WHEN $5::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $5::float8) END,
-           completed_at = CASE WHEN $5::float8 IS NULL THEN now() ELSE null END
-         WHERE id = $1`,
-        [c.id, delay === null ? 'failed' : 'pending', r.status, r.error, delay === null ? null : delay / 1000],
-      );
-      const [dest] = await tx.query<{ consecutive_failures: number; failing_since: Date; enabled: boolean; url: string }>(
-        'UPDATE webhook_destinations SET consecutive_failures = consecutive_failures + 1, failing_since = coalesce(failing_since, now()) WHERE id = $1 RETURNING consecutive_failures, failing_since, enabled, url',
-        [d.id],
-      );
+      await rescheduleDelivery(tx, c.id, delay === null ? null : delay / 1000, r.status, r.error);
+      const dest = await countDestinationFailure(tx, d.id);
       if (
         dest &&
         dest.enabled &&
@@ -281,10 +228,7 @@ export class WebhookDispatcher extends ClaimingRunner {
     dest: { consecutive_failures: number; failing_since: Date; url: string },
   ): Promise<void> {
     const reason = `disabled after ${dest.consecutive_failures} consecutive failed deliveries since ${new Date(dest.failing_since).toISOString()}`;
-    await tx.query('UPDATE webhook_destinations SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [
-      d.id,
-      reason,
-    ]);
+    await disableDestination(tx, d.id, reason);
     const ctx = systemContext(this.opts.db, d.account_id, d.environment);
     await emitAudit(tx, ctx, {
       action: 'webhook_destination.disabled',

@@ -5,6 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { deliveries, destinations, toDelivery } from './repository.js';
+import { insertRedelivery } from './delivery-repository.js';
 import type { Delivery } from './schemas.js';
 
 /** Sends an event again to the same destination as a new delivery with its own attempts. */
@@ -15,11 +16,7 @@ export async function redeliver({ ctx, deliveryId }: { ctx: RequestContext; deli
     const dest = await destinations.get(tx, ctx, original.destination_id);
     if (!dest) throw conflict('The destination of this delivery was deleted.', 'id');
     const id = newId('delivery');
-    await tx.query(
-      `INSERT INTO webhook_deliveries (id, account_id, environment, destination_id, event_id, event_seq, redelivery_of)
-       SELECT $1, account_id, environment, destination_id, event_id, event_seq, $2 FROM webhook_deliveries WHERE id = $2`,
-      [id, deliveryId],
-    );
+    await insertRedelivery(tx, id, deliveryId);
     await emitAudit(tx, ctx, {
       action: 'webhook_delivery.redelivered',
       resourceType: 'webhook_delivery',

@@ -4,5 +4,5 @@ export { getFaceEngine, retainFaceEngine } from './engine.js';
 export { embeddingModelKey } from './face-index-cache.js';
 export { evaluateFaceMatch } from './face-match.js';
 export { evaluateLiveness } from './liveness.js';
-export { faceEnrollments, hasVectorColumn, newEnrollmentId } from './repository.js';
+export { faceEnrollmentErasure, faceEnrollments, hasVectorColumn, newEnrollmentId } from './repository.js';
 export { faceChecksModule } from './routes.js';

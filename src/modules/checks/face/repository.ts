@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../../platform/db.js';
 import type { RequestContext } from '../../../platform/context.js';
 import { newId } from '../../../platform/ids.js';
 import { iso } from '../../../platform/schemas.js';
+import type { ErasureHook } from '../../../platform/erasure.js';
 import type { FaceEnrollment } from './schemas.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
@@ -207,5 +208,13 @@ export const faceEnrollments = {
   async now(db: Queryable): Promise<Date> {
     const rows = await db.query<{ now: Date }>('SELECT now() AS now');
     return new Date(rows[0]!.now);
+  },
+};
+
+/** The face embedding an approved session enrolled for face search is biometric data of that session. */
+export const faceEnrollmentErasure: ErasureHook = {
+  name: 'face_enrollments',
+  async erase(tx, { ctx, sessionId }) {
+    return faceEnrollments.eraseForSession(tx, ctx, await hasVectorColumn(ctx.db, tx), sessionId);
   },
 };

@@ -3,7 +3,7 @@ export { DOCUMENT_TYPES, IMAGE_TYPES, decodeUpload, sha256Hex, sniffContentType 
 export type { MediaInput } from './media.js';
 export { recordCheck, roundTimings } from './record-check.js';
 export type { CheckOutcome } from './record-check.js';
-export { MEDIA_PURPOSE, RESULT_PURPOSE, checks, toCheck } from './repository.js';
+export { MEDIA_PURPOSE, RESULT_PURPOSE, checkErasure, checks, mediaErasure, toCheck } from './repository.js';
 export type { CheckPayload, CheckRow } from './repository.js';
 export { checksModule } from './routes.js';
 export { CHECK_STATUSES, CHECK_TYPES, Check, ImageField, checkBody } from './schemas.js';

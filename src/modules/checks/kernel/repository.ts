@@ -3,6 +3,7 @@ import type { RequestContext } from '../../../platform/context.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { newId } from '../../../platform/ids.js';
 import { paginate } from '../../../platform/pagination.js';
+import type { ErasureHook } from '../../../platform/erasure.js';
 import { iso } from '../../../platform/schemas.js';
 import type { Check } from './schemas.js';
 import { sha256Hex, type MediaInput } from './media.js';
@@ -211,5 +212,33 @@ export const checks = {
       cursor: q.cursor,
       name: 'checks',
     });
+  },
+};
+
+/** A session's media (its own and its checks'): marked deleted, sealed bytes dropped. */
+export const mediaErasure: ErasureHook = {
+  name: 'media',
+  async erase(tx, { ctx, sessionId }) {
+    const rows = await tx.query<{ id: string }>(
+      `UPDATE media SET deleted_at = now(), data_sealed = NULL
+       WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL
+         AND (session_id = $3 OR check_id IN (SELECT id FROM checks WHERE account_id = $1 AND environment = $2 AND session_id = $3))
+       RETURNING id`,
+      [ctx.accountId, ctx.environment, sessionId],
+    );
+    return rows.length;
+  },
+};
+
+/** A session's checks lose their sealed results and subject reference (redacted_at set once). */
+export const checkErasure: ErasureHook = {
+  name: 'checks',
+  async erase(tx, { ctx, sessionId }) {
+    const rows = await tx.query<{ id: string }>(
+      `UPDATE checks SET result_sealed = NULL, subject_reference = NULL, redacted_at = coalesce(redacted_at, now())
+       WHERE account_id = $1 AND environment = $2 AND session_id = $3 RETURNING id`,
+      [ctx.accountId, ctx.environment, sessionId],
+    );
+    return rows.length;
   },
 };

@@ -6,6 +6,13 @@ import type { Tenant } from '../repository.js';
 
 /** Writes of a correction's re-screening, beside the session repository (which they do not change). */
 export const correctionRepo = {
+  /** Erasure: corrections keep who, when, why and which fields; their values go with the rest. */
+  async eraseValues(tx: Queryable, t: Tenant, sessionId: string): Promise<void> {
+    await tx.query(
+      'UPDATE session_corrections SET changes_sealed = NULL WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND changes_sealed IS NOT NULL',
+      [t.accountId, t.environment, sessionId],
+    );
+  },
   /** The session's sanctions_pep check takes the re-run's status, score and sealed result. */
   async storeScreening(tx: Queryable, t: Tenant, sealer: Sealer, sessionId: string, o: CheckOutcome): Promise<void> {
     const payload: CheckPayload = { reasons: o.reasons, signals: o.signals, model: o.model, timings: o.timings, result: o.result };
