@@ -23,13 +23,13 @@ const opts = (key: string, o: Partial<ClaimOptions> = {}): ClaimOptions => ({
 });
 
 test('a live holder renews its lease, so a long request keeps its key past the lease length', async () => {
-  const first = await claimKey(db, opts('long', { leaseSeconds: 1, renewEveryMs: 200 }));
+  const first = await claimKey(db, opts('long', { leaseSeconds: 2, renewEveryMs: 100 }));
   assert.equal(first.kind, 'claimed');
-  await sleep(1600);
-  const second = await claimKey(db, opts('long', { leaseSeconds: 1 }));
+  await sleep(3500);
+  const second = await claimKey(db, opts('long', { leaseSeconds: 2 }));
   assert.equal(second.kind, 'in_progress');
   if (second.kind === 'in_progress')
-    assert.ok(second.retryAfterSeconds >= 1 && second.retryAfterSeconds <= 1, `${second.retryAfterSeconds}`);
+    assert.ok(second.retryAfterSeconds >= 1 && second.retryAfterSeconds <= 2, `${second.retryAfterSeconds}`);
   if (first.kind === 'claimed') await first.binding.release();
 });
 
