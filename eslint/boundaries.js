@@ -3,10 +3,11 @@
 // - providers never import modules;
 // - platform never imports modules, providers or engines;
 // - code outside a module imports it only through its index.ts (a module is src/modules/<name>/, or
-//   src/modules/checks/<name>/ with an index.ts for a check type; tests may reach a module's internals);
+//   the check family src/modules/checks/ is one module whose door is src/modules/checks/index.ts; tests may
+//   reach a module's internals);
 // - nothing imports src/app.ts but the entry points (server, tests, benchmarks, scripts).
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const isTest = (p) => p.endsWith('.test.ts') || p.startsWith('test/') || p.startsWith('bench/');
@@ -19,11 +20,6 @@ function rel(p) {
 export function moduleOf(p) {
   const r = p.split('/');
   if (r[0] !== 'src' || r[1] !== 'modules' || r.length < 4) return null;
-  if (r[2] === 'checks' && r.length >= 5) {
-    // A check type's own module is a folder with a face; other folders (steps/) belong to the family.
-    const dir = join(ROOT, 'src/modules/checks', r[3]);
-    if (existsSync(dir) && statSync(dir).isDirectory() && existsSync(join(dir, 'index.ts'))) return `src/modules/checks/${r[3]}`;
-  }
   return `src/modules/${r[2]}`;
 }
 

@@ -7,9 +7,9 @@ import { loggerOptions } from './platform/logger.js';
 import { Sealer } from './platform/crypto.js';
 import { configureAuditKey } from './platform/audit.js';
 import { WebhookDispatcher } from './modules/webhooks/index.js';
-import { retainDocumentReader } from './modules/checks/document/index.js';
-import { retainFaceEngine } from './modules/checks/face/index.js';
-import { retainTextChecks } from './modules/checks/proof-of-address/index.js';
+import { retainDocumentReader } from './modules/checks/index.js';
+import { retainFaceEngine } from './modules/checks/index.js';
+import { retainTextChecks } from './modules/checks/index.js';
 
 /** Opens the database and applies migrations; shared by the server, the worker and the CLI. */
 export async function openDatabase(config: Config, log: pino.Logger): Promise<Db> {

@@ -7,7 +7,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../platform/api-keys.js
 import { parseScopes } from '../platform/scopes.js';
 import { auditCheckpoint, checkAuditCheckpoint, sealAuditChain, verifyAuditChain, type AuditCheckpoint } from '../platform/audit.js';
 import { readFileSync } from 'node:fs';
-import { LISTS_USAGE, runListsCommand } from '../modules/checks/screening/index.js';
+import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
 
 export interface CliIo {
   out(line: string): void;

@@ -3,8 +3,8 @@ import type { Db } from '../platform/db.js';
 import { enqueueJob, purgeFinishedJobs, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
-import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/screening/index.js';
-import { purgeContactHistory } from '../modules/checks/contact/index.js';
+import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/index.js';
+import { purgeContactHistory } from '../modules/checks/index.js';
 import {
   VERIFICATION_RECURRING,
   verificationJobHandlers,

@@ -6,13 +6,18 @@ import { violation, moduleOf } from '../../eslint/boundaries.js';
 const v = violation as (from: string, to: string) => string | null;
 
 test('module faces: code outside a module reaches it only through index.ts', () => {
-  assert.equal(moduleOf('src/modules/checks/face/routes.ts'), 'src/modules/checks/face');
+  assert.equal(moduleOf('src/modules/checks/face/routes.ts'), 'src/modules/checks');
   assert.equal(moduleOf('src/modules/checks/steps/face.ts'), 'src/modules/checks');
   assert.equal(moduleOf('src/modules/cases/open-case.ts'), 'src/modules/cases');
   assert.match(v('src/modules/verifications/delete.ts', 'src/modules/cases/open-case.ts')!, /through its face/);
   assert.equal(v('src/modules/verifications/delete.ts', 'src/modules/cases/index.ts'), null);
   assert.equal(v('src/modules/cases/routes.ts', 'src/modules/cases/repository.ts'), null);
-  assert.match(v('src/modules/checks/steps/face.ts', 'src/modules/checks/face/liveness.ts')!, /through its face/);
+  assert.match(
+    v('src/modules/cases/open-case.ts', 'src/modules/checks/screening/index.ts')!,
+    /through its face/,
+    'the check family has one door',
+  );
+  assert.equal(v('src/modules/cases/open-case.ts', 'src/modules/checks/index.ts'), null);
   assert.match(v('src/jobs/index.ts', 'src/modules/monitoring/jobs.ts')!, /through its face/);
   // Tests may reach internals.
   assert.equal(v('test/http/cases.test.ts', 'src/modules/cases/repository.ts'), null);

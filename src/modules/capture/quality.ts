@@ -7,8 +7,8 @@ import { MIN_FACE_PX } from '../../engines/face/match-decision.js';
 import { countryCode } from '../../engines/screening/countries.js';
 import type { Environment } from '../../platform/context.js';
 import { invalid } from '../../platform/errors.js';
-import { getFaceEngine } from '../checks/face/index.js';
-import { getDocumentReader, type DocumentSettings } from '../checks/document/index.js';
+import { getFaceEngine } from '../checks/index.js';
+import { getDocumentReader, type DocumentSettings } from '../checks/index.js';
 import { QUALITY_ISSUES, type Quality, type QualityIssueCode, type StepKind } from './schemas.js';
 import type { DocumentType } from './steps.js';
 

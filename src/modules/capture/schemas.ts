@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/schemas.js';
-import { DOCUMENT_TYPES } from '../checks/document/index.js';
+import { DOCUMENT_TYPES } from '../checks/index.js';
 
 /** A string enum (one `enum` in the OpenAPI document, the literal union as its type). */
 const lit = <T extends string>(xs: readonly T[], opts: Record<string, unknown> = {}) =>

@@ -1,5 +1,5 @@
 import type { JourneyDefinition } from '../journeys/index.js';
-import { DOCUMENT_TYPES } from '../checks/document/index.js';
+import { DOCUMENT_TYPES } from '../checks/index.js';
 import type { StepKind } from './schemas.js';
 
 export interface Step {

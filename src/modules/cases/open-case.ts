@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { newId } from '../../platform/ids.js';
-import type { ScreeningHit } from '../checks/screening/index.js';
+import type { ScreeningHit } from '../checks/index.js';
 import { caseRows } from './repository.js';
 import { alertSeverity, reviewSeverity } from './severity.js';
 

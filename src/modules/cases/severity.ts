@@ -1,4 +1,4 @@
-import type { ScreeningHit } from '../checks/screening/index.js';
+import type { ScreeningHit } from '../checks/index.js';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];

@@ -5,3 +5,55 @@ export { CHECK_REGISTRY, CHECK_ROUTES, JOURNEY_CHECK_TYPES, journeySettingsOf, r
 export type { JourneyCheckType } from './registry.js';
 export { withoutEngine } from './steps/outcomes.js';
 export type { CapturedMedium, CheckRoutes, CheckTypeEntry, PipelineStep, StepOutcome, StepResources, StepState } from './check-type.js';
+// What other modules use of the check types' own modules: the family has one door.
+export { purgeContactHistory } from './contact/index.js';
+export { DOCUMENT_TYPES, getDocumentReader, loadDocumentSettings, retainDocumentReader } from './document/index.js';
+export type { DocumentSettings } from './document/index.js';
+export {
+  embeddingModelKey,
+  faceEnrollmentErasure,
+  faceEnrollments,
+  getFaceEngine,
+  hasVectorColumn,
+  newEnrollmentId,
+  retainFaceEngine,
+} from './face/index.js';
+export { DOCUMENT_TYPES as DOCUMENT_MEDIA_TYPES } from './kernel/index.js';
+export {
+  CHECK_STATUSES,
+  CHECK_TYPES,
+  IMAGE_TYPES,
+  MEDIA_PURPOSE,
+  RESULT_PURPOSE,
+  SCREENING_STATUSES,
+  SubjectFields,
+  VERIFYING_STATUSES,
+  checkErasure,
+  checks,
+  decodeUpload,
+  emptyFields,
+  mediaErasure,
+  sha256Hex,
+  sniffContentType,
+} from './kernel/index.js';
+export type { CheckOutcome, CheckPayload, MediaInput, OutcomeStatus } from './kernel/index.js';
+export { getTextChecks, retainTextChecks } from './proof-of-address/index.js';
+export {
+  LISTS_USAGE,
+  RESCREEN_QUEUE,
+  SANDBOX_SOURCE,
+  ScreeningHit,
+  ScreeningQueryFields,
+  ensureSandboxSnapshot,
+  evaluateScreening,
+  indexCacheFor,
+  listSyncSchedule,
+  loadScreeningSettings,
+  retainScreeningWorker,
+  runListsCommand,
+  screeningInputFor,
+  screeningJobHandlers,
+  snapshots,
+  toScreeningQuery,
+} from './screening/index.js';
+export type { DeltaAlert, QueryFields, ScreeningIndexCache, ScreeningWorker, SessionScreeningSettings } from './screening/index.js';

@@ -1,5 +1,5 @@
 import { JOURNEY_CHECK_TYPES, statusesOf, type JourneyCheckType } from '../checks/index.js';
-import type { OutcomeStatus } from '../checks/kernel/index.js';
+import type { OutcomeStatus } from '../checks/index.js';
 import type { JourneyDefinition } from './definition.js';
 
 export type Decision = 'approved' | 'declined' | 'referred';

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { invalid } from '../../platform/errors.js';
 import { JOURNEY_CHECK_TYPES, journeySettingsOf, statusesOf, type JourneyCheckType } from '../checks/index.js';
-import { SCREENING_STATUSES, VERIFYING_STATUSES, type OutcomeStatus } from '../checks/kernel/index.js';
+import { SCREENING_STATUSES, VERIFYING_STATUSES, type OutcomeStatus } from '../checks/index.js';
 
 const CheckTypeLiteral = Type.Union(JOURNEY_CHECK_TYPES.map((t) => Type.Literal(t)));
 const StatusLiteral = Type.Union([...VERIFYING_STATUSES, ...SCREENING_STATUSES].map((s) => Type.Literal(s)));

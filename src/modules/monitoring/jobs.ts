@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db.js';
 import type { JobHandler } from '../../platform/jobs.js';
 import type { Sealer } from '../../platform/crypto.js';
-import { RESCREEN_QUEUE } from '../checks/screening/index.js';
+import { RESCREEN_QUEUE } from '../checks/index.js';
 import { rescreenSnapshot, type RescreenPayload } from './rescreen.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Sealer } from '../../platform/crypto.js';
 import type { RequestContext } from '../../platform/context.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
-import type { ScreeningHit, QueryFields } from '../checks/screening/index.js';
+import type { ScreeningHit, QueryFields } from '../checks/index.js';
 import type { MonitoredSubject, MonitoringAlert } from './schemas.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;

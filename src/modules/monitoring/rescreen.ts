@@ -12,7 +12,7 @@ import {
   retainScreeningWorker,
   type ScreeningWorker,
   type DeltaAlert,
-} from '../checks/screening/index.js';
+} from '../checks/index.js';
 import { newId } from '../../platform/ids.js';
 import { monitoredSubjects, monitoringAlerts, openQuery, type SubjectRow } from './repository.js';
 import { RESCREENING_HIT } from './events.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/schemas.js';
-import { ScreeningHit, ScreeningQueryFields } from '../checks/screening/index.js';
+import { ScreeningHit, ScreeningQueryFields } from '../checks/index.js';
 
 export const EnrolSubject = Type.Object(
   {

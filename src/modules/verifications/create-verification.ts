@@ -8,12 +8,12 @@ import { enqueueJob } from '../../platform/jobs.js';
 import { recordUsage } from '../../platform/usage.js';
 import { iso } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
-import { checks } from '../checks/kernel/index.js';
+import { checks } from '../checks/index.js';
 import { ensureDefaultJourneys, journeys } from '../journeys/index.js';
 import { sessions, toVerification } from './repository.js';
 import { issueSessionToken } from './session-token.js';
 import { sessionFields } from './fields.js';
-import { emptyFields } from '../checks/kernel/index.js';
+import { emptyFields } from '../checks/index.js';
 import { sandboxOutcome, SANDBOX_SHORT_LIFETIME_SECONDS } from './sandbox.js';
 import type { CreateVerification } from './schemas.js';
 

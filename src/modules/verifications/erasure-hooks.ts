@@ -1,6 +1,6 @@
 import type { ErasureHook } from '../../platform/erasure.js';
-import { checkErasure, mediaErasure } from '../checks/kernel/index.js';
-import { faceEnrollmentErasure } from '../checks/face/index.js';
+import { checkErasure, mediaErasure } from '../checks/index.js';
+import { faceEnrollmentErasure } from '../checks/index.js';
 
 /**
  * What erasing a verification session removes in other modules, each by its owning module's hook,

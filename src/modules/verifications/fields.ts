@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 import type { Sealer } from '../../platform/crypto.js';
-import type { SubjectFields } from '../checks/kernel/index.js';
+import type { SubjectFields } from '../checks/index.js';
 
 /** Sealer purpose of `sessions.extracted_fields_sealed` (personal data). */
 export const FIELDS_PURPOSE = 'session-fields';

@@ -4,7 +4,7 @@ import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
 import type { JourneyDefinition } from '../journeys/index.js';
-import { checks } from '../checks/kernel/index.js';
+import { checks } from '../checks/index.js';
 import { transition, IllegalTransition, WAITING_STATES, type SessionEvent, type SessionState } from './state-machine.js';
 import type { Verification, VerificationsQuery } from './schemas.js';
 

@@ -15,7 +15,7 @@ import { SESSION_STATES } from './state-machine.js';
 import { CorrectFields } from './corrections/schemas.js';
 import { correctFields } from './corrections/correct-fields.js';
 import { loadVerificationDetail } from './corrections/view.js';
-import { indexCacheFor, loadScreeningSettings } from '../checks/screening/index.js';
+import { indexCacheFor, loadScreeningSettings } from '../checks/index.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
 export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {

@@ -3,7 +3,7 @@ import { AppError } from '../../platform/errors.js';
 import { systemContext, type Environment } from '../../platform/context.js';
 import type { CheckOutcome, JourneyDefinition } from '../journeys/index.js';
 import { statusesOf, type JourneyCheckType } from '../checks/index.js';
-import type { OutcomeStatus } from '../checks/kernel/index.js';
+import type { OutcomeStatus } from '../checks/index.js';
 import { completeSessionChecks, startCapture, submitCapture } from './complete.js';
 import type { SessionState } from './state-machine.js';
 

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CountryCode, Timestamp } from '../../platform/schemas.js';
-import { CHECK_STATUSES } from '../checks/kernel/index.js';
+import { CHECK_STATUSES } from '../checks/index.js';
 import { JourneyKey, REASON_CODES } from '../journeys/index.js';
 import { SESSION_STATES } from './state-machine.js';
-import { SubjectFields } from '../checks/kernel/index.js';
+import { SubjectFields } from '../checks/index.js';
 import { Correction } from './corrections/schemas.js';
 
 export const SUBJECT_TYPES = ['individual'] as const;

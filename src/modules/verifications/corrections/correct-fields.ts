@@ -5,8 +5,8 @@ import { AppError, conflict, invalid, notFound } from '../../../platform/errors.
 import { newId } from '../../../platform/ids.js';
 import { withTransaction } from '../../../platform/transaction.js';
 import { decide, type CheckOutcome as JourneyOutcome } from '../../journeys/index.js';
-import { type ScreeningIndexCache, evaluateScreening, screeningInputFor } from '../../checks/screening/index.js';
-import { emptyFields, type CheckOutcome, type SubjectFields } from '../../checks/kernel/index.js';
+import { type ScreeningIndexCache, evaluateScreening, screeningInputFor } from '../../checks/index.js';
+import { emptyFields, type CheckOutcome, type SubjectFields } from '../../checks/index.js';
 import { withoutEngine } from '../../checks/index.js';
 import { announceCaseChange, caseRows, reviewSeverity } from '../../cases/index.js';
 import type { CorrectFields, Correction } from './schemas.js';

@@ -3,7 +3,7 @@ import type { Queryable } from '../../../platform/db.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { iso } from '../../../platform/schemas.js';
 import type { Correction } from './schemas.js';
-import type { SubjectFields } from '../../checks/kernel/index.js';
+import type { SubjectFields } from '../../checks/index.js';
 import type { Tenant } from '../repository.js';
 
 /** Sealer purpose of `session_corrections.changes_sealed` (personal data). */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../platform/db.js';
 import type { Sealer } from '../../../platform/crypto.js';
-import { RESULT_PURPOSE, type CheckPayload, type CheckOutcome } from '../../checks/kernel/index.js';
+import { RESULT_PURPOSE, type CheckPayload, type CheckOutcome } from '../../checks/index.js';
 import type { DecisionResult } from '../../journeys/index.js';
 import type { Tenant } from '../repository.js';
 

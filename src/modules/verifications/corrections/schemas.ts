@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../../platform/schemas.js';
-import { SubjectFields } from '../../checks/kernel/index.js';
+import { SubjectFields } from '../../checks/index.js';
 
 /** PATCH /v1/verifications/{id}: the fields to correct and why. */
 export const CorrectFields = Type.Object(

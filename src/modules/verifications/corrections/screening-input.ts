@@ -1,6 +1,6 @@
 import type { JourneyDefinition } from '../../journeys/index.js';
-import type { SessionScreeningSettings } from '../../checks/screening/index.js';
-import type { SubjectFields } from '../../checks/kernel/index.js';
+import type { SessionScreeningSettings } from '../../checks/index.js';
+import type { SubjectFields } from '../../checks/index.js';
 
 /**
  * The subject fields the session's screening reads (the check pipeline's sanctions_pep step):

@@ -3,7 +3,7 @@ import type { Queryable } from '../../../platform/db.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { conflict, notFound } from '../../../platform/errors.js';
 import { iso } from '../../../platform/schemas.js';
-import { MEDIA_PURPOSE, RESULT_PURPOSE, type CheckPayload } from '../../checks/kernel/index.js';
+import { MEDIA_PURPOSE, RESULT_PURPOSE, type CheckPayload } from '../../checks/index.js';
 import { sessions, type SessionRow, type Tenant } from '../repository.js';
 import { toDecision } from '../decision.js';
 import type { DecisionObject, Verification } from '../schemas.js';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { addressAllowed, checkDestinationUrl, guardedLookup } from '../../../platform/net-guard.js';
-import { decodeUpload, sha256Hex, sniffContentType, type MediaInput } from '../../checks/kernel/index.js';
+import { decodeUpload, sha256Hex, sniffContentType, type MediaInput } from '../../checks/index.js';
 import { AppError } from '../../../platform/errors.js';
 import type { ImportRecord } from './schemas.js';
 import { RecordProblem } from './schemas.js';

@@ -2,7 +2,7 @@ import type { Queryable } from '../../../platform/db.js';
 import type { Actor } from '../../../platform/context.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { newId } from '../../../platform/ids.js';
-import { RESULT_PURPOSE, type CheckPayload } from '../../checks/kernel/index.js';
+import { RESULT_PURPOSE, type CheckPayload } from '../../checks/index.js';
 import type { SessionRow, Tenant } from '../repository.js';
 import { IMPORTED_EVENT } from '../state-machine.js';
 import type { ImportRecord, RecordResult } from './schemas.js';

@@ -1,8 +1,8 @@
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value, ValueErrorType } from '@sinclair/typebox/value';
 import { CountryCode, Timestamp } from '../../../platform/schemas.js';
-import { CHECK_TYPES } from '../../checks/kernel/index.js';
-import { SubjectFields } from '../../checks/kernel/index.js';
+import { CHECK_TYPES } from '../../checks/index.js';
+import { SubjectFields } from '../../checks/index.js';
 import { DECISIONS, RISK_BANDS, SUBJECT_TYPES } from '../schemas.js';
 import { IMPORTABLE_STATES } from '../state-machine.js';
 

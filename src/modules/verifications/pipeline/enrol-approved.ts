@@ -4,13 +4,13 @@ import type { Sealer } from '../../../platform/crypto.js';
 import { systemContext, type Environment, type RequestContext } from '../../../platform/context.js';
 import { emitAudit } from '../../../platform/audit.js';
 import { enqueueJob, type JobHandler, type JobRow } from '../../../platform/jobs.js';
-import { getFaceEngine, embeddingModelKey, faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../checks/face/index.js';
-import { MEDIA_PURPOSE } from '../../checks/kernel/index.js';
+import { getFaceEngine, embeddingModelKey, faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../checks/index.js';
+import { MEDIA_PURPOSE } from '../../checks/index.js';
 import type { JourneyDefinition } from '../../journeys/index.js';
 import { enrolSubject } from '../../monitoring/index.js';
 import { sessionFields } from '../fields.js';
 import { screeningSettingsOf } from '../corrections/screening-input.js';
-import { screeningInputFor } from '../../checks/screening/index.js';
+import { screeningInputFor } from '../../checks/index.js';
 import { sessions } from '../repository.js';
 
 export const ENROL_QUEUE = QUEUES.verificationEnrol;

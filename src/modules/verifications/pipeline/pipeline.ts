@@ -5,14 +5,14 @@ import { systemContext, type Environment, type RequestContext } from '../../../p
 import { AppError } from '../../../platform/errors.js';
 import { emitAudit } from '../../../platform/audit.js';
 import type { JobHandler, JobRow } from '../../../platform/jobs.js';
-import { getTextChecks } from '../../checks/proof-of-address/index.js';
-import { checks, MEDIA_PURPOSE, RESULT_PURPOSE } from '../../checks/kernel/index.js';
-import { loadDocumentSettings } from '../../checks/document/index.js';
+import { getTextChecks } from '../../checks/index.js';
+import { checks, MEDIA_PURPOSE, RESULT_PURPOSE } from '../../checks/index.js';
+import { loadDocumentSettings } from '../../checks/index.js';
 import type { CheckOutcome as DecisionInput } from '../../journeys/index.js';
-import { ensureSandboxSnapshot, indexCacheFor } from '../../checks/screening/index.js';
+import { ensureSandboxSnapshot, indexCacheFor } from '../../checks/index.js';
 import { completeSessionChecks } from '../complete.js';
 import { sessionFields } from '../fields.js';
-import { emptyFields } from '../../checks/kernel/index.js';
+import { emptyFields } from '../../checks/index.js';
 import {
   runStep,
   type CapturedMedium,
