@@ -29,16 +29,30 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
    * still counts: against the key when one is valid, else against the client address, so probing for
    * routes is limited like guessing keys.
    */
-  const limitUnknownRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+  const keyOf = async (request: FastifyRequest) => {
     const bearer = parseBearer(request.headers.authorization);
-    const record = bearer.ok ? await deps.keys.lookup(bearer.token) : null;
-    const limit = record
+    return { bearer, record: bearer.ok ? await deps.keys.lookup(bearer.token) : null };
+  };
+  /** Counts the request against its key, or its client address without one, and sets the headers. */
+  const limit = async (request: FastifyRequest, reply: FastifyReply, record: Awaited<ReturnType<typeof keyOf>>['record']) => {
+    const perMinute = record
       ? (record.rate_limit_per_minute ?? record.account_rate_limit_per_minute ?? deps.config.rateLimit.defaultPerMinute)
       : UNAUTHENTICATED_LIMIT;
-    const r = await deps.rateLimiter.hit(record ? `key:${record.id}` : `ip:${request.ip}`, limit);
+    const r = await deps.rateLimiter.hit(record ? `key:${record.id}` : `ip:${request.ip}`, perMinute);
     setRateHeaders(reply, r);
-    if (!r.allowed)
-      return sendError(reply, request, 'rate_limited', 'Too many requests.', null, 429, { 'retry-after': String(r.retryAfterSeconds) });
+    return { r, perMinute };
+  };
+  const limited = (request: FastifyRequest, reply: FastifyReply, message: string, retryAfterSeconds: number) =>
+    sendError(reply, request, 'rate_limited', message, null, 429, { 'retry-after': String(retryAfterSeconds) });
+
+  /**
+   * An unknown route still carries the rate-limit headers (the spec puts them on every response) and
+   * still counts: against the key when one is valid, else against the client address, so probing for
+   * routes is limited like guessing keys.
+   */
+  const limitUnknownRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { r } = await limit(request, reply, (await keyOf(request)).record);
+    if (!r.allowed) return limited(request, reply, 'Too many requests.', r.retryAfterSeconds);
   };
 
   app.addHook('onRoute', (route) => {
@@ -51,15 +65,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return limitUnknownRoute(request, reply);
     if (request.routeOptions.config.public || !request.url.startsWith('/v1')) return;
-    const bearer = parseBearer(request.headers.authorization);
-    const record = bearer.ok ? await deps.keys.lookup(bearer.token) : null;
+    const { bearer, record } = await keyOf(request);
+    const { r, perMinute } = await limit(request, reply, record);
     if (!record) {
-      const r = await deps.rateLimiter.hit(`ip:${request.ip}`, UNAUTHENTICATED_LIMIT);
-      setRateHeaders(reply, r);
-      if (!r.allowed)
-        return sendError(reply, request, 'rate_limited', 'Too many unauthenticated requests from this address.', null, 429, {
-          'retry-after': String(r.retryAfterSeconds),
-        });
+      if (!r.allowed) return limited(request, reply, 'Too many unauthenticated requests from this address.', r.retryAfterSeconds);
       const message =
         !bearer.ok && bearer.problem === 'missing'
           ? 'No API key: send Authorization: Bearer <key>.'
@@ -68,14 +77,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
             : 'The API key is not valid or has been revoked.';
       return sendError(reply, request, 'unauthenticated', message, null);
     }
-    const limit = record.rate_limit_per_minute ?? record.account_rate_limit_per_minute ?? deps.config.rateLimit.defaultPerMinute;
-    const r = await deps.rateLimiter.hit(`key:${record.id}`, limit);
-    setRateHeaders(reply, r);
-    if (!r.allowed) {
-      return sendError(reply, request, 'rate_limited', `Rate limit of ${limit} requests per minute exceeded for this key.`, null, 429, {
-        'retry-after': String(r.retryAfterSeconds),
-      });
-    }
+    if (!r.allowed)
+      return limited(request, reply, `Rate limit of ${perMinute} requests per minute exceeded for this key.`, r.retryAfterSeconds);
     request.ctx = {
       db: deps.db,
       accountId: record.account_id,
