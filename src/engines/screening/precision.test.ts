@@ -1,0 +1,68 @@
+// Screening precision and reach (issue #18, item 15): a phonetic key does not outweigh what the letters
+// show; names with two neighbouring letters swapped are still retrieved; names written in further
+// scripts are retrieved and scored against their Latin list forms. Names are from the OFAC, UN and UK
+// lists unless said otherwise.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareNames } from './name-score.js';
+import { prepareName } from './normalize.js';
+import { ScreeningIndex, DEFAULT_THRESHOLD } from './index.js';
+import type { EntitySchema, ListEntity } from './types.js';
+
+const sim = (a: string, b: string, schema: EntitySchema = 'unknown'): number =>
+  compareNames(prepareName(a, schema), prepareName(b, schema)).score;
+
+function entity(id: string, schema: EntitySchema, ...names: string[]): ListEntity {
+  return {
+    id,
+    source: 'custom',
+    datasets: ['sanctions'],
+    schema,
+    names: names.map((full) => ({ full, quality: 'strong' as const })),
+    birthDates: [],
+    nationalities: [],
+    countries: [],
+    addresses: [],
+    identifiers: [],
+    programs: [],
+  };
+}
+
+describe('a phonetic key does not outweigh the visible difference', () => {
+  test('words with one key but different letters are not a match', () => {
+    // Each pair shares a phonetic key (vowels dropped, six consonants kept); before, each scored 0.88–0.93.
+    assert.ok(sim('Kryeziu', 'CARUZO') < 0.5, 'KRYEZIU (OFAC 7714) vs vessel CARUZO (UK RUS2581)');
+    assert.ok(sim('Musliu', 'MITZEL') < 0.5, 'MUSLIU (OFAC 7749) vs vessel MITZEL (UK RUS2787)');
+    assert.ok(sim('Abbas', 'ABYSS') < DEFAULT_THRESHOLD, 'ABBAS (OFAC 2674) vs vessel ABYSS (OFAC 48315)');
+    assert.ok(sim('Yassin', 'AYSAN') < 0.5);
+    assert.ok(sim('warehouse', 'virreyes') < 0.5);
+    assert.ok(sim('Olga Barynova', 'Oleg BARANOV', 'person') < DEFAULT_THRESHOLD, 'nomenklatura negative');
+  });
+
+  test('spelling variants the key stands for still match', () => {
+    assert.ok(sim('Mohsen', 'Muhsin') >= 0.9);
+    assert.ok(sim('Aleksandr', 'Alexander') >= 0.9);
+    assert.ok(sim('Kaddafi', 'Qaddafi') >= 0.9);
+    assert.ok(sim('Youssef', 'Yusuf') >= DEFAULT_THRESHOLD);
+    // Revised and McCune-Reischauer Korean (eo/o, eu/u).
+    assert.ok(sim('김정은', 'Kim Jong Un', 'person') >= 0.85);
+    assert.ok(sim('Kim Jeong Eun', 'KIM Jong Un', 'person') >= 0.85);
+  });
+
+  test('a one-word name does not alert on an unrelated one-word entry, and a surname ranks its person first', () => {
+    const index = ScreeningIndex.build([
+      entity('ofac-sdn:7749', 'person', 'MUSLIU, Isak'),
+      entity('uk:RUS2787', 'vessel', 'MITZEL'),
+      entity('ofac-sdn:7714', 'person', 'KRYEZIU, Izmet'),
+      entity('uk:RUS2581', 'vessel', 'CARUZO'),
+    ]);
+    assert.deepEqual(
+      index.screen({ name: 'Mitzel' }).hits.map((h) => h.entityId),
+      ['uk:RUS2787'],
+    );
+    assert.equal(index.screen({ name: 'Musliu' }).hits.length, 0, 'no alert on the vessel MITZEL');
+    const ranked = index.screen({ name: 'Kryeziu' }, { threshold: 0.5 }).hits;
+    assert.equal(ranked[0]?.entityId, 'ofac-sdn:7714');
+    assert.ok(!ranked.some((h) => h.entityId === 'uk:RUS2581'));
+  });
+});
