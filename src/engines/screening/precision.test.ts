@@ -66,3 +66,29 @@ describe('a phonetic key does not outweigh the visible difference', () => {
     assert.ok(!ranked.some((h) => h.entityId === 'uk:RUS2581'));
   });
 });
+
+describe('two neighbouring letters swapped', () => {
+  const index = ScreeningIndex.build([
+    entity('ofac-sdn:8197', 'person', 'SHAHBANDAR, Samira'),
+    entity('ofac-sdn:7723', 'person', 'LLADROVICI, Ramiz'),
+    entity('ofac-sdn:7749', 'person', 'MUSLIU, Isak'),
+    entity('ofac-sdn:10388', 'organization', 'FAJR INDUSTRIES GROUP'),
+    entity('ofac-sdn:7637', 'organization', 'AL-AQSA FOUNDATION'),
+  ]);
+  const top = (name: string, schema: EntitySchema = 'person'): string | undefined => index.screen({ name, schema }).hits[0]?.entityId;
+
+  test('in a long word (ten letters or more) the name is still retrieved', () => {
+    assert.equal(top('Samira Shahbnadar'), 'ofac-sdn:8197');
+    assert.equal(top('Ramiz Lldarovici'), 'ofac-sdn:7723');
+    assert.equal(top('Al-Aqsa Foundaiton', 'organization'), 'ofac-sdn:7637');
+  });
+
+  test('in a word of five to nine letters too', () => {
+    assert.equal(top('Isak Mulsiu'), 'ofac-sdn:7749');
+    assert.equal(top('Fajr Idnustries Group', 'organization'), 'ofac-sdn:10388');
+  });
+
+  test('a word with other letters is not taken for a swap', () => {
+    assert.equal(index.screen({ name: 'Samira Shahbazian', schema: 'person' }).hits.length, 0);
+  });
+});
