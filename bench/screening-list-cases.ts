@@ -197,7 +197,10 @@ for (const c of cases) {
     : c.allowWords
       ? r.hits.some((h) => !(entityWords.get(h.entityId) ?? []).some((w) => c.allowWords!.some((a) => nearWord(a, w))))
       : r.hits.length > 0;
-  if (process.env.CASES_OUT) caseLines.push(`${c.type}\t${ok ? 'hit' : 'miss'}\t${c.query}\t${c.expect ?? ''}\t${r.hits[0]?.entityId ?? ''} ${r.hits[0]?.score ?? ''}`);
+  if (process.env.CASES_OUT)
+    caseLines.push(
+      `${c.type}\t${ok ? 'hit' : 'miss'}\t${c.query}\t${c.expect ?? ''}\t${r.hits[0]?.entityId ?? ''} ${r.hits[0]?.score ?? ''}`,
+    );
   verityHit.set(c, ok);
   const s = stats.get(c.type) ?? { n: 0, hit: 0, top1: 0 };
   s.n++;

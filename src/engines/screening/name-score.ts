@@ -91,6 +91,8 @@ export function tokenSimilarity(a: NameToken, b: NameToken, abjad: boolean): num
   }
   if (abjad && a.skel.length > 0 && b.skel.length > 0) {
     if (a.skel === b.skel) s = Math.max(s, 0.92);
+    // ف stands for a foreign v too (the skeleton writes v as b): "fladymyr" ~ "vladimir".
+    else if (a.skel.replace(/f/g, 'b') === b.skel || a.skel === b.skel.replace(/f/g, 'b')) s = Math.max(s, 0.88);
     else s = Math.max(s, jaroWinkler(a.skel, b.skel) * 0.9);
   }
   return s;

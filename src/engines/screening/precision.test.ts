@@ -92,3 +92,42 @@ describe('two neighbouring letters swapped', () => {
     assert.equal(index.screen({ name: 'Samira Shahbazian', schema: 'person' }).hits.length, 0);
   });
 });
+
+describe('names in further scripts are retrieved against their Latin list forms', () => {
+  const index = ScreeningIndex.build([
+    entity('ofac-sdn:27225', 'person', 'HLAING, Min Aung'),
+    entity('ofac-sdn:35096', 'person', 'PUTIN, Vladimir Vladimirovich', 'PUTIN, Vladimir'),
+    entity('ofac-sdn:35233', 'person', 'LAVROV, Sergei Viktorovich', 'LAVROV, Sergey'),
+    entity('ofac-sdn:28036', 'person', 'KIM, Kun'),
+    entity('ofac-sdn:9758', 'person', 'IBRAHIM, Dawood', 'EBRAHIM, Dawood'),
+    entity('ofac-sdn:13103', 'person', 'SHAKEEL, Chhota', 'SHAKEEL, Chota'),
+    entity('ofac-sdn:20157', 'person', 'KIM, Jong Un'),
+  ]);
+  const top = (name: string): string | undefined => index.screen({ name, schema: 'person' }).hits[0]?.entityId;
+
+  test('Burmese', () => {
+    assert.equal(top('မင်းအောင်လှိုင်'), 'ofac-sdn:27225');
+  });
+  test('Khmer', () => {
+    assert.equal(top('គន់ គីម'), 'ofac-sdn:28036');
+  });
+  test('Bengali, Gujarati, Telugu, Kannada, Malayalam', () => {
+    assert.equal(top('ছোটা শাকিল'), 'ofac-sdn:13103');
+    assert.equal(top('ভ্লাদিমির পুতিন'), 'ofac-sdn:35096');
+    assert.equal(top('છોટા શકીલ'), 'ofac-sdn:13103');
+    for (const name of ['దావూద్ ఇబ్రహీం', 'ದಾವೂದ್ ಇಬ್ರಾಹಿಂ', 'ദാവൂദ് ഇബ്രാഹിം']) assert.equal(top(name), 'ofac-sdn:9758', name);
+  });
+  test('Greek with accents and the spellings Greek gives foreign names', () => {
+    assert.equal(top('Βλαντιμίρ Πούτιν'), 'ofac-sdn:35096');
+    assert.equal(top('Μιν Αουνγκ Χλαϊνγκ'), 'ofac-sdn:27225');
+  });
+  test('Korean transcriptions of foreign names (ㅡ breaks clusters), Korean names unchanged', () => {
+    assert.equal(top('블라디미르 푸틴'), 'ofac-sdn:35096');
+    assert.equal(top('민 아웅 흘라잉'), 'ofac-sdn:27225');
+    assert.equal(top('김정은'), 'ofac-sdn:20157');
+  });
+  test('Arabic without vowels writes a foreign v with ف', () => {
+    assert.equal(top('فلاديمير بوتين'), 'ofac-sdn:35096');
+    assert.equal(top('سيرغي لافروف'), 'ofac-sdn:35233');
+  });
+});
