@@ -126,6 +126,11 @@ describe('names in further scripts are retrieved against their Latin list forms'
     assert.equal(top('민 아웅 흘라잉'), 'ofac-sdn:27225');
     assert.equal(top('김정은'), 'ofac-sdn:20157');
   });
+  test('katakana transcriptions are retrieved and scored (Putin below the default threshold: r/l and added vowels)', () => {
+    const hits = index.screen({ name: 'ウラジーミル・プーチン', schema: 'person' }, { threshold: 0.7 }).hits;
+    assert.equal(hits[0]?.entityId, 'ofac-sdn:35096');
+    assert.equal(top('キム・ジョンウン'), 'ofac-sdn:20157');
+  });
   test('Arabic without vowels writes a foreign v with ف', () => {
     assert.equal(top('فلاديمير بوتين'), 'ofac-sdn:35096');
     assert.equal(top('سيرغي لافروف'), 'ofac-sdn:35233');
