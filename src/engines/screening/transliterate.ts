@@ -103,8 +103,8 @@ const GREEK_DIGRAPHS: Array<[RegExp, string]> = [
   // Greek writes a foreign g as γκ and ng as νγκ or γγ (Χλάινγκ "Hlaing"); nt, mb as ντ, μπ.
   [/νγκ/g, 'ng'],
   [/γγ/g, 'ng'],
-  [/(^|[^\p{L}])γκ/gu, '$1g'],
-  [/γκ/g, 'ng'],
+  [/([αεηιουωϊϋ])γκ/g, '$1ng'],
+  [/γκ/g, 'g'],
   [/ου/g, 'ou'],
   [/αυ/g, 'av'],
   [/ευ/g, 'ev'],
