@@ -14,19 +14,24 @@ import {
   enrolJobHandlers,
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
+import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
 import { Sealer } from '../platform/crypto.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 
 export interface JobDeps {
   db: Db;
   /** Opens sealed personal data (monitored subjects); made from MASTER_KEY when not given. */
   sealer?: Sealer;
+  /** The configuration (PUBLIC_BASE_URL for TRP callbacks, the outbound URL policy); loaded when not given. */
+  config?: Config;
 }
 
 /** Every queue the worker serves, with its handler. Modules add their queues here. */
 export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
   let sealer = deps.sealer;
-  const sealerOf = () => (sealer ??= new Sealer(loadConfig().masterKey));
+  let config = deps.config;
+  const configOf = () => (config ??= loadConfig());
+  const sealerOf = () => (sealer ??= new Sealer(configOf().masterKey));
   return {
     [QUEUES.auditSeal]: async () => {
       while ((await sealAuditChain(deps.db)) > 0);
@@ -49,6 +54,10 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.db, sealerOf),
     ...enrolJobHandlers(deps.db, sealerOf),
+    ...travelRuleJobHandlers(deps.db, sealerOf, {
+      publicBaseUrl: () => configOf().publicBaseUrl,
+      production: () => ({ requireHttps: configOf().webhooks.requireHttps, allowPrivateNetworks: configOf().webhooks.allowPrivateNetworks }),
+    }),
   };
 }
 

@@ -12,6 +12,7 @@ const TAG_ORDER = [
   'Checks',
   'Monitoring',
   'Cases',
+  'Travel Rule',
   'Lists',
   'Webhooks',
   'Events',
