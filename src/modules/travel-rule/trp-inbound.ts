@@ -27,8 +27,9 @@ type Sealer = ModuleOptions['deps']['sealer'];
 export const trpInboundModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const { db, sealer, config } = opts.deps;
   const production = { requireHttps: config.webhooks.requireHttps, allowPrivateNetworks: config.webhooks.allowPrivateNetworks };
-  // The raw text reaches the TRP parser, so an amount is read digit for digit (no float on the way).
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  // The raw bytes reach the TRP parser (a raw-body route), so an amount is read digit for digit (no float on the way).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   const hidden = { config: { public: true }, schema: { hide: true } } as const;
 
   const refuse = (reply: FastifyReply, req: FastifyRequest, e: TrpError, headers: Record<string, string> = {}) =>
@@ -46,7 +47,8 @@ export const trpInboundModule: FastifyPluginAsync<ModuleOptions> = async (app, o
   }
 
   function parse(kind: TrpInboundKind, req: FastifyRequest) {
-    return handleTrpRequest(kind, { headers: req.headers, body: req.body ?? '' });
+    const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    return handleTrpRequest(kind, { headers: req.headers, body });
   }
 
   app.post<{ Params: { secret: string } }>('/trp/:secret/transfers', hidden, async (req, reply) => {
