@@ -106,7 +106,7 @@ export async function createMessage({ ctx, deps, input }: { ctx: RequestContext;
       reference: input.reference ?? null,
     });
     await messageRows.trail(tx, ctx, row.id, null, row.status, 'create', null);
-    await announce(tx, ctx, row, null, 'create', 'api', null);
+    await announce(tx, ctx, row, null, direction === 'incoming' ? 'receive' : 'create', 'api', null);
     if (decision.outcome === 'saved') {
       row = await move(tx, ctx, row, 'save', { by: 'api', note: `${decision.reason} (${decision.thresholdApplied.jurisdiction})` });
     } else if (direction === 'outgoing' && input.send !== false) {

@@ -207,7 +207,7 @@ const CounterpartyFields = {
   lei: Type.Optional(Type.String({ pattern: '^[0-9A-Z]{18}[0-9]{2}$', description: 'ISO 17442 LEI; check digits verified.' })),
   country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
   website: Type.Optional(Type.String({ format: 'uri', maxLength: 2000 })),
-  domains: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z0-9.-]+(:\\d+)?$', maxLength: 253 }), { maxItems: 20 })),
+  domains: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9.-]+(:\\d+)?$', maxLength: 253 }), { maxItems: 20 })),
   travel_addresses: Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 2000 }), { maxItems: 50 })),
   protocols: Type.Optional(Type.Array(ProtocolEntry, { maxItems: 10 })),
   due_diligence_status: Type.Optional(lit(DUE_DILIGENCE, { description: 'blocked: inquiries from it are refused and nothing is sent to it.' })),
