@@ -56,7 +56,10 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     ...enrolJobHandlers(deps.db, sealerOf),
     ...travelRuleJobHandlers(deps.db, sealerOf, {
       publicBaseUrl: () => configOf().publicBaseUrl,
-      production: () => ({ requireHttps: configOf().webhooks.requireHttps, allowPrivateNetworks: configOf().webhooks.allowPrivateNetworks }),
+      production: () => ({
+        requireHttps: configOf().webhooks.requireHttps,
+        allowPrivateNetworks: configOf().webhooks.allowPrivateNetworks,
+      }),
     }),
   };
 }

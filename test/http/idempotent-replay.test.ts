@@ -64,7 +64,12 @@ const trManual = {
   ivms101: {
     originator: {
       originatorPersons: [
-        { naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier: 'Replay', nameIdentifierType: 'LEGL' }] }, customerIdentification: 'c1' } },
+        {
+          naturalPerson: {
+            name: { nameIdentifier: [{ primaryIdentifier: 'Replay', nameIdentifierType: 'LEGL' }] },
+            customerIdentification: 'c1',
+          },
+        },
       ],
     },
   },
@@ -118,7 +123,10 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
     url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', { ...trManual, direction: 'outgoing', protocol: 'manual', send: false })).id}/send`,
     body: {},
   }),
-  reviewTravelRuleMessage: async () => ({ url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', trManual)).id}/review`, body: {} }),
+  reviewTravelRuleMessage: async () => ({
+    url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', trManual)).id}/review`,
+    body: {},
+  }),
   acceptTravelRuleMessage: async () => ({
     url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', trManual)).id}/accept`,
     body: { destination_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
@@ -136,8 +144,14 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
     await post(`/v1/travel-rule/messages/${m.id}/accept`, { destination_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
     return { url: `/v1/travel-rule/messages/${m.id}/confirm`, body: { tx_hash: 'ab'.repeat(32) } };
   },
-  cancelTravelRuleMessage: async () => ({ url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', trManual)).id}/cancel`, body: { reason: 'replay' } }),
-  createTravelRuleCounterparty: async () => ({ url: '/v1/travel-rule/counterparties', body: { name: 'Replay VASP', legal_name: 'Replay VASP Ltd' } }),
+  cancelTravelRuleMessage: async () => ({
+    url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', trManual)).id}/cancel`,
+    body: { reason: 'replay' },
+  }),
+  createTravelRuleCounterparty: async () => ({
+    url: '/v1/travel-rule/counterparties',
+    body: { name: 'Replay VASP', legal_name: 'Replay VASP Ltd' },
+  }),
   importVerifications: async () => ({
     url: '/v1/verifications/imports',
     body: {

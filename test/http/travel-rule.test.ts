@@ -15,10 +15,16 @@ after(() => t.close());
 const app = () => t;
 
 const natural = (given: string, family: string, extra: Record<string, unknown> = {}) => ({
-  naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier: family, secondaryIdentifier: given, nameIdentifierType: 'LEGL' }] }, ...extra },
+  naturalPerson: {
+    name: { nameIdentifier: [{ primaryIdentifier: family, secondaryIdentifier: given, nameIdentifierType: 'LEGL' }] },
+    ...extra,
+  },
 });
 const IVMS = {
-  originator: { originatorPersons: [natural('Anna', 'Sender', { customerIdentification: 'cus-1' })], accountNumber: ['1BoatSLRHtKNngkdXEeobR76b53LETtpyT'] },
+  originator: {
+    originatorPersons: [natural('Anna', 'Sender', { customerIdentification: 'cus-1' })],
+    accountNumber: ['1BoatSLRHtKNngkdXEeobR76b53LETtpyT'],
+  },
   beneficiary: { beneficiaryPersons: [natural('Bea', 'Receiver')] },
 };
 /** An incoming message recorded by hand: no peer needed. */
@@ -35,8 +41,9 @@ const post = (url: string, body: unknown, key = owner.sandboxKey) => t.call('POS
 const createManual = async (tt: TestApp, o: Tenant) =>
   (await tt.call('POST', '/v1/travel-rule/messages', { key: o.sandboxKey, body: manual() })).json().id as string;
 const createCounterparty = async (tt: TestApp, o: Tenant) =>
-  (await tt.call('POST', '/v1/travel-rule/counterparties', { key: o.sandboxKey, body: { name: 'Gamma', legal_name: 'Gamma VASP SA' } })).json()
-    .id as string;
+  (
+    await tt.call('POST', '/v1/travel-rule/counterparties', { key: o.sandboxKey, body: { name: 'Gamma', legal_name: 'Gamma VASP SA' } })
+  ).json().id as string;
 
 describe('Travel Rule routes: security', () => {
   routeSecurityTests('create message', app, {
@@ -47,7 +54,12 @@ describe('Travel Rule routes: security', () => {
     malformed: { body: manual({ amount: 'lots' }), field: 'amount' },
   });
   routeSecurityTests('list messages', app, { method: 'GET', url: () => '/v1/travel-rule/messages', scope: 'travel_rule:read' });
-  routeSecurityTests('get message', app, { method: 'GET', url: (id) => `/v1/travel-rule/messages/${id}`, scope: 'travel_rule:read', create: createManual });
+  routeSecurityTests('get message', app, {
+    method: 'GET',
+    url: (id) => `/v1/travel-rule/messages/${id}`,
+    scope: 'travel_rule:read',
+    create: createManual,
+  });
   routeSecurityTests('review message', app, {
     method: 'POST',
     url: (id) => `/v1/travel-rule/messages/${id}/review`,
@@ -109,7 +121,10 @@ describe('Travel Rule messages', () => {
         originatorPersons: [
           {
             ...natural('A', 'B', { customerIdentification: 'x' }),
-            legalPerson: { name: { nameIdentifier: [{ legalPersonName: 'C', legalPersonNameIdentifierType: 'LEGL' }] }, customerNumber: '1' },
+            legalPerson: {
+              name: { nameIdentifier: [{ legalPersonName: 'C', legalPersonNameIdentifierType: 'LEGL' }] },
+              customerNumber: '1',
+            },
           },
         ],
       },
@@ -122,7 +137,9 @@ describe('Travel Rule messages', () => {
     const r3 = await post('/v1/travel-rule/messages', { ...manual({ direction: 'outgoing', protocol: 'manual' }), ivms101: bare });
     assert.equal(r3.statusCode, 400);
     assert.match(r3.json().error.message, /C1/);
-    const count = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM travel_rule_messages WHERE account_id = $1', [owner.accountId]);
+    const count = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM travel_rule_messages WHERE account_id = $1', [
+      owner.accountId,
+    ]);
     assert.equal(count[0]!.n, 0, 'nothing half-written');
   });
 
@@ -133,12 +150,16 @@ describe('Travel Rule messages', () => {
     assert.deepEqual(below.threshold_applied.threshold, { value: '1000', currency: 'USD' });
     assert.equal(below.threshold_applied.jurisdiction, 'FATF');
     assert.equal(below.delivery, null);
-    const eu = (await post('/v1/travel-rule/messages', { ...base, jurisdiction: 'FR', amount_fiat: { value: '1', currency: 'EUR' } })).json();
+    const eu = (
+      await post('/v1/travel-rule/messages', { ...base, jurisdiction: 'FR', amount_fiat: { value: '1', currency: 'EUR' } })
+    ).json();
     assert.equal(eu.status, 'sent');
     assert.equal(eu.threshold_applied.jurisdiction, 'EU');
     assert.equal(eu.delivery, null, 'manual: nothing goes out over TRP');
     // A currency the jurisdiction's threshold is not stated in is not guessed at: required (fail safe).
-    const sg = (await post('/v1/travel-rule/messages', { ...base, jurisdiction: 'SG', amount_fiat: { value: '10', currency: 'USD' } })).json();
+    const sg = (
+      await post('/v1/travel-rule/messages', { ...base, jurisdiction: 'SG', amount_fiat: { value: '10', currency: 'USD' } })
+    ).json();
     assert.equal(sg.status, 'sent');
     assert.equal(sg.threshold_applied.reason, 'currency_not_converted');
   });
@@ -152,7 +173,9 @@ describe('Travel Rule messages', () => {
     assert.equal(confirmEarly.statusCode, 409);
     assert.equal(confirmEarly.json().error.code, 'conflict');
     assert.equal((await post(`/v1/travel-rule/messages/${m.id}/review`, { note: 'looking' })).json().status, 'in_review');
-    const acc = await post(`/v1/travel-rule/messages/${m.id}/accept`, { destination_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
+    const acc = await post(`/v1/travel-rule/messages/${m.id}/accept`, {
+      destination_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    });
     assert.equal(acc.json().status, 'accepted');
     const done = await post(`/v1/travel-rule/messages/${m.id}/confirm`, { tx_hash: 'ab'.repeat(32) });
     assert.equal(done.json().status, 'completed');
@@ -192,7 +215,9 @@ describe('Travel Rule messages', () => {
     const p1 = (await t.call('GET', '/v1/travel-rule/messages?limit=2&direction=incoming', { key: o.sandboxKey })).json();
     assert.equal(p1.data.length, 2);
     assert.ok(p1.next_cursor);
-    const p2 = (await t.call('GET', `/v1/travel-rule/messages?limit=2&direction=incoming&cursor=${p1.next_cursor}`, { key: o.sandboxKey })).json();
+    const p2 = (
+      await t.call('GET', `/v1/travel-rule/messages?limit=2&direction=incoming&cursor=${p1.next_cursor}`, { key: o.sandboxKey })
+    ).json();
     assert.equal(p2.data.length, 1);
     assert.equal(p2.next_cursor, null);
     const none = (await t.call('GET', '/v1/travel-rule/messages?status=completed', { key: o.sandboxKey })).json();
@@ -203,7 +228,13 @@ describe('Travel Rule messages', () => {
     const r = await post('/v1/travel-rule/messages', { asset: { slip0044: 0 }, amount: '1', jurisdiction: 'EU', ivms101: IVMS });
     assert.equal(r.statusCode, 400);
     assert.equal(r.json().error.field, 'travel_address');
-    const bad = await post('/v1/travel-rule/messages', { asset: { slip0044: 0 }, amount: '1', jurisdiction: 'EU', ivms101: IVMS, travel_address: 'taNOPE' });
+    const bad = await post('/v1/travel-rule/messages', {
+      asset: { slip0044: 0 },
+      amount: '1',
+      jurisdiction: 'EU',
+      ivms101: IVMS,
+      travel_address: 'taNOPE',
+    });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().error.field, 'travel_address');
     const cp = await post('/v1/travel-rule/counterparties', {
@@ -213,7 +244,13 @@ describe('Travel Rule messages', () => {
       due_diligence_status: 'blocked',
     });
     assert.equal(cp.statusCode, 201, cp.body);
-    const blocked = await post('/v1/travel-rule/messages', { asset: { slip0044: 0 }, amount: '1', jurisdiction: 'EU', ivms101: IVMS, counterparty_id: cp.json().id });
+    const blocked = await post('/v1/travel-rule/messages', {
+      asset: { slip0044: 0 },
+      amount: '1',
+      jurisdiction: 'EU',
+      ivms101: IVMS,
+      counterparty_id: cp.json().id,
+    });
     assert.equal(blocked.statusCode, 409);
     assert.equal(blocked.json().error.field, 'counterparty_id');
   });
@@ -241,9 +278,17 @@ describe('Travel Rule counterparties', () => {
     assert.ok(cp.due_diligence.screening.lists.length > 0, 'names the list versions screened');
     const dup = await post('/v1/travel-rule/counterparties', body, o.sandboxKey);
     assert.equal(dup.statusCode, 409);
-    const sanctioned = await post('/v1/travel-rule/counterparties', { name: 'Trading', legal_name: 'Sandbox Sanctioned Trading LLC' }, o.sandboxKey);
+    const sanctioned = await post(
+      '/v1/travel-rule/counterparties',
+      { name: 'Trading', legal_name: 'Sandbox Sanctioned Trading LLC' },
+      o.sandboxKey,
+    );
     assert.notEqual(sanctioned.json().due_diligence.screening.status, 'no_match');
-    await post('/v1/travel-rule/counterparties', { name: 'Email only', legal_name: 'Epsilon Ltd', protocols: [{ protocol: 'email', email: 'tr@epsilon.example' }] }, o.sandboxKey);
+    await post(
+      '/v1/travel-rule/counterparties',
+      { name: 'Email only', legal_name: 'Epsilon Ltd', protocols: [{ protocol: 'email', email: 'tr@epsilon.example' }] },
+      o.sandboxKey,
+    );
 
     const find = async (q: string) =>
       (await t.call('GET', `/v1/travel-rule/counterparties?${q}`, { key: o.sandboxKey })).json().data.map((x: { name: string }) => x.name);
@@ -284,7 +329,12 @@ describe('TRP receiver', () => {
     const on = (await t.call('PATCH', '/v1/travel-rule/settings', { key: o.sandboxKey, body: { inbound_trp_enabled: true } })).json();
     const path = new URL(on.inbound_trp_url).pathname;
     const headers = { 'api-version': TRP_API_VERSION, 'request-identifier': 'r-1', 'content-type': 'application/json' };
-    const inquiry = JSON.stringify({ asset: { slip0044: 0 }, amount: 0.000021, callback: 'https://originator.example.com/cb', IVMS101: IVMS });
+    const inquiry = JSON.stringify({
+      asset: { slip0044: 0 },
+      amount: 0.000021,
+      callback: 'https://originator.example.com/cb',
+      IVMS101: IVMS,
+    });
     const ok = await t.app.inject({ method: 'POST', url: path, headers, payload: inquiry });
     assert.equal(ok.statusCode, 200, ok.body);
     assert.equal(ok.headers['request-identifier'], 'r-1');
@@ -295,15 +345,44 @@ describe('TRP receiver', () => {
     assert.equal((await t.app.inject({ method: 'POST', url: path, headers, payload: inquiry })).statusCode, 200);
     assert.equal((await t.call('GET', '/v1/travel-rule/messages?request_identifier=r-1', { key: o.sandboxKey })).json().data.length, 1);
     // Protocol errors: no api-version, a bad body.
-    const noVersion = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', 'request-identifier': 'r-2' }, payload: inquiry });
+    const noVersion = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/json', 'request-identifier': 'r-2' },
+      payload: inquiry,
+    });
     assert.equal(noVersion.statusCode, 400);
-    const badIvms = await t.app.inject({ method: 'POST', url: path, headers: { ...headers, 'request-identifier': 'r-3' }, payload: JSON.stringify({ asset: { slip0044: 0 }, amount: 1, callback: 'https://o.example.com/cb', IVMS101: { originator: { originatorPersons: [{ naturalPerson: { customerIdentification: 'x' } }] } } }) });
+    const badIvms = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { ...headers, 'request-identifier': 'r-3' },
+      payload: JSON.stringify({
+        asset: { slip0044: 0 },
+        amount: 1,
+        callback: 'https://o.example.com/cb',
+        IVMS101: { originator: { originatorPersons: [{ naturalPerson: { customerIdentification: 'x' } }] } },
+      }),
+    });
     assert.equal(badIvms.statusCode, 422);
 
     const off = (await t.call('PATCH', '/v1/travel-rule/settings', { key: o.sandboxKey, body: { inbound_trp_enabled: false } })).json();
     assert.equal(off.inbound_trp_url, null);
-    assert.equal((await t.app.inject({ method: 'POST', url: path, headers: { ...headers, 'request-identifier': 'r-4' }, payload: inquiry })).statusCode, 404);
+    assert.equal(
+      (await t.app.inject({ method: 'POST', url: path, headers: { ...headers, 'request-identifier': 'r-4' }, payload: inquiry }))
+        .statusCode,
+      404,
+    );
     assert.equal((await t.app.inject({ method: 'POST', url: '/trp/guess/transfers', headers, payload: inquiry })).statusCode, 404);
-    assert.equal((await t.app.inject({ method: 'POST', url: '/trp/callbacks/guess/resolve', headers, payload: '{"approved":{"address":"x","callback":"https://x.example.com"}}' })).statusCode, 404);
+    assert.equal(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/trp/callbacks/guess/resolve',
+          headers,
+          payload: '{"approved":{"address":"x","callback":"https://x.example.com"}}',
+        })
+      ).statusCode,
+      404,
+    );
   });
 });

@@ -61,13 +61,18 @@ after(async () => {
 });
 
 const natural = (given: string, family: string, extra: Record<string, unknown> = {}) => ({
-  naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier: family, secondaryIdentifier: given, nameIdentifierType: 'LEGL' }] }, ...extra },
+  naturalPerson: {
+    name: { nameIdentifier: [{ primaryIdentifier: family, secondaryIdentifier: given, nameIdentifierType: 'LEGL' }] },
+    ...extra,
+  },
 });
 const payload = (originator: Record<string, unknown>) => ({
   originator: { originatorPersons: [originator], accountNumber: ['1BoatSLRHtKNngkdXEeobR76b53LETtpyT'] },
   beneficiary: { beneficiaryPersons: [natural('Bea', 'Receiver')] },
   originatingVASP: {
-    originatingVASP: { legalPerson: { name: { nameIdentifier: [{ legalPersonName: 'Alpha Exchange GmbH', legalPersonNameIdentifierType: 'LEGL' }] } } },
+    originatingVASP: {
+      legalPerson: { name: { nameIdentifier: [{ legalPersonName: 'Alpha Exchange GmbH', legalPersonNameIdentifierType: 'LEGL' }] } },
+    },
   },
 });
 const fullOriginator = (given: string, family: string) =>
@@ -91,7 +96,9 @@ async function send(ivms101: unknown) {
 }
 const get = async (s: Side, id: string) => (await s.t.call('GET', `/v1/travel-rule/messages/${id}`, { key: s.tenant.sandboxKey })).json();
 const incoming = async (requestIdentifier: string) => {
-  const r = await B.t.call('GET', `/v1/travel-rule/messages?direction=incoming&request_identifier=${requestIdentifier}`, { key: B.tenant.sandboxKey });
+  const r = await B.t.call('GET', `/v1/travel-rule/messages?direction=incoming&request_identifier=${requestIdentifier}`, {
+    key: B.tenant.sandboxKey,
+  });
   assert.equal(r.json().data.length, 1, `B has the message ${requestIdentifier}`);
   return r.json().data[0];
 };
@@ -102,9 +109,9 @@ const act = async (s: Side, id: string, action: string, body: unknown) => {
 };
 const moves = (m: { transitions: { from: string | null; to: string }[] }) => m.transitions.map((x) => `${x.from ?? '∅'}→${x.to}`);
 async function audit(s: Side, id: string) {
-  return (
-    await s.t.db.query<{ action: string }>('SELECT action FROM audit_events WHERE resource_id = $1 ORDER BY id', [id])
-  ).map((r) => r.action);
+  return (await s.t.db.query<{ action: string }>('SELECT action FROM audit_events WHERE resource_id = $1 ORDER BY id', [id])).map(
+    (r) => r.action,
+  );
 }
 async function events(s: Side, id: string) {
   return (
@@ -175,7 +182,11 @@ describe('Travel Rule between two Verity instances over TRP', () => {
       'travel_rule.message.accept',
       'travel_rule.message.confirm',
     ]);
-    assert.deepEqual(await audit(B, received.id), ['travel_rule.message.receive', 'travel_rule.message.accept', 'travel_rule.message.confirm']);
+    assert.deepEqual(await audit(B, received.id), [
+      'travel_rule.message.receive',
+      'travel_rule.message.accept',
+      'travel_rule.message.confirm',
+    ]);
     assert.deepEqual(await events(A, sent.id), ['draft/api', 'sent/api', 'accepted/counterparty', 'completed/api']);
     assert.deepEqual(await events(B, received.id), ['received/counterparty', 'accepted/api', 'completed/counterparty']);
     assert.equal(finalA.request_identifier, completedAtB.request_identifier);
@@ -200,7 +211,10 @@ describe('Travel Rule between two Verity instances over TRP', () => {
     assert.equal(atA.status, 'rejected');
     assert.deepEqual(atA.rejection, { code: 'high_risk', message: 'originator screening hit', retryable: false, kind: 'rejected' });
     // Terminal on both sides: nothing moves any more.
-    const again = await A.t.call('POST', `/v1/travel-rule/messages/${sent.id}/confirm`, { key: A.tenant.sandboxKey, body: { tx_hash: 'deadbeefdeadbeef' } });
+    const again = await A.t.call('POST', `/v1/travel-rule/messages/${sent.id}/confirm`, {
+      key: A.tenant.sandboxKey,
+      body: { tx_hash: 'deadbeefdeadbeef' },
+    });
     assert.equal(again.statusCode, 409);
     assert.deepEqual(await events(B, received.id), ['received/counterparty', 'in_review/system', 'rejected/api']);
   });
@@ -215,7 +229,12 @@ describe('Travel Rule between two Verity instances over TRP', () => {
     await B.drain();
     const atA = await get(A, sent.id);
     assert.equal(atA.status, 'repair_requested');
-    assert.deepEqual(atA.rejection, { code: 'missing_fields', message: 'date of birth of the originator', retryable: true, kind: 'repair_requested' });
+    assert.deepEqual(atA.rejection, {
+      code: 'missing_fields',
+      message: 'date of birth of the originator',
+      retryable: true,
+      kind: 'repair_requested',
+    });
 
     const resent = await act(A, sent.id, 'send', { ivms101: payload(fullOriginator('Rita', 'Repair')) });
     assert.equal(resent.status, 'sent');

@@ -20,7 +20,8 @@ export interface CounterpartyDeps {
 
 /** Field checks the schema cannot say: LEI check digits, travel addresses, protocol endpoints. */
 function checkFields(ctx: RequestContext, deps: CounterpartyDeps, input: UpdateCounterparty, prefix = ''): void {
-  if (input.lei !== undefined && !isValidLei(input.lei)) throw invalid(`${prefix}lei`, 'The LEI check digits (ISO 17442, mod 97) do not match.');
+  if (input.lei !== undefined && !isValidLei(input.lei))
+    throw invalid(`${prefix}lei`, 'The LEI check digits (ISO 17442, mod 97) do not match.');
   (input.travel_addresses ?? []).forEach((ta, i) => checkTravelAddress(ta, `${prefix}travel_addresses[${i}]`));
   (input.protocols ?? []).forEach((p, i) => {
     const f = `${prefix}protocols[${i}]`;
@@ -120,15 +121,22 @@ export async function updateCounterparty({
   const before = await counterpartyRows.get(ctx.db, ctx, id);
   if (!before) throw notFound('counterparty', 'id');
   checkFields(ctx, deps, input);
-  const screening = input.legal_name !== undefined && input.legal_name !== before.legal_name ? await screenLegalName(ctx, deps, input.legal_name) : null;
+  const screening =
+    input.legal_name !== undefined && input.legal_name !== before.legal_name ? await screenLegalName(ctx, deps, input.legal_name) : null;
   return withTransaction(ctx, async (tx) => {
     if (input.lei && input.lei !== before.lei && (await counterpartyRows.byLei(tx, ctx, input.lei)))
       throw conflict('A counterparty with this LEI exists.', 'lei');
     const v = values(input);
-    const row = await counterpartyRows.update(tx, ctx, id, { ...v, ...(screening ? { screening, screened_at: new Date(screening.screened_at) } : {}) });
+    const row = await counterpartyRows.update(tx, ctx, id, {
+      ...v,
+      ...(screening ? { screening, screened_at: new Date(screening.screened_at) } : {}),
+    });
     if (!row) throw notFound('counterparty', 'id');
     const diff = Object.fromEntries(
-      Object.keys(v).map((k) => [k, { before: (before as unknown as Record<string, unknown>)[k], after: (row as unknown as Record<string, unknown>)[k] }]),
+      Object.keys(v).map((k) => [
+        k,
+        { before: (before as unknown as Record<string, unknown>)[k], after: (row as unknown as Record<string, unknown>)[k] },
+      ]),
     );
     await emitAudit(tx, ctx, { action: 'travel_rule.counterparty.updated', resourceType: 'counterparty', resourceId: id, diff });
     return toCounterparty(row);
@@ -140,13 +148,18 @@ export async function updateCounterparty({
  * counterparties (the API's create body). Every entry is checked first; an entry whose LEI exists is
  * updated instead of duplicated. Returns the ids, in file order.
  */
-export async function importCounterparties(ctx: RequestContext, deps: CounterpartyDeps, entries: unknown[]): Promise<{ created: number; updated: number; ids: string[] }> {
+export async function importCounterparties(
+  ctx: RequestContext,
+  deps: CounterpartyDeps,
+  entries: unknown[],
+): Promise<{ created: number; updated: number; ids: string[] }> {
   const ids: string[] = [];
   let created = 0;
   let updated = 0;
   for (const [i, raw] of entries.entries()) {
     const e = raw as CreateCounterparty;
-    if (!e || typeof e.name !== 'string' || typeof e.legal_name !== 'string') throw invalid(`[${i}]`, 'each entry needs name and legal_name');
+    if (!e || typeof e.name !== 'string' || typeof e.legal_name !== 'string')
+      throw invalid(`[${i}]`, 'each entry needs name and legal_name');
     checkFields(ctx, deps, e, `[${i}].`);
   }
   for (const raw of entries) {

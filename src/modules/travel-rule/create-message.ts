@@ -42,7 +42,8 @@ async function resolveEndpoint(
     return { url, counterparty: cp };
   }
   const endpoint = counterparty?.protocols.find((p) => p.protocol === 'trp' && p.endpoint)?.endpoint;
-  if (!endpoint) throw invalid('travel_address', 'An outgoing TRP message needs a travel_address or a counterparty_id with a TRP endpoint.');
+  if (!endpoint)
+    throw invalid('travel_address', 'An outgoing TRP message needs a travel_address or a counterparty_id with a TRP endpoint.');
   checkPeerUrl(endpoint, 'counterparty_id', ctx.environment, deps.production);
   return { url: endpoint, counterparty };
 }
@@ -52,12 +53,24 @@ async function resolveEndpoint(
  * jurisdiction's threshold, sent over TRP through the outbox, or kept as a draft) or an incoming one
  * received by other means (protocol manual; validated leniently, then screened by a job).
  */
-export async function createMessage({ ctx, deps, input }: { ctx: RequestContext; deps: MessageDeps; input: CreateMessage }): Promise<TravelRuleMessage> {
+export async function createMessage({
+  ctx,
+  deps,
+  input,
+}: {
+  ctx: RequestContext;
+  deps: MessageDeps;
+  input: CreateMessage;
+}): Promise<TravelRuleMessage> {
   const direction = input.direction ?? 'outgoing';
   const protocol = input.protocol ?? (direction === 'outgoing' ? 'trp' : 'manual');
   if (direction === 'incoming' && protocol === 'trp')
-    throw invalid('protocol', 'Incoming TRP messages arrive at the TRP receiver; record a message received by other means with protocol manual.');
-  if (direction === 'outgoing' && input.request_identifier) throw invalid('request_identifier', 'An outgoing message gets its own request identifier.');
+    throw invalid(
+      'protocol',
+      'Incoming TRP messages arrive at the TRP receiver; record a message received by other means with protocol manual.',
+    );
+  if (direction === 'outgoing' && input.request_identifier)
+    throw invalid('request_identifier', 'An outgoing message gets its own request identifier.');
   if (input.asset.dti === undefined && input.asset.slip0044 === undefined) throw invalid('asset', 'Give asset.dti or asset.slip0044.');
   if (/^0*(\.0*)?$/.test(input.amount)) throw invalid('amount', 'The amount must be positive.');
   const { payload, warnings } = checkIvms101(input.ivms101, 'ivms101', direction === 'outgoing' ? 'strict' : 'lenient');
@@ -67,7 +80,10 @@ export async function createMessage({ ctx, deps, input }: { ctx: RequestContext;
     counterparty = await counterpartyRows.get(ctx.db, ctx, input.counterparty_id);
     if (!counterparty) throw notFound('counterparty', 'counterparty_id');
   }
-  const decision = decideThreshold(input.jurisdiction ?? 'FATF', input.amount_fiat ?? { value: input.amount, currency: input.asset.symbol ?? '' });
+  const decision = decideThreshold(
+    input.jurisdiction ?? 'FATF',
+    input.amount_fiat ?? { value: input.amount, currency: input.asset.symbol ?? '' },
+  );
   let endpoint: string | null = null;
   if (direction === 'outgoing' && protocol === 'trp' && decision.outcome === 'required') {
     const r = await resolveEndpoint(ctx, deps, input, counterparty);

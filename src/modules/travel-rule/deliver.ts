@@ -29,7 +29,8 @@ export interface DeliveryDeps {
 
 type Payload = { account_id: string; environment: Environment; message_id: string; kind: DeliveryKind; status: string };
 
-export const callbackUrl = (base: string, token: string, what: 'resolve' | 'confirm') => `${base.replace(/\/+$/, '')}/trp/callbacks/${token}/${what}`;
+export const callbackUrl = (base: string, token: string, what: 'resolve' | 'confirm') =>
+  `${base.replace(/\/+$/, '')}/trp/callbacks/${token}/${what}`;
 
 /** Which TRP message a delivery posts, from the message as it is now. */
 function outgoingMessage(row: MessageRow, deps: DeliveryDeps, sealer: Sealer, cancelNote: string | null) {
@@ -37,7 +38,8 @@ function outgoingMessage(row: MessageRow, deps: DeliveryDeps, sealer: Sealer, ca
   const base = deps.publicBaseUrl();
   return {
     resolution(): TrpResolution {
-      if (row.status === 'accepted') return { kind: 'approved', address: row.destination_address!, callback: callbackUrl(base, token!, 'confirm') };
+      if (row.status === 'accepted')
+        return { kind: 'approved', address: row.destination_address!, callback: callbackUrl(base, token!, 'confirm') };
       const r = row.rejection!;
       const comment = rejectionComment(r.code, r.message);
       return { kind: 'rejected', comment: r.kind === 'repair_requested' ? REPAIR_MARKER + comment : comment };
@@ -64,7 +66,13 @@ export function deliveryJobHandler(deps: DeliveryDeps): JobHandler {
     const sealer = deps.sealer();
     const record = (state: 'delivered' | 'failed' | 'pending', lastError: string | null) =>
       messageRows.setAside(deps.db, ctx, row.id, {
-        delivery: { state, kind: p.kind, attempts: job.attempts, last_error: lastError, delivered_at: state === 'delivered' ? new Date().toISOString() : null },
+        delivery: {
+          state,
+          kind: p.kind,
+          attempts: job.attempts,
+          last_error: lastError,
+          delivered_at: state === 'delivered' ? new Date().toISOString() : null,
+        },
       });
     try {
       const url = p.kind === 'inquiry' ? row.endpoint_url : row.peer_callback_url;
@@ -77,7 +85,10 @@ export function deliveryJobHandler(deps: DeliveryDeps): JobHandler {
         const answer = await client.inquire(
           url,
           {
-            asset: { ...(row.asset.dti ? { dti: row.asset.dti } : {}), ...(row.asset.slip0044 !== undefined ? { slip0044: row.asset.slip0044 } : {}) },
+            asset: {
+              ...(row.asset.dti ? { dti: row.asset.dti } : {}),
+              ...(row.asset.slip0044 !== undefined ? { slip0044: row.asset.slip0044 } : {}),
+            },
             amount: row.amount,
             callback: callbackUrl(deps.publicBaseUrl(), token, 'resolve'),
             ivms101: openIvms(sealer, row) as IdentityPayload,

@@ -9,12 +9,19 @@ import { normalizeIvms101, validateIvms101, type IdentityPayload, type Person } 
  * strict for what we send; lenient (LEI check digits, countryOfIssue on a legal person as warnings) for
  * what a counterparty sent us and we only record.
  */
-export function checkIvms101(value: unknown, field: string, profile: 'strict' | 'lenient'): { payload: IdentityPayload; warnings: string[] } {
+export function checkIvms101(
+  value: unknown,
+  field: string,
+  profile: 'strict' | 'lenient',
+): { payload: IdentityPayload; warnings: string[] } {
   const normalized = profile === 'lenient' ? normalizeIvms101(value) : { value, changes: [] as string[] };
   const r = validateIvms101(normalized.value, { profile });
   if (!r.valid) {
     const e = r.errors[0]!;
-    throw invalid(e.path ? `${field}.${e.path}` : field, `IVMS101 ${e.code}: ${e.message}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`);
+    throw invalid(
+      e.path ? `${field}.${e.path}` : field,
+      `IVMS101 ${e.code}: ${e.message}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`,
+    );
   }
   return {
     payload: normalized.value as IdentityPayload,

@@ -26,11 +26,7 @@ const PEER_ACTIONS: Record<MessageRow['direction'], MessageAction[]> = {
 };
 
 /** What an action changes on the row besides the status, and which TRP message it sends. */
-function effects(
-  row: MessageRow,
-  deps: MessageDeps,
-  a: ActionInput,
-): { patch: MessagePatch; note: string | null; deliver?: DeliveryKind } {
+function effects(row: MessageRow, deps: MessageDeps, a: ActionInput): { patch: MessagePatch; note: string | null; deliver?: DeliveryKind } {
   switch (a.action) {
     case 'send': {
       if (row.direction !== 'outgoing') throw conflict('Only an outgoing message is sent.', 'status');
@@ -64,18 +60,31 @@ function effects(
     }
     case 'reject': {
       const known = rejectCode(a.body.code)!;
-      const rejection = { code: known.code, message: a.body.message, retryable: a.body.retry ?? known.retryable, kind: 'rejected' as const };
+      const rejection = {
+        code: known.code,
+        message: a.body.message,
+        retryable: a.body.retry ?? known.retryable,
+        kind: 'rejected' as const,
+      };
       return { patch: { rejection }, note: `${known.code}: ${a.body.message}`, deliver: 'resolution' };
     }
     case 'request_repair': {
       const code = a.body.code ?? 'missing_fields';
-      return { patch: { rejection: { code, message: a.body.message, retryable: true, kind: 'repair_requested' } }, note: `${code}: ${a.body.message}`, deliver: 'resolution' };
+      return {
+        patch: { rejection: { code, message: a.body.message, retryable: true, kind: 'repair_requested' } },
+        note: `${code}: ${a.body.message}`,
+        deliver: 'resolution',
+      };
     }
     case 'confirm':
       return { patch: { tx_hash: a.body.tx_hash }, note: null, deliver: 'confirmation' };
     case 'cancel':
       // A TRP cancellation goes to the beneficiary's approval callback, which exists once it accepted.
-      return { patch: {}, note: a.body.reason, ...(row.direction === 'outgoing' && row.peer_callback_url ? { deliver: 'confirmation' as const } : {}) };
+      return {
+        patch: {},
+        note: a.body.reason,
+        ...(row.direction === 'outgoing' && row.peer_callback_url ? { deliver: 'confirmation' as const } : {}),
+      };
   }
 }
 
@@ -84,15 +93,31 @@ function effects(
  * travel_rule.status_changed event and, for TRP messages, the protocol message in the outbox.
  * Illegal moves are 409 conflict.
  */
-export async function actOnMessage({ ctx, deps, id, input }: { ctx: RequestContext; deps: MessageDeps; id: string; input: ActionInput }): Promise<TravelRuleMessage> {
+export async function actOnMessage({
+  ctx,
+  deps,
+  id,
+  input,
+}: {
+  ctx: RequestContext;
+  deps: MessageDeps;
+  id: string;
+  input: ActionInput;
+}): Promise<TravelRuleMessage> {
   return withTransaction(ctx, async (tx) => {
     const row = await messageRows.get(tx, ctx, id, true);
     if (!row) throw notFound('travel_rule_message', 'id');
     if (row.protocol === 'trp' && PEER_ACTIONS[row.direction].includes(input.action))
       throw conflict(`On a TRP message, ${input.action.replace('_', ' ')} comes from the counterparty over TRP.`, 'status');
-    if (input.action === 'accept' && row.direction === 'outgoing' && !input.body.destination_address) throw invalid('destination_address', 'required');
+    if (input.action === 'accept' && row.direction === 'outgoing' && !input.body.destination_address)
+      throw invalid('destination_address', 'required');
     const e = effects(row, deps, input);
-    const after = await move(tx, ctx, row, input.action, { by: 'api', patch: e.patch, note: e.note, ...(e.deliver ? { deliver: e.deliver } : {}) });
+    const after = await move(tx, ctx, row, input.action, {
+      by: 'api',
+      patch: e.patch,
+      note: e.note,
+      ...(e.deliver ? { deliver: e.deliver } : {}),
+    });
     return toMessage(after, deps.sealer, await messageRows.transitionsOf(tx, ctx, id));
   });
 }

@@ -17,7 +17,8 @@ export function nextStatus(row: Pick<MessageRow, 'direction' | 'status'>, action
   try {
     return transition(row.direction, row.status, action);
   } catch (err) {
-    if (err instanceof IllegalTransitionError) throw conflict(`Cannot ${action.replace('_', ' ')} an ${row.direction} message that is ${row.status}.`, 'status');
+    if (err instanceof IllegalTransitionError)
+      throw conflict(`Cannot ${action.replace('_', ' ')} an ${row.direction} message that is ${row.status}.`, 'status');
     throw err;
   }
 }
@@ -58,7 +59,12 @@ export async function announce(
 }
 
 /** Puts a TRP message in the outbox: the delivery job posts it and retries transient failures. */
-export async function enqueueDelivery(tx: Queryable, ctx: RequestContext, row: MessageRow, kind: DeliveryKind): Promise<MessagePatch['delivery']> {
+export async function enqueueDelivery(
+  tx: Queryable,
+  ctx: RequestContext,
+  row: MessageRow,
+  kind: DeliveryKind,
+): Promise<MessagePatch['delivery']> {
   await enqueueJob(
     tx,
     QUEUES.travelRuleDeliver,

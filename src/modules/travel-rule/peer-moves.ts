@@ -17,7 +17,12 @@ export const REPAIR_MARKER = 'repair: ';
  * callback), rejected → rejected (code and retry hint read back from the comment), a rejection marked
  * as a repair request → repair_requested. A repeated resolution that changes nothing is accepted as is.
  */
-export async function applyResolution(ctx: RequestContext, production: UrlPolicy, messageId: string, r: TrpResolution): Promise<MessageRow | null> {
+export async function applyResolution(
+  ctx: RequestContext,
+  production: UrlPolicy,
+  messageId: string,
+  r: TrpResolution,
+): Promise<MessageRow | null> {
   if (r.kind === 'acknowledged') return null;
   if (r.kind === 'approved') checkPeerUrl(r.callback, 'callback', ctx.environment, production);
   return withTransaction(ctx, async (tx) => {

@@ -54,9 +54,11 @@ export interface TransitionRow {
 }
 
 export const sealIvms = (sealer: Sealer, v: unknown) => sealer.seal(IVMS_PURPOSE, JSON.stringify(v));
-export const openIvms = (sealer: Sealer, row: MessageRow) => JSON.parse(sealer.open(IVMS_PURPOSE, row.ivms101_sealed)) as Record<string, unknown>;
+export const openIvms = (sealer: Sealer, row: MessageRow) =>
+  JSON.parse(sealer.open(IVMS_PURPOSE, row.ivms101_sealed)) as Record<string, unknown>;
 export const sealToken = (sealer: Sealer, token: string) => sealer.seal(TOKEN_PURPOSE, token);
-export const openToken = (sealer: Sealer, row: MessageRow) => (row.callback_token_sealed ? sealer.open(TOKEN_PURPOSE, row.callback_token_sealed) : null);
+export const openToken = (sealer: Sealer, row: MessageRow) =>
+  row.callback_token_sealed ? sealer.open(TOKEN_PURPOSE, row.callback_token_sealed) : null;
 
 export function toMessage(r: MessageRow, sealer: Sealer, trail?: TransitionRow[]): TravelRuleMessage {
   return {
@@ -84,7 +86,16 @@ export function toMessage(r: MessageRow, sealer: Sealer, trail?: TransitionRow[]
     reference: r.reference,
     allowed_actions: allowedActions(r.direction, r.status),
     ...(trail
-      ? { transitions: trail.map((t) => ({ from: t.from_state, to: t.to_state, action: t.action, actor: t.actor, note: t.note, at: iso(t.at)! })) }
+      ? {
+          transitions: trail.map((t) => ({
+            from: t.from_state,
+            to: t.to_state,
+            action: t.action,
+            actor: t.actor,
+            note: t.note,
+            at: iso(t.at)!,
+          })),
+        }
       : {}),
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
@@ -192,7 +203,15 @@ export const messageRows = {
     return rows[0]!;
   },
 
-  async trail(tx: Queryable, ctx: RequestContext, id: string, from: string | null, to: string, action: string, note: string | null): Promise<void> {
+  async trail(
+    tx: Queryable,
+    ctx: RequestContext,
+    id: string,
+    from: string | null,
+    to: string,
+    action: string,
+    note: string | null,
+  ): Promise<void> {
     await tx.query(
       `INSERT INTO travel_rule_transitions (message_id, account_id, environment, from_state, to_state, action, actor, note, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -201,7 +220,12 @@ export const messageRows = {
   },
 
   /** Fields outside the lifecycle (screening result, delivery progress): never the status. */
-  async setAside(db: Queryable, t: Tenant, id: string, patch: Pick<MessagePatch, 'delivery'> & { screening?: MessageRow['screening'] }): Promise<void> {
+  async setAside(
+    db: Queryable,
+    t: Tenant,
+    id: string,
+    patch: Pick<MessagePatch, 'delivery'> & { screening?: MessageRow['screening'] },
+  ): Promise<void> {
     const keys = Object.keys(patch) as ('delivery' | 'screening')[];
     if (keys.length === 0) return;
     await db.query(
@@ -272,7 +296,12 @@ export function toCounterparty(r: CounterpartyRow): Counterparty {
     domains: r.domains ?? [],
     travel_addresses: r.travel_addresses ?? [],
     protocols: r.protocols ?? [],
-    due_diligence: { status: r.due_diligence_status, notes: r.due_diligence_notes, screening: r.screening, screened_at: iso(r.screened_at) },
+    due_diligence: {
+      status: r.due_diligence_status,
+      notes: r.due_diligence_notes,
+      screening: r.screening,
+      screened_at: iso(r.screened_at),
+    },
     source: r.source,
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
@@ -296,8 +325,15 @@ const CP_COLUMNS = [
   'source',
 ] as const;
 const cpVal = (k: string, v: unknown) =>
-  k === 'protocols' || k === 'screening' ? (v === null || v === undefined ? (k === 'protocols' ? '[]' : null) : JSON.stringify(v)) : (v ?? null);
-const cpCast = (k: string) => (k === 'protocols' || k === 'screening' ? '::jsonb' : k === 'domains' || k === 'travel_addresses' ? '::text[]' : '');
+  k === 'protocols' || k === 'screening'
+    ? v === null || v === undefined
+      ? k === 'protocols'
+        ? '[]'
+        : null
+      : JSON.stringify(v)
+    : (v ?? null);
+const cpCast = (k: string) =>
+  k === 'protocols' || k === 'screening' ? '::jsonb' : k === 'domains' || k === 'travel_addresses' ? '::text[]' : '';
 
 export const counterpartyRows = {
   async insert(tx: Queryable, t: Tenant, id: string, v: CounterpartyValues): Promise<CounterpartyRow> {
@@ -349,7 +385,14 @@ export const counterpartyRows = {
          AND ($3 = ANY(domains) OR $4 = ANY(domains)
               OR EXISTS (SELECT 1 FROM jsonb_array_elements(c.protocols) p WHERE p->>'endpoint' LIKE $5 OR p->>'endpoint' LIKE $6))
        ORDER BY id LIMIT 1`,
-      [t.accountId, t.environment, u.hostname.toLowerCase(), u.host.toLowerCase(), `${u.protocol}//${u.host}/%`, `${u.protocol}//${u.host}`],
+      [
+        t.accountId,
+        t.environment,
+        u.hostname.toLowerCase(),
+        u.host.toLowerCase(),
+        `${u.protocol}//${u.host}/%`,
+        `${u.protocol}//${u.host}`,
+      ],
     );
     return rows[0] ?? null;
   },
@@ -395,7 +438,8 @@ export interface SettingsRow {
 }
 const SECRET_PURPOSE = 'travel-rule-inbound';
 export const sealSecret = (sealer: Sealer, s: string) => sealer.seal(SECRET_PURPOSE, s);
-export const openSecret = (sealer: Sealer, row: SettingsRow) => (row.inbound_secret_sealed ? sealer.open(SECRET_PURPOSE, row.inbound_secret_sealed) : null);
+export const openSecret = (sealer: Sealer, row: SettingsRow) =>
+  row.inbound_secret_sealed ? sealer.open(SECRET_PURPOSE, row.inbound_secret_sealed) : null;
 
 export const settingsRows = {
   async get(db: Queryable, t: Tenant): Promise<SettingsRow | null> {

@@ -33,12 +33,48 @@ import { toSettings, updateSettings } from './settings.js';
 import './events.js';
 
 const ACTION_ROUTES: { path: string; action: ActionInput['action']; operationId: string; summary: string; body: TSchema }[] = [
-  { path: 'send', action: 'send', operationId: 'sendTravelRuleMessage', summary: 'Send a draft, or resend a repaired message', body: SendBody },
-  { path: 'review', action: 'review', operationId: 'reviewTravelRuleMessage', summary: 'Take a received message into review', body: NoteBody },
-  { path: 'accept', action: 'accept', operationId: 'acceptTravelRuleMessage', summary: 'Accept a received message with the beneficiary data and deposit address', body: AcceptBody },
-  { path: 'reject', action: 'reject', operationId: 'rejectTravelRuleMessage', summary: 'Reject a received message with a code and a retry hint', body: RejectBody },
-  { path: 'request-repair', action: 'request_repair', operationId: 'requestTravelRuleMessageRepair', summary: 'Ask the originator VASP to repair a received message', body: RepairBody },
-  { path: 'confirm', action: 'confirm', operationId: 'confirmTravelRuleMessage', summary: 'Confirm an accepted transfer with its transaction hash', body: ConfirmBody },
+  {
+    path: 'send',
+    action: 'send',
+    operationId: 'sendTravelRuleMessage',
+    summary: 'Send a draft, or resend a repaired message',
+    body: SendBody,
+  },
+  {
+    path: 'review',
+    action: 'review',
+    operationId: 'reviewTravelRuleMessage',
+    summary: 'Take a received message into review',
+    body: NoteBody,
+  },
+  {
+    path: 'accept',
+    action: 'accept',
+    operationId: 'acceptTravelRuleMessage',
+    summary: 'Accept a received message with the beneficiary data and deposit address',
+    body: AcceptBody,
+  },
+  {
+    path: 'reject',
+    action: 'reject',
+    operationId: 'rejectTravelRuleMessage',
+    summary: 'Reject a received message with a code and a retry hint',
+    body: RejectBody,
+  },
+  {
+    path: 'request-repair',
+    action: 'request_repair',
+    operationId: 'requestTravelRuleMessageRepair',
+    summary: 'Ask the originator VASP to repair a received message',
+    body: RepairBody,
+  },
+  {
+    path: 'confirm',
+    action: 'confirm',
+    operationId: 'confirmTravelRuleMessage',
+    summary: 'Confirm an accepted transfer with its transaction hash',
+    body: ConfirmBody,
+  },
   { path: 'cancel', action: 'cancel', operationId: 'cancelTravelRuleMessage', summary: 'Cancel the transfer', body: CancelBody },
 ];
 
@@ -75,7 +111,14 @@ export const travelRuleModule: FastifyPluginAsync<ModuleOptions> = async (app, o
     '/messages',
     {
       config: { scope: 'travel_rule:read' },
-      schema: { tags, operationId: 'listTravelRuleMessages', summary: 'List Travel Rule messages', description: OPERATION_DOCS.listTravelRuleMessages, querystring: MessagesQuery, response: { 200: Page(TravelRuleMessage), ...standardErrors } },
+      schema: {
+        tags,
+        operationId: 'listTravelRuleMessages',
+        summary: 'List Travel Rule messages',
+        description: OPERATION_DOCS.listTravelRuleMessages,
+        querystring: MessagesQuery,
+        response: { 200: Page(TravelRuleMessage), ...standardErrors },
+      },
     },
     async (req) => {
       const page = await messageRows.page(req.ctx.db, req.ctx, req.query);
@@ -87,7 +130,13 @@ export const travelRuleModule: FastifyPluginAsync<ModuleOptions> = async (app, o
     '/messages/:id',
     {
       config: { scope: 'travel_rule:read' },
-      schema: { tags, operationId: 'getTravelRuleMessage', summary: 'Retrieve a Travel Rule message with its state trail', params: IdParam, response: { 200: TravelRuleMessage, ...standardErrors } },
+      schema: {
+        tags,
+        operationId: 'getTravelRuleMessage',
+        summary: 'Retrieve a Travel Rule message with its state trail',
+        params: IdParam,
+        response: { 200: TravelRuleMessage, ...standardErrors },
+      },
     },
     async (req) => {
       const row = await messageRows.get(req.ctx.db, req.ctx, req.params.id);
@@ -101,9 +150,18 @@ export const travelRuleModule: FastifyPluginAsync<ModuleOptions> = async (app, o
       `/messages/:id/${a.path}`,
       {
         config: { scope: 'travel_rule:write' },
-        schema: { tags, operationId: a.operationId, summary: a.summary, description: OPERATION_DOCS.actions, params: IdParam, body: a.body, response: { 200: TravelRuleMessage, ...standardErrors } },
+        schema: {
+          tags,
+          operationId: a.operationId,
+          summary: a.summary,
+          description: OPERATION_DOCS.actions,
+          params: IdParam,
+          body: a.body,
+          response: { 200: TravelRuleMessage, ...standardErrors },
+        },
       },
-      async (req) => actOnMessage({ ctx: req.ctx, deps, id: req.params.id, input: { action: a.action, body: req.body ?? {} } as ActionInput }),
+      async (req) =>
+        actOnMessage({ ctx: req.ctx, deps, id: req.params.id, input: { action: a.action, body: req.body ?? {} } as ActionInput }),
     );
   }
 
@@ -130,7 +188,13 @@ export const travelRuleModule: FastifyPluginAsync<ModuleOptions> = async (app, o
     '/counterparties',
     {
       config: { scope: 'travel_rule:write' },
-      schema: { tags, operationId: 'createTravelRuleCounterparty', summary: 'Add a counterparty VASP to the directory', body: CreateCounterparty, response: { 201: Counterparty, ...standardErrors } },
+      schema: {
+        tags,
+        operationId: 'createTravelRuleCounterparty',
+        summary: 'Add a counterparty VASP to the directory',
+        body: CreateCounterparty,
+        response: { 201: Counterparty, ...standardErrors },
+      },
     },
     async (req, reply) => {
       reply.code(201);
@@ -142,7 +206,13 @@ export const travelRuleModule: FastifyPluginAsync<ModuleOptions> = async (app, o
     '/counterparties/:id',
     {
       config: { scope: 'travel_rule:read' },
-      schema: { tags, operationId: 'getTravelRuleCounterparty', summary: 'Retrieve a counterparty VASP', params: IdParam, response: { 200: Counterparty, ...standardErrors } },
+      schema: {
+        tags,
+        operationId: 'getTravelRuleCounterparty',
+        summary: 'Retrieve a counterparty VASP',
+        params: IdParam,
+        response: { 200: Counterparty, ...standardErrors },
+      },
     },
     async (req) => {
       const row = await counterpartyRows.get(req.ctx.db, req.ctx, req.params.id);
@@ -155,7 +225,14 @@ export const travelRuleModule: FastifyPluginAsync<ModuleOptions> = async (app, o
     '/counterparties/:id',
     {
       config: { scope: 'travel_rule:write' },
-      schema: { tags, operationId: 'updateTravelRuleCounterparty', summary: 'Update a counterparty VASP (a new legal name is screened again)', params: IdParam, body: UpdateCounterparty, response: { 200: Counterparty, ...standardErrors } },
+      schema: {
+        tags,
+        operationId: 'updateTravelRuleCounterparty',
+        summary: 'Update a counterparty VASP (a new legal name is screened again)',
+        params: IdParam,
+        body: UpdateCounterparty,
+        response: { 200: Counterparty, ...standardErrors },
+      },
     },
     async (req) => updateCounterparty({ ctx: req.ctx, deps: cpDeps(), id: req.params.id, input: req.body }),
   );
@@ -164,7 +241,12 @@ export const travelRuleModule: FastifyPluginAsync<ModuleOptions> = async (app, o
     '/settings',
     {
       config: { scope: 'travel_rule:read' },
-      schema: { tags, operationId: 'getTravelRuleSettings', summary: 'The TRP receiver of this environment', response: { 200: Settings, ...standardErrors } },
+      schema: {
+        tags,
+        operationId: 'getTravelRuleSettings',
+        summary: 'The TRP receiver of this environment',
+        response: { 200: Settings, ...standardErrors },
+      },
     },
     async (req) => toSettings(await settingsRows.get(req.ctx.db, req.ctx), sealer, config.publicBaseUrl),
   );

@@ -32,7 +32,13 @@ const Decimal = (description: string) => Type.String({ pattern: '^\\d{1,30}(\\.\
 const RejectCode = lit([...REJECT_CODES.keys()], { description: 'Reason code (TRISA error codes, lower case).' });
 const Text = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, pattern: '\\S', description });
 /** IVMS101 is validated by the engine (our own JSON Schema and rules), which names the failing path. */
-const Ivms101 = Type.Object({}, { additionalProperties: true, description: 'IVMS101 (2020) identity payload: originator, beneficiary, originatingVASP, beneficiaryVASP.' });
+const Ivms101 = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: 'IVMS101 (2020) identity payload: originator, beneficiary, originatingVASP, beneficiaryVASP.',
+  },
+);
 const Money = Type.Object(
   { value: Decimal('Decimal string.'), currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code.' }) },
   { additionalProperties: false },
@@ -53,7 +59,14 @@ export const Screening = Type.Object({
       role: Type.String({ description: 'originator, originating_vasp or counterparty.' }),
       name: Type.String(),
       status: Type.String(),
-      hits: Type.Array(Type.Object({ entity_id: Type.String(), names: Type.Array(Type.String()), score: Type.Number(), datasets: Type.Array(Type.String()) })),
+      hits: Type.Array(
+        Type.Object({
+          entity_id: Type.String(),
+          names: Type.Array(Type.String()),
+          score: Type.Number(),
+          datasets: Type.Array(Type.String()),
+        }),
+      ),
     }),
   ),
   addresses: Type.Array(
@@ -99,10 +112,19 @@ export const TravelRuleMessage = Type.Object(
     destination_address: Nullable(Type.String({ description: "The beneficiary's deposit address (from the acceptance)." })),
     tx_hash: Nullable(Type.String()),
     rejection: Nullable(
-      Type.Object({ code: Type.String(), message: Type.String(), retryable: Type.Boolean(), kind: lit(['rejected', 'repair_requested'] as const) }),
+      Type.Object({
+        code: Type.String(),
+        message: Type.String(),
+        retryable: Type.Boolean(),
+        kind: lit(['rejected', 'repair_requested'] as const),
+      }),
     ),
-    screening: Nullable(Screening, { description: 'Incoming messages: the originator names and addresses screened by a job after receipt.' }),
-    warnings: Type.Array(Type.String(), { description: 'Normalisations and lenient-profile findings (e.g. a bad LEI check digit) on received data.' }),
+    screening: Nullable(Screening, {
+      description: 'Incoming messages: the originator names and addresses screened by a job after receipt.',
+    }),
+    warnings: Type.Array(Type.String(), {
+      description: 'Normalisations and lenient-profile findings (e.g. a bad LEI check digit) on received data.',
+    }),
     delivery: Nullable(
       Type.Object({
         state: lit(['pending', 'delivered', 'failed'] as const),
@@ -117,7 +139,14 @@ export const TravelRuleMessage = Type.Object(
     allowed_actions: Type.Array(Type.String(), { description: 'Actions the lifecycle allows from the current status.' }),
     transitions: Type.Optional(
       Type.Array(
-        Type.Object({ from: Nullable(Type.String()), to: Type.String(), action: Type.String(), actor: Type.String(), note: Nullable(Type.String()), at: Timestamp }),
+        Type.Object({
+          from: Nullable(Type.String()),
+          to: Type.String(),
+          action: Type.String(),
+          actor: Type.String(),
+          note: Nullable(Type.String()),
+          at: Timestamp,
+        }),
       ),
     ),
     created_at: Timestamp,
@@ -129,7 +158,9 @@ export type TravelRuleMessage = Static<typeof TravelRuleMessage>;
 
 export const CreateMessage = Type.Object(
   {
-    direction: Type.Optional(lit(DIRECTIONS, { description: 'Default outgoing (send). incoming records a message received by other means.' })),
+    direction: Type.Optional(
+      lit(DIRECTIONS, { description: 'Default outgoing (send). incoming records a message received by other means.' }),
+    ),
     protocol: Type.Optional(lit(PROTOCOLS, { description: 'Default trp for outgoing, manual for incoming.' })),
     counterparty_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     travel_address: Type.Optional(Type.String({ minLength: 3, maxLength: 2000, description: "The beneficiary's travel address (ta…)." })),
@@ -137,11 +168,16 @@ export const CreateMessage = Type.Object(
     amount: Decimal('Amount in the asset unit, a decimal string.'),
     amount_fiat: Type.Optional(Money),
     jurisdiction: Type.Optional(
-      Type.String({ pattern: '^[A-Z]{2,5}$', description: 'Whose threshold applies: FATF (default), EU, US, CH, SG, UK or a country code.' }),
+      Type.String({
+        pattern: '^[A-Z]{2,5}$',
+        description: 'Whose threshold applies: FATF (default), EU, US, CH, SG, UK or a country code.',
+      }),
     ),
     ivms101: Ivms101,
     destination_address: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    request_identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Incoming only: the sender’s identifier.' })),
+    request_identifier: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Incoming only: the sender’s identifier.' }),
+    ),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your own reference (e.g. the withdrawal id).' })),
     send: Type.Optional(Type.Boolean({ description: 'Outgoing: false keeps the message in draft. Default true.' })),
   },
@@ -157,7 +193,9 @@ export const NoteBody = Type.Object({ note: Type.Optional(Text(500, 'Kept in the
 export const AcceptBody = Type.Object(
   {
     destination_address: Type.String({ minLength: 1, maxLength: 200, description: 'The deposit address the originator pays to.' }),
-    beneficiary: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'IVMS101 Beneficiary: completes the beneficiary data.' })),
+    beneficiary: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: 'IVMS101 Beneficiary: completes the beneficiary data.' }),
+    ),
     note: Type.Optional(Text(500, 'Kept in the trail.')),
   },
   { additionalProperties: false },
@@ -210,7 +248,9 @@ const CounterpartyFields = {
   domains: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9.-]+(:\\d+)?$', maxLength: 253 }), { maxItems: 20 })),
   travel_addresses: Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 2000 }), { maxItems: 50 })),
   protocols: Type.Optional(Type.Array(ProtocolEntry, { maxItems: 10 })),
-  due_diligence_status: Type.Optional(lit(DUE_DILIGENCE, { description: 'blocked: inquiries from it are refused and nothing is sent to it.' })),
+  due_diligence_status: Type.Optional(
+    lit(DUE_DILIGENCE, { description: 'blocked: inquiries from it are refused and nothing is sent to it.' }),
+  ),
   due_diligence_notes: Type.Optional(Type.String({ maxLength: 2000 })),
 };
 export const CreateCounterparty = Type.Object(CounterpartyFields, { additionalProperties: false });
@@ -258,7 +298,9 @@ export const Settings = Type.Object(
   {
     object: Type.Literal('travel_rule_settings'),
     inbound_trp_enabled: Type.Boolean(),
-    inbound_trp_url: Nullable(Type.String({ description: 'Where counterparties post TRP inquiries; its path secret identifies this environment.' })),
+    inbound_trp_url: Nullable(
+      Type.String({ description: 'Where counterparties post TRP inquiries; its path secret identifies this environment.' }),
+    ),
     travel_address: Nullable(Type.String({ description: 'The travel address of inbound_trp_url (https only).' })),
     vasp_name: Nullable(Type.String()),
     vasp_lei: Nullable(Type.String()),

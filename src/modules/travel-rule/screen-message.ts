@@ -32,7 +32,10 @@ export async function screenNames(
     for (const n of names) {
       const r = await evaluateScreening({ ctx, sealer, cache, input: { name: n.name, entity_type: n.entity_type } });
       for (const m of r.model) if (m.name.startsWith('list:')) lists.set(m.name.slice(5), m.version);
-      const hits = ((r.result as { hits?: { entity_id: string; names: string[]; score: number; datasets: string[] }[] }).hits ?? []).slice(0, 5);
+      const hits = ((r.result as { hits?: { entity_id: string; names: string[]; score: number; datasets: string[] }[] }).hits ?? []).slice(
+        0,
+        5,
+      );
       out.push({
         role: n.role,
         name: n.name,
@@ -44,7 +47,10 @@ export async function screenNames(
     // No list to screen against (a production environment without imported lists) is not "no match".
     return { status: 'error', names: out, lists: [...lists].map(([name, version]) => ({ name, version })), error: (err as Error).message };
   }
-  const worst = out.reduce<Screening['status']>((w, n) => (RANK[n.status as keyof typeof RANK] > RANK[w] ? (n.status as Screening['status']) : w), 'no_match');
+  const worst = out.reduce<Screening['status']>(
+    (w, n) => (RANK[n.status as keyof typeof RANK] > RANK[w] ? (n.status as Screening['status']) : w),
+    'no_match',
+  );
   return { status: worst, names: out, lists: [...lists].map(([name, version]) => ({ name, version })) };
 }
 

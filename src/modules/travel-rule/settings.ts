@@ -28,8 +28,19 @@ export function toSettings(row: SettingsRow | null, sealer: Sealer, publicBaseUr
 }
 
 /** PATCH /v1/travel-rule/settings: turns this environment's TRP receiver on or off, rotates its path secret. */
-export async function updateSettings({ ctx, sealer, publicBaseUrl, input }: { ctx: RequestContext; sealer: Sealer; publicBaseUrl: string; input: UpdateSettings }) {
-  if (input.vasp_lei !== undefined && !isValidLei(input.vasp_lei)) throw invalid('vasp_lei', 'The LEI check digits (ISO 17442, mod 97) do not match.');
+export async function updateSettings({
+  ctx,
+  sealer,
+  publicBaseUrl,
+  input,
+}: {
+  ctx: RequestContext;
+  sealer: Sealer;
+  publicBaseUrl: string;
+  input: UpdateSettings;
+}) {
+  if (input.vasp_lei !== undefined && !isValidLei(input.vasp_lei))
+    throw invalid('vasp_lei', 'The LEI check digits (ISO 17442, mod 97) do not match.');
   return withTransaction(ctx, async (tx) => {
     const before = await settingsRows.get(tx, ctx);
     const enabled = input.inbound_trp_enabled ?? before?.inbound_trp_enabled ?? false;

@@ -5,7 +5,13 @@ import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { decideThreshold, INITIAL_STATE } from '../../engines/travel-rule/index.js';
-import { handleTrpRequest, TRP_API_VERSION, type TrpError, type TrpInboundKind, type TrpInquiry } from '../../providers/travel-rule/index.js';
+import {
+  handleTrpRequest,
+  TRP_API_VERSION,
+  type TrpError,
+  type TrpInboundKind,
+  type TrpInquiry,
+} from '../../providers/travel-rule/index.js';
 import { beneficiaryName, originatorName } from './ivms.js';
 import { announce, move } from './move.js';
 import { applyConfirmation, applyResolution } from './peer-moves.js';
@@ -36,7 +42,10 @@ export const trpInboundModule: FastifyPluginAsync<ModuleOptions> = async (app, o
     reply
       .code(e.status)
       .headers(headers)
-      .send({ error: { code: 'invalid_request', message: e.message, field: null, request_id: req.id }, ...(e.issues ? { issues: e.issues } : {}) });
+      .send({
+        error: { code: 'invalid_request', message: e.message, field: null, request_id: req.id },
+        ...(e.issues ? { issues: e.issues } : {}),
+      });
   const notFound = (reply: FastifyReply, req: FastifyRequest) =>
     reply.code(404).send({ error: { code: 'not_found', message: 'No TRP receiver here.', field: null, request_id: req.id } });
 
@@ -59,8 +68,16 @@ export const trpInboundModule: FastifyPluginAsync<ModuleOptions> = async (app, o
     if (h.message.kind !== 'inquiry') return notFound(reply, req);
     const inquiry = h.message.inquiry;
     const cp = await counterpartyRows.byHost(db, ctx, inquiry.callback);
-    if (cp?.due_diligence_status === 'blocked') return refuse(reply, req, { status: 400, message: 'rejected: counterparty blocked' }, h.responseHeaders);
-    await receiveInquiry({ ...ctx, requestId: req.id }, sealer, inquiry, h.requestIdentifier, [...h.warnings, ...(cp ? [] : ['counterparty_vasp_unknown'])], cp?.id ?? null);
+    if (cp?.due_diligence_status === 'blocked')
+      return refuse(reply, req, { status: 400, message: 'rejected: counterparty blocked' }, h.responseHeaders);
+    await receiveInquiry(
+      { ...ctx, requestId: req.id },
+      sealer,
+      inquiry,
+      h.requestIdentifier,
+      [...h.warnings, ...(cp ? [] : ['counterparty_vasp_unknown'])],
+      cp?.id ?? null,
+    );
     return reply.headers(h.responseHeaders).send({ version: TRP_API_VERSION });
   });
 
@@ -70,13 +87,21 @@ export const trpInboundModule: FastifyPluginAsync<ModuleOptions> = async (app, o
       if (!h.ok) return refuse(reply, req, h.error, h.responseHeaders);
       const row = await messageRows.byCallbackToken(db, req.params.token);
       if (!row || row.direction !== (what === 'resolve' ? 'outgoing' : 'incoming')) return notFound(reply, req);
-      if (row.request_identifier !== h.requestIdentifier) return refuse(reply, req, { status: 400, message: 'request-identifier does not match the transfer' }, h.responseHeaders);
-      const ctx: RequestContext = { ...systemContext(db, row.account_id, row.environment, req.id), actor: { type: 'system', id: 'trp_peer' } };
+      if (row.request_identifier !== h.requestIdentifier)
+        return refuse(reply, req, { status: 400, message: 'request-identifier does not match the transfer' }, h.responseHeaders);
+      const ctx: RequestContext = {
+        ...systemContext(db, row.account_id, row.environment, req.id),
+        actor: { type: 'system', id: 'trp_peer' },
+      };
       try {
         if (h.message.kind === 'resolution') await applyResolution(ctx, production, row.id, h.message.resolution);
         else if (h.message.kind === 'confirmation') await applyConfirmation(ctx, row.id, h.message.confirmation);
       } catch (err) {
-        if (err instanceof AppError) return reply.code(err.status).headers(h.responseHeaders).send({ error: { code: err.code, message: err.message, field: err.field, request_id: req.id } });
+        if (err instanceof AppError)
+          return reply
+            .code(err.status)
+            .headers(h.responseHeaders)
+            .send({ error: { code: err.code, message: err.message, field: err.field, request_id: req.id } });
         throw err;
       }
       return reply.headers(h.responseHeaders).code(200).send({});
@@ -100,7 +125,14 @@ export const trpInboundModule: FastifyPluginAsync<ModuleOptions> = async (app, o
  * request-identifier again: a repaired message when we had asked for a repair (receive moves it back to
  * received), a redelivery otherwise (nothing changes).
  */
-async function receiveInquiry(ctx: RequestContext, sealer: Sealer, inquiry: TrpInquiry, requestIdentifier: string, warnings: string[], counterpartyId: string | null): Promise<MessageRow> {
+async function receiveInquiry(
+  ctx: RequestContext,
+  sealer: Sealer,
+  inquiry: TrpInquiry,
+  requestIdentifier: string,
+  warnings: string[],
+  counterpartyId: string | null,
+): Promise<MessageRow> {
   return withTransaction(ctx, async (tx) => {
     const existing = await messageRows.byRequest(tx, ctx, 'incoming', requestIdentifier, true);
     const fields = {
@@ -129,7 +161,10 @@ async function receiveInquiry(ctx: RequestContext, sealer: Sealer, inquiry: TrpI
       endpoint_url: null,
       callback_token_sealed: null,
       callback_token_hash: null,
-      asset: { ...(inquiry.asset.dti ? { dti: inquiry.asset.dti } : {}), ...(inquiry.asset.slip0044 !== undefined ? { slip0044: Number(inquiry.asset.slip0044) } : {}) },
+      asset: {
+        ...(inquiry.asset.dti ? { dti: inquiry.asset.dti } : {}),
+        ...(inquiry.asset.slip0044 !== undefined ? { slip0044: Number(inquiry.asset.slip0044) } : {}),
+      },
       amount: inquiry.amount,
       amount_fiat: null,
       threshold_applied: { ...decision.thresholdApplied, outcome: decision.outcome, reason: decision.reason },
