@@ -203,6 +203,16 @@ describe('Travel Rule between two Verity instances over TRP', () => {
     assert.notEqual(reviewed.screening.status, 'no_match');
     assert.ok(reviewed.screening.names[0].hits.some((h: { entity_id: string }) => h.entity_id === 'sandbox:sanctioned-person'));
     assert.deepEqual(moves(reviewed).slice(-1), ['received→in_review']);
+    // The hit is an alert in B's review queue, on a case of its own.
+    const alerts = await B.t.db.query<{ kind: string; subject_id: string; case_id: string }>(
+      "SELECT kind, subject_id, case_id FROM alerts WHERE subject_type = 'travel_rule_message'",
+    );
+    assert.deepEqual(
+      alerts.map((a) => [a.kind, a.subject_id]),
+      [['travel_rule', received.id]],
+    );
+    const cases = (await B.t.call('GET', '/v1/cases', { key: B.tenant.sandboxKey })).json().data;
+    assert.ok(cases.some((c: { id: string }) => c.id === alerts[0]!.case_id));
 
     const rejected = await act(B, received.id, 'reject', { code: 'high_risk', message: 'originator screening hit' });
     assert.equal(rejected.status, 'rejected');

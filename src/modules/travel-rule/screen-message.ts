@@ -7,6 +7,7 @@ import { withTransaction } from '../../platform/transaction.js';
 import { AddressError, parseAddress } from '../../engines/wallets/index.js';
 import type { IdentityPayload } from '../../engines/travel-rule/index.js';
 import { ensureSandboxSnapshot, evaluateScreening, indexCacheFor, type ScreeningIndexCache } from '../checks/index.js';
+import { raiseAlert } from '../cases/index.js';
 import { namesToScreen } from './ivms.js';
 import { move } from './move.js';
 import { messageRows, openIvms } from './repository.js';
@@ -73,8 +74,8 @@ export function checkAddresses(p: IdentityPayload): Screening['addresses'] {
 /**
  * Job travel_rule.screen, after an incoming message is received: screens the originator's names and the
  * originating VASP's name, checks the originator's addresses, records the result on the message, and
- * puts a message with a hit (or a screening that could not run) in review. No alert is raised: the
- * generic alerts of the cases module are not on this branch; the travel_rule.status_changed event says it.
+ * puts a message with a hit (or a screening that could not run, or an invalid address) in review with a
+ * travel_rule alert (the cases module's generic alerts: one alert_review case per message).
  */
 export function screeningJobHandler(db: Db, sealer: () => Sealer): JobHandler {
   let cache: ScreeningIndexCache | null = null;
@@ -98,6 +99,24 @@ export function screeningJobHandler(db: Db, sealer: () => Sealer): JobHandler {
       if (now.status === 'received' && (screening.status !== 'no_match' || invalidAddress)) {
         const why = screening.status !== 'no_match' ? `screening_${screening.status}` : 'invalid_address';
         await move(tx, ctx, now, 'review', { by: 'system', note: why });
+        const hit = screening.names.find((n) => n.status !== 'no_match');
+        await raiseAlert(tx, ctx, {
+          kind: 'travel_rule',
+          severity: screening.status === 'match' ? 'high' : screening.status === 'no_match' ? 'low' : 'medium',
+          subjectType: 'travel_rule_message',
+          subjectId: now.id,
+          subjectReference: now.reference,
+          title: hit
+            ? `Incoming Travel Rule message: ${hit.role} ${screening.status.replace('_', ' ')}`
+            : 'Incoming Travel Rule message: invalid originator address',
+          details: {
+            reason: why,
+            request_identifier: now.request_identifier,
+            hits: screening.names.flatMap((n) => n.hits.map((h) => ({ role: n.role, entity_id: h.entity_id, score: h.score }))),
+            invalid_addresses: screening.addresses.filter((a) => !a.valid).map((a) => a.address),
+          },
+          dedupeKey: `screening:${now.request_identifier}`,
+        });
       }
     });
   };
