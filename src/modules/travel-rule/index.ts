@@ -11,6 +11,7 @@ import { screeningJobHandler } from './screen-message.js';
 export { travelRuleModule } from './routes.js';
 export { trpInboundModule } from './trp-inbound.js';
 export { importCounterparties } from './counterparties.js';
+export { runTravelRuleCommand, TRAVEL_RULE_USAGE } from './cli.js';
 
 export interface TravelRuleJobDeps {
   publicBaseUrl: () => string;
