@@ -9,6 +9,8 @@ import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js
 import { buildJobHandlers } from '../../src/jobs/index.js';
 import { JobRunner } from '../../src/platform/jobs.js';
 import { runTravelRuleCommand } from '../../src/modules/travel-rule/index.js';
+import { SMTPServer } from 'smtp-server';
+import { SmtpEmailProvider } from '../../src/providers/messaging/index.js';
 
 /** The outbox side of TRP against a local peer the test starts: retries of transient failures, a permanent refusal, a synchronous approval. */
 
@@ -150,4 +152,81 @@ test('CLI: import counterparties from a JSON file; a bad entry names its field a
   assert.equal(await runTravelRuleCommand(t.db, t.config, 'import-counterparties', args, io), 65);
   assert.match(out.pop()!, /\[1\]\.lei/);
   assert.equal((await t.call('GET', '/v1/travel-rule/counterparties?query=theta', { key: owner.sandboxKey })).json().data.length, 0);
+});
+
+test('email fallback: a link to a hosted page where the beneficiary VASP approves or rejects', async () => {
+  const mails: string[] = [];
+  const smtp = new SMTPServer({
+    disabledCommands: ['STARTTLS'],
+    authOptional: true,
+    logger: false,
+    disableReverseLookup: true,
+    onData(stream, _s, cb) {
+      let raw = '';
+      stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      stream.on('end', () => {
+        mails.push(raw);
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+  const email = new SmtpEmailProvider({ url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, from: 'tr@verity.test' });
+  const drainMail = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, email }) }).drain();
+  try {
+    const cp = await t.call('POST', '/v1/travel-rule/counterparties', {
+      key: owner.sandboxKey,
+      body: { name: 'Iota', legal_name: 'Iota Wallet Ltd', protocols: [{ protocol: 'email', email: 'travelrule@iota.example' }] },
+    });
+    const send = async () => {
+      const r = await t.call('POST', '/v1/travel-rule/messages', {
+        key: owner.sandboxKey,
+        body: {
+          protocol: 'email',
+          counterparty_id: cp.json().id,
+          asset: { slip0044: 0, symbol: 'BTC' },
+          amount: '2',
+          jurisdiction: 'EU',
+          ivms101: ivms,
+        },
+      });
+      assert.equal(r.statusCode, 201, r.body);
+      await drainMail();
+      const mail = mails.pop()!;
+      assert.match(mail, /To: travelrule@iota\.example/);
+      assert.doesNotMatch(mail, /Sender|Anna/, 'no personal data in the mail');
+      const link = /(http:\/\/\S+\/travel-rule\/respond\/[\w-]+)/.exec(mail.replace(/=\r?\n/g, ''))![1]!;
+      return { m: r.json(), path: new URL(link).pathname };
+    };
+    const form = (path: string, body: string) =>
+      t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: body });
+
+    const { m, path } = await send();
+    assert.equal((await get(m.id)).delivery.state, 'delivered');
+    const pageRes = await t.app.inject({ method: 'GET', url: path });
+    assert.equal(pageRes.statusCode, 200);
+    assert.match(pageRes.body, /Anna Sender/);
+    assert.match(String(pageRes.headers['content-security-policy']), /default-src 'none'/);
+    const ok = await form(path, 'decision=approve&address=bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    assert.equal(ok.statusCode, 200, ok.body);
+    const accepted = await get(m.id);
+    assert.equal(accepted.status, 'accepted');
+    assert.equal(accepted.destination_address, 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    assert.equal((await form(path, 'decision=reject&code=high_risk&message=x')).statusCode, 409);
+    const ev = await t.db.query<{ data: { by: string; status: string } }>(
+      "SELECT data FROM events WHERE type = 'travel_rule.status_changed' AND resource_id = $1 ORDER BY id",
+      [m.id],
+    );
+    assert.deepEqual(ev.at(-1)!.data.by, 'counterparty');
+
+    const second = await send();
+    assert.equal((await form(second.path, 'decision=reject&code=unknown_beneficiary&message=not+our+customer')).statusCode, 200);
+    const rejected = await get(second.m.id);
+    assert.equal(rejected.status, 'rejected');
+    assert.deepEqual(rejected.rejection, { code: 'unknown_beneficiary', message: 'not our customer', retryable: false, kind: 'rejected' });
+    assert.equal((await t.app.inject({ method: 'GET', url: '/travel-rule/respond/guess' })).statusCode, 404);
+  } finally {
+    email.close();
+    smtp.close();
+  }
 });

@@ -64,7 +64,7 @@ export async function createMessage({
 }): Promise<TravelRuleMessage> {
   const direction = input.direction ?? 'outgoing';
   const protocol = input.protocol ?? (direction === 'outgoing' ? 'trp' : 'manual');
-  if (direction === 'incoming' && protocol === 'trp')
+  if (direction === 'incoming' && protocol !== 'manual')
     throw invalid(
       'protocol',
       'Incoming TRP messages arrive at the TRP receiver; record a message received by other means with protocol manual.',
@@ -90,9 +90,14 @@ export async function createMessage({
     endpoint = r.url;
     counterparty = r.counterparty;
   }
+  if (direction === 'outgoing' && protocol === 'email') {
+    const email = counterparty?.protocols.find((p) => p.protocol === 'email' && p.email)?.email;
+    if (!email) throw invalid('counterparty_id', 'The email fallback needs a counterparty_id whose protocols include an email entry.');
+    endpoint = `mailto:${email}`;
+  }
   if (direction === 'outgoing' && counterparty?.due_diligence_status === 'blocked')
     throw conflict('The counterparty is blocked by due diligence: nothing is sent to it.', 'counterparty_id');
-  const token = direction === 'outgoing' && protocol === 'trp' ? randomBytes(32).toString('base64url') : null;
+  const token = direction === 'outgoing' && protocol !== 'manual' ? randomBytes(32).toString('base64url') : null;
 
   return withTransaction(ctx, async (tx) => {
     const requestIdentifier = input.request_identifier ?? newRequestIdentifier();

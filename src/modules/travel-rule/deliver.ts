@@ -13,6 +13,7 @@ import {
   type TrpConfirmation,
   type TrpResolution,
 } from '../../providers/travel-rule/index.js';
+import { MessagingError, type MessagingProvider } from '../../providers/messaging/index.js';
 import { peerPolicy } from './ivms.js';
 import type { DeliveryKind } from './move.js';
 import { applyResolution, REPAIR_MARKER } from './peer-moves.js';
@@ -25,6 +26,8 @@ export interface DeliveryDeps {
   publicBaseUrl: () => string;
   production: () => UrlPolicy;
   client?: TrpClient;
+  /** The SMTP provider of the email fallback, when configured. */
+  email?: () => MessagingProvider | null;
 }
 
 type Payload = { account_id: string; environment: Environment; message_id: string; kind: DeliveryKind; status: string };
@@ -62,7 +65,7 @@ export function deliveryJobHandler(deps: DeliveryDeps): JobHandler {
     const p = job.payload as unknown as Payload;
     const ctx = systemContext(deps.db, p.account_id, p.environment, `job:${QUEUES.travelRuleDeliver}`);
     const row = await messageRows.get(deps.db, ctx, p.message_id);
-    if (!row || row.status !== p.status || row.protocol !== 'trp') return;
+    if (!row || row.status !== p.status || row.protocol === 'manual') return;
     const sealer = deps.sealer();
     const record = (state: 'delivered' | 'failed' | 'pending', lastError: string | null) =>
       messageRows.setAside(deps.db, ctx, row.id, {
@@ -74,6 +77,27 @@ export function deliveryJobHandler(deps: DeliveryDeps): JobHandler {
           delivered_at: state === 'delivered' ? new Date().toISOString() : null,
         },
       });
+    if (row.protocol === 'email') {
+      // The email fallback: a link to the hosted page where the beneficiary VASP answers; no personal data in the mail.
+      const mailer = deps.email?.() ?? null;
+      const to = row.endpoint_url?.replace(/^mailto:/, '') ?? '';
+      try {
+        if (!mailer) throw new MessagingError('none', 'permanent', 'not_configured', 'no email provider: set SMTP_URL and SMTP_FROM');
+        const link = `${deps.publicBaseUrl().replace(/\/+$/, '')}/travel-rule/respond/${openToken(sealer, row)}`;
+        await mailer.send({
+          to,
+          subject: `Travel Rule request ${row.request_identifier}`,
+          text: `A VASP asks for your Travel Rule answer on an incoming transfer of ${row.amount} ${row.asset.symbol ?? ''}.\n\nOpen this link to see the originator data and approve (with your deposit address) or reject:\n${link}\n\nThe link is personal to this transfer; do not forward it.\n`,
+        });
+        await record('delivered', null);
+      } catch (err) {
+        const e = err instanceof MessagingError ? err : new MessagingError('smtp', 'transient', 'error', (err as Error).message);
+        const retry = e.kind === 'transient' && job.attempts < job.max_attempts;
+        await record(retry ? 'pending' : 'failed', e.message.slice(0, 500));
+        if (retry) throw e;
+      }
+      return;
+    }
     try {
       const url = p.kind === 'inquiry' ? row.endpoint_url : row.peer_callback_url;
       if (!url) throw new TrpClientError(`no ${p.kind === 'inquiry' ? 'endpoint' : 'callback'} to post the ${p.kind} to`, 'permanent');

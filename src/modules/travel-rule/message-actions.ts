@@ -107,8 +107,8 @@ export async function actOnMessage({
   return withTransaction(ctx, async (tx) => {
     const row = await messageRows.get(tx, ctx, id, true);
     if (!row) throw notFound('travel_rule_message', 'id');
-    if (row.protocol === 'trp' && PEER_ACTIONS[row.direction].includes(input.action))
-      throw conflict(`On a TRP message, ${input.action.replace('_', ' ')} comes from the counterparty over TRP.`, 'status');
+    if (row.protocol !== 'manual' && PEER_ACTIONS[row.direction].includes(input.action))
+      throw conflict(`On a ${row.protocol} message, ${input.action.replace('_', ' ')} comes from the counterparty.`, 'status');
     if (input.action === 'accept' && row.direction === 'outgoing' && !input.body.destination_address)
       throw invalid('destination_address', 'required');
     const e = effects(row, deps, input);

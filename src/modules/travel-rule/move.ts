@@ -88,7 +88,8 @@ export async function move(
 ): Promise<MessageRow> {
   const to = nextStatus(row, action);
   const patch: MessagePatch = { ...(o.patch ?? {}) };
-  if (o.deliver && row.protocol === 'trp') patch.delivery = await enqueueDelivery(tx, ctx, { ...row, status: to }, o.deliver);
+  if (o.deliver && (row.protocol === 'trp' || (row.protocol === 'email' && o.deliver === 'inquiry')))
+    patch.delivery = await enqueueDelivery(tx, ctx, { ...row, status: to }, o.deliver);
   const after = await messageRows.applyTransition(tx, ctx, row.id, row.status, to, action, patch, o.note ?? null);
   if (!after) throw conflict(`The message is no longer ${row.status}; retrieve it and retry.`, 'status');
   await announce(tx, ctx, after, row.status, action, o.by, o.note ?? null);

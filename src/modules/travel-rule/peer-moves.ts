@@ -24,13 +24,17 @@ export async function applyResolution(
   r: TrpResolution,
 ): Promise<MessageRow | null> {
   if (r.kind === 'acknowledged') return null;
-  if (r.kind === 'approved') checkPeerUrl(r.callback, 'callback', ctx.environment, production);
+  // An answer from the email fallback's page has no callback (nothing to confirm to over TRP).
+  if (r.kind === 'approved' && r.callback) checkPeerUrl(r.callback, 'callback', ctx.environment, production);
   return withTransaction(ctx, async (tx) => {
     const row = await messageRows.get(tx, ctx, messageId, true);
     if (!row || row.direction !== 'outgoing') return null;
     if (r.kind === 'approved') {
       if (row.status === 'accepted' && row.destination_address === r.address) return row;
-      return move(tx, ctx, row, 'accept', { by: 'counterparty', patch: { destination_address: r.address, peer_callback_url: r.callback } });
+      return move(tx, ctx, row, 'accept', {
+        by: 'counterparty',
+        patch: { destination_address: r.address, peer_callback_url: r.callback || null },
+      });
     }
     const repair = r.comment.startsWith(REPAIR_MARKER);
     const read = readRejectionComment(repair ? r.comment.slice(REPAIR_MARKER.length) : r.comment);

@@ -19,7 +19,7 @@ export interface MessageRow {
   environment: 'sandbox' | 'production';
   direction: Direction;
   status: MessageState;
-  protocol: 'trp' | 'manual';
+  protocol: 'trp' | 'email' | 'manual';
   counterparty_id: string | null;
   request_identifier: string;
   travel_address: string | null;

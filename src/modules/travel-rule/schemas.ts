@@ -23,7 +23,7 @@ export const STATUSES = [
   'canceled',
   'saved',
 ] as const;
-export const PROTOCOLS = ['trp', 'manual'] as const;
+export const PROTOCOLS = ['trp', 'email', 'manual'] as const;
 export const ACTIONS = ['send', 'save', 'receive', 'review', 'accept', 'reject', 'request_repair', 'confirm', 'cancel'] as const;
 export const DUE_DILIGENCE = ['unknown', 'pending', 'approved', 'restricted', 'blocked'] as const;
 export const COUNTERPARTY_PROTOCOLS = ['trp', 'trisa', 'email'] as const;
@@ -92,7 +92,10 @@ export const TravelRuleMessage = Type.Object(
       description:
         'outgoing: draft → sent → accepted | rejected | repair_requested → completed | canceled; incoming: received → in_review → accepted | rejected | repair_requested → completed | canceled; saved: below the threshold, recorded and not sent.',
     }),
-    protocol: lit(PROTOCOLS, { description: 'trp: delivered and answered over TRP; manual: recorded here, exchanged by other means.' }),
+    protocol: lit(PROTOCOLS, {
+      description:
+        "trp: delivered and answered over TRP; email: the counterparty's Travel Rule contact gets a link to a hosted page where it answers; manual: recorded here, exchanged by other means.",
+    }),
     counterparty_id: Nullable(Type.String()),
     request_identifier: Type.String({ description: 'TRP request-identifier: one per transfer, kept through repairs.' }),
     travel_address: Nullable(Type.String()),
@@ -161,7 +164,12 @@ export const CreateMessage = Type.Object(
     direction: Type.Optional(
       lit(DIRECTIONS, { description: 'Default outgoing (send). incoming records a message received by other means.' }),
     ),
-    protocol: Type.Optional(lit(PROTOCOLS, { description: 'Default trp for outgoing, manual for incoming.' })),
+    protocol: Type.Optional(
+      lit(PROTOCOLS, {
+        description:
+          'Default trp for outgoing (email: the fallback for a counterparty without a protocol, needs its email entry), manual for incoming.',
+      }),
+    ),
     counterparty_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     travel_address: Type.Optional(Type.String({ minLength: 3, maxLength: 2000, description: "The beneficiary's travel address (ta…)." })),
     asset: Asset,
