@@ -46,11 +46,22 @@ const call = async (s: Side, method: string, path: string, body?: unknown) => {
 const A = await side();
 const B = await side();
 const inbound = (await call(B, 'PATCH', '/v1/travel-rule/settings', { inbound_trp_enabled: true })).inbound_trp_url as string;
-const cp = await call(A, 'POST', '/v1/travel-rule/counterparties', { name: 'Beta', legal_name: 'Beta Custody Ltd', protocols: [{ protocol: 'trp', endpoint: inbound }] });
-await call(B, 'POST', '/v1/travel-rule/counterparties', { name: 'Alpha', legal_name: 'Alpha Exchange GmbH', protocols: [{ protocol: 'trp', endpoint: `${A.base}/` }] });
+const cp = await call(A, 'POST', '/v1/travel-rule/counterparties', {
+  name: 'Beta',
+  legal_name: 'Beta Custody Ltd',
+  protocols: [{ protocol: 'trp', endpoint: inbound }],
+});
+await call(B, 'POST', '/v1/travel-rule/counterparties', {
+  name: 'Alpha',
+  legal_name: 'Alpha Exchange GmbH',
+  protocols: [{ protocol: 'trp', endpoint: `${A.base}/` }],
+});
 
 const person = (given: string, family: string, extra = {}) => ({
-  naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier: family, secondaryIdentifier: given, nameIdentifierType: 'LEGL' }] }, ...extra },
+  naturalPerson: {
+    name: { nameIdentifier: [{ primaryIdentifier: family, secondaryIdentifier: given, nameIdentifierType: 'LEGL' }] },
+    ...extra,
+  },
 });
 const body = (i: number) => ({
   counterparty_id: cp.id,
@@ -59,13 +70,22 @@ const body = (i: number) => ({
   amount_fiat: { value: '15000', currency: 'EUR' },
   jurisdiction: 'DE',
   ivms101: {
-    originator: { originatorPersons: [person('Anna', `Sender${i}`, { customerIdentification: `cus-${i}` })], accountNumber: ['1BoatSLRHtKNngkdXEeobR76b53LETtpyT'] },
+    originator: {
+      originatorPersons: [person('Anna', `Sender${i}`, { customerIdentification: `cus-${i}` })],
+      accountNumber: ['1BoatSLRHtKNngkdXEeobR76b53LETtpyT'],
+    },
     beneficiary: { beneficiaryPersons: [person('Bea', 'Receiver')] },
   },
 });
 
 const total: number[] = [];
-const hops = { create: [] as number[], inquiry: [] as number[], screening: [] as number[], accept: [] as number[], resolution: [] as number[] };
+const hops = {
+  create: [] as number[],
+  inquiry: [] as number[],
+  screening: [] as number[],
+  accept: [] as number[],
+  resolution: [] as number[],
+};
 const baseline: number[] = [];
 for (let i = 0; i < WARMUP + N; i++) {
   const t0 = performance.now();
