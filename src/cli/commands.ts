@@ -8,6 +8,8 @@ import { parseScopes } from '../platform/scopes.js';
 import { auditCheckpoint, checkAuditCheckpoint, sealAuditChain, verifyAuditChain, type AuditCheckpoint } from '../platform/audit.js';
 import { readFileSync } from 'node:fs';
 import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
+import { runTravelRuleCommand, TRAVEL_RULE_USAGE } from '../modules/travel-rule/index.js';
+import { loadConfig } from '../config.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -27,6 +29,7 @@ Commands:
                                             still holds each checkpoint's head (rows deleted from its end)
   audit checkpoint                          print a signed checkpoint of the chain's head (JSON) to keep outside the database
 ${LISTS_USAGE}
+${TRAVEL_RULE_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
 commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
@@ -174,6 +177,14 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
           db,
           action!,
           { positionals, format: values.format, source: values.source, all: values.all === true, json },
+          io,
+        );
+      case 'travel-rule import-counterparties':
+        return await runTravelRuleCommand(
+          db,
+          loadConfig(),
+          action!,
+          { positionals, account: values.account, environment: values.environment, json },
           io,
         );
       default:

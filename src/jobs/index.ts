@@ -4,7 +4,8 @@ import { enqueueJob, purgeFinishedJobs, type JobHandler } from '../platform/jobs
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/index.js';
-import { purgeContactHistory } from '../modules/checks/index.js';
+import { loadContactSettings, purgeContactHistory } from '../modules/checks/index.js';
+import { SmtpEmailProvider, type MessagingProvider } from '../providers/messaging/index.js';
 import {
   VERIFICATION_RECURRING,
   verificationJobHandlers,
@@ -14,19 +15,34 @@ import {
   enrolJobHandlers,
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
+import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
 import { Sealer } from '../platform/crypto.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 
 export interface JobDeps {
   db: Db;
   /** Opens sealed personal data (monitored subjects); made from MASTER_KEY when not given. */
   sealer?: Sealer;
+  /** The configuration (PUBLIC_BASE_URL for TRP callbacks, the outbound URL policy); loaded when not given. */
+  config?: Config;
+  /** The Travel Rule email fallback's sender; from SMTP_URL / SMTP_FROM when not given (null: none). */
+  email?: MessagingProvider | null;
 }
 
 /** Every queue the worker serves, with its handler. Modules add their queues here. */
 export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
   let sealer = deps.sealer;
-  const sealerOf = () => (sealer ??= new Sealer(loadConfig().masterKey));
+  let config = deps.config;
+  const configOf = () => (config ??= loadConfig());
+  const sealerOf = () => (sealer ??= new Sealer(configOf().masterKey));
+  let email = deps.email;
+  const emailOf = () => {
+    if (email === undefined) {
+      const smtp = loadContactSettings().smtp;
+      email = smtp ? new SmtpEmailProvider({ url: smtp.url, from: smtp.from }) : null;
+    }
+    return email;
+  };
   return {
     [QUEUES.auditSeal]: async () => {
       while ((await sealAuditChain(deps.db)) > 0);
@@ -49,6 +65,14 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.db, sealerOf),
     ...enrolJobHandlers(deps.db, sealerOf),
+    ...travelRuleJobHandlers(deps.db, sealerOf, {
+      publicBaseUrl: () => configOf().publicBaseUrl,
+      email: emailOf,
+      production: () => ({
+        requireHttps: configOf().webhooks.requireHttps,
+        allowPrivateNetworks: configOf().webhooks.allowPrivateNetworks,
+      }),
+    }),
   };
 }
 

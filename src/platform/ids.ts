@@ -25,9 +25,13 @@ export const ID_PREFIX = {
   listSnapshot: 'lsn',
   monitoredSubject: 'msub',
   alert: 'alrt',
+  /** A generic alert of any pillar (cases/alerts.ts): transaction rule, rule error, wallet, business, Travel Rule. */
+  caseAlert: 'alt',
   faceEnrollment: 'fen',
   verificationImport: 'vimp',
   correction: 'corr',
+  travelRuleMessage: 'trm',
+  counterparty: 'vasp',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -16,6 +16,8 @@ export const QUEUES = {
   verificationExpire: 'verifications.expire',
   verificationRetention: 'verifications.retention',
   sandboxRun: 'verifications.sandbox_run',
+  travelRuleDeliver: 'travel_rule.deliver',
+  travelRuleScreen: 'travel_rule.screen',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
