@@ -14,6 +14,7 @@ import {
   enrolJobHandlers,
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
+import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
 import { Sealer } from '../platform/crypto.js';
 import { loadConfig } from '../config.js';
 
@@ -45,6 +46,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     },
     ...screeningJobHandlers(deps.db),
     ...monitoringJobHandlers(deps.db, sealerOf),
+    ...walletJobHandlers(deps.db, sealerOf),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.db, sealerOf),
@@ -79,6 +81,7 @@ export const RECURRING: { queue: string; everyMs: number }[] = [
   ...listSyncSchedule(),
   ...VERIFICATION_RECURRING,
   ...RETENTION_RECURRING,
+  ...WALLETS_RECURRING,
 ];
 
 export function startScheduler(db: Db, onError: (err: unknown) => void): () => void {

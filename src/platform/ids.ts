@@ -28,6 +28,9 @@ export const ID_PREFIX = {
   faceEnrollment: 'fen',
   verificationImport: 'vimp',
   correction: 'corr',
+  walletScreening: 'wsc',
+  walletMonitor: 'wmon',
+  walletImport: 'wimp',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -12,6 +12,7 @@ const TAG_ORDER = [
   'Checks',
   'Monitoring',
   'Cases',
+  'Wallets',
   'Lists',
   'Webhooks',
   'Events',
