@@ -364,13 +364,27 @@ describe('wallet monitors', () => {
     assert.deepEqual(summary.sources, ['ofac_sdn']);
     assert.equal(summary.changedKeys, 1);
     const ev = await t.db.query<{
-      data: Record<string, { level: string; categories: string[] }> & { trigger: string; screening_id: string };
+      data: {
+        before: { level: string; categories: string[] };
+        after: { level: string; categories: string[] };
+        trigger: string;
+        screening_id: string;
+        alert_id: string | null;
+      };
     }>("SELECT data FROM events WHERE type = 'wallet.risk_changed' AND resource_id = $1", [m.id]);
     assert.equal(ev.length, 1);
     assert.deepEqual(ev[0]!.data.before, { level: 'low', categories: [] });
     assert.equal(ev[0]!.data.after.level, 'severe');
     assert.deepEqual(ev[0]!.data.after.categories, ['sanctions:direct:both', 'terrorist_financing:direct:both']);
     assert.equal(ev[0]!.data.trigger, 'list_update');
+    // The change is a wallet_risk alert in the monitor's alert_review case.
+    const alerts = await t.db.query<{ id: string; kind: string; severity: string; subject_id: string }>(
+      "SELECT id, kind, severity, subject_id FROM alerts WHERE account_id = $1 AND kind = 'wallet_risk'",
+      [o.accountId],
+    );
+    assert.deepEqual(alerts, [{ id: ev[0]!.data.alert_id, kind: 'wallet_risk', severity: 'critical', subject_id: m.id }]);
+    const alertEvents = await t.db.query("SELECT id FROM events WHERE type = 'alert.created' AND resource_id = $1", [alerts[0]!.id]);
+    assert.equal(alertEvents.length, 1);
     const changedAudit = await t.db.query<{ action: string }>(
       "SELECT action FROM audit_events WHERE resource_id = $1 AND action = 'wallet_monitor.risk_changed'",
       [m.id],
@@ -436,6 +450,10 @@ describe('wallet monitors', () => {
     assert.equal(ev.length, 1);
     assert.equal(ev[0]!.data.trigger, 'transfers');
     assert.deepEqual(ev[0]!.data.after.categories, ['ransomware:indirect:received']);
+    const alerts = await t.db.query<{ severity: string }>("SELECT severity FROM alerts WHERE account_id = $1 AND kind = 'wallet_risk'", [
+      o.accountId,
+    ]);
+    assert.deepEqual(alerts, [{ severity: 'high' }], 'ransomware exposure of 100 % is high by the default policy');
     const untouched = await t.db.query("SELECT id FROM events WHERE type = 'wallet.risk_changed' AND resource_id = $1", [far.id]);
     assert.equal(untouched.length, 0);
   });

@@ -32,6 +32,8 @@ registerEventType(
     after: Risk,
     screening_id: Type.String({ description: 'The re-screen (GET /v1/wallets/screenings/{id}).' }),
     trigger: Type.String({ description: 'list_update or transfers.' }),
-    alert_id: Type.Union([Type.String(), Type.Null()], { description: 'The wallet_risk alert raised, when alerts are available.' }),
+    alert_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'The wallet_risk alert raised (GET /v1/cases shows it with its case).',
+    }),
   }),
 );

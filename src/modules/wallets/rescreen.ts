@@ -52,7 +52,7 @@ export function diffKeys(before: Map<string, string>, after: Map<string, string>
  * Re-screens monitors and records what changed: every re-screen is stored as a screening (trigger
  * list_update or transfers) and moves the monitor's latest screening; only a change of level or
  * categories (riskFingerprint) writes the audit row, the wallet.risk_changed event (before / after)
- * and a wallet_risk alert. Re-screens are not billed. A monitor paused or stopped meanwhile is skipped.
+ * and a wallet_risk alert (cases/alerts.ts raiseAlert). Re-screens are not billed. A monitor paused or stopped meanwhile is skipped.
  */
 export async function rescreenMonitors(
   db: Db,
@@ -93,6 +93,7 @@ export async function rescreenMonitors(
         after,
         screeningId: screening.id,
         score: result.risk.score,
+        trigger,
       });
       await enqueueEvent(tx, ctx, {
         type: WALLET_RISK_CHANGED,
