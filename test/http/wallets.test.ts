@@ -5,6 +5,7 @@ import { routeSecurityTests } from '../helpers/route-security.js';
 import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
 import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import type { ListEntity } from '../../src/engines/screening/types.js';
+import { parseFtmJson } from '../../src/providers/lists/ftm-json.js';
 import { Sealer } from '../../src/platform/crypto.js';
 import { rescreenKeys, rescreenListUpdates } from '../../src/modules/wallets/rescreen.js';
 import { latestWalletScreening } from '../../src/modules/wallets/index.js';
@@ -222,6 +223,31 @@ describe('wallet screening', () => {
     assert.equal(kyt?.screened, true);
     assert.equal(kyt?.sanctioned, true);
     assert.equal(kyt?.risk, 'severe');
+  });
+
+  test('OpenSanctions CryptoWallet entries in a list snapshot are direct hits naming the holder', async () => {
+    const ftm = [
+      { id: 'NK-h', schema: 'Organization', properties: { name: ['Garantex Europe'], topics: ['sanction'] } },
+      {
+        id: 'NK-w',
+        schema: 'CryptoWallet',
+        properties: { publicKey: ['TEAqwfMhXLaomXhZ8KeMhx3njGmQEDnsUR'], currency: ['TRX'], holder: ['NK-h'] },
+      },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
+    const snap = await activateSnapshot(t.db, {
+      source: 'opensanctions',
+      format: 'ftm_json',
+      origin: 'import',
+      prepared: prepareSnapshot(parseFtmJson(ftm)),
+    });
+    walletIndexesFor(t.db).invalidateLists();
+    const body = (await screen(owner.productionKey, { address: 'TEAqwfMhXLaomXhZ8KeMhx3njGmQEDnsUR' })).json();
+    assert.equal(body.chain, 'tron');
+    assert.equal(body.risk.level, 'severe');
+    const src = body.categories[0].sources[0];
+    assert.deepEqual([src.list, src.version, src.entity_name], ['opensanctions', snap.snapshot.id, 'Garantex Europe']);
   });
 
   test("the caller's block list is a direct custom hit", async () => {
