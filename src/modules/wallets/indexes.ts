@@ -21,6 +21,10 @@ interface SnapshotAddresses {
 }
 
 interface TenantState {
+  /** Set by an import in this process: the next read waits for the new rows instead of serving these. */
+  mustWait: boolean;
+  /** Bumped by invalidateTenant. */
+  generation: number;
   attributions: AddressIndex;
   attributionSeq: string;
   graph: TransferGraph;
@@ -97,7 +101,11 @@ export class WalletIndexes {
   /** Forgets a tenant's freshness (after an import in this process). */
   invalidateTenant(t: Tenant): void {
     const s = this.tenants.get(`${t.accountId}:${t.environment}`);
-    if (s) s.checkedAt = 0;
+    if (s) {
+      s.checkedAt = 0;
+      s.mustWait = true;
+      s.generation++;
+    }
   }
 
   /** The tenant's attribution index and transfer graph, fresh to within refreshMs. */
@@ -112,12 +120,21 @@ export class WalletIndexes {
         transferSeq: '0',
         checkedAt: 0,
         loading: null,
+        mustWait: true,
+        generation: 0,
       };
       this.tenants.set(key, s);
     }
-    if (Date.now() - s.checkedAt >= this.refreshMs) {
-      const state = s;
+    const state = s;
+    // Stale-while-revalidate: a state loaded before serves while rows written by another process are
+    // read in the background; the first load and the rows of a local import are waited for (a load
+    // that began before the import does not count: see `generation`).
+    while (Date.now() - state.checkedAt >= this.refreshMs) {
       state.loading ??= this.loadTenant(t, state).finally(() => (state.loading = null));
+      if (!state.mustWait) {
+        state.loading.catch(() => undefined);
+        break;
+      }
       await state.loading;
     }
     return { attributions: s.attributions, graph: s.graph };
@@ -125,6 +142,7 @@ export class WalletIndexes {
 
   private async loadTenant(t: Tenant, s: TenantState): Promise<void> {
     const checkedAt = Date.now();
+    const generation = s.generation;
     const max = await walletData.maxSeqs(this.db, t);
     while (BigInt(max.attributions) > BigInt(s.attributionSeq)) {
       const rows = await walletData.attributionsAfter(this.db, t, s.attributionSeq, LOAD_BATCH);
@@ -150,7 +168,11 @@ export class WalletIndexes {
         s.graph.add({ chain: r.chain, ...(r.asset ? { asset: r.asset } : {}), from: r.from_address, to: r.to_address, amount: r.amount });
       s.transferSeq = rows[rows.length - 1]!.seq;
     }
+    // The walk builds the CSR arrays lazily; build them here so no request pays for it.
+    s.graph.freeze();
+    if (s.generation !== generation) return; // invalidated meanwhile: the next read loads again
     s.checkedAt = checkedAt;
+    s.mustWait = false;
   }
 }
 

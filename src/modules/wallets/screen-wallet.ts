@@ -18,7 +18,7 @@ import {
 } from '../../engines/wallets/index.js';
 import { listValueIndex, normalizeListValue } from '../lists/index.js';
 import { walletIndexesFor } from './indexes.js';
-import { loadPolicy } from './policy.js';
+import { policyForScreening } from './policy.js';
 import { blockedWalletEntries, toScreening, walletScreenings, type ScreeningRow } from './repository.js';
 import { WALLET_SCREENED } from './events.js';
 import type { ScreenWalletBody, WalletScreening } from './schemas.js';
@@ -72,7 +72,7 @@ export async function computeWalletScreen(
   const [lists, tenant, policy, blocked] = await Promise.all([
     cache.listIndexes(ctx.environment),
     cache.tenant(ctx),
-    loadPolicy(ctx.db, ctx),
+    policyForScreening(ctx.db, ctx),
     blockListIndex(ctx.db, sealer, ctx, input.address, parsed),
   ]);
   return screenWallet(
