@@ -484,3 +484,22 @@ describe('wallet monitors', () => {
     assert.equal(untouched.length, 0);
   });
 });
+
+test('the transfer graph loads every imported row exactly once (rows cross a digit boundary of their sequence)', async () => {
+  const o = await t.tenant();
+  const lines = ['chain,tx_hash,from,to,amount'];
+  for (let i = 0; i < 120; i++) lines.push(`ethereum,0x${i.toString(16)},${A(1000 + i)},${A(2000)},1`);
+  const res = await t.call('POST', '/v1/wallets/transfers/imports', { key: o.sandboxKey, body: { content: lines.join('\n') } });
+  assert.equal(res.json().imported, 120);
+  const { graph } = await walletIndexesFor(t.db).tenant({ accountId: o.accountId, environment: 'sandbox' });
+  assert.equal(graph.edgeCount, 120);
+  // One payer of 120 equal ones attributed: exactly 1/120 of the inflow.
+  await t.call('POST', '/v1/wallets/attributions/imports', {
+    key: o.sandboxKey,
+    body: { list: 'x', content: `chain,address,category\nETH,${A(1005)},scam\n` },
+  });
+  const body = (await screen(o.sandboxKey, { address: A(2000) })).json();
+  assert.equal(body.categories[0].share, Math.round((1 / 120) * 1e6) / 1e6);
+  // value = share × total: a float share times an exact total, so within 10⁻⁶ of the 1 unit received from it.
+  assert.ok(Math.abs(Number(body.categories[0].value) - 1) < 1e-6, body.categories[0].value);
+});

@@ -337,14 +337,15 @@ export const walletData = {
   async attributionsAfter(db: Queryable, t: Tenant, afterSeq: string, limit: number): Promise<AttributionRow[]> {
     return db.query<AttributionRow>(
       `SELECT seq::text, list, chain, address, category, entity_id, entity_name, source, import_id FROM wallet_attributions
-       WHERE account_id = $1 AND environment = $2 AND seq > $3::bigint ORDER BY seq LIMIT $4`,
+       WHERE account_id = $1 AND environment = $2 AND seq > $3::bigint ORDER BY wallet_attributions.seq LIMIT $4`,
       [t.accountId, t.environment, afterSeq, limit],
     );
   },
+  /** Ordered by the bigint column (the text alias `seq` would order as text: '9999' after '10000'). */
   async transfersAfter(db: Queryable, t: Tenant, afterSeq: string, limit: number): Promise<TransferRow[]> {
     return db.query<TransferRow>(
       `SELECT seq::text, chain, asset, tx_hash, from_address, to_address, amount FROM wallet_transfers
-       WHERE account_id = $1 AND environment = $2 AND seq > $3::bigint ORDER BY seq LIMIT $4`,
+       WHERE account_id = $1 AND environment = $2 AND seq > $3::bigint ORDER BY wallet_transfers.seq LIMIT $4`,
       [t.accountId, t.environment, afterSeq, limit],
     );
   },
