@@ -8,6 +8,7 @@ import { parseScopes } from '../platform/scopes.js';
 import { auditCheckpoint, checkAuditCheckpoint, sealAuditChain, verifyAuditChain, type AuditCheckpoint } from '../platform/audit.js';
 import { readFileSync } from 'node:fs';
 import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
+import { WALLETS_USAGE, runWalletsCommand } from '../modules/wallets/index.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -27,6 +28,7 @@ Commands:
                                             still holds each checkpoint's head (rows deleted from its end)
   audit checkpoint                          print a signed checkpoint of the chain's head (JSON) to keep outside the database
 ${LISTS_USAGE}
+${WALLETS_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
 commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
@@ -50,6 +52,8 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
       source: { type: 'string' },
       all: { type: 'boolean', default: false },
       checkpoint: { type: 'string', multiple: true },
+      list: { type: 'string' },
+      skip: { type: 'boolean', default: false },
     },
   });
   const json = values.json === true;
@@ -174,6 +178,14 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
           db,
           action!,
           { positionals, format: values.format, source: values.source, all: values.all === true, json },
+          io,
+        );
+      case 'wallets import-attributions':
+      case 'wallets import-transfers':
+        return await runWalletsCommand(
+          db,
+          action!,
+          { positionals, account: values.account, environment: values.environment, list: values.list, skip: values.skip === true, json },
           io,
         );
       default:

@@ -10,6 +10,10 @@ import { Sealer } from '../../src/platform/crypto.js';
 import { rescreenKeys, rescreenListUpdates } from '../../src/modules/wallets/rescreen.js';
 import { latestWalletScreening } from '../../src/modules/wallets/index.js';
 import { walletIndexesFor } from '../../src/modules/wallets/indexes.js';
+import { runCommand } from '../../src/cli/commands.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let t: TestApp;
 let sealer: Sealer;
@@ -502,4 +506,42 @@ test('the transfer graph loads every imported row exactly once (rows cross a dig
   assert.equal(body.categories[0].share, Math.round((1 / 120) * 1e6) / 1e6);
   // value = share × total: a float share times an exact total, so within 10⁻⁶ of the 1 unit received from it.
   assert.ok(Math.abs(Number(body.categories[0].value) - 1) < 1e-6, body.categories[0].value);
+});
+
+test('CLI: wallets import-attributions / import-transfers run the import verbs as the operator', async () => {
+  const o = await t.tenant();
+  const dir = mkdtempSync(join(tmpdir(), 'wallets-cli-'));
+  const attr = join(dir, 'attr.csv');
+  writeFileSync(attr, `chain,address,category,entity\nETH,${A(3001)},darknet_market,Hydra\nETH,${A(3002)},bogus,x\n`);
+  const run = async (argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+  const base = ['--account', o.accountId, '--environment', 'sandbox'];
+  const rejected = await run(['wallets', 'import-attributions', attr, ...base, '--list', 'intel']);
+  assert.equal(rejected.code, 65);
+  assert.match(rejected.err, /line 3: category "bogus"/);
+  const ok = await run(['wallets', 'import-attributions', attr, ...base, '--list', 'intel', '--skip']);
+  assert.equal(ok.code, 0);
+  assert.match(ok.out, /2 lines, 1 imported, 1 rejected/);
+  const transfers = join(dir, 'tx.jsonl');
+  writeFileSync(transfers, JSON.stringify({ chain: 'ethereum', hash: '0x9', from: A(3001), to: A(3003), value: '4' }) + '\n');
+  const tx = await run(['wallets', 'import-transfers', transfers, ...base, '--json']);
+  assert.equal(tx.code, 0);
+  assert.equal(JSON.parse(tx.out).imported, 1);
+  const audit = await t.db.query<{ actor_type: string }>(
+    "SELECT actor_type FROM audit_events WHERE account_id = $1 AND action = 'wallet_import.created'",
+    [o.accountId],
+  );
+  assert.deepEqual(
+    audit.map((a) => a.actor_type),
+    ['operator', 'operator'],
+  );
+  const body = (await screen(o.sandboxKey, { address: A(3003) })).json();
+  assert.deepEqual(
+    body.categories.map((c: { category: string; exposure: string; direction: string }) => [c.category, c.exposure, c.direction]),
+    [['darknet_market', 'indirect', 'received']],
+  );
 });

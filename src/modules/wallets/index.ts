@@ -4,3 +4,4 @@ export { walletJobHandlers, WALLETS_RECURRING } from './jobs.js';
 // For KYT: the `wallet` rule context of an address, and crypto transactions as known transfers.
 export { latestWalletScreening, type WalletRuleContext } from './latest.js';
 export { recordKnownTransfers } from './imports.js';
+export { WALLETS_USAGE, runWalletsCommand } from './cli.js';
