@@ -11,6 +11,9 @@ import { rescreenKeys, rescreenListUpdates } from '../../src/modules/wallets/res
 import { latestWalletScreening } from '../../src/modules/wallets/index.js';
 import { walletIndexesFor } from '../../src/modules/wallets/indexes.js';
 import { runCommand } from '../../src/cli/commands.js';
+import { JobRunner, enqueueJob } from '../../src/platform/jobs.js';
+import { QUEUES } from '../../src/platform/queues.js';
+import { walletJobHandlers } from '../../src/modules/wallets/jobs.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -544,4 +547,22 @@ test('CLI: wallets import-attributions / import-transfers run the import verbs a
     body.categories.map((c: { category: string; exposure: string; direction: string }) => [c.category, c.exposure, c.direction]),
     [['darknet_market', 'indirect', 'received']],
   );
+});
+
+test('the wallets.rescreen queue: the recurring tick (no payload) and an import job run through the job runner', async () => {
+  const o = await t.tenant();
+  const m = (
+    await t.call('POST', '/v1/wallets/monitor', { key: o.productionKey, body: { address: A(4000), subject_reference: 'cus_q' } })
+  ).json();
+  await t.call('POST', '/v1/wallets/attributions/imports', {
+    key: o.productionKey,
+    body: { list: 'q', content: `chain,address,category\nETH,${A(4000)},gambling\n` },
+  });
+  await enqueueJob(t.db, QUEUES.walletsRescreen, {});
+  await new JobRunner({ db: t.db, handlers: walletJobHandlers(t.db, () => sealer) }).drain();
+  const after = (await t.call('GET', `/v1/wallets/monitors/${m.id}`, { key: o.productionKey })).json();
+  assert.equal(after.risk.level, 'medium');
+  assert.deepEqual(after.risk.categories, ['gambling:direct:both']);
+  const failed = await t.db.query("SELECT id, last_error FROM jobs WHERE queue = 'wallets.rescreen' AND state <> 'done'");
+  assert.deepEqual(failed, []);
 });
