@@ -247,6 +247,18 @@ if (TRANSFERS > 0) {
       if (r.categories.some((c) => c.exposure === 'indirect')) exposed++;
     }
   }
+  // The engine alone on the same graph and indexes (no database, no cache check): the same-run reference.
+  const ixs = [...(await walletIndexesFor(db).listIndexes('production')), (await walletIndexesFor(db).tenant(tenant)).attributions];
+  const engineRandom: number[] = [];
+  const engineHubs: number[] = [];
+  for (let i = 0; i < 2_100; i++) {
+    const n = i < 100 ? i : Math.floor(rnd() * NODES);
+    t0 = performance.now();
+    screenWallet({ address: evm(n) }, { indexes: ixs, graph });
+    (i < 100 ? engineHubs : engineRandom).push(performance.now() - t0);
+  }
+  stats('engine only (screenWallet, direct + 2 hops), random addresses', engineRandom);
+  stats('engine only (screenWallet, direct + 2 hops), the 100 busiest addresses', engineHubs);
   stats('screening with 2-hop exposure in-process, random addresses', random);
   stats('screening with 2-hop exposure in-process, the 100 busiest addresses', hubs);
   console.log(`  addresses with indirect exposure: ${exposed} of ${random.length}`);
