@@ -142,6 +142,13 @@ export async function rescreenListUpdates(db: Db, sealer: Sealer, requestId = 'j
   if (sources.length === 0) return summary;
   const cache = walletIndexesFor(db);
   cache.invalidateLists();
+  const tenants = await walletMonitors.tenants(db);
+  if (tenants.length === 0) {
+    // Nothing to re-screen: record the switch without reading the snapshots.
+    for (const source of sources) await walletListState.set(db, source, active.get(source) ?? null);
+    summary.sources = sources;
+    return summary;
+  }
   for (const source of sources) {
     const cur = active.get(source) ?? null;
     const prev = done.get(source) ?? null;
@@ -151,7 +158,7 @@ export async function rescreenListUpdates(db: Db, sealer: Sealer, requestId = 'j
     summary.sources.push(source);
     summary.changedKeys += keys.size;
     if (keys.size) {
-      for (const t of await walletMonitors.tenants(db)) {
+      for (const t of tenants) {
         if (source === SANDBOX_SOURCE && t.environment === 'production') continue;
         const monitors = await affectedMonitors(db, t, keys, MONITOR_HOPS);
         const r = await rescreenMonitors(db, sealer, monitors, 'list_update', requestId);
