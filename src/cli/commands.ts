@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
 import { runTravelRuleCommand, TRAVEL_RULE_USAGE } from '../modules/travel-rule/index.js';
 import { loadConfig } from '../config.js';
+import { WALLETS_USAGE, runWalletsCommand } from '../modules/wallets/index.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -30,6 +31,7 @@ Commands:
   audit checkpoint                          print a signed checkpoint of the chain's head (JSON) to keep outside the database
 ${LISTS_USAGE}
 ${TRAVEL_RULE_USAGE}
+${WALLETS_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
 commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
@@ -53,6 +55,8 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
       source: { type: 'string' },
       all: { type: 'boolean', default: false },
       checkpoint: { type: 'string', multiple: true },
+      list: { type: 'string' },
+      skip: { type: 'boolean', default: false },
     },
   });
   const json = values.json === true;
@@ -185,6 +189,14 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
           loadConfig(),
           action!,
           { positionals, account: values.account, environment: values.environment, json },
+          io,
+        );
+      case 'wallets import-attributions':
+      case 'wallets import-transfers':
+        return await runWalletsCommand(
+          db,
+          action!,
+          { positionals, account: values.account, environment: values.environment, list: values.list, skip: values.skip === true, json },
           io,
         );
       default:

@@ -16,6 +16,7 @@ import {
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
+import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
 import { Sealer } from '../platform/crypto.js';
 import { loadConfig, type Config } from '../config.js';
 
@@ -61,6 +62,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     },
     ...screeningJobHandlers(deps.db),
     ...monitoringJobHandlers(deps.db, sealerOf),
+    ...walletJobHandlers(deps.db, sealerOf),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.db, sealerOf),
@@ -103,6 +105,7 @@ export const RECURRING: { queue: string; everyMs: number }[] = [
   ...listSyncSchedule(),
   ...VERIFICATION_RECURRING,
   ...RETENTION_RECURRING,
+  ...WALLETS_RECURRING,
 ];
 
 export function startScheduler(db: Db, onError: (err: unknown) => void): () => void {

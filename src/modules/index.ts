@@ -12,6 +12,7 @@ import { journeysModule } from './journeys/index.js';
 import { sandboxModule, verificationsModule, verificationEvidenceModule, verificationImportsModule } from './verifications/index.js';
 import { casesModule } from './cases/index.js';
 import { respondPageModule, travelRuleModule, trpInboundModule } from './travel-rule/index.js';
+import { walletsModule } from './wallets/index.js';
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
@@ -37,4 +38,5 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   // The TRP receiver (peers hold no API key): off unless an environment enables it.
   { prefix: '', plugin: trpInboundModule },
   { prefix: '', plugin: respondPageModule },
+  { prefix: '/v1/wallets', plugin: walletsModule },
 ];

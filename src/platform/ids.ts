@@ -32,6 +32,9 @@ export const ID_PREFIX = {
   correction: 'corr',
   travelRuleMessage: 'trm',
   counterparty: 'vasp',
+  walletScreening: 'wsc',
+  walletMonitor: 'wmon',
+  walletImport: 'wimp',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -13,6 +13,7 @@ const TAG_ORDER = [
   'Monitoring',
   'Cases',
   'Travel Rule',
+  'Wallets',
   'Lists',
   'Webhooks',
   'Events',
@@ -27,6 +28,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Checks: 'Standalone checks, one engine verdict each; sessions run the same checks.',
   'Travel Rule':
     'Travel Rule messages between VASPs (IVMS101 over TRP) with their lifecycle, and the counterparty VASP directory. See docs/travel-rule.md.',
+  Wallets: 'Wallet screening (direct list hits and indirect exposure over known transfers) and wallet monitoring. See docs/wallets.md.',
 };
 
 /** Registers the generated OpenAPI 3.1 document and the interactive reference at /docs. */

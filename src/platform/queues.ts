@@ -18,6 +18,7 @@ export const QUEUES = {
   sandboxRun: 'verifications.sandbox_run',
   travelRuleDeliver: 'travel_rule.deliver',
   travelRuleScreen: 'travel_rule.screen',
+  walletsRescreen: 'wallets.rescreen',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

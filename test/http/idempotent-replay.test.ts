@@ -152,6 +152,31 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
     url: '/v1/travel-rule/counterparties',
     body: { name: 'Replay VASP', legal_name: 'Replay VASP Ltd' },
   }),
+  screenWallet: async () => ({ url: '/v1/wallets/screen', body: { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' } }),
+  monitorWallet: async () => ({
+    url: '/v1/wallets/monitor',
+    body: { address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', subject_reference: 'cust_wallet_replay' },
+  }),
+  pauseWalletMonitor: async () => {
+    const m = await created('/v1/wallets/monitor', { address: '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', subject_reference: 'cust_wp' });
+    return { url: `/v1/wallets/monitors/${m.id}/pause` };
+  },
+  resumeWalletMonitor: async () => {
+    const m = await created('/v1/wallets/monitor', { address: '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb', subject_reference: 'cust_wr' });
+    await created(`/v1/wallets/monitors/${m.id}/pause`, undefined);
+    return { url: `/v1/wallets/monitors/${m.id}/resume` };
+  },
+  importWalletAttributions: async () => ({
+    url: '/v1/wallets/attributions/imports',
+    body: { list: 'replay', content: 'chain,address,category\nETH,0x0000000000000000000000000000000000000abc,scam\n' },
+  }),
+  importWalletTransfers: async () => ({
+    url: '/v1/wallets/transfers/imports',
+    body: {
+      content:
+        'chain,tx_hash,from,to,amount\nethereum,0x1,0x0000000000000000000000000000000000000abc,0x0000000000000000000000000000000000000def,2\n',
+    },
+  }),
   importVerifications: async () => ({
     url: '/v1/verifications/imports',
     body: {
