@@ -27,6 +27,8 @@ export const ID_PREFIX = {
   alert: 'alrt',
   /** A generic alert of any pillar (cases/alerts.ts): transaction rule, rule error, wallet, business, Travel Rule. */
   caseAlert: 'alt',
+  rule: 'rul',
+  ruleSnooze: 'rsn',
   faceEnrollment: 'fen',
   verificationImport: 'vimp',
   correction: 'corr',
