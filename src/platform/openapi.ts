@@ -26,7 +26,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Verifications: 'Verification sessions: one journey run for one subject, ending in a decision. See docs/verifications.md.',
   Journeys: 'Versioned definitions of what a session checks and how it decides.',
   Checks: 'Standalone checks, one engine verdict each; sessions run the same checks.',
-  Transactions: 'KYT: transactions evaluated against the published rule set (score, status, rule outcomes, alerts). See docs/transactions.md.',
+  Transactions:
+    'KYT: transactions evaluated against the published rule set (score, status, rule outcomes, alerts). See docs/transactions.md.',
   Rules: 'KYT rule sets: CEL rules over declared aggregates, versions, a draft, maker-checker publication. See docs/transactions.md.',
 };
 

@@ -8,7 +8,8 @@ import { ruleRows } from './repository.js';
 import { compileOrThrow, effectiveDraft, principalOf, toDraft, toRule } from './rule-set.js';
 import type { CreateRule, Rule, RuleDraft, UpdateDraft, UpdateRule } from './schemas.js';
 
-const renameFor = (index: number) => (field: string) => field.startsWith(`rules[${index}].`) ? field.slice(`rules[${index}].`.length) : field;
+const renameFor = (index: number) => (field: string) =>
+  field.startsWith(`rules[${index}].`) ? field.slice(`rules[${index}].`.length) : field;
 
 /** POST /v1/rules: adds a rule to the draft (the draft is created from the current version, or the starter library). */
 export async function createRule({ ctx, input }: { ctx: RequestContext; input: CreateRule }): Promise<Rule> {
@@ -107,7 +108,9 @@ export async function updateDraft({ ctx, input }: { ctx: RequestContext; input: 
       resourceId: `draft`,
       diff: {
         ...(input.thresholds ? { thresholds: { before: d.document.thresholds, after: doc.thresholds } } : {}),
-        ...(input.aggregates ? { aggregates: { before: d.document.aggregates.map((a) => a.key), after: doc.aggregates.map((a) => a.key) } } : {}),
+        ...(input.aggregates
+          ? { aggregates: { before: d.document.aggregates.map((a) => a.key), after: doc.aggregates.map((a) => a.key) } }
+          : {}),
       },
       metadata: { draft_revision: saved.revision, change_note: input.change_note ?? null },
     });

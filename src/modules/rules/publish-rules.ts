@@ -27,7 +27,10 @@ export async function publishRules({ ctx, input }: { ctx: RequestContext; input:
     const draft = await ruleRows.draft(tx, ctx, true);
     if (!draft) throw conflict('There is no draft to publish: change a rule (POST or PATCH /v1/rules) first.', 'revision');
     if (draft.revision !== input.revision)
-      throw conflict(`The draft is at revision ${draft.revision}, not ${input.revision}: it changed since; review it again (GET /v1/rules/draft).`, 'revision');
+      throw conflict(
+        `The draft is at revision ${draft.revision}, not ${input.revision}: it changed since; review it again (GET /v1/rules/draft).`,
+        'revision',
+      );
     const current = await ruleRows.current(tx, ctx);
     const currentVersion = current?.version ?? 0;
     if (draft.base_version !== currentVersion)

@@ -56,7 +56,8 @@ export const rulesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
         tags,
         operationId: 'getRuleDraft',
         summary: 'Read the draft rule set',
-        description: 'Revision 0 is not stored yet: the current version, or the starter typology library (every rule draft) before any publication.',
+        description:
+          'Revision 0 is not stored yet: the current version, or the starter typology library (every rule draft) before any publication.',
         response: { 200: RuleDraft, ...standardErrors },
       },
     },
@@ -137,7 +138,8 @@ export const rulesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
         tags,
         operationId: 'createRule',
         summary: 'Add a rule to the draft',
-        description: 'A bad expression is 400 with field expression and its line and column in the message (POST /v1/rules/validate to check first).',
+        description:
+          'A bad expression is 400 with field expression and its line and column in the message (POST /v1/rules/validate to check first).',
         body: CreateRule,
         response: { 201: Rule, ...standardErrors },
       },

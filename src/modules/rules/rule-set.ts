@@ -38,7 +38,12 @@ export function toRule(r: EngineRule): Rule {
 
 const EMPTY: EngineRuleSet = { version: 0, thresholds: { review: 30, block_and_review: 60, decline: 100 }, rules: [], aggregates: [] };
 
-export function toRuleSet(shown: VersionRow | null, current: number | null, versions: Awaited<ReturnType<typeof ruleRows.versions>>, draft: DraftRow | null): RuleSet {
+export function toRuleSet(
+  shown: VersionRow | null,
+  current: number | null,
+  versions: Awaited<ReturnType<typeof ruleRows.versions>>,
+  draft: DraftRow | null,
+): RuleSet {
   const doc = shown?.document ?? EMPTY;
   return {
     object: 'rule_set',
@@ -58,7 +63,9 @@ export function toRuleSet(shown: VersionRow | null, current: number | null, vers
       authors: v.authors,
       change_note: v.change_note,
     })),
-    draft: draft ? { revision: draft.revision, base_version: draft.base_version, authors: draft.authors, updated_at: iso(draft.updated_at) } : null,
+    draft: draft
+      ? { revision: draft.revision, base_version: draft.base_version, authors: draft.authors, updated_at: iso(draft.updated_at) }
+      : null,
   };
 }
 
@@ -70,7 +77,14 @@ export async function effectiveDraft(db: Queryable, t: Tenant, lock = false): Pr
   const stored = await ruleRows.draft(db, t, lock);
   if (stored) return stored;
   const current = await ruleRows.current(db, t);
-  if (current) return { base_version: current.version, revision: 0, document: { ...current.document, change_note: undefined }, authors: [], updated_at: null as unknown as Date };
+  if (current)
+    return {
+      base_version: current.version,
+      revision: 0,
+      document: { ...current.document, change_note: undefined },
+      authors: [],
+      updated_at: null as unknown as Date,
+    };
   const starter = starterRuleSet(1);
   return { base_version: 0, revision: 0, document: { ...starter }, authors: [], updated_at: null as unknown as Date };
 }

@@ -8,7 +8,6 @@ const lit = <T extends string>(xs: readonly T[], o: object = {}) =>
     o,
   );
 const KEY = '^[a-z][a-z0-9_]{0,62}$';
-const DECIMAL = '^-?(0|[1-9][0-9]{0,29})(\\.[0-9]{1,18})?$';
 export const RULE_STATUSES = ['draft', 'test', 'active', 'disabled'] as const;
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export const FORCED = ['review', 'block_and_review', 'decline'] as const;
@@ -26,7 +25,10 @@ const Filter = Type.Object(
         Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 }),
         Type.Object({ tx: lit([...KEY_FIELDS, ...DECIMAL_FIELDS]) }, { additionalProperties: false }),
       ],
-      { description: 'A string (decimal string for amount fields), a list (in, not_in, between [low, high]), or {"tx": field}: the evaluated transaction\'s value.' },
+      {
+        description:
+          'A string (decimal string for amount fields), a list (in, not_in, between [low, high]), or {"tx": field}: the evaluated transaction\'s value.',
+      },
     ),
   },
   { additionalProperties: false },
@@ -37,8 +39,15 @@ export const Aggregate = Type.Object(
     key: Type.String({ pattern: KEY, description: 'Read in expressions as agg.<key>.' }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
     fn: lit(AGGREGATE_FUNCTIONS),
-    field: Type.Optional(lit([...KEY_FIELDS, ...DECIMAL_FIELDS], { description: 'Not for count (which counts rows); a key field for count_distinct; amount for the others.' })),
-    window: Type.String({ pattern: '^[1-9][0-9]{0,6}[mhd]$', description: '15m, 24h, 30d…: from 1 minute to 365 days. The evaluated transaction is always excluded.' }),
+    field: Type.Optional(
+      lit([...KEY_FIELDS, ...DECIMAL_FIELDS], {
+        description: 'Not for count (which counts rows); a key field for count_distinct; amount for the others.',
+      }),
+    ),
+    window: Type.String({
+      pattern: '^[1-9][0-9]{0,6}[mhd]$',
+      description: '15m, 24h, 30d…: from 1 minute to 365 days. The evaluated transaction is always excluded.',
+    }),
     group_by: Type.Union([lit(GROUP_DIMENSIONS), Type.Array(lit(GROUP_DIMENSIONS), { minItems: 1, maxItems: 3 })]),
     direction: Type.Optional(lit(['in', 'out', 'any'] as const)),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
@@ -61,7 +70,7 @@ export const Rule = Type.Object(
     id: Type.String({ description: 'Stable across versions (rul_…).' }),
     object: Type.Literal('rule'),
     key: Type.String(),
-    version: Type.Integer({ description: 'The rule\'s own version: increases when a published rule set changes it.' }),
+    version: Type.Integer({ description: "The rule's own version: increases when a published rule set changes it." }),
     name: Type.String(),
     description: Type.String(),
     expression: Type.String({ description: 'CEL over tx, subject, counterparty, wallet, lists and agg (docs/transactions.md).' }),
@@ -69,7 +78,9 @@ export const Rule = Type.Object(
     severity: lit(SEVERITIES),
     force_outcome: Type.Union([lit(FORCED), Type.Null()]),
     tags: Type.Array(Type.String(), { description: 'Typology tags.' }),
-    status: lit(RULE_STATUSES, { description: 'draft and disabled: not evaluated; test: evaluated in shadow (shadow_hit), never changes an outcome; active.' }),
+    status: lit(RULE_STATUSES, {
+      description: 'draft and disabled: not evaluated; test: evaluated in shadow (shadow_hit), never changes an outcome; active.',
+    }),
     author: Type.String({ description: 'The principal who last changed the rule.' }),
     reviewer: Type.Union([Type.String(), Type.Null()], { description: 'The principal who published that change (maker-checker).' }),
   },
@@ -88,7 +99,9 @@ const VersionSummary = Type.Object({
 export const RuleSet = Type.Object(
   {
     object: Type.Literal('rule_set'),
-    version: Type.Union([Type.Integer(), Type.Null()], { description: 'The version shown (the current published one unless ?version=); null when none was published yet.' }),
+    version: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The version shown (the current published one unless ?version=); null when none was published yet.',
+    }),
     current_version: Type.Union([Type.Integer(), Type.Null()]),
     published_at: Type.Union([Timestamp, Type.Null()]),
     published_by: Type.Union([Type.String(), Type.Null()]),
@@ -118,7 +131,10 @@ export type RuleSet = Static<typeof RuleSet>;
 export const RuleDraft = Type.Object(
   {
     object: Type.Literal('rule_set_draft'),
-    revision: Type.Integer({ description: 'Increases on every edit; POST /v1/rules/publish names the revision it reviewed. 0: the starter library, not edited yet.' }),
+    revision: Type.Integer({
+      description:
+        'Increases on every edit; POST /v1/rules/publish names the revision it reviewed. 0: the starter library, not edited yet.',
+    }),
     base_version: Type.Integer({ description: 'The published version the draft started from (0: none).' }),
     authors: Type.Array(Type.String(), { description: 'Principals who edited the draft: none of them may publish it.' }),
     updated_at: Type.Union([Timestamp, Type.Null()]),
@@ -162,7 +178,10 @@ export const CreateRule = Type.Object(
 );
 export type CreateRule = Static<typeof CreateRule>;
 
-export const UpdateRule = Type.Partial(Type.Object(ruleFields, { additionalProperties: false }), { additionalProperties: false, minProperties: 1 });
+export const UpdateRule = Type.Partial(Type.Object(ruleFields, { additionalProperties: false }), {
+  additionalProperties: false,
+  minProperties: 1,
+});
 export type UpdateRule = Static<typeof UpdateRule>;
 
 export const UpdateDraft = Type.Object(
@@ -177,7 +196,9 @@ export type UpdateDraft = Static<typeof UpdateDraft>;
 
 export const ValidateRules = Type.Object(
   {
-    expression: Type.Optional(Type.String({ maxLength: 4000, description: 'One expression, checked against the draft\'s aggregates (plus `aggregates` if given).' })),
+    expression: Type.Optional(
+      Type.String({ maxLength: 4000, description: "One expression, checked against the draft's aggregates (plus `aggregates` if given)." }),
+    ),
     aggregates: Type.Optional(Type.Array(Aggregate, { maxItems: 100 })),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -215,7 +236,11 @@ export type PublishRules = Static<typeof PublishRules>;
 
 export const DiffQuery = Type.Object({
   from: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-  to: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Literal('draft')], { description: 'A version or draft (default: the current version).' })),
+  to: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Literal('draft')], {
+      description: 'A version or draft (default: the current version).',
+    }),
+  ),
 });
 const Change = Type.Record(Type.String(), Type.Object({ before: Type.Unknown(), after: Type.Unknown() }));
 export const RuleDiff = Type.Object(

@@ -21,7 +21,8 @@ export async function snoozeRule({ ctx, id, input }: { ctx: RequestContext; id: 
   if (until.getTime() - now > MAX_SNOOZE_MS) throw invalid('until', 'A snooze lasts at most 365 days.');
   return withTransaction(ctx, async (tx) => {
     const current = await ruleRows.current(tx, ctx);
-    const known = current?.document.rules.some((r) => r.id === id) || (await effectiveDraft(tx, ctx)).document.rules.some((r) => r.id === id);
+    const known =
+      current?.document.rules.some((r) => r.id === id) || (await effectiveDraft(tx, ctx)).document.rules.some((r) => r.id === id);
     if (!known) throw notFound('rule', 'id');
     const row = await ruleRows.insertSnooze(tx, ctx, {
       id: newId('ruleSnooze'),

@@ -1,5 +1,11 @@
 import type { RequestContext } from '../../platform/context.js';
-import { buildEnvironment, compileExpression, validateAggregate, type AggregateDecl, type ValidationError } from '../../engines/rules/index.js';
+import {
+  buildEnvironment,
+  compileExpression,
+  validateAggregate,
+  type AggregateDecl,
+  type ValidationError,
+} from '../../engines/rules/index.js';
 import { effectiveDraft } from './rule-set.js';
 import type { ValidateRules, ValidationResult } from './schemas.js';
 

@@ -77,7 +77,13 @@ async function viaRollup(db: Queryable, t: Tenant, p: Plan, tx: TxRow): Promise<
   if (firstFull >= today) return rawValue;
   const direction = p.decl.direction ?? 'any';
   const currency = p.decl.fn === 'sum' ? (p.decl.currency ?? tx.currency) : null;
-  const r = await transactionRows.rollup(db, t, { subject: tx.subject, fromDay: dayString(firstFull), toDay: dayString(today), direction, currency });
+  const r = await transactionRows.rollup(db, t, {
+    subject: tx.subject,
+    fromDay: dayString(firstFull),
+    toDay: dayString(today),
+    direction,
+    currency,
+  });
   if (p.decl.fn === 'count') return (rawValue as number) + r.n;
   return addDecimal(String(rawValue), r.total);
 }

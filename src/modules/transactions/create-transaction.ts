@@ -54,7 +54,13 @@ function validate(input: CreateTransaction): Date {
  * transaction.evaluated event and the usage row are written. A repeat of the reference answers the stored
  * evaluation (200); the same reference with other facts is 409.
  */
-export async function createTransaction({ ctx, input }: { ctx: RequestContext; input: CreateTransaction }): Promise<{ created: boolean; transaction: Transaction }> {
+export async function createTransaction({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: CreateTransaction;
+}): Promise<{ created: boolean; transaction: Transaction }> {
   const at = validate(input);
   const existing = await transactionRows.byReference(ctx.db, ctx, input.reference);
   if (existing) return repeat(existing, input);
@@ -155,7 +161,13 @@ export async function createTransaction({ ctx, input }: { ctx: RequestContext; i
               dedupeKey: rule.id,
               cooldownSeconds: TRANSACTION_ALERT_COOLDOWN_S,
             });
-            alerts.push({ id: r.alert.id, kind: r.alert.kind, severity: r.alert.severity, case_id: r.caseId, deduplicated: r.deduplicated });
+            alerts.push({
+              id: r.alert.id,
+              kind: r.alert.kind,
+              severity: r.alert.severity,
+              case_id: r.caseId,
+              deduplicated: r.deduplicated,
+            });
           }
         }
         for (const o of evaluation.outcomes.filter((x) => x.outcome === 'error')) {
@@ -167,7 +179,13 @@ export async function createTransaction({ ctx, input }: { ctx: RequestContext; i
             subjectId: rule.id,
             subjectReference: null,
             title: `Rule ${rule.key} failed to evaluate: ${o.error?.code ?? 'error'}`,
-            details: { transaction_id: id, rule_id: rule.id, rule_key: rule.key, ruleset_version: evaluation.ruleset_version, error: o.error ?? null },
+            details: {
+              transaction_id: id,
+              rule_id: rule.id,
+              rule_key: rule.key,
+              ruleset_version: evaluation.ruleset_version,
+              error: o.error ?? null,
+            },
             cooldownSeconds: RULE_ERROR_COOLDOWN_S,
           });
           alerts.push({ id: r.alert.id, kind: r.alert.kind, severity: r.alert.severity, case_id: r.caseId, deduplicated: r.deduplicated });
@@ -184,7 +202,10 @@ export async function createTransaction({ ctx, input }: { ctx: RequestContext; i
         type: txRow.type!,
         channel: input.channel ?? null,
         subject_reference: input.subject.reference,
-        subject: { ...(input.subject.type ? { type: input.subject.type } : {}), ...(input.subject.country ? { country: input.subject.country } : {}) },
+        subject: {
+          ...(input.subject.type ? { type: input.subject.type } : {}),
+          ...(input.subject.country ? { country: input.subject.country } : {}),
+        },
         counterparty_key: cpKey,
         account: input.account ?? null,
         wallet,

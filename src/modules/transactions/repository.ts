@@ -92,11 +92,10 @@ function toTxRow(r: HistoryRow): TxRow {
 
 export const transactionRows = {
   async byReference(db: Queryable, t: Tenant, reference: string): Promise<TransactionRow | null> {
-    const rows = await db.query<TransactionRow>('SELECT * FROM transactions WHERE account_id = $1 AND environment = $2 AND reference = $3', [
-      t.accountId,
-      t.environment,
-      reference,
-    ]);
+    const rows = await db.query<TransactionRow>(
+      'SELECT * FROM transactions WHERE account_id = $1 AND environment = $2 AND reference = $3',
+      [t.accountId, t.environment, reference],
+    );
     return rows[0] ?? null;
   },
   async get(db: Queryable, t: Tenant, id: string): Promise<TransactionRow | null> {
@@ -110,7 +109,9 @@ export const transactionRows = {
 
   /** Serialises the evaluations of one subject (its aggregates are read, then its row written). */
   async lockSubject(tx: Queryable, t: Tenant, subject: string): Promise<void> {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 13))', [JSON.stringify(['txn', t.accountId, t.environment, subject])]);
+    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 13))', [
+      JSON.stringify(['txn', t.accountId, t.environment, subject]),
+    ]);
   },
 
   /**
@@ -198,7 +199,11 @@ export const transactionRows = {
   },
 
   /** Adds a transaction to its subject's daily rollup (same database transaction as the insert). */
-  async addToRollup(tx: Queryable, t: Tenant, r: { subject: string; occurredAt: Date; direction: string; currency: string; amount: string }) {
+  async addToRollup(
+    tx: Queryable,
+    t: Tenant,
+    r: { subject: string; occurredAt: Date; direction: string; currency: string; amount: string },
+  ) {
     await tx.query(
       `INSERT INTO transaction_daily (account_id, environment, subject_reference, day, direction, currency, n, total)
        VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC')::date, $5, $6, 1, $7::numeric)

@@ -9,8 +9,7 @@ const lit = <T extends string>(xs: readonly T[], o: object = {}) =>
   );
 export const STATUSES = ['approved', 'review', 'block_and_review', 'declined'] as const;
 export const OUTCOMES = ['hit', 'no_hit', 'shadow_hit', 'snoozed', 'error'] as const;
-const Money = (description: string) =>
-  Type.String({ pattern: '^(0|[1-9][0-9]{0,29})(\\.[0-9]{1,18})?$', maxLength: 49, description });
+const Money = (description: string) => Type.String({ pattern: '^(0|[1-9][0-9]{0,29})(\\.[0-9]{1,18})?$', maxLength: 49, description });
 const Code = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$' });
 const Text = (max = 200) => Type.String({ minLength: 1, maxLength: max });
 const Country = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, upper case.' });
@@ -46,12 +45,23 @@ const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLe
 
 export const CreateTransaction = Type.Object(
   {
-    reference: Type.String({ minLength: 1, maxLength: 200, description: 'Your id of the transaction, unique per environment: a repeat answers the stored evaluation.' }),
+    reference: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Your id of the transaction, unique per environment: a repeat answers the stored evaluation.',
+    }),
     occurred_at: Type.String({ format: 'date-time', description: 'When it happened (at most 5 minutes in the future).' }),
     amount: Money('Decimal string, no exponent, e.g. "1250.00"; at most the currency\'s minor digits.'),
     currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'Active ISO 4217 code.' }),
-    direction: lit(['in', 'out'] as const, { description: "Seen from the subject: in (money received) or out (sent)." }),
-    type: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z][a-z0-9_]*$', description: 'transfer (default), cash, card, crypto, cash_out…' })),
+    direction: lit(['in', 'out'] as const, { description: 'Seen from the subject: in (money received) or out (sent).' }),
+    type: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        pattern: '^[a-z][a-z0-9_]*$',
+        description: 'transfer (default), cash, card, crypto, cash_out…',
+      }),
+    ),
     channel: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z][a-z0-9_]*$' })),
     subject: Type.Object(
       {
@@ -79,7 +89,8 @@ export const RuleResult = Type.Object({
   key: Type.String(),
   version: Type.Integer(),
   outcome: lit(OUTCOMES, {
-    description: 'hit (counted), no_hit, shadow_hit (a test rule hit: recorded, not counted), snoozed (not counted; would_hit says whether it would have), error (never blocks; raises a rule_error alert).',
+    description:
+      'hit (counted), no_hit, shadow_hit (a test rule hit: recorded, not counted), snoozed (not counted; would_hit says whether it would have), error (never blocks; raises a rule_error alert).',
   }),
   score: Type.Number({ description: 'What the rule added to the score (0 unless hit).' }),
   values_used: Type.Record(Type.String(), Type.Unknown(), { description: 'Every context value and aggregate the expression read.' }),
@@ -112,7 +123,9 @@ export const Transaction = Type.Object(
         'approved (below the review threshold); review (let it through, a person looks); block_and_review (hold it until a person decides); declined (refuse it). The highest of the score threshold and any forced outcome of a hit. Null for imported history.',
     }),
     score: Type.Union([Type.Number(), Type.Null()], { description: 'Sum of the scores of active rules that hit.' }),
-    ruleset_version: Type.Union([Type.Integer(), Type.Null()], { description: 'The rule set version it was evaluated with (null: none published yet).' }),
+    ruleset_version: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The rule set version it was evaluated with (null: none published yet).',
+    }),
     rules: Type.Array(RuleResult, { description: 'Every active and test rule, with its outcome and the values it used.' }),
     alerts: Type.Array(
       Type.Object({
