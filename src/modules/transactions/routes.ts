@@ -30,8 +30,9 @@ export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app)
       },
     },
     async (req, reply) => {
+      reply.code(201); // before the verb: the stored idempotent response records the status
       const r = await createTransaction({ ctx: req.ctx, input: req.body });
-      reply.code(r.created ? 201 : 200);
+      if (!r.created) reply.code(200);
       return r.transaction;
     },
   );

@@ -73,7 +73,7 @@ export const CreateTransaction = Type.Object(
     ),
     account: Type.Optional(Code),
     device: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-    ip: Type.Optional(Type.String({ minLength: 2, maxLength: 45, format: 'ip' })),
+    ip: Type.Optional(Type.String({ minLength: 2, maxLength: 45, pattern: '^[0-9A-Fa-f:.]+$', description: 'IPv4 or IPv6 address.' })),
     balance_before: Type.Optional(Money("The subject's balance before, when known.")),
     balance_after: Type.Optional(Money("The subject's balance after, when known.")),
     counterparty: Type.Optional(Counterparty),
