@@ -130,3 +130,21 @@ CREATE TABLE transaction_daily (
   total numeric NOT NULL,
   PRIMARY KEY (account_id, environment, subject_reference, day, direction, currency)
 );
+
+-- Backtests (POST /v1/rules/backtest, owned by src/modules/transactions): a rule set snapshot replayed over
+-- stored transactions by a job; the result (per rule hits, outcomes, precision/recall on labels) is stored here.
+CREATE TABLE rule_backtests (
+  id text PRIMARY KEY,
+  account_id text NOT NULL,
+  environment text NOT NULL,
+  state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'succeeded', 'failed')),
+  ruleset jsonb NOT NULL,
+  ruleset_label text NOT NULL,
+  params jsonb NOT NULL,
+  result jsonb,
+  error text,
+  created_by text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  finished_at timestamptz
+);
+CREATE INDEX rule_backtests_tenant ON rule_backtests (account_id, environment, id);

@@ -14,6 +14,7 @@ import {
   enrolJobHandlers,
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
+import { backtestJobHandlers } from '../modules/transactions/index.js';
 import { Sealer } from '../platform/crypto.js';
 import { loadConfig } from '../config.js';
 
@@ -49,6 +50,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.db, sealerOf),
     ...enrolJobHandlers(deps.db, sealerOf),
+    ...backtestJobHandlers(deps.db),
   };
 }
 

@@ -12,7 +12,7 @@ import { journeysModule } from './journeys/index.js';
 import { sandboxModule, verificationsModule, verificationEvidenceModule, verificationImportsModule } from './verifications/index.js';
 import { casesModule } from './cases/index.js';
 import { rulesModule } from './rules/index.js';
-import { transactionsModule } from './transactions/index.js';
+import { rulesBacktestModule, transactionsModule } from './transactions/index.js';
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
@@ -35,5 +35,6 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/sandbox', plugin: sandboxModule },
   { prefix: '/v1/cases', plugin: casesModule },
   { prefix: '/v1/rules', plugin: rulesModule },
+  { prefix: '/v1/rules', plugin: rulesBacktestModule },
   { prefix: '/v1/transactions', plugin: transactionsModule },
 ];

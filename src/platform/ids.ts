@@ -29,6 +29,8 @@ export const ID_PREFIX = {
   caseAlert: 'alt',
   rule: 'rul',
   ruleSnooze: 'rsn',
+  transactionImport: 'timp',
+  backtest: 'bkt',
   faceEnrollment: 'fen',
   verificationImport: 'vimp',
   correction: 'corr',

@@ -16,6 +16,7 @@ export const QUEUES = {
   verificationExpire: 'verifications.expire',
   verificationRetention: 'verifications.retention',
   sandboxRun: 'verifications.sandbox_run',
+  rulesBacktest: 'rules.backtest',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
 import { paginate } from '../../platform/pagination.js';
-import type { TxRow } from '../../engines/rules/index.js';
+import type { RuleSet as EngineRuleSet, TxRow } from '../../engines/rules/index.js';
 import type { TransactionsQuery } from './schemas.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
@@ -34,6 +34,21 @@ export interface TransactionRow {
   ruleset_version: number | null;
   evaluation: { rules: unknown[]; alerts: unknown[] } | null;
   created_at: Date;
+}
+
+export interface BacktestRow {
+  id: string;
+  state: 'queued' | 'running' | 'succeeded' | 'failed';
+  ruleset: EngineRuleSet;
+  ruleset_label: string;
+  params: { from: string; to: string; direction: 'in' | 'out' | 'any' };
+  result: Record<string, unknown> | null;
+  error: string | null;
+  created_by: string;
+  created_at: Date;
+  finished_at: Date | null;
+  account_id: string;
+  environment: string;
 }
 
 export type NewTransaction = Omit<TransactionRow, 'created_at'>;
@@ -213,6 +228,106 @@ export const transactionRows = {
     );
   },
 
+  /**
+   * Imports history in one statement (arrays unnested): rows whose reference exists are skipped. Returns
+   * what was inserted, for the rollup.
+   */
+  async insertMany(
+    tx: Queryable,
+    t: Tenant,
+    rows: NewTransaction[],
+  ): Promise<{ subject_reference: string; day: string; direction: string; currency: string; amount: string }[]> {
+    const col = <K extends keyof NewTransaction>(k: K, f: (v: NewTransaction[K]) => unknown = (v) => v) => rows.map((r) => f(r[k]));
+    const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+    return tx.query(
+      `INSERT INTO transactions (id, account_id, environment, reference, occurred_at, amount, currency, direction, type, channel,
+         subject_reference, subject, counterparty_key, account, wallet, device, ip, country, balance_after, counterparty, crypto, metadata,
+         source, label_suspicious)
+       SELECT u.id, $1, $2, u.reference, u.occurred_at, u.amount, u.currency, u.direction, u.type, u.channel, u.subject_reference,
+         u.subject::jsonb, u.counterparty_key, u.account, u.wallet, u.device, u.ip, u.country, u.balance_after, u.counterparty::jsonb,
+         u.crypto::jsonb, u.metadata::jsonb, 'import', u.label
+       FROM unnest($3::text[], $4::text[], $5::timestamptz[], $6::numeric[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],
+         $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::numeric[], $20::text[], $21::text[],
+         $22::text[], $23::boolean[])
+         AS u(id, reference, occurred_at, amount, currency, direction, type, channel, subject_reference, subject, counterparty_key, account,
+              wallet, device, ip, country, balance_after, counterparty, crypto, metadata, label)
+       ON CONFLICT (account_id, environment, reference) DO NOTHING
+       RETURNING subject_reference, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, direction, currency, amount::text AS amount`,
+      [
+        t.accountId,
+        t.environment,
+        col('id'),
+        col('reference'),
+        col('occurred_at', (d) => d.toISOString()),
+        col('amount'),
+        col('currency'),
+        col('direction'),
+        col('type'),
+        col('channel'),
+        col('subject_reference'),
+        col('subject', json),
+        col('counterparty_key'),
+        col('account'),
+        col('wallet'),
+        col('device'),
+        col('ip'),
+        col('country'),
+        col('balance_after'),
+        col('counterparty', json),
+        col('crypto', json),
+        col('metadata', json),
+        col('label_suspicious'),
+      ],
+    );
+  },
+
+  /** Adds imported rows to the daily rollup, pre-summed per (subject, day, direction, currency). */
+  async addManyToRollup(
+    tx: Queryable,
+    t: Tenant,
+    groups: { subject: string; day: string; direction: string; currency: string; n: number; total: string }[],
+  ) {
+    if (groups.length === 0) return;
+    await tx.query(
+      `INSERT INTO transaction_daily (account_id, environment, subject_reference, day, direction, currency, n, total)
+       SELECT $1, $2, u.s, u.d, u.dir, u.cur, u.n, u.total
+       FROM unnest($3::text[], $4::date[], $5::text[], $6::text[], $7::bigint[], $8::numeric[]) AS u(s, d, dir, cur, n, total)
+       ON CONFLICT (account_id, environment, subject_reference, day, direction, currency)
+       DO UPDATE SET n = transaction_daily.n + EXCLUDED.n, total = transaction_daily.total + EXCLUDED.total`,
+      [
+        t.accountId,
+        t.environment,
+        groups.map((g) => g.subject),
+        groups.map((g) => g.day),
+        groups.map((g) => g.direction),
+        groups.map((g) => g.currency),
+        groups.map((g) => g.n),
+        groups.map((g) => g.total),
+      ],
+    );
+  },
+
+  /** History in (occurred_at, id) order from a keyset position, for replays (backtests). */
+  async historyPage(
+    db: Queryable,
+    t: Tenant,
+    q: { fromMs: number; toMs: number; after: { ms: number; id: string } | null; limit: number },
+  ): Promise<(TxRow & { label: boolean | null; reference: string })[]> {
+    const params: unknown[] = [t.accountId, t.environment, new Date(q.fromMs).toISOString(), new Date(q.toMs).toISOString(), q.limit];
+    let keyset = '';
+    if (q.after) {
+      params.push(new Date(q.after.ms).toISOString(), q.after.id);
+      keyset = ' AND (occurred_at, id) > ($6::timestamptz, $7)';
+    }
+    const rows = await db.query<HistoryRow & { label_suspicious: boolean | null; reference: string }>(
+      `SELECT ${HISTORY_COLUMNS}, label_suspicious, reference FROM transactions
+       WHERE account_id = $1 AND environment = $2 AND occurred_at >= $3::timestamptz AND occurred_at < $4::timestamptz${keyset}
+       ORDER BY occurred_at, id LIMIT $5`,
+      params,
+    );
+    return rows.map((r) => ({ ...toTxRow(r), label: r.label_suspicious, reference: r.reference }));
+  },
+
   async page(db: Queryable, t: Tenant, q: TransactionsQuery) {
     const where: string[] = [];
     const params: unknown[] = [];
@@ -234,5 +349,47 @@ export const transactionRows = {
       cursor: q.cursor,
       name: 'transactions',
     });
+  },
+};
+
+/** Backtests (table rule_backtests). */
+export const backtestRows = {
+  async insert(
+    tx: Queryable,
+    t: Tenant,
+    b: Pick<BacktestRow, 'id' | 'ruleset' | 'ruleset_label' | 'params' | 'created_by'>,
+  ): Promise<BacktestRow> {
+    const rows = await tx.query<BacktestRow>(
+      `INSERT INTO rule_backtests (id, account_id, environment, ruleset, ruleset_label, params, created_by)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7) RETURNING *`,
+      [b.id, t.accountId, t.environment, JSON.stringify(b.ruleset), b.ruleset_label, JSON.stringify(b.params), b.created_by],
+    );
+    return rows[0]!;
+  },
+  async get(db: Queryable, t: Tenant, id: string): Promise<BacktestRow | null> {
+    const rows = await db.query<BacktestRow>('SELECT * FROM rule_backtests WHERE account_id = $1 AND environment = $2 AND id = $3', [
+      t.accountId,
+      t.environment,
+      id,
+    ]);
+    return rows[0] ?? null;
+  },
+  /** Any tenant (the job carries the id only). */
+  async byId(db: Queryable, id: string): Promise<BacktestRow | null> {
+    const rows = await db.query<BacktestRow>('SELECT * FROM rule_backtests WHERE id = $1', [id]);
+    return rows[0] ?? null;
+  },
+  async setState(
+    db: Queryable,
+    id: string,
+    state: BacktestRow['state'],
+    result: unknown = null,
+    error: string | null = null,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE rule_backtests SET state = $2, result = coalesce($3::jsonb, result), error = $4,
+         finished_at = CASE WHEN $2 IN ('succeeded', 'failed') THEN now() ELSE finished_at END WHERE id = $1`,
+      [id, state, result === null ? null : JSON.stringify(result), error],
+    );
   },
 };

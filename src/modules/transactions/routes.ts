@@ -4,7 +4,8 @@ import type { ModuleOptions } from '../../platform/app-types.js';
 import { notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
-import { CreateTransaction, Transaction, TransactionsQuery } from './schemas.js';
+import { CreateTransaction, ImportTransactions, Transaction, TransactionImport, TransactionsQuery } from './schemas.js';
+import { importTransactions } from './import-transactions.js';
 import { createTransaction } from './create-transaction.js';
 import { transactionRows } from './repository.js';
 import { toTransaction } from './present.js';
@@ -34,6 +35,26 @@ export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app)
       const r = await createTransaction({ ctx: req.ctx, input: req.body });
       if (!r.created) reply.code(200);
       return r.transaction;
+    },
+  );
+
+  r.post(
+    '/imports',
+    {
+      config: { scope: 'transactions:write' },
+      schema: {
+        tags,
+        operationId: 'importTransactions',
+        summary: 'Import transaction history (CSV or JSON lines) without evaluating it',
+        description:
+          'So aggregates are warm from day one and backtests have history. All or nothing: a bad row is 400 on data naming its line. References already stored are skipped. No rules, alerts or events. CLI: verity transactions:import.',
+        body: ImportTransactions,
+        response: { 201: TransactionImport, ...standardErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return importTransactions({ ctx: req.ctx, input: req.body });
     },
   );
 

@@ -152,3 +152,96 @@ export const TransactionsQuery = Type.Object({
   occurred_lt: Type.Optional(Type.String({ format: 'date-time' })),
 });
 export type TransactionsQuery = Static<typeof TransactionsQuery>;
+
+export const ImportTransactions = Type.Object(
+  {
+    format: lit(['csv', 'jsonl'] as const, {
+      description: 'csv (header row) or jsonl (one POST /v1/transactions body per line, plus an optional boolean label).',
+    }),
+    preset: Type.Optional(
+      lit(['verity', 'amlsim'] as const, {
+        description:
+          "verity (default): the request's fields as columns, nested ones joined with _ (subject_reference, counterparty_name…) and an optional label column. amlsim: AMLSim's transactions.csv (tran_id, orig_acct, bene_acct, tx_type, base_amt, tran_timestamp, is_sar as the label); each transfer becomes two rows, <tran_id>:out for the originator and <tran_id>:in for the beneficiary.",
+      }),
+    ),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'amlsim preset: the currency of base_amt (default USD).' })),
+    data: Type.String({ minLength: 1, description: 'The file content (at most 100,000 transactions per import).' }),
+  },
+  { additionalProperties: false },
+);
+export type ImportTransactions = Static<typeof ImportTransactions>;
+
+export const TransactionImport = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('transaction_import'),
+    format: Type.String(),
+    preset: Type.String(),
+    received: Type.Integer(),
+    imported: Type.Integer(),
+    skipped_existing: Type.Integer({ description: 'Rows whose reference was already stored (an import can be re-run).' }),
+    labelled: Type.Integer({ description: 'Rows carrying a label (is_sar, label): backtests report precision and recall on them.' }),
+  },
+  { title: 'TransactionImport' },
+);
+export type TransactionImport = Static<typeof TransactionImport>;
+
+export const CreateBacktest = Type.Object(
+  {
+    ruleset: Type.Optional(
+      Type.Union([Type.Literal('draft'), Type.Integer({ minimum: 1, maximum: 1_000_000 })], {
+        description: 'draft (default) or a published version.',
+      }),
+    ),
+    from: Type.String({ format: 'date-time', description: 'Transactions that occurred at or after this moment are evaluated.' }),
+    to: Type.String({ format: 'date-time', description: '…and before this one.' }),
+    direction: Type.Optional(
+      lit(['in', 'out', 'any'] as const, { description: 'Evaluate only this direction (history of both warms the windows).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateBacktest = Static<typeof CreateBacktest>;
+
+const Ratio = Type.Union([Type.Number(), Type.Null()]);
+export const Backtest = Type.Object(
+  {
+    id: Type.String({ description: 'bkt_…' }),
+    object: Type.Literal('rule_backtest'),
+    state: lit(['queued', 'running', 'succeeded', 'failed'] as const),
+    ruleset: Type.String({ description: 'draft or v<N>: the snapshot taken when the backtest was created.' }),
+    from: Timestamp,
+    to: Timestamp,
+    direction: Type.String(),
+    result: Type.Union([
+      Type.Object({
+        evaluated: Type.Integer(),
+        statuses: Type.Record(Type.String(), Type.Integer()),
+        labelled: Type.Integer(),
+        positives: Type.Integer({ description: 'Evaluated transactions labelled suspicious.' }),
+        flagged: Type.Object({ count: Type.Integer(), precision: Type.Optional(Ratio), recall: Type.Optional(Ratio) }),
+        rules: Type.Array(
+          Type.Object({
+            rule_id: Type.String(),
+            key: Type.String(),
+            status: Type.String(),
+            evaluated: Type.Integer(),
+            hits: Type.Integer(),
+            errors: Type.Integer(),
+            sample_references: Type.Array(Type.String()),
+            precision: Type.Optional(Ratio),
+            recall: Type.Optional(Ratio),
+          }),
+        ),
+        duration_ms: Type.Integer(),
+      }),
+      Type.Null(),
+    ]),
+    error: Type.Union([Type.String(), Type.Null()]),
+    created_by: Type.String(),
+    created_at: Timestamp,
+    finished_at: Type.Union([Timestamp, Type.Null()]),
+  },
+  { title: 'RuleBacktest' },
+);
+export type Backtest = Static<typeof Backtest>;
