@@ -8,6 +8,7 @@ import { parseScopes } from '../platform/scopes.js';
 import { auditCheckpoint, checkAuditCheckpoint, sealAuditChain, verifyAuditChain, type AuditCheckpoint } from '../platform/audit.js';
 import { readFileSync } from 'node:fs';
 import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
+import { runTransactionsImport, TRANSACTIONS_USAGE } from '../modules/transactions/index.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -27,6 +28,7 @@ Commands:
                                             still holds each checkpoint's head (rows deleted from its end)
   audit checkpoint                          print a signed checkpoint of the chain's head (JSON) to keep outside the database
 ${LISTS_USAGE}
+${TRANSACTIONS_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
 commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
@@ -47,6 +49,7 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
       'rate-limit': { type: 'string' },
       json: { type: 'boolean', default: false },
       format: { type: 'string' },
+      preset: { type: 'string' },
       source: { type: 'string' },
       all: { type: 'boolean', default: false },
       checkpoint: { type: 'string', multiple: true },
@@ -176,6 +179,26 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
           { positionals, format: values.format, source: values.source, all: values.all === true, json },
           io,
         );
+      case 'transactions import': {
+        const file = positionals[0];
+        if (!file) throw new UsageError('transactions import needs a FILE');
+        if (!values.account) throw new UsageError('--account is required');
+        if (values.environment !== 'sandbox' && values.environment !== 'production')
+          throw new UsageError('--environment must be sandbox or production');
+        const format = values.format ?? (file.endsWith('.csv') ? 'csv' : 'jsonl');
+        if (format !== 'csv' && format !== 'jsonl') throw new UsageError('--format must be csv or jsonl');
+        const preset = values.preset ?? 'verity';
+        if (preset !== 'verity' && preset !== 'amlsim') throw new UsageError('--preset must be verity or amlsim');
+        if (!(await getAccount(db, values.account))) {
+          io.err(`no account ${values.account}`);
+          return 1;
+        }
+        return await runTransactionsImport(
+          db,
+          { file, account: values.account, environment: values.environment, format, preset, json },
+          io,
+        );
+      }
       default:
         io.err(USAGE);
         return group ? 64 : 0;

@@ -128,6 +128,21 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
       subject: { reference: 'cust_replay' },
     },
   }),
+  importTransactions: async () => ({
+    url: '/v1/transactions/imports',
+    body: {
+      format: 'jsonl',
+      data: JSON.stringify({
+        reference: 'replay_import',
+        occurred_at: '2025-01-01T00:00:00Z',
+        amount: '1.00',
+        currency: 'EUR',
+        direction: 'in',
+        subject: { reference: 'cust_replay' },
+      }),
+    },
+  }),
+  createRuleBacktest: async () => ({ url: '/v1/rules/backtest', body: { from: '2025-01-01T00:00:00Z', to: '2025-02-01T00:00:00Z' } }),
   createVerification: async () => ({
     url: '/v1/verifications',
     body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cust_replay' } },

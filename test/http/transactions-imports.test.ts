@@ -1,6 +1,9 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCommand } from '../../src/cli/commands.js';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { buildJobHandlers } from '../../src/jobs/index.js';
@@ -91,6 +94,21 @@ describe('POST /v1/transactions/imports and POST /v1/rules/backtest', () => {
     const unknown = await call(o, 'POST', '/v1/transactions/imports', { format: 'csv', data: 'reference,colour\nx,red' });
     assert.equal(unknown.statusCode, 400);
     assert.match(unknown.json().error.message, /colour/);
+  });
+
+  test('CLI: transactions import loads a file in chunks with progress', async () => {
+    const o = await t.tenant();
+    const file = join(mkdtempSync(join(tmpdir(), 'verity-txi-')), 'history.jsonl');
+    writeFileSync(file, jsonl([1, 2, 3].map((i) => row(i))));
+    const out: string[] = [];
+    const code = await runCommand(t.db, ['transactions', 'import', file, '--account', o.accountId, '--environment', 'sandbox'], {
+      out: (l) => out.push(l),
+      err: (l) => out.push(l),
+    });
+    assert.equal(code, 0, out.join('\n'));
+    assert.match(out[0]!, /1\/1 chunks, 3 imported/);
+    assert.match(out.at(-1)!, /done: 3 imported/);
+    assert.equal((await t.db.query("SELECT 1 FROM transactions WHERE account_id = $1 AND source = 'import'", [o.accountId])).length, 3);
   });
 
   test('a backtest replays the draft over history: hits, statuses, precision and recall on labels', async () => {

@@ -3,3 +3,4 @@ export { transactionsModule } from './routes.js';
 export { rulesBacktestModule } from './backtest-routes.js';
 export { backtestJobHandlers, runBacktest } from './backtest.js';
 export { importTransactions } from './import-transactions.js';
+export { runTransactionsImport, TRANSACTIONS_USAGE } from './import-cli.js';
