@@ -148,6 +148,7 @@ async function benchDb(kind: string): Promise<string> {
       seconds,
     });
     rows.push(insert);
+    console.error(JSON.stringify(insert));
     await stop(ins.proc);
 
     const port = await freePort();
@@ -171,6 +172,7 @@ async function benchDb(kind: string): Promise<string> {
       (i) => `cus_${i % SUBJECTS}`,
     );
     rows.push(ordinary);
+    console.error(JSON.stringify(ordinary));
     const heavy = await loadTransactions(
       'Verity: POST /v1/transactions (every 2nd request on the heavy subject)',
       `${base}/v1/transactions`,
@@ -178,27 +180,38 @@ async function benchDb(kind: string): Promise<string> {
       (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`),
     );
     rows.push(heavy);
+    console.error(JSON.stringify(heavy));
     await stop(svc.proc);
 
     // Backtest: the same rule set (version 1) over everything stored, run by the worker.
-    const port2 = await freePort();
-    const svc2 = await startChild(['src/server.ts'], svcEnv(port2, true), /Verity is running/);
-    const base2 = `http://127.0.0.1:${port2}`;
-    const b = await api(base2, keys.sandbox, 'POST', '/v1/rules/backtest', {
-      ruleset: 1,
-      from: new Date(Date.now() - 100 * DAY).toISOString(),
-      to: new Date(Date.now() + DAY).toISOString(),
-    });
-    let got = b;
-    while (got.state === 'queued' || got.state === 'running') {
-      await new Promise((r) => setTimeout(r, 500));
-      got = await api(base2, keys.sandbox, 'GET', `/v1/rules/backtests/${b.id}`);
+    let bt: string;
+    try {
+      const port2 = await freePort();
+      const svc2 = await startChild(['src/server.ts'], svcEnv(port2, true), /Verity is running/);
+      try {
+        const base2 = `http://127.0.0.1:${port2}`;
+        await new Promise((r) => setTimeout(r, 2000));
+        const b = await api(base2, keys.sandbox, 'POST', '/v1/rules/backtest', {
+          ruleset: 1,
+          from: new Date(Date.now() - 100 * DAY).toISOString(),
+          to: new Date(Date.now() + DAY).toISOString(),
+        });
+        let got = b;
+        while (got.state === 'queued' || got.state === 'running') {
+          await new Promise((r) => setTimeout(r, 500));
+          got = await api(base2, keys.sandbox, 'GET', `/v1/rules/backtests/${b.id}`);
+        }
+        bt =
+          got.state === 'succeeded'
+            ? `${got.result.evaluated} transactions in ${(got.result.duration_ms / 1000).toFixed(1)} s (${Math.round(got.result.evaluated / (got.result.duration_ms / 1000))} tx/s)`
+            : `failed: ${got.error}`;
+      } finally {
+        await stop(svc2.proc);
+      }
+    } catch (e) {
+      bt = `not measured: ${(e as Error).message}`;
     }
-    await stop(svc2.proc);
-    const bt =
-      got.state === 'succeeded'
-        ? `${got.result.evaluated} transactions in ${(got.result.duration_ms / 1000).toFixed(1)} s (${Math.round(got.result.evaluated / (got.result.duration_ms / 1000))} tx/s)`
-        : `failed: ${got.error}`;
+    console.error(bt);
     return (
       `### ${kind === 'postgres' ? 'PostgreSQL 15 (local server)' : 'PGlite (embedded)'}\n\n` +
       `History: ${history} imported transactions over 90 days, ${SUBJECTS} subjects plus one heavy subject holding 10 % (import: ${importS.toFixed(1)} s).\n\n` +
