@@ -1,5 +1,11 @@
+import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { CreateTransaction } from './schemas.js';
+
+// TypeBox's own checker (per-row validation) knows no formats until they are registered (same rule as the
+// verification imports, whichever module loads first registers it).
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => ISO_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
 
 /** A row to import: the POST /v1/transactions shape plus an optional label (is it known suspicious?). */
 export interface ImportRow {
