@@ -53,6 +53,11 @@ export interface BacktestRow {
 
 export type NewTransaction = Omit<TransactionRow, 'created_at'>;
 
+/** Every column, numerics as text (exact: never through a JS number). */
+const TX_COLUMNS = `id, reference, occurred_at, amount::text AS amount, currency, direction, type, channel, subject_reference, subject,
+  counterparty_key, account, wallet, device, ip, country, balance_after::text AS balance_after, counterparty, crypto, metadata, source,
+  label_suspicious, status, score::text AS score, ruleset_version, evaluation, created_at`;
+
 /** A group dimension of an aggregate and the column that holds it. */
 export const DIM_COLUMN: Record<string, string> = {
   subject: 'subject_reference',
@@ -108,17 +113,16 @@ function toTxRow(r: HistoryRow): TxRow {
 export const transactionRows = {
   async byReference(db: Queryable, t: Tenant, reference: string): Promise<TransactionRow | null> {
     const rows = await db.query<TransactionRow>(
-      'SELECT * FROM transactions WHERE account_id = $1 AND environment = $2 AND reference = $3',
+      `SELECT ${TX_COLUMNS} FROM transactions WHERE account_id = $1 AND environment = $2 AND reference = $3`,
       [t.accountId, t.environment, reference],
     );
     return rows[0] ?? null;
   },
   async get(db: Queryable, t: Tenant, id: string): Promise<TransactionRow | null> {
-    const rows = await db.query<TransactionRow>('SELECT * FROM transactions WHERE account_id = $1 AND environment = $2 AND id = $3', [
-      t.accountId,
-      t.environment,
-      id,
-    ]);
+    const rows = await db.query<TransactionRow>(
+      `SELECT ${TX_COLUMNS} FROM transactions WHERE account_id = $1 AND environment = $2 AND id = $3`,
+      [t.accountId, t.environment, id],
+    );
     return rows[0] ?? null;
   },
 
@@ -178,7 +182,7 @@ export const transactionRows = {
          source, label_suspicious, status, score, ruleset_version, evaluation)
        VALUES ($1, $2, $3, $4, $5::timestamptz, $6::numeric, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16, $17, $18, $19::numeric,
          $20::jsonb, $21::jsonb, $22::jsonb, $23, $24, $25, $26, $27, $28::jsonb)
-       ON CONFLICT (account_id, environment, reference) DO NOTHING RETURNING *`,
+       ON CONFLICT (account_id, environment, reference) DO NOTHING RETURNING ${TX_COLUMNS}`,
       [
         r.id,
         t.accountId,
@@ -343,6 +347,7 @@ export const transactionRows = {
     if (q.occurred_lt) add('occurred_at < ?::timestamptz', q.occurred_lt);
     return paginate<TransactionRow & Record<string, unknown>>(db, t, {
       from: 'transactions',
+      columns: TX_COLUMNS,
       where,
       params,
       limit: q.limit,
