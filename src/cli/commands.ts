@@ -11,6 +11,7 @@ import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
 import { runTravelRuleCommand, TRAVEL_RULE_USAGE } from '../modules/travel-rule/index.js';
 import { loadConfig } from '../config.js';
 import { WALLETS_USAGE, runWalletsCommand } from '../modules/wallets/index.js';
+import { runTransactionsImport, TRANSACTIONS_USAGE } from '../modules/transactions/index.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -32,6 +33,7 @@ Commands:
 ${LISTS_USAGE}
 ${TRAVEL_RULE_USAGE}
 ${WALLETS_USAGE}
+${TRANSACTIONS_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
 commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
@@ -52,6 +54,7 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
       'rate-limit': { type: 'string' },
       json: { type: 'boolean', default: false },
       format: { type: 'string' },
+      preset: { type: 'string' },
       source: { type: 'string' },
       all: { type: 'boolean', default: false },
       checkpoint: { type: 'string', multiple: true },
@@ -199,6 +202,26 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
           { positionals, account: values.account, environment: values.environment, list: values.list, skip: values.skip === true, json },
           io,
         );
+      case 'transactions import': {
+        const file = positionals[0];
+        if (!file) throw new UsageError('transactions import needs a FILE');
+        if (!values.account) throw new UsageError('--account is required');
+        if (values.environment !== 'sandbox' && values.environment !== 'production')
+          throw new UsageError('--environment must be sandbox or production');
+        const format = values.format ?? (file.endsWith('.csv') ? 'csv' : 'jsonl');
+        if (format !== 'csv' && format !== 'jsonl') throw new UsageError('--format must be csv or jsonl');
+        const preset = values.preset ?? 'verity';
+        if (preset !== 'verity' && preset !== 'amlsim') throw new UsageError('--preset must be verity or amlsim');
+        if (!(await getAccount(db, values.account))) {
+          io.err(`no account ${values.account}`);
+          return 1;
+        }
+        return await runTransactionsImport(
+          db,
+          { file, account: values.account, environment: values.environment, format, preset, json },
+          io,
+        );
+      }
       default:
         io.err(USAGE);
         return group ? 64 : 0;

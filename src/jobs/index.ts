@@ -17,6 +17,7 @@ import {
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
 import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
+import { backtestJobHandlers } from '../modules/transactions/index.js';
 import { Sealer } from '../platform/crypto.js';
 import { loadConfig, type Config } from '../config.js';
 
@@ -75,6 +76,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
         allowPrivateNetworks: configOf().webhooks.allowPrivateNetworks,
       }),
     }),
+    ...backtestJobHandlers(deps.db),
   };
 }
 

@@ -13,6 +13,8 @@ import { sandboxModule, verificationsModule, verificationEvidenceModule, verific
 import { casesModule } from './cases/index.js';
 import { respondPageModule, travelRuleModule, trpInboundModule } from './travel-rule/index.js';
 import { walletsModule } from './wallets/index.js';
+import { rulesModule } from './rules/index.js';
+import { rulesBacktestModule, transactionsModule } from './transactions/index.js';
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
@@ -39,4 +41,7 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '', plugin: trpInboundModule },
   { prefix: '', plugin: respondPageModule },
   { prefix: '/v1/wallets', plugin: walletsModule },
+  { prefix: '/v1/rules', plugin: rulesModule },
+  { prefix: '/v1/rules', plugin: rulesBacktestModule },
+  { prefix: '/v1/transactions', plugin: transactionsModule },
 ];

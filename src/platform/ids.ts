@@ -27,6 +27,10 @@ export const ID_PREFIX = {
   alert: 'alrt',
   /** A generic alert of any pillar (cases/alerts.ts): transaction rule, rule error, wallet, business, Travel Rule. */
   caseAlert: 'alt',
+  rule: 'rul',
+  ruleSnooze: 'rsn',
+  transactionImport: 'timp',
+  backtest: 'bkt',
   faceEnrollment: 'fen',
   verificationImport: 'vimp',
   correction: 'corr',

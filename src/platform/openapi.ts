@@ -11,6 +11,8 @@ const TAG_ORDER = [
   'Journeys',
   'Checks',
   'Monitoring',
+  'Transactions',
+  'Rules',
   'Cases',
   'Travel Rule',
   'Wallets',
@@ -29,6 +31,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Travel Rule':
     'Travel Rule messages between VASPs (IVMS101 over TRP) with their lifecycle, and the counterparty VASP directory. See docs/travel-rule.md.',
   Wallets: 'Wallet screening (direct list hits and indirect exposure over known transfers) and wallet monitoring. See docs/wallets.md.',
+  Transactions:
+    'KYT: transactions evaluated against the published rule set (score, status, rule outcomes, alerts). See docs/transactions.md.',
+  Rules: 'KYT rule sets: CEL rules over declared aggregates, versions, a draft, maker-checker publication. See docs/transactions.md.',
 };
 
 /** Registers the generated OpenAPI 3.1 document and the interactive reference at /docs. */

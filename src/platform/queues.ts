@@ -19,6 +19,7 @@ export const QUEUES = {
   travelRuleDeliver: 'travel_rule.deliver',
   travelRuleScreen: 'travel_rule.screen',
   walletsRescreen: 'wallets.rescreen',
+  rulesBacktest: 'rules.backtest',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

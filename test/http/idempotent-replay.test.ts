@@ -114,6 +114,55 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
     await created('/v1/journeys', { key: 'replay_publish', name: 'Replay', definition: journey.definition });
     return { url: '/v1/journeys/replay_publish/versions/1/publish' };
   },
+  publishRules: async () => {
+    // The maker is another key: the replaying key (the checker) did not edit the draft.
+    const maker = await tenant.keyWith(['rules:write']);
+    const r = await t.call('POST', '/v1/rules', {
+      key: maker,
+      body: { key: 'replay_publish', name: 'Replay', expression: 'tx.amount > 1.0', score: 10, severity: 'low', status: 'active' },
+    });
+    assert.equal(r.statusCode, 201, r.body);
+    const draft = (await t.call('GET', '/v1/rules/draft', { key: maker })).json();
+    return { url: '/v1/rules/publish', body: { revision: draft.revision } };
+  },
+  createRule: async () => ({
+    url: '/v1/rules',
+    body: { key: 'replay_rule', name: 'Replay', expression: 'tx.amount > 1.0', score: 10, severity: 'low' },
+  }),
+  validateRules: async () => ({ url: '/v1/rules/validate', body: { expression: 'tx.amount > 1.0' } }),
+  snoozeRule: async () => {
+    const draft = (await t.call('GET', '/v1/rules/draft', { key: key() })).json();
+    return {
+      url: `/v1/rules/${draft.rules[0].id}/snoozes`,
+      body: { subject_reference: 'cust_replay', until: new Date(Date.now() + 86_400_000).toISOString(), reason: 'replay' },
+    };
+  },
+  createTransaction: async () => ({
+    url: '/v1/transactions',
+    body: {
+      reference: 'replay_txn',
+      occurred_at: new Date().toISOString(),
+      amount: '10.00',
+      currency: 'EUR',
+      direction: 'out',
+      subject: { reference: 'cust_replay' },
+    },
+  }),
+  importTransactions: async () => ({
+    url: '/v1/transactions/imports',
+    body: {
+      format: 'jsonl',
+      data: JSON.stringify({
+        reference: 'replay_import',
+        occurred_at: '2025-01-01T00:00:00Z',
+        amount: '1.00',
+        currency: 'EUR',
+        direction: 'in',
+        subject: { reference: 'cust_replay' },
+      }),
+    },
+  }),
+  createRuleBacktest: async () => ({ url: '/v1/rules/backtest', body: { from: '2025-01-01T00:00:00Z', to: '2025-02-01T00:00:00Z' } }),
   createVerification: async () => ({
     url: '/v1/verifications',
     body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cust_replay' } },
