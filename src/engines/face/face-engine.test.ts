@@ -7,7 +7,7 @@ import { createFaceEngine, type FaceEngine } from './face-engine.js';
 import { FaceInputError } from './errors.js';
 import { FaceIndex } from './face-index.js';
 import { searchFace } from './face-search.js';
-import { FACE_MATCH_THRESHOLD } from './similarity.js';
+import { EMBEDDING_DIMENSIONS, FACE_MATCH_THRESHOLD } from './similarity.js';
 
 // Real faces from the shared labelled set (deepface_subset, MIT); resolved from the repo root.
 const dataDir = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
@@ -24,11 +24,11 @@ describe('face engine on real faces', { skip }, () => {
     await engine?.close();
   });
 
-  test('analyze finds one face with a unit 1024-value embedding, age and scores', async () => {
+  test('analyze finds one face with a unit 128-value embedding (face-api net), age and scores', async () => {
     const analysis = await engine.analyze(img('img5.jpg'));
     assert.equal(analysis.faces.length, 1);
     const face = analysis.faces[0]!;
-    assert.equal(face.embedding.length, 1024);
+    assert.equal(face.embedding.length, EMBEDDING_DIMENSIONS);
     const norm = Math.hypot(...face.embedding);
     assert.ok(Math.abs(norm - 1) < 1e-3, `unit length, got ${norm}`);
     assert.ok(face.box[2] > 100 && face.box[2] <= analysis.image.width);

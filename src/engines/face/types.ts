@@ -2,6 +2,13 @@ import type { CheckVerdict, ModelInfo, Signal } from '../signal.js';
 
 export type Box = [x: number, y: number, width: number, height: number];
 
+/**
+ * Which embedding the engine matches with. `face-api` (default): Human's detector and mesh, 5-point
+ * alignment (align.ts), face-api's recognition net, 128 values. `faceres`: Human's own HSE FaceRes
+ * embedding, 1024 values, the pipeline before issue #19, kept for comparison (bench/face-real-quality.ts).
+ */
+export type FaceEmbedder = 'face-api' | 'faceres';
+
 /** Texture measurements on the face crop, used as presentation-attack signals (see texture.ts). */
 export interface TextureMeasures {
   /** Variance of the Laplacian on the 256 px grey face crop: low means blurred or recaptured. */
@@ -23,7 +30,7 @@ export interface DetectedFace {
   score: number;
   detectorScore: number;
   meshScore: number;
-  /** L2-normalised 1024-value embedding (HSE FaceRes via Human). */
+  /** L2-normalised embedding: 128 values of face-api's recognition net (default), or 1024 of HSE FaceRes (`embedder: 'faceres'`). */
   embedding: Float32Array;
   age: number;
   gender: string;
