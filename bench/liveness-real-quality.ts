@@ -1,0 +1,137 @@
+// Passive liveness on real captures (issue #19 item 6), in ISO/IEC 30107-3 terms: APCER (attack
+// presentations accepted) per attack type and BPCER (bona fide presentations rejected), on
+// ../shared/data/real/liveness (MANIFEST section 9: 299 images, 147 live, 152 attacks, mostly NUAA
+// printed-photo attacks). Subjects are split in two halves by a hash of their group; thresholds are
+// calibrated on one half and reported on the other. "Accepted" means the verdict `passed`; `needs_review`
+// is reported apart (a review is neither an accept nor a reject).
+//
+// Run: npm run bench -- liveness-real-quality
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createFaceEngine } from '../src/engines/face/face-engine.js';
+import { decideLiveness, DEFAULT_LIVENESS_THRESHOLDS, type LivenessThresholds } from '../src/engines/face/liveness-decision.js';
+import type { FaceAnalysis } from '../src/engines/face/types.js';
+
+const REAL = fileURLToPath(new URL('../../shared/data/real/', import.meta.url));
+if (!existsSync(`${REAL}liveness/labels.csv`)) {
+  console.log(`liveness-real-quality: SKIPPED, shared data not found at ${REAL}liveness (the bench needs ../shared/data/real).`);
+  process.exit(0);
+}
+
+interface Sample {
+  file: string;
+  group: string;
+  live: boolean;
+  attack: string;
+  analysis?: FaceAnalysis;
+}
+const samples: Sample[] = readFileSync(`${REAL}liveness/labels.csv`, 'utf8')
+  .trim()
+  .split(/\r?\n/)
+  .slice(1)
+  .map((l) => l.split(','))
+  .map(([file, group, label, attack]) => ({ file: file!, group: group!, live: label === 'live', attack: attack! }));
+
+function half(group: string): 0 | 1 {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < group.length; i++) h = Math.imul(h ^ group.charCodeAt(i), 0x01000193);
+  return ((h >>> 0) & 1) as 0 | 1;
+}
+function wilson(k: number, n: number): [number, number] {
+  if (n === 0) return [0, 1];
+  const z = 1.96;
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const c = (p + (z * z) / (2 * n)) / d;
+  const m = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.max(0, c - m), Math.min(1, c + m)];
+}
+const rate = (k: number, n: number): string => {
+  const [lo, hi] = wilson(k, n);
+  return `${(k / (n || 1)).toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] (${k}/${n})`;
+};
+
+const engine = createFaceEngine({ poolSize: 2 });
+await Promise.all(
+  samples.map(async (s) => {
+    s.analysis = await engine.analyze(readFileSync(`${REAL}${s.file}`));
+  }),
+);
+await engine.close();
+
+function report(title: string, set: Sample[], t: Partial<LivenessThresholds>): { apcer: number; bpcer: number } {
+  const verdicts = set.map((s) => ({ s, v: decideLiveness([s.analysis!], t).verdict }));
+  const live = verdicts.filter((x) => x.s.live);
+  const bpcer = live.filter((x) => x.v !== 'passed').length;
+  const review = live.filter((x) => x.v === 'needs_review').length;
+  console.log(`  ${title}: BPCER ${rate(bpcer, live.length)} (of them needs_review ${review})`);
+  const attacks = [...new Set(set.filter((s) => !s.live).map((s) => s.attack))];
+  let accepted = 0;
+  for (const a of attacks) {
+    const of = verdicts.filter((x) => !x.s.live && x.s.attack === a);
+    const k = of.filter((x) => x.v === 'passed').length;
+    accepted += k;
+    console.log(`    APCER ${a}: ${rate(k, of.length)}`);
+  }
+  const attacksAll = verdicts.filter((x) => !x.s.live).length;
+  return { apcer: accepted / (attacksAll || 1), bpcer: bpcer / (live.length || 1) };
+}
+
+const calibration = samples.filter((s) => half(s.group) === 0);
+const test = samples.filter((s) => half(s.group) === 1);
+const noFace = samples.filter((s) => s.analysis!.faces.length === 0);
+console.log(
+  `\n# Passive liveness on real captures: ${samples.length} images (${samples.filter((s) => s.live).length} live), ` +
+    `calibration ${calibration.length} (${new Set(calibration.map((s) => s.group)).size} subject groups), test ${test.length} (${new Set(test.map((s) => s.group)).size}); no face found in ${noFace.length}`,
+);
+
+// Per-signal spread, so the calibration can be read.
+const q = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))] ?? NaN;
+for (const [name, pick] of [
+  ['antispoof', (s: Sample) => s.analysis!.faces[0]?.antispoof ?? NaN],
+  ['liveness', (s: Sample) => s.analysis!.faces[0]?.liveness ?? NaN],
+  ['moire', (s: Sample) => s.analysis!.faces[0]?.texture?.moirePeakRatio ?? NaN],
+  ['sharpness', (s: Sample) => s.analysis!.faces[0]?.texture?.sharpness ?? NaN],
+  ['face px', (s: Sample) => s.analysis!.faces[0]?.sizePx ?? NaN],
+] as const) {
+  const live = samples.filter((s) => s.live && s.analysis!.faces[0]).map(pick);
+  const spoof = samples.filter((s) => !s.live && s.analysis!.faces[0]).map(pick);
+  const f = (xs: number[]): string => [0.05, 0.5, 0.95].map((p) => q(xs, p).toFixed(2)).join(' / ');
+  console.log(`  ${name} p5/p50/p95: live ${f(live)}; attacks ${f(spoof)}`);
+}
+
+console.log('\n## Shipped defaults');
+for (const [name, set] of [
+  ['calibration half', calibration],
+  ['test half', test],
+] as const)
+  report(name, set, {});
+
+// Calibration: the thresholds with the lowest APCER on the calibration half among those keeping its BPCER ≤ 5 %.
+const grid: LivenessThresholds[] = [];
+for (const minAntispoof of [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5])
+  for (const minLiveness of [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+    for (const maxMoire of [60, 100, 200, 400, Infinity])
+      for (const minSharpness of [0, 20, 50, 100])
+        for (const threshold of [0.3, 0.4, 0.5, 0.6])
+          grid.push({ ...DEFAULT_LIVENESS_THRESHOLDS, minAntispoof, minLiveness, maxMoire, minSharpness, threshold });
+const rates = (set: Sample[], t: LivenessThresholds): { apcer: number; bpcer: number } => {
+  const v = set.map((s) => ({ live: s.live, ok: decideLiveness([s.analysis!], t).verdict === 'passed' }));
+  const live = v.filter((x) => x.live);
+  const spoof = v.filter((x) => !x.live);
+  return { bpcer: live.filter((x) => !x.ok).length / live.length, apcer: spoof.filter((x) => x.ok).length / spoof.length };
+};
+let best: { t: LivenessThresholds; apcer: number; bpcer: number } | null = null;
+for (const t of grid) {
+  const r = rates(calibration, t);
+  if (r.bpcer > 0.05) continue;
+  if (!best || r.apcer < best.apcer || (r.apcer === best.apcer && r.bpcer < best.bpcer)) best = { t, ...r };
+}
+if (best) {
+  const { minAntispoof, minLiveness, maxMoire, minSharpness, threshold } = best.t;
+  console.log(
+    `\n## Calibrated on the calibration half (BPCER ≤ 5 %, lowest APCER): minAntispoof ${minAntispoof}, minLiveness ${minLiveness}, ` +
+      `maxMoire ${maxMoire}, minSharpness ${minSharpness}, threshold ${threshold}: calibration APCER ${best.apcer.toFixed(3)}, BPCER ${best.bpcer.toFixed(3)}`,
+  );
+  report('test half with them', test, best.t);
+} else console.log('\n## No threshold set of the grid keeps BPCER ≤ 5 % on the calibration half');
