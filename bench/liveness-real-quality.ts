@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { createFaceEngine } from '../src/engines/face/face-engine.js';
 import { decideLiveness, DEFAULT_LIVENESS_THRESHOLDS, type LivenessThresholds } from '../src/engines/face/liveness-decision.js';
 import type { FaceAnalysis } from '../src/engines/face/types.js';
+import sharp from 'sharp';
+import { planarFit, planeHomography } from '../src/engines/face/flatness.js';
 
 const REAL = fileURLToPath(new URL('../../shared/data/real/', import.meta.url));
 if (!existsSync(`${REAL}liveness/labels.csv`)) {
@@ -57,7 +59,6 @@ await Promise.all(
     s.analysis = await engine.analyze(readFileSync(`${REAL}${s.file}`));
   }),
 );
-await engine.close();
 
 function report(title: string, set: Sample[], t: Partial<LivenessThresholds>): { apcer: number; bpcer: number } {
   const verdicts = set.map((s) => ({ s, v: decideLiveness([s.analysis!], t).verdict }));
@@ -135,3 +136,143 @@ if (best) {
   );
   report('test half with them', test, best.t);
 } else console.log('\n## No threshold set of the grid keeps BPCER ≤ 5 % on the calibration half');
+
+// ---- Active check, engine part: the homography flatness test between frames (flatness.ts).
+// (a) Real sessions: NUAA frames 0, 47, 96, 145 of one webcam session (live: a person sitting still;
+//     attack: a printed photo held, moved and bent by hand). No challenge was asked of these people.
+// (b) Simulated planar attacks: each live NUAA frame warped as a photo held up and tilted in 3-D
+//     (yaw/pitch from a fixed list, perspective of a phone camera), analysed again; the pair
+//     (frame, warped frame) must fit one homography.
+const session = (file: string): string => file.replace(/_\d+\.(jpg|png)$/i, '');
+const sessions = new Map<string, Sample[]>();
+for (const s of samples.filter((x) => x.group.startsWith('nuaa_') && x.analysis!.faces[0])) {
+  const k = session(s.file);
+  sessions.set(k, [...(sessions.get(k) ?? []), s]);
+}
+interface Burst {
+  live: boolean;
+  group: string;
+  residual: number;
+  affine: number;
+  displacement: number;
+  kind: string;
+}
+const bursts: Burst[] = [];
+for (const frames of sessions.values()) {
+  if (frames.length < 2) continue;
+  let residual = 0;
+  let affine = 0;
+  let displacement = 0;
+  for (let i = 1; i < frames.length; i++) {
+    const a = frames[0]!.analysis!.faces[0]!;
+    const b = frames[i]!.analysis!.faces[0]!;
+    const fit = planarFit(a.mesh, b.mesh, Math.max(a.sizePx, b.sizePx));
+    if (!fit) continue;
+    residual = Math.max(residual, fit.homographyResidual);
+    affine = Math.max(affine, fit.affineResidual);
+    displacement = Math.max(displacement, fit.displacement);
+  }
+  const f = frames[0]!;
+  bursts.push({ live: f.live, group: f.group, residual, affine, displacement, kind: f.live ? 'live session' : 'print session (NUAA)' });
+}
+
+/** Perspective warp of packed RGB by the homography taking source pixels to destination pixels (black outside). */
+function warpPerspective(rgb: Buffer, w: number, h: number, H: Float64Array): Buffer {
+  // Inverse of the 3 × 3 matrix [H, 1].
+  const m = [H[0]!, H[1]!, H[2]!, H[3]!, H[4]!, H[5]!, H[6]!, H[7]!, 1];
+  const inv = [
+    m[4]! * m[8]! - m[5]! * m[7]!,
+    m[2]! * m[7]! - m[1]! * m[8]!,
+    m[1]! * m[5]! - m[2]! * m[4]!,
+    m[5]! * m[6]! - m[3]! * m[8]!,
+    m[0]! * m[8]! - m[2]! * m[6]!,
+    m[2]! * m[3]! - m[0]! * m[5]!,
+    m[3]! * m[7]! - m[4]! * m[6]!,
+    m[1]! * m[6]! - m[0]! * m[7]!,
+    m[0]! * m[4]! - m[1]! * m[3]!,
+  ];
+  const out = Buffer.alloc(w * h * 3);
+  for (let v = 0; v < h; v++)
+    for (let u = 0; u < w; u++) {
+      const z = inv[6]! * u + inv[7]! * v + inv[8]!;
+      const x = (inv[0]! * u + inv[1]! * v + inv[2]!) / z;
+      const y = (inv[3]! * u + inv[4]! * v + inv[5]!) / z;
+      const x0 = Math.floor(x);
+      const y0 = Math.floor(y);
+      if (x0 < 0 || y0 < 0 || x0 + 1 >= w || y0 + 1 >= h) continue;
+      const fx = x - x0;
+      const fy = y - y0;
+      for (let c = 0; c < 3; c++) {
+        const p = (yy: number, xx: number): number => rgb[(yy * w + xx) * 3 + c]!;
+        out[(v * w + u) * 3 + c] = Math.round(
+          (p(y0, x0) * (1 - fx) + p(y0, x0 + 1) * fx) * (1 - fy) + (p(y0 + 1, x0) * (1 - fx) + p(y0 + 1, x0 + 1) * fx) * fy,
+        );
+      }
+    }
+  return out;
+}
+
+const tilts: [number, number][] = [
+  [0.35, 0],
+  [-0.35, 0],
+  [0.25, 0.2],
+  [-0.2, -0.25],
+];
+const liveFrames = samples.filter((s) => s.live && s.analysis!.faces[0] && s.group.startsWith('nuaa_'));
+await Promise.all(
+  liveFrames.map(async (s, i) => {
+    const { data, info } = await sharp(readFileSync(`${REAL}${s.file}`))
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const [yaw, pitch] = tilts[i % tilts.length]!;
+    const H = planeHomography(
+      info.width,
+      info.height,
+      yaw,
+      pitch,
+      1.2 * Math.max(info.width, info.height),
+      1.6 * Math.max(info.width, info.height),
+    );
+    const warped = await sharp(warpPerspective(data, info.width, info.height, H), {
+      raw: { width: info.width, height: info.height, channels: 3 },
+    })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const b = (await engine.analyze(warped)).faces[0];
+    const a = s.analysis!.faces[0]!;
+    const fit = b ? planarFit(a.mesh, b.mesh, Math.max(a.sizePx, b.sizePx)) : null;
+    if (fit)
+      bursts.push({
+        live: false,
+        group: s.group,
+        residual: fit.homographyResidual,
+        affine: fit.affineResidual,
+        displacement: fit.displacement,
+        kind: 'simulated tilted print',
+      });
+  }),
+);
+await engine.close();
+
+console.log(`\n## Flatness test between frames: ${bursts.length} bursts`);
+for (const kind of [...new Set(bursts.map((b) => b.kind))]) {
+  const of = bursts.filter((b) => b.kind === kind);
+  const f = (xs: number[]): string => [0.05, 0.5, 0.95].map((p) => q(xs, p).toFixed(4)).join(' / ');
+  console.log(
+    `  ${kind} (${of.length}): homography residual p5/p50/p95 ${f(of.map((b) => b.residual))}; affine residual ${f(of.map((b) => b.affine))}; displacement ${f(of.map((b) => b.displacement))}`,
+  );
+}
+// Threshold on the calibration half: the largest residual below which at most 5 % of live sessions fall.
+const calLive = bursts
+  .filter((b) => b.live && half(b.group) === 0)
+  .map((b) => b.residual)
+  .sort((x, y) => x - y);
+const flatMax = calLive[Math.floor(0.05 * calLive.length)] ?? 0;
+console.log(`  threshold from the calibration half's live sessions (5th percentile): residual < ${flatMax.toFixed(4)} → flat`);
+for (const kind of [...new Set(bursts.map((b) => b.kind))]) {
+  const of = bursts.filter((b) => b.kind === kind && half(b.group) === 1);
+  const flat = of.filter((b) => b.residual < flatMax).length;
+  console.log(`    test half, ${kind}: called flat ${rate(flat, of.length)} (${of[0]?.live ? 'BPCER' : 'APCER is the rest'})`);
+}

@@ -23,7 +23,7 @@ function face(over: Partial<DetectedFace> = {}): DetectedFace {
     liveness: 0.9,
     pose: { yaw: 0, pitch: 0, roll: 0 },
     sizePx: 200,
-    texture: { sharpness: 400, moirePeakRatio: 25, highFrequencyShare: 0.03, saturation: 0.3, glareShare: 0 },
+    texture: { sharpness: 400, moirePeakRatio: 25, moireTilePx: 256, highFrequencyShare: 0.03, saturation: 0.3, glareShare: 0 },
     mesh: Float32Array.from({ length: 20 }, (_, i) => i * 10 + (i % 3)),
     ...over,
   };

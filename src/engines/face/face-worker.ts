@@ -173,7 +173,8 @@ async function infer(loaded: Loaded, { decoded, decodeMs }: TimedDecode, pad: bo
   const faces: DetectedFace[] = [];
   for (const [index, face] of usable.entries()) {
     // Texture is measured at analysis resolution on the face the checks use (the largest).
-    const texture = pad && index === 0 ? await measureTexture(decoded.rgb, decoded.width, decoded.height, face.box) : null;
+    const texture =
+      pad && index === 0 ? await measureTexture(decoded.rgb, decoded.width, decoded.height, face.box, decoded.info.scale) : null;
     faces.push(toDetectedFace(face, decoded.info.scale, texture, pad, usableEmbeddings[index] ?? null));
   }
   const done = performance.now();

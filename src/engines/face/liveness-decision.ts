@@ -60,7 +60,9 @@ export function decideLiveness(frames: readonly FaceAnalysis[], overrides: Parti
   };
   const antispoof = worst((f) => f.antispoof ?? 0, true);
   const liveness = worst((f) => f.liveness ?? 0, true);
-  const moire = worst((f) => f.texture?.moirePeakRatio ?? 0, false);
+  // Faces too small for the moiré measure (moireTilePx 0) do not count: a missing measure is no evidence.
+  const measured = faces.filter((f) => (f.texture?.moireTilePx ?? 0) > 0);
+  const moire = measured.length > 0 ? Math.max(...measured.map((f) => f.texture!.moirePeakRatio)) : null;
   const sharpness = worst((f) => f.texture?.sharpness ?? Infinity, true);
   const glare = worst((f) => f.texture?.glareShare ?? 0, false);
 
@@ -73,9 +75,12 @@ export function decideLiveness(frames: readonly FaceAnalysis[], overrides: Parti
       threshold: t.minLiveness,
       detail: 'Human liveness model, lowest frame.',
     }),
-    signal('screen_moire_peak_ratio', round(moire, 1), moire <= t.maxMoire, {
+    signal('screen_moire_peak_ratio', moire === null ? null : round(moire, 1), moire === null ? null : moire <= t.maxMoire, {
       threshold: t.maxMoire,
-      detail: 'Strongest periodic peak in the face crop spectrum (screens, halftone print).',
+      detail:
+        moire === null
+          ? 'Not measured: the face is under 64 px.'
+          : 'Strongest periodic peak in the face square spectrum, never upsampled, JPEG block grid skipped (screens, halftone print).',
     }),
   ];
   const soft: Signal[] = [

@@ -15,6 +15,8 @@ export interface TextureMeasures {
   sharpness: number;
   /** Strongest narrow peak in the mid/high-frequency spectrum over its ring median: screens and halftone print make periodic peaks. */
   moirePeakRatio: number;
+  /** Side of the square the moiré peak was measured on (power of two, 64–256); 0 when the face was too small to measure it. */
+  moireTilePx: number;
   /** Share of spectral energy above 1/4 of the Nyquist frequency. */
   highFrequencyShare: number;
   /** Mean colour saturation (0..1) of the crop: prints and screens often shift it. */
