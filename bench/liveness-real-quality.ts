@@ -53,12 +53,22 @@ const rate = (k: number, n: number): string => {
   return `${(k / (n || 1)).toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] (${k}/${n})`;
 };
 
-const engine = createFaceEngine({ poolSize: 2 });
-await Promise.all(
-  samples.map(async (s) => {
-    s.analysis = await engine.analyze(readFileSync(`${REAL}${s.file}`));
-  }),
-);
+// A long task timeout: on the shared machine the first task also waits for the models to load.
+const engine = createFaceEngine({ poolSize: 2, taskTimeoutMs: 600_000 });
+/** Runs `fn` on every item, two at a time (one per worker). */
+async function eachTwoAtATime<T>(items: T[], fn: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]!, i);
+    }
+  };
+  await Promise.all([lane(), lane()]);
+}
+await eachTwoAtATime(samples, async (s) => {
+  s.analysis = await engine.analyze(readFileSync(`${REAL}${s.file}`));
+});
 
 function report(title: string, set: Sample[], t: Partial<LivenessThresholds>): { apcer: number; bpcer: number } {
   const verdicts = set.map((s) => ({ s, v: decideLiveness([s.analysis!], t).verdict }));
@@ -219,41 +229,39 @@ const tilts: [number, number][] = [
   [-0.2, -0.25],
 ];
 const liveFrames = samples.filter((s) => s.live && s.analysis!.faces[0] && s.group.startsWith('nuaa_'));
-await Promise.all(
-  liveFrames.map(async (s, i) => {
-    const { data, info } = await sharp(readFileSync(`${REAL}${s.file}`))
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const [yaw, pitch] = tilts[i % tilts.length]!;
-    const H = planeHomography(
-      info.width,
-      info.height,
-      yaw,
-      pitch,
-      1.2 * Math.max(info.width, info.height),
-      1.6 * Math.max(info.width, info.height),
-    );
-    const warped = await sharp(warpPerspective(data, info.width, info.height, H), {
-      raw: { width: info.width, height: info.height, channels: 3 },
-    })
-      .jpeg({ quality: 90 })
-      .toBuffer();
-    const b = (await engine.analyze(warped)).faces[0];
-    const a = s.analysis!.faces[0]!;
-    const fit = b ? planarFit(a.mesh, b.mesh, Math.max(a.sizePx, b.sizePx)) : null;
-    if (fit)
-      bursts.push({
-        live: false,
-        group: s.group,
-        residual: fit.homographyResidual,
-        affine: fit.affineResidual,
-        displacement: fit.displacement,
-        kind: 'simulated tilted print',
-      });
-  }),
-);
+await eachTwoAtATime(liveFrames, async (s, i) => {
+  const { data, info } = await sharp(readFileSync(`${REAL}${s.file}`))
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const [yaw, pitch] = tilts[i % tilts.length]!;
+  const H = planeHomography(
+    info.width,
+    info.height,
+    yaw,
+    pitch,
+    1.2 * Math.max(info.width, info.height),
+    1.6 * Math.max(info.width, info.height),
+  );
+  const warped = await sharp(warpPerspective(data, info.width, info.height, H), {
+    raw: { width: info.width, height: info.height, channels: 3 },
+  })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  const b = (await engine.analyze(warped)).faces[0];
+  const a = s.analysis!.faces[0]!;
+  const fit = b ? planarFit(a.mesh, b.mesh, Math.max(a.sizePx, b.sizePx)) : null;
+  if (fit)
+    bursts.push({
+      live: false,
+      group: s.group,
+      residual: fit.homographyResidual,
+      affine: fit.affineResidual,
+      displacement: fit.displacement,
+      kind: 'simulated tilted print',
+    });
+});
 await engine.close();
 
 console.log(`\n## Flatness test between frames: ${bursts.length} bursts`);
