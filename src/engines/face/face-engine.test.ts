@@ -93,7 +93,11 @@ describe('face engine on real faces', { skip }, () => {
     const doc = `${dataDir}mrz/passporteye_utopia_images/passport-td3.jpg`;
     if (existsSync(doc)) {
       const result = await engine.liveness([readFileSync(doc)]);
-      assert.equal(result.verdict, 'failed', JSON.stringify(result.signals));
+      // Not passed; since #19 it is needs_review (soft: a blurred face), no longer failed: the moiré measure
+      // that failed it upsampled small faces and, measured on ../shared/data/real/liveness, also failed about
+      // half of the genuine live captures (docs/face.md § Liveness on real captures).
+      assert.notEqual(result.verdict, 'passed', JSON.stringify(result.signals));
+      assert.ok(result.signals.some((s) => s.passed === false));
     }
     const frame = img('img5.jpg');
     const burst = await engine.liveness([frame, frame, frame]);
