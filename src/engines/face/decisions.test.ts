@@ -81,4 +81,15 @@ describe('liveness decision', () => {
     assert.ok(swapped.signals.some((s) => s.name === 'frames_same_person' && s.passed === false));
     assert.equal(swapped.verdict, 'failed');
   });
+
+  test('a burst reports how far its landmarks are from one plane; a moved face with a moving point is not flat', () => {
+    const flat = face({ mesh: face().mesh.map((v, i) => v * 1.1 + (i % 2 === 0 ? 7 : -3)) });
+    const residual = (frames: DetectedFace[]): number =>
+      decideLiveness(frames.map((f) => analysis(f))).signals.find((s) => s.name === 'frame_planar_residual')!.value as number;
+    assert.ok(residual([face(), flat]) < 1e-4, 'a scaled and shifted mesh is one homography away');
+    const bent = face({ mesh: face().mesh.map((v, i) => v * 1.1 + (i === 9 ? 30 : 0)) });
+    assert.ok(residual([face(), bent]) > 0.01, 'one point moving on its own is not');
+    const signal = decideLiveness([analysis(face()), analysis(flat)]).signals.find((s) => s.name === 'frame_planar_residual')!;
+    assert.equal(signal.passed, null, 'informational until a head-turn challenge exists');
+  });
 });
