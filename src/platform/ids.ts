@@ -28,6 +28,7 @@ export const ID_PREFIX = {
   faceEnrollment: 'fen',
   verificationImport: 'vimp',
   correction: 'corr',
+  operator: 'opr',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 
