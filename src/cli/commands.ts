@@ -162,7 +162,8 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, input: CliIn
         if (!values.account) throw new UsageError('--account is required');
         if (!values.email) throw new UsageError('--email is required');
         if (!values.role || !isRole(values.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-        if (input.password === undefined) throw new UsageError('no password: pipe it with --password-stdin or run in a terminal to be prompted');
+        if (input.password === undefined)
+          throw new UsageError('no password: pipe it with --password-stdin or run in a terminal to be prompted');
         const { operator, otpauth } = await createOperator(db, new Sealer(loadConfig().masterKey), {
           accountId: values.account,
           email: values.email,
@@ -182,7 +183,9 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, input: CliIn
         if (json) io.out(JSON.stringify(rows));
         else
           for (const o of rows)
-            io.out(`${o.id}  ${o.account_id}  ${o.email}  ${o.role}  ${o.totp ? 'totp' : 'password-only'}  ${o.disabled_at ? 'DISABLED' : 'active'}`);
+            io.out(
+              `${o.id}  ${o.account_id}  ${o.email}  ${o.role}  ${o.totp ? 'totp' : 'password-only'}  ${o.disabled_at ? 'DISABLED' : 'active'}`,
+            );
         return 0;
       }
       case 'operators disable': {

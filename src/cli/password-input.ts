@@ -7,7 +7,9 @@ export async function readPassword(fromStdin: boolean): Promise<string | null> {
   if (fromStdin) {
     const chunks: Buffer[] = [];
     for await (const c of process.stdin) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   }
   if (!process.stdin.isTTY) return null;
   const first = await prompt('Password: ');

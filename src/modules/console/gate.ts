@@ -41,18 +41,26 @@ export async function principalOf(
   request: FastifyRequest,
   publicOrigin: string,
   opts: { csrf: boolean } = { csrf: true },
-): Promise<{ ok: true; principal: Principal; csrf: string } | { ok: false; code: 'unauthenticated' | 'conflict' | 'invalid_request'; message: string; field: string | null }> {
+): Promise<
+  | { ok: true; principal: Principal; csrf: string }
+  | { ok: false; code: 'unauthenticated' | 'conflict' | 'invalid_request'; message: string; field: string | null }
+> {
   const token = readCookie(request.headers.cookie, cookieName(auth.settings.cookieSecure));
   if (!token) return { ok: false, code: 'unauthenticated', message: 'Not signed in to the console.', field: null };
   if (crossSite(request, publicOrigin))
-    return { ok: false, code: 'unauthenticated', message: 'Cross-site requests are refused: the Origin is not this service.', field: 'Origin' };
+    return {
+      ok: false,
+      code: 'unauthenticated',
+      message: 'Cross-site requests are refused: the Origin is not this service.',
+      field: 'Origin',
+    };
   const found = await auth.authenticate(token);
   if ('problem' in found) return { ok: false, code: 'unauthenticated', message: found.problem, field: null };
   if (opts.csrf && !auth.checkCsrf(found.principal, header(request, CSRF_HEADER)))
     return {
       ok: false,
       code: 'unauthenticated',
-      message: 'A console request must send the session\'s CSRF token in X-CSRF-Token (from sign-in or GET /console/api/me).',
+      message: "A console request must send the session's CSRF token in X-CSRF-Token (from sign-in or GET /console/api/me).",
       field: 'X-CSRF-Token',
     };
   return { ok: true, principal: found.principal, csrf: found.csrf };
@@ -71,7 +79,12 @@ export function consoleGate(auth: ConsoleAuth, publicBaseUrl: string): ConsoleGa
       // The environment is the session's; every call also names it, so a tab left on the other
       // environment (after a switch elsewhere) is refused instead of acting on the wrong data.
       if (env === undefined)
-        return { ok: false, code: 'invalid_request', message: `Send Verity-Environment: ${session.environment} (the console session's environment).`, field: 'Verity-Environment' };
+        return {
+          ok: false,
+          code: 'invalid_request',
+          message: `Send Verity-Environment: ${session.environment} (the console session's environment).`,
+          field: 'Verity-Environment',
+        };
       if (env !== session.environment)
         return {
           ok: false,

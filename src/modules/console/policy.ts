@@ -46,7 +46,10 @@ export function lockedFor(state: FailureState | null, now: Date): number {
 
 /** The state after one more failure: a new window once the old one has passed; locked on reaching the limit. */
 export function recordFailure(state: FailureState | null, now: Date, policy: LockoutPolicy): FailureState {
-  const fresh = !state || now.getTime() - state.windowStartedAt.getTime() >= policy.windowMs || (state.lockedUntil !== null && state.lockedUntil <= now);
+  const fresh =
+    !state ||
+    now.getTime() - state.windowStartedAt.getTime() >= policy.windowMs ||
+    (state.lockedUntil !== null && state.lockedUntil <= now);
   const failures = fresh ? 1 : state.failures + 1;
   const windowStartedAt = fresh ? now : state.windowStartedAt;
   const lockedUntil = failures >= policy.maxFailures ? new Date(now.getTime() + policy.lockMs) : null;

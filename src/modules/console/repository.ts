@@ -56,12 +56,18 @@ export async function getOperator(db: Queryable, id: string): Promise<OperatorRo
 }
 
 export async function listOperators(db: Queryable, accountId?: string): Promise<OperatorRow[]> {
-  return db.query<OperatorRow>(`SELECT * FROM operators ${accountId ? 'WHERE account_id = $1' : ''} ORDER BY id`, accountId ? [accountId] : []);
+  return db.query<OperatorRow>(
+    `SELECT * FROM operators ${accountId ? 'WHERE account_id = $1' : ''} ORDER BY id`,
+    accountId ? [accountId] : [],
+  );
 }
 
 /** Disables the operator and ends every session they hold, in one transaction (the caller's). */
 export async function disableOperator(tx: Queryable, id: string, now: Date): Promise<OperatorRow | null> {
-  const rows = await tx.query<OperatorRow>('UPDATE operators SET disabled_at = coalesce(disabled_at, $2) WHERE id = $1 RETURNING *', [id, now]);
+  const rows = await tx.query<OperatorRow>('UPDATE operators SET disabled_at = coalesce(disabled_at, $2) WHERE id = $1 RETURNING *', [
+    id,
+    now,
+  ]);
   if (rows.length === 0) return null;
   await tx.query('UPDATE console_sessions SET revoked_at = coalesce(revoked_at, $2) WHERE operator_id = $1', [id, now]);
   return rows[0]!;
@@ -119,7 +125,13 @@ export async function readFailures(db: Queryable, subject: string): Promise<Fail
     [subject],
   );
   const r = rows[0];
-  return r ? { failures: r.failures, windowStartedAt: new Date(r.window_started_at), lockedUntil: r.locked_until ? new Date(r.locked_until) : null } : null;
+  return r
+    ? {
+        failures: r.failures,
+        windowStartedAt: new Date(r.window_started_at),
+        lockedUntil: r.locked_until ? new Date(r.locked_until) : null,
+      }
+    : null;
 }
 
 export async function writeFailures(db: Queryable, subject: string, s: FailureState): Promise<void> {

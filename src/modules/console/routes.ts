@@ -54,7 +54,9 @@ export const consoleModule: FastifyPluginAsync<ConsoleModuleOptions> = async (ap
     return view(result.principal, result.csrf);
   };
 
-  app.get('/console', page, async (_req, reply) => reply.headers(security).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html));
+  app.get('/console', page, async (_req, reply) =>
+    reply.headers(security).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html),
+  );
   app.get<{ Params: { file: string } }>('/console/assets/:file', page, async (req, reply) => {
     const type = ASSETS[req.params.file];
     if (!type) throw notFound('asset');

@@ -47,7 +47,14 @@ let db: Db;
 let close: () => Promise<void>;
 let accountId: string;
 const sealer = new Sealer(Buffer.from(TEST_MASTER_KEY, 'hex'));
-const settings: ConsoleSettings = { idleMinutes: 30, absoluteMinutes: 120, maxFailures: 3, lockoutMinutes: 15, ipFailureFactor: 4, cookieSecure: true };
+const settings: ConsoleSettings = {
+  idleMinutes: 30,
+  absoluteMinutes: 120,
+  maxFailures: 3,
+  lockoutMinutes: 15,
+  ipFailureFactor: 4,
+  cookieSecure: true,
+};
 let now = t0;
 const auth = () => new ConsoleAuth(db, sealer, settings, () => now);
 const PASSWORD = 'correct horse battery staple';
@@ -81,7 +88,10 @@ test('ConsoleAuth: sign-in, idle and absolute timeout on an injected clock', asy
   now = at(58 * MIN); // 29 minutes after the last use
   assert.ok('principal' in (await auth().authenticate(r.token)));
   now = at(89 * MIN); // 31 minutes idle
-  assert.match(String((await auth().authenticate(r.token)) && ((await auth().authenticate(r.token)) as { problem: string }).problem), /inactivity/);
+  assert.match(
+    String((await auth().authenticate(r.token)) && ((await auth().authenticate(r.token)) as { problem: string }).problem),
+    /inactivity/,
+  );
 
   now = t0;
   const r2 = await auth().login({ email: 'timer@example.com', password: PASSWORD, environment: 'sandbox', ip: '10.0.0.1' });
@@ -92,7 +102,10 @@ test('ConsoleAuth: sign-in, idle and absolute timeout on an injected clock', asy
     assert.ok('principal' in (await auth().authenticate(r2.token)), `used at minute ${m}`);
   }
   now = at(120 * MIN);
-  assert.match((await auth().authenticate(r2.token)) && ((await auth().authenticate(r2.token)) as { problem: string }).problem, /maximum length/);
+  assert.match(
+    (await auth().authenticate(r2.token)) && ((await auth().authenticate(r2.token)) as { problem: string }).problem,
+    /maximum length/,
+  );
 });
 
 test('ConsoleAuth: lockout per operator, then per address; the right password is refused while locked', async () => {
@@ -117,7 +130,13 @@ test('ConsoleAuth: lockout per operator, then per address; the right password is
 
 test('ConsoleAuth: TOTP step: wrong code refused, right code signs in once, replay refused', async () => {
   now = t0;
-  const { otpauth } = await createOperator(db, sealer, { accountId, email: 'mfa@example.com', password: PASSWORD, role: 'reviewer', totp: true });
+  const { otpauth } = await createOperator(db, sealer, {
+    accountId,
+    email: 'mfa@example.com',
+    password: PASSWORD,
+    role: 'reviewer',
+    totp: true,
+  });
   const secret = decodeBase32Secret(new URL(otpauth!).searchParams.get('secret')!);
   const first = await auth().login({ email: 'mfa@example.com', password: PASSWORD, environment: 'production', ip: '10.1.1.1' });
   assert.equal(first.kind, 'totp_required');
@@ -136,7 +155,10 @@ test('ConsoleAuth: TOTP step: wrong code refused, right code signs in once, repl
   assert.equal(await code(auth().completeTotp({ challenge: again.challenge, code: good, ip: '10.1.1.1' })), '401 unauthenticated');
   // A challenge lapses after five minutes.
   now = at(6 * MIN);
-  assert.equal(await code(auth().completeTotp({ challenge: again.challenge, code: totp(secret, now), ip: '10.1.1.1' })), '401 unauthenticated');
+  assert.equal(
+    await code(auth().completeTotp({ challenge: again.challenge, code: totp(secret, now), ip: '10.1.1.1' })),
+    '401 unauthenticated',
+  );
 });
 
 test('passwords are stored as argon2id PHC strings', async () => {

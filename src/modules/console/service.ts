@@ -60,8 +60,7 @@ export interface Principal {
 }
 
 export type LoginResult =
-  | { kind: 'signed_in'; token: string; csrf: string; principal: Principal }
-  | { kind: 'totp_required'; challenge: string };
+  { kind: 'signed_in'; token: string; csrf: string; principal: Principal } | { kind: 'totp_required'; challenge: string };
 
 const unauthenticated = (message: string) => new AppError('unauthenticated', message, { field: null });
 const locked = (who: string, seconds: number) =>

@@ -31,7 +31,9 @@ export interface AuthDeps {
 export interface ConsoleGate {
   /** Whether this request carries the console cookie (and no Authorization header). */
   applies(request: FastifyRequest): boolean;
-  resolve(request: FastifyRequest): Promise<
+  resolve(
+    request: FastifyRequest,
+  ): Promise<
     | { ok: true; accountId: string; environment: Environment; actor: Actor; scopes: readonly string[]; rateKey: string }
     | { ok: false; code: ErrorCode; message: string; field: string | null }
   >;
@@ -91,7 +93,13 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     };
     const needed = request.routeOptions.config.scope;
     if (needed && !hasScope(who.scopes, needed)) {
-      return sendError(reply, request, 'insufficient_scope', `This operator's role lacks the ${needed} scope needed for this operation.`, null);
+      return sendError(
+        reply,
+        request,
+        'insufficient_scope',
+        `This operator's role lacks the ${needed} scope needed for this operation.`,
+        null,
+      );
     }
   };
 
