@@ -53,7 +53,20 @@ describe('console sign-in page in Chromium', { skip }, () => {
     const account = firstKeys(env.DATA_DIR!).account;
     const cli = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'operators', 'create', '--account', account, '--email', 'Ada@Example.com', '--role', 'admin', '--password-stdin'],
+      [
+        '--import',
+        'tsx',
+        'src/cli.ts',
+        'operators',
+        'create',
+        '--account',
+        account,
+        '--email',
+        'Ada@Example.com',
+        '--role',
+        'admin',
+        '--password-stdin',
+      ],
       { cwd: process.cwd(), env: { ...process.env, LOG_LEVEL: 'warn', ...env }, input: `${PASSWORD}\n`, encoding: 'utf8' },
     );
     assert.equal(cli.status, 0, cli.stderr + cli.stdout);
