@@ -236,3 +236,50 @@ describe('/v1 as the signed-in operator', () => {
     envelope(await t.call('GET', '/v1/lists/blocklist/entries', { key: 'sk_sandbox_' + 'A'.repeat(40) }), 401, 'unauthenticated');
   });
 });
+
+describe('console cookie over https', () => {
+  test('PUBLIC_BASE_URL https: the cookie is Secure with the __Host- prefix, and a foreign Origin is refused', async () => {
+    const https = await createTestApp({ config: { publicBaseUrl: 'https://verity.example' } });
+    try {
+      const o = await https.tenant();
+      await createOperator(https.db, new Sealer(https.config.masterKey), {
+        accountId: o.accountId,
+        email: 'tls@example.com',
+        password: PASSWORD,
+        role: 'viewer',
+        totp: false,
+      });
+      const res = await https.app.inject({
+        method: 'POST',
+        url: '/console/api/login',
+        headers: { origin: 'https://verity.example' },
+        payload: { email: 'tls@example.com', password: PASSWORD, environment: 'production' },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(
+        String(res.headers['set-cookie']),
+        /^__Host-verity_console=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/,
+      );
+      const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+      const ok = await https.app.inject({
+        method: 'GET',
+        url: '/v1/lists/blocklist/entries',
+        headers: { cookie, origin: 'https://verity.example', 'x-csrf-token': res.json().csrf_token, 'verity-environment': 'production' },
+      });
+      assert.equal(ok.statusCode, 200, ok.body);
+      const cross = await https.app.inject({
+        method: 'GET',
+        url: '/v1/lists/blocklist/entries',
+        headers: {
+          cookie,
+          origin: 'https://verity.example.evil.test',
+          'x-csrf-token': res.json().csrf_token,
+          'verity-environment': 'production',
+        },
+      });
+      envelope(cross, 401, 'unauthenticated', 'Origin');
+    } finally {
+      await https.close();
+    }
+  });
+});
