@@ -30,7 +30,7 @@ export function startWorker(config: Config, db: Db, log: pino.Logger): () => Pro
   const engines = [retainDocumentReader(), retainFaceEngine(), retainTextChecks().release];
   const runner = new JobRunner({
     db,
-    handlers: buildJobHandlers({ db, sealer }),
+    handlers: buildJobHandlers({ db, sealer, config }),
     concurrency: config.workerConcurrency,
     onError: (err, job) => log.warn({ err, job: job?.id, queue: job?.queue }, 'job failed'),
   });

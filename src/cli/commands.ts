@@ -11,6 +11,8 @@ import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
 import { ROLES, UsageProblem, createOperator, disableOperator, isRole, listOperators, operatorView } from '../modules/console/index.js';
 import { Sealer } from '../platform/crypto.js';
 import { loadConfig } from '../config.js';
+import { runTravelRuleCommand, TRAVEL_RULE_USAGE } from '../modules/travel-rule/index.js';
+import { WALLETS_USAGE, runWalletsCommand } from '../modules/wallets/index.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -35,6 +37,8 @@ Commands:
                                             still holds each checkpoint's head (rows deleted from its end)
   audit checkpoint                          print a signed checkpoint of the chain's head (JSON) to keep outside the database
 ${LISTS_USAGE}
+${TRAVEL_RULE_USAGE}
+${WALLETS_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
 commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
@@ -67,6 +71,8 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, input: CliIn
       role: { type: 'string' },
       totp: { type: 'boolean', default: false },
       'password-stdin': { type: 'boolean', default: false },
+      list: { type: 'string' },
+      skip: { type: 'boolean', default: false },
     },
   });
   const json = values.json === true;
@@ -232,6 +238,22 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, input: CliIn
           db,
           action!,
           { positionals, format: values.format, source: values.source, all: values.all === true, json },
+          io,
+        );
+      case 'travel-rule import-counterparties':
+        return await runTravelRuleCommand(
+          db,
+          loadConfig(),
+          action!,
+          { positionals, account: values.account, environment: values.environment, json },
+          io,
+        );
+      case 'wallets import-attributions':
+      case 'wallets import-transfers':
+        return await runWalletsCommand(
+          db,
+          action!,
+          { positionals, account: values.account, environment: values.environment, list: values.list, skip: values.skip === true, json },
           io,
         );
       default:

@@ -4,7 +4,8 @@ import { enqueueJob, purgeFinishedJobs, type JobHandler } from '../platform/jobs
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/index.js';
-import { purgeContactHistory } from '../modules/checks/index.js';
+import { loadContactSettings, purgeContactHistory } from '../modules/checks/index.js';
+import { SmtpEmailProvider, type MessagingProvider } from '../providers/messaging/index.js';
 import {
   VERIFICATION_RECURRING,
   verificationJobHandlers,
@@ -14,19 +15,35 @@ import {
   enrolJobHandlers,
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
+import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
+import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
 import { Sealer } from '../platform/crypto.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 
 export interface JobDeps {
   db: Db;
   /** Opens sealed personal data (monitored subjects); made from MASTER_KEY when not given. */
   sealer?: Sealer;
+  /** The configuration (PUBLIC_BASE_URL for TRP callbacks, the outbound URL policy); loaded when not given. */
+  config?: Config;
+  /** The Travel Rule email fallback's sender; from SMTP_URL / SMTP_FROM when not given (null: none). */
+  email?: MessagingProvider | null;
 }
 
 /** Every queue the worker serves, with its handler. Modules add their queues here. */
 export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
   let sealer = deps.sealer;
-  const sealerOf = () => (sealer ??= new Sealer(loadConfig().masterKey));
+  let config = deps.config;
+  const configOf = () => (config ??= loadConfig());
+  const sealerOf = () => (sealer ??= new Sealer(configOf().masterKey));
+  let email = deps.email;
+  const emailOf = () => {
+    if (email === undefined) {
+      const smtp = loadContactSettings().smtp;
+      email = smtp ? new SmtpEmailProvider({ url: smtp.url, from: smtp.from }) : null;
+    }
+    return email;
+  };
   return {
     [QUEUES.auditSeal]: async () => {
       while ((await sealAuditChain(deps.db)) > 0);
@@ -45,10 +62,19 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     },
     ...screeningJobHandlers(deps.db),
     ...monitoringJobHandlers(deps.db, sealerOf),
+    ...walletJobHandlers(deps.db, sealerOf),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.db, sealerOf),
     ...enrolJobHandlers(deps.db, sealerOf),
+    ...travelRuleJobHandlers(deps.db, sealerOf, {
+      publicBaseUrl: () => configOf().publicBaseUrl,
+      email: emailOf,
+      production: () => ({
+        requireHttps: configOf().webhooks.requireHttps,
+        allowPrivateNetworks: configOf().webhooks.allowPrivateNetworks,
+      }),
+    }),
   };
 }
 
@@ -79,6 +105,7 @@ export const RECURRING: { queue: string; everyMs: number }[] = [
   ...listSyncSchedule(),
   ...VERIFICATION_RECURRING,
   ...RETENTION_RECURRING,
+  ...WALLETS_RECURRING,
 ];
 
 export function startScheduler(db: Db, onError: (err: unknown) => void): () => void {

@@ -11,6 +11,8 @@ import { monitoringModule } from './monitoring/index.js';
 import { journeysModule } from './journeys/index.js';
 import { sandboxModule, verificationsModule, verificationEvidenceModule, verificationImportsModule } from './verifications/index.js';
 import { casesModule } from './cases/index.js';
+import { respondPageModule, travelRuleModule, trpInboundModule } from './travel-rule/index.js';
+import { walletsModule } from './wallets/index.js';
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
@@ -32,4 +34,9 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/verifications', plugin: verificationImportsModule },
   { prefix: '/v1/sandbox', plugin: sandboxModule },
   { prefix: '/v1/cases', plugin: casesModule },
+  { prefix: '/v1/travel-rule', plugin: travelRuleModule },
+  // The TRP receiver (peers hold no API key): off unless an environment enables it.
+  { prefix: '', plugin: trpInboundModule },
+  { prefix: '', plugin: respondPageModule },
+  { prefix: '/v1/wallets', plugin: walletsModule },
 ];

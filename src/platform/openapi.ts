@@ -12,6 +12,8 @@ const TAG_ORDER = [
   'Checks',
   'Monitoring',
   'Cases',
+  'Travel Rule',
+  'Wallets',
   'Lists',
   'Webhooks',
   'Events',
@@ -24,6 +26,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Verifications: 'Verification sessions: one journey run for one subject, ending in a decision. See docs/verifications.md.',
   Journeys: 'Versioned definitions of what a session checks and how it decides.',
   Checks: 'Standalone checks, one engine verdict each; sessions run the same checks.',
+  'Travel Rule':
+    'Travel Rule messages between VASPs (IVMS101 over TRP) with their lifecycle, and the counterparty VASP directory. See docs/travel-rule.md.',
+  Wallets: 'Wallet screening (direct list hits and indirect exposure over known transfers) and wallet monitoring. See docs/wallets.md.',
 };
 
 /** Registers the generated OpenAPI 3.1 document and the interactive reference at /docs. */

@@ -6,7 +6,7 @@ export type { JourneyCheckType } from './registry.js';
 export { withoutEngine } from './steps/outcomes.js';
 export type { CapturedMedium, CheckRoutes, CheckTypeEntry, PipelineStep, StepOutcome, StepResources, StepState } from './check-type.js';
 // What other modules use of the check types' own modules: the family has one door.
-export { purgeContactHistory } from './contact/index.js';
+export { loadContactSettings, purgeContactHistory } from './contact/index.js';
 export { DOCUMENT_TYPES, getDocumentReader, loadDocumentSettings, retainDocumentReader } from './document/index.js';
 export type { DocumentSettings } from './document/index.js';
 export {
