@@ -34,6 +34,7 @@ export const ID_PREFIX = {
   faceEnrollment: 'fen',
   verificationImport: 'vimp',
   correction: 'corr',
+  operator: 'opr',
   travelRuleMessage: 'trm',
   counterparty: 'vasp',
   walletScreening: 'wsc',

@@ -37,11 +37,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 export async function createTestApp(
-  opts: { config?: Partial<Config>; rateLimiter?: RateLimiter; extraRoutes?: (app: App) => void } = {},
+  opts: { config?: Partial<Config>; rateLimiter?: RateLimiter; extraRoutes?: (app: App) => void; clock?: () => Date } = {},
 ): Promise<TestApp> {
   const { db, close } = await createTestDb();
   const config = testConfig(opts.config);
-  const app = await buildApp({ config, db, rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(), keyCacheTtlMs: 0 });
+  const app = await buildApp({ config, db, rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(), keyCacheTtlMs: 0, clock: opts.clock });
   opts.extraRoutes?.(app);
   await app.ready();
   let n = 0;
