@@ -8,6 +8,7 @@ import { parseScopes } from '../platform/scopes.js';
 import { auditCheckpoint, checkAuditCheckpoint, sealAuditChain, verifyAuditChain, type AuditCheckpoint } from '../platform/audit.js';
 import { readFileSync } from 'node:fs';
 import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
+import { REGISTRIES_USAGE, runRegistriesCommand } from '../modules/businesses/index.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -27,6 +28,7 @@ Commands:
                                             still holds each checkpoint's head (rows deleted from its end)
   audit checkpoint                          print a signed checkpoint of the chain's head (JSON) to keep outside the database
 ${LISTS_USAGE}
+${REGISTRIES_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
 commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
@@ -176,6 +178,9 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
           { positionals, format: values.format, source: values.source, all: values.all === true, json },
           io,
         );
+      case 'registries import':
+      case 'registries list':
+        return await runRegistriesCommand(db, action!, { positionals, format: values.format, json }, io);
       default:
         io.err(USAGE);
         return group ? 64 : 0;

@@ -28,6 +28,8 @@ export const ID_PREFIX = {
   faceEnrollment: 'fen',
   verificationImport: 'vimp',
   correction: 'corr',
+  registryImport: 'rimp',
+  businessDocument: 'bdoc',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 
