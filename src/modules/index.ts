@@ -11,6 +11,7 @@ import { monitoringModule } from './monitoring/index.js';
 import { journeysModule } from './journeys/index.js';
 import { sandboxModule, verificationsModule, verificationEvidenceModule, verificationImportsModule } from './verifications/index.js';
 import { casesModule } from './cases/index.js';
+import { businessesModule } from './businesses/index.js';
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
@@ -32,4 +33,5 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/verifications', plugin: verificationImportsModule },
   { prefix: '/v1/sandbox', plugin: sandboxModule },
   { prefix: '/v1/cases', plugin: casesModule },
+  { prefix: '/v1/businesses', plugin: businessesModule },
 ];

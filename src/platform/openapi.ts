@@ -12,6 +12,7 @@ const TAG_ORDER = [
   'Checks',
   'Monitoring',
   'Cases',
+  'Businesses',
   'Lists',
   'Webhooks',
   'Events',
@@ -24,6 +25,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Verifications: 'Verification sessions: one journey run for one subject, ending in a decision. See docs/verifications.md.',
   Journeys: 'Versioned definitions of what a session checks and how it decides.',
   Checks: 'Standalone checks, one engine verdict each; sessions run the same checks.',
+  Businesses:
+    'KYB: registry search (GLEIF, Companies House, BODS imported offline), business records, ownership graphs and UBO resolution. See docs/businesses.md.',
 };
 
 /** Registers the generated OpenAPI 3.1 document and the interactive reference at /docs. */

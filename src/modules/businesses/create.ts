@@ -1,0 +1,75 @@
+import type { RequestContext } from '../../platform/context.js';
+import { emitAudit } from '../../platform/audit.js';
+import { invalid, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { enqueueEvent } from '../../platform/outbox.js';
+import { withTransaction } from '../../platform/transaction.js';
+import { loadGraph } from './graph.js';
+import { registryRecords } from './registry-repository.js';
+import { businesses, type BusinessRow } from './repository.js';
+import type { CreateBusiness } from './schemas.js';
+import { ownershipHash } from './view.js';
+
+export interface Prepared {
+  existing?: BusinessRow;
+  insert: { source: string; source_ref: string; name: string; data: unknown; ownership_hash: string | null };
+}
+
+/** Validates and reads what the record is made from, outside any transaction. */
+export async function prepareBusiness(ctx: RequestContext, input: CreateBusiness): Promise<Prepared> {
+  if (input.manual && (input.source || input.source_ref))
+    throw invalid('manual', 'Give either source and source_ref, or manual, not both.');
+  if (input.manual) {
+    const m = input.manual;
+    return {
+      insert: {
+        source: 'manual',
+        source_ref: newId('business'),
+        name: m.name,
+        data: {
+          ...(m.registration_number ? { registrationNumber: m.registration_number } : {}),
+          ...(m.lei ? { lei: m.lei.toUpperCase() } : {}),
+          ...(m.country ? { country: m.country, jurisdiction: m.country } : {}),
+          ...(m.legal_form ? { legalForm: m.legal_form } : {}),
+          ...(m.incorporation_date ? { incorporationDate: m.incorporation_date } : {}),
+        },
+        ownership_hash: null,
+      },
+    };
+  }
+  if (!input.source) throw invalid('source', 'Give source and source_ref (a search result), or manual.');
+  if (!input.source_ref) throw invalid('source_ref', 'source_ref is required with source.');
+  const existing = await businesses.bySourceRef(ctx.db, ctx, input.source, input.source_ref);
+  if (existing)
+    return {
+      existing,
+      insert: { source: existing.source, source_ref: existing.source_ref, name: existing.name, data: existing.data, ownership_hash: null },
+    };
+  const e = await registryRecords.entity(ctx.db, input.source, input.source_ref);
+  if (!e) throw notFound(`${input.source} registry record`, 'source_ref');
+  const graph = await loadGraph(ctx.db, input.source, input.source_ref);
+  return {
+    insert: { source: input.source, source_ref: input.source_ref, name: e.data.name, data: e.data, ownership_hash: ownershipHash(graph) },
+  };
+}
+
+/** Creates the record (or returns the tenant's existing record of the same registry entry). */
+export async function createBusiness(ctx: RequestContext, input: CreateBusiness, p: Prepared): Promise<BusinessRow> {
+  return withTransaction(ctx, async (tx) => {
+    const { row, created } = await businesses.insert(tx, ctx, { id: newId('business'), reference: input.reference ?? null, ...p.insert });
+    if (!created) return row;
+    await emitAudit(tx, ctx, {
+      action: 'business.created',
+      resourceType: 'business',
+      resourceId: row.id,
+      metadata: { source: row.source, source_ref: row.source === 'manual' ? null : row.source_ref, reference: row.reference },
+    });
+    await enqueueEvent(tx, ctx, {
+      type: 'business.created',
+      resourceType: 'business',
+      resourceId: row.id,
+      data: { id: row.id, reference: row.reference, source: row.source, source_ref: row.source_ref, name: row.name },
+    });
+    return row;
+  });
+}

@@ -1,0 +1,28 @@
+import { Type } from '@sinclair/typebox';
+import { registerEventType } from '../../platform/event-catalog.js';
+
+const Ref = Type.Union([Type.String(), Type.Null()]);
+
+registerEventType(
+  'business.created',
+  'A business record was created from a registry search result or from manual data.',
+  Type.Object({
+    id: Type.String({ description: 'Business id (biz_…).' }),
+    reference: Ref,
+    source: Type.String({ description: 'gleif, gb_coh, bods or manual.' }),
+    source_ref: Type.String(),
+    name: Type.String(),
+  }),
+);
+
+registerEventType(
+  'business.ownership_changed',
+  "A registry import changed the ownership graph of a business record (its owners, their interests or the reporting exceptions); the business's UBOs should be reviewed.",
+  Type.Object({
+    id: Type.String({ description: 'Business id (biz_…).' }),
+    reference: Ref,
+    source: Type.String(),
+    source_ref: Type.String(),
+    batch_id: Type.String({ description: 'The registry import batch that changed it.' }),
+  }),
+);

@@ -1,0 +1,85 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ModuleOptions } from '../../platform/app-types.js';
+import { IdParam, standardErrors } from '../../platform/schemas.js';
+import { Business, CreateBusiness, SearchBusinesses, SearchPage, Ubos, UbosQuery } from './schemas.js';
+import { searchBusinesses } from './search.js';
+import { createBusiness, prepareBusiness } from './create.js';
+import { getBusiness } from './get.js';
+import { getUbos } from './ubos.js';
+import './events.js';
+
+export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['Businesses'];
+
+  r.post(
+    '/search',
+    {
+      config: { scope: 'businesses:read' },
+      schema: {
+        tags,
+        operationId: 'searchBusinesses',
+        summary: 'Search the imported registries by name, LEI or registration number',
+        description:
+          'Exact LEI and registration-number matches rank first (score 1); names are compared with the screening engine (legal forms, transliteration, word order). Reads only: nothing is stored.',
+        body: SearchBusinesses,
+        response: { 200: SearchPage, ...standardErrors },
+      },
+    },
+    async (req) => searchBusinesses(req.ctx, req.body),
+  );
+
+  r.post(
+    '',
+    {
+      config: { scope: 'businesses:write' },
+      schema: {
+        tags,
+        operationId: 'createBusiness',
+        summary: 'Create a business record from a registry search result or manual data',
+        description:
+          '201 with the new record; 200 with the existing one when this environment already has a record of the same registry entry (source and source_ref).',
+        body: CreateBusiness,
+        response: { 200: Business, 201: Business, ...standardErrors },
+      },
+    },
+    async (req, reply) => {
+      const prepared = await prepareBusiness(req.ctx, req.body);
+      reply.code(prepared.existing ? 200 : 201);
+      const row = prepared.existing ?? (await createBusiness(req.ctx, req.body, prepared));
+      return getBusiness(req.ctx, row.id);
+    },
+  );
+
+  r.get(
+    '/:id',
+    {
+      config: { scope: 'businesses:read' },
+      schema: {
+        tags,
+        operationId: 'getBusiness',
+        summary: 'Retrieve registry data, officers and the ownership graph',
+        params: IdParam,
+        response: { 200: Business, ...standardErrors },
+      },
+    },
+    async (req) => getBusiness(req.ctx, req.params.id),
+  );
+
+  r.get(
+    '/:id/ubos',
+    {
+      config: { scope: 'businesses:read' },
+      schema: {
+        tags,
+        operationId: 'getBusinessUbos',
+        summary: 'Resolve ownership to natural persons with ranges, paths and reasons',
+        params: IdParam,
+        querystring: UbosQuery,
+        response: { 200: Ubos, ...standardErrors },
+      },
+    },
+    async (req) => getUbos(req.ctx, req.params.id, req.query),
+  );
+};
