@@ -25,6 +25,8 @@ export const ID_PREFIX = {
   listSnapshot: 'lsn',
   monitoredSubject: 'msub',
   alert: 'alrt',
+  /** A generic alert of any pillar (cases/alerts.ts): transaction rule, rule error, wallet, business, Travel Rule. */
+  caseAlert: 'alt',
   faceEnrollment: 'fen',
   verificationImport: 'vimp',
   correction: 'corr',
