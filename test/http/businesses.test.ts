@@ -222,3 +222,82 @@ routeSecurityTests('GET /v1/businesses/{id}/ubos', () => t, {
   scope: 'businesses:read',
   create,
 });
+
+test('re-import with a changed owner: business.ownership_changed event, audit row and a business_ownership alert; a bad file changes nothing', async () => {
+  const { runRegistriesCommand } = await import('../../src/modules/businesses/index.js');
+  const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const owner = await t.tenant();
+  const b = (await createFrom(owner.sandboxKey, 'gb_coh', '06528297', 'watch-me')).json();
+  const dir = mkdtempSync(join(tmpdir(), 'kyb-'));
+  const updated = join(dir, 'psc-update.jsonl');
+  writeFileSync(
+    updated,
+    readFileSync(fixture('psc-stream.jsonl'), 'utf8').replace(
+      'ownership-of-shares-25-to-50-percent',
+      'ownership-of-shares-50-to-75-percent',
+    ),
+  );
+  const out: string[] = [],
+    err: string[] = [];
+  const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
+  assert.equal(
+    await runRegistriesCommand(t.db, 'import', { positionals: [updated], format: 'gb-coh-psc', json: false }, io),
+    0,
+    err.join('\n'),
+  );
+  assert.match(
+    out.at(-1)!,
+    /imported psc-update\.jsonl as batch rimp_\w+ \(gb_coh, published 2024-11-22\): 5 records read; .*skipped: 1 unknown kind future-kind-of-record, 1 totals line; \d+ business\.ownership_changed events/,
+  );
+
+  const events = await t.db.query<{ type: string; data: { batch_id: string } }>(
+    `SELECT type, data FROM events WHERE resource_id = $1 ORDER BY id`,
+    [b.id],
+  );
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['business.created', 'business.ownership_changed'],
+  );
+  const audit = await t.db.query<{ action: string }>('SELECT action FROM audit_events WHERE resource_id = $1 ORDER BY id', [b.id]);
+  assert.deepEqual(
+    audit.map((a) => a.action),
+    ['business.created', 'business.ownership_changed'],
+  );
+  const alerts = await t.db.query<{ kind: string }>(`SELECT kind FROM alerts WHERE account_id = $1 AND subject_id = $2`, [
+    owner.accountId,
+    b.id,
+  ]);
+  assert.deepEqual(
+    alerts.map((a) => a.kind),
+    ['business_ownership'],
+  );
+  const ubos = (await t.call('GET', `/v1/businesses/${b.id}/ubos?as_of=2024-01-01`, { key: owner.sandboxKey })).json();
+  assert.deepEqual(ubos.owners.find((o: { name: string }) => o.name === 'Ms Ada Example').ownership, {
+    exclusive_minimum: 50,
+    maximum: 75,
+  });
+
+  // The same file again: recognised, nothing written, no event.
+  out.length = 0;
+  assert.equal(await runRegistriesCommand(t.db, 'import', { positionals: [updated], format: 'gb-coh-psc', json: false }, io), 0);
+  assert.match(out[0]!, /already imported as batch/);
+  // A truncated line: exit 1, file and line named, the registry unchanged.
+  const broken = join(dir, 'psc-broken.jsonl');
+  writeFileSync(
+    broken,
+    readFileSync(fixture('psc-stream.jsonl'), 'utf8')
+      .replace('ownership-of-shares-25-to-50-percent', 'ownership-of-shares-75-to-100-percent')
+      .slice(0, -200),
+  );
+  err.length = 0;
+  assert.equal(await runRegistriesCommand(t.db, 'import', { positionals: [broken], format: 'gb-coh-psc', json: false }, io), 1);
+  assert.match(err[0]!, /^error: psc-broken\.jsonl:4: invalid JSON.*nothing was imported/);
+  const after = (await t.call('GET', `/v1/businesses/${b.id}/ubos?as_of=2024-01-01`, { key: owner.sandboxKey })).json();
+  assert.deepEqual(after.owners.find((o: { name: string }) => o.name === 'Ms Ada Example').ownership, {
+    exclusive_minimum: 50,
+    maximum: 75,
+  });
+  assert.equal((await t.db.query(`SELECT 1 FROM events WHERE resource_id = $1`, [b.id])).length, 2);
+});

@@ -45,7 +45,7 @@ export async function runRegistriesCommand(
         io.err(`error: ${r.error}; nothing was imported from this file (registry data unchanged)`);
         return 1;
       }
-      const events = r.unchanged ? 0 : await notifyOwnershipChanges(db, r.ownershipChanged);
+      const events = r.unchanged ? 0 : await notifyOwnershipChanges(db, { ...r.ownershipChanged, batchId: r.batch!.id });
       const b = r.batch!;
       if (o.json)
         io.out(

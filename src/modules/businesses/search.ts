@@ -56,7 +56,7 @@ export async function searchBusinesses(ctx: RequestContext, q: SearchBusinesses)
       let best = 0,
         bestName = rec.data.name;
       for (const n of [rec.data.name, ...rec.data.otherNames]) {
-        const s = compareNames(query, prepareName(n, 'organization')).score;
+        const s = compareNames(query, prepareName(n, 'organization', false)).score;
         if (s > best) ((best = s), (bestName = n));
       }
       if (best >= MIN_NAME_SCORE) add(rec, Math.round(best * 1000) / 1000, 'name', bestName);
