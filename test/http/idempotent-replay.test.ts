@@ -57,6 +57,11 @@ const journey = DEFAULT_JOURNEYS.find((j) => j.key === 'kyc_standard')!;
 
 /** How to make one valid request per POST operation (creating what its path names first). */
 const REQUESTS: Record<string, () => Promise<Request>> = {
+  searchBusinesses: async () => ({ url: '/v1/businesses/search', body: { query: 'Example Holdings' } }),
+  createBusiness: async () => ({
+    url: '/v1/businesses',
+    body: { manual: { name: 'Replay Trading Ltd', country: 'GB' }, reference: 'replay' },
+  }),
   createListEntry: async () => ({
     url: '/v1/lists/blocklist/entries',
     body: { kind: 'email', value: 'replay@example.org', reason: 'test' },

@@ -4,15 +4,19 @@ import { invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { withTransaction } from '../../platform/transaction.js';
-import { loadGraph } from './graph.js';
-import { registryRecords } from './registry-repository.js';
+import type { EntityRecord } from '../../providers/registries/index.js';
+import { loadGraph, type LoadedGraph } from './graph.js';
+import { registryBatches, registryRecords, type BatchRow } from './registry-repository.js';
 import { businesses, type BusinessRow } from './repository.js';
-import type { CreateBusiness } from './schemas.js';
-import { ownershipHash } from './view.js';
+import type { Business, CreateBusiness } from './schemas.js';
+import { businessView, ownershipHash } from './view.js';
 
 export interface Prepared {
   existing?: BusinessRow;
   insert: { source: string; source_ref: string; name: string; data: unknown; ownership_hash: string | null };
+  loaded?: LoadedGraph;
+  entity?: EntityRecord;
+  batches: BatchRow[];
 }
 
 /** Validates and reads what the record is made from, outside any transaction. */
@@ -35,6 +39,7 @@ export async function prepareBusiness(ctx: RequestContext, input: CreateBusiness
         },
         ownership_hash: null,
       },
+      batches: [],
     };
   }
   if (!input.source) throw invalid('source', 'Give source and source_ref (a search result), or manual.');
@@ -44,20 +49,27 @@ export async function prepareBusiness(ctx: RequestContext, input: CreateBusiness
     return {
       existing,
       insert: { source: existing.source, source_ref: existing.source_ref, name: existing.name, data: existing.data, ownership_hash: null },
+      batches: [],
     };
   const e = await registryRecords.entity(ctx.db, input.source, input.source_ref);
   if (!e) throw notFound(`${input.source} registry record`, 'source_ref');
-  const graph = await loadGraph(ctx.db, input.source, input.source_ref);
+  const loaded = await loadGraph(ctx.db, input.source, input.source_ref);
+  loaded.batchIds.add(e.batch_id);
+  const batches = await registryBatches.byIds(ctx.db, [...loaded.batchIds].sort());
   return {
-    insert: { source: input.source, source_ref: input.source_ref, name: e.data.name, data: e.data, ownership_hash: ownershipHash(graph) },
+    insert: { source: input.source, source_ref: input.source_ref, name: e.data.name, data: e.data, ownership_hash: ownershipHash(loaded) },
+    loaded,
+    entity: e.data,
+    batches,
   };
 }
 
-/** Creates the record (or returns the tenant's existing record of the same registry entry). */
-export async function createBusiness(ctx: RequestContext, input: CreateBusiness, p: Prepared): Promise<BusinessRow> {
+/** Creates the record (or returns the tenant's existing record of the same registry entry, created meanwhile). */
+export async function createBusiness(ctx: RequestContext, input: CreateBusiness, p: Prepared): Promise<Business> {
   return withTransaction(ctx, async (tx) => {
     const { row, created } = await businesses.insert(tx, ctx, { id: newId('business'), reference: input.reference ?? null, ...p.insert });
-    if (!created) return row;
+    const view = businessView(row, p.loaded, p.entity, p.batches);
+    if (!created) return view;
     await emitAudit(tx, ctx, {
       action: 'business.created',
       resourceType: 'business',
@@ -70,6 +82,6 @@ export async function createBusiness(ctx: RequestContext, input: CreateBusiness,
       resourceId: row.id,
       data: { id: row.id, reference: row.reference, source: row.source, source_ref: row.source_ref, name: row.name },
     });
-    return row;
+    return view;
   });
 }

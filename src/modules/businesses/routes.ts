@@ -47,8 +47,7 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app) =
     async (req, reply) => {
       const prepared = await prepareBusiness(req.ctx, req.body);
       reply.code(prepared.existing ? 200 : 201);
-      const row = prepared.existing ?? (await createBusiness(req.ctx, req.body, prepared));
-      return getBusiness(req.ctx, row.id);
+      return prepared.existing ? getBusiness(req.ctx, prepared.existing.id) : createBusiness(req.ctx, req.body, prepared);
     },
   );
 
