@@ -16,6 +16,7 @@ before(async () => {
     ['gb-companies.csv', 'gb-coh-companies-csv'],
     ['psc-stream.jsonl', 'gb-coh-psc'],
     ['bods-package.json', 'bods'],
+    ['bods-sanctioned-owner.json', 'bods'],
   ] as const) {
     const r = await importRegistryFile(t.db, { path: fixture(file), format });
     assert.equal(r.ok, true, r.error);
@@ -300,4 +301,40 @@ test('re-import with a changed owner: business.ownership_changed event, audit ro
     maximum: 75,
   });
   assert.equal((await t.db.query(`SELECT 1 FROM events WHERE resource_id = $1`, [b.id])).length, 2);
+});
+
+test('screening at creation: a listed 60 % owner meets the OFAC 50 % rule; business.screening_hit event and a business_screening alert', async () => {
+  const owner = await t.tenant();
+  const res = await createFrom(owner.sandboxKey, 'bods', 'ent-harbour', 'harbour');
+  assert.equal(res.statusCode, 201, res.body);
+  const s = res.json().screening;
+  const byNode = Object.fromEntries(s.parties.map((p: { node_id: string; status: string }) => [p.node_id, p.status]));
+  assert.equal(byNode['per-clean'], 'no_match');
+  assert.notEqual(byNode['ent-sbx'], 'no_match');
+  const exposure = byNode['ent-sbx'] === 'match' ? s.sanctions_exposure : s.sanctions_exposure_if_potential_confirmed;
+  assert.deepEqual([exposure.listed_ownership, exposure.ofac_50_percent_rule, exposure.controlled_by_listed], [{ exact: 60 }, 'met', true]);
+  const id = res.json().id as string;
+  const events = await t.db.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY id', [id]);
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['business.created', 'business.screening_hit'],
+  );
+  const alerts = await t.db.query<{ kind: string }>('SELECT kind FROM alerts WHERE account_id = $1 AND subject_id = $2', [
+    owner.accountId,
+    id,
+  ]);
+  assert.deepEqual(
+    alerts.map((a) => a.kind),
+    ['business_screening'],
+  );
+
+  // The clean business: screened, nothing raised; screen:false skips it.
+  const clean = (await createFrom(owner.sandboxKey, 'gb_coh', '06528297')).json();
+  assert.equal(clean.screening.status, 'no_match');
+  assert.equal(clean.screening.sanctions_exposure.ofac_50_percent_rule, 'not_met');
+  const skipped = await t.call('POST', '/v1/businesses', {
+    key: owner.sandboxKey,
+    body: { source: 'bods', source_ref: 'ent-a', screen: false },
+  });
+  assert.equal(skipped.json().screening, null);
 });

@@ -26,3 +26,16 @@ registerEventType(
     batch_id: Type.String({ description: 'The registry import batch that changed it.' }),
   }),
 );
+
+registerEventType(
+  'business.screening_hit',
+  'Screening of a new business record found a match or potential match for the business, an officer or an owner; a business_screening alert is raised.',
+  Type.Object({
+    id: Type.String({ description: 'Business id (biz_…).' }),
+    reference: Ref,
+    status: Type.String({ description: 'match or potential_match (the worst over the parties).' }),
+    parties: Type.Array(Type.Object({ node_id: Type.String(), name: Type.String(), status: Type.String(), score: Type.Number() })),
+    ofac_50_percent_rule: Type.String({ description: 'met, possible or not_met, over confirmed matches.' }),
+    controlled_by_listed: Type.Boolean(),
+  }),
+);

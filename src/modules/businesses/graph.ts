@@ -141,3 +141,20 @@ export async function loadGraph(db: Queryable, source: string, rootRef: string):
   const batchIds = new Set([...rels, ...exceptions, ...entities.values(), ...persons.values()].map((r) => r.batch_id));
   return { source, rootRef, graph: g, entities, persons, relationships: rels, exceptions, batchIds, truncated };
 }
+
+/** A business entered by hand has no registry graph: the business alone (so it can still be screened). */
+export function singleNodeGraph(source: string, ref: string, name: string): LoadedGraph {
+  const g = emptyGraph();
+  g.nodes.set(ref, { id: ref, kind: 'entity', name });
+  return {
+    source,
+    rootRef: ref,
+    graph: g,
+    entities: new Map(),
+    persons: new Map(),
+    relationships: [],
+    exceptions: [],
+    batchIds: new Set(),
+    truncated: false,
+  };
+}

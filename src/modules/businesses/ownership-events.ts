@@ -3,7 +3,7 @@ import type { RequestContext, Environment } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
-import { raiseAlert } from '../cases/index.js';
+import { raiseAlert } from './deps.js';
 import { loadGraph, LOAD_DEPTH } from './graph.js';
 import { businesses } from './repository.js';
 import { ownershipHash } from './view.js';

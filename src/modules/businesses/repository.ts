@@ -50,14 +50,26 @@ export const businesses = {
       name: string;
       data: unknown;
       ownership_hash: string | null;
+      screening: unknown;
     },
   ): Promise<{ row: BusinessRow; created: boolean }> {
     const rows = await tx.query<BusinessRow>(
-      `INSERT INTO businesses (id, account_id, environment, reference, source, source_ref, name, data, ownership_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9)
+      `INSERT INTO businesses (id, account_id, environment, reference, source, source_ref, name, data, ownership_hash, screening)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10::jsonb)
        ON CONFLICT (account_id, environment, source, source_ref) WHERE source <> 'manual' DO NOTHING
        RETURNING ${cols}`,
-      [b.id, t.accountId, t.environment, b.reference, b.source, b.source_ref, b.name, JSON.stringify(b.data), b.ownership_hash],
+      [
+        b.id,
+        t.accountId,
+        t.environment,
+        b.reference,
+        b.source,
+        b.source_ref,
+        b.name,
+        JSON.stringify(b.data),
+        b.ownership_hash,
+        b.screening === null ? null : JSON.stringify(b.screening),
+      ],
     );
     if (rows[0]) return { row: rows[0], created: true };
     return { row: (await businesses.bySourceRef(tx, t, b.source, b.source_ref))!, created: false };

@@ -8,8 +8,10 @@ import { createBusiness, prepareBusiness } from './create.js';
 import { getBusiness } from './get.js';
 import { getUbos } from './ubos.js';
 import './events.js';
+import { indexCacheFor } from './deps.js';
 
-export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
+export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
+  const screening = { sealer: deps.sealer, cache: indexCacheFor(deps.db) };
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Businesses'];
 
@@ -45,7 +47,7 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app) =
       },
     },
     async (req, reply) => {
-      const prepared = await prepareBusiness(req.ctx, req.body);
+      const prepared = await prepareBusiness(req.ctx, req.body, screening);
       reply.code(prepared.existing ? 200 : 201);
       return prepared.existing ? getBusiness(req.ctx, prepared.existing.id) : createBusiness(req.ctx, req.body, prepared);
     },

@@ -114,6 +114,11 @@ export const CreateBusiness = Type.Object(
       ),
     ),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your own identifier of the business.' })),
+    screen: Type.Optional(
+      Type.Boolean({
+        description: 'Screen the business, its officers and owners at creation (default true); a hit raises business.screening_hit.',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Either source and source_ref (a search result) or manual.' },
 );
@@ -179,6 +184,46 @@ const SourceInfo = Type.Object({
   imported_at: Timestamp,
 });
 
+const Exposure = Type.Object({
+  listed_ownership: Share,
+  ofac_50_percent_rule: Type.Union([Type.Literal('met'), Type.Literal('possible'), Type.Literal('not_met')], {
+    description: 'OFAC: owned 50 % or more in the aggregate by listed parties. met: surely; possible: the range reaches 50 %.',
+  }),
+  controlled_by_listed: Type.Boolean({ description: 'EU/UK style: a listed party holds a control interest or a sure majority.' }),
+  contributors: Type.Array(Type.Object({ node_id: Type.String(), ownership: Share, control: Type.Boolean() })),
+});
+const Status = Type.Union([Type.Literal('no_match'), Type.Literal('potential_match'), Type.Literal('match'), Type.Literal('unavailable')]);
+export const BusinessScreening = Type.Object(
+  {
+    screened_at: Timestamp,
+    status: Status,
+    parties: Type.Array(
+      Type.Object({
+        node_id: Type.String(),
+        name: Type.String(),
+        kind: Type.Union([Type.Literal('entity'), Type.Literal('person')]),
+        status: Status,
+        score: Type.Number(),
+        hits: Type.Array(
+          Type.Object({
+            entity_id: Type.String(),
+            source: Type.String(),
+            names: Type.Array(Type.String()),
+            datasets: Type.Array(Type.String()),
+            score: Type.Number(),
+          }),
+        ),
+      }),
+    ),
+    sanctions_exposure: Exposure,
+    sanctions_exposure_if_potential_confirmed: Exposure,
+  },
+  {
+    description:
+      'Screening of the business and every named party of its ownership graph at creation (unavailable: no list is imported for this environment), and sanctions exposure through ownership, computed over confirmed matches and, as the worst case, over potential matches too.',
+  },
+);
+
 export const Business = Type.Object(
   {
     id: Type.String({ description: 'biz_…' }),
@@ -194,6 +239,7 @@ export const Business = Type.Object(
       truncated: Type.Boolean({ description: 'The graph was larger than the load bound and is cut.' }),
     }),
     sources: Type.Array(SourceInfo),
+    screening: Type.Union([BusinessScreening, Type.Null()]),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

@@ -159,6 +159,7 @@ export function businessView(
       publish_date: b.publish_date,
       imported_at: (b.finished_at ?? b.started_at).toISOString(),
     })),
+    screening: (row.screening as Business['screening']) ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
