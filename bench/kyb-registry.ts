@@ -24,7 +24,38 @@ import { percentile } from './lib/stats.js';
 const N = Number(process.env.KYB_BENCH_N ?? 1_000_000);
 let seed = 7;
 const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-const SYL = ['ka', 'lo', 'mi', 'ner', 'tas', 'vel', 'dor', 'fin', 'gra', 'hol', 'ist', 'jun', 'kor', 'lum', 'mar', 'nov', 'or', 'pel', 'quin', 'ros', 'sal', 'tor', 'ul', 'ven', 'wil', 'xan', 'yor', 'zen', 'bri', 'cas'];
+const SYL = [
+  'ka',
+  'lo',
+  'mi',
+  'ner',
+  'tas',
+  'vel',
+  'dor',
+  'fin',
+  'gra',
+  'hol',
+  'ist',
+  'jun',
+  'kor',
+  'lum',
+  'mar',
+  'nov',
+  'or',
+  'pel',
+  'quin',
+  'ros',
+  'sal',
+  'tor',
+  'ul',
+  'ven',
+  'wil',
+  'xan',
+  'yor',
+  'zen',
+  'bri',
+  'cas',
+];
 const FORMS = ['Limited', 'Ltd', 'GmbH', 'SA', 'AG', 'plc', 'LLC', 'Inc', 'BV', 'SpA'];
 // Words drawn with a skew, as real names are: a few common words, a long tail.
 const word = (): string => {
@@ -60,11 +91,17 @@ async function generate(dir: string): Promise<{ leiFile: string; rrFile: string;
     const name = `${word()} ${word()}${rand() < 0.5 ? ` ${word()}` : ''} ${FORMS[Math.floor(rand() * FORMS.length)]}`;
     if (i % Math.max(1, Math.floor(N / 2000)) === 0) names.push(name);
     const c = COUNTRIES[Math.floor(rand() * COUNTRIES.length)]!;
-    await write(a, `${lei(i)},"${name}",${i} Main Street,City ${i % 500},${c},RA000585,${String(i).padStart(8, '0')},${c},ACTIVE,2001-01-01T00:00:00Z,ISSUED\n`);
+    await write(
+      a,
+      `${lei(i)},"${name}",${i} Main Street,City ${i % 500},${c},RA000585,${String(i).padStart(8, '0')},${c},ACTIVE,2001-01-01T00:00:00Z,ISSUED\n`,
+    );
     if (i > 1000 && rand() < 0.3) {
       const parent = lei(Math.floor(rand() * 1000));
       await write(b, `${lei(i)},LEI,${parent},LEI,IS_DIRECTLY_CONSOLIDATED_BY,ACTIVE,2010-01-01T00:00:00Z,RELATIONSHIP_PERIOD\n`);
-      await write(b, `${lei(i)},LEI,${lei(Math.floor(rand() * 10))},LEI,IS_ULTIMATELY_CONSOLIDATED_BY,ACTIVE,2010-01-01T00:00:00Z,RELATIONSHIP_PERIOD\n`);
+      await write(
+        b,
+        `${lei(i)},LEI,${lei(Math.floor(rand() * 10))},LEI,IS_ULTIMATELY_CONSOLIDATED_BY,ACTIVE,2010-01-01T00:00:00Z,RELATIONSHIP_PERIOD\n`,
+      );
     }
   }
   a.end();
@@ -108,7 +145,9 @@ const dir = mkdtempSync(join(tmpdir(), 'kyb-bench-'));
 try {
   let t = performance.now();
   const { leiFile, rrFile, names } = await generate(dir);
-  console.log(`generated ${N.toLocaleString('en')} LEI records and their relationships in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${N.toLocaleString('en')} LEI records and their relationships in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
 
   t = performance.now();
   let parsed = 0;
@@ -121,7 +160,11 @@ try {
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 250);
     t = performance.now();
-    const lei1 = await importRegistryFile(db, { path: leiFile, format: 'gleif-lei-csv', progress: (c) => process.stdout.write(`\r  ${c.read.toLocaleString('en')} records`) });
+    const lei1 = await importRegistryFile(db, {
+      path: leiFile,
+      format: 'gleif-lei-csv',
+      progress: (c) => process.stdout.write(`\r  ${c.read.toLocaleString('en')} records`),
+    });
     const leiS = (performance.now() - t) / 1000;
     t = performance.now();
     const rr = await importRegistryFile(db, { path: rrFile, format: 'gleif-rr-csv' });
@@ -134,7 +177,14 @@ try {
     );
 
     setCursorSecret(Buffer.alloc(32, 1));
-    const ctx = { db, accountId: 'acct_bench', environment: 'sandbox' as const, actor: { type: 'system' as const, id: 'bench' }, scopes: ['*'], requestId: 'req_bench' };
+    const ctx = {
+      db,
+      accountId: 'acct_bench',
+      environment: 'sandbox' as const,
+      actor: { type: 'system' as const, id: 'bench' },
+      scopes: ['*'],
+      requestId: 'req_bench',
+    };
     const time = async (body: Parameters<typeof searchBusinesses>[1]) => {
       const s = performance.now();
       const r = await searchBusinesses(ctx, body);

@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { importRegistryFile } from '../../src/modules/businesses/index.js';
 
 const fixture = (f: string) => new URL(`../../src/providers/registries/fixtures/${f}`, import.meta.url).pathname;
@@ -337,4 +338,71 @@ test('screening at creation: a listed 60 % owner meets the OFAC 50 % rule; busin
     body: { source: 'bods', source_ref: 'ent-a', screen: false },
   });
   assert.equal(skipped.json().screening, null);
+});
+
+async function pdf(lines: string[]): Promise<string> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  lines.forEach((l, i) => page.drawText(l, { x: 50, y: 780 - i * 24, size: 12, font }));
+  return Buffer.from(await doc.save()).toString('base64');
+}
+
+test('documents: a certificate of incorporation matching the record is verified; a wrong number or an unknown document needs review', async () => {
+  const owner = await t.tenant();
+  const b = (await createFrom(owner.sandboxKey, 'gb_coh', '06528297')).json();
+  const cert = await pdf([
+    'CERTIFICATE OF INCORPORATION',
+    'OF A PRIVATE LIMITED COMPANY',
+    'Company Number 06528297',
+    'The Registrar of Companies for England and Wales hereby certifies that',
+    'EXAMPLE TRADING LIMITED',
+    'is this day incorporated under the Companies Act 2006 as a private company.',
+    'Given at Companies House on 8 March 2008',
+  ]);
+  const ok = await t.call('POST', `/v1/businesses/${b.id}/documents`, {
+    key: owner.sandboxKey,
+    body: { file: cert, declared_type: 'certificate_of_incorporation' },
+  });
+  assert.equal(ok.statusCode, 201, ok.body);
+  const d = ok.json();
+  assert.match(d.id, /^bdoc_/);
+  assert.deepEqual([d.type, d.category, d.status, d.reasons], ['certificate_of_incorporation', 'proof_of_registration', 'verified', []]);
+  assert.deepEqual(
+    [d.extracted.company_number, d.cross_checks.number_matches_record, d.cross_checks.name_matches_record],
+    ['06528297', true, true],
+  );
+  const events = await t.db.query<{ type: string }>(
+    `SELECT type FROM events WHERE resource_id = $1 AND type = 'business.document_classified'`,
+    [b.id],
+  );
+  assert.equal(events.length, 1);
+  const audit = await t.db.query<{ action: string }>(
+    `SELECT action FROM audit_events WHERE resource_id = $1 AND action = 'business.document_attached'`,
+    [b.id],
+  );
+  assert.equal(audit.length, 1);
+
+  const wrong = await pdf(['CERTIFICATE OF INCORPORATION', 'Company Number 01234567', 'EXAMPLE TRADING LIMITED']);
+  const w = (await t.call('POST', `/v1/businesses/${b.id}/documents`, { key: owner.sandboxKey, body: { file: wrong } })).json();
+  assert.deepEqual([w.status, w.reasons.includes('company_number_mismatch')], ['needs_review', true]);
+
+  const other = await pdf(['Minutes of a meeting about the summer party', 'Nothing else of note']);
+  const o = (await t.call('POST', `/v1/businesses/${b.id}/documents`, { key: owner.sandboxKey, body: { file: other } })).json();
+  assert.deepEqual([o.status, o.type, o.reasons.includes('document_type_unrecognised')], ['needs_review', null, true]);
+
+  const notPdf = await t.call('POST', `/v1/businesses/${b.id}/documents`, {
+    key: owner.sandboxKey,
+    body: { file: Buffer.from('hello').toString('base64') },
+  });
+  assert.deepEqual([notPdf.statusCode, notPdf.json().error.field], [400, 'file']);
+});
+
+routeSecurityTests('POST /v1/businesses/{id}/documents', () => t, {
+  method: 'POST',
+  url: (id) => `/v1/businesses/${id}/documents`,
+  scope: 'businesses:write',
+  body: { file: Buffer.from('%PDF-1.4 nothing').toString('base64') },
+  create,
+  malformed: { body: { file: 'x', declared_type: 'menu' }, field: 'declared_type' },
 });

@@ -58,6 +58,10 @@ const journey = DEFAULT_JOURNEYS.find((j) => j.key === 'kyc_standard')!;
 /** How to make one valid request per POST operation (creating what its path names first). */
 const REQUESTS: Record<string, () => Promise<Request>> = {
   searchBusinesses: async () => ({ url: '/v1/businesses/search', body: { query: 'Example Holdings' } }),
+  attachBusinessDocument: async () => ({
+    url: `/v1/businesses/${(await created('/v1/businesses', { manual: { name: 'Acme Energy Ltd' }, screen: false })).id}/documents`,
+    body: { file: pdf },
+  }),
   createBusiness: async () => ({
     url: '/v1/businesses',
     body: { manual: { name: 'Replay Trading Ltd', country: 'GB' }, reference: 'replay' },

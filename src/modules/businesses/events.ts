@@ -39,3 +39,15 @@ registerEventType(
     controlled_by_listed: Type.Boolean(),
   }),
 );
+
+registerEventType(
+  'business.document_classified',
+  'A corporate document was attached to a business record and classified (verified, or needs_review with reasons).',
+  Type.Object({
+    id: Type.String({ description: 'Document id (bdoc_…).' }),
+    business_id: Type.String(),
+    type: Ref,
+    status: Type.String({ description: 'verified or needs_review.' }),
+    reasons: Type.Array(Type.String()),
+  }),
+);

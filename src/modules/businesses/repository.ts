@@ -86,3 +86,12 @@ export const businesses = {
     await tx.query(`UPDATE businesses SET ownership_hash = $2, updated_at = now() WHERE id = $1`, [id, hash]);
   },
 };
+
+export const businessDocuments = {
+  async insert(tx: Queryable, t: Tenant, businessId: string, doc: { id: string; status: string }): Promise<void> {
+    await tx.query(
+      `INSERT INTO business_documents (id, account_id, environment, business_id, status, result) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
+      [doc.id, t.accountId, t.environment, businessId, doc.status, JSON.stringify(doc)],
+    );
+  },
+};

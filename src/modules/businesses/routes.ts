@@ -2,16 +2,19 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
-import { Business, CreateBusiness, SearchBusinesses, SearchPage, Ubos, UbosQuery } from './schemas.js';
+import { AttachDocument, Business, BusinessDocument, CreateBusiness, SearchBusinesses, SearchPage, Ubos, UbosQuery } from './schemas.js';
 import { searchBusinesses } from './search.js';
 import { createBusiness, prepareBusiness } from './create.js';
 import { getBusiness } from './get.js';
 import { getUbos } from './ubos.js';
 import './events.js';
-import { indexCacheFor } from './deps.js';
+import { indexCacheFor, retainTextChecks } from './deps.js';
+import { attachDocument } from './documents.js';
 
 export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const screening = { sealer: deps.sealer, cache: indexCacheFor(deps.db) };
+  const text = retainTextChecks();
+  app.addHook('onClose', text.release);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Businesses'];
 
@@ -82,5 +85,26 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, {
       },
     },
     async (req) => getUbos(req.ctx, req.params.id, req.query),
+  );
+
+  r.post(
+    '/:id/documents',
+    {
+      config: { scope: 'businesses:write' },
+      schema: {
+        tags,
+        operationId: 'attachBusinessDocument',
+        summary: 'Attach a corporate document, classify it and check it against the record',
+        description:
+          'Reads the document with the document-AI text extraction (text layer or OCR, tamper signals), classifies it by the phrases it prints, extracts the company name, number and date and compares them with the registry record. A mismatch, low confidence or a tamper signal gives needs_review with reasons. The file itself is not kept.',
+        params: IdParam,
+        body: AttachDocument,
+        response: { 201: BusinessDocument, ...standardErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return attachDocument(req.ctx, text.checks, req.params.id, req.body);
+    },
   );
 };

@@ -314,3 +314,65 @@ export const Ubos = Type.Object(
   { title: 'BusinessUbos' },
 );
 export type Ubos = Static<typeof Ubos>;
+
+// ---- documents ----
+
+export const DOCUMENT_TYPES = [
+  'certificate_of_incorporation',
+  'articles_of_association',
+  'register_of_members',
+  'certificate_of_good_standing',
+  'confirmation_statement',
+  'financial_statements',
+  'proof_of_business_address',
+] as const;
+
+export const AttachDocument = Type.Object(
+  {
+    file: Type.String({
+      minLength: 1,
+      description:
+        'The document: PDF, JPEG, PNG, WebP or TIFF, base64 (or a data: URL) in JSON, or a file in multipart/form-data; at most 15 MiB.',
+    }),
+    declared_type: Type.Optional(
+      Type.Union(
+        DOCUMENT_TYPES.map((t) => Type.Literal(t)),
+        { description: 'What you believe the document is; checked, not trusted.' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AttachDocument = Static<typeof AttachDocument>;
+
+export const BusinessDocument = Type.Object(
+  {
+    id: Type.String({ description: 'bdoc_…' }),
+    object: Type.Literal('business_document'),
+    business_id: Type.String(),
+    status: Type.Union([Type.Literal('verified'), Type.Literal('needs_review')], {
+      description:
+        'verified: classified with confidence, name and number agree with the record, no tamper signal; otherwise needs_review with reasons.',
+    }),
+    reasons: Type.Array(Type.String()),
+    type: Str('Document type (see declared_type), null when unrecognised.'),
+    category: Str(
+      'proof_of_registration, constitution, proof_of_ownership, proof_of_good_standing, annual_filing, financial_information, proof_of_address.',
+    ),
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    declared_type: Str('As declared.'),
+    content_type: Type.String(),
+    extracted: Type.Object({ company_name: Str('As printed.'), company_number: Str('As printed.'), document_date: Str('YYYY-MM-DD.') }),
+    cross_checks: Type.Object({
+      name_matches_record: Nullable(Type.Boolean(), 'null when no name was found.'),
+      number_matches_record: Nullable(Type.Boolean(), 'null when the document or the record has no number.'),
+      date_not_in_future: Nullable(Type.Boolean()),
+      name_score: Nullable(Type.Number()),
+    }),
+    tampering: Type.Array(Type.Object({ name: Type.String(), passed: Nullable(Type.Boolean()), detail: Str('Why.') })),
+    text_source: Type.String({ description: 'Where the text came from: the PDF text layer or OCR.' }),
+    created_at: Timestamp,
+  },
+  { title: 'BusinessDocument' },
+);
+export type BusinessDocument = Static<typeof BusinessDocument>;
