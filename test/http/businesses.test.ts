@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { importRegistryFile } from '../../src/modules/businesses/index.js';
+import { validatePackage } from '../../src/providers/registries/index.js';
 
 const fixture = (f: string) => new URL(`../../src/providers/registries/fixtures/${f}`, import.meta.url).pathname;
 
@@ -405,4 +406,38 @@ routeSecurityTests('POST /v1/businesses/{id}/documents', () => t, {
   body: { file: Buffer.from('%PDF-1.4 nothing').toString('base64') },
   create,
   malformed: { body: { file: 'x', declared_type: 'menu' }, field: 'declared_type' },
+});
+
+test('BODS export: every statement of a PSC, a GLEIF and a BODS business passes the BODS 0.4 schema, shares kept with their exclusive bounds', async () => {
+  const { sandboxKey: key } = await t.tenant();
+  for (const [source, ref] of [
+    ['gb_coh', '06528297'],
+    ['gleif', '254900LNRYNOQ9YPU758'],
+    ['bods', 'ent-a'],
+  ]) {
+    const b = (await createFrom(key, source!, ref!)).json();
+    const res = await t.call('GET', `/v1/businesses/${b.id}/bods`, { key });
+    assert.equal(res.statusCode, 200, res.body);
+    const statements = res.json() as { recordType: string }[];
+    assert.deepEqual(validatePackage(statements), [], `${source} ${JSON.stringify(validatePackage(statements)).slice(0, 300)}`);
+    assert.ok(
+      statements.some((s) => s.recordType === 'relationship'),
+      source,
+    );
+  }
+  const a = (await createFrom(key, 'bods', 'ent-a')).json();
+  const exported = (await t.call('GET', `/v1/businesses/${a.id}/bods`, { key })).json() as {
+    recordDetails: { interests?: { share?: unknown }[] };
+  }[];
+  const shares = exported
+    .flatMap((s) => s.recordDetails.interests ?? [])
+    .map((i) => i.share)
+    .filter(Boolean);
+  assert.deepEqual(shares.map((x) => JSON.stringify(x)).sort(), ['{"exact":20}', '{"exact":80}', '{"exclusiveMinimum":50,"maximum":75}']);
+});
+routeSecurityTests('GET /v1/businesses/{id}/bods', () => t, {
+  method: 'GET',
+  url: (id) => `/v1/businesses/${id}/bods`,
+  scope: 'businesses:read',
+  create,
 });

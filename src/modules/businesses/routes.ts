@@ -10,6 +10,8 @@ import { getUbos } from './ubos.js';
 import './events.js';
 import { indexCacheFor, retainTextChecks } from './deps.js';
 import { attachDocument } from './documents.js';
+import { exportBods } from './export-bods.js';
+import { Type } from '@sinclair/typebox';
 
 export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const screening = { sealer: deps.sealer, cache: indexCacheFor(deps.db) };
@@ -106,5 +108,22 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, {
       reply.code(201);
       return attachDocument(req.ctx, text.checks, req.params.id, req.body);
     },
+  );
+
+  r.get(
+    '/:id/bods',
+    {
+      config: { scope: 'businesses:read' },
+      schema: {
+        tags,
+        operationId: 'exportBusinessBods',
+        summary: 'Export the ownership graph as BODS 0.4 statements',
+        description:
+          'An array of BODS 0.4 statements (entity, person and relationship records) for the business and its owners, each valid against the BODS JSON Schema. Unspecified parties are stated inside their relationship.',
+        params: IdParam,
+        response: { 200: Type.Array(Type.Record(Type.String(), Type.Unknown())), ...standardErrors },
+      },
+    },
+    async (req) => exportBods(req.ctx, req.params.id),
   );
 };
