@@ -40,7 +40,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         description:
           'Self-hosted identity verification and financial-crime risk checks: verification sessions with journeys and a hosted capture flow, ' +
           'document, liveness, face match, face search, age, proof of address, document AI and contact checks, sanctions/PEP/adverse-media ' +
-          'screening with ongoing monitoring, cases, allow/block lists and signed webhooks. (Business verification and transaction monitoring are not in this version.)\n\n' +
+          'screening with ongoing monitoring, business verification (registry search, ownership and UBOs), cases, allow/block lists and signed webhooks. (Transaction monitoring is not in this version.)\n\n' +
           'Authenticate with `Authorization: Bearer <API key>`. Every error has the body `{"error":{"code","message","field","request_id"}}`. ' +
           'Every POST accepts an `Idempotency-Key` header. Lists use cursor pagination (`limit`, `cursor`, `next_cursor`).',
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },

@@ -114,7 +114,7 @@ test('bad files: wrong columns, a malformed LEI, an invalid JSON line, a BODS st
   assert.equal(schema.line, 2);
   assert.match(schema.problem, /statement 2 .* fails the BODS 0.4 schema: \/recordDetails\/interests\/0\/share\/exact must be <= 100/);
 
-  const truncated = await failure('bods', here('bods-truncated.json'));
+  const truncated = await failure('bods', here('bods-truncated.txt'));
   assert.match(truncated.problem, /truncated JSON|invalid JSON/);
 });
 
