@@ -76,7 +76,12 @@ export const registryBatches = {
 };
 
 /** Upserts that only touch a row whose content changed, returning the refs that changed. */
-async function upsert(tx: Queryable, table: string, extraCols: string[], rows: Record<string, unknown>[]): Promise<string[]> {
+async function upsert(
+  tx: Queryable,
+  table: string,
+  extraCols: string[],
+  rows: Record<string, unknown>[],
+): Promise<{ ref: string; inserted: boolean }[]> {
   if (!rows.length) return [];
   const cols = ['source', 'ref', 'batch_id', ...extraCols, 'data'];
   const defs = cols.map((c) => `${c} ${c === 'data' ? 'jsonb' : 'text'}`).join(', ');
@@ -84,14 +89,13 @@ async function upsert(tx: Queryable, table: string, extraCols: string[], rows: R
     .filter((c) => c !== 'source' && c !== 'ref')
     .map((c) => `${c} = excluded.${c}`)
     .join(', ');
-  const changed = await tx.query<{ ref: string }>(
+  return tx.query<{ ref: string; inserted: boolean }>(
     `INSERT INTO ${table} (${cols.join(', ')})
      SELECT ${cols.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${defs})
      ON CONFLICT (source, ref) DO UPDATE SET ${updates} WHERE ${table}.data IS DISTINCT FROM excluded.data
-     RETURNING ref`,
+     RETURNING ref, (xmax = 0) AS inserted`,
     [JSON.stringify(rows)],
   );
-  return changed.map((r) => r.ref);
 }
 
 export const registryRecords = {
@@ -109,9 +113,12 @@ export const registryRecords = {
       status: e.status ?? null,
       data: e,
     }));
-    const changed = await upsert(tx, 'registry_entities', ['name', 'lei', 'registration_number', 'country', 'status'], rows);
+    const result = await upsert(tx, 'registry_entities', ['name', 'lei', 'registration_number', 'country', 'status'], rows);
+    const changed = result.map((r) => r.ref);
+    // A new row has no tokens yet: only updated rows need their old words removed.
+    const updated = result.filter((r) => !r.inserted).map((r) => r.ref);
+    if (updated.length) await tx.query(`DELETE FROM registry_name_tokens WHERE source = $1 AND ref = ANY($2::text[])`, [source, updated]);
     if (changed.length) {
-      await tx.query(`DELETE FROM registry_name_tokens WHERE source = $1 AND ref = ANY($2::text[])`, [source, changed]);
       const toks: { token: string; ref: string }[] = [];
       for (const ref of changed) for (const token of new Set(tokens(byRef.get(ref)!))) toks.push({ token, ref });
       if (toks.length)
@@ -130,7 +137,7 @@ export const registryRecords = {
       name: p.name,
       data: p,
     }));
-    return upsert(tx, 'registry_persons', ['name'], rows);
+    return (await upsert(tx, 'registry_persons', ['name'], rows)).map((r) => r.ref);
   },
   /** Returns the subject refs whose ownership changed. */
   async upsertRelationships(tx: Queryable, source: string, batchId: string, rs: RelationshipRecord[]) {
@@ -144,13 +151,13 @@ export const registryRecords = {
       data: r,
     }));
     const changed = await upsert(tx, 'registry_relationships', ['subject_ref', 'interested_ref'], rows);
-    return changed.map((ref) => byRef.get(ref)!.subject);
+    return changed.map(({ ref }) => byRef.get(ref)!.subject);
   },
   async upsertExceptions(tx: Queryable, source: string, batchId: string, xs: ExceptionRecord[]) {
     const byRef = new Map(xs.map((x) => [x.ref, x]));
     const rows = [...byRef.values()].map((x) => ({ source, ref: x.ref, batch_id: batchId, subject_ref: x.subject, data: x }));
     const changed = await upsert(tx, 'registry_exceptions', ['subject_ref'], rows);
-    return changed.map((ref) => byRef.get(ref)!.subject);
+    return changed.map(({ ref }) => byRef.get(ref)!.subject);
   },
 
   async entity(db: Queryable, source: string, ref: string): Promise<StoredRecord<EntityRecord> | undefined> {
