@@ -32,6 +32,7 @@ CREATE TABLE registry_entities (
 );
 CREATE INDEX registry_entities_lei ON registry_entities (lei) WHERE lei IS NOT NULL;
 CREATE INDEX registry_entities_number ON registry_entities (registration_number) WHERE registration_number IS NOT NULL;
+CREATE INDEX registry_entities_ref ON registry_entities (ref);
 
 -- Normalised name words (the screening engine's normalisation) for candidate lookup; scored in the app.
 CREATE TABLE registry_name_tokens (

@@ -204,13 +204,22 @@ export const registryRecords = {
     );
   },
 
-  /** Entities by exact LEI or registration number (any source). */
+  /** Entities by exact LEI or registration number (any source); each branch is one index lookup (an OR of parameters would scan). */
   async byIdentifier(db: Queryable, lei: string | undefined, number: string | undefined, limit: number) {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    const cols = 'source, ref, batch_id, data';
+    if (lei) (params.push(lei), parts.push(`SELECT ${cols} FROM registry_entities WHERE lei = $${params.length}`));
+    if (number) {
+      params.push(number);
+      parts.push(`SELECT ${cols} FROM registry_entities WHERE registration_number = $${params.length}`);
+      parts.push(`SELECT ${cols} FROM registry_entities WHERE ref = $${params.length}`);
+    }
+    if (!parts.length) return [];
+    params.push(limit);
     return db.query<StoredRecord<EntityRecord>>(
-      `SELECT source, ref, batch_id, data FROM registry_entities
-       WHERE ($1::text IS NOT NULL AND lei = $1) OR ($2::text IS NOT NULL AND (registration_number = $2 OR ref = $2))
-       ORDER BY source, ref LIMIT $3`,
-      [lei ?? null, number ?? null, limit],
+      `SELECT * FROM (${parts.join(' UNION ')}) x ORDER BY source, ref LIMIT $${params.length}`,
+      params,
     );
   },
   /** Candidates sharing the most name words with the query (rarest words first is left to the scorer). */
