@@ -15,6 +15,7 @@ import { respondPageModule, travelRuleModule, trpInboundModule } from './travel-
 import { walletsModule } from './wallets/index.js';
 import { rulesModule } from './rules/index.js';
 import { rulesBacktestModule, transactionsModule } from './transactions/index.js';
+import { businessesModule } from './businesses/index.js';
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
@@ -44,4 +45,5 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/rules', plugin: rulesModule },
   { prefix: '/v1/rules', plugin: rulesBacktestModule },
   { prefix: '/v1/transactions', plugin: transactionsModule },
+  { prefix: '/v1/businesses', plugin: businessesModule },
 ];

@@ -1,0 +1,4 @@
+// The businesses module's one door.
+export { REGISTRIES_USAGE, runRegistriesCommand } from './registry-cli.js';
+export { importRegistryFile, type ImportOutcome } from './registry-import.js';
+export { businessesModule } from './routes.js';
