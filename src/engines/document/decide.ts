@@ -46,7 +46,7 @@ export interface DecisionInput {
   mrzFailureCrossEngine?: boolean;
   /** How many OCR engines read the MRZ (1 or 2). */
   mrzEngines?: number;
-  /** Check-digit fields read two ways that both pass, or made valid only by an unsupported substitution. */
+  /** Fields read two ways that both pass, made valid only by an unsupported substitution, or names read two ways. */
   mrzUncertainFields?: string[];
   barcodeRead: boolean;
   quality: QualityResult;
@@ -103,7 +103,7 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
       reasons.add('mrz_field_ambiguous');
       signals.push(
         signal('mrz_field_ambiguous', uncertain.join(','), false, {
-          detail: `Check digit satisfied by more than one reading, or only by an unconfirmed substitution: ${uncertain.join(', ')}.`,
+          detail: `Read two ways that both pass the check digit, made valid only by an unconfirmed substitution, or (names, which no check digit covers) read differently by the OCR engines: ${uncertain.join(', ')}.`,
         }),
       );
     }

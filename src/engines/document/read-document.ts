@@ -174,18 +174,16 @@ async function searchMrz(
   now: Date,
   budgetMs: number | undefined,
 ): Promise<{ img: DecodedImage; gray: GrayImage; search: MrzSearch }> {
-  const started = performance.now();
   const budget = budgetMs ?? 3000;
   let img = decoded;
   let gray: GrayImage = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
   let search = await readMrz(gray, ocr, { now, timeBudgetMs: budget });
   for (const angle of [90, 270] as const) {
-    // Each quarter turn gets at least half the budget: the upright search may have spent all of it on
-    // bands of background text.
-    if (search.best?.parsed || performance.now() - started > 2 * budget) break;
+    if (search.best?.parsed) break;
     const turned = await rotateDecoded(decoded, angle);
     const turnedGray = { data: toGray(turned.rgb, turned.width, turned.height), width: turned.width, height: turned.height };
-    const again = await readMrz(turnedGray, ocr, { now, timeBudgetMs: Math.max(budget / 2, budget - (performance.now() - started)) });
+    // Bounded by OCR passes rather than time, so that a loaded machine does not change the outcome.
+    const again = await readMrz(turnedGray, ocr, { now, maxAttempts: 6, timeBudgetMs: Number.POSITIVE_INFINITY });
     if (again.best?.parsed) {
       img = turned;
       gray = turnedGray;
@@ -289,9 +287,12 @@ function fieldsFromBarcode(b: AamvaFields): DocumentFields {
   };
 }
 
-/** Check-digit fields of the accepted reading that are ambiguous or rest on an unconfirmed substitution. */
+/** Fields of the accepted reading that are ambiguous, rest on an unconfirmed substitution, or (names) were read two ways. */
 function uncertainFields(search: MrzSearch): string[] {
-  const low = search.fieldConfidence.filter((f) => f.checked && f.level === 'low').map((f) => f.field);
+  // Names have no check digit: engines that read them differently leave a reviewer to settle which is right.
+  const low = search.fieldConfidence
+    .filter((f) => f.level === 'low' && (f.checked || f.field === 'surname' || f.field === 'givenNames'))
+    .map((f) => f.field);
   return [...new Set([...search.ambiguous, ...low])];
 }
 

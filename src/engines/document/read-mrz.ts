@@ -121,9 +121,10 @@ export async function readMrz(
   for (const band of bands.slice(0, 3)) {
     if (over()) break;
     const set: MrzReading[] = [];
+    let marginY = 1;
     const take = async (flipped: boolean, pass: Pass): Promise<MrzReading> => {
       attempts++;
-      const reading = await readBand(gray, band, flipped, pass, ocr, options.now);
+      const reading = await readBand(gray, band, flipped, pass, ocr, options.now, marginY);
       if (!fallback || reading.score > fallback.score) {
         fallback = reading;
         fallbackSet = set;
@@ -133,6 +134,14 @@ export async function readMrz(
     };
     const [first, ...rest] = passes as [Pass, ...Pass[]];
     let lead = await take(false, first);
+    // Two 30-character lines are two lines of a TD1 whose third line did not fuse into the band (wide
+    // letter spacing in the names): read again with room for a line above and below.
+    if (!lead.parsed?.valid && twoTd1Lines(lead.rawText)) {
+      marginY = 2.6;
+      const taller = await take(false, first);
+      if (taller.score > lead.score) lead = taller;
+      else marginY = 1;
+    }
     // A poor upright read may be an upside-down document: settle the orientation before spending passes.
     if (!lead.parsed?.valid && (lead.ocrConfidence < 50 || validChecks(lead) === 0)) {
       const turned = await take(true, first);
@@ -185,8 +194,16 @@ export function failureAgreement(best: MrzReading | null, readings: MrzReading[]
   return { failureAgreement: agreeing.length, failureCrossEngine: agreeing.some((r) => r.engine !== best.engine) };
 }
 
-async function readBand(gray: GrayImage, band: MrzBand, flipped: boolean, pass: Pass, ocr: MrzOcr, now: Date): Promise<MrzReading> {
-  const crop = extractBand(gray, band, { flip: flipped, lineHeightPx: pass.lineHeightPx });
+async function readBand(
+  gray: GrayImage,
+  band: MrzBand,
+  flipped: boolean,
+  pass: Pass,
+  ocr: MrzOcr,
+  now: Date,
+  marginY = 1,
+): Promise<MrzReading> {
+  const crop = extractBand(gray, band, { flip: flipped, lineHeightPx: pass.lineHeightPx, marginY });
   let text: string;
   let confidence: number;
   let ocrLines: OcrLine[] = [];
@@ -230,6 +247,14 @@ async function readBand(gray: GrayImage, band: MrzBand, flipped: boolean, pass: 
     crop,
     score: scoreOf(parsed, confidence),
   };
+}
+
+function twoTd1Lines(text: string): boolean {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/[^A-Z0-9<]/g, ''))
+    .filter((l) => l.length >= 20);
+  return lines.length === 2 && lines.every((l) => l.length >= 27 && l.length <= 33);
 }
 
 function validChecks(r: MrzReading): number {
