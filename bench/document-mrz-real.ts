@@ -90,7 +90,7 @@ function wrongFields(r: Result, l: Label): string[] {
   const out: string[] = [];
   if (f.documentNumber.replace(/</g, '') !== l.number.replace(/</g, '')) out.push('documentNumber');
   // A date that is impossible (CZE specimen: 29 Feb 2011) is compared on the MRZ text.
-  const birth = f.birthDate ? yymmdd(f.birthDate) : (r.mrz?.lines.join('').includes(l.birth) ? l.birth : '');
+  const birth = f.birthDate ? yymmdd(f.birthDate) : r.mrz?.lines.join('').includes(l.birth) ? l.birth : '';
   if (birth !== l.birth) out.push('birthDate');
   if (yymmdd(f.expiryDate) !== l.expiry) out.push('expiryDate');
   if (squash(f.surname) !== squash(l.surname)) out.push('surname');
@@ -126,10 +126,14 @@ function account(t: Record<string, Tally>, kind: string, r: Result, l: Label): s
 
 function report(title: string, t: Record<string, Tally>): void {
   console.log(`\n${title}`);
-  console.log('| kind | n | MRZ located | fully correct (6 fields) | reported valid | reported valid with a wrong field (of which a check-digit field) |');
+  console.log(
+    '| kind | n | MRZ located | fully correct (6 fields) | reported valid | reported valid with a wrong field (of which a check-digit field) |',
+  );
   console.log('|---|---|---|---|---|---|');
   for (const [k, x] of Object.entries(t).sort((a, b) => (a[0] === 'all' ? 1 : b[0] === 'all' ? -1 : a[0].localeCompare(b[0]))))
-    console.log(`| ${k} | ${x.n} | ${x.located} | ${x.correct} (${((100 * x.correct) / x.n).toFixed(0)} %) | ${x.reportedValid} | ${x.validWrong} (${x.validWrongChecked}) |`);
+    console.log(
+      `| ${k} | ${x.n} | ${x.located} | ${x.correct} (${((100 * x.correct) / x.n).toFixed(0)} %) | ${x.reportedValid} | ${x.validWrong} (${x.validWrongChecked}) |`,
+    );
 }
 
 function percentile(v: number[], q: number): number {
@@ -154,7 +158,9 @@ async function stackLines(files: string[]): Promise<Buffer> {
     const y0 = margin + i * (H + gap);
     for (let y = 0; y < H; y++) l.data.copy(canvas, (y0 + y) * width + margin, y * l.width, (y + 1) * l.width);
   });
-  return sharp(canvas, { raw: { width, height, channels: 1 } }).png().toBuffer();
+  return sharp(canvas, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
 }
 
 async function main(): Promise<void> {
@@ -173,8 +179,7 @@ async function main(): Promise<void> {
     const { MrzOcr } = await import('../src/engines/document/mrz-ocr.js');
     ocr = new MrzOcr({ secondEngine: false });
   }
-  const read = (b: Buffer): Promise<Result> =>
-    engine.readDocument(b, { now: NOW, acceptSpecimens: true, ...(ocr ? { ocr } : {}) });
+  const read = (b: Buffer): Promise<Result> => engine.readDocument(b, { now: NOW, acceptSpecimens: true, ...(ocr ? { ocr } : {}) });
   console.log(`# MRZ on real captures (engine module ${modulePath}${ocr ? ', tesseract only' : ''})`);
   const totals: number[] = [];
 
@@ -215,8 +220,11 @@ async function main(): Promise<void> {
   if (SETS.includes('B')) {
     const t: Record<string, Tally> = {};
     const lineRows = parseCsv(readFileSync(join(real, 'lines', 'labels.csv'), 'utf8'));
-    const mrzs = parseCsv(readFileSync(join(real, 'lines', 'mrz_reconstructed.csv'), 'utf8')).filter((m) => m.check_digits === 'all_checks_pass');
-    const picked = LINES_LIMIT > 0 ? mrzs.filter((_, i) => i % Math.max(1, Math.floor(mrzs.length / LINES_LIMIT)) === 0).slice(0, LINES_LIMIT) : mrzs;
+    const mrzs = parseCsv(readFileSync(join(real, 'lines', 'mrz_reconstructed.csv'), 'utf8')).filter(
+      (m) => m.check_digits === 'all_checks_pass',
+    );
+    const picked =
+      LINES_LIMIT > 0 ? mrzs.filter((_, i) => i % Math.max(1, Math.floor(mrzs.length / LINES_LIMIT)) === 0).slice(0, LINES_LIMIT) : mrzs;
     let skipped = 0;
     for (const m of picked) {
       const lines = lineRows
@@ -240,9 +248,13 @@ async function main(): Promise<void> {
         nationality: m.nationality ?? '',
       };
       const wrong = account(t, label.kind, r, label);
-      if (wrong.length && r.mrz?.valid) console.log(`  ${m.mrz_id}: valid=${r.mrz.valid} wrong ${wrong.join(',')} [${r.reasons.join(',')}]`);
+      if (wrong.length && r.mrz?.valid)
+        console.log(`  ${m.mrz_id}: valid=${r.mrz.valid} wrong ${wrong.join(',')} [${r.reasons.join(',')}]`);
     }
-    report(`B. real MRZ line crops re-stacked: ${picked.length - skipped} check-digit-verified MRZs (every ${Math.max(1, Math.floor(mrzs.length / Math.max(1, LINES_LIMIT)))}th of ${mrzs.length}; ${skipped} skipped: lines missing)`, t);
+    report(
+      `B. real MRZ line crops re-stacked: ${picked.length - skipped} check-digit-verified MRZs (every ${Math.max(1, Math.floor(mrzs.length / Math.max(1, LINES_LIMIT)))}th of ${mrzs.length}; ${skipped} skipped: lines missing)`,
+      t,
+    );
   }
 
   if (SETS.includes('C')) {
@@ -261,10 +273,14 @@ async function main(): Promise<void> {
         if (r.reasons.includes('mrz_field_ambiguous')) ambiguous++;
         console.log(`  ${f.padEnd(22)} ${r.mrz?.format ?? '-'} valid=${r.mrz?.valid ?? false} ${r.verdict} [${r.reasons.join(',')}]`);
       }
-      console.log(`\nC. PassportEye specimens (${n}, no field labels): MRZ located ${located}, reported valid ${valid}, mrz_field_ambiguous ${ambiguous}`);
+      console.log(
+        `\nC. PassportEye specimens (${n}, no field labels): MRZ located ${located}, reported valid ${valid}, mrz_field_ambiguous ${ambiguous}`,
+      );
     }
   }
-  console.log(`\nDocument check latency over ${totals.length} images: p50 ${Math.round(percentile(totals, 0.5))} ms, p90 ${Math.round(percentile(totals, 0.9))} ms`);
+  console.log(
+    `\nDocument check latency over ${totals.length} images: p50 ${Math.round(percentile(totals, 0.5))} ms, p90 ${Math.round(percentile(totals, 0.9))} ms`,
+  );
   await engine.shutdownDocumentEngine();
   if (ocr) await (ocr as { terminate: () => Promise<void> }).terminate();
 }

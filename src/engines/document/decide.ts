@@ -26,6 +26,7 @@ export const REASON_CODES = {
   screen_moire: 'needs_review',
   mrz_print_inconsistent: 'needs_review',
   viz_mrz_mismatch: 'needs_review',
+  viz_name_mismatch: 'needs_review',
   unknown_issuing_state: 'needs_review',
   expiry_date_missing: 'needs_review',
   birth_date_missing: 'needs_review',
@@ -71,6 +72,7 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
   if (tamper.screenMoire) reasons.add('screen_moire');
   if (tamper.mrzPrintInconsistent) reasons.add('mrz_print_inconsistent');
   if (input.viz?.mismatch) reasons.add('viz_mrz_mismatch');
+  if (input.viz?.nameMismatch) reasons.add('viz_name_mismatch');
 
   if (mrz) {
     const failed = mrz.checks.filter((c) => !c.valid).map((c) => c.field);

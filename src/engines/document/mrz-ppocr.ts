@@ -190,7 +190,12 @@ export function decodeCtc(probs: Float32Array, steps: number, nClass: number, cl
     // Normalise over the MRZ classes so that "unsure between two MRZ glyphs" reads as such.
     const total = bestP + secondP + 1e-9;
     if (symbol !== prev || current === null) {
-      current = { ch: MRZ_ALPHABET.charAt(symbol), p: bestP / total, alt: second >= 0 ? MRZ_ALPHABET.charAt(second) : '', altP: secondP / total };
+      current = {
+        ch: MRZ_ALPHABET.charAt(symbol),
+        p: bestP / total,
+        alt: second >= 0 ? MRZ_ALPHABET.charAt(second) : '',
+        altP: secondP / total,
+      };
       chars.push(current);
     } else if (bestP / total > current.p) {
       current.p = bestP / total;

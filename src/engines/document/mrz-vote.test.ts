@@ -63,7 +63,18 @@ describe('whole-line vote (issue #19)', () => {
 
 describe('evidence alignment and CTC decoding', () => {
   test('evidence only where the OCR line holds the same character', () => {
-    const ev = alignEvidence(['AB<'], [{ chars: [{ ch: 'A', confidence: 90 }, { ch: '8', confidence: 40, alt: 'B' }, { ch: '<', confidence: 99 }] }]);
+    const ev = alignEvidence(
+      ['AB<'],
+      [
+        {
+          chars: [
+            { ch: 'A', confidence: 90 },
+            { ch: '8', confidence: 40, alt: 'B' },
+            { ch: '<', confidence: 99 },
+          ],
+        },
+      ],
+    );
     assert.deepEqual(ev[0]?.[0], { confidence: 90 });
     assert.equal(ev[0]?.[1], null);
   });

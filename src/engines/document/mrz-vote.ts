@@ -25,15 +25,7 @@ export interface VoteInput {
 }
 
 export type FieldName =
-  | 'documentNumber'
-  | 'birthDate'
-  | 'expiryDate'
-  | 'personalNumber'
-  | 'surname'
-  | 'givenNames'
-  | 'nationality'
-  | 'issuingState'
-  | 'sex';
+  'documentNumber' | 'birthDate' | 'expiryDate' | 'personalNumber' | 'surname' | 'givenNames' | 'nationality' | 'issuingState' | 'sex';
 
 export interface FieldConfidence {
   field: FieldName;
@@ -138,12 +130,7 @@ function voteGroup(group: VoteInput[], now: Date): VoteResult | null {
   return { parsed: chosen.parsed, lead, lineSupport: chosen.support, confirmedBy, fieldConfidence, ambiguous };
 }
 
-function confidences(
-  group: VoteInput[],
-  chosen: ParsedMrz,
-  accepted: { parsed: ParsedMrz }[],
-  ambiguous: FieldName[],
-): FieldConfidence[] {
+function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: ParsedMrz }[], ambiguous: FieldName[]): FieldConfidence[] {
   const engines = new Set(group.map((r) => r.engine));
   const out: FieldConfidence[] = [];
   for (const field of [...CHECKED, ...UNCHECKED]) {
@@ -161,7 +148,8 @@ function confidences(
     let level: FieldConfidence['level'];
     if (ambiguous.includes(field) || rawAgreeing.length === 0) level = 'low';
     else if (!checked && agreeing.length * 2 <= group.length && rivals.length > 0) level = 'low';
-    else if (agreeing.length >= 2 && (agreeEngines.size === engines.size || engines.size === 1) && (checked || rivals.length === 0)) level = 'high';
+    else if (agreeing.length >= 2 && (agreeEngines.size === engines.size || engines.size === 1) && (checked || rivals.length === 0))
+      level = 'high';
     else level = 'medium';
     out.push({
       field,
@@ -178,11 +166,31 @@ function confidences(
 
 /** Spans of fields no check digit covers, inside lines that also hold checked fields. */
 const UNCHECKED_SPANS: Record<string, [number, number, number][]> = {
-  TD3: [[0, 2, 5], [1, 10, 13], [1, 20, 21]],
-  TD2: [[0, 2, 5], [1, 10, 13], [1, 20, 21]],
-  MRVA: [[0, 2, 5], [1, 10, 13], [1, 20, 21]],
-  MRVB: [[0, 2, 5], [1, 10, 13], [1, 20, 21]],
-  TD1: [[0, 2, 5], [1, 7, 8], [1, 15, 18]],
+  TD3: [
+    [0, 2, 5],
+    [1, 10, 13],
+    [1, 20, 21],
+  ],
+  TD2: [
+    [0, 2, 5],
+    [1, 10, 13],
+    [1, 20, 21],
+  ],
+  MRVA: [
+    [0, 2, 5],
+    [1, 10, 13],
+    [1, 20, 21],
+  ],
+  MRVB: [
+    [0, 2, 5],
+    [1, 10, 13],
+    [1, 20, 21],
+  ],
+  TD1: [
+    [0, 2, 5],
+    [1, 7, 8],
+    [1, 15, 18],
+  ],
 };
 
 /**
@@ -277,7 +285,10 @@ export function correctReading(
  * the OCR line that agrees with it in most positions, and a column gets evidence only where the two hold
  * the same character (padding and trimming shift columns; where they do, no evidence means no substitution).
  */
-export function alignEvidence(lines: string[], ocr: { chars: { ch: string; confidence: number; alt?: string }[] }[]): (CharEvidence | null)[][] {
+export function alignEvidence(
+  lines: string[],
+  ocr: { chars: { ch: string; confidence: number; alt?: string }[] }[],
+): (CharEvidence | null)[][] {
   return lines.map((line) => {
     let best: { chars: { ch: string; confidence: number; alt?: string }[]; hits: number } | null = null;
     for (const o of ocr) {

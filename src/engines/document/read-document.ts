@@ -157,7 +157,13 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
           ]
         : []),
     ],
-    model: [ENGINE_MODEL, MRZ_OCR_MODEL, ...(search.engines.includes('ppocr') ? [PPOCR_MODEL] : []), ...(viz ? [VIZ_OCR_MODEL] : []), ...(wantBarcode ? [BARCODE_MODEL] : [])],
+    model: [
+      ENGINE_MODEL,
+      MRZ_OCR_MODEL,
+      ...(search.engines.includes('ppocr') ? [PPOCR_MODEL] : []),
+      ...(viz ? [VIZ_OCR_MODEL] : []),
+      ...(wantBarcode ? [BARCODE_MODEL] : []),
+    ],
     timings,
   };
 }

@@ -178,7 +178,10 @@ function confirmed(vote: NonNullable<ReturnType<typeof voteLines>>, engines: Mrz
  * whether one of them came from the other engine. A forged or misprinted MRZ reads the same way at every
  * scale and contrast and to both engines; an OCR slip usually does not.
  */
-export function failureAgreement(best: MrzReading | null, readings: MrzReading[]): { failureAgreement: number; failureCrossEngine: boolean } {
+export function failureAgreement(
+  best: MrzReading | null,
+  readings: MrzReading[],
+): { failureAgreement: number; failureCrossEngine: boolean } {
   const p = best?.parsed;
   const failing = p?.checks.filter((c) => !c.valid) ?? [];
   if (!best || !p || failing.length === 0) return { failureAgreement: 0, failureCrossEngine: false };
