@@ -115,3 +115,15 @@ describe('check-digit substitution is guarded by the OCR evidence (issue #19)', 
     assert.equal(r?.parsed.fields.documentNumber, '12O45O789');
   });
 });
+
+describe('names filler', () => {
+  test('letters standing alone in the filler run after the names are specks, not names', () => {
+    const r = correctMrz(['P<CZESPECIMEN<<VZOR<<<<<<<A<<<<<<<S<<<<<<<<<', '99006000<8CZE1102299F16090641152291111<<<<24'], NOW);
+    assert.equal(r?.parsed.lines[0], 'P<CZESPECIMEN<<VZOR<<<<<<<<<<<<<<<<<<<<<<<<<');
+    assert.equal(r?.parsed.fields.givenNames, 'VZOR');
+  });
+  test('a name part after a double filler is kept', () => {
+    const r = correctMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'], NOW);
+    assert.equal(r?.parsed.fields.givenNames, 'ANNA MARIA');
+  });
+});

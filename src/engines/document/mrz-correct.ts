@@ -254,6 +254,20 @@ export function correctMrz(lines: string[], now: Date = new Date(), options: Cor
         set(line, c, ch === 'H' || ch === 'N' ? 'M' : ch === 'E' || ch === 'P' ? 'F' : '<', 'field_type');
     }
   }
+  // Names are left-justified and padded with fillers: after a run of three fillers only fillers follow. A
+  // letter or two standing alone in that run is a speck, watermark or guilloche read as a glyph.
+  const names = format === 'TD1' ? ([2, 0] as const) : ([0, 5] as const);
+  const row = grid[names[0]];
+  if (row) {
+    const text = row.join('');
+    const pad = text.indexOf('<<<', names[1]);
+    if (pad >= 0) {
+      const tail = text.slice(pad);
+      if (/^[<A-Z0-9]*$/.test(tail) && tail.split('<').every((t) => t.length <= 2)) {
+        for (let c = pad; c < text.length; c++) if (text.charAt(c) !== '<') set(names[0], c, '<', 'field_type');
+      }
+    }
+  }
   let parsed = parseMrz(
     grid.map((r) => r.join('')),
     { now },
