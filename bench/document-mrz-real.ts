@@ -95,7 +95,7 @@ function wrongFields(r: Result, l: Label): string[] {
   if (yymmdd(f.expiryDate) !== l.expiry) out.push('expiryDate');
   if (squash(f.surname) !== squash(l.surname)) out.push('surname');
   if (squash(f.givenNames) !== squash(l.given)) out.push('givenNames');
-  if (f.nationality !== l.nationality) out.push('nationality');
+  if (f.nationality.replace(/</g, '') !== l.nationality.replace(/</g, '')) out.push('nationality');
   return out;
 }
 

@@ -93,9 +93,9 @@ function voteGroup(group: VoteInput[], now: Date): VoteResult | null {
       v.engines.add(r.engine);
       counts.set(text, v);
     }
-    variants.push([...counts.values()].sort((a, b) => b.support - a.support).slice(0, MAX_VARIANTS_PER_LINE));
+    variants.push([...counts.values()].sort((a, b) => weight(b) - weight(a)).slice(0, MAX_VARIANTS_PER_LINE));
   }
-  const accepted: { lines: string[]; parsed: ParsedMrz; support: number[]; engines: Set<MrzEngine>[] }[] = [];
+  const accepted: { lines: string[]; parsed: ParsedMrz; support: number[]; engines: Set<MrzEngine>[]; weight: number }[] = [];
   const walk = (i: number, picked: { text: string; support: number; engines: Set<MrzEngine> }[]): void => {
     if (i === lineCount) {
       const lines = picked.map((p) => p.text);
@@ -106,7 +106,13 @@ function voteGroup(group: VoteInput[], now: Date): VoteResult | null {
         return;
       }
       if (acceptable(parsed)) {
-        accepted.push({ lines, parsed, support: picked.map((p) => p.support), engines: picked.map((p) => p.engines) });
+        accepted.push({
+          lines,
+          parsed,
+          support: picked.map((p) => p.support),
+          engines: picked.map((p) => p.engines),
+          weight: sum(picked.map(weight)),
+        });
       }
       return;
     }
@@ -115,7 +121,7 @@ function voteGroup(group: VoteInput[], now: Date): VoteResult | null {
   walk(0, []);
   if (accepted.length === 0) return null;
   // The best-supported combination is reported; the others are rivals.
-  accepted.sort((a, b) => sum(b.support) - sum(a.support));
+  accepted.sort((a, b) => b.weight - a.weight);
   const chosen = fieldMajority(accepted[0] as (typeof accepted)[number], group, now);
   const ambiguous = CHECKED.filter((f) => accepted.some((a) => value(a.parsed, f) !== value(chosen.parsed, f)));
   // Check-digit lines: the lines holding a check digit (TD3/TD2/MRV: line 2; TD1: lines 1 and 2).
@@ -255,6 +261,15 @@ function value(p: ParsedMrz, field: FieldName): string | null {
 function acceptable(p: ParsedMrz): boolean {
   if (!p.checkDigitsValid || p.checks.length === 0) return false;
   return p.problems.every((x) => x === 'invalid_birth_date' || x === 'invalid_expiry_date' || x.startsWith('unknown_'));
+}
+
+/**
+ * How much a line variant is trusted: first by how many engines read it (passes of one engine share its
+ * systematic misreads), then PP-OCR over tesseract (the legacy engine reads OCR-B W as N or H, M as H:
+ * on real captures PP-OCR's names were right where the two disagreed), then by how many passes read it.
+ */
+function weight(v: { support: number; engines: Set<MrzEngine> }): number {
+  return v.engines.size * 100 + (v.engines.has('ppocr') ? 50 : 0) + v.support;
 }
 
 function sum(v: number[]): number {
