@@ -248,7 +248,7 @@ async function main(): Promise<void> {
         nationality: m.nationality ?? '',
       };
       const wrong = account(t, label.kind, r, label);
-      if (wrong.length && r.mrz?.valid)
+      if (wrong.length && r.mrz?.valid && !r.reasons.includes('mrz_field_ambiguous'))
         console.log(`  ${m.mrz_id}: valid=${r.mrz.valid} wrong ${wrong.join(',')} [${r.reasons.join(',')}]`);
     }
     report(
