@@ -88,3 +88,12 @@ describe('evidence alignment and CTC decoding', () => {
     assert.ok((out.chars[0]?.p ?? 0) > 0.7);
   });
 });
+
+describe('PP-OCR chevrons read as K in the names line', () => {
+  test('a K where tesseract reads a filler is a filler, so the names agree', () => {
+    const pp = L1.replace('ANNA<MARIA', 'ANNAKMARIA');
+    const v = voteLines([reading('tesseract', [L1, L2]), reading('ppocr', [pp, L2])], NOW);
+    assert.equal(v?.parsed.fields.givenNames, 'ANNA MARIA');
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'givenNames')?.level, 'high');
+  });
+});

@@ -30,8 +30,8 @@ export type FieldName =
 export interface FieldConfidence {
   field: FieldName;
   /** high: read identically by two or more readings (and by both engines when both ran), no rival;
-   * medium: one reading, not contradicted; low: rival readings, or made valid only by an unsupported
-   * substitution. */
+   * medium: one reading, or only through a guarded check-digit substitution, not contradicted; low: rival
+   * readings (for checked fields: rivals that also pass the digit; for names: engines disagree). */
   level: 'high' | 'medium' | 'low';
   /** Share of the readings of this MRZ that read the reported value (0-1). */
   agreement: number;
@@ -81,7 +81,8 @@ export function voteLines(inputs: VoteInput[], now: Date): VoteResult | null {
   return best?.result ?? null;
 }
 
-function voteGroup(group: VoteInput[], now: Date): VoteResult | null {
+function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
+  const group = chevronsFromTesseract(input, now);
   const lineCount = group[0]?.lines.length ?? 0;
   const variants: { text: string; support: number; engines: Set<MrzEngine> }[][] = [];
   for (let i = 0; i < lineCount; i++) {
@@ -152,7 +153,10 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
       : [...new Set(values.filter((v): v is string => v !== null && v !== reported))];
     const agreeEngines = new Set(agreeing.map((r) => r.engine));
     let level: FieldConfidence['level'];
-    if (ambiguous.includes(field) || rawAgreeing.length === 0) level = 'low';
+    // A value that only a check-digit substitution produced (made only at a character its OCR was unsure
+    // of, and only when unique) stands at medium unless another reading contradicts it with a value of its own.
+    if (ambiguous.includes(field) || (rawAgreeing.length === 0 && rivals.length > 0)) level = 'low';
+    else if (rawAgreeing.length === 0) level = 'medium';
     else if (!checked && agreeing.length * 2 <= group.length && rivals.length > 0) level = 'low';
     else if (agreeing.length >= 2 && (agreeEngines.size === engines.size || engines.size === 1) && (checked || rivals.length === 0))
       level = 'high';
@@ -168,6 +172,32 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     });
   }
   return out;
+}
+
+/**
+ * PP-OCR reads the OCR-B chevron as K now and then. In the names line (no check digit to catch it), a K
+ * where a tesseract reading of the same line has a filler is taken as the filler; whole names then agree.
+ */
+function chevronsFromTesseract(group: VoteInput[], now: Date): VoteInput[] {
+  const tess = group.filter((r) => r.engine === 'tesseract');
+  if (tess.length === 0) return group;
+  return group.map((r) => {
+    if (r.engine !== 'ppocr' || !r.parsed) return r;
+    const names = r.parsed.format === 'TD1' ? 2 : 0;
+    const line = r.lines[names];
+    if (!line) return r;
+    const fixed = line
+      .split('')
+      .map((ch, c) => (ch === 'K' && tess.some((t) => t.lines[names]?.charAt(c) === '<') ? '<' : ch))
+      .join('');
+    if (fixed === line) return r;
+    const lines = r.lines.map((l, i) => (i === names ? fixed : l));
+    try {
+      return { ...r, lines, parsed: parseMrz(lines, { now }) };
+    } catch {
+      return r;
+    }
+  });
 }
 
 /** Spans of fields no check digit covers, inside lines that also hold checked fields. */
