@@ -112,7 +112,9 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
           parsed,
           support: picked.map((p) => p.support),
           engines: picked.map((p) => p.engines),
-          weight: sum(picked.map(weight)),
+          // A well-formed reading beats a better-supported malformed one (a dropped or shifted first
+          // character leaves a document code and state codes that do not exist).
+          weight: sum(picked.map(weight)) - 1000 * (parsed.problems.length + (parsed.fields.documentType === 'other' ? 1 : 0)),
         });
       }
       return;
@@ -150,7 +152,8 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     const rawAgreeing = agreeing.filter((r) => !r.corrections.some((c) => c.reason === 'check_digit' && inField(c, chosen.format, field)));
     const rivals = checked
       ? [...new Set(accepted.map((a) => value(a.parsed, field)).filter((v): v is string => v !== null && v !== reported))]
-      : [...new Set(values.filter((v): v is string => v !== null && v !== reported))];
+      : // A malformed reading (no such document code, shifted line) is no witness against a name.
+        [...new Set(values.filter((v, i): v is string => v !== null && v !== reported && wellFormed(group[i]?.parsed ?? null)))];
     const agreeEngines = new Set(agreeing.map((r) => r.engine));
     let level: FieldConfidence['level'];
     // A value that only a check-digit substitution produced (made only at a character its OCR was unsure
@@ -282,6 +285,14 @@ function value(p: ParsedMrz, field: FieldName): string | null {
   const v = p.fields[field];
   if (v === undefined || v === null) return null;
   return String(v);
+}
+
+function wellFormed(p: ParsedMrz | null): boolean {
+  return (
+    p !== null &&
+    p.fields.documentType !== 'other' &&
+    p.problems.every((x) => !x.startsWith('invalid_') || x === 'invalid_birth_date' || x === 'invalid_expiry_date')
+  );
 }
 
 /**
