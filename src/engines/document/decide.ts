@@ -131,14 +131,17 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
       if (ok === false) reasons.add('under_minimum_age');
       signals.push(signal('holder_age', age, ok, options.minimumAge === undefined ? {} : { threshold: options.minimumAge }));
     }
+    // A zone that could not be read gives no trustworthy type or country: a misread letter must not turn a
+    // genuine document into a refused one (the reader asks for a retake or a reviewer instead).
+    const misread = reasons.has('mrz_unreadable');
     if (options.allowedCountries && options.allowedCountries.length > 0) {
       const allowed = options.allowedCountries.map((c) => c.toUpperCase()).includes(fields.issuingState);
-      if (!allowed) reasons.add('issuing_country_not_allowed');
+      if (!allowed && !misread) reasons.add('issuing_country_not_allowed');
       signals.push(signal('issuing_country_allowed', fields.issuingState, allowed, { threshold: options.allowedCountries.join(',') }));
     }
     if (options.expectedDocumentTypes && options.expectedDocumentTypes.length > 0) {
       const ok = options.expectedDocumentTypes.includes(fields.documentType);
-      if (!ok) reasons.add('document_type_not_accepted');
+      if (!ok && !misread) reasons.add('document_type_not_accepted');
       signals.push(signal('document_type_accepted', fields.documentType, ok, { threshold: options.expectedDocumentTypes.join(',') }));
     }
   }
