@@ -17,7 +17,8 @@ export const DEFAULT_JOURNEYS: { key: string; name: string; definition: JourneyD
       checks: [
         { type: 'document', settings: { accepted_types: ['passport', 'id_card', 'driving_licence'] } },
         { type: 'liveness', settings: { threshold: 0.5 } },
-        { type: 'face_match', settings: { threshold: 0.65 } },
+        // No explicit threshold: the face engine's calibrated default (FACE_MATCH_THRESHOLD) applies.
+        { type: 'face_match', settings: {} },
         { type: 'sanctions_pep', settings: { datasets: ['sanctions', 'pep'], threshold: 0.8 } },
         { type: 'risk_score', settings: {} },
       ],

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { FACE_MATCH_THRESHOLD } from '../../../engines/face/index.js';
 import { evaluateAge, evaluateFaceMatch, evaluateLiveness } from '../face/index.js';
 import type { PipelineStep, StepState } from '../check-type.js';
 import { withoutEngine } from './outcomes.js';
@@ -11,7 +12,11 @@ export const livenessSettings = Type.Object(
   { additionalProperties: false },
 );
 export const faceMatchSettings = Type.Object(
-  { threshold: Type.Optional(Threshold(0.65, 'Similarity at or above which the selfie matches the portrait')) },
+  {
+    threshold: Type.Optional(
+      Threshold(FACE_MATCH_THRESHOLD, 'Cosine similarity (face-api recognition net) at or above which the selfie matches the portrait'),
+    ),
+  },
   { additionalProperties: false },
 );
 export const ageSettings = Type.Object(
