@@ -5,6 +5,8 @@ import { acquireLock, readLock } from './platform/embedded-lock.js';
 import { runCommand, USAGE } from './cli/commands.js';
 import { runRemote } from './cli/admin-socket.js';
 import { configureAuditKey } from './platform/audit.js';
+import { registerEvents } from './platform/event-catalog.js';
+import { EVENTS } from './modules/index.js';
 import { resolve } from 'node:path';
 
 async function main(argv: string[]): Promise<number> {
@@ -14,6 +16,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   configureAuditKey(config.masterKey);
+  registerEvents(EVENTS);
   // A checkpoint file is read by whichever process runs the command (the server, over the admin socket).
   argv = argv.map((a, i) => (argv[i - 1] === '--checkpoint' ? resolve(a) : a));
   const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
@@ -34,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
     if (argv[0] !== 'migrate') await migrate(db);
-    return await runCommand(db, argv, io);
+    return await runCommand(db, argv, io, config);
   } finally {
     await db.close();
     release();

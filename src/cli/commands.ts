@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Db } from '../platform/db.js';
+import type { Config } from '../config.js';
 import { migrate } from '../platform/db.js';
 import { createAccount, getAccount, listAccounts } from '../platform/accounts.js';
 import { seedDefaultJourneys } from '../modules/journeys/index.js';
@@ -34,7 +35,7 @@ commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR d
 class UsageError extends Error {}
 
 /** Runs one CLI command against a database. Returns the exit code. */
-export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<number> {
+export async function runCommand(db: Db, argv: string[], io: CliIo, config: Config): Promise<number> {
   const [group, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -173,7 +174,7 @@ export async function runCommand(db: Db, argv: string[], io: CliIo): Promise<num
         return await runListsCommand(
           db,
           action!,
-          { positionals, format: values.format, source: values.source, all: values.all === true, json },
+          { positionals, format: values.format, source: values.source, all: values.all === true, json, settings: config.checks.screening },
           io,
         );
       default:

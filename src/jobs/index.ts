@@ -15,18 +15,19 @@ import {
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { Sealer } from '../platform/crypto.js';
-import { loadConfig } from '../config.js';
+import type { Config } from '../config.js';
 
 export interface JobDeps {
   db: Db;
-  /** Opens sealed personal data (monitored subjects); made from MASTER_KEY when not given. */
+  config: Config;
+  /** Opens sealed personal data (monitored subjects); made from config.masterKey when not given. */
   sealer?: Sealer;
 }
 
 /** Every queue the worker serves, with its handler. Modules add their queues here. */
 export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
   let sealer = deps.sealer;
-  const sealerOf = () => (sealer ??= new Sealer(loadConfig().masterKey));
+  const sealerOf = () => (sealer ??= new Sealer(deps.config.masterKey));
   return {
     [QUEUES.auditSeal]: async () => {
       while ((await sealAuditChain(deps.db)) > 0);
@@ -43,11 +44,11 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     [QUEUES.contactPurge]: async () => {
       await purgeContactHistory(deps.db);
     },
-    ...screeningJobHandlers(deps.db),
+    ...screeningJobHandlers(deps.db, deps.config.checks.screening),
     ...monitoringJobHandlers(deps.db, sealerOf),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
-    ...pipelineJobHandlers(deps.db, sealerOf),
+    ...pipelineJobHandlers(deps.db, sealerOf, deps.config.checks.document),
     ...enrolJobHandlers(deps.db, sealerOf),
   };
 }
@@ -70,19 +71,21 @@ export async function analyzeChangedTables(db: Db): Promise<string[]> {
 }
 
 /** Recurring maintenance, enqueued with a dedupe key so N workers still run each once per period. */
-export const RECURRING: { queue: string; everyMs: number }[] = [
-  { queue: QUEUES.auditSeal, everyMs: 2_000 },
-  { queue: QUEUES.idempotencyPurge, everyMs: 3_600_000 },
-  { queue: QUEUES.jobsPurge, everyMs: 3_600_000 },
-  { queue: QUEUES.contactPurge, everyMs: 3_600_000 },
-  { queue: QUEUES.dbAnalyze, everyMs: 60_000 },
-  ...listSyncSchedule(),
-  ...VERIFICATION_RECURRING,
-  ...RETENTION_RECURRING,
-];
+export function recurringJobs(config: Config): { queue: string; everyMs: number }[] {
+  return [
+    { queue: QUEUES.auditSeal, everyMs: 2_000 },
+    { queue: QUEUES.idempotencyPurge, everyMs: 3_600_000 },
+    { queue: QUEUES.jobsPurge, everyMs: 3_600_000 },
+    { queue: QUEUES.contactPurge, everyMs: 3_600_000 },
+    { queue: QUEUES.dbAnalyze, everyMs: 60_000 },
+    ...listSyncSchedule(config.checks.screening),
+    ...VERIFICATION_RECURRING,
+    ...RETENTION_RECURRING,
+  ];
+}
 
-export function startScheduler(db: Db, onError: (err: unknown) => void): () => void {
-  const timers = RECURRING.map(({ queue, everyMs }) => {
+export function startScheduler(db: Db, config: Config, onError: (err: unknown) => void): () => void {
+  const timers = recurringJobs(config).map(({ queue, everyMs }) => {
     const tick = () => enqueueJob(db, queue, {}, { dedupeKey: `recurring:${queue}`, maxAttempts: 1 }).catch(onError);
     void tick();
     return setInterval(tick, everyMs);

@@ -1,16 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleOptions } from '../platform/app-types.js';
+import { PLATFORM_EVENTS, type EventDeclaration } from '../platform/event-catalog.js';
 import { listsModule } from './lists/index.js';
 import { captureModule, hostedPageModule } from './capture/index.js';
 import { webhookDeliveriesModule, webhooksModule } from './webhooks/index.js';
 import { eventsModule } from './events/index.js';
 import { auditEventsModule } from './audit-events/index.js';
 import { usageModule } from './usage/index.js';
-import { CHECK_ROUTES } from './checks/index.js';
-import { monitoringModule } from './monitoring/index.js';
+import { CHECK_EVENTS, CHECK_ROUTES } from './checks/index.js';
+import { MONITORING_EVENTS, monitoringModule } from './monitoring/index.js';
 import { journeysModule } from './journeys/index.js';
-import { sandboxModule, verificationsModule, verificationEvidenceModule, verificationImportsModule } from './verifications/index.js';
-import { casesModule } from './cases/index.js';
+import {
+  sandboxModule,
+  VERIFICATION_EVENTS,
+  verificationsModule,
+  verificationEvidenceModule,
+  verificationImportsModule,
+} from './verifications/index.js';
+import { CASE_EVENTS, casesModule } from './cases/index.js';
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
@@ -32,4 +39,17 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/verifications', plugin: verificationImportsModule },
   { prefix: '/v1/sandbox', plugin: sandboxModule },
   { prefix: '/v1/cases', plugin: casesModule },
+];
+
+/**
+ * Every event type the service emits, in one explicit list: each module declares its events
+ * (`events.ts`, exported by its face) and adds them here. The entry points register the list
+ * (`registerEvents(EVENTS)`: buildApp, the worker, the CLI); the OpenAPI `webhooks` section follows its order.
+ */
+export const EVENTS: readonly EventDeclaration[] = [
+  ...PLATFORM_EVENTS,
+  ...CHECK_EVENTS,
+  ...CASE_EVENTS,
+  ...VERIFICATION_EVENTS,
+  ...MONITORING_EVENTS,
 ];

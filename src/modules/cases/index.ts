@@ -4,3 +4,4 @@ export { openAlertCase, openReviewCase } from './open-case.js';
 export { caseRows } from './repository.js';
 export { casesModule } from './routes.js';
 export { reviewSeverity } from './severity.js';
+export { CASE_EVENTS } from './events.js';
