@@ -8,6 +8,8 @@ import { Sealer } from '../../src/platform/crypto.js';
 
 let t: TestApp;
 let rx: WebhookReceiver;
+/** Receives the security cases' deliveries, so their kept-alive sockets never touch rx's. */
+let sink: WebhookReceiver;
 let dispatcher: WebhookDispatcher;
 before(async () => {
   t = await createTestApp({ config: {} });
@@ -27,9 +29,11 @@ before(async () => {
     workerId: 'test-worker',
   });
   rx = await new WebhookReceiver().start();
+  sink = await new WebhookReceiver().start();
 });
 after(async () => {
   await rx.close();
+  await sink.close();
   await t.close();
 });
 
@@ -102,29 +106,6 @@ describe('destinations', () => {
   });
   routeSecurityTests('listWebhookDeliveries', () => t, { method: 'GET', url: () => '/v1/webhook-deliveries', scope: 'webhooks:read' });
   routeSecurityTests('listEvents', () => t, { method: 'GET', url: () => '/v1/events', scope: 'webhooks:read' });
-  /** A delivery of a test event to the local receiver (the dispatcher fans the event out into it). */
-  const makeDelivery = async (tt: TestApp, o: Tenant) => {
-    const d = (await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: rx.url, event_types: ['*'] } })).json().id;
-    await tt.call('POST', `/v1/webhooks/${d}/test`, { key: o.sandboxKey });
-    for (let i = 0; i < 20; i++) {
-      await dispatcher.drain();
-      const page = (await tt.call('GET', `/v1/webhook-deliveries?destination_id=${d}`, { key: o.sandboxKey })).json();
-      if (page.data[0]) return page.data[0].id as string;
-    }
-    throw new Error('the test event was never fanned out into a delivery');
-  };
-  routeSecurityTests('getWebhookDelivery', () => t, {
-    method: 'GET',
-    url: (id) => `/v1/webhook-deliveries/${id}`,
-    scope: 'webhooks:read',
-    create: makeDelivery,
-  });
-  routeSecurityTests('redeliverWebhook', () => t, {
-    method: 'POST',
-    url: (id) => `/v1/webhook-deliveries/${id}/redeliver`,
-    scope: 'webhooks:write',
-    create: makeDelivery,
-  });
   routeSecurityTests('getEvent', () => t, {
     method: 'GET',
     url: (id) => `/v1/events/${id}`,
@@ -333,5 +314,34 @@ describe('delivery', () => {
     const other = await t.tenant();
     assert.equal((await t.call('GET', `/v1/events/${ev}`, { key: other.sandboxKey })).statusCode, 404);
     assert.equal((await t.call('POST', `/v1/webhook-deliveries/${first.id}/redeliver`, { key: other.sandboxKey })).statusCode, 404);
+  });
+});
+
+// Last in the file: these deliver to the sink, and nothing of theirs may overlap the delivery tests' timing.
+describe('deliveries: shared security cases', () => {
+  /** A delivery of a test event to the local sink (the dispatcher fans the event out into it). */
+  const makeDelivery = async (tt: TestApp, o: Tenant) => {
+    const d = (await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: sink.url, event_types: ['*'] } })).json().id;
+    await tt.call('POST', `/v1/webhooks/${d}/test`, { key: o.sandboxKey });
+    for (let i = 0; i < 100; i++) {
+      await dispatcher.drain();
+      const page = (await tt.call('GET', `/v1/webhook-deliveries?destination_id=${d}`, { key: o.sandboxKey })).json();
+      // Finished (succeeded or failed) before it is used, so no retry of it competes with later tests' deliveries.
+      if (page.data[0] && ['succeeded', 'failed', 'cancelled'].includes(page.data[0].state)) return page.data[0].id as string;
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    throw new Error('the test event was not delivered to a final state');
+  };
+  routeSecurityTests('getWebhookDelivery', () => t, {
+    method: 'GET',
+    url: (id) => `/v1/webhook-deliveries/${id}`,
+    scope: 'webhooks:read',
+    create: makeDelivery,
+  });
+  routeSecurityTests('redeliverWebhook', () => t, {
+    method: 'POST',
+    url: (id) => `/v1/webhook-deliveries/${id}/redeliver`,
+    scope: 'webhooks:write',
+    create: makeDelivery,
   });
 });
