@@ -27,6 +27,7 @@ import { Sealer } from './platform/crypto.js';
 import './platform/http/types.js';
 import { EVENTS, modules } from './modules/index.js';
 import { registerEvents } from './platform/event-catalog.js';
+import { ConsoleAuth, consoleGate, consoleModule, consoleSettings } from './modules/console/index.js';
 import type { AppDeps } from './platform/app-types.js';
 
 export type { AppDeps, ModuleOptions } from './platform/app-types.js';
@@ -125,7 +126,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerMultipart(app, deps.config.bodyLimitBytes);
   await registerOpenApi(app, deps.config);
   registerMetrics(app, deps.metrics ?? createMetrics());
-  registerAuth(app, { config: deps.config, db: deps.db, keys, rateLimiter: deps.rateLimiter, sealer: full.sealer });
+  // Operators signed in to the console are a second kind of principal on /v1 (src/modules/console).
+  const consoleAuth = new ConsoleAuth(deps.db, full.sealer, consoleSettings(deps.config.console, deps.config.publicBaseUrl), deps.clock);
+  registerAuth(app, {
+    config: deps.config,
+    db: deps.db,
+    keys,
+    rateLimiter: deps.rateLimiter,
+    sealer: full.sealer,
+    console: consoleGate(consoleAuth, deps.config.publicBaseUrl),
+  });
 
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
@@ -141,5 +151,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   for (const mod of modules) await app.register(mod.plugin, { prefix: mod.prefix, deps: full });
+  await app.register(consoleModule, { auth: consoleAuth, publicBaseUrl: deps.config.publicBaseUrl });
   return app;
 }

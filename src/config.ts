@@ -6,6 +6,7 @@ import { ConfigError, group, section, vars, Var, type ConfigSection, type EnvVar
 import { captureConfig } from './modules/capture/config.js';
 import { checksConfig } from './modules/checks/config.js';
 import { verificationsConfig } from './modules/verifications/config.js';
+import { consoleConfig } from './modules/console/config.js';
 
 export { ConfigError } from './platform/config-schema.js';
 export type { EnvVars } from './platform/config-schema.js';
@@ -107,6 +108,7 @@ export const MODULE_CONFIG = group({
   capture: captureConfig,
   checks: checksConfig,
   verifications: verificationsConfig,
+  console: consoleConfig,
 });
 
 /** The whole configuration: the platform's settings and one section per module. */

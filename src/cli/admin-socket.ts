@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import { chmodSync, rmSync } from 'node:fs';
 import type { Db } from '../platform/db.js';
 import type { Config } from '../config.js';
-import { runCommand } from './commands.js';
+import { runCommand, type CliInput } from './commands.js';
 
 export interface RemoteResult {
   code: number;
@@ -22,8 +22,8 @@ export async function startAdminSocket(db: Db, config: Config, path: string, aft
     req.on('end', async () => {
       const out: RemoteResult = { code: 0, stdout: [], stderr: [] };
       try {
-        const { argv } = JSON.parse(body) as { argv: string[] };
-        out.code = await runCommand(db, argv, { out: (l) => out.stdout.push(l), err: (l) => out.stderr.push(l) }, config);
+        const { argv, input } = JSON.parse(body) as { argv: string[]; input?: CliInput };
+        out.code = await runCommand(db, argv, { out: (l) => out.stdout.push(l), err: (l) => out.stderr.push(l) }, config, input ?? {});
         // A key revoked here must stop working in this process at once, not after the cache TTL.
         afterCommand();
       } catch (err) {
@@ -42,7 +42,8 @@ export async function startAdminSocket(db: Db, config: Config, path: string, aft
   return server;
 }
 
-export function runRemote(path: string, argv: string[]): Promise<RemoteResult> {
+/** Sends one CLI invocation; `input` (a password) travels in the body, never in argv. */
+export function runRemote(path: string, argv: string[], input: CliInput = {}): Promise<RemoteResult> {
   return new Promise((resolve, reject) => {
     const req = request({ socketPath: path, path: '/run', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
       let body = '';
@@ -56,6 +57,6 @@ export function runRemote(path: string, argv: string[]): Promise<RemoteResult> {
       });
     });
     req.on('error', reject);
-    req.end(JSON.stringify({ argv }));
+    req.end(JSON.stringify({ argv, input }));
   });
 }

@@ -9,6 +9,11 @@ import { parseScopes } from '../platform/scopes.js';
 import { auditCheckpoint, checkAuditCheckpoint, sealAuditChain, verifyAuditChain, type AuditCheckpoint } from '../platform/audit.js';
 import { readFileSync } from 'node:fs';
 import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
+import { ROLES, UsageProblem, createOperator, disableOperator, isRole, listOperators, operatorView } from '../modules/console/index.js';
+import { Sealer } from '../platform/crypto.js';
+import { runTravelRuleCommand, TRAVEL_RULE_USAGE } from '../modules/travel-rule/index.js';
+import { WALLETS_USAGE, runWalletsCommand } from '../modules/wallets/index.js';
+import { runTransactionsImport, TRANSACTIONS_USAGE } from '../modules/transactions/index.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -24,18 +29,31 @@ Commands:
   keys create --account ID --environment sandbox|production [--scopes a:read,b:write|*] [--name NAME] [--rate-limit N] [--json]
   keys list [--account ID] [--json]
   keys revoke ID [--json]
+  operators create --account ID --email EMAIL --role admin|reviewer|analyst|approver|viewer [--totp] [--password-stdin] [--json]
+                                            the password is read from stdin (--password-stdin) or prompted for, never an argument;
+                                            --totp prints an otpauth:// URI for the authenticator app, once
+  operators list [--account ID] [--json]
+  operators disable ID [--json]             the operator can no longer sign in; their console sessions end at once
   audit verify [--checkpoint FILE]… [--json]  seal pending audit rows, verify the whole keyed chain, and check it
                                             still holds each checkpoint's head (rows deleted from its end)
   audit checkpoint                          print a signed checkpoint of the chain's head (JSON) to keep outside the database
 ${LISTS_USAGE}
+${TRAVEL_RULE_USAGE}
+${WALLETS_USAGE}
+${TRANSACTIONS_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
 commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
 
 class UsageError extends Error {}
 
+/** What a command reads besides its arguments: the operator's password (stdin or a prompt, never argv). */
+export interface CliInput {
+  password?: string;
+}
+
 /** Runs one CLI command against a database. Returns the exit code. */
-export async function runCommand(db: Db, argv: string[], io: CliIo, config: Config): Promise<number> {
+export async function runCommand(db: Db, argv: string[], io: CliIo, config: Config, input: CliInput = {}): Promise<number> {
   const [group, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -48,9 +66,16 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, config: Conf
       'rate-limit': { type: 'string' },
       json: { type: 'boolean', default: false },
       format: { type: 'string' },
+      preset: { type: 'string' },
       source: { type: 'string' },
       all: { type: 'boolean', default: false },
       checkpoint: { type: 'string', multiple: true },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      totp: { type: 'boolean', default: false },
+      'password-stdin': { type: 'boolean', default: false },
+      list: { type: 'string' },
+      skip: { type: 'boolean', default: false },
     },
   });
   const json = values.json === true;
@@ -142,6 +167,47 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, config: Conf
         emit({ id: k.id, revoked_at: k.revoked_at }, `revoked ${k.id}`);
         return 0;
       }
+      case 'operators create': {
+        if (!values.account) throw new UsageError('--account is required');
+        if (!values.email) throw new UsageError('--email is required');
+        if (!values.role || !isRole(values.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+        if (input.password === undefined)
+          throw new UsageError('no password: pipe it with --password-stdin or run in a terminal to be prompted');
+        const { operator, otpauth } = await createOperator(db, new Sealer(config.masterKey), {
+          accountId: values.account,
+          email: values.email,
+          password: input.password,
+          role: values.role,
+          totp: values.totp === true,
+        });
+        emit(
+          { ...operator, otpauth },
+          `created operator ${operator.id}  ${operator.email}  ${operator.role}  (account ${operator.account_id})` +
+            (otpauth ? `\nTOTP: add this to the authenticator app now; it is shown once:\n${otpauth}` : ''),
+        );
+        return 0;
+      }
+      case 'operators list': {
+        const rows = (await listOperators(db, values.account)).map(operatorView);
+        if (json) io.out(JSON.stringify(rows));
+        else
+          for (const o of rows)
+            io.out(
+              `${o.id}  ${o.account_id}  ${o.email}  ${o.role}  ${o.totp ? 'totp' : 'password-only'}  ${o.disabled_at ? 'DISABLED' : 'active'}`,
+            );
+        return 0;
+      }
+      case 'operators disable': {
+        const id = positionals[0];
+        if (!id) throw new UsageError('operators disable needs the operator id (opr_…)');
+        const o = await db.transaction((tx) => disableOperator(tx, id, new Date()));
+        if (!o) {
+          io.err(`no operator ${id}`);
+          return 1;
+        }
+        emit({ id: o.id, disabled_at: o.disabled_at }, `disabled ${o.id} (${o.email}); their console sessions have ended`);
+        return 0;
+      }
       case 'audit verify': {
         while ((await sealAuditChain(db)) > 0);
         const v = await verifyAuditChain(db);
@@ -177,12 +243,48 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, config: Conf
           { positionals, format: values.format, source: values.source, all: values.all === true, json, settings: config.checks.screening },
           io,
         );
+      case 'travel-rule import-counterparties':
+        return await runTravelRuleCommand(
+          db,
+          config,
+          action!,
+          { positionals, account: values.account, environment: values.environment, json },
+          io,
+        );
+      case 'wallets import-attributions':
+      case 'wallets import-transfers':
+        return await runWalletsCommand(
+          db,
+          action!,
+          { positionals, account: values.account, environment: values.environment, list: values.list, skip: values.skip === true, json },
+          io,
+        );
+      case 'transactions import': {
+        const file = positionals[0];
+        if (!file) throw new UsageError('transactions import needs a FILE');
+        if (!values.account) throw new UsageError('--account is required');
+        if (values.environment !== 'sandbox' && values.environment !== 'production')
+          throw new UsageError('--environment must be sandbox or production');
+        const format = values.format ?? (file.endsWith('.csv') ? 'csv' : 'jsonl');
+        if (format !== 'csv' && format !== 'jsonl') throw new UsageError('--format must be csv or jsonl');
+        const preset = values.preset ?? 'verity';
+        if (preset !== 'verity' && preset !== 'amlsim') throw new UsageError('--preset must be verity or amlsim');
+        if (!(await getAccount(db, values.account))) {
+          io.err(`no account ${values.account}`);
+          return 1;
+        }
+        return await runTransactionsImport(
+          db,
+          { file, account: values.account, environment: values.environment, format, preset, json },
+          io,
+        );
+      }
       default:
         io.err(USAGE);
         return group ? 64 : 0;
     }
   } catch (err) {
-    if (err instanceof UsageError || (err instanceof Error && /unknown scope/.test(err.message))) {
+    if (err instanceof UsageError || err instanceof UsageProblem || (err instanceof Error && /unknown scope/.test(err.message))) {
       io.err(`error: ${err.message}`);
       return 64;
     }

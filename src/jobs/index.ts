@@ -5,6 +5,7 @@ import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/index.js';
 import { purgeContactHistory } from '../modules/checks/index.js';
+import { SmtpEmailProvider, type MessagingProvider } from '../providers/messaging/index.js';
 import {
   VERIFICATION_RECURRING,
   verificationJobHandlers,
@@ -14,6 +15,9 @@ import {
   enrolJobHandlers,
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
+import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
+import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
+import { backtestJobHandlers } from '../modules/transactions/index.js';
 import { Sealer } from '../platform/crypto.js';
 import type { Config } from '../config.js';
 
@@ -22,12 +26,22 @@ export interface JobDeps {
   config: Config;
   /** Opens sealed personal data (monitored subjects); made from config.masterKey when not given. */
   sealer?: Sealer;
+  /** The Travel Rule email fallback's sender; from config.checks.contact.smtp when not given (null: none). */
+  email?: MessagingProvider | null;
 }
 
 /** Every queue the worker serves, with its handler. Modules add their queues here. */
 export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
   let sealer = deps.sealer;
   const sealerOf = () => (sealer ??= new Sealer(deps.config.masterKey));
+  let email = deps.email;
+  const emailOf = () => {
+    if (email === undefined) {
+      const smtp = deps.config.checks.contact.smtp;
+      email = smtp ? new SmtpEmailProvider({ url: smtp.url, from: smtp.from }) : null;
+    }
+    return email;
+  };
   return {
     [QUEUES.auditSeal]: async () => {
       while ((await sealAuditChain(deps.db)) > 0);
@@ -46,10 +60,20 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     },
     ...screeningJobHandlers(deps.db, deps.config.checks.screening),
     ...monitoringJobHandlers(deps.db, sealerOf),
+    ...walletJobHandlers(deps.db, sealerOf),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.db, sealerOf, deps.config.checks.document),
     ...enrolJobHandlers(deps.db, sealerOf),
+    ...travelRuleJobHandlers(deps.db, sealerOf, {
+      publicBaseUrl: () => deps.config.publicBaseUrl,
+      email: emailOf,
+      production: () => ({
+        requireHttps: deps.config.webhooks.requireHttps,
+        allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks,
+      }),
+    }),
+    ...backtestJobHandlers(deps.db),
   };
 }
 
@@ -81,6 +105,7 @@ export function recurringJobs(config: Config): { queue: string; everyMs: number 
     ...listSyncSchedule(config.checks.screening),
     ...VERIFICATION_RECURRING,
     ...RETENTION_RECURRING,
+    ...WALLETS_RECURRING,
   ];
 }
 

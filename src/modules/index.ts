@@ -18,6 +18,10 @@ import {
   verificationImportsModule,
 } from './verifications/index.js';
 import { CASE_EVENTS, casesModule } from './cases/index.js';
+import { respondPageModule, TRAVEL_RULE_EVENTS, travelRuleModule, trpInboundModule } from './travel-rule/index.js';
+import { WALLET_EVENTS, walletsModule } from './wallets/index.js';
+import { RULE_EVENTS, rulesModule } from './rules/index.js';
+import { rulesBacktestModule, TRANSACTION_EVENTS, transactionsModule } from './transactions/index.js';
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
@@ -39,6 +43,14 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/verifications', plugin: verificationImportsModule },
   { prefix: '/v1/sandbox', plugin: sandboxModule },
   { prefix: '/v1/cases', plugin: casesModule },
+  { prefix: '/v1/travel-rule', plugin: travelRuleModule },
+  // The TRP receiver (peers hold no API key): off unless an environment enables it.
+  { prefix: '', plugin: trpInboundModule },
+  { prefix: '', plugin: respondPageModule },
+  { prefix: '/v1/wallets', plugin: walletsModule },
+  { prefix: '/v1/rules', plugin: rulesModule },
+  { prefix: '/v1/rules', plugin: rulesBacktestModule },
+  { prefix: '/v1/transactions', plugin: transactionsModule },
 ];
 
 /**
@@ -52,4 +64,8 @@ export const EVENTS: readonly EventDeclaration[] = [
   ...CASE_EVENTS,
   ...VERIFICATION_EVENTS,
   ...MONITORING_EVENTS,
+  ...TRAVEL_RULE_EVENTS,
+  ...WALLET_EVENTS,
+  ...RULE_EVENTS,
+  ...TRANSACTION_EVENTS,
 ];

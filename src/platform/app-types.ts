@@ -15,6 +15,8 @@ export interface AppDeps {
   keyCacheTtlMs?: number;
   /** Seals secrets at rest; made from config.masterKey when not given. */
   sealer?: Sealer;
+  /** The time console sessions and sign-in lockouts are measured by (tests inject one). */
+  clock?: () => Date;
 }
 
 /** What every module plugin receives: the app's dependencies with the sealer made. */

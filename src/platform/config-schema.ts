@@ -26,6 +26,8 @@ export const Var = {
   int: (env: string, def: number, minimum: number, maximum: number) => Type.Integer({ env, default: def, minimum, maximum }),
   num: (env: string, def: number, minimum: number, maximum: number) => Type.Number({ env, default: def, minimum, maximum }),
   bool: (env: string, def: boolean) => Type.Boolean({ env, default: def }),
+  /** A boolean whose default depends on other settings (absent: undefined, decided by the section's build). */
+  optionalBool: (env: string) => Type.Optional(Type.Boolean({ env })),
   /** Free text; with `pattern`, a value that does not match is refused with `hint`. `secret` values are never echoed. */
   text: (env: string, o: { pattern?: string; hint?: string; secret?: boolean } = {}) =>
     Type.Optional(Type.String({ env, ...(o.pattern ? { pattern: o.pattern } : {}), hint: o.hint, secret: o.secret })),

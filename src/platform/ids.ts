@@ -25,9 +25,21 @@ export const ID_PREFIX = {
   listSnapshot: 'lsn',
   monitoredSubject: 'msub',
   alert: 'alrt',
+  /** A generic alert of any pillar (cases/alerts.ts): transaction rule, rule error, wallet, business, Travel Rule. */
+  caseAlert: 'alt',
+  rule: 'rul',
+  ruleSnooze: 'rsn',
+  transactionImport: 'timp',
+  backtest: 'bkt',
   faceEnrollment: 'fen',
   verificationImport: 'vimp',
   correction: 'corr',
+  operator: 'opr',
+  travelRuleMessage: 'trm',
+  counterparty: 'vasp',
+  walletScreening: 'wsc',
+  walletMonitor: 'wmon',
+  walletImport: 'wimp',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -11,7 +11,11 @@ const TAG_ORDER = [
   'Journeys',
   'Checks',
   'Monitoring',
+  'Transactions',
+  'Rules',
   'Cases',
+  'Travel Rule',
+  'Wallets',
   'Lists',
   'Webhooks',
   'Events',
@@ -24,6 +28,12 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Verifications: 'Verification sessions: one journey run for one subject, ending in a decision. See docs/verifications.md.',
   Journeys: 'Versioned definitions of what a session checks and how it decides.',
   Checks: 'Standalone checks, one engine verdict each; sessions run the same checks.',
+  'Travel Rule':
+    'Travel Rule messages between VASPs (IVMS101 over TRP) with their lifecycle, and the counterparty VASP directory. See docs/travel-rule.md.',
+  Wallets: 'Wallet screening (direct list hits and indirect exposure over known transfers) and wallet monitoring. See docs/wallets.md.',
+  Transactions:
+    'KYT: transactions evaluated against the published rule set (score, status, rule outcomes, alerts). See docs/transactions.md.',
+  Rules: 'KYT rule sets: CEL rules over declared aggregates, versions, a draft, maker-checker publication. See docs/transactions.md.',
 };
 
 /** Registers the generated OpenAPI 3.1 document and the interactive reference at /docs. */

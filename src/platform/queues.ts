@@ -16,6 +16,10 @@ export const QUEUES = {
   verificationExpire: 'verifications.expire',
   verificationRetention: 'verifications.retention',
   sandboxRun: 'verifications.sandbox_run',
+  travelRuleDeliver: 'travel_rule.deliver',
+  travelRuleScreen: 'travel_rule.screen',
+  walletsRescreen: 'wallets.rescreen',
+  rulesBacktest: 'rules.backtest',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

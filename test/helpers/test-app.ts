@@ -41,11 +41,11 @@ export function testConfig(overrides: Partial<Config> = {}, env: EnvVars = {}): 
 }
 
 export async function createTestApp(
-  opts: { config?: Partial<Config>; env?: EnvVars; rateLimiter?: RateLimiter; extraRoutes?: (app: App) => void } = {},
+  opts: { config?: Partial<Config>; env?: EnvVars; rateLimiter?: RateLimiter; extraRoutes?: (app: App) => void; clock?: () => Date } = {},
 ): Promise<TestApp> {
   const { db, close } = await createTestDb();
   const config = testConfig(opts.config, opts.env);
-  const app = await buildApp({ config, db, rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(), keyCacheTtlMs: 0 });
+  const app = await buildApp({ config, db, rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(), keyCacheTtlMs: 0, clock: opts.clock });
   opts.extraRoutes?.(app);
   await app.ready();
   let n = 0;

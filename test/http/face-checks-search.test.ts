@@ -5,6 +5,7 @@ import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
 import { getFaceEngine } from '../../src/modules/checks/face/engine.js';
+import { FACE_DUPLICATE_THRESHOLD } from '../../src/engines/face/index.js';
 import { embeddingModelKey } from '../../src/modules/checks/face/face-index-cache.js';
 import { faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../src/modules/checks/face/repository.js';
 
@@ -88,7 +89,7 @@ describe('face search over enrolled faces', { skip }, () => {
     assert.equal(own.result.hits[0].subject_reference, 'cus_1');
     assert.equal(own.result.hits[0].enrollment_id, ids.cus_1);
     assert.ok(own.result.hits[0].similarity > 0.75, JSON.stringify(own.result.hits));
-    assert.ok(own.result.hits[1].similarity < 0.65);
+    assert.ok(own.result.hits[1].similarity < FACE_DUPLICATE_THRESHOLD);
     assert.equal(own.signals.find((s: { name: string }) => s.name === 'face_matches_own_enrolment')?.passed, true);
 
     const dup = await search(o, { image: face('img6.jpg'), subject_reference: 'cus_new' });
@@ -99,7 +100,7 @@ describe('face search over enrolled faces', { skip }, () => {
 
     const stranger = await search(o, { image: face('img17.jpg') });
     assert.equal(stranger.status, 'passed');
-    assert.ok(stranger.score < 0.65);
+    assert.ok(stranger.score < FACE_DUPLICATE_THRESHOLD);
 
     const other = await t.tenant();
     assert.deepEqual((await search(other, { image: face('img6.jpg') })).result.hits, [], 'another tenant sees none of these faces');

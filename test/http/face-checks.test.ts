@@ -5,6 +5,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
+import { FACE_MATCH_THRESHOLD, FACE_REVIEW_THRESHOLD } from '../../src/engines/face/index.js';
 
 // One app, hence one face engine (a single worker), for the whole file: model load is paid once.
 let t: TestApp;
@@ -99,7 +100,7 @@ describe('face checks on real faces', { skip }, () => {
     assert.match(s.id, /^chk_/);
     assert.equal(s.type, 'face_match');
     assert.equal(s.status, 'passed', JSON.stringify(s.signals));
-    assert.ok(s.score >= 0.65 && s.score <= 1, String(s.score));
+    assert.ok(s.score >= FACE_MATCH_THRESHOLD && s.score <= 1, String(s.score));
     assert.equal(s.result.match, true);
     assert.equal(s.signals.find((x: { name: string }) => x.name === 'face_similarity').passed, true);
     assert.ok(s.model.some((m: { name: string }) => m.name === '@vladmandic/human'));
@@ -117,7 +118,7 @@ describe('face checks on real faces', { skip }, () => {
       })
     ).json();
     assert.equal(diff.status, 'failed');
-    assert.ok(diff.score < 0.55, String(diff.score));
+    assert.ok(diff.score < FACE_REVIEW_THRESHOLD, String(diff.score));
     assert.deepEqual(diff.reasons, ['face_similarity']);
 
     const stored = (await t.call('GET', `/v1/checks/${s.id}`, { key: o.sandboxKey })).json();

@@ -55,6 +55,26 @@ const created = async (url: string, body: unknown): Promise<{ id: string } & Rec
 const webhook = () => created('/v1/webhooks', { url: 'https://example.org/hook', event_types: ['verification.completed'] });
 const journey = DEFAULT_JOURNEYS.find((j) => j.key === 'kyc_standard')!;
 
+/** A Travel Rule message received by other means (protocol manual): no peer needed. */
+const trManual = {
+  direction: 'incoming',
+  asset: { slip0044: 0 },
+  amount: '1',
+  jurisdiction: 'EU',
+  ivms101: {
+    originator: {
+      originatorPersons: [
+        {
+          naturalPerson: {
+            name: { nameIdentifier: [{ primaryIdentifier: 'Replay', nameIdentifierType: 'LEGL' }] },
+            customerIdentification: 'c1',
+          },
+        },
+      ],
+    },
+  },
+};
+
 /** How to make one valid request per POST operation (creating what its path names first). */
 const REQUESTS: Record<string, () => Promise<Request>> = {
   createListEntry: async () => ({
@@ -94,9 +114,117 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
     await created('/v1/journeys', { key: 'replay_publish', name: 'Replay', definition: journey.definition });
     return { url: '/v1/journeys/replay_publish/versions/1/publish' };
   },
+  publishRules: async () => {
+    // The maker is another key: the replaying key (the checker) did not edit the draft.
+    const maker = await tenant.keyWith(['rules:write']);
+    const r = await t.call('POST', '/v1/rules', {
+      key: maker,
+      body: { key: 'replay_publish', name: 'Replay', expression: 'tx.amount > 1.0', score: 10, severity: 'low', status: 'active' },
+    });
+    assert.equal(r.statusCode, 201, r.body);
+    const draft = (await t.call('GET', '/v1/rules/draft', { key: maker })).json();
+    return { url: '/v1/rules/publish', body: { revision: draft.revision } };
+  },
+  createRule: async () => ({
+    url: '/v1/rules',
+    body: { key: 'replay_rule', name: 'Replay', expression: 'tx.amount > 1.0', score: 10, severity: 'low' },
+  }),
+  validateRules: async () => ({ url: '/v1/rules/validate', body: { expression: 'tx.amount > 1.0' } }),
+  snoozeRule: async () => {
+    const draft = (await t.call('GET', '/v1/rules/draft', { key: key() })).json();
+    return {
+      url: `/v1/rules/${draft.rules[0].id}/snoozes`,
+      body: { subject_reference: 'cust_replay', until: new Date(Date.now() + 86_400_000).toISOString(), reason: 'replay' },
+    };
+  },
+  createTransaction: async () => ({
+    url: '/v1/transactions',
+    body: {
+      reference: 'replay_txn',
+      occurred_at: new Date().toISOString(),
+      amount: '10.00',
+      currency: 'EUR',
+      direction: 'out',
+      subject: { reference: 'cust_replay' },
+    },
+  }),
+  importTransactions: async () => ({
+    url: '/v1/transactions/imports',
+    body: {
+      format: 'jsonl',
+      data: JSON.stringify({
+        reference: 'replay_import',
+        occurred_at: '2025-01-01T00:00:00Z',
+        amount: '1.00',
+        currency: 'EUR',
+        direction: 'in',
+        subject: { reference: 'cust_replay' },
+      }),
+    },
+  }),
+  createRuleBacktest: async () => ({ url: '/v1/rules/backtest', body: { from: '2025-01-01T00:00:00Z', to: '2025-02-01T00:00:00Z' } }),
   createVerification: async () => ({
     url: '/v1/verifications',
     body: { journey: 'kyc_standard', subject: { type: 'individual', reference: 'cust_replay' } },
+  }),
+  createTravelRuleMessage: async () => ({ url: '/v1/travel-rule/messages', body: trManual }),
+  sendTravelRuleMessage: async () => ({
+    url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', { ...trManual, direction: 'outgoing', protocol: 'manual', send: false })).id}/send`,
+    body: {},
+  }),
+  reviewTravelRuleMessage: async () => ({
+    url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', trManual)).id}/review`,
+    body: {},
+  }),
+  acceptTravelRuleMessage: async () => ({
+    url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', trManual)).id}/accept`,
+    body: { destination_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+  }),
+  rejectTravelRuleMessage: async () => ({
+    url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', trManual)).id}/reject`,
+    body: { code: 'high_risk', message: 'replay' },
+  }),
+  requestTravelRuleMessageRepair: async () => ({
+    url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', trManual)).id}/request-repair`,
+    body: { message: 'replay' },
+  }),
+  confirmTravelRuleMessage: async () => {
+    const m = await created('/v1/travel-rule/messages', trManual);
+    await post(`/v1/travel-rule/messages/${m.id}/accept`, { destination_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
+    return { url: `/v1/travel-rule/messages/${m.id}/confirm`, body: { tx_hash: 'ab'.repeat(32) } };
+  },
+  cancelTravelRuleMessage: async () => ({
+    url: `/v1/travel-rule/messages/${(await created('/v1/travel-rule/messages', trManual)).id}/cancel`,
+    body: { reason: 'replay' },
+  }),
+  createTravelRuleCounterparty: async () => ({
+    url: '/v1/travel-rule/counterparties',
+    body: { name: 'Replay VASP', legal_name: 'Replay VASP Ltd' },
+  }),
+  screenWallet: async () => ({ url: '/v1/wallets/screen', body: { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' } }),
+  monitorWallet: async () => ({
+    url: '/v1/wallets/monitor',
+    body: { address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', subject_reference: 'cust_wallet_replay' },
+  }),
+  pauseWalletMonitor: async () => {
+    const m = await created('/v1/wallets/monitor', { address: '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', subject_reference: 'cust_wp' });
+    return { url: `/v1/wallets/monitors/${m.id}/pause` };
+  },
+  resumeWalletMonitor: async () => {
+    const m = await created('/v1/wallets/monitor', { address: '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb', subject_reference: 'cust_wr' });
+    await created(`/v1/wallets/monitors/${m.id}/pause`, undefined);
+    return { url: `/v1/wallets/monitors/${m.id}/resume` };
+  },
+  importWalletAttributions: async () => ({
+    url: '/v1/wallets/attributions/imports',
+    body: { list: 'replay', content: 'chain,address,category\nETH,0x0000000000000000000000000000000000000abc,scam\n' },
+  }),
+  importWalletTransfers: async () => ({
+    url: '/v1/wallets/transfers/imports',
+    body: {
+      content:
+        'chain,tx_hash,from,to,amount\nethereum,0x1,0x0000000000000000000000000000000000000abc,0x0000000000000000000000000000000000000def,2\n',
+    },
   }),
   importVerifications: async () => ({
     url: '/v1/verifications/imports',

@@ -23,7 +23,7 @@ function face(over: Partial<DetectedFace> = {}): DetectedFace {
     liveness: 0.9,
     pose: { yaw: 0, pitch: 0, roll: 0 },
     sizePx: 200,
-    texture: { sharpness: 400, moirePeakRatio: 25, highFrequencyShare: 0.03, saturation: 0.3, glareShare: 0 },
+    texture: { sharpness: 400, moirePeakRatio: 25, moireTilePx: 256, highFrequencyShare: 0.03, saturation: 0.3, glareShare: 0 },
     mesh: Float32Array.from({ length: 20 }, (_, i) => i * 10 + (i % 3)),
     ...over,
   };
@@ -80,5 +80,16 @@ describe('liveness decision', () => {
     const swapped = decideLiveness([analysis(moved(0)), analysis(moved(5, at(0.1)))]);
     assert.ok(swapped.signals.some((s) => s.name === 'frames_same_person' && s.passed === false));
     assert.equal(swapped.verdict, 'failed');
+  });
+
+  test('a burst reports how far its landmarks are from one plane; a moved face with a moving point is not flat', () => {
+    const flat = face({ mesh: face().mesh.map((v, i) => v * 1.1 + (i % 2 === 0 ? 7 : -3)) });
+    const residual = (frames: DetectedFace[]): number =>
+      decideLiveness(frames.map((f) => analysis(f))).signals.find((s) => s.name === 'frame_planar_residual')!.value as number;
+    assert.ok(residual([face(), flat]) < 1e-4, 'a scaled and shifted mesh is one homography away');
+    const bent = face({ mesh: face().mesh.map((v, i) => v * 1.1 + (i === 9 ? 30 : 0)) });
+    assert.ok(residual([face(), bent]) > 0.01, 'one point moving on its own is not');
+    const signal = decideLiveness([analysis(face()), analysis(flat)]).signals.find((s) => s.name === 'frame_planar_residual')!;
+    assert.equal(signal.passed, null, 'informational until a head-turn challenge exists');
   });
 });

@@ -7,7 +7,7 @@ import { createFaceEngine, type FaceEngine } from './face-engine.js';
 import { FaceInputError } from './errors.js';
 import { FaceIndex } from './face-index.js';
 import { searchFace } from './face-search.js';
-import { FACE_MATCH_THRESHOLD } from './similarity.js';
+import { EMBEDDING_DIMENSIONS, FACE_MATCH_THRESHOLD } from './similarity.js';
 
 // Real faces from the shared labelled set (deepface_subset, MIT); resolved from the repo root.
 const dataDir = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
@@ -24,11 +24,11 @@ describe('face engine on real faces', { skip }, () => {
     await engine?.close();
   });
 
-  test('analyze finds one face with a unit 1024-value embedding, age and scores', async () => {
+  test('analyze finds one face with a unit 128-value embedding (face-api net), age and scores', async () => {
     const analysis = await engine.analyze(img('img5.jpg'));
     assert.equal(analysis.faces.length, 1);
     const face = analysis.faces[0]!;
-    assert.equal(face.embedding.length, 1024);
+    assert.equal(face.embedding.length, EMBEDDING_DIMENSIONS);
     const norm = Math.hypot(...face.embedding);
     assert.ok(Math.abs(norm - 1) < 1e-3, `unit length, got ${norm}`);
     assert.ok(face.box[2] > 100 && face.box[2] <= analysis.image.width);
@@ -93,7 +93,11 @@ describe('face engine on real faces', { skip }, () => {
     const doc = `${dataDir}mrz/passporteye_utopia_images/passport-td3.jpg`;
     if (existsSync(doc)) {
       const result = await engine.liveness([readFileSync(doc)]);
-      assert.equal(result.verdict, 'failed', JSON.stringify(result.signals));
+      // Not passed; since #19 it is needs_review (soft: a blurred face), no longer failed: the moiré measure
+      // that failed it upsampled small faces and, measured on ../shared/data/real/liveness, also failed about
+      // half of the genuine live captures (docs/face.md § Liveness on real captures).
+      assert.notEqual(result.verdict, 'passed', JSON.stringify(result.signals));
+      assert.ok(result.signals.some((s) => s.passed === false));
     }
     const frame = img('img5.jpg');
     const burst = await engine.liveness([frame, frame, frame]);

@@ -10,6 +10,7 @@ import type {
   AgeResult,
   EmbedResult,
   FaceAnalysis,
+  FaceEmbedder,
   FaceMatchResult,
   FaceTask,
   FaceTaskResult,
@@ -28,6 +29,8 @@ export interface FaceEngineOptions {
    * true). `false` sends them one by one, as before; the benchmark uses it as its baseline.
    */
   overlapDecodes?: boolean;
+  /** The embedding to match with (types.ts FaceEmbedder). Default `face-api`; `faceres` is the pre-#19 pipeline. */
+  embedder?: FaceEmbedder;
 }
 
 export interface MatchOptions {
@@ -68,7 +71,7 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
     file: workerFileUrl(import.meta.url, './face-worker.js'),
     size,
     name: 'face',
-    workerData: { limits },
+    workerData: { limits, embedder: options.embedder ?? 'face-api' },
     taskTimeoutMs: options.taskTimeoutMs ?? 30_000,
     reviveError,
   });

@@ -23,7 +23,7 @@ export interface SearchOptions {
   minSimilarity?: number;
   /**
    * Every face at or above this similarity is scored exactly, whatever its code says (within the
-   * codes' error bound, ERROR_SIGMAS in sign-codes.ts). Default: `minSimilarity` if given, else FACE_DUPLICATE_THRESHOLD (0.65).
+   * codes' error bound, ERROR_SIGMAS in sign-codes.ts). Default: `minSimilarity` if given, else FACE_DUPLICATE_THRESHOLD.
    * Below it, the top-k is best effort; a lower value re-ranks more rows.
    */
   recallFrom?: number;

@@ -6,7 +6,9 @@ import { loadHuman, type HumanFace, type LoadedHuman } from './human-loader.js';
 import { decodeImage, DEFAULT_IMAGE_LIMITS, type DecodedImage, type ImageLimits } from './image-input.js';
 import { FaceInputError } from './errors.js';
 import { measureTexture } from './texture.js';
-import type { Box, DetectedFace, FaceAnalysis, FaceTask, FaceTaskResult } from './types.js';
+import { alignedChip } from './align.js';
+import { loadRecognizer, type LoadedRecognizer } from './recognizer-loader.js';
+import type { Box, DetectedFace, FaceAnalysis, FaceEmbedder, FaceTask, FaceTaskResult } from './types.js';
 
 /**
  * Worker entry: models load once per worker, then every task decodes its image(s) here (never on the
@@ -18,8 +20,40 @@ import type { Box, DetectedFace, FaceAnalysis, FaceTask, FaceTaskResult } from '
 sharp.concurrency(1);
 sharp.cache(false);
 
-const limits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...((workerData as { limits?: Partial<ImageLimits> } | null)?.limits ?? {}) };
-const loading: Promise<LoadedHuman> = loadHuman();
+const data = (workerData ?? {}) as { limits?: Partial<ImageLimits>; embedder?: FaceEmbedder };
+const limits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...(data.limits ?? {}) };
+const embedder: FaceEmbedder = data.embedder ?? 'face-api';
+
+interface Loaded {
+  human: LoadedHuman['human'];
+  recognizer: LoadedRecognizer | null;
+  models: LoadedHuman['models'];
+  loadMs: number;
+}
+
+async function load(): Promise<Loaded> {
+  const started = performance.now();
+  const loadedHuman = await loadHuman();
+  const recognizer = embedder === 'face-api' ? await loadRecognizer() : null;
+  return {
+    human: loadedHuman.human,
+    recognizer,
+    models: [...loadedHuman.models, ...(recognizer?.models ?? [])],
+    loadMs: performance.now() - started,
+  };
+}
+
+/**
+ * Small images (short side under SMALL_IMAGE_PX: ID-photo crops, thumbnails, tightly cropped faces) are
+ * shown to the detector upscaled to at least UPSCALE_MIN_PX on the short side inside a black border of
+ * BORDER_SHARE of the long side: Human's detector misses faces that fill the frame, and its mesh is
+ * unstable on faces of a few dozen pixels (DEPENDENCIES.md: faces not found 1.6 % → 0.1 % on the real set).
+ * A larger image gets the same second look only when the first finds no face.
+ */
+const SMALL_IMAGE_PX = 400;
+const UPSCALE_MIN_PX = 112;
+const BORDER_SHARE = 0.25;
+const loading: Promise<Loaded> = load();
 // Keep an unhandled load failure from killing the thread before a task can report it.
 loading.catch(() => undefined);
 
@@ -69,27 +103,79 @@ async function timedDecode(image: Uint8Array, mirror: boolean, field: string): P
 }
 
 /** Models and texture on a decoded image. `totalMs` is this image's own work: its decode plus its inference. */
-async function infer(loaded: LoadedHuman, { decoded, decodeMs }: TimedDecode, pad: boolean): Promise<FaceAnalysis> {
-  const decodedAt = performance.now();
+/** Where the detector's pixels came from: detector point p is image point (p − border) / scale. */
+interface DetectionFrame {
+  scale: number;
+  border: number;
+}
+
+async function detect(
+  loaded: Loaded,
+  decoded: DecodedImage,
+  pad: boolean,
+  framed: boolean,
+): Promise<{ faces: HumanFace[]; frame: DetectionFrame }> {
   const { human } = loaded;
-  const tensor = human.tf.tensor(decoded.rgb, [1, decoded.height, decoded.width, 3], 'int32');
-  let raw: HumanFace[];
+  let pixels = decoded.rgb;
+  let width = decoded.width;
+  let height = decoded.height;
+  const frame: DetectionFrame = { scale: 1, border: 0 };
+  if (framed) {
+    frame.scale = Math.max(1, UPSCALE_MIN_PX / Math.min(width, height));
+    const w = Math.round(width * frame.scale);
+    const h = Math.round(height * frame.scale);
+    frame.border = Math.round(BORDER_SHARE * Math.max(w, h));
+    const b = frame.border;
+    const out = await sharp(decoded.rgb, { raw: { width, height, channels: 3 } })
+      .resize(w, h, { fit: 'fill' })
+      .extend({ top: b, bottom: b, left: b, right: b, background: { r: 0, g: 0, b: 0 } })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    pixels = out.data;
+    width = out.info.width;
+    height = out.info.height;
+  }
+  const tensor = human.tf.tensor(pixels, [1, height, width, 3], 'int32');
   try {
     // Human merges per-call config into its instance config, so both states are always set explicitly.
     const result = await human.detect(tensor, { face: { antispoof: { enabled: pad }, liveness: { enabled: pad } } });
     if (result.error) throw new Error(`face model failed: ${result.error}`);
-    raw = result.face;
+    const faces = result.face.filter((f) => f.embedding && f.embedding.length > 0 && (!loaded.recognizer || f.mesh.length >= 468));
+    return { faces: faces.map((f) => toImageFrame(f, frame)), frame };
   } finally {
     human.tf.dispose(tensor);
   }
+}
+
+/** Box and mesh of a face found on the framed copy, in the decoded image's pixels. */
+function toImageFrame(face: HumanFace, { scale, border }: DetectionFrame): HumanFace {
+  if (scale === 1 && border === 0) return face;
+  const f = (v: number): number => (v - border) / scale;
+  return {
+    ...face,
+    box: [f(face.box[0]), f(face.box[1]), face.box[2] / scale, face.box[3] / scale],
+    mesh: face.mesh.map((p) => [f(p[0]), f(p[1]), p[2]] as [number, number, number?]),
+  };
+}
+
+async function infer(loaded: Loaded, { decoded, decodeMs }: TimedDecode, pad: boolean): Promise<FaceAnalysis> {
+  const decodedAt = performance.now();
+  // The faceres-only (legacy) embedder keeps the detector input exactly as it was.
+  const small = loaded.recognizer !== null && Math.min(decoded.width, decoded.height) < SMALL_IMAGE_PX;
+  let { faces: raw } = await detect(loaded, decoded, pad, small);
+  if (raw.length === 0 && loaded.recognizer && !small) raw = (await detect(loaded, decoded, pad, true)).faces;
+  raw.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+  const embeddings: (Float32Array | null)[] = [];
+  for (const face of raw) embeddings.push(loaded.recognizer ? await describe(loaded.recognizer, decoded, face) : null);
+  const usable = raw.filter((_, i) => !loaded.recognizer || embeddings[i] !== null);
+  const usableEmbeddings = embeddings.filter((e, i) => !loaded.recognizer || embeddings[i] !== null);
   const inferredAt = performance.now();
-  const usable = raw.filter((f) => f.embedding && f.embedding.length > 0);
-  usable.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
   const faces: DetectedFace[] = [];
   for (const [index, face] of usable.entries()) {
     // Texture is measured at analysis resolution on the face the checks use (the largest).
-    const texture = pad && index === 0 ? await measureTexture(decoded.rgb, decoded.width, decoded.height, face.box) : null;
-    faces.push(toDetectedFace(face, decoded.info.scale, texture, pad));
+    const texture =
+      pad && index === 0 ? await measureTexture(decoded.rgb, decoded.width, decoded.height, face.box, decoded.info.scale) : null;
+    faces.push(toDetectedFace(face, decoded.info.scale, texture, pad, usableEmbeddings[index] ?? null));
   }
   const done = performance.now();
   return {
@@ -99,9 +185,26 @@ async function infer(loaded: LoadedHuman, { decoded, decodeMs }: TimedDecode, pa
   };
 }
 
-function toDetectedFace(face: HumanFace, scale: number, texture: DetectedFace['texture'], pad: boolean): DetectedFace {
+/** face-api's descriptor of the face's aligned chip; null when the mesh cannot be aligned. */
+async function describe(recognizer: LoadedRecognizer, decoded: DecodedImage, face: HumanFace): Promise<Float32Array | null> {
+  const mesh = new Float32Array(face.mesh.length * 2);
+  face.mesh.forEach((p, i) => {
+    mesh[i * 2] = p[0];
+    mesh[i * 2 + 1] = p[1];
+  });
+  const chip = alignedChip(decoded.rgb, decoded.width, decoded.height, mesh);
+  return chip ? recognizer.describe(chip) : null;
+}
+
+function toDetectedFace(
+  face: HumanFace,
+  scale: number,
+  texture: DetectedFace['texture'],
+  pad: boolean,
+  descriptor: Float32Array | null,
+): DetectedFace {
   const box = face.box.map((v) => v * scale) as Box;
-  const source = face.embedding ?? [];
+  const source = descriptor ?? face.embedding ?? [];
   const embedding = new Float32Array(source.length);
   let norm = 0;
   for (const v of source) norm += v * v;

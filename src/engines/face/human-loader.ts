@@ -60,7 +60,7 @@ export interface LoadedHuman {
 const MODEL_ORIGIN = 'http://verity-models.invalid/';
 const MODEL_FILES = ['blazeface', 'facemesh', 'faceres', 'antispoof', 'liveness'] as const;
 
-function findPackageDir(name: string, probe: string): string {
+export function findPackageDir(name: string, probe: string): string {
   const require = createRequire(import.meta.url);
   for (const base of require.resolve.paths(name) ?? []) {
     const dir = join(base, name);

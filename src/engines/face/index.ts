@@ -25,6 +25,7 @@ export type {
   DetectedFace,
   EmbedResult,
   FaceAnalysis,
+  FaceEmbedder,
   FaceMatchResult,
   ImageInfo,
   LivenessResult,

@@ -1,6 +1,7 @@
 import { signal, type CheckVerdict, type Signal } from '../signal.js';
 import { describeFaces, primaryFace, round } from './match-decision.js';
 import { meshMotion } from './motion.js';
+import { planarFit } from './flatness.js';
 import { cosineSimilarity, FACE_REVIEW_THRESHOLD } from './similarity.js';
 import type { DetectedFace, FaceAnalysis } from './types.js';
 
@@ -60,7 +61,9 @@ export function decideLiveness(frames: readonly FaceAnalysis[], overrides: Parti
   };
   const antispoof = worst((f) => f.antispoof ?? 0, true);
   const liveness = worst((f) => f.liveness ?? 0, true);
-  const moire = worst((f) => f.texture?.moirePeakRatio ?? 0, false);
+  // Faces too small for the moiré measure (moireTilePx 0) do not count: a missing measure is no evidence.
+  const measured = faces.filter((f) => (f.texture?.moireTilePx ?? 0) > 0);
+  const moire = measured.length > 0 ? Math.max(...measured.map((f) => f.texture!.moirePeakRatio)) : null;
   const sharpness = worst((f) => f.texture?.sharpness ?? Infinity, true);
   const glare = worst((f) => f.texture?.glareShare ?? 0, false);
 
@@ -73,9 +76,12 @@ export function decideLiveness(frames: readonly FaceAnalysis[], overrides: Parti
       threshold: t.minLiveness,
       detail: 'Human liveness model, lowest frame.',
     }),
-    signal('screen_moire_peak_ratio', round(moire, 1), moire <= t.maxMoire, {
+    signal('screen_moire_peak_ratio', moire === null ? null : round(moire, 1), moire === null ? null : moire <= t.maxMoire, {
       threshold: t.maxMoire,
-      detail: 'Strongest periodic peak in the face crop spectrum (screens, halftone print).',
+      detail:
+        moire === null
+          ? 'Not measured: the face is under 64 px.'
+          : 'Strongest periodic peak in the face square spectrum, never upsampled, JPEG block grid skipped (screens, halftone print).',
     }),
   ];
   const soft: Signal[] = [
@@ -111,6 +117,7 @@ function burstSignals(faces: DetectedFace[]): Signal[] {
   let maxResidual = 0;
   let maxDisplacement = 0;
   let identicalPairs = 0;
+  let planarResidual = 0;
   for (let i = 1; i < faces.length; i++) {
     const prev = faces[i - 1]!;
     const cur = faces[i]!;
@@ -120,6 +127,8 @@ function burstSignals(faces: DetectedFace[]): Signal[] {
     maxResidual = Math.max(maxResidual, motion.nonRigidResidual);
     maxDisplacement = Math.max(maxDisplacement, motion.displacement);
     if (motion.displacement < IDENTICAL_FRAME_MOTION) identicalPairs++;
+    const plane = planarFit(faces[0]!.mesh, cur.mesh, Math.max(faces[0]!.sizePx, cur.sizePx));
+    if (plane) planarResidual = Math.max(planarResidual, plane.homographyResidual);
   }
   out.push(
     signal('frames_same_person', round(minSimilarity), minSimilarity >= FACE_REVIEW_THRESHOLD, {
@@ -142,6 +151,12 @@ function burstSignals(faces: DetectedFace[]): Signal[] {
     signal('frame_non_rigid_motion', round(maxResidual), null, {
       detail:
         'Largest landmark motion an affine map cannot explain (a moved flat photo stays near 0). Informational: not calibrated on real bursts.',
+    }),
+  );
+  out.push(
+    signal('frame_planar_residual', round(planarResidual), null, {
+      detail:
+        'Largest landmark motion against the first frame that no homography explains, share of face width: a print or screen is a plane (0.004–0.006 measured on real and simulated prints), a head turning in depth is not. Informational until a head-turn challenge makes it decisive (docs/face.md).',
     }),
   );
   return out;

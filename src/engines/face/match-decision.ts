@@ -64,7 +64,7 @@ export function decideMatch(
   signals.push(
     signal('face_similarity', round(similarity), similarity >= threshold, {
       threshold,
-      detail: 'Cosine similarity of the two face embeddings (HSE FaceRes, 1024 values).',
+      detail: `Cosine similarity of the two face embeddings (${a.embedding.length === 128 ? 'face-api recognition net on aligned faces, 128 values' : `${a.embedding.length} values`}).`,
     }),
   );
   let verdict: CheckVerdict = similarity >= threshold ? 'passed' : similarity >= reviewThreshold ? 'needs_review' : 'failed';

@@ -11,8 +11,13 @@ import { spectralMeasures } from '../image/spectrum.js';
  */
 
 export const TEXTURE_SIZE = 256;
+/** Smallest face square (analysis pixels) the moiré peak is measured on; below it the signal is not reported. */
+export const MOIRE_MIN_PX = 64;
 
-export async function measureTexture(rgb: Buffer, width: number, height: number, box: Box): Promise<TextureMeasures> {
+/**
+ * `sourceScale`: input pixels per analysis pixel (the decode's downsizing), to place the JPEG block grid.
+ */
+export async function measureTexture(rgb: Buffer, width: number, height: number, box: Box, sourceScale = 1): Promise<TextureMeasures> {
   const crop = clampBox(box, width, height);
   const { data } = await sharp(rgb, { raw: { width, height, channels: 3 } })
     .extract(crop)
@@ -34,13 +39,52 @@ export async function measureTexture(rgb: Buffer, width: number, height: number,
     if (min > 240) glare++;
   }
   const spectrum = spectralMeasures(grey, TEXTURE_SIZE);
+  const moire = await moirePeak(rgb, width, height, crop, sourceScale);
   return {
     sharpness: laplacianVariance(grey, TEXTURE_SIZE),
-    moirePeakRatio: spectrum.peakRatio,
+    moirePeakRatio: moire.peakRatio,
+    moireTilePx: moire.tile,
     highFrequencyShare: spectrum.highShare,
     saturation: saturationSum / n,
     glareShare: glare / n,
   };
+}
+
+/**
+ * The moiré peak on the face's central square, never enlarged: the largest power of two not above the
+ * square's side (at most TEXTURE_SIZE), so a small face is not upsampled. Upsampling a small JPEG face
+ * (as the 256 px texture crop does) copies its spectrum and its 8/16 px block grid into narrow peaks
+ * that read as moiré: on the real live captures of ../shared/data/real/liveness the old measure put half
+ * the genuine faces above the threshold. The JPEG block lattice, at its period after the decode's and
+ * this crop's scaling, is skipped as the document moiré check does.
+ */
+async function moirePeak(
+  rgb: Buffer,
+  width: number,
+  height: number,
+  crop: { left: number; top: number; width: number; height: number },
+  sourceScale: number,
+): Promise<{ peakRatio: number; tile: number }> {
+  const side = Math.min(crop.width, crop.height);
+  if (side < MOIRE_MIN_PX) return { peakRatio: 0, tile: 0 };
+  let tile = MOIRE_MIN_PX;
+  while (tile * 2 <= Math.min(side, TEXTURE_SIZE)) tile *= 2;
+  const square = {
+    left: crop.left + Math.floor((crop.width - side) / 2),
+    top: crop.top + Math.floor((crop.height - side) / 2),
+    width: side,
+    height: side,
+  };
+  const { data } = await sharp(rgb, { raw: { width, height, channels: 3 } })
+    .extract(square)
+    .resize(tile, tile, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const grey = new Float32Array(tile * tile);
+  for (let i = 0; i < grey.length; i++) grey[i] = 0.299 * data[i * 3]! + 0.587 * data[i * 3 + 1]! + 0.114 * data[i * 3 + 2]!;
+  // JPEG's 16 px chroma grid (its 8 px luma grid is on the same lattice) in tile pixels.
+  const period = (16 / Math.max(1, sourceScale)) * (tile / side);
+  return { peakRatio: spectralMeasures(grey, tile, period >= 2.5 ? { skipLattice: period } : {}).peakRatio, tile };
 }
 
 function clampBox([x, y, w, h]: Box, width: number, height: number): { left: number; top: number; width: number; height: number } {

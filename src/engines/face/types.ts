@@ -2,12 +2,21 @@ import type { CheckVerdict, ModelInfo, Signal } from '../signal.js';
 
 export type Box = [x: number, y: number, width: number, height: number];
 
+/**
+ * Which embedding the engine matches with. `face-api` (default): Human's detector and mesh, 5-point
+ * alignment (align.ts), face-api's recognition net, 128 values. `faceres`: Human's own HSE FaceRes
+ * embedding, 1024 values, the pipeline before issue #19, kept for comparison (bench/face-real-quality.ts).
+ */
+export type FaceEmbedder = 'face-api' | 'faceres';
+
 /** Texture measurements on the face crop, used as presentation-attack signals (see texture.ts). */
 export interface TextureMeasures {
   /** Variance of the Laplacian on the 256 px grey face crop: low means blurred or recaptured. */
   sharpness: number;
   /** Strongest narrow peak in the mid/high-frequency spectrum over its ring median: screens and halftone print make periodic peaks. */
   moirePeakRatio: number;
+  /** Side of the square the moiré peak was measured on (power of two, 64–256); 0 when the face was too small to measure it. */
+  moireTilePx: number;
   /** Share of spectral energy above 1/4 of the Nyquist frequency. */
   highFrequencyShare: number;
   /** Mean colour saturation (0..1) of the crop: prints and screens often shift it. */
@@ -23,7 +32,7 @@ export interface DetectedFace {
   score: number;
   detectorScore: number;
   meshScore: number;
-  /** L2-normalised 1024-value embedding (HSE FaceRes via Human). */
+  /** L2-normalised embedding: 128 values of face-api's recognition net (default), or 1024 of HSE FaceRes (`embedder: 'faceres'`). */
   embedding: Float32Array;
   age: number;
   gender: string;

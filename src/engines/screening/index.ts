@@ -202,6 +202,10 @@ export class ScreeningIndex {
       const qWeight = totalWeight(probeTokens) || 1;
       const probes = probeTokens.map((t) => ({ text: t.text, weight: t.weight }));
       if (qn.tokens.length > 1 && qn.compact.length >= 5) probes.push({ text: qn.compact, weight: qWeight * 0.9 });
+      // Arabic has no v or p: a foreign name writes v with ف, read f here ("فلاديمير" → "fladymyr" for
+      // Vladimir). Such a word is also probed with v.
+      if (qn.abjad)
+        for (const t of probeTokens) if (t.text.includes('f')) probes.push({ text: t.text.replace(/f/g, 'v'), weight: t.weight });
       // Arabic compounds are split or joined at will in Latin ("حبیب الله" / "Habibullah").
       if (qn.abjad)
         for (let i = 0; i + 1 < probeTokens.length; i++)

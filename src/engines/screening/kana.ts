@@ -153,3 +153,31 @@ export function kanaToLatin(input: string): string {
   }
   return out;
 }
+
+const KATAKANA_WORD_RE = /^[\u30a1-\u30fa\u30fc]{2,}$/;
+
+/**
+ * A second reading of a name in katakana, which Japanese uses for foreign names (ウラジーミル・プーチン
+ * "Vladimir Putin"): katakana closes every syllable with a vowel and has no ti or di, so a word-final
+ * u after a consonant (ル ru, ス su, ク ku) and o after t or d (ト, ド) go, and チ/ジ are read ti/di as
+ * in such transcriptions ("urajimiru puchin" → "uradimir putin"); bu/fu/gu/ku/pu before r are clusters. Undefined when no word is in katakana.
+ */
+export function katakanaForeignReading(name: string): string | undefined {
+  const words = name.split(/[\s・·,、=＝]+/u).filter(Boolean);
+  if (!words.some((w) => KATAKANA_WORD_RE.test(w))) return undefined;
+  return words
+    .map((w) => {
+      const latin = kanaToLatin(w);
+      if (!KATAKANA_WORD_RE.test(w)) return latin;
+      return (
+        latin
+          .replace(/chi/g, 'ti')
+          .replace(/ji/g, 'di')
+          .replace(/([bdfgkmprsz])u$/, '$1')
+          // A consonant cluster with r (bur, fur, kur: "raburofu" Lavrov) was broken by u.
+          .replace(/([bfgkp])u(?=r)/g, '$1')
+          .replace(/([td])o$/, '$1')
+      );
+    })
+    .join(' ');
+}

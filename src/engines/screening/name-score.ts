@@ -2,6 +2,7 @@ import { jaroWinkler } from './jaro-winkler.js';
 import { sameNameGroup, withinOneEdit } from './name-tables.js';
 import type { NameToken, PreparedName } from './normalize.js';
 import { levenshtein, levenshteinRatio } from './levenshtein.js';
+import { phoneticSpelling } from './phonetic.js';
 
 /**
  * Token pairs at or above this similarity are aligned in full. Below it two words that would otherwise
@@ -42,6 +43,31 @@ export interface NameComparison {
   compact: boolean;
 }
 
+/**
+ * Similarity of two spellings from their letters alone: Jaro-Winkler blended with the edit ratio, a
+ * one-edit typo floor, and the edit budget.
+ */
+function spellingSimilarity(a: string, b: string): number {
+  const jw = jaroWinkler(a, b);
+  const edits = levenshtein(a, b);
+  const shorter = Math.min(a.length, b.length);
+  let s: number;
+  if (jw >= 0.97 && shorter >= 5) s = jw;
+  else {
+    // Jaro-Winkler alone forgives a shared prefix too much ("Sancho"/"Sanchez", "Ronaldinho"/"Ronaldo");
+    // blending in the edit ratio keeps one-letter typos high and penalises rewritten endings.
+    s = (jw + 1 - edits / Math.max(a.length, b.length)) / 2;
+    // A single edit in a word of five letters or more is how typos look; rewritten endings need more.
+    if (shorter >= 5 && withinOneEdit(a, b)) s = Math.max(s, jw, 0.93);
+  }
+  // Three edits or more are not a misspelling however long the word ("Ronaldinho"/"Ronaldo",
+  // "Abdurrahim"/"Abdurrahman"), though Jaro-Winkler forgives them in long words: spelling alone makes
+  // them at best the weakest aligned pair. Known variants, phonetic keys and consonant skeletons below
+  // are other evidence and may still raise the pair.
+  if (edits >= 3) s = Math.min(s, OVER_BUDGET_CAP);
+  return s;
+}
+
 /** Similarity of two normalised tokens, folding spelling variants that are not typos. */
 export function tokenSimilarity(a: NameToken, b: NameToken, abjad: boolean): number {
   if (a.text === b.text) return 1;
@@ -50,29 +76,23 @@ export function tokenSimilarity(a: NameToken, b: NameToken, abjad: boolean): num
     // An initial stands for any word starting with that letter; it proves little, hence the low weight.
     return a.text[0] === b.text[0] ? 0.9 : 0;
   }
-  const jw = jaroWinkler(a.text, b.text);
-  const edits = levenshtein(a.text, b.text);
-  const shorter = Math.min(a.text.length, b.text.length);
-  let s: number;
-  if (jw >= 0.97 && shorter >= 5) s = jw;
-  else {
-    // Jaro-Winkler alone forgives a shared prefix too much ("Sancho"/"Sanchez", "Ronaldinho"/"Ronaldo");
-    // blending in the edit ratio keeps one-letter typos high and penalises rewritten endings.
-    s = (jw + 1 - edits / Math.max(a.text.length, b.text.length)) / 2;
-    // A single edit in a word of five letters or more is how typos look; rewritten endings need more.
-    if (shorter >= 5 && withinOneEdit(a.text, b.text)) s = Math.max(s, jw, 0.93);
-  }
-  // Three edits or more are not a misspelling however long the word ("Ronaldinho"/"Ronaldo",
-  // "Abdurrahim"/"Abdurrahman"), though Jaro-Winkler forgives them in long words: spelling alone makes
-  // them at best the weakest aligned pair. Known variants, phonetic keys and consonant skeletons below
-  // are other evidence and may still raise the pair.
-  if (edits >= 3) s = Math.min(s, OVER_BUDGET_CAP);
+  let s = spellingSimilarity(a.text, b.text);
   if (sameNameGroup(a.text, b.text)) s = Math.max(s, 0.9);
-  // Phonetic equality only vouches for tokens long enough for the key to carry information.
-  if (a.phon === b.phon && (a.phon.length >= 3 || Math.max(a.text.length, b.text.length) <= 3))
-    s = Math.max(s, Math.min(0.93, 0.86 + 0.01 * Math.min(a.text.length, b.text.length)));
+  // Phonetic equality only vouches for tokens long enough for the key to carry information, and never
+  // for more than the letters still show: the key drops vowels and keeps six consonants, so on its own
+  // it pairs "warehouse" with "virreyes" and "tours" with "terraza". The two words are compared again
+  // in the key's spelling with their vowels (phoneticSpelling: "mohsen" and "muhsin" become equal,
+  // "umar" and "amru" stay two edits apart), and that similarity is what the key may raise them to.
+  if (a.phon === b.phon && (a.phon.length >= 3 || Math.max(a.text.length, b.text.length) <= 3)) {
+    const pa = phoneticSpelling(a.text),
+      pb = phoneticSpelling(b.text);
+    const ps = pa === pb ? 1 : spellingSimilarity(pa, pb);
+    s = Math.max(s, Math.min(ps, 0.86 + 0.01 * Math.min(a.text.length, b.text.length), 0.93));
+  }
   if (abjad && a.skel.length > 0 && b.skel.length > 0) {
     if (a.skel === b.skel) s = Math.max(s, 0.92);
+    // ف stands for a foreign v too (the skeleton writes v as b): "fladymyr" ~ "vladimir".
+    else if (a.skel.replace(/f/g, 'b') === b.skel || a.skel === b.skel.replace(/f/g, 'b')) s = Math.max(s, 0.88);
     else s = Math.max(s, jaroWinkler(a.skel, b.skel) * 0.9);
   }
   return s;

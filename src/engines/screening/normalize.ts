@@ -1,8 +1,9 @@
-import { transliterate } from './transliterate.js';
+import { hangulForeignReading, transliterate } from './transliterate.js';
 import { HONORIFICS, LEGAL_FORM_PHRASES, PARTICLES, legalForm } from './name-tables.js';
 import { phoneticKey, consonantSkeleton } from './phonetic.js';
 import { wadeGilesToPinyin } from './wade-giles.js';
 import { hanReadings } from './han-readings.js';
+import { katakanaForeignReading } from './kana.js';
 import type { EntitySchema } from './types.js';
 
 export type TokenKind = 'word' | 'legal' | 'particle' | 'initial' | 'number';
@@ -131,10 +132,12 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown', 
   const han = HAN_ONLY_RE.test(original) ? original.replace(/[^\p{Script=Han}]/gu, '') : undefined;
   const prepared: PreparedName = han ? { original, tokens, compact, abjad, han } : { original, tokens, compact, abjad };
   // A Chinese name in Wade-Giles also gets its pinyin reading, the spelling Han characters are read in;
-  // a name in Han characters its Japanese and Korean readings besides the Mandarin one.
+  // a name in Han characters its Japanese and Korean readings besides the Mandarin one; a hangul or
+  // katakana transcription of a foreign name a reading without the vowels these scripts add.
   if (isPerson && alternatives) {
     const wadeGiles = wadeGilesToPinyin(original);
-    const readings = [...(wadeGiles ? [wadeGiles] : []), ...hanReadings(original)];
+    const foreign = [hangulForeignReading(original), katakanaForeignReading(original)].filter((r): r is string => !!r);
+    const readings = [...(wadeGiles ? [wadeGiles] : []), ...hanReadings(original), ...foreign];
     const alts = readings.map((r) => prepareName(r, schema, false)).filter((a) => a.tokens.length && a.compact !== compact);
     if (alts.length) prepared.alts = alts;
   }

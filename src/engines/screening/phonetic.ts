@@ -30,12 +30,40 @@ const RULES: Array<[RegExp, string]> = [
   [/y/g, 'i'],
 ];
 
+function applyRules(token: string): string {
+  let s = token;
+  for (const [re, rep] of RULES) s = s.replace(re, rep);
+  return s;
+}
+
+/**
+ * The token spelled with the key's letter equivalences (kh/h, ph/f, c/k, x/ks, z/s, w/v, y/i…), but with
+ * its vowels kept: o/u and e/i fold together (transliterations of one Arabic or Russian vowel), a stays
+ * apart, Korean eo/eu are o/u, doubled letters and an inner h go. Two words with one phonetic key differ only in what this
+ * spelling still shows, so the scorer compares these spellings instead of trusting the key alone
+ * ("mohsen"/"muhsin" both "musin"; "warehouse"/"virreyes" stay far apart).
+ */
+export function phoneticSpelling(token: string): string {
+  if (/^[0-9]+$/.test(token)) return token;
+  // Korean eo/eu are written o/u in McCune-Reischauer ("jeong"/"jong", "eun"/"un").
+  const s = applyRules(token.replace(/e([ou])/g, '$1'))
+    .replace(/[ou]/g, 'u')
+    .replace(/[ei]/g, 'i');
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    if (ch === 'h' && i > 0) continue;
+    if (ch === out[out.length - 1]) continue;
+    out += ch;
+  }
+  return out;
+}
+
 /** Phonetic key of one normalised token (a–z and digits), at most 6 characters. */
 export function phoneticKey(token: string): string {
   if (token.length === 0) return '';
   if (/^[0-9]+$/.test(token)) return token;
-  let s = token;
-  for (const [re, rep] of RULES) s = s.replace(re, rep);
+  const s = applyRules(token);
   const first = s[0] ?? '';
   const firstIsVowel = 'aeiou'.includes(first);
   let out = firstIsVowel ? 'a' : first;

@@ -28,6 +28,12 @@ export class TokenVocabulary {
   // Skeleton maps let an unvocalised Arabic/Hebrew transliteration ("mhmd") find "mohamed" and back.
   private readonly bySkel = new Map<string, number[]>();
   private readonly abjadBySkel = new Map<string, number[]>();
+  /**
+   * Words by their letters in sorted order ("putin" → "inptu"): two neighbouring letters swapped leave it
+   * unchanged, while they destroy up to four of a word's trigrams (too many for the trigram scan in words
+   * of five to seven letters) and two of its edits (too many for the long-word ratio).
+   */
+  private readonly bySorted = new Map<string, number[]>();
   private trigramPostings = new Map<string, Int32Array>();
   private counts = new Uint16Array(0);
   private touched = new Int32Array(0);
@@ -59,6 +65,7 @@ export class TokenVocabulary {
   }
 
   private indexPhonetic(word: string, id: number): void {
+    if (word.length >= MIN_SWAP_LENGTH) push(this.bySorted, sortedLetters(word), id);
     {
       const p = phoneticKey(word);
       if (p.length >= 2) {
@@ -101,6 +108,12 @@ export class TokenVocabulary {
     const out = new Map<number, number>();
     const exact = this.ids.get(word);
     if (exact !== undefined) out.set(exact, 1);
+    if (word.length >= MIN_SWAP_LENGTH) {
+      for (const id of this.bySorted.get(sortedLetters(word)) ?? []) {
+        const w = this.words[id]!;
+        if (!out.has(id) && oneSwapApart(word, w)) out.set(id, jaroWinkler(word, w));
+      }
+    }
     if (word.length >= 10) {
       // Long words are mostly joined names ("vladimirputin"): Jaro-Winkler rewards their shared
       // prefixes too much ("vladimirovich"), so only near-identical spellings count.
@@ -154,6 +167,21 @@ export class TokenVocabulary {
     scored.sort((a, b) => b.similarity - a.similarity);
     for (const m of scored.slice(0, MAX_FUZZY_MATCHES)) out.set(m.id, m.similarity);
   }
+}
+
+/** Shortest word the sorted-letters key is kept for: a swap in a shorter word changes most of it. */
+const MIN_SWAP_LENGTH = 4;
+
+function sortedLetters(word: string): string {
+  return [...word].sort().join('');
+}
+
+/** True when b is a with exactly one pair of neighbouring letters swapped. */
+export function oneSwapApart(a: string, b: string): boolean {
+  if (a.length !== b.length || a === b) return false;
+  let i = 0;
+  while (a[i] === b[i]) i++;
+  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
 }
 
 function push(m: Map<string, number[]>, k: string, id: number): void {

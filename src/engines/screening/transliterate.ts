@@ -12,6 +12,7 @@ import { pinyin } from 'pinyin-pro';
 import { hasKana, kanaToLatin } from './kana.js';
 import { hasThai, thaiToLatin } from './thai.js';
 import { devanagariToLatin, hasDevanagari } from './devanagari.js';
+import { burmeseToLatin, hasBurmese, hasIndic, hasKhmer, indicToLatin, khmerToLatin } from './brahmic.js';
 
 const CYRILLIC: Record<string, string> = {
   а: 'a',
@@ -99,6 +100,11 @@ const GREEK: Record<string, string> = {
   ω: 'o',
 };
 const GREEK_DIGRAPHS: Array<[RegExp, string]> = [
+  // Greek writes a foreign g as γκ and ng as νγκ or γγ (Χλάινγκ "Hlaing"); nt, mb as ντ, μπ.
+  [/νγκ/g, 'ng'],
+  [/γγ/g, 'ng'],
+  [/([αεηιουωϊϋ])γκ/g, '$1ng'],
+  [/γκ/g, 'g'],
   [/ου/g, 'ou'],
   [/αυ/g, 'av'],
   [/ευ/g, 'ev'],
@@ -395,10 +401,14 @@ export function transliterate(input: string): Transliteration {
   if (HAN_RUN_RE.test(s)) s = s.replace(HAN_RUN_RE, (run) => ` ${hanToLatin(run)} `);
   if (hasThai(s)) s = thaiToLatin(s);
   if (hasDevanagari(s)) s = devanagariToLatin(s);
-  for (const [re, rep] of GREEK_DIGRAPHS) s = s.replace(re, rep);
-  // Greek accents are combining marks after NFD; drop them so the base letter hits the table.
+  if (hasIndic(s)) s = indicToLatin(s);
+  if (hasKhmer(s)) s = khmerToLatin(s);
+  if (hasBurmese(s)) s = burmeseToLatin(s);
+  // Greek accents are combining marks after NFD; drop them so the base letter hits the table, and before
+  // the digraphs, which an accent on their second letter would hide (Πούτιν: ού is ou, not oy).
   // Only Greek: decomposing Cyrillic would turn й into и and lose the letter.
   s = s.replace(/[\u0370-\u03FF\u1F00-\u1FFF]/g, (c) => c.normalize('NFD').replace(/[\u0300-\u036f]/g, ''));
+  for (const [re, rep] of GREEK_DIGRAPHS) s = s.replace(re, rep);
   // Ukrainian spells и as y and г as h; its own letters (і ї є ґ) tell the language apart from Russian.
   if (/[іїєґ]/.test(s)) s = s.replace(/[иг]/g, (c) => (c === 'и' ? 'y' : 'h'));
   const abjad = ABJAD_RE.test(s);
@@ -421,4 +431,42 @@ export function transliterate(input: string): Transliteration {
     out += mapped ?? ch;
   }
   return { text: out, abjad };
+}
+
+/**
+ * A second reading of a hangul name that transcribes a foreign one (블라디미르 푸틴 "Vladimir Putin").
+ * Korean breaks foreign consonant clusters and final consonants with the vowel ㅡ (eu): 블 "beul" is
+ * "bl", 르 "reu" a final "r". This reading drops that vowel, joins each word's syllables and writes
+ * ㄹ + ㄹ once (블라 "bla"), so the name meets its Latin spelling. Only names with a ㅡ syllable get
+ * it, the mark of a transcription (Korean given names rarely have one; 은 "eun" does, harmlessly: the
+ * scorer takes the better reading).
+ */
+export function hangulForeignReading(name: string): string | undefined {
+  if (!/[\uac00-\ud7a3]/.test(name)) return undefined;
+  let any = false;
+  const words = name.split(/[\s·・,]+/u).map((word) => {
+    let out = '';
+    let prevFinal = '';
+    for (const ch of word) {
+      const code = ch.codePointAt(0) ?? 0;
+      if (code < 0xac00 || code > 0xd7a3) {
+        out += ch;
+        prevFinal = '';
+        continue;
+      }
+      const s = code - 0xac00;
+      let initial = HANGUL_INITIAL[Math.floor(s / 588)] ?? '';
+      let medial = HANGUL_MEDIAL[Math.floor((s % 588) / 28)] ?? '';
+      const final = HANGUL_FINAL[s % 28] ?? '';
+      if (medial === 'eu') {
+        any = true;
+        medial = '';
+      }
+      if (prevFinal === 'l' && initial === 'r') initial = '';
+      out += initial + medial + final;
+      prevFinal = final;
+    }
+    return out;
+  });
+  return any ? words.filter(Boolean).join(' ') : undefined;
 }

@@ -5,7 +5,7 @@ import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
 import { transition, IllegalCaseTransition, type CaseEvent, type CaseState } from './state-machine.js';
 import type { Severity } from './severity.js';
-import type { Case, CaseKind, CasesQuery } from './schemas.js';
+import { CASE_KINDS, type Alert, type Case, type CaseKind, type CasesQuery } from './schemas.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 type Who = Tenant & { actor?: Actor; requestId?: string | null };
@@ -28,6 +28,8 @@ export interface CaseRow {
   resolution: string | null;
   /** From the session (null once deleted) or the alert. */
   subject_reference: string | null;
+  /** Generic alerts attached (alert_review cases). */
+  alert_count: number;
   created_at: Date;
   updated_at: Date;
   closed_at: Date | null;
@@ -40,13 +42,42 @@ export interface CaseTransitionRow {
   at: Date;
 }
 
-/** Cases with their subject reference, read from the session or the alert (so deletion needs no second copy). */
-const VIEW = `(SELECT c.*, coalesce(s.subject_reference, a.subject_reference) AS subject_reference
+/**
+ * Cases with their subject reference, read from the session, the monitoring alert or the latest generic
+ * alert (so deletion needs no second copy), and the number of generic alerts attached.
+ */
+const VIEW = `(SELECT c.*,
+    coalesce(s.subject_reference, a.subject_reference,
+      (SELECT al.subject_reference FROM alerts al WHERE al.case_id = c.id ORDER BY al.id DESC LIMIT 1)) AS subject_reference,
+    (SELECT count(*)::int FROM alerts al WHERE al.case_id = c.id) AS alert_count
   FROM cases c LEFT JOIN sessions s ON s.id = c.session_id LEFT JOIN monitoring_alerts a ON a.id = c.alert_id)`;
+
+/** How many of a case's alerts GET /v1/cases shows (the latest); alert_count has the total. */
+export const CASE_ALERTS_SHOWN = 20;
 
 const actorOf = (w: Who) => (w.actor ? `${w.actor.type}:${w.actor.id}` : 'system:system');
 
-export function toCase(r: CaseRow, trail?: CaseTransitionRow[]): Case {
+export function toAlert(a: AlertRow): Alert {
+  return {
+    id: a.id,
+    object: 'alert',
+    kind: a.kind,
+    severity: a.severity,
+    state: a.state,
+    subject_type: a.subject_type,
+    subject_id: a.subject_id,
+    subject_reference: a.subject_reference,
+    title: a.title,
+    details: a.details ?? {},
+    case_id: a.case_id,
+    occurrences: a.occurrences,
+    created_at: iso(a.created_at)!,
+    last_seen_at: iso(a.last_seen_at)!,
+    closed_at: iso(a.closed_at),
+  };
+}
+
+export function toCase(r: CaseRow, trail?: CaseTransitionRow[], alerts: AlertRow[] = []): Case {
   return {
     id: r.id,
     object: 'case',
@@ -59,6 +90,10 @@ export function toCase(r: CaseRow, trail?: CaseTransitionRow[]): Case {
     subject_reference: r.subject_reference,
     verification_id: r.session_id,
     alert_id: r.alert_id,
+    subject_type: r.subject_type,
+    subject_id: r.subject_id,
+    alert_count: r.alert_count ?? 0,
+    alerts: alerts.map(toAlert),
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
     closed_at: iso(r.closed_at),
@@ -74,7 +109,9 @@ export function caseSubject(c: {
   kind: CaseKind;
   sessionId?: string | null;
   alertId?: string | null;
+  subject?: { type: string; id: string };
 }): [subjectType: string, subjectId: string] {
+  if (c.subject) return [c.subject.type, c.subject.id];
   return c.kind === 'screening_alert' ? ['monitoring_alert', c.alertId!] : ['verification', c.sessionId!];
 }
 
@@ -88,6 +125,8 @@ export const caseRows = {
       kind: CaseKind;
       sessionId?: string | null;
       alertId?: string | null;
+      /** alert_review cases: the subject the alerts are about. */
+      subject?: { type: string; id: string };
       severity: Severity;
       reasonCode: string;
       reasonCodes: string[];
@@ -164,7 +203,10 @@ export const caseRows = {
       where.push(sql.replace('?', `$${params.length + 2}`));
     };
     if (q.state) add('state = ?', q.state);
-    if (q.kind) add('kind = ?', q.kind);
+    if (q.kind && (CASE_KINDS as readonly string[]).includes(q.kind)) add('kind = ?', q.kind);
+    else if (q.kind) add("kind = 'alert_review' AND EXISTS (SELECT 1 FROM alerts al WHERE al.case_id = x.id AND al.kind = ?)", q.kind);
+    if (q.subject_type) add('subject_type = ?', q.subject_type);
+    if (q.subject_id) add('subject_id = ?', q.subject_id);
     if (q.owner === 'none') where.push('owner IS NULL');
     else if (q.owner) add('owner = ?', q.owner);
     if (q.severity) add('severity = ?', q.severity);
@@ -243,5 +285,161 @@ export const caseRows = {
       'SELECT from_state, to_state, event, actor, at FROM case_transitions WHERE account_id = $1 AND environment = $2 AND case_id = $3 ORDER BY id',
       [t.accountId, t.environment, id],
     );
+  },
+};
+
+/** An alert row (table alerts, migration 0022): one signal of any pillar, attached to an alert_review case. */
+export interface AlertRow {
+  id: string;
+  account_id: string;
+  environment: string;
+  kind: string;
+  severity: Severity;
+  state: 'open' | 'closed';
+  subject_type: string;
+  subject_id: string;
+  subject_reference: string | null;
+  title: string;
+  details: Record<string, unknown>;
+  dedupe_key: string;
+  case_id: string;
+  occurrences: number;
+  last_seen_at: Date;
+  created_at: Date;
+  closed_at: Date | null;
+}
+
+export const alertRows = {
+  /**
+   * Serialises the alerts of one subject until the transaction ends (dedupe and case opening are
+   * read-then-write): a transaction-scoped advisory lock on the subject's key, on PostgreSQL and PGlite.
+   */
+  async lockSubject(tx: Queryable, t: Tenant, subjectType: string, subjectId: string): Promise<void> {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [
+      JSON.stringify(['alerts', t.accountId, t.environment, subjectType, subjectId]),
+    ]);
+  },
+
+  /** The latest alert of this (kind, subject, dedupe key) created at or after `since`, locked. */
+  async recent(
+    tx: Queryable,
+    t: Tenant,
+    a: { kind: string; subjectType: string; subjectId: string; dedupeKey: string; since: Date },
+  ): Promise<AlertRow | null> {
+    const rows = await tx.query<AlertRow>(
+      `SELECT * FROM alerts WHERE account_id = $1 AND environment = $2 AND kind = $3 AND subject_type = $4 AND subject_id = $5
+         AND dedupe_key = $6 AND created_at >= $7::timestamptz ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
+      [t.accountId, t.environment, a.kind, a.subjectType, a.subjectId, a.dedupeKey, a.since.toISOString()],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** A deduplicated repeat: counted on the alert it repeats. */
+  async touch(tx: Queryable, t: Tenant, id: string): Promise<AlertRow> {
+    const rows = await tx.query<AlertRow>(
+      'UPDATE alerts SET occurrences = occurrences + 1, last_seen_at = now() WHERE account_id = $1 AND environment = $2 AND id = $3 RETURNING *',
+      [t.accountId, t.environment, id],
+    );
+    return rows[0]!;
+  },
+
+  async insert(
+    tx: Queryable,
+    t: Tenant,
+    a: {
+      id: string;
+      kind: string;
+      severity: Severity;
+      subjectType: string;
+      subjectId: string;
+      subjectReference: string | null;
+      title: string;
+      details: Record<string, unknown>;
+      dedupeKey: string;
+      caseId: string;
+    },
+  ): Promise<AlertRow> {
+    const rows = await tx.query<AlertRow>(
+      `INSERT INTO alerts (id, account_id, environment, kind, severity, subject_type, subject_id, subject_reference, title, details, dedupe_key, case_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12) RETURNING *`,
+      [
+        a.id,
+        t.accountId,
+        t.environment,
+        a.kind,
+        a.severity,
+        a.subjectType,
+        a.subjectId,
+        a.subjectReference,
+        a.title,
+        JSON.stringify(a.details),
+        a.dedupeKey,
+        a.caseId,
+      ],
+    );
+    return rows[0]!;
+  },
+
+  /** The subject's alert_review case that is not closed (at most one: opening is serialised by lockSubject), locked. */
+  async openCaseOfSubject(tx: Queryable, t: Tenant, subjectType: string, subjectId: string): Promise<CaseRow | null> {
+    const rows = await tx.query<{ id: string }>(
+      `SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND subject_type = $3 AND subject_id = $4
+         AND kind = 'alert_review' AND state <> 'closed' ORDER BY id DESC LIMIT 1 FOR UPDATE`,
+      [t.accountId, t.environment, subjectType, subjectId],
+    );
+    return rows[0] ? caseRows.get(tx, t, rows[0].id) : null;
+  },
+
+  /** A new alert joins an open case: its kind among the case's reasons. */
+  async addReason(tx: Queryable, t: Tenant, caseId: string, kind: string): Promise<void> {
+    await tx.query(
+      `UPDATE cases SET reason_codes = CASE WHEN $4 = ANY(reason_codes) THEN reason_codes ELSE reason_codes || $4::text END, updated_at = now()
+       WHERE account_id = $1 AND environment = $2 AND id = $3`,
+      [t.accountId, t.environment, caseId, kind],
+    );
+  },
+
+  /** The case was closed: its open alerts close with it. */
+  async closeOfCase(tx: Queryable, t: Tenant, caseId: string): Promise<number> {
+    const rows = await tx.query<{ id: string }>(
+      "UPDATE alerts SET state = 'closed', closed_at = now() WHERE account_id = $1 AND environment = $2 AND case_id = $3 AND state = 'open' RETURNING id",
+      [t.accountId, t.environment, caseId],
+    );
+    return rows.length;
+  },
+
+  async get(db: Queryable, t: Tenant, id: string): Promise<AlertRow | null> {
+    const rows = await db.query<AlertRow>('SELECT * FROM alerts WHERE account_id = $1 AND environment = $2 AND id = $3', [
+      t.accountId,
+      t.environment,
+      id,
+    ]);
+    return rows[0] ?? null;
+  },
+
+  /** The latest CASE_ALERTS_SHOWN alerts of each case, newest first. */
+  async ofCases(db: Queryable, t: Tenant, caseIds: readonly string[]): Promise<Map<string, AlertRow[]>> {
+    const out = new Map<string, AlertRow[]>();
+    if (caseIds.length === 0) return out;
+    const rows = await db.query<AlertRow>(
+      `SELECT * FROM (SELECT al.*, row_number() OVER (PARTITION BY case_id ORDER BY id DESC) AS rn FROM alerts al
+         WHERE account_id = $1 AND environment = $2 AND case_id = ANY($3::text[])) x WHERE rn <= $4 ORDER BY case_id, id DESC`,
+      [t.accountId, t.environment, caseIds, CASE_ALERTS_SHOWN],
+    );
+    for (const r of rows) {
+      const list = out.get(r.case_id) ?? [];
+      list.push(r);
+      out.set(r.case_id, list);
+    }
+    return out;
+  },
+
+  async byIds(db: Queryable, t: Tenant, ids: readonly string[]): Promise<AlertRow[]> {
+    if (ids.length === 0) return [];
+    return db.query<AlertRow>('SELECT * FROM alerts WHERE account_id = $1 AND environment = $2 AND id = ANY($3::text[]) ORDER BY id', [
+      t.accountId,
+      t.environment,
+      ids,
+    ]);
   },
 };

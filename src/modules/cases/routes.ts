@@ -5,7 +5,7 @@ import { notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
 import { Case, CasesQuery, UpdateCase } from './schemas.js';
-import { caseRows, toCase } from './repository.js';
+import { alertRows, caseRows, toCase } from './repository.js';
 import { updateCase } from './update-case.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
@@ -29,7 +29,12 @@ export const casesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
     },
     async (req) => {
       const page = await caseRows.page(req.ctx.db, req.ctx, req.query);
-      return { data: page.data.map((c) => toCase(c)), next_cursor: page.next_cursor };
+      const alerts = await alertRows.ofCases(
+        req.ctx.db,
+        req.ctx,
+        page.data.filter((c) => c.alert_count > 0).map((c) => c.id),
+      );
+      return { data: page.data.map((c) => toCase(c, undefined, alerts.get(c.id))), next_cursor: page.next_cursor };
     },
   );
 
@@ -48,7 +53,8 @@ export const casesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
     async (req) => {
       const row = await caseRows.get(req.ctx.db, req.ctx, req.params.id);
       if (!row) throw notFound('case', 'id');
-      return toCase(row, await caseRows.transitionsOf(req.ctx.db, req.ctx, row.id));
+      const alerts = await alertRows.ofCases(req.ctx.db, req.ctx, [row.id]);
+      return toCase(row, await caseRows.transitionsOf(req.ctx.db, req.ctx, row.id), alerts.get(row.id));
     },
   );
 

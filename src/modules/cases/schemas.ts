@@ -4,7 +4,20 @@ import { PageQuery } from '../../platform/pagination.js';
 import { CASE_STATES } from './state-machine.js';
 import { SEVERITIES } from './severity.js';
 
-export const CASE_KINDS = ['verification_review', 'screening_alert'] as const;
+export const CASE_KINDS = ['verification_review', 'screening_alert', 'alert_review'] as const;
+/**
+ * Kinds of generic alert (cases/alerts.ts raiseAlert). Stored as text without a CHECK: a pillar adds
+ * its kind here (and documents it) without a migration.
+ */
+export const ALERT_KINDS = [
+  'transaction_rule',
+  'rule_error',
+  'wallet_risk',
+  'business_ownership',
+  'business_screening',
+  'travel_rule',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
 export type CaseKind = (typeof CASE_KINDS)[number];
 const lit = <T extends string>(xs: readonly T[], o: object = {}) =>
   Type.Union(
@@ -18,13 +31,44 @@ const Owner = Type.String({
   description: 'A reviewer identifier in your own tool (e.g. an e-mail or user id).',
 });
 
+export const Alert = Type.Object(
+  {
+    id: Type.String({ description: 'Alert id (alt_…).' }),
+    object: Type.Literal('alert'),
+    kind: Type.String({
+      description:
+        'transaction_rule (a transaction scored review or worse), rule_error (a rule failed to evaluate), wallet_risk, business_ownership, business_screening, travel_rule.',
+    }),
+    severity: lit(SEVERITIES),
+    state: lit(['open', 'closed'] as const, { description: 'open; closed when its case was closed.' }),
+    subject_type: Type.String({
+      description: 'What the alert is about: customer (a subject reference), rule, wallet, business, travel_rule_message…',
+    }),
+    subject_id: Type.String(),
+    subject_reference: Type.Union([Type.String(), Type.Null()]),
+    title: Type.String(),
+    details: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'What raised it (for transaction_rule: the transaction, score and rule hits).',
+    }),
+    case_id: Type.String({ description: 'The alert_review case it is attached to.' }),
+    occurrences: Type.Integer({
+      description: 'How many times it was raised: repeats within the cooldown are counted here, not raised again.',
+    }),
+    created_at: Timestamp,
+    last_seen_at: Timestamp,
+    closed_at: Type.Union([Timestamp, Type.Null()]),
+  },
+  { title: 'Alert' },
+);
+export type Alert = Static<typeof Alert>;
+
 export const Case = Type.Object(
   {
     id: Type.String(),
     object: Type.Literal('case'),
     kind: lit(CASE_KINDS, {
       description:
-        'verification_review: a referred session waiting for a decision; screening_alert: a monitoring alert (a new list hit for an enrolled subject).',
+        'verification_review: a referred session waiting for a decision; screening_alert: a monitoring alert (a new list hit for an enrolled subject); alert_review: the alerts of one subject (transaction rules, rule errors, wallets, businesses, Travel Rule).',
     }),
     state: lit(CASE_STATES, { description: 'open (in the queue), in_review (owned and being worked on), closed.' }),
     severity: lit(SEVERITIES),
@@ -33,7 +77,13 @@ export const Case = Type.Object(
     reason_codes: Type.Array(Type.String()),
     subject_reference: Type.Union([Type.String(), Type.Null()], { description: 'Null once the session was deleted.' }),
     verification_id: Type.Union([Type.String(), Type.Null()]),
-    alert_id: Type.Union([Type.String(), Type.Null()]),
+    alert_id: Type.Union([Type.String(), Type.Null()], { description: 'screening_alert cases: the monitoring alert.' }),
+    subject_type: Type.String({
+      description: "verification, monitoring_alert, or for alert_review cases the alerts' subject type (customer, rule, wallet…).",
+    }),
+    subject_id: Type.String(),
+    alert_count: Type.Integer({ description: 'alert_review cases: how many alerts are attached.' }),
+    alerts: Type.Array(Alert, { description: 'alert_review cases: the latest 20 alerts, newest first (empty for other kinds).' }),
     created_at: Timestamp,
     updated_at: Timestamp,
     closed_at: Type.Union([Timestamp, Type.Null()]),
@@ -60,7 +110,13 @@ export type Case = Static<typeof Case>;
 export const CasesQuery = Type.Object({
   ...PageQuery.properties,
   state: Type.Optional(lit(CASE_STATES)),
-  kind: Type.Optional(lit(CASE_KINDS)),
+  kind: Type.Optional(
+    lit([...CASE_KINDS, ...ALERT_KINDS], {
+      description: 'A case kind, or an alert kind (alert_review cases holding at least one alert of that kind).',
+    }),
+  ),
+  subject_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  subject_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   owner: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Cases owned by this reviewer; `none` for unassigned cases.' }),
   ),

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../platform/context.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { announceCaseChange } from './close-case.js';
-import { caseRows, toCase } from './repository.js';
+import { alertRows, caseRows, toCase } from './repository.js';
 import type { Case, UpdateCase } from './schemas.js';
 import { reviewerEvent } from './state-machine.js';
 
@@ -45,8 +45,10 @@ export async function updateCase({ ctx, id, input }: { ctx: RequestContext; id: 
         [ctx.accountId, ctx.environment, before.alert_id],
       );
     }
+    if (target === 'closed' && before.kind === 'alert_review') await alertRows.closeOfCase(tx, ctx, id);
     const after = (await caseRows.get(tx, ctx, id))!;
     await announceCaseChange(tx, ctx, before, after);
-    return toCase(after, await caseRows.transitionsOf(tx, ctx, id));
+    const alerts = await alertRows.ofCases(tx, ctx, [id]);
+    return toCase(after, await caseRows.transitionsOf(tx, ctx, id), alerts.get(id));
   });
 }

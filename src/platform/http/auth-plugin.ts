@@ -10,6 +10,8 @@ import { parseBearer } from './bearer.js';
 import { IDEMPOTENCY_HEADER, claimKey, mismatch, requestFingerprint, validateKey } from '../idempotency.js';
 import { AppError } from '../errors.js';
 import type { Sealer } from '../crypto.js';
+import type { Actor, Environment } from '../context.js';
+import type { ErrorCode } from '../errors.js';
 
 export interface AuthDeps {
   config: Config;
@@ -17,6 +19,24 @@ export interface AuthDeps {
   keys: KeyCache;
   rateLimiter: RateLimiter;
   sealer: Sealer;
+  /** Console sessions: a request with the console cookie and no Authorization header is authenticated here. */
+  console?: ConsoleGate;
+}
+
+/**
+ * A second kind of principal on /v1: an operator signed in to the console (src/modules/console).
+ * The gate checks the cookie, the CSRF header and the environment header; it answers a principal
+ * like an API key's (tenant, environment, actor, scopes) or a refusal in the error envelope.
+ */
+export interface ConsoleGate {
+  /** Whether this request carries the console cookie (and no Authorization header). */
+  applies(request: FastifyRequest): boolean;
+  resolve(
+    request: FastifyRequest,
+  ): Promise<
+    | { ok: true; accountId: string; environment: Environment; actor: Actor; scopes: readonly string[]; rateKey: string }
+    | { ok: false; code: ErrorCode; message: string; field: string | null }
+  >;
 }
 
 /**
@@ -55,6 +75,34 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (!r.allowed) return limited(request, reply, 'Too many requests.', r.retryAfterSeconds);
   };
 
+  /** A /v1 request made by the console as its signed-in operator: same limits, scopes and audit as a key. */
+  const consoleRequest = async (request: FastifyRequest, reply: FastifyReply, gate: ConsoleGate) => {
+    const who = await gate.resolve(request);
+    const perMinute = who.ok ? deps.config.rateLimit.defaultPerMinute : UNAUTHENTICATED_LIMIT;
+    const r = await deps.rateLimiter.hit(who.ok ? who.rateKey : `ip:${request.ip}`, perMinute);
+    setRateHeaders(reply, r);
+    if (!r.allowed) return limited(request, reply, `Rate limit of ${perMinute} requests per minute exceeded.`, r.retryAfterSeconds);
+    if (!who.ok) return sendError(reply, request, who.code, who.message, who.field);
+    request.ctx = {
+      db: deps.db,
+      accountId: who.accountId,
+      environment: who.environment,
+      actor: who.actor,
+      scopes: who.scopes,
+      requestId: request.id,
+    };
+    const needed = request.routeOptions.config.scope;
+    if (needed && !hasScope(who.scopes, needed)) {
+      return sendError(
+        reply,
+        request,
+        'insufficient_scope',
+        `This operator's role lacks the ${needed} scope needed for this operation.`,
+        null,
+      );
+    }
+  };
+
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { scope?: string; public?: boolean };
     if (route.url.startsWith('/v1') && !config.scope && !config.public) {
@@ -65,6 +113,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return limitUnknownRoute(request, reply);
     if (request.routeOptions.config.public || !request.url.startsWith('/v1')) return;
+    if (deps.console?.applies(request)) return consoleRequest(request, reply, deps.console);
     const { bearer, record } = await keyOf(request);
     const { r, perMinute } = await limit(request, reply, record);
     if (!record) {

@@ -46,3 +46,23 @@ describe('OpenSanctions FtM JSON lines', () => {
     assert.throws(() => parseFtmJson('{"id":"a","schema":"Person","properties":{"name":["X"]}}\n{"id":'), /line 2/);
   });
 });
+
+test('CryptoWallet entities become crypto identifiers of their holder', () => {
+  const lines = [
+    { id: 'h', schema: 'Organization', properties: { name: ['Garantex Europe'], topics: ['sanction'] } },
+    {
+      id: 'w1',
+      schema: 'CryptoWallet',
+      properties: { publicKey: ['TEAqwfMhXLaomXhZ8KeMhx3njGmQEDnsUR'], currency: ['trx'], holder: ['h'] },
+    },
+    { id: 'w2', schema: 'CryptoWallet', properties: { publicKey: ['1Df883c96LVauVsx9FEgnsourD8DELwCUQ'], holder: ['h'] } },
+  ]
+    .map((l) => JSON.stringify(l))
+    .join('\n');
+  const [holder, ...rest] = parseFtmJson(lines);
+  assert.equal(rest.length, 0, 'a wallet is not an entity of its own');
+  assert.deepEqual(holder!.identifiers, [
+    { type: 'crypto:TRX', value: 'TEAqwfMhXLaomXhZ8KeMhx3njGmQEDnsUR' },
+    { type: 'crypto:', value: '1Df883c96LVauVsx9FEgnsourD8DELwCUQ' },
+  ]);
+});

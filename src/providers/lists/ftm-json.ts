@@ -4,7 +4,8 @@ import { parseListDate, singleFile, uniq, type ListInput, type ListSource } from
 
 // OpenSanctions FollowTheMoney entities, one JSON object per line (entities.ftm.json). Topics decide
 // the dataset: sanction* → sanctions, role.pep/role.rca → pep, crime*/wanted/reg.warn → adverse_media.
-// Address and Sanction entities are folded into the entities that reference them.
+// Address and Sanction entities are folded into the entities that reference them; CryptoWallet
+// entities become `crypto:<currency>` identifiers of their holder (wallet screening reads them).
 
 interface FtmEntity {
   id: string;
@@ -71,7 +72,14 @@ export function parseFtmJson(input: ListInput): ListEntity[] {
   const all = lines(singleFile(input));
   const addresses = new Map<string, string>();
   const programs = new Map<string, string[]>();
+  const wallets = new Map<string, Identifier[]>();
   for (const e of all) {
+    if (e.schema === 'CryptoWallet') {
+      const currency = e.properties.currency?.[0] ?? e.properties.currencySymbol?.[0] ?? '';
+      for (const holder of e.properties.holder ?? [])
+        for (const key of e.properties.publicKey ?? [])
+          wallets.set(holder, [...(wallets.get(holder) ?? []), { type: `crypto:${currency.toUpperCase()}`, value: key }]);
+    }
     if (e.schema === 'Address') addresses.set(e.id, e.properties.full?.[0] ?? e.caption ?? '');
     if (e.schema === 'Sanction') {
       for (const target of e.properties.entity ?? []) {
@@ -100,6 +108,7 @@ export function parseFtmJson(input: ListInput): ListEntity[] {
     if (!names.length) continue;
     const identifiers: Identifier[] = [];
     for (const [prop, type] of Object.entries(ID_PROPS)) for (const v of p[prop] ?? []) identifiers.push({ type, value: v });
+    identifiers.push(...(wallets.get(e.id) ?? []));
     const gender = p.gender?.[0];
     out.push({
       id: `opensanctions:${e.id}`,

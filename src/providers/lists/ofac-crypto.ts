@@ -17,7 +17,16 @@ const PREFIX = 'crypto:';
 /** Programmes whose listing also means terrorist financing. */
 const TF_PROGRAMS = new Set(['SDGT', 'FTO', 'SDT']);
 
-function fromEntities(entities: ListEntity[], list: ListRef): AttributionEntry[] {
+/**
+ * The crypto identifiers (`crypto:<code>`) of any list's entities as attribution entries: OFAC's CSV
+ * remarks and advanced XML, a custom CSV's `crypto:XBT:1abc`, a stored snapshot of any source.
+ * Category sanctions; SDGT/FTO/SDT programmes add terrorist financing.
+ */
+export function cryptoEntriesFromEntities(entities: Iterable<ListEntity>, list: ListRef): AttributionEntry[] {
+  return fromEntities(entities, list);
+}
+
+function fromEntities(entities: Iterable<ListEntity>, list: ListRef): AttributionEntry[] {
   const out: AttributionEntry[] = [];
   for (const e of entities) {
     const entity = { id: e.id.replace(/^ofac-(sdn|cons):/, ''), name: e.names[0]?.full ?? '' };

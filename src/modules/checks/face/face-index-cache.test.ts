@@ -4,7 +4,7 @@ import type { Db } from '../../../platform/db.js';
 import { newId } from '../../../platform/ids.js';
 import { createTestDb } from '../../../../test/helpers/test-db.js';
 import { cosineSimilarity, EMBEDDING_DIMENSIONS } from '../../../engines/face/index.js';
-import { FaceIndexCache } from './face-index-cache.js';
+import { embeddingDimensions, embeddingModelKey, FaceIndexCache } from './face-index-cache.js';
 import { embeddingFromBase64, embeddingToBase64, faceEnrollments } from './repository.js';
 
 let db: Db;
@@ -160,7 +160,10 @@ test('embeddings are stored as float4 bytes in PostgreSQL binary order: what the
   embeddingFromBase64(embeddingToBase64(special), again);
   assert.deepEqual(again, special);
   assert.ok(Object.is(again[0], -0));
-  assert.throws(() => embeddingFromBase64(embeddingToBase64(back).slice(0, 40), back), /a stored embedding has 30 bytes, expected 4096/);
+  assert.throws(
+    () => embeddingFromBase64(embeddingToBase64(back).slice(0, 40), back),
+    new RegExp(`a stored embedding has 30 bytes, expected ${EMBEDDING_DIMENSIONS * 4}`),
+  );
 });
 
 test('warm preloads the most recently enrolled tenants, as many as the worker keeps; their first search loads nothing', async () => {
@@ -186,4 +189,54 @@ test('warm preloads the most recently enrolled tenants, as many as the worker ke
   const closed = new FaceIndexCache(2);
   await closed.close();
   assert.deepEqual(await closed.warm(db), { indexes: 0, faces: 0 }, 'a closed cache preloads nothing');
+});
+
+test('enrolments of the pre-#19 faceres model (1024 values) and of the face-api model (128) are searched apart', async () => {
+  const t = { accountId: `acct_${newId('account').slice(5)}`, environment: 'production' as const };
+  const oldKey = embeddingModelKey([
+    { name: '@vladmandic/human', version: '3.3.6' },
+    { name: 'human/models/faceres.json', version: '3.3.6' },
+  ]);
+  const newKey = embeddingModelKey([
+    { name: 'human/models/faceres.json', version: '3.3.6' },
+    { name: '@vladmandic/face-api', version: '1.7.15' },
+    { name: 'face-api/model/face_recognition_model+human-mesh-5pt-align-v1', version: '1.7.15' },
+  ]);
+  assert.equal(oldKey, 'human/models/faceres.json@3.3.6');
+  assert.equal(newKey, 'face-api/model/face_recognition_model+human-mesh-5pt-align-v1@1.7.15');
+  assert.equal(embeddingDimensions(oldKey), 1024);
+  assert.equal(embeddingDimensions(newKey), EMBEDDING_DIMENSIONS);
+  const oldFace = Float32Array.from({ length: 1024 }, () => rnd());
+  const newFace = face();
+  await faceEnrollments.insert(db, t, vector, {
+    id: newId('faceEnrollment'),
+    subjectReference: 'cus_old',
+    model: oldKey,
+    embedding: oldFace,
+  });
+  await faceEnrollments.insert(db, t, vector, {
+    id: newId('faceEnrollment'),
+    subjectReference: 'cus_new',
+    model: newKey,
+    embedding: newFace,
+  });
+  const cache = new FaceIndexCache(4);
+  try {
+    const current = await cache.search(db, t, newKey, newFace, 5);
+    assert.deepEqual(
+      current.hits.map((h) => h.subjectId),
+      ['cus_new'],
+    );
+    // The old model's faces still load at their own length and stay apart.
+    const legacy = await cache.search(db, t, oldKey, oldFace, 5);
+    assert.deepEqual(
+      legacy.hits.map((h) => h.subjectId),
+      ['cus_old'],
+    );
+    // Warm-up preloads every (tenant, model) with live enrolments, each at its own length (other tests' tenants too).
+    const warmed = await cache.warm(db);
+    assert.ok(warmed.indexes >= 2 && warmed.faces >= 2);
+  } finally {
+    await cache.close();
+  }
 });

@@ -112,18 +112,19 @@ export class FaceIndexCache {
     else this.stats.fullLoads++;
     let afterId = since ? idFloor('faceEnrollment', since.getTime()) : '';
     let reset = !since;
+    const dimensions = embeddingDimensions(model);
     for (;;) {
       const rows = await faceEnrollments.loadPage(db, t, model, { afterId, limit: PAGE });
       if (rows.length === 0 && !reset) break;
       const page: FacePage = {
         ids: rows.map((r) => r.id),
         subjects: rows.map((r) => r.subject_reference),
-        embeddings: new Float32Array(rows.length * EMBEDDING_DIMENSIONS),
+        embeddings: new Float32Array(rows.length * dimensions),
       };
-      rows.forEach((r, i) =>
-        embeddingFromBase64(r.embedding, page.embeddings.subarray(i * EMBEDDING_DIMENSIONS, (i + 1) * EMBEDDING_DIMENSIONS)),
-      );
-      await this.worker().run({ kind: 'apply', key, reset, page, remove: [], state: null }, [page.embeddings.buffer as ArrayBuffer]);
+      rows.forEach((r, i) => embeddingFromBase64(r.embedding, page.embeddings.subarray(i * dimensions, (i + 1) * dimensions)));
+      await this.worker().run({ kind: 'apply', key, dimensions, reset, page, remove: [], state: null }, [
+        page.embeddings.buffer as ArrayBuffer,
+      ]);
       this.stats.pagesSent++;
       reset = false;
       if (rows.length < PAGE) break;
@@ -131,7 +132,15 @@ export class FaceIndexCache {
       await yieldToLoop();
     }
     const remove = since ? await faceEnrollments.erasedSince(db, t, since) : [];
-    await this.worker().run({ kind: 'apply', key, reset: false, page: null, remove, state: { stamp, syncedAt: syncedAt.toISOString() } });
+    await this.worker().run({
+      kind: 'apply',
+      key,
+      dimensions,
+      reset: false,
+      page: null,
+      remove,
+      state: { stamp, syncedAt: syncedAt.toISOString() },
+    });
   }
 
   /**
@@ -158,8 +167,18 @@ export class FaceIndexCache {
   }
 }
 
-/** The embedding model's identity: embeddings from another model version are not comparable. */
+/**
+ * The embedding model's identity, stored with every enrolment: embeddings from another model, version
+ * or alignment are not comparable, so searches only read enrolments of the current key. The face-api
+ * recognition net's entry (its name includes the alignment's version) wins over Human's faceres, which
+ * every worker also loads (age estimation) and which was the embedding before issue #19.
+ */
 export function embeddingModelKey(model: { name: string; version: string }[]): string {
-  const m = model.find((x) => x.name.includes('faceres')) ?? model[0];
+  const m = model.find((x) => x.name.includes('face_recognition_model')) ?? model.find((x) => x.name.includes('faceres')) ?? model[0];
   return m ? `${m.name}@${m.version}` : 'unknown';
+}
+
+/** Values per stored embedding of a model key: 1024 for Human's faceres (before #19), else the current 128. */
+export function embeddingDimensions(modelKey: string): number {
+  return modelKey.includes('faceres') ? 1024 : EMBEDDING_DIMENSIONS;
 }

@@ -32,7 +32,16 @@ export type FaceIndexTask =
   /** `embedding` null: only whether the index is at `stamp` (a preload), no search. */
   | { kind: 'search'; key: string; stamp: string; embedding: Float32Array | null; k: number }
   /** Starts (reset) or continues bringing an index up to date: add or replace `page`, then remove `remove`. `state` is set when the update is complete. */
-  | { kind: 'apply'; key: string; reset: boolean; page: FacePage | null; remove: string[]; state: Omit<FaceIndexState, 'size'> | null };
+  | {
+      kind: 'apply';
+      key: string;
+      /** Values per embedding of this index's model (128 for face-api, 1024 for the legacy faceres). */
+      dimensions: number;
+      reset: boolean;
+      page: FacePage | null;
+      remove: string[];
+      state: Omit<FaceIndexState, 'size'> | null;
+    };
 
 export type FaceIndexResult =
   { found: true; hits: FaceIndexHit[]; size: number } | { found: false; state: FaceIndexState | null } | { applied: true; size: number };
@@ -59,8 +68,8 @@ serveWorkerTasks<FaceIndexTask, FaceIndexResult>(async (task) => {
     return { result: { found: true, hits, size: entry.index.size } };
   }
   let entry = touch(task.key);
-  if (task.reset || !entry) {
-    entry = { index: new FaceIndex(), state: null };
+  if (task.reset || !entry || entry.index.dimensions !== task.dimensions) {
+    entry = { index: new FaceIndex(task.dimensions), state: null };
     indexes.set(task.key, entry);
     while (indexes.size > maxIndexes) indexes.delete(indexes.keys().next().value!);
   }

@@ -64,7 +64,18 @@ export function hasVectorColumn(db: Db, within: Queryable = db): Promise<boolean
   return known;
 }
 
-const vectorLiteral = (e: Float32Array): string => `[${Array.from(e).join(',')}]`;
+/**
+ * The pgvector column is vector(1024) (migration 0005, made for the 1024-value faceres embedding). The
+ * face-api embedding since issue #19 has 128 values; it is written and searched zero-padded to 1024,
+ * which leaves every cosine unchanged (the padding adds nothing to dot products or norms), so both
+ * models' rows live in one column and one HNSW index. The `model` filter of every search keeps them apart.
+ */
+const VECTOR_COLUMN_DIMENSIONS = 1024;
+const vectorLiteral = (e: Float32Array): string => {
+  const values = Array.from(e);
+  while (values.length < VECTOR_COLUMN_DIMENSIONS) values.push(0);
+  return `[${values.join(',')}]`;
+};
 
 /**
  * Embeddings are stored as bytes (`embedding_bytes`, migration 0017): float4 values in PostgreSQL's

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../../platform/schemas.js';
 import { checkBody, ImageField } from '../kernel/index.js';
-import { MAX_LIVENESS_FRAMES } from '../../../engines/face/index.js';
+import { FACE_DUPLICATE_THRESHOLD, MAX_LIVENESS_FRAMES } from '../../../engines/face/index.js';
 
 export const LivenessBody = checkBody({
   image: Type.Optional(ImageField('One selfie. Give either image or frames.')),
@@ -38,7 +38,7 @@ export const FaceSearchBody = checkBody({
     Type.Number({
       minimum: 0.3,
       maximum: 0.99,
-      description: "Similarity at which another subject's face counts as the same person (default 0.65).",
+      description: `Cosine similarity at which another subject's face counts as the same person (default ${FACE_DUPLICATE_THRESHOLD}, calibrated for the face-api embedding: see docs/face.md).`,
     }),
   ),
 });

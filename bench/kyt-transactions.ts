@@ -1,0 +1,236 @@
+// KYT benchmark: POST /v1/transactions (aggregates + 20 active rules + store + rollup + alerts in one database
+// transaction) against the two-INSERT baseline measured in the same run, on PGlite and PostgreSQL; then a
+// backtest of the same rule set over the stored history (worker job).
+// Usage: npm run bench -- kyt-transactions ; BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres,
+// BENCH_HISTORY (imported history rows, default 50000), BENCH_DATABASE_URL.
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
+import { load, table, type LoadResult } from './lib/load.js';
+import { freshSchema, startChild, stop } from './lib/children.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const history = Number(process.env.BENCH_HISTORY ?? 50_000);
+const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
+const dbs = (process.env.BENCH_DBS ?? 'pglite,postgres').split(',');
+const SUBJECTS = 1000;
+const DAY = 86_400_000;
+
+async function api(base: string, key: string, method: string, path: string, body?: unknown) {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/** Deterministic pseudo-random sequence (no Math.random in measurements that are compared run to run). */
+function lcg(seed: number) {
+  let s = seed >>> 0;
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+}
+
+/** 20 active rules: the 11 starter typologies (5 of them with filtered aggregates) and 9 plain ones. */
+async function publishRuleSet(base: string, maker: string, checker: string): Promise<number> {
+  const draft = await api(base, maker, 'GET', '/v1/rules/draft');
+  for (const r of draft.rules) await api(base, maker, 'PATCH', `/v1/rules/${r.id}`, { status: 'active' });
+  const plain = [
+    ['amount_10k', 'tx.amount >= 10000.0'],
+    ['amount_50k', 'tx.amount >= 50000.0'],
+    ['night', 'tx.hour < 5 && tx.amount > 2000.0'],
+    ['crypto', 'tx.type == "crypto" && tx.amount > 1000.0'],
+    ['cash_out', 'tx.type == "cash_out" && tx.direction == "out"'],
+    ['foreign', 'counterparty.bank_country != "" && counterparty.bank_country != "DE"'],
+    ['weekend_big', 'tx.weekday == 0 && tx.amount > 5000.0'],
+    ['new_subject', 'subject.relationship_days < 7 && tx.amount > 3000.0'],
+    ['channel_atm', 'tx.channel == "atm" && tx.amount > 1000.0'],
+  ];
+  for (const [key, expression] of plain)
+    await api(base, maker, 'POST', '/v1/rules', { key, name: key, expression, score: 10, severity: 'medium', status: 'active' });
+  const revision = (await api(base, maker, 'GET', '/v1/rules/draft')).revision;
+  const v = await api(base, checker, 'POST', '/v1/rules/publish', { revision, change_note: 'benchmark' });
+  return v.rules.filter((r: { status: string }) => r.status === 'active').length;
+}
+
+/** History: `history` rows over 90 days across SUBJECTS subjects, one heavy subject with 10 % of them. */
+async function importHistory(base: string, key: string): Promise<void> {
+  const rnd = lcg(42);
+  const now = Date.now();
+  const lines: string[] = [];
+  for (let i = 0; i < history; i++) {
+    const heavy = i % 10 === 0;
+    lines.push(
+      JSON.stringify({
+        reference: `hist_${i}`,
+        occurred_at: new Date(now - 90 * DAY + Math.floor((i / history) * 89 * DAY)).toISOString(),
+        amount: (10 + Math.floor(rnd() * 500000) / 100).toFixed(2),
+        currency: 'EUR',
+        direction: rnd() < 0.5 ? 'in' : 'out',
+        type: rnd() < 0.1 ? 'cash' : 'transfer',
+        subject: { reference: heavy ? 'cus_heavy' : `cus_${Math.floor(rnd() * SUBJECTS)}` },
+        counterparty: { reference: `cp_${Math.floor(rnd() * 5000)}`, bank_country: rnd() < 0.9 ? 'DE' : 'FR' },
+      }),
+    );
+  }
+  for (let i = 0; i < lines.length; i += 20_000)
+    await api(base, key, 'POST', '/v1/transactions/imports', { format: 'jsonl', data: lines.slice(i, i + 20_000).join('\n') });
+}
+
+async function loadTransactions(name: string, url: string, key: string, subjectOf: (n: number) => string): Promise<LoadResult> {
+  let n = 0;
+  const prefix = `${process.pid}-${Date.now()}-`;
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: 50,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    requests: [
+      {
+        setupRequest: (req: autocannon.Request) => {
+          const i = n++;
+          return {
+            ...req,
+            body: JSON.stringify({
+              reference: `${prefix}${i}`,
+              occurred_at: new Date().toISOString(),
+              amount: `${100 + (i % 9000)}.00`,
+              currency: 'EUR',
+              direction: i % 2 ? 'in' : 'out',
+              subject: { reference: subjectOf(i) },
+              counterparty: { reference: `cp_${i % 5000}`, bank_country: 'DE' },
+            }),
+          };
+        },
+      },
+    ],
+  });
+  return {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function benchDb(kind: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'verity-bench-kyt-'));
+  const schema = kind === 'postgres' ? await freshSchema(pgBase) : null;
+  const dbEnv: Record<string, string> = schema ? { DATABASE_URL: schema.url, DATA_DIR: join(dir, 'svc') } : { DATA_DIR: join(dir, 'svc') };
+  const rows: LoadResult[] = [];
+  const svcEnv = (port: number, worker: boolean) => ({
+    ...dbEnv,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+    MASTER_KEY: '22'.repeat(32),
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    RUN_WORKER: worker ? 'true' : 'false',
+  });
+  try {
+    const insPort = await freePort();
+    const ins = await startChild(
+      ['bench/lib/baseline-server.ts'],
+      { BASELINE_MODE: 'insert', PORT: String(insPort), ...(schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'baseline') }) },
+      /listening/,
+    );
+    const insert = await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', {
+      url: `http://127.0.0.1:${insPort}/insert`,
+      method: 'POST',
+      body: {},
+      seconds,
+    });
+    rows.push(insert);
+    console.error(JSON.stringify(insert));
+    await stop(ins.proc);
+
+    const port = await freePort();
+    const svc = await startChild(['src/server.ts'], svcEnv(port, false), /Verity is running[\s\S]*New key/);
+    const base = `http://127.0.0.1:${port}`;
+    const keys = firstKeys(join(dir, 'svc'));
+    const created = runCli(
+      ['keys', 'create', '--account', keys.account, '--environment', 'sandbox', '--scopes', 'rules:write', '--json'],
+      dbEnv,
+    );
+    if (created.code !== 0) throw new Error(`keys create: ${created.stderr}`);
+    const checker = JSON.parse(created.stdout.trim().split('\n').at(-1)!).key as string;
+    const active = await publishRuleSet(base, keys.sandbox, checker);
+    const t0 = Date.now();
+    await importHistory(base, keys.sandbox);
+    const importS = (Date.now() - t0) / 1000;
+    const ordinary = await loadTransactions(
+      `Verity: POST /v1/transactions (${active} active rules, ordinary subjects)`,
+      `${base}/v1/transactions`,
+      keys.sandbox,
+      (i) => `cus_${i % SUBJECTS}`,
+    );
+    rows.push(ordinary);
+    console.error(JSON.stringify(ordinary));
+    const heavy = await loadTransactions(
+      'Verity: POST /v1/transactions (every 2nd request on the heavy subject)',
+      `${base}/v1/transactions`,
+      keys.sandbox,
+      (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`),
+    );
+    rows.push(heavy);
+    console.error(JSON.stringify(heavy));
+    await stop(svc.proc);
+
+    // Backtest: the same rule set (version 1) over everything stored, run by the worker.
+    let bt: string;
+    try {
+      const port2 = await freePort();
+      const svc2 = await startChild(['src/server.ts'], svcEnv(port2, true), /Verity is running/);
+      try {
+        const base2 = `http://127.0.0.1:${port2}`;
+        await new Promise((r) => setTimeout(r, 2000));
+        const b = await api(base2, keys.sandbox, 'POST', '/v1/rules/backtest', {
+          ruleset: 1,
+          from: new Date(Date.now() - 100 * DAY).toISOString(),
+          to: new Date(Date.now() + DAY).toISOString(),
+        });
+        let got = b;
+        while (got.state === 'queued' || got.state === 'running') {
+          await new Promise((r) => setTimeout(r, 500));
+          got = await api(base2, keys.sandbox, 'GET', `/v1/rules/backtests/${b.id}`);
+        }
+        bt =
+          got.state === 'succeeded'
+            ? `${got.result.evaluated} transactions in ${(got.result.duration_ms / 1000).toFixed(1)} s (${Math.round(got.result.evaluated / (got.result.duration_ms / 1000))} tx/s)`
+            : `failed: ${got.error}`;
+      } finally {
+        await stop(svc2.proc);
+      }
+    } catch (e) {
+      bt = `not measured: ${(e as Error).message}`;
+    }
+    console.error(bt);
+    return (
+      `### ${kind === 'postgres' ? 'PostgreSQL 15 (local server)' : 'PGlite (embedded)'}\n\n` +
+      `History: ${history} imported transactions over 90 days, ${SUBJECTS} subjects plus one heavy subject holding 10 % (import: ${importS.toFixed(1)} s).\n\n` +
+      `${table(rows, { name: 'two-INSERT baseline', rps: insert.rps })}\n\n` +
+      `POST /v1/transactions = ${((100 * ordinary.rps) / insert.rps).toFixed(0)} % of the two-INSERT baseline (p99 ${ordinary.p99} ms); with the heavy subject ${((100 * heavy.rps) / insert.rps).toFixed(0)} % (p99 ${heavy.p99} ms).\n\n` +
+      `Backtest of version 1 (${active} rules, every one evaluated) over the stored history: ${bt}.\n`
+    );
+  } finally {
+    await schema?.drop().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const sections: string[] = [];
+for (const kind of dbs) {
+  console.error(`benchmarking KYT on ${kind} (${seconds}s per run, 50 connections)…`);
+  sections.push(await benchDb(kind));
+}
+const report = `## KYT transactions (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per run, 50 connections, autocannon in the benchmark process, each server in its own process)\n\n${sections.join('\n')}`;
+console.log(report);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/kyt-transactions.md', report);

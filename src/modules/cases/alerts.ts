@@ -1,0 +1,112 @@
+import type { Queryable } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/context.js';
+import { emitAudit } from '../../platform/audit.js';
+import { newId } from '../../platform/ids.js';
+import { enqueueEvent } from '../../platform/outbox.js';
+import { announceCaseChange } from './close-case.js';
+import { alertRows, caseRows, toAlert, type AlertRow } from './repository.js';
+import { SEVERITIES, type Severity } from './severity.js';
+import type { Alert } from './schemas.js';
+
+/** Repeats of one alert within this many seconds are counted on it rather than raised again, unless told otherwise. */
+export const DEFAULT_ALERT_COOLDOWN_SECONDS = 24 * 3600;
+
+export interface RaiseAlertInput {
+  /** transaction_rule, rule_error, wallet_risk, business_ownership, business_screening, travel_rule (ALERT_KINDS). */
+  kind: string;
+  severity: Severity;
+  /** What the alert is about; the case is per subject: customer, rule, wallet, business, travel_rule_message… */
+  subjectType: string;
+  subjectId: string;
+  subjectReference?: string | null;
+  title: string;
+  details?: Record<string, unknown>;
+  /** Distinguishes alerts of one kind and subject (e.g. the rule id): repeats of one key are deduplicated. */
+  dedupeKey?: string;
+  /** Seconds within which a repeat is deduplicated (default 24 h; 0: never deduplicate). */
+  cooldownSeconds?: number;
+}
+
+export interface RaisedAlert {
+  alert: Alert;
+  caseId: string;
+  deduplicated: boolean;
+}
+
+/**
+ * Raises an alert of any pillar in the caller's transaction. A repeat of (kind, subject, dedupe key)
+ * within the cooldown is counted on the earlier alert (occurrences, last_seen_at) and nothing else
+ * happens. Otherwise the alert is attached to the subject's open alert_review case (whose severity
+ * rises to the alert's, with a case.updated event) or opens one (audit case.opened); the alert gets
+ * an audit row and an alert.created event. The subject's alerts are serialised by a transaction
+ * lock, so two concurrent raises never open two cases or two alerts.
+ */
+export async function raiseAlert(tx: Queryable, ctx: RequestContext, input: RaiseAlertInput): Promise<RaisedAlert> {
+  const dedupeKey = input.dedupeKey ?? '';
+  const cooldown = input.cooldownSeconds ?? DEFAULT_ALERT_COOLDOWN_SECONDS;
+  await alertRows.lockSubject(tx, ctx, input.subjectType, input.subjectId);
+
+  if (cooldown > 0) {
+    const since = new Date(Date.now() - cooldown * 1000);
+    const prior = await alertRows.recent(tx, ctx, {
+      kind: input.kind,
+      subjectType: input.subjectType,
+      subjectId: input.subjectId,
+      dedupeKey,
+      since,
+    });
+    if (prior) {
+      const touched = await alertRows.touch(tx, ctx, prior.id);
+      return { alert: toAlert(touched), caseId: touched.case_id, deduplicated: true };
+    }
+  }
+
+  let caseId: string;
+  const open = await alertRows.openCaseOfSubject(tx, ctx, input.subjectType, input.subjectId);
+  if (open) {
+    caseId = open.id;
+    await alertRows.addReason(tx, ctx, caseId, input.kind);
+    if (SEVERITIES.indexOf(input.severity) > SEVERITIES.indexOf(open.severity)) {
+      await caseRows.setAttributes(tx, ctx, caseId, { severity: input.severity });
+      await announceCaseChange(tx, ctx, open, (await caseRows.get(tx, ctx, caseId))!, { event: 'alert_raised', alert_kind: input.kind });
+    }
+  } else {
+    caseId = newId('case');
+    await caseRows.open(tx, ctx, {
+      id: caseId,
+      kind: 'alert_review',
+      subject: { type: input.subjectType, id: input.subjectId },
+      severity: input.severity,
+      reasonCode: input.kind,
+      reasonCodes: [input.kind],
+    });
+    await emitAudit(tx, ctx, {
+      action: 'case.opened',
+      resourceType: 'case',
+      resourceId: caseId,
+      metadata: { kind: 'alert_review', subject_type: input.subjectType, subject_id: input.subjectId, severity: input.severity },
+    });
+  }
+
+  const row: AlertRow = await alertRows.insert(tx, ctx, {
+    id: newId('caseAlert'),
+    kind: input.kind,
+    severity: input.severity,
+    subjectType: input.subjectType,
+    subjectId: input.subjectId,
+    subjectReference: input.subjectReference ?? null,
+    title: input.title,
+    details: input.details ?? {},
+    dedupeKey,
+    caseId,
+  });
+  await emitAudit(tx, ctx, {
+    action: 'alert.created',
+    resourceType: 'alert',
+    resourceId: row.id,
+    metadata: { kind: row.kind, severity: row.severity, subject_type: row.subject_type, subject_id: row.subject_id, case_id: caseId },
+  });
+  const alert = toAlert(row);
+  await enqueueEvent(tx, ctx, { type: 'alert.created', resourceType: 'alert', resourceId: row.id, data: { ...alert } });
+  return { alert, caseId, deduplicated: false };
+}

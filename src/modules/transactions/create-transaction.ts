@@ -1,0 +1,265 @@
+import type { RequestContext } from '../../platform/context.js';
+import { conflict, invalid } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { enqueueEvent } from '../../platform/outbox.js';
+import { recordUsage } from '../../platform/usage.js';
+import { withTransaction } from '../../platform/transaction.js';
+import { amountProblem, compareDecimal, evaluate, requiredAggregates, type Evaluation, type TxRow } from '../../engines/rules/index.js';
+import { raiseAlert } from '../cases/index.js';
+import { activeRuleSet, ruleRows } from '../rules/index.js';
+import { computeTransactionAggregates } from './aggregates.js';
+import { transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
+import { toTransaction } from './present.js';
+import type { CreateTransaction, Transaction } from './schemas.js';
+
+/** How far ahead of the server's clock occurred_at may be (clock skew), not more. */
+export const MAX_FUTURE_MS = 5 * 60_000;
+/** A transaction_rule alert of one rule for one subject is raised at most once per this period. */
+export const TRANSACTION_ALERT_COOLDOWN_S = 24 * 3600;
+/** A rule_error alert of one rule is raised at most once per this period. */
+export const RULE_ERROR_COOLDOWN_S = 3600;
+
+export function counterpartyKey(c: CreateTransaction['counterparty']): string | null {
+  return c?.reference ?? c?.account ?? c?.wallet ?? c?.name ?? null;
+}
+
+/** Same transaction? (a repeat of a reference with other facts is a conflict, not a repeat). */
+function sameFacts(row: TransactionRow, input: CreateTransaction): boolean {
+  return (
+    row.occurred_at.getTime() === new Date(input.occurred_at).getTime() &&
+    compareDecimal(String(row.amount), input.amount) === 0 &&
+    row.currency === input.currency &&
+    row.direction === input.direction &&
+    row.subject_reference === input.subject.reference
+  );
+}
+
+function validate(input: CreateTransaction): Date {
+  const problem = amountProblem(input.amount, input.currency);
+  if (problem) throw invalid(problem.includes('ISO 4217') ? 'currency' : 'amount', problem);
+  const at = new Date(input.occurred_at);
+  if (!Number.isFinite(at.getTime())) throw invalid('occurred_at', 'occurred_at is not a valid date-time.');
+  if (at.getTime() > Date.now() + MAX_FUTURE_MS) throw invalid('occurred_at', 'occurred_at is in the future (more than 5 minutes ahead).');
+  if (at.getTime() < Date.UTC(1970, 0, 1)) throw invalid('occurred_at', 'occurred_at is before 1970.');
+  return at;
+}
+
+/**
+ * POST /v1/transactions. In one database transaction: the subject's evaluations are serialised, the
+ * declared aggregates the active rules read are computed (excluding this transaction), the rules are
+ * evaluated (test rules in shadow; snoozes for the subject honoured; an erroring rule never blocks),
+ * the transaction is stored with its evaluation and added to the daily rollup, alerts are raised
+ * (transaction_rule per hit rule when the status is review or worse; rule_error per failing rule), the
+ * transaction.evaluated event and the usage row are written. A repeat of the reference answers the stored
+ * evaluation (200); the same reference with other facts is 409.
+ */
+export async function createTransaction({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: CreateTransaction;
+}): Promise<{ created: boolean; transaction: Transaction }> {
+  const at = validate(input);
+  const existing = await transactionRows.byReference(ctx.db, ctx, input.reference);
+  if (existing) return repeat(existing, input);
+  const compiled = await activeRuleSet(ctx.db, ctx);
+
+  const id = newId('transaction');
+  const cpKey = counterpartyKey(input.counterparty);
+  const wallet = input.crypto?.wallet ?? null;
+  const txRow: TxRow = {
+    id,
+    occurred_at: at.getTime(),
+    amount: input.amount,
+    currency: input.currency,
+    direction: input.direction,
+    subject: input.subject.reference,
+    type: input.type ?? 'transfer',
+  };
+  if (input.channel) txRow.channel = input.channel;
+  const country = input.counterparty?.bank_country ?? input.counterparty?.country;
+  if (country) txRow.country = country;
+  if (cpKey) txRow.counterparty = cpKey;
+  if (input.account) txRow.account = input.account;
+  if (wallet) txRow.wallet = wallet;
+  if (input.device) txRow.device = input.device;
+  if (input.ip) txRow.ip = input.ip;
+  if (input.counterparty?.balance_after) txRow.counterparty_balance_after = input.counterparty.balance_after;
+
+  const result = await withTransaction(
+    ctx,
+    async (tx) => {
+      await transactionRows.lockSubject(tx, ctx, input.subject.reference);
+      const again = await transactionRows.byReference(tx, ctx, input.reference);
+      if (again) return repeat(again, input);
+
+      let evaluation: Evaluation | null = null;
+      if (compiled) {
+        const needed = new Set(requiredAggregates(compiled).map((a) => a.key));
+        const agg = await computeTransactionAggregates(
+          tx,
+          ctx,
+          compiled.aggregates.filter((p) => needed.has(p.key)),
+          txRow,
+        );
+        const snoozed = await ruleRows.snoozedFor(tx, ctx, input.subject.reference, new Date());
+        evaluation = evaluate(
+          compiled,
+          {
+            tx: {
+              id,
+              reference: input.reference,
+              occurred_at: at.getTime(),
+              amount: input.amount,
+              currency: input.currency,
+              direction: input.direction,
+              type: txRow.type,
+              channel: input.channel,
+              country,
+              account: input.account,
+              device: input.device,
+              ip: input.ip,
+              wallet: wallet ?? undefined,
+              chain: input.crypto?.chain,
+              balance_before: input.balance_before,
+              balance_after: input.balance_after,
+              metadata: input.metadata ?? {},
+            },
+            subject: { reference: input.subject.reference, type: input.subject.type, country: input.subject.country },
+            counterparty: input.counterparty ? { ...input.counterparty } : undefined,
+            agg,
+          },
+          { snoozed },
+        );
+      }
+
+      const alerts: { id: string; kind: string; severity: string; case_id: string; deduplicated: boolean }[] = [];
+      if (evaluation && compiled) {
+        const byId = new Map(compiled.rules.map((r) => [r.rule.id, r.rule]));
+        if (evaluation.status !== 'approved') {
+          for (const o of evaluation.outcomes.filter((x) => x.outcome === 'hit')) {
+            const rule = byId.get(o.rule_id)!;
+            const r = await raiseAlert(tx, ctx, {
+              kind: 'transaction_rule',
+              severity: rule.severity,
+              subjectType: 'customer',
+              subjectId: input.subject.reference,
+              subjectReference: input.subject.reference,
+              title: `${rule.name} (${evaluation.status})`,
+              details: {
+                transaction_id: id,
+                reference: input.reference,
+                status: evaluation.status,
+                score: evaluation.score,
+                ruleset_version: evaluation.ruleset_version,
+                rule_id: rule.id,
+                rule_key: rule.key,
+                values_used: o.values_used,
+              },
+              dedupeKey: rule.id,
+              cooldownSeconds: TRANSACTION_ALERT_COOLDOWN_S,
+            });
+            alerts.push({
+              id: r.alert.id,
+              kind: r.alert.kind,
+              severity: r.alert.severity,
+              case_id: r.caseId,
+              deduplicated: r.deduplicated,
+            });
+          }
+        }
+        for (const o of evaluation.outcomes.filter((x) => x.outcome === 'error')) {
+          const rule = byId.get(o.rule_id)!;
+          const r = await raiseAlert(tx, ctx, {
+            kind: 'rule_error',
+            severity: 'medium',
+            subjectType: 'rule',
+            subjectId: rule.id,
+            subjectReference: null,
+            title: `Rule ${rule.key} failed to evaluate: ${o.error?.code ?? 'error'}`,
+            details: {
+              transaction_id: id,
+              rule_id: rule.id,
+              rule_key: rule.key,
+              ruleset_version: evaluation.ruleset_version,
+              error: o.error ?? null,
+            },
+            cooldownSeconds: RULE_ERROR_COOLDOWN_S,
+          });
+          alerts.push({ id: r.alert.id, kind: r.alert.kind, severity: r.alert.severity, case_id: r.caseId, deduplicated: r.deduplicated });
+        }
+      }
+
+      const row: NewTransaction = {
+        id,
+        reference: input.reference,
+        occurred_at: at,
+        amount: input.amount,
+        currency: input.currency,
+        direction: input.direction,
+        type: txRow.type!,
+        channel: input.channel ?? null,
+        subject_reference: input.subject.reference,
+        subject: {
+          ...(input.subject.type ? { type: input.subject.type } : {}),
+          ...(input.subject.country ? { country: input.subject.country } : {}),
+        },
+        counterparty_key: cpKey,
+        account: input.account ?? null,
+        wallet,
+        device: input.device ?? null,
+        ip: input.ip ?? null,
+        country: country ?? null,
+        balance_after: input.counterparty?.balance_after ?? null,
+        counterparty: input.counterparty ?? null,
+        crypto: input.crypto ?? null,
+        metadata: input.metadata ?? {},
+        source: 'api',
+        label_suspicious: null,
+        status: evaluation?.status ?? 'approved',
+        score: String(evaluation?.score ?? 0),
+        ruleset_version: evaluation?.ruleset_version ?? null,
+        evaluation: { rules: evaluation?.outcomes ?? [], alerts },
+      };
+      const stored = await transactionRows.insert(tx, ctx, row);
+      if (!stored) throw conflict('A transaction with this reference is being stored; retry.', 'reference');
+      await transactionRows.addToRollup(tx, ctx, {
+        subject: row.subject_reference,
+        occurredAt: at,
+        direction: row.direction,
+        currency: row.currency,
+        amount: row.amount,
+      });
+      const transaction = toTransaction(stored);
+      await enqueueEvent(tx, ctx, {
+        type: 'transaction.evaluated',
+        resourceType: 'transaction',
+        resourceId: id,
+        data: {
+          id,
+          reference: transaction.reference,
+          subject_reference: transaction.subject.reference,
+          status: transaction.status,
+          score: transaction.score,
+          ruleset_version: transaction.ruleset_version,
+          hits: transaction.rules.filter((r) => r.outcome === 'hit').map((r) => r.key),
+          alert_ids: alerts.filter((a) => !a.deduplicated).map((a) => a.id),
+        },
+      });
+      await recordUsage(tx, ctx, 'transactions', 'evaluation', id);
+      return { created: true, transaction };
+    },
+    { response: (r) => r.transaction },
+  );
+  return result;
+}
+
+function repeat(row: TransactionRow, input: CreateTransaction): { created: boolean; transaction: Transaction } {
+  if (!sameFacts(row, input))
+    throw conflict(
+      'A transaction with this reference exists with other facts (occurred_at, amount, currency, direction or subject): a reference names one transaction.',
+      'reference',
+    );
+  return { created: false, transaction: toTransaction(row) };
+}

@@ -1,0 +1,400 @@
+import type { Queryable } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/context.js';
+import { paginate } from '../../platform/pagination.js';
+import type { RuleSet as EngineRuleSet, TxRow } from '../../engines/rules/index.js';
+import type { TransactionsQuery } from './schemas.js';
+
+type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
+
+export interface TransactionRow {
+  id: string;
+  reference: string;
+  occurred_at: Date;
+  amount: string;
+  currency: string;
+  direction: 'in' | 'out';
+  type: string;
+  channel: string | null;
+  subject_reference: string;
+  subject: { type?: string; country?: string };
+  counterparty_key: string | null;
+  account: string | null;
+  wallet: string | null;
+  device: string | null;
+  ip: string | null;
+  country: string | null;
+  balance_after: string | null;
+  counterparty: Record<string, string> | null;
+  crypto: Record<string, string> | null;
+  metadata: Record<string, string>;
+  source: 'api' | 'import';
+  label_suspicious: boolean | null;
+  status: string | null;
+  score: string | null;
+  ruleset_version: number | null;
+  evaluation: { rules: unknown[]; alerts: unknown[] } | null;
+  created_at: Date;
+}
+
+export interface BacktestRow {
+  id: string;
+  state: 'queued' | 'running' | 'succeeded' | 'failed';
+  ruleset: EngineRuleSet;
+  ruleset_label: string;
+  params: { from: string; to: string; direction: 'in' | 'out' | 'any' };
+  result: Record<string, unknown> | null;
+  error: string | null;
+  created_by: string;
+  created_at: Date;
+  finished_at: Date | null;
+  account_id: string;
+  environment: string;
+}
+
+export type NewTransaction = Omit<TransactionRow, 'created_at'>;
+
+/** Every column, numerics as text (exact: never through a JS number). */
+const TX_COLUMNS = `id, reference, occurred_at, amount::text AS amount, currency, direction, type, channel, subject_reference, subject,
+  counterparty_key, account, wallet, device, ip, country, balance_after::text AS balance_after, counterparty, crypto, metadata, source,
+  label_suspicious, status, score::text AS score, ruleset_version, evaluation, created_at`;
+
+/** A group dimension of an aggregate and the column that holds it. */
+export const DIM_COLUMN: Record<string, string> = {
+  subject: 'subject_reference',
+  counterparty: 'counterparty_key',
+  account: 'account',
+  wallet: 'wallet',
+  device: 'device',
+  ip: 'ip',
+};
+
+const HISTORY_COLUMNS = `id, (extract(epoch from occurred_at) * 1000)::float8 AS ms, amount::text AS amount, currency, direction,
+  subject_reference, type, channel, country, counterparty_key, account, wallet, device, ip, balance_after::text AS balance_after`;
+
+interface HistoryRow {
+  id: string;
+  ms: number;
+  amount: string;
+  currency: string;
+  direction: 'in' | 'out';
+  subject_reference: string;
+  type: string | null;
+  channel: string | null;
+  country: string | null;
+  counterparty_key: string | null;
+  account: string | null;
+  wallet: string | null;
+  device: string | null;
+  ip: string | null;
+  balance_after: string | null;
+}
+
+function toTxRow(r: HistoryRow): TxRow {
+  const row: TxRow = {
+    id: r.id,
+    occurred_at: Math.round(r.ms),
+    amount: r.amount,
+    currency: r.currency,
+    direction: r.direction,
+    subject: r.subject_reference,
+  };
+  if (r.type) row.type = r.type;
+  if (r.channel) row.channel = r.channel;
+  if (r.country) row.country = r.country;
+  if (r.counterparty_key) row.counterparty = r.counterparty_key;
+  if (r.account) row.account = r.account;
+  if (r.wallet) row.wallet = r.wallet;
+  if (r.device) row.device = r.device;
+  if (r.ip) row.ip = r.ip;
+  if (r.balance_after) row.counterparty_balance_after = r.balance_after;
+  return row;
+}
+
+export const transactionRows = {
+  async byReference(db: Queryable, t: Tenant, reference: string): Promise<TransactionRow | null> {
+    const rows = await db.query<TransactionRow>(
+      `SELECT ${TX_COLUMNS} FROM transactions WHERE account_id = $1 AND environment = $2 AND reference = $3`,
+      [t.accountId, t.environment, reference],
+    );
+    return rows[0] ?? null;
+  },
+  async get(db: Queryable, t: Tenant, id: string): Promise<TransactionRow | null> {
+    const rows = await db.query<TransactionRow>(
+      `SELECT ${TX_COLUMNS} FROM transactions WHERE account_id = $1 AND environment = $2 AND id = $3`,
+      [t.accountId, t.environment, id],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** Serialises the evaluations of one subject (its aggregates are read, then its row written). */
+  async lockSubject(tx: Queryable, t: Tenant, subject: string): Promise<void> {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 13))', [
+      JSON.stringify(['txn', t.accountId, t.environment, subject]),
+    ]);
+  },
+
+  /**
+   * History rows sharing the given dimension values, in (fromMs, toMs] (and, when given, excluding
+   * [gapFrom, gapTo): the whole days a rollup covers).
+   */
+  async history(
+    db: Queryable,
+    t: Tenant,
+    dims: Record<string, string>,
+    fromMs: number,
+    toMs: number,
+    gap?: { from: number; to: number },
+  ): Promise<TxRow[]> {
+    const params: unknown[] = [t.accountId, t.environment, new Date(fromMs).toISOString(), new Date(toMs).toISOString()];
+    const where = ['account_id = $1', 'environment = $2', 'occurred_at > $3::timestamptz', 'occurred_at <= $4::timestamptz'];
+    for (const [dim, value] of Object.entries(dims)) {
+      params.push(value);
+      where.push(`${DIM_COLUMN[dim]} = $${params.length}`);
+    }
+    if (gap) {
+      params.push(new Date(gap.from).toISOString(), new Date(gap.to).toISOString());
+      where.push(`NOT (occurred_at >= $${params.length - 1}::timestamptz AND occurred_at < $${params.length}::timestamptz)`);
+    }
+    const rows = await db.query<HistoryRow>(`SELECT ${HISTORY_COLUMNS} FROM transactions WHERE ${where.join(' AND ')}`, params);
+    return rows.map(toTxRow);
+  },
+
+  /** Rollup totals of a subject over whole days [fromDay, toDay) (YYYY-MM-DD), one direction or both, one currency or all. */
+  async rollup(
+    db: Queryable,
+    t: Tenant,
+    q: { subject: string; fromDay: string; toDay: string; direction: 'in' | 'out' | 'any'; currency: string | null },
+  ): Promise<{ n: number; total: string }> {
+    const rows = await db.query<{ n: string | null; total: string | null }>(
+      `SELECT sum(n)::text AS n, sum(total)::text AS total FROM transaction_daily
+       WHERE account_id = $1 AND environment = $2 AND subject_reference = $3 AND day >= $4::date AND day < $5::date
+         AND ($6::text = 'any' OR direction = $6) AND ($7::text IS NULL OR currency = $7)`,
+      [t.accountId, t.environment, q.subject, q.fromDay, q.toDay, q.direction, q.currency],
+    );
+    return { n: Number(rows[0]?.n ?? 0), total: rows[0]?.total ?? '0' };
+  },
+
+  /** Inserts a transaction; null when its reference exists already (a concurrent repeat). */
+  async insert(tx: Queryable, t: Tenant, r: NewTransaction): Promise<TransactionRow | null> {
+    const rows = await tx.query<TransactionRow>(
+      `INSERT INTO transactions (id, account_id, environment, reference, occurred_at, amount, currency, direction, type, channel,
+         subject_reference, subject, counterparty_key, account, wallet, device, ip, country, balance_after, counterparty, crypto, metadata,
+         source, label_suspicious, status, score, ruleset_version, evaluation)
+       VALUES ($1, $2, $3, $4, $5::timestamptz, $6::numeric, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16, $17, $18, $19::numeric,
+         $20::jsonb, $21::jsonb, $22::jsonb, $23, $24, $25, $26, $27, $28::jsonb)
+       ON CONFLICT (account_id, environment, reference) DO NOTHING RETURNING ${TX_COLUMNS}`,
+      [
+        r.id,
+        t.accountId,
+        t.environment,
+        r.reference,
+        r.occurred_at.toISOString(),
+        r.amount,
+        r.currency,
+        r.direction,
+        r.type,
+        r.channel,
+        r.subject_reference,
+        JSON.stringify(r.subject),
+        r.counterparty_key,
+        r.account,
+        r.wallet,
+        r.device,
+        r.ip,
+        r.country,
+        r.balance_after,
+        r.counterparty ? JSON.stringify(r.counterparty) : null,
+        r.crypto ? JSON.stringify(r.crypto) : null,
+        JSON.stringify(r.metadata),
+        r.source,
+        r.label_suspicious,
+        r.status,
+        r.score,
+        r.ruleset_version,
+        r.evaluation ? JSON.stringify(r.evaluation) : null,
+      ],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** Adds a transaction to its subject's daily rollup (same database transaction as the insert). */
+  async addToRollup(
+    tx: Queryable,
+    t: Tenant,
+    r: { subject: string; occurredAt: Date; direction: string; currency: string; amount: string },
+  ) {
+    await tx.query(
+      `INSERT INTO transaction_daily (account_id, environment, subject_reference, day, direction, currency, n, total)
+       VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC')::date, $5, $6, 1, $7::numeric)
+       ON CONFLICT (account_id, environment, subject_reference, day, direction, currency)
+       DO UPDATE SET n = transaction_daily.n + 1, total = transaction_daily.total + EXCLUDED.total`,
+      [t.accountId, t.environment, r.subject, r.occurredAt.toISOString(), r.direction, r.currency, r.amount],
+    );
+  },
+
+  /**
+   * Imports history in one statement (arrays unnested): rows whose reference exists are skipped. Returns
+   * what was inserted, for the rollup.
+   */
+  async insertMany(
+    tx: Queryable,
+    t: Tenant,
+    rows: NewTransaction[],
+  ): Promise<{ subject_reference: string; day: string; direction: string; currency: string; amount: string }[]> {
+    const col = <K extends keyof NewTransaction>(k: K, f: (v: NewTransaction[K]) => unknown = (v) => v) => rows.map((r) => f(r[k]));
+    const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+    return tx.query(
+      `INSERT INTO transactions (id, account_id, environment, reference, occurred_at, amount, currency, direction, type, channel,
+         subject_reference, subject, counterparty_key, account, wallet, device, ip, country, balance_after, counterparty, crypto, metadata,
+         source, label_suspicious)
+       SELECT u.id, $1, $2, u.reference, u.occurred_at, u.amount, u.currency, u.direction, u.type, u.channel, u.subject_reference,
+         u.subject::jsonb, u.counterparty_key, u.account, u.wallet, u.device, u.ip, u.country, u.balance_after, u.counterparty::jsonb,
+         u.crypto::jsonb, u.metadata::jsonb, 'import', u.label
+       FROM unnest($3::text[], $4::text[], $5::timestamptz[], $6::numeric[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],
+         $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::numeric[], $20::text[], $21::text[],
+         $22::text[], $23::boolean[])
+         AS u(id, reference, occurred_at, amount, currency, direction, type, channel, subject_reference, subject, counterparty_key, account,
+              wallet, device, ip, country, balance_after, counterparty, crypto, metadata, label)
+       ON CONFLICT (account_id, environment, reference) DO NOTHING
+       RETURNING subject_reference, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, direction, currency, amount::text AS amount`,
+      [
+        t.accountId,
+        t.environment,
+        col('id'),
+        col('reference'),
+        col('occurred_at', (d) => d.toISOString()),
+        col('amount'),
+        col('currency'),
+        col('direction'),
+        col('type'),
+        col('channel'),
+        col('subject_reference'),
+        col('subject', json),
+        col('counterparty_key'),
+        col('account'),
+        col('wallet'),
+        col('device'),
+        col('ip'),
+        col('country'),
+        col('balance_after'),
+        col('counterparty', json),
+        col('crypto', json),
+        col('metadata', json),
+        col('label_suspicious'),
+      ],
+    );
+  },
+
+  /** Adds imported rows to the daily rollup, pre-summed per (subject, day, direction, currency). */
+  async addManyToRollup(
+    tx: Queryable,
+    t: Tenant,
+    groups: { subject: string; day: string; direction: string; currency: string; n: number; total: string }[],
+  ) {
+    if (groups.length === 0) return;
+    await tx.query(
+      `INSERT INTO transaction_daily (account_id, environment, subject_reference, day, direction, currency, n, total)
+       SELECT $1, $2, u.s, u.d, u.dir, u.cur, u.n, u.total
+       FROM unnest($3::text[], $4::date[], $5::text[], $6::text[], $7::bigint[], $8::numeric[]) AS u(s, d, dir, cur, n, total)
+       ON CONFLICT (account_id, environment, subject_reference, day, direction, currency)
+       DO UPDATE SET n = transaction_daily.n + EXCLUDED.n, total = transaction_daily.total + EXCLUDED.total`,
+      [
+        t.accountId,
+        t.environment,
+        groups.map((g) => g.subject),
+        groups.map((g) => g.day),
+        groups.map((g) => g.direction),
+        groups.map((g) => g.currency),
+        groups.map((g) => g.n),
+        groups.map((g) => g.total),
+      ],
+    );
+  },
+
+  /** History in (occurred_at, id) order from a keyset position, for replays (backtests). */
+  async historyPage(
+    db: Queryable,
+    t: Tenant,
+    q: { fromMs: number; toMs: number; after: { ms: number; id: string } | null; limit: number },
+  ): Promise<(TxRow & { label: boolean | null; reference: string })[]> {
+    const params: unknown[] = [t.accountId, t.environment, new Date(q.fromMs).toISOString(), new Date(q.toMs).toISOString(), q.limit];
+    let keyset = '';
+    if (q.after) {
+      params.push(new Date(q.after.ms).toISOString(), q.after.id);
+      keyset = ' AND (occurred_at, id) > ($6::timestamptz, $7)';
+    }
+    const rows = await db.query<HistoryRow & { label_suspicious: boolean | null; reference: string }>(
+      `SELECT ${HISTORY_COLUMNS}, label_suspicious, reference FROM transactions
+       WHERE account_id = $1 AND environment = $2 AND occurred_at >= $3::timestamptz AND occurred_at < $4::timestamptz${keyset}
+       ORDER BY occurred_at, id LIMIT $5`,
+      params,
+    );
+    return rows.map((r) => ({ ...toTxRow(r), label: r.label_suspicious, reference: r.reference }));
+  },
+
+  async page(db: Queryable, t: Tenant, q: TransactionsQuery) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, v: unknown) => {
+      params.push(v);
+      where.push(sql.replace('?', `$${params.length + 2}`));
+    };
+    if (q.subject_reference) add('subject_reference = ?', q.subject_reference);
+    if (q.status) add('status = ?', q.status);
+    if (q.direction) add('direction = ?', q.direction);
+    if (q.source) add('source = ?', q.source);
+    if (q.occurred_gte) add('occurred_at >= ?::timestamptz', q.occurred_gte);
+    if (q.occurred_lt) add('occurred_at < ?::timestamptz', q.occurred_lt);
+    return paginate<TransactionRow & Record<string, unknown>>(db, t, {
+      from: 'transactions',
+      columns: TX_COLUMNS,
+      where,
+      params,
+      limit: q.limit,
+      cursor: q.cursor,
+      name: 'transactions',
+    });
+  },
+};
+
+/** Backtests (table rule_backtests). */
+export const backtestRows = {
+  async insert(
+    tx: Queryable,
+    t: Tenant,
+    b: Pick<BacktestRow, 'id' | 'ruleset' | 'ruleset_label' | 'params' | 'created_by'>,
+  ): Promise<BacktestRow> {
+    const rows = await tx.query<BacktestRow>(
+      `INSERT INTO rule_backtests (id, account_id, environment, ruleset, ruleset_label, params, created_by)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7) RETURNING *`,
+      [b.id, t.accountId, t.environment, JSON.stringify(b.ruleset), b.ruleset_label, JSON.stringify(b.params), b.created_by],
+    );
+    return rows[0]!;
+  },
+  async get(db: Queryable, t: Tenant, id: string): Promise<BacktestRow | null> {
+    const rows = await db.query<BacktestRow>('SELECT * FROM rule_backtests WHERE account_id = $1 AND environment = $2 AND id = $3', [
+      t.accountId,
+      t.environment,
+      id,
+    ]);
+    return rows[0] ?? null;
+  },
+  /** Any tenant (the job carries the id only). */
+  async byId(db: Queryable, id: string): Promise<BacktestRow | null> {
+    const rows = await db.query<BacktestRow>('SELECT * FROM rule_backtests WHERE id = $1', [id]);
+    return rows[0] ?? null;
+  },
+  async setState(
+    db: Queryable,
+    id: string,
+    state: BacktestRow['state'],
+    result: unknown = null,
+    error: string | null = null,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE rule_backtests SET state = $2, result = coalesce($3::jsonb, result), error = $4,
+         finished_at = CASE WHEN $2 IN ('succeeded', 'failed') THEN now() ELSE finished_at END WHERE id = $1`,
+      [id, state, result === null ? null : JSON.stringify(result), error],
+    );
+  },
+};

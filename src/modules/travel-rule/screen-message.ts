@@ -1,0 +1,123 @@
+import type { Db, Queryable } from '../../platform/db.js';
+import { systemContext, type Environment, type RequestContext } from '../../platform/context.js';
+import type { Sealer } from '../../platform/crypto.js';
+import { enqueueJob, type JobHandler, type JobRow } from '../../platform/jobs.js';
+import { QUEUES } from '../../platform/queues.js';
+import { withTransaction } from '../../platform/transaction.js';
+import { AddressError, parseAddress } from '../../engines/wallets/index.js';
+import type { IdentityPayload } from '../../engines/travel-rule/index.js';
+import { ensureSandboxSnapshot, evaluateScreening, indexCacheFor, type ScreeningIndexCache } from '../checks/index.js';
+import { raiseAlert } from '../cases/index.js';
+import { namesToScreen } from './ivms.js';
+import { move } from './move.js';
+import { messageRows, openIvms } from './repository.js';
+import type { TravelRuleMessage } from './schemas.js';
+
+type Screening = NonNullable<TravelRuleMessage['screening']>;
+const RANK = { no_match: 0, potential_match: 1, match: 2, error: 3, pending: -1 } as const;
+
+export async function enqueueScreening(tx: Queryable, ctx: RequestContext, messageId: string): Promise<void> {
+  await enqueueJob(tx, QUEUES.travelRuleScreen, { account_id: ctx.accountId, environment: ctx.environment, message_id: messageId });
+}
+
+/** Screens names against the environment's lists (the screening module's face), one result per name. */
+export async function screenNames(
+  ctx: RequestContext,
+  sealer: Sealer,
+  cache: ScreeningIndexCache,
+  names: { role: string; name: string; entity_type: 'person' | 'organization' }[],
+): Promise<Pick<Screening, 'status' | 'names' | 'lists' | 'error'>> {
+  const out: Screening['names'] = [];
+  const lists = new Map<string, string>();
+  try {
+    for (const n of names) {
+      const r = await evaluateScreening({ ctx, sealer, cache, input: { name: n.name, entity_type: n.entity_type } });
+      for (const m of r.model) if (m.name.startsWith('list:')) lists.set(m.name.slice(5), m.version);
+      const hits = ((r.result as { hits?: { entity_id: string; names: string[]; score: number; datasets: string[] }[] }).hits ?? []).slice(
+        0,
+        5,
+      );
+      out.push({
+        role: n.role,
+        name: n.name,
+        status: r.status,
+        hits: hits.map((h) => ({ entity_id: h.entity_id, names: h.names.slice(0, 5), score: h.score, datasets: h.datasets })),
+      });
+    }
+  } catch (err) {
+    // No list to screen against (a production environment without imported lists) is not "no match".
+    return { status: 'error', names: out, lists: [...lists].map(([name, version]) => ({ name, version })), error: (err as Error).message };
+  }
+  const worst = out.reduce<Screening['status']>(
+    (w, n) => (RANK[n.status as keyof typeof RANK] > RANK[w] ? (n.status as Screening['status']) : w),
+    'no_match',
+  );
+  return { status: worst, names: out, lists: [...lists].map(([name, version]) => ({ name, version })) };
+}
+
+/**
+ * The originator's account numbers as wallet addresses: format and chain by the wallets engine. Wallet
+ * screening (lists, exposure) is not merged on this branch, so only the format is checked.
+ */
+export function checkAddresses(p: IdentityPayload): Screening['addresses'] {
+  return (p.originator?.accountNumber ?? []).map((address) => {
+    try {
+      const r = parseAddress(address);
+      return { address, valid: true, chains: r.candidates, reason: null, wallet_screening: 'not_available' };
+    } catch (err) {
+      if (!(err instanceof AddressError)) throw err;
+      return { address, valid: false, chains: [], reason: err.message, wallet_screening: 'not_available' };
+    }
+  });
+}
+
+/**
+ * Job travel_rule.screen, after an incoming message is received: screens the originator's names and the
+ * originating VASP's name, checks the originator's addresses, records the result on the message, and
+ * puts a message with a hit (or a screening that could not run, or an invalid address) in review with a
+ * travel_rule alert (the cases module's generic alerts: one alert_review case per message).
+ */
+export function screeningJobHandler(db: Db, sealer: () => Sealer): JobHandler {
+  let cache: ScreeningIndexCache | null = null;
+  return async (job: JobRow) => {
+    const p = job.payload as { account_id: string; environment: Environment; message_id: string };
+    const ctx = systemContext(db, p.account_id, p.environment, `job:${QUEUES.travelRuleScreen}`);
+    const row = await messageRows.get(db, ctx, p.message_id);
+    if (!row || (row.status !== 'received' && row.status !== 'in_review')) return;
+    if (!cache) {
+      cache = indexCacheFor(db);
+      cache.setup(() => ensureSandboxSnapshot(db));
+    }
+    const payload = openIvms(sealer(), row) as IdentityPayload;
+    const names = await screenNames(ctx, sealer(), cache, namesToScreen(payload));
+    const screening: Screening = { ...names, addresses: checkAddresses(payload), screened_at: new Date().toISOString() };
+    await withTransaction(ctx, async (tx) => {
+      const now = await messageRows.get(tx, ctx, row.id, true);
+      if (!now || (now.status !== 'received' && now.status !== 'in_review')) return;
+      await messageRows.setAside(tx, ctx, row.id, { screening });
+      const invalidAddress = screening.addresses.some((a) => !a.valid);
+      if (now.status === 'received' && (screening.status !== 'no_match' || invalidAddress)) {
+        const why = screening.status !== 'no_match' ? `screening_${screening.status}` : 'invalid_address';
+        await move(tx, ctx, now, 'review', { by: 'system', note: why });
+        const hit = screening.names.find((n) => n.status !== 'no_match');
+        await raiseAlert(tx, ctx, {
+          kind: 'travel_rule',
+          severity: screening.status === 'match' ? 'high' : screening.status === 'no_match' ? 'low' : 'medium',
+          subjectType: 'travel_rule_message',
+          subjectId: now.id,
+          subjectReference: now.reference,
+          title: hit
+            ? `Incoming Travel Rule message: ${hit.role} ${screening.status.replace('_', ' ')}`
+            : 'Incoming Travel Rule message: invalid originator address',
+          details: {
+            reason: why,
+            request_identifier: now.request_identifier,
+            hits: screening.names.flatMap((n) => n.hits.map((h) => ({ role: n.role, entity_id: h.entity_id, score: h.score }))),
+            invalid_addresses: screening.addresses.filter((a) => !a.valid).map((a) => a.address),
+          },
+          dedupeKey: `screening:${now.request_identifier}`,
+        });
+      }
+    });
+  };
+}

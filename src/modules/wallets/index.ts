@@ -1,0 +1,8 @@
+// The public face of src/modules/wallets: other modules import only what is exported here.
+export { walletsModule } from './routes.js';
+export { walletJobHandlers, WALLETS_RECURRING } from './jobs.js';
+// For KYT: the `wallet` rule context of an address, and crypto transactions as known transfers.
+export { latestWalletScreening, type WalletRuleContext } from './latest.js';
+export { recordKnownTransfers } from './imports.js';
+export { WALLETS_USAGE, runWalletsCommand } from './cli.js';
+export { WALLET_EVENTS } from './events.js';

@@ -1,0 +1,213 @@
+import type { Db } from '../../platform/db.js';
+import type { ListEntity } from '../../engines/screening/types.js';
+import { AddressIndex, TransferGraph, type AttributionEntry, type Category } from '../../engines/wallets/index.js';
+import { cryptoEntriesFromEntities } from '../../providers/lists/ofac-crypto.js';
+import { SANDBOX_SOURCE, snapshots } from '../checks/index.js';
+import { cryptoEntitiesOf, walletData } from './repository.js';
+
+// The in-process state wallet screening reads, so a screening touches no table but the block list
+// and the policy: one AddressIndex per active list snapshot (the crypto identifiers of its entities;
+// rebuilt only when that snapshot is replaced), and per tenant one AddressIndex of its attribution
+// lists and one TransferGraph of its known transfers, both loaded incrementally by sequence number.
+// Freshness: the active snapshot set and each tenant's sequence numbers are looked up at most every
+// `refreshMs`; an import in this process invalidates its tenant at once.
+
+type Tenant = { accountId: string; environment: 'sandbox' | 'production' };
+
+interface SnapshotAddresses {
+  snapshotId: string;
+  source: string;
+  index: AddressIndex;
+}
+
+interface TenantState {
+  /** Set by an import in this process: the next read waits for the new rows instead of serving these. */
+  mustWait: boolean;
+  /** Bumped by invalidateTenant. */
+  generation: number;
+  attributions: AddressIndex;
+  attributionSeq: string;
+  graph: TransferGraph;
+  transferSeq: string;
+  checkedAt: number;
+  loading: Promise<void> | null;
+}
+
+const LOAD_BATCH = 50_000;
+
+/** A snapshot's crypto entries (shared by the index and the re-screen diff). */
+export async function snapshotCryptoEntries(db: Db, snapshotId: string, source: string): Promise<AttributionEntry[]> {
+  const entities = (await cryptoEntitiesOf(db, snapshotId)) as ListEntity[];
+  return cryptoEntriesFromEntities(entities, { name: source, version: snapshotId });
+}
+
+export class WalletIndexes {
+  private readonly bySnapshot = new Map<string, Promise<SnapshotAddresses>>();
+  private active: { fingerprint: string; entries: SnapshotAddresses[]; checkedAt: number } | null = null;
+  private activeLoading: Promise<SnapshotAddresses[]> | null = null;
+  private readonly tenants = new Map<string, TenantState>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly refreshMs = 1000,
+  ) {}
+
+  /** The address indexes of the active list snapshots an environment may use (production never sees the sandbox list). */
+  async listIndexes(environment: string): Promise<AddressIndex[]> {
+    const entries = await this.activeSnapshots();
+    return entries.filter((e) => environment === 'sandbox' || e.source !== SANDBOX_SOURCE).map((e) => e.index);
+  }
+
+  private async activeSnapshots(): Promise<SnapshotAddresses[]> {
+    if (this.active && Date.now() - this.active.checkedAt < this.refreshMs) return this.active.entries;
+    this.activeLoading ??= this.loadActive().finally(() => (this.activeLoading = null));
+    return this.activeLoading;
+  }
+
+  private async loadActive(): Promise<SnapshotAddresses[]> {
+    const fingerprint = await snapshots.fingerprint(this.db);
+    if (this.active && this.active.fingerprint === fingerprint) {
+      this.active.checkedAt = Date.now();
+      return this.active.entries;
+    }
+    const rows = await snapshots.active(this.db);
+    const ids = new Set(rows.map((r) => r.id));
+    // A superseded snapshot's index is dropped: invalidation is by snapshot id.
+    for (const id of this.bySnapshot.keys()) if (!ids.has(id)) this.bySnapshot.delete(id);
+    const entries = await Promise.all(
+      rows.map((r) => {
+        let p = this.bySnapshot.get(r.id);
+        if (!p) {
+          p = (async () => {
+            const index = new AddressIndex();
+            index.add(await snapshotCryptoEntries(this.db, r.id, r.source));
+            return { snapshotId: r.id, source: r.source, index };
+          })();
+          p.catch(() => this.bySnapshot.delete(r.id));
+          this.bySnapshot.set(r.id, p);
+        }
+        return p;
+      }),
+    );
+    this.active = { fingerprint, entries, checkedAt: Date.now() };
+    return entries;
+  }
+
+  /** Forgets the active set's freshness (after a snapshot switch in this process, and before a re-screen). */
+  invalidateLists(): void {
+    if (this.active) this.active.checkedAt = 0;
+  }
+
+  /** Forgets a tenant's freshness (after an import in this process). */
+  invalidateTenant(t: Tenant): void {
+    const s = this.tenants.get(`${t.accountId}:${t.environment}`);
+    if (s) {
+      s.checkedAt = 0;
+      s.mustWait = true;
+      s.generation++;
+    }
+  }
+
+  /** The tenant's attribution index and transfer graph, fresh to within refreshMs. */
+  async tenant(t: Tenant): Promise<{ attributions: AddressIndex; graph: TransferGraph }> {
+    const key = `${t.accountId}:${t.environment}`;
+    let s = this.tenants.get(key);
+    if (!s) {
+      s = {
+        attributions: new AddressIndex(),
+        attributionSeq: '0',
+        graph: new TransferGraph(),
+        transferSeq: '0',
+        checkedAt: 0,
+        loading: null,
+        mustWait: true,
+        generation: 0,
+      };
+      this.tenants.set(key, s);
+    }
+    const state = s;
+    // Stale-while-revalidate: a state loaded before serves while rows written by another process are
+    // read in the background; the first load and the rows of a local import are waited for (a load
+    // that began before the import does not count: see `generation`).
+    while (Date.now() - state.checkedAt >= this.refreshMs) {
+      state.loading ??= this.loadTenant(t, state).finally(() => (state.loading = null));
+      if (!state.mustWait) {
+        state.loading.catch(() => undefined);
+        break;
+      }
+      await state.loading;
+    }
+    return { attributions: s.attributions, graph: s.graph };
+  }
+
+  private async loadTenant(t: Tenant, s: TenantState): Promise<void> {
+    const checkedAt = Date.now();
+    const generation = s.generation;
+    const max = await walletData.maxSeqs(this.db, t);
+    while (BigInt(max.attributions) > BigInt(s.attributionSeq)) {
+      const rows = await walletData.attributionsAfter(this.db, t, s.attributionSeq, LOAD_BATCH);
+      if (rows.length === 0) break;
+      s.attributions.add(
+        rows.map((r) => ({
+          chain: r.chain,
+          address: r.address,
+          category: r.category as Category,
+          list: { name: `attribution:${r.list}`, version: r.import_id },
+          ...(r.entity_id || r.entity_name
+            ? { entity: { ...(r.entity_id ? { id: r.entity_id } : {}), ...(r.entity_name ? { name: r.entity_name } : {}) } }
+            : {}),
+          ...(r.source ? { program: r.source } : {}),
+        })),
+      );
+      s.attributionSeq = rows[rows.length - 1]!.seq;
+    }
+    while (BigInt(max.transfers) > BigInt(s.transferSeq)) {
+      const rows = await walletData.transfersAfter(this.db, t, s.transferSeq, LOAD_BATCH);
+      if (rows.length === 0) break;
+      for (const r of rows)
+        s.graph.add({ chain: r.chain, ...(r.asset ? { asset: r.asset } : {}), from: r.from_address, to: r.to_address, amount: r.amount });
+      s.transferSeq = rows[rows.length - 1]!.seq;
+    }
+    // The walk builds the CSR arrays lazily; build them here so no request pays for it.
+    s.graph.freeze();
+    if (s.generation !== generation) return; // invalidated meanwhile: the next read loads again
+    s.checkedAt = checkedAt;
+    s.mustWait = false;
+  }
+}
+
+const caches = new WeakMap<Db, WalletIndexes>();
+
+export function walletIndexesFor(db: Db): WalletIndexes {
+  let c = caches.get(db);
+  if (!c) caches.set(db, (c = new WalletIndexes(db)));
+  return c;
+}
+
+/**
+ * Every address key within `hops` transfers of `keys` (both directions), the keys included: the
+ * addresses whose exposure a change at `keys` can alter.
+ */
+export function neighbourhood(graph: TransferGraph, keys: Iterable<string>, hops: number): Set<string> {
+  const out = new Set<string>(keys);
+  let frontier = new Set<number>();
+  for (const k of out) for (const n of graph.nodesOf(k)) frontier.add(n.id);
+  const seen = new Set<number>(frontier);
+  for (let h = 0; h < hops && frontier.size; h++) {
+    const next = new Set<number>();
+    for (const id of frontier) {
+      for (const dir of ['sent', 'received'] as const) {
+        const { peers, start, end } = graph.neighbours(id, dir);
+        for (let e = start; e < end; e++) {
+          const v = peers[e]!;
+          if (seen.has(v)) continue;
+          seen.add(v);
+          next.add(v);
+          out.add(graph.addrOf(v));
+        }
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}

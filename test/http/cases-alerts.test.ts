@@ -1,0 +1,103 @@
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
+import { withTransaction } from '../../src/platform/transaction.js';
+import { raiseAlert, type RaiseAlertInput } from '../../src/modules/cases/index.js';
+
+let t: TestApp;
+before(async () => (t = await createTestApp()));
+after(() => t.close());
+
+const raise = (o: Tenant, input: Partial<RaiseAlertInput> = {}) =>
+  withTransaction(o.ctx(), (tx) =>
+    raiseAlert(tx, o.ctx(), {
+      kind: 'transaction_rule',
+      severity: 'medium',
+      subjectType: 'customer',
+      subjectId: 'cus_1',
+      subjectReference: 'cus_1',
+      title: 'Fan-in',
+      details: { rule: 'fan_in' },
+      dedupeKey: 'rule_fan_in',
+      ...input,
+    }),
+  );
+const get = async (o: Tenant, url: string) => (await t.call('GET', url, { key: o.sandboxKey })).json();
+
+describe('generic alerts (cases raiseAlert)', () => {
+  test('an alert opens an alert_review case for its subject, with audit rows and an alert.created event', async () => {
+    const o = await t.tenant();
+    const r = await raise(o);
+    assert.equal(r.deduplicated, false);
+    assert.match(r.alert.id, /^alt_/);
+    assert.match(r.caseId, /^case_/);
+    const list = await get(o, '/v1/cases');
+    assert.equal(list.data.length, 1);
+    const c = list.data[0];
+    assert.deepEqual(
+      [c.id, c.kind, c.state, c.severity, c.subject_type, c.subject_id, c.subject_reference, c.alert_count, c.reason_code],
+      [r.caseId, 'alert_review', 'open', 'medium', 'customer', 'cus_1', 'cus_1', 1, 'transaction_rule'],
+    );
+    assert.equal(c.alerts[0].id, r.alert.id);
+    assert.equal(c.alerts[0].kind, 'transaction_rule');
+    assert.deepEqual(c.alerts[0].details, { rule: 'fan_in' });
+    const audits = await t.db.query<{ action: string; resource_id: string }>(
+      "SELECT action, resource_id FROM audit_events WHERE account_id = $1 AND action IN ('alert.created', 'case.opened') ORDER BY action",
+      [o.accountId],
+    );
+    assert.deepEqual(audits, [
+      { action: 'alert.created', resource_id: r.alert.id },
+      { action: 'case.opened', resource_id: r.caseId },
+    ]);
+    const events = await t.db.query<{ type: string; data: { case_id: string } }>(
+      "SELECT type, data FROM events WHERE account_id = $1 AND type = 'alert.created'",
+      [o.accountId],
+    );
+    assert.equal(events.length, 1);
+    assert.equal(events[0]!.data.case_id, r.caseId);
+  });
+
+  test('a repeat within the cooldown is counted, not raised; another key joins the same case and raises its severity', async () => {
+    const o = await t.tenant();
+    const first = await raise(o);
+    const again = await raise(o);
+    assert.equal(again.deduplicated, true);
+    assert.equal(again.alert.id, first.alert.id);
+    assert.equal(again.alert.occurrences, 2);
+    const other = await raise(o, { dedupeKey: 'rule_structuring', severity: 'high' });
+    assert.equal(other.deduplicated, false);
+    assert.equal(other.caseId, first.caseId);
+    const c = await get(o, `/v1/cases/${first.caseId}`);
+    assert.equal(c.severity, 'high');
+    assert.equal(c.alert_count, 2);
+    const updated = await t.db.query("SELECT 1 FROM events WHERE account_id = $1 AND type = 'case.updated'", [o.accountId]);
+    assert.equal(updated.length, 1, 'the severity change is announced');
+    const noDedupe = await raise(o, { cooldownSeconds: 0 });
+    assert.equal(noDedupe.deduplicated, false);
+    assert.notEqual(noDedupe.alert.id, first.alert.id);
+  });
+
+  test('filters by alert kind, severity, state and owner; closing the case closes its alerts and the next alert opens a new case', async () => {
+    const o = await t.tenant();
+    const tr = await raise(o, { subjectId: 'cus_a' });
+    const re = await raise(o, { kind: 'rule_error', subjectType: 'rule', subjectId: 'rul_x', subjectReference: null, severity: 'low' });
+    assert.deepEqual(
+      (await get(o, '/v1/cases?kind=rule_error')).data.map((c: { id: string }) => c.id),
+      [re.caseId],
+    );
+    assert.deepEqual(
+      (await get(o, '/v1/cases?kind=transaction_rule&severity=medium&state=open&owner=none')).data.map((c: { id: string }) => c.id),
+      [tr.caseId],
+    );
+    assert.equal((await get(o, '/v1/cases?kind=alert_review')).data.length, 2);
+    assert.equal((await get(o, '/v1/cases?kind=verification_review')).data.length, 0);
+    const res = await t.call('PATCH', `/v1/cases/${tr.caseId}`, {
+      key: o.sandboxKey,
+      body: { state: 'closed', resolution: 'false_positive' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().alerts[0].state, 'closed');
+    const next = await raise(o, { subjectId: 'cus_a', dedupeKey: 'rule_other' });
+    assert.notEqual(next.caseId, tr.caseId);
+  });
+});
