@@ -19,7 +19,9 @@ async function main(argv: string[]): Promise<number> {
   configureAuditKey(config.masterKey);
   registerEvents(EVENTS);
   // A checkpoint file is read by whichever process runs the command (the server, over the admin socket).
-  argv = argv.map((a, i) => (argv[i - 1] === '--checkpoint' ? resolve(a) : a));
+  argv = argv.map((a, i) =>
+    argv[i - 1] === '--checkpoint' || (i === 2 && argv[0] === 'registries' && argv[1] === 'import' && !a.startsWith('-')) ? resolve(a) : a,
+  );
   const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
   const input: CliInput = {};
   if (argv[0] === 'operators' && argv[1] === 'create') {

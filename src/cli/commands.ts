@@ -14,6 +14,7 @@ import { Sealer } from '../platform/crypto.js';
 import { runTravelRuleCommand, TRAVEL_RULE_USAGE } from '../modules/travel-rule/index.js';
 import { WALLETS_USAGE, runWalletsCommand } from '../modules/wallets/index.js';
 import { runTransactionsImport, TRANSACTIONS_USAGE } from '../modules/transactions/index.js';
+import { REGISTRIES_USAGE, runRegistriesCommand } from '../modules/businesses/index.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -41,6 +42,7 @@ ${LISTS_USAGE}
 ${TRAVEL_RULE_USAGE}
 ${WALLETS_USAGE}
 ${TRANSACTIONS_USAGE}
+${REGISTRIES_USAGE}
 
 The embedded database (no DATABASE_URL) belongs to one process: while the server runs, these
 commands are sent to it over DATA_DIR/admin.sock; otherwise they open DATA_DIR directly.`;
@@ -279,6 +281,9 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, config: Conf
           io,
         );
       }
+      case 'registries import':
+      case 'registries list':
+        return await runRegistriesCommand(db, action!, { positionals, format: values.format, json }, io);
       default:
         io.err(USAGE);
         return group ? 64 : 0;

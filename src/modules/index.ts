@@ -22,6 +22,7 @@ import { respondPageModule, TRAVEL_RULE_EVENTS, travelRuleModule, trpInboundModu
 import { WALLET_EVENTS, walletsModule } from './wallets/index.js';
 import { RULE_EVENTS, rulesModule } from './rules/index.js';
 import { rulesBacktestModule, TRANSACTION_EVENTS, transactionsModule } from './transactions/index.js';
+import { BUSINESS_EVENTS, businessesModule } from './businesses/index.js';
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
@@ -51,6 +52,7 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/rules', plugin: rulesModule },
   { prefix: '/v1/rules', plugin: rulesBacktestModule },
   { prefix: '/v1/transactions', plugin: transactionsModule },
+  { prefix: '/v1/businesses', plugin: businessesModule },
 ];
 
 /**
@@ -68,4 +70,5 @@ export const EVENTS: readonly EventDeclaration[] = [
   ...WALLET_EVENTS,
   ...RULE_EVENTS,
   ...TRANSACTION_EVENTS,
+  ...BUSINESS_EVENTS,
 ];

@@ -40,6 +40,8 @@ export const ID_PREFIX = {
   walletScreening: 'wsc',
   walletMonitor: 'wmon',
   walletImport: 'wimp',
+  registryImport: 'rimp',
+  businessDocument: 'bdoc',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

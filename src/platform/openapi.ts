@@ -16,6 +16,7 @@ const TAG_ORDER = [
   'Cases',
   'Travel Rule',
   'Wallets',
+  'Businesses',
   'Lists',
   'Webhooks',
   'Events',
@@ -34,6 +35,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Transactions:
     'KYT: transactions evaluated against the published rule set (score, status, rule outcomes, alerts). See docs/transactions.md.',
   Rules: 'KYT rule sets: CEL rules over declared aggregates, versions, a draft, maker-checker publication. See docs/transactions.md.',
+  Businesses:
+    'KYB: registry search (GLEIF, Companies House, BODS imported offline), business records, ownership graphs and UBO resolution. See docs/businesses.md.',
 };
 
 /** Registers the generated OpenAPI 3.1 document and the interactive reference at /docs. */
@@ -47,7 +50,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         description:
           'Self-hosted identity verification and financial-crime risk checks: verification sessions with journeys and a hosted capture flow, ' +
           'document, liveness, face match, face search, age, proof of address, document AI and contact checks, sanctions/PEP/adverse-media ' +
-          'screening with ongoing monitoring, cases, allow/block lists and signed webhooks. (Business verification and transaction monitoring are not in this version.)\n\n' +
+          'screening with ongoing monitoring, business verification (registry search, ownership and UBOs), transaction monitoring with versioned rules, ' +
+          'wallet screening and monitoring, Travel Rule messaging, cases, allow/block lists and signed webhooks.\n\n' +
           'Authenticate with `Authorization: Bearer <API key>`. Every error has the body `{"error":{"code","message","field","request_id"}}`. ' +
           'Every POST accepts an `Idempotency-Key` header. Lists use cursor pagination (`limit`, `cursor`, `next_cursor`).',
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },

@@ -77,6 +77,15 @@ const trManual = {
 
 /** How to make one valid request per POST operation (creating what its path names first). */
 const REQUESTS: Record<string, () => Promise<Request>> = {
+  searchBusinesses: async () => ({ url: '/v1/businesses/search', body: { query: 'Example Holdings' } }),
+  attachBusinessDocument: async () => ({
+    url: `/v1/businesses/${(await created('/v1/businesses', { manual: { name: 'Acme Energy Ltd' }, screen: false })).id}/documents`,
+    body: { file: pdf },
+  }),
+  createBusiness: async () => ({
+    url: '/v1/businesses',
+    body: { manual: { name: 'Replay Trading Ltd', country: 'GB' }, reference: 'replay' },
+  }),
   createListEntry: async () => ({
     url: '/v1/lists/blocklist/entries',
     body: { kind: 'email', value: 'replay@example.org', reason: 'test' },

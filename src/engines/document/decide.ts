@@ -16,6 +16,7 @@ export const REASON_CODES = {
   specimen_document: 'failed',
   no_machine_readable_zone: 'needs_review',
   mrz_unreadable: 'needs_review',
+  mrz_field_ambiguous: 'needs_review',
   image_blurry: 'needs_review',
   low_resolution: 'needs_review',
   glare_detected: 'needs_review',
@@ -25,6 +26,7 @@ export const REASON_CODES = {
   screen_moire: 'needs_review',
   mrz_print_inconsistent: 'needs_review',
   viz_mrz_mismatch: 'needs_review',
+  viz_name_mismatch: 'needs_review',
   unknown_issuing_state: 'needs_review',
   expiry_date_missing: 'needs_review',
   birth_date_missing: 'needs_review',
@@ -41,6 +43,12 @@ export interface DecisionInput {
   mrzConfidence: number;
   /** Other OCR passes that reproduced the failing fields exactly. */
   mrzFailureAgreement: number;
+  /** Whether one of those passes was the other OCR engine (required when two engines ran). */
+  mrzFailureCrossEngine?: boolean;
+  /** How many OCR engines read the MRZ (1 or 2). */
+  mrzEngines?: number;
+  /** Fields read two ways that both pass, made valid only by an unsupported substitution, or names read two ways. */
+  mrzUncertainFields?: string[];
   barcodeRead: boolean;
   quality: QualityResult;
   tamper: TamperResult;
@@ -64,6 +72,7 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
   if (tamper.screenMoire) reasons.add('screen_moire');
   if (tamper.mrzPrintInconsistent) reasons.add('mrz_print_inconsistent');
   if (input.viz?.mismatch) reasons.add('viz_mrz_mismatch');
+  if (input.viz?.nameMismatch) reasons.add('viz_name_mismatch');
 
   if (mrz) {
     const failed = mrz.checks.filter((c) => !c.valid).map((c) => c.field);
@@ -75,8 +84,10 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
       }),
     );
     const structural = mrz.problems.filter((p) => !p.startsWith('unknown_'));
-    // Failing checks only count against the document when at least two OCR passes read them identically.
-    const trustworthy = !poorCapture && input.mrzConfidence >= CONFIDENT_OCR && input.mrzFailureAgreement >= 1;
+    // Failing checks only count against the document when a second reading reproduces them identically:
+    // with two engines, a reading by the other engine (passes of one engine repeat its own misreads).
+    const secondReading = input.mrzFailureAgreement >= 1 && ((input.mrzEngines ?? 1) < 2 || input.mrzFailureCrossEngine === true);
+    const trustworthy = !poorCapture && input.mrzConfidence >= CONFIDENT_OCR && secondReading;
     // A failing check on a sharp, confidently read MRZ means the printed data is inconsistent (edited or
     // forged); on a poor capture it more likely means the OCR misread, which a reviewer or a retake settles.
     // A check position holding a letter is a glyph the OCR could not read, not a wrong digit.
@@ -87,6 +98,17 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
     const covered = structural.filter((p) => p === 'invalid_birth_date' || p === 'invalid_expiry_date');
     if (covered.length > 0) reasons.add(trustworthy && failed.length === 0 ? 'mrz_field_invalid' : 'mrz_unreadable');
     if (structural.length > covered.length) reasons.add('mrz_unreadable');
+    // A field whose check digit is satisfied by two different readings (or only by a look-alike substitution
+    // that no reading supports) may be wrong although "valid": a reviewer settles it, it never passes.
+    const uncertain = input.mrzUncertainFields ?? [];
+    if (uncertain.length > 0) {
+      reasons.add('mrz_field_ambiguous');
+      signals.push(
+        signal('mrz_field_ambiguous', uncertain.join(','), false, {
+          detail: `Read two ways that both pass the check digit, made valid only by an unconfirmed substitution, or (names, which no check digit covers) read differently by the OCR engines: ${uncertain.join(', ')}.`,
+        }),
+      );
+    }
     if (mrz.problems.includes('unknown_issuing_state') && fields?.issuingState !== 'UTO') reasons.add('unknown_issuing_state');
   } else if (!input.barcodeRead) {
     reasons.add('no_machine_readable_zone');

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { correctMrz, mergeReadings, normaliseOcrLines } from './mrz-correct.js';
 import { parseMrz } from './mrz-parse.js';
+import { checkDigit } from './mrz-check.js';
 import { sharedDataDir, MISSING_DATA } from '../../../test/fixtures/documents/shared-data.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -76,5 +77,53 @@ describe('mergeReadings', () => {
   test('does not assemble a valid MRZ from passes that agree on a wrong field', () => {
     const tampered = 'L898902C36UTO7408132F1204159ZE184226B<<<<<10';
     assert.equal(mergeReadings([parseMrz([L1, tampered], { now: NOW }), parseMrz([L1, tampered], { now: NOW })], NOW), null);
+  });
+});
+
+describe('check-digit substitution is guarded by the OCR evidence (issue #19)', () => {
+  const TD1 = ['I<UTO0231458907<<<<<<<<<<<<<<<', '8407122M3107128UTO<<<<<<<<<<<4', 'STEVENSON<<PETER<JOHN<<<<<<<<<'];
+  const sure = (lines: string[]): { confidence: number }[][] => lines.map((l) => l.split('').map(() => ({ confidence: 96 })));
+  test('a character the OCR was sure of is never replaced to satisfy a check digit', () => {
+    const r = correctMrz(TD1, NOW, { evidence: sure(TD1) });
+    assert.equal(r?.parsed.valid, false);
+    assert.deepEqual(
+      r?.corrections.filter((c) => c.reason === 'check_digit'),
+      [],
+    );
+  });
+  test('an unsure character (low confidence) is replaced when exactly one look-alike satisfies the digit', () => {
+    const evidence = sure(TD1);
+    (evidence[0] as { confidence: number }[])[5] = { confidence: 40 };
+    const r = correctMrz(TD1, NOW, { evidence });
+    assert.equal(r?.parsed.fields.documentNumber, 'D23145890');
+    assert.equal(r?.parsed.valid, true);
+  });
+  test("the OCR's own runner-up counts as doubt even at high confidence", () => {
+    const evidence: ({ confidence: number; alt?: string } | null)[][] = sure(TD1);
+    (evidence[0] as { confidence: number; alt?: string }[])[5] = { confidence: 92, alt: 'D' };
+    assert.equal(correctMrz(TD1, NOW, { evidence })?.parsed.fields.documentNumber, 'D23145890');
+  });
+  test('two substitutions that both satisfy the check digit: nothing changed, the field is named ambiguous', () => {
+    // O read at columns 2 and 5 of the number: 0 at either place changes the weighted sum by the same amount
+    // (both weight 1), so one check digit accepts both readings and cannot tell which is right.
+    const digit = String(checkDigit('12045O789'));
+    assert.equal(digit, String(checkDigit('12O450789')));
+    const lines = [`I<UTO12O45O789${digit}<<<<<<<<<<<<<<<`, '8407122M3107128UTO<<<<<<<<<<<4', 'STEVENSON<<PETER<JOHN<<<<<<<<<'];
+    const r = correctMrz(lines, NOW);
+    assert.deepEqual(r?.ambiguous, ['documentNumber']);
+    assert.equal(r?.corrections.filter((c) => c.reason === 'check_digit').length, 0);
+    assert.equal(r?.parsed.fields.documentNumber, '12O45O789');
+  });
+});
+
+describe('names filler', () => {
+  test('letters standing alone in the filler run after the names are specks, not names', () => {
+    const r = correctMrz(['P<CZESPECIMEN<<VZOR<<<<<<<A<<<<<<<S<<<<<<<<<', '99006000<8CZE1102299F16090641152291111<<<<24'], NOW);
+    assert.equal(r?.parsed.lines[0], 'P<CZESPECIMEN<<VZOR<<<<<<<<<<<<<<<<<<<<<<<<<');
+    assert.equal(r?.parsed.fields.givenNames, 'VZOR');
+  });
+  test('a name part after a double filler is kept', () => {
+    const r = correctMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'], NOW);
+    assert.equal(r?.parsed.fields.givenNames, 'ANNA MARIA');
   });
 });

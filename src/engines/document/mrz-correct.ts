@@ -3,8 +3,12 @@ import { detectFormat, parseMrz, type IcaoFormat, type ParsedMrz } from './mrz-p
 
 /**
  * Turns raw OCR text into MRZ lines and repairs OCR confusions: first by field type (a date holds only
- * digits, a state code only letters), then, for alphanumeric fields, only where a substitution makes the
- * field's check digit valid. Every change is recorded so reviewers can see what OCR got wrong.
+ * digits, a state code only letters), then, for alphanumeric fields, by a look-alike substitution that makes
+ * the field's check digit valid. A check digit is modulo 10, so a wrong substitution agrees with it about
+ * one time in ten: the substitution is only made where the OCR itself was unsure of that character (its
+ * per-character confidence, or its runner-up), and only when exactly one substitution satisfies the check.
+ * When several would, nothing is changed and the field is reported as ambiguous (the document goes to
+ * review). Every change is recorded so reviewers can see what OCR got wrong.
  */
 
 export interface Correction {
@@ -122,6 +126,33 @@ const AMBIGUOUS: Record<string, string[]> = {
   H: ['N', 'M'],
 };
 
+/**
+ * Other ways to cut over-long lines to their ICAO length (drop the surplus at the end, or at the start)
+ * than normaliseOcrLines' filler-run heuristic: a stray mark read beside the line shifts every column after
+ * it. The vote (mrz-vote.ts) takes a variant only when all its check digits pass.
+ */
+export function lineCutVariants(text: string): string[][] {
+  const fitted = normaliseOcrLines(text);
+  const raw = text
+    .split(/\r?\n/)
+    .map(dropStrayTokens)
+    .map((l) => l.replace(/[^A-Z0-9<]/g, ''))
+    .filter((l) => l.length >= 20);
+  const out: string[][] = [];
+  for (const cut of ['end', 'start'] as const) {
+    let changed = false;
+    const lines = fitted.map((f) => {
+      const width = f.length;
+      const source = raw.find((r) => r.length > width && fitLength(r, width) === f);
+      if (!source) return f;
+      changed = true;
+      return cut === 'end' ? source.slice(0, width) : source.slice(source.length - width);
+    });
+    if (changed && lines.some((l, i) => l !== fitted[i])) out.push(lines);
+  }
+  return out;
+}
+
 /** Extracts MRZ-looking lines from OCR output and pads or trims them to the nearest ICAO line length. */
 export function normaliseOcrLines(text: string): string[] {
   const raw = text
@@ -176,13 +207,33 @@ function fitLength(line: string, width: number): string {
 export interface CorrectedMrz {
   parsed: ParsedMrz;
   corrections: Correction[];
+  /** Check-digit fields that several look-alike substitutions would make valid: left as read, named here. */
+  ambiguous: string[];
 }
 
-export function correctMrz(lines: string[], now: Date = new Date()): CorrectedMrz | null {
+/** What the OCR knew about each character it read: confidence 0-100 and its runner-up, per line and column. */
+export interface CharEvidence {
+  confidence: number;
+  alt?: string;
+}
+
+export interface CorrectOptions {
+  /**
+   * Per-character evidence aligned with `lines` (null where unknown). A check-digit substitution is made
+   * only at a character whose confidence is below UNSURE_CONFIDENCE or whose runner-up is the substitute.
+   * Without evidence every character counts as unsure (callers passing bare strings, tests).
+   */
+  evidence?: (CharEvidence | null)[][] | null;
+}
+
+/** Per-character OCR confidence (0-100) under which a character may be replaced to satisfy a check digit. */
+export const UNSURE_CONFIDENCE = 85;
+
+export function correctMrz(lines: string[], now: Date = new Date(), options: CorrectOptions = {}): CorrectedMrz | null {
   const format = detectFormat(lines);
   if (format === null) return null;
   if (format !== 'TD1' && format !== 'TD2' && format !== 'TD3' && format !== 'MRVA' && format !== 'MRVB') {
-    return { parsed: parseMrz(lines, { now }), corrections: [] };
+    return { parsed: parseMrz(lines, { now }), corrections: [], ambiguous: [] };
   }
   const grid = lines.map((l) => l.split(''));
   const corrections: Correction[] = [];
@@ -203,22 +254,46 @@ export function correctMrz(lines: string[], now: Date = new Date()): CorrectedMr
         set(line, c, ch === 'H' || ch === 'N' ? 'M' : ch === 'E' || ch === 'P' ? 'F' : '<', 'field_type');
     }
   }
+  // Names are left-justified and padded with fillers: after a run of three fillers only fillers follow. A
+  // letter or two standing alone in that run is a speck, watermark or guilloche read as a glyph.
+  const names = format === 'TD1' ? ([2, 0] as const) : ([0, 5] as const);
+  const row = grid[names[0]];
+  if (row) {
+    const text = row.join('');
+    const pad = text.indexOf('<<<', names[1]);
+    if (pad >= 0) {
+      const tail = text.slice(pad);
+      if (/^[<A-Z0-9]*$/.test(tail) && tail.split('<').every((t) => t.length <= 2)) {
+        for (let c = pad; c < text.length; c++) if (text.charAt(c) !== '<') set(names[0], c, '<', 'field_type');
+      }
+    }
+  }
   let parsed = parseMrz(
     grid.map((r) => r.join('')),
     { now },
   );
+  const ambiguous: string[] = [];
+  const unsure = (line: number, col: number, to: string): boolean => {
+    const e = options.evidence?.[line]?.[col];
+    if (!options.evidence) return true;
+    if (!e) return false;
+    return e.confidence < UNSURE_CONFIDENCE || e.alt === to;
+  };
   for (const failed of parsed.checks.filter((k) => !k.valid && k.field !== 'composite')) {
     const span = alnumSpanFor(format, failed.field);
     if (!span) continue;
     const [line, start, end] = span;
-    const fix = findSingleFix(grid, line, start, end, failed.digit, failed.data);
-    if (fix) set(line, fix.column, fix.to, 'check_digit');
+    const fixes = findFixes(grid, line, start, end, failed.digit, failed.data);
+    const allowed = fixes.filter((f) => unsure(line, f.column, f.to));
+    // Two different substitutions both satisfy the check digit: the digit cannot tell which is right.
+    if (allowed.length > 1) ambiguous.push(failed.field);
+    else if (allowed[0]) set(line, allowed[0].column, allowed[0].to, 'check_digit');
   }
   parsed = parseMrz(
     grid.map((r) => r.join('')),
     { now },
   );
-  return { parsed, corrections };
+  return { parsed, corrections, ambiguous };
 }
 
 function alnumSpanFor(format: IcaoFormat, field: string): [number, number, number] | null {
@@ -227,52 +302,36 @@ function alnumSpanFor(format: IcaoFormat, field: string): [number, number, numbe
   return null;
 }
 
-/** The one ambiguous-character swap inside [start, end) that makes `digit` a valid check of the field, if unique. */
 /**
- * The ambiguous-character swap inside [start, end) that makes `digit` a valid check of the field. When
- * several swaps would (the check digit only pins the sum modulo 10, and the composite check is aligned with
- * it, so it cannot tell them apart), the one leaving the fewest letter/digit alternations wins. A tie means
- * no correction. Note S/8 and G/6 have equal check values, so those confusions can never be detected.
+ * The single look-alike swaps inside [start, end) that make `digit` a valid check of the field. Document
+ * numbers put letters in a leading prefix: a letter is only plausible where it extends that prefix, and a
+ * digit only from the prefix's last letter on. Note S/8 and G/6 have equal check values, so those confusions
+ * can never be detected by the digit.
  */
-function findSingleFix(
+function findFixes(
   grid: string[][],
   line: number,
   start: number,
   end: number,
   digit: string,
   data: string,
-): { column: number; to: string } | null {
+): { column: number; to: string }[] {
   const row = grid[line];
-  if (!row) return null;
+  if (!row) return [];
   const field = row.slice(start, end).join('');
   // Long document numbers check over more than this span; only repair the plain layout.
-  if (field !== data) return null;
+  if (field !== data) return [];
   const fixes: { column: number; to: string }[] = [];
   const prefix = /^[A-Z]*/.exec(field)?.[0].length ?? 0;
   for (let i = 0; i < field.length; i++) {
     for (const alt of AMBIGUOUS[field.charAt(i)] ?? []) {
-      // Document numbers put letters in a leading prefix: a letter is only plausible where it extends that
-      // prefix, and a digit only from the prefix's last letter on. Without this a random misread elsewhere
-      // gets "repaired" into a valid-looking but wrong number about one time in ten.
       const toLetter = /[A-Z]/.test(alt);
       if (toLetter ? i > prefix : i < prefix - 1) continue;
       const candidate = field.slice(0, i) + alt + field.slice(i + 1);
       if (isCheckDigitValid(candidate, digit)) fixes.push({ column: start + i, to: alt });
     }
   }
-  if (fixes.length <= 1) return fixes[0] ?? null;
-  const ranked = fixes
-    .map((f) => ({ f, cost: alternations(field.slice(0, f.column - start) + f.to + field.slice(f.column - start + 1)) }))
-    .sort((a, b) => a.cost - b.cost);
-  const [first, second] = ranked;
-  return first && second && first.cost < second.cost ? first.f : null;
-}
-
-function alternations(s: string): number {
-  let n = 0;
-  const t = s.replace(/<+$/, '');
-  for (let i = 1; i < t.length; i++) if (/\d/.test(t.charAt(i)) !== /\d/.test(t.charAt(i - 1))) n++;
-  return n;
+  return fixes;
 }
 
 /** Where each check-digit-protected field and its check digit sit: [line, start, end) including the digit. */

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { GrayImage } from './image-ops.js';
+import { PpOcrRecogniser, type PpLine } from './mrz-ppocr.js';
 
 /**
  * Reads MRZ text with tesseract.js's legacy engine, which reads OCR-B fillers ("<") far better than the LSTM
@@ -17,6 +18,7 @@ export function traineddataDir(): string {
 }
 
 export const MRZ_OCR_MODEL = { name: 'tesseract.js-legacy-eng', version: '7.0.0/4.0.0' };
+export { PPOCR_MODEL } from './mrz-ppocr.js';
 
 export interface OcrSymbol {
   text: string;
@@ -41,11 +43,31 @@ export class MrzOcr {
   private worker: Worker | null = null;
   private starting: Promise<Worker> | null = null;
   private textWorker: Promise<Worker> | null = null;
+  private readonly pp: PpOcrRecogniser | null;
 
-  /** Starts the tesseract worker(s) (~1-2 s each); called lazily on first use when omitted. */
+  /**
+   * `secondEngine` (default true): also read the MRZ with PP-OCRv4 (mrz-ppocr.ts) and accept readings by
+   * whole-line vote of both engines. Off, only tesseract reads (the reader before PP-OCR; benches compare).
+   */
+  constructor(options: { secondEngine?: boolean } = {}) {
+    this.pp = options.secondEngine === false ? null : new PpOcrRecogniser();
+  }
+
+  /** Starts the tesseract worker(s) (~1-2 s each) and the PP-OCR session; called lazily on first use when omitted. */
   async init(options: { text?: boolean } = {}): Promise<void> {
     await this.ready();
+    await this.pp?.init();
     if (options.text) await this.recogniseText({ data: new Uint8Array(64 * 32).fill(255), width: 64, height: 32 });
+  }
+
+  hasSecondEngine(): boolean {
+    return this.pp !== null;
+  }
+
+  /** The band read by PP-OCRv4, line by line, with per-character probabilities and runner-ups. */
+  async recogniseSecond(image: GrayImage): Promise<OcrResult & { ppLines: PpLine[] }> {
+    if (!this.pp) return { text: '', confidence: 0, lines: [], ppLines: [] };
+    return this.pp.recogniseBand(image);
   }
 
   private ready(): Promise<Worker> {
@@ -126,6 +148,7 @@ export class MrzOcr {
     this.worker = null;
     this.starting = null;
     this.textWorker = null;
+    await this.pp?.terminate();
     if (w) await w.terminate();
     if (t) await t.terminate();
   }

@@ -6,12 +6,13 @@ import { decide } from './decide.js';
 import { decodeImage, toGray, type DecodedImage } from './image-input.js';
 import { cropPortraitFromBand, documentQuad } from './layout.js';
 import { extractBand } from './locate.js';
-import { MrzOcr, MRZ_OCR_MODEL } from './mrz-ocr.js';
+import { MrzOcr, MRZ_OCR_MODEL, PPOCR_MODEL } from './mrz-ocr.js';
 import type { ParsedMrz } from './mrz-parse.js';
 import { measureScreenMoire } from './moire.js';
 import { findDocumentOutline, reconcileOutline, warpPage, type DocumentOutline, type ReconciledOutline } from './outline.js';
 import { assessQuality } from './quality.js';
-import { readMrz, type MrzReading } from './read-mrz.js';
+import { readMrz, type MrzReading, type MrzSearch } from './read-mrz.js';
+import type { GrayImage } from './image-ops.js';
 import { assessTamper } from './tamper.js';
 import { compareVisualZone, type VizComparison } from './viz.js';
 import type { DocumentFields, DocumentResult, ReadDocumentOptions } from './types.js';
@@ -49,14 +50,10 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
     return now;
   };
   const now = options.now ?? new Date();
-  const img = await decodeImage(input, options.limits);
+  const decoded = await decodeImage(input, options.limits);
   let t = lap('decode', t0);
-  const gray = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
   const ocr = options.ocr ?? (sharedOcr ??= new MrzOcr());
-  const search = await readMrz(gray, ocr, {
-    now,
-    ...(options.mrzTimeBudgetMs !== undefined ? { timeBudgetMs: options.mrzTimeBudgetMs } : {}),
-  });
+  const { img, gray, search } = await searchMrz(decoded, ocr, now, options.mrzTimeBudgetMs);
   const reading = search.best?.parsed ? search.best : null;
   const mrz = reading?.parsed ?? null;
   t = lap('mrz', t);
@@ -101,6 +98,9 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
     mrz: useBarcode ? null : mrz,
     mrzConfidence: reading?.ocrConfidence ?? 0,
     mrzFailureAgreement: search.failureAgreement,
+    mrzFailureCrossEngine: search.failureCrossEngine,
+    mrzEngines: search.engines.length,
+    mrzUncertainFields: useBarcode ? [] : uncertainFields(search),
     barcodeRead: barcode !== null,
     quality,
     tamper,
@@ -132,6 +132,8 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
             checks: mrz.checks,
             corrections: reading.corrections,
             ocrConfidence: reading.ocrConfidence,
+            fieldConfidence: search.fieldConfidence,
+            engines: search.engines,
           }
         : null,
     barcode: barcode ? { symbology: 'PDF417', standard: 'AAMVA', fields: barcode } : null,
@@ -144,10 +146,65 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
       ...tamper.signals,
       ...(viz?.signals ?? []),
       ...searchSignals(search.best, search.attempts),
+      ...(search.fieldConfidence.length > 0
+        ? [
+            {
+              name: 'mrz_field_confidence',
+              value: search.fieldConfidence.map((f) => `${f.field}:${f.level}`).join(','),
+              passed: null,
+              detail: `Per-field agreement of ${search.fieldConfidence[0]?.of ?? 0} reading(s) by ${search.engines.join(' + ')}; check-digit lines confirmed by ${search.confirmedBy.join(' + ') || 'one reading'}.`,
+            },
+          ]
+        : []),
     ],
-    model: [ENGINE_MODEL, MRZ_OCR_MODEL, ...(viz ? [VIZ_OCR_MODEL] : []), ...(wantBarcode ? [BARCODE_MODEL] : [])],
+    model: [
+      ENGINE_MODEL,
+      MRZ_OCR_MODEL,
+      ...(search.engines.includes('ppocr') ? [PPOCR_MODEL] : []),
+      ...(viz ? [VIZ_OCR_MODEL] : []),
+      ...(wantBarcode ? [BARCODE_MODEL] : []),
+    ],
     timings,
   };
+}
+
+/**
+ * The MRZ search, upright and, when nothing MRZ-like was read, on the image turned a quarter either way
+ * (a sideways photo without EXIF orientation: the band locator measures any skew, but its closing kernels
+ * are horizontal, so vertical lines of text do not fuse into bands). Everything downstream (geometry,
+ * quality, portrait) then works on the turned image.
+ */
+async function searchMrz(
+  decoded: DecodedImage,
+  ocr: MrzOcr,
+  now: Date,
+  budgetMs: number | undefined,
+): Promise<{ img: DecodedImage; gray: GrayImage; search: MrzSearch }> {
+  const budget = budgetMs ?? 3000;
+  let img = decoded;
+  let gray: GrayImage = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
+  let search = await readMrz(gray, ocr, { now, timeBudgetMs: budget });
+  for (const angle of [90, 270] as const) {
+    if (search.best?.parsed) break;
+    const turned = await rotateDecoded(decoded, angle);
+    const turnedGray = { data: toGray(turned.rgb, turned.width, turned.height), width: turned.width, height: turned.height };
+    // Bounded by OCR passes rather than time, so that a loaded machine does not change the outcome.
+    const again = await readMrz(turnedGray, ocr, { now, maxAttempts: 6, timeBudgetMs: Number.POSITIVE_INFINITY });
+    if (again.best?.parsed) {
+      img = turned;
+      gray = turnedGray;
+      search = again;
+    }
+  }
+  return { img, gray, search };
+}
+
+async function rotateDecoded(img: DecodedImage, angle: 90 | 270): Promise<DecodedImage> {
+  const { data, info } = await sharp(img.rgb, { raw: { width: img.width, height: img.height, channels: 3 } })
+    .rotate(angle)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { ...img, rgb: data, width: info.width, height: info.height };
 }
 
 /**
@@ -234,6 +291,15 @@ function fieldsFromBarcode(b: AamvaFields): DocumentFields {
     expiryDate: b.expiryDate,
     jurisdiction: b.jurisdiction,
   };
+}
+
+/** Fields of the accepted reading that are ambiguous, rest on an unconfirmed substitution, or (names) were read two ways. */
+function uncertainFields(search: MrzSearch): string[] {
+  // Names have no check digit: engines that read them differently leave a reviewer to settle which is right.
+  const low = search.fieldConfidence
+    .filter((f) => f.level === 'low' && (f.checked || f.field === 'surname' || f.field === 'givenNames'))
+    .map((f) => f.field);
+  return [...new Set([...search.ambiguous, ...low])];
 }
 
 /** The OCR lines that are MRZ lines (the band crop can also hold a line of visual-zone text in another font). */

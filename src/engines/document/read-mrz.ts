@@ -1,19 +1,26 @@
 import { performance } from 'node:perf_hooks';
 import type { GrayImage } from './image-ops.js';
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
-import { correctMrz, mergeReadings, normaliseOcrLines, type Correction } from './mrz-correct.js';
+import { lineCutVariants, normaliseOcrLines, type Correction } from './mrz-correct.js';
 import type { MrzOcr, OcrLine } from './mrz-ocr.js';
 import type { ParsedMrz } from './mrz-parse.js';
+import { alignEvidence, correctReading, voteLines, type FieldConfidence, type FieldName, type MrzEngine } from './mrz-vote.js';
 
-/** One OCR pass over one candidate band, with its parse. */
+/** One OCR pass (one engine, one scale and contrast) over one candidate band, with its parse. */
 export interface MrzReading {
+  engine: MrzEngine;
   parsed: ParsedMrz | null;
+  /** The MRZ lines after correction (what the parse read). */
+  lines: string[];
   corrections: Correction[];
+  /** Check-digit fields that several substitutions would have made valid (left as read). */
+  ambiguous: string[];
   band: MrzBand;
   flipped: boolean;
   enhanced: boolean;
   ocrConfidence: number;
   rawText: string;
+  /** Tesseract lines with glyph boxes (for the print-consistency check); the PP-OCR reading has none. */
   ocrLines: OcrLine[];
   /** The deskewed band image that was read (kept for the tamper checks on the MRZ print). */
   crop: GrayImage;
@@ -26,12 +33,26 @@ export interface MrzSearch {
   attempts: number;
   /** Other passes that read the best reading's failing fields character for character (see failureAgreement). */
   failureAgreement: number;
+  /** Whether one of those passes was made by the other OCR engine. */
+  failureCrossEngine: boolean;
+  /** Engines that ran on the band the reading came from. */
+  engines: MrzEngine[];
+  /** Per-field confidence of the accepted reading (empty when no reading passed every check). */
+  fieldConfidence: FieldConfidence[];
+  /** Check-digit fields read two different ways that both pass their check digit. */
+  ambiguous: FieldName[];
+  /** Readings of the accepted MRZ's check-digit lines by each engine (whole-line vote). */
+  confirmedBy: MrzEngine[];
 }
 
+type Pass = { engine: MrzEngine; enhanced: boolean; lineHeightPx: number };
+
 /**
- * Tries the best-ranked bands, each upright and then turned 180 degrees (a document photographed upside
- * down yields the same blobs), and keeps the reading with the most valid check digits. Stops at the first
- * fully valid reading, so a clean capture costs one OCR pass.
+ * Reads the best-ranked bands with both OCR engines (tesseract legacy, several scales and contrasts, and
+ * PP-OCRv4 when available) and accepts an MRZ by whole-line vote (mrz-vote.ts): a combination of lines
+ * read whole by some pass, every check digit passing. Stops as soon as the check-digit lines of an accepted
+ * MRZ were read identically by two readings from different engines (one engine when only one runs); else
+ * spends the remaining passes and time budget looking for confirmation or a rival reading.
  */
 export async function readMrz(
   gray: GrayImage,
@@ -43,69 +64,128 @@ export async function readMrz(
   const maxAttempts = options.maxAttempts ?? 10;
   // Unreadable images are where OCR is slowest; past the budget the best reading so far is kept.
   const budget = options.timeBudgetMs ?? 3000;
-  let best: MrzReading | null = null;
+  const usePp = ocr.hasSecondEngine();
+  const engines: MrzEngine[] = usePp ? ['tesseract', 'ppocr'] : ['tesseract'];
   let attempts = 0;
-  const all: MrzReading[] = [];
-  const done = (result: MrzReading | null): MrzSearch => ({
-    best: result,
-    bands,
-    attempts,
-    failureAgreement: result ? failureAgreement(result, all) : 0,
-  });
-  // Each pass sees the glyphs differently (contrast, scale), so OCR slips rarely repeat across passes.
-  const passes: { enhanced: boolean; lineHeightPx: number }[] = [
-    { enhanced: false, lineHeightPx: 34 },
-    { enhanced: true, lineHeightPx: 34 },
-    { enhanced: false, lineHeightPx: 26 },
-    { enhanced: false, lineHeightPx: 44 },
+  let fallback: MrzReading | null = null;
+  let fallbackSet: MrzReading[] = [];
+  // Each pass sees the glyphs differently (engine, contrast, scale), so OCR slips rarely repeat across passes.
+  const passes: Pass[] = [
+    { engine: 'tesseract', enhanced: false, lineHeightPx: 34 },
+    ...(usePp ? [{ engine: 'ppocr' as const, enhanced: false, lineHeightPx: 40 }] : []),
+    { engine: 'tesseract', enhanced: true, lineHeightPx: 34 },
+    ...(usePp ? [{ engine: 'ppocr' as const, enhanced: false, lineHeightPx: 28 }] : []),
+    { engine: 'tesseract', enhanced: false, lineHeightPx: 26 },
+    { engine: 'tesseract', enhanced: false, lineHeightPx: 44 },
   ];
   const over = (): boolean => attempts >= maxAttempts || (attempts > 0 && performance.now() - started > budget);
+  const finish = (set: MrzReading[], vote: ReturnType<typeof voteLines>): MrzSearch => {
+    if (!vote) {
+      const best = fallback;
+      return {
+        best,
+        bands,
+        attempts,
+        ...failureAgreement(best, fallbackSet),
+        engines,
+        fieldConfidence: [],
+        ambiguous: [],
+        confirmedBy: [],
+      };
+    }
+    const lead = set[vote.lead] as MrzReading;
+    // Geometry, glyph boxes and crop come from a tesseract reading of the band when there is one.
+    const geometry = set.find((r) => r.engine === 'tesseract' && r.flipped === lead.flipped) ?? lead;
+    const best: MrzReading = {
+      ...geometry,
+      parsed: vote.parsed,
+      lines: vote.parsed.lines,
+      corrections: lead.corrections,
+      ambiguous: vote.ambiguous,
+      score: scoreOf(vote.parsed, lead.ocrConfidence),
+    };
+    return {
+      best,
+      bands,
+      attempts,
+      // An accepted reading can still hold an impossible date under a valid check digit: its evidence is
+      // the readings that read those lines identically.
+      failureAgreement: Math.max(0, Math.min(...vote.lineSupport) - 1),
+      failureCrossEngine: engines.every((e) => vote.confirmedBy.includes(e)),
+      engines,
+      fieldConfidence: vote.fieldConfidence,
+      ambiguous: vote.ambiguous,
+      confirmedBy: vote.confirmedBy,
+    };
+  };
   for (const band of bands.slice(0, 3)) {
     if (over()) break;
-    const take = async (flipped: boolean, pass: { enhanced: boolean; lineHeightPx: number }): Promise<MrzReading> => {
+    const set: MrzReading[] = [];
+    let marginY = 1;
+    const take = async (flipped: boolean, pass: Pass): Promise<MrzReading> => {
       attempts++;
-      const reading = await readBand(gray, band, flipped, pass.enhanced, pass.lineHeightPx, ocr, options.now);
-      if (!best || reading.score > best.score) best = reading;
-      if (reading.parsed) all.push(reading);
+      const reading = await readBand(gray, band, flipped, pass, ocr, options.now, marginY);
+      if (!fallback || reading.score > fallback.score) {
+        fallback = reading;
+        fallbackSet = set;
+      }
+      if (reading.parsed) set.push(reading);
       return reading;
     };
-    const first = passes[0] as (typeof passes)[number];
+    const [first, ...rest] = passes as [Pass, ...Pass[]];
     let lead = await take(false, first);
-    if (lead.parsed?.valid) return done(lead);
+    // Two 30-character lines are two lines of a TD1 whose third line did not fuse into the band (wide
+    // letter spacing in the names): read again with room for a line above and below.
+    if (!lead.parsed?.valid && twoTd1Lines(lead.rawText)) {
+      marginY = 2.6;
+      const taller = await take(false, first);
+      if (taller.score > lead.score) lead = taller;
+      else marginY = 1;
+    }
     // A poor upright read may be an upside-down document: settle the orientation before spending passes.
-    if (lead.ocrConfidence < 50 || validChecks(lead) === 0) {
+    if (!lead.parsed?.valid && (lead.ocrConfidence < 50 || validChecks(lead) === 0)) {
       const turned = await take(true, first);
-      if (turned.parsed?.valid) return done(turned);
       if (turned.score > lead.score) lead = turned;
     }
-    // Nothing MRZ-like either way: try the next band.
-    if (!lead.parsed) continue;
-    const readings: MrzReading[] = [lead];
-    for (const pass of passes.slice(1)) {
+    const flipped = lead.flipped;
+    let vote = voteLines(set, options.now);
+    for (const pass of rest) {
+      if (vote && confirmed(vote, engines)) return finish(set, vote);
       // Always allow a second pass: a failing check is only held against the document if it is reproduced.
-      if (over() && readings.length >= 2) break;
-      const reading = await take(lead.flipped, pass);
-      if (reading.parsed?.valid) return done(reading);
-      if (!reading.parsed) continue;
-      readings.push(reading);
-      const merged = mergeAll(readings, options.now);
-      if (merged) return done(merged);
+      if (over() && set.length >= 2) break;
+      // Nothing MRZ-like from tesseract either way: one PP-OCR look, then the next band.
+      if (!lead.parsed && pass.engine === 'tesseract') break;
+      await take(flipped, pass);
+      vote = voteLines(set, options.now);
     }
+    if (vote) return finish(set, vote);
     // A band whose text read confidently is the MRZ even if its checks fail; other bands are other text.
-    if (lead.ocrConfidence >= 50) break;
+    // (A band with no valid check digit at all, e.g. a QR code or guilloche, does not stop the search.)
+    if (lead.ocrConfidence >= 50 && lead.parsed && set.some((r) => validChecks(r) > 0)) break;
   }
-  return done(best);
+  return finish(fallbackSet, null);
+}
+
+/** Accepted, with the check-digit lines read identically by every engine (twice when only one engine runs). */
+function confirmed(vote: NonNullable<ReturnType<typeof voteLines>>, engines: MrzEngine[]): boolean {
+  if (vote.ambiguous.length > 0) return false;
+  if (engines.length === 1) return Math.min(...vote.lineSupport) >= 2 || vote.fieldConfidence.every((f) => f.level !== 'low');
+  return engines.every((e) => vote.confirmedBy.includes(e));
 }
 
 /**
- * Number of other passes whose failing checks cover exactly the same characters and check digits. A forged
- * or misprinted MRZ reads the same way at every scale and contrast; an OCR slip usually does not.
+ * Number of other passes whose failing checks cover exactly the same characters and check digits, and
+ * whether one of them came from the other engine. A forged or misprinted MRZ reads the same way at every
+ * scale and contrast and to both engines; an OCR slip usually does not.
  */
-export function failureAgreement(best: MrzReading, readings: MrzReading[]): number {
-  const p = best.parsed;
+export function failureAgreement(
+  best: MrzReading | null,
+  readings: MrzReading[],
+): { failureAgreement: number; failureCrossEngine: boolean } {
+  const p = best?.parsed;
   const failing = p?.checks.filter((c) => !c.valid) ?? [];
-  if (!p || failing.length === 0) return 0;
-  return readings.filter(
+  if (!best || !p || failing.length === 0) return { failureAgreement: 0, failureCrossEngine: false };
+  const agreeing = readings.filter(
     (r) =>
       r !== best &&
       r.parsed?.format === p.format &&
@@ -113,54 +193,71 @@ export function failureAgreement(best: MrzReading, readings: MrzReading[]): numb
         const o = r.parsed?.checks.find((c) => c.field === f.field);
         return o !== undefined && o.data === f.data && o.digit === f.digit;
       }),
-  ).length;
-}
-
-function mergeAll(readings: MrzReading[], now: Date): MrzReading | null {
-  const first = readings[0];
-  if (!first?.parsed || readings.length < 2) return null;
-  const merged = mergeReadings(
-    readings.map((r) => r.parsed).filter((p): p is ParsedMrz => p !== null),
-    now,
   );
-  if (!merged) return null;
-  return { ...first, parsed: merged, corrections: readings.flatMap((r) => r.corrections), score: scoreOf(merged, first.ocrConfidence) };
+  return { failureAgreement: agreeing.length, failureCrossEngine: agreeing.some((r) => r.engine !== best.engine) };
 }
 
 async function readBand(
   gray: GrayImage,
   band: MrzBand,
   flipped: boolean,
-  enhanced: boolean,
-  lineHeightPx: number,
+  pass: Pass,
   ocr: MrzOcr,
   now: Date,
+  marginY = 1,
 ): Promise<MrzReading> {
-  const crop = extractBand(gray, band, { flip: flipped, lineHeightPx });
-  const result = await ocr.recognise(crop, { enhance: enhanced });
-  const lines = normaliseOcrLines(result.text);
-  const corrected = lines.length >= 1 ? safeCorrect(lines, now) : null;
+  const crop = extractBand(gray, band, { flip: flipped, lineHeightPx: pass.lineHeightPx, marginY });
+  let text: string;
+  let confidence: number;
+  let ocrLines: OcrLine[] = [];
+  let chars: { ch: string; confidence: number; alt?: string }[][];
+  if (pass.engine === 'ppocr') {
+    const r = await ocr.recogniseSecond(crop);
+    text = r.text;
+    confidence = r.confidence;
+    chars = r.ppLines.map((l) => l.chars.map((c) => ({ ch: c.ch, confidence: c.p * 100, alt: c.alt })));
+  } else {
+    const r = await ocr.recognise(crop, { enhance: pass.enhanced });
+    text = r.text;
+    confidence = r.confidence;
+    ocrLines = r.lines;
+    chars = r.lines.map((l) => l.symbols.map((s) => ({ ch: s.text, confidence: s.confidence })));
+  }
+  let lines = normaliseOcrLines(text);
+  const evidence = chars.map((c) => ({ chars: c }));
+  let corrected = lines.length >= 1 ? correctReading(lines, alignEvidence(lines, evidence), now) : null;
+  // An over-long line may have been cut in the wrong place: other cuts, kept only if they pass more checks.
+  for (const variant of corrected?.parsed.valid ? [] : lineCutVariants(text)) {
+    const alt = correctReading(variant, alignEvidence(variant, evidence), now);
+    if (alt && scoreOf(alt.parsed, 0) > scoreOf(corrected?.parsed ?? null, 0)) {
+      corrected = alt;
+      lines = variant;
+    }
+  }
   const parsed = corrected?.parsed ?? null;
   return {
+    engine: pass.engine,
     parsed,
+    lines: parsed?.lines ?? lines,
     corrections: corrected?.corrections ?? [],
+    ambiguous: corrected?.ambiguous ?? [],
     band,
     flipped,
-    enhanced,
-    ocrConfidence: result.confidence,
-    rawText: result.text,
-    ocrLines: result.lines,
+    enhanced: pass.enhanced,
+    ocrConfidence: confidence,
+    rawText: text,
+    ocrLines,
     crop,
-    score: scoreOf(parsed, result.confidence),
+    score: scoreOf(parsed, confidence),
   };
 }
 
-function safeCorrect(lines: string[], now: Date): ReturnType<typeof correctMrz> {
-  try {
-    return correctMrz(lines, now);
-  } catch {
-    return null;
-  }
+function twoTd1Lines(text: string): boolean {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/[^A-Z0-9<]/g, ''))
+    .filter((l) => l.length >= 20);
+  return lines.length === 2 && lines.every((l) => l.length >= 27 && l.length <= 33);
 }
 
 function validChecks(r: MrzReading): number {

@@ -3,9 +3,10 @@ import type { AamvaFields } from './aamva.js';
 import type { InputLimits } from './image-input.js';
 import type { Correction } from './mrz-correct.js';
 import type { MrzOcr } from './mrz-ocr.js';
+import type { FieldConfidence, MrzEngine } from './mrz-vote.js';
 import type { DocumentType, MrzCheck, MrzFields, MrzFormat } from './mrz-parse.js';
 
-export type { DocumentType, MrzFormat, MrzCheck, Correction, AamvaFields };
+export type { DocumentType, MrzFormat, MrzCheck, Correction, AamvaFields, FieldConfidence, MrzEngine };
 
 /**
  * Identity fields read from the document, whatever zone they came from (the MRZ's fields without its
@@ -25,6 +26,10 @@ export interface MrzSummary {
   /** Characters the OCR post-correction changed, for reviewers. */
   corrections: Correction[];
   ocrConfidence: number;
+  /** Per-field confidence of the reading (whole-line vote of OCR passes and engines; see docs/documents.md). */
+  fieldConfidence: FieldConfidence[];
+  /** OCR engines that read the MRZ. */
+  engines: MrzEngine[];
 }
 
 export interface DocumentResult {

@@ -17,8 +17,14 @@ export interface VizComparison {
   ocrConfidence: number;
   documentNumberFound: boolean | null;
   surnameFound: boolean | null;
+  givenNamesFound: boolean | null;
   /** Both looked for and neither found in readable text. */
   mismatch: boolean;
+  /**
+   * The zone is the holder's (the document number is found in it) but the MRZ surname or given names are
+   * not: names have no check digit, so the two zones disagreeing is flagged rather than either trusted.
+   */
+  nameMismatch: boolean;
   signals: Signal[];
 }
 
@@ -46,14 +52,19 @@ export async function compareVisualZone(
     readable && fields.documentNumber.length >= 5 ? containsFuzzy(text, fields.documentNumber.replace(/\s/g, '')) : null;
   const surnameParts = fields.surname.split(' ').filter((p) => p.length >= 2);
   const surnameFound = readable && surnameParts.length > 0 ? surnameParts.every((p) => containsFuzzy(text, p)) : null;
+  const givenParts = fields.givenNames.split(' ').filter((p) => p.length >= 2);
+  const givenNamesFound = readable && givenParts.length > 0 ? givenParts.every((p) => containsFuzzy(text, p)) : null;
   const mismatch = documentNumberFound === false && surnameFound === false;
+  const nameMismatch = documentNumberFound === true && (surnameFound === false || givenNamesFound === false);
   const detail = readable ? undefined : `Visual zone not read cleanly (OCR confidence ${Math.round(read.confidence)}); not compared.`;
   return {
     readable,
     ocrConfidence: read.confidence,
     documentNumberFound,
     surnameFound,
+    givenNamesFound,
     mismatch,
+    nameMismatch,
     signals: [
       signal(
         'viz_document_number_match',
@@ -66,6 +77,12 @@ export async function compareVisualZone(
         surnameFound,
         surnameFound,
         detail ? { detail } : { detail: 'MRZ surname found in the printed zone (one OCR slip per five letters allowed).' },
+      ),
+      signal(
+        'viz_given_names_match',
+        givenNamesFound,
+        givenNamesFound,
+        detail ? { detail } : { detail: 'MRZ given names found in the printed zone (one OCR slip per five letters allowed).' },
       ),
     ],
   };

@@ -185,7 +185,12 @@ export function resolveUbos(g: OwnershipGraph, subjectId: string, opts: UboOptio
     if (e.isComponent) continue;
     declared.set(e.from, [...(declared.get(e.from) ?? []), e]);
     // An owning entity with owners of its own was walked through; only a party at the top is an end point.
-    const top = g.nodes.get(e.from)?.kind !== 'entity' || (g.inbound.get(e.from) ?? []).length === 0;
+    // (An owner whose only inbound edges are indirect summaries, such as a GLEIF ultimate-parent exception, is at the top too.)
+    const walkable = (id: string) => {
+      const up = g.edges.get(id);
+      return !!up && (up.interests.length === 0 || up.interests.some((i) => isActive(i, asOf) && i.directOrIndirect !== 'indirect'));
+    };
+    const top = g.nodes.get(e.from)?.kind !== 'entity' || !(g.inbound.get(e.from) ?? []).some(walkable);
     if (top && !acc.has(e.from) && e.interests.some((i) => isActive(i, asOf)))
       acc.set(e.from, { own: ZERO_SHARE, vote: ZERO_SHARE, control: new Set(), paths: [], missing: false });
   }

@@ -22,6 +22,13 @@ export function documentResultBody(r: DocumentResult, side: string): Record<stri
           checks: r.mrz.checks.map(snakeKeys),
           corrections: r.mrz.corrections.map(snakeKeys),
           ocr_confidence: Math.round(r.mrz.ocrConfidence * 10) / 10,
+          ocr_engines: r.mrz.engines,
+          field_confidence: Object.fromEntries(
+            r.mrz.fieldConfidence.map((f) => [
+              snake(f.field),
+              { level: f.level, agreement: f.agreement, readings: f.readings, of: f.of, checked: f.checked, rivals: f.rivals },
+            ]),
+          ),
         }
       : null,
     barcode: r.barcode ? { symbology: r.barcode.symbology, standard: r.barcode.standard, fields: snakeKeys(r.barcode.fields) } : null,

@@ -1,0 +1,288 @@
+/**
+ * MRZ reading on real captures (issue #19): full correctness per document and the count of documents
+ * reported valid with a wrong field, per document kind, on
+ *   A. ../shared/data/real/mrz/images (16 real photos/scans of 6 specimen documents + 1 without MRZ; labels.csv),
+ *   B. real MRZ line crops (../shared/data/real/mrz/lines, check-digit-verified MRZs of mrz_reconstructed.csv)
+ *      stacked back into an MRZ band on white: the recogniser and the vote on real print, without the locator,
+ *   C. ../shared/data/mrz/passporteye_specimen_images (34, no field labels: located / all checks valid only).
+ * Skips cleanly when ../shared/data is absent.
+ *
+ * Run: npm run bench -- document-mrz-real            (both engines, the default reader)
+ *      MRZ_ENGINES=tesseract npm run bench -- document-mrz-real   (tesseract only, same vote and corrector)
+ *      MRZ_ENGINE_MODULE=/abs/path/read-document.ts ...           (another engine build, e.g. the pre-#19 one)
+ *      MRZ_LINES_LIMIT=60 (default 80; 0 = all 190), MRZ_SETS=A,B,C
+ * "reported valid" = mrz.valid and the verdict does not carry mrz_field_ambiguous (the service presents the
+ * fields as verified). Latency: the document check's total per image, p50/p90 (loaded shared machine).
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
+import { sharedData, SKIP_NO_DATA } from '../src/providers/lists/fixtures/shared-data.js';
+
+const NOW = new Date('2026-01-01T00:00:00Z');
+const SETS = (process.env.MRZ_SETS ?? 'A,B,C').split(',');
+const LINES_LIMIT = Number(process.env.MRZ_LINES_LIMIT ?? 80);
+
+interface Fields {
+  documentNumber: string;
+  birthDate: string | null;
+  expiryDate: string | null;
+  surname: string;
+  givenNames: string;
+  nationality: string;
+}
+interface Result {
+  verdict: string;
+  reasons: string[];
+  fields: (Fields & Record<string, unknown>) | null;
+  mrz: { valid: boolean; lines: string[]; format: string } | null;
+  timings: Record<string, number>;
+}
+type ReadFn = (input: Buffer, options: Record<string, unknown>) => Promise<Result>;
+
+interface Label {
+  kind: string;
+  number: string;
+  birth: string;
+  expiry: string;
+  surname: string;
+  given: string;
+  nationality: string;
+}
+
+function parseCsv(text: string): Record<string, string>[] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (quoted) {
+      if (c === '"' && text.charAt(i + 1) === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else if (c !== '\r') cell += c;
+  }
+  if (cell || row.length) rows.push([...row, cell]);
+  const [head, ...body] = rows;
+  return body.filter((r) => r.length > 1).map((r) => Object.fromEntries((head ?? []).map((h, i) => [h, r[i] ?? ''])));
+}
+
+const yymmdd = (iso: string | null): string => (iso ? iso.slice(2).replace(/-/g, '') : '');
+const squash = (s: string): string => s.replace(/[<\s]+/g, ' ').trim();
+
+/** Which of the six fields differ from the label (empty: fully correct). */
+function wrongFields(r: Result, l: Label): string[] {
+  const f = r.fields;
+  if (!f) return ['all'];
+  const out: string[] = [];
+  if (f.documentNumber.replace(/</g, '') !== l.number.replace(/</g, '')) out.push('documentNumber');
+  // A date that is impossible (CZE specimen: 29 Feb 2011) is compared on the MRZ text.
+  const birth = f.birthDate ? yymmdd(f.birthDate) : r.mrz?.lines.join('').includes(l.birth) ? l.birth : '';
+  if (birth !== l.birth) out.push('birthDate');
+  if (yymmdd(f.expiryDate) !== l.expiry) out.push('expiryDate');
+  if (squash(f.surname) !== squash(l.surname)) out.push('surname');
+  if (squash(f.givenNames) !== squash(l.given)) out.push('givenNames');
+  if (f.nationality.replace(/</g, '') !== l.nationality.replace(/</g, '')) out.push('nationality');
+  return out;
+}
+
+interface Tally {
+  n: number;
+  correct: number;
+  located: number;
+  validWrong: number;
+  validWrongChecked: number;
+  reportedValid: number;
+}
+const tally = (): Tally => ({ n: 0, correct: 0, located: 0, validWrong: 0, validWrongChecked: 0, reportedValid: 0 });
+
+function account(t: Record<string, Tally>, kind: string, r: Result, l: Label): string[] {
+  const wrong = wrongFields(r, l);
+  const reportedValid = r.mrz?.valid === true && !r.reasons.includes('mrz_field_ambiguous');
+  for (const key of [kind, 'all']) {
+    const x = (t[key] ??= tally());
+    x.n++;
+    if (r.mrz) x.located++;
+    if (wrong.length === 0) x.correct++;
+    if (reportedValid) x.reportedValid++;
+    if (reportedValid && wrong.length > 0) x.validWrong++;
+    if (reportedValid && wrong.some((w) => w === 'documentNumber' || w === 'birthDate' || w === 'expiryDate')) x.validWrongChecked++;
+  }
+  return wrong;
+}
+
+function report(title: string, t: Record<string, Tally>): void {
+  console.log(`\n${title}`);
+  console.log(
+    '| kind | n | MRZ located | fully correct (6 fields) | reported valid | reported valid with a wrong field (of which a check-digit field) |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const [k, x] of Object.entries(t).sort((a, b) => (a[0] === 'all' ? 1 : b[0] === 'all' ? -1 : a[0].localeCompare(b[0]))))
+    console.log(
+      `| ${k} | ${x.n} | ${x.located} | ${x.correct} (${((100 * x.correct) / x.n).toFixed(0)} %) | ${x.reportedValid} | ${x.validWrong} (${x.validWrongChecked}) |`,
+    );
+}
+
+function percentile(v: number[], q: number): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+}
+
+async function stackLines(files: string[]): Promise<Buffer> {
+  const H = 56;
+  const lines = await Promise.all(
+    files.map(async (f) => {
+      const { data, info } = await sharp(f).grayscale().resize({ height: H }).raw().toBuffer({ resolveWithObject: true });
+      return { data, width: info.width };
+    }),
+  );
+  const gap = 18;
+  const margin = 80;
+  const width = Math.max(...lines.map((l) => l.width)) + 2 * margin;
+  const height = lines.length * H + (lines.length - 1) * gap + 2 * margin;
+  const canvas = Buffer.alloc(width * height, 255);
+  lines.forEach((l, i) => {
+    const y0 = margin + i * (H + gap);
+    for (let y = 0; y < H; y++) l.data.copy(canvas, (y0 + y) * width + margin, y * l.width, (y + 1) * l.width);
+  });
+  return sharp(canvas, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
+}
+
+async function main(): Promise<void> {
+  const real = sharedData('real', 'mrz');
+  if (!real) {
+    console.log(SKIP_NO_DATA);
+    return;
+  }
+  const modulePath = process.env.MRZ_ENGINE_MODULE ?? new URL('../src/engines/document/read-document.ts', import.meta.url).pathname;
+  const engine = (await import(pathToFileURL(modulePath).href)) as {
+    readDocument: ReadFn;
+    shutdownDocumentEngine: () => Promise<void>;
+  };
+  let ocr: unknown;
+  if (process.env.MRZ_ENGINES === 'tesseract') {
+    const { MrzOcr } = await import('../src/engines/document/mrz-ocr.js');
+    ocr = new MrzOcr({ secondEngine: false });
+  }
+  const read = (b: Buffer): Promise<Result> => engine.readDocument(b, { now: NOW, acceptSpecimens: true, ...(ocr ? { ocr } : {}) });
+  console.log(`# MRZ on real captures (engine module ${modulePath}${ocr ? ', tesseract only' : ''})`);
+  const totals: number[] = [];
+
+  if (SETS.includes('A')) {
+    const t: Record<string, Tally> = {};
+    const rows = parseCsv(readFileSync(join(real, 'labels.csv'), 'utf8'));
+    let negatives = 0;
+    let negativeFound = 0;
+    console.log('\nA. real/mrz/images (per image)');
+    for (const row of rows) {
+      const file = join(real, '..', row.image ?? '');
+      const r = await read(readFileSync(file));
+      totals.push(r.timings.total ?? 0);
+      if (row.mrz_format === 'none') {
+        negatives++;
+        if (r.mrz) negativeFound++;
+        console.log(`  ${row.image?.slice(11, 70)} (no MRZ): ${r.mrz ? 'MRZ reported!' : 'none found'} ${r.verdict}`);
+        continue;
+      }
+      const label: Label = {
+        kind: `${row.mrz_format} ${row.doc_type?.split(' ')[0]}`,
+        number: row.doc_number ?? '',
+        birth: row.birth_date_yymmdd ?? '',
+        expiry: row.expiry_date_yymmdd ?? '',
+        surname: row.surname ?? '',
+        given: row.given_names ?? '',
+        nationality: row.nationality ?? '',
+      };
+      const wrong = account(t, label.kind, r, label);
+      console.log(
+        `  ${row.image?.slice(11, 70).padEnd(60)} ${wrong.length ? `wrong: ${wrong.join(',')}` : 'correct'} | ${r.verdict} [${r.reasons.join(',')}] ${Math.round(r.timings.total ?? 0)} ms`,
+      );
+    }
+    report(`A. real/mrz/images: ${rows.length - negatives} images of 6 documents (labels.csv)`, t);
+    console.log(`  images without an MRZ: ${negatives}, MRZ wrongly reported on ${negativeFound}`);
+  }
+
+  if (SETS.includes('B')) {
+    const t: Record<string, Tally> = {};
+    const lineRows = parseCsv(readFileSync(join(real, 'lines', 'labels.csv'), 'utf8'));
+    const mrzs = parseCsv(readFileSync(join(real, 'lines', 'mrz_reconstructed.csv'), 'utf8')).filter(
+      (m) => m.check_digits === 'all_checks_pass',
+    );
+    const picked =
+      LINES_LIMIT > 0 ? mrzs.filter((_, i) => i % Math.max(1, Math.floor(mrzs.length / LINES_LIMIT)) === 0).slice(0, LINES_LIMIT) : mrzs;
+    let skipped = 0;
+    for (const m of picked) {
+      const lines = lineRows
+        .filter((l) => l.mrz_id === m.mrz_id && l.group === m.group)
+        .sort((a, b) => Number(a.line_position_in_mrz) - Number(b.line_position_in_mrz));
+      const expected = m.mrz_format === 'TD1' ? 3 : 2;
+      const files = lines.map((l) => join(real, '..', l.image ?? ''));
+      if (lines.length !== expected || !files.every((f) => existsSync(f))) {
+        skipped++;
+        continue;
+      }
+      const r = await read(await stackLines(files));
+      totals.push(r.timings.total ?? 0);
+      const label: Label = {
+        kind: m.mrz_format ?? '?',
+        number: m.doc_number ?? '',
+        birth: m.birth_date_yymmdd ?? '',
+        expiry: m.expiry_date_yymmdd ?? '',
+        surname: m.surname ?? '',
+        given: m.given_names ?? '',
+        nationality: m.nationality ?? '',
+      };
+      const wrong = account(t, label.kind, r, label);
+      if (wrong.length && r.mrz?.valid && !r.reasons.includes('mrz_field_ambiguous'))
+        console.log(`  ${m.mrz_id}: valid=${r.mrz.valid} wrong ${wrong.join(',')} [${r.reasons.join(',')}]`);
+    }
+    report(
+      `B. real MRZ line crops re-stacked: ${picked.length - skipped} check-digit-verified MRZs (every ${Math.max(1, Math.floor(mrzs.length / Math.max(1, LINES_LIMIT)))}th of ${mrzs.length}; ${skipped} skipped: lines missing)`,
+      t,
+    );
+  }
+
+  if (SETS.includes('C')) {
+    const dir = sharedData('mrz', 'passporteye_specimen_images');
+    if (dir) {
+      let n = 0;
+      let located = 0;
+      let valid = 0;
+      let ambiguous = 0;
+      for (const f of readdirSync(dir).sort()) {
+        const r = await read(readFileSync(join(dir, f)));
+        totals.push(r.timings.total ?? 0);
+        n++;
+        if (r.mrz) located++;
+        if (r.mrz?.valid && !r.reasons.includes('mrz_field_ambiguous')) valid++;
+        if (r.reasons.includes('mrz_field_ambiguous')) ambiguous++;
+        console.log(`  ${f.padEnd(22)} ${r.mrz?.format ?? '-'} valid=${r.mrz?.valid ?? false} ${r.verdict} [${r.reasons.join(',')}]`);
+      }
+      console.log(
+        `\nC. PassportEye specimens (${n}, no field labels): MRZ located ${located}, reported valid ${valid}, mrz_field_ambiguous ${ambiguous}`,
+      );
+    }
+  }
+  console.log(
+    `\nDocument check latency over ${totals.length} images: p50 ${Math.round(percentile(totals, 0.5))} ms, p90 ${Math.round(percentile(totals, 0.9))} ms`,
+  );
+  await engine.shutdownDocumentEngine();
+  if (ocr) await (ocr as { terminate: () => Promise<void> }).terminate();
+}
+
+await main();

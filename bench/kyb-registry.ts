@@ -1,0 +1,218 @@
+// KYB registry import and name search over GLEIF-shaped data: N generated LEI records (golden-copy CSV
+// columns) with Level 2 relationships (about 30 % of entities have a direct and an ultimate parent),
+// seeded so runs compare. Imports both files with `importRegistryFile` (the CLI's path), sampling RSS,
+// then times POST /v1/businesses/search's verb over the set.
+//
+//   npm run bench -- kyb-registry                  (N = 1,000,000; PostgreSQL from BENCH_DATABASE_URL or
+//   KYB_BENCH_N=100000 npm run bench -- kyb-registry   TEST_DATABASE_URL, else an embedded PGlite in a temp dir)
+//
+// Baselines in the same run: parsing the CSV alone (no database) for the import; an exact-LEI search for the
+// name search.
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDb, migrate, withUser, type Db } from '../src/platform/db.js';
+import { importRegistryFile } from '../src/modules/businesses/index.js';
+import { searchBusinesses } from '../src/modules/businesses/search.js';
+import { newStats, registryFormats } from '../src/providers/registries/index.js';
+import { setCursorSecret } from '../src/platform/pagination.js';
+import { percentile } from './lib/stats.js';
+
+const N = Number(process.env.KYB_BENCH_N ?? 1_000_000);
+let seed = 7;
+const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const SYL = [
+  'ka',
+  'lo',
+  'mi',
+  'ner',
+  'tas',
+  'vel',
+  'dor',
+  'fin',
+  'gra',
+  'hol',
+  'ist',
+  'jun',
+  'kor',
+  'lum',
+  'mar',
+  'nov',
+  'or',
+  'pel',
+  'quin',
+  'ros',
+  'sal',
+  'tor',
+  'ul',
+  'ven',
+  'wil',
+  'xan',
+  'yor',
+  'zen',
+  'bri',
+  'cas',
+];
+const FORMS = ['Limited', 'Ltd', 'GmbH', 'SA', 'AG', 'plc', 'LLC', 'Inc', 'BV', 'SpA'];
+// Words drawn with a skew, as real names are: a few common words, a long tail.
+const word = (): string => {
+  const n = Math.floor(SYL.length ** 3 * rand() ** 2.2);
+  return (SYL[n % 30]! + SYL[Math.floor(n / 30) % 30]! + SYL[Math.floor(n / 900) % 30]!).replace(/^./, (c) => c.toUpperCase());
+};
+const LEI_CHARS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const lei = (i: number): string => {
+  let s = '';
+  for (let x = i, k = 0; k < 14; k++, x = Math.floor(x / 36)) s = LEI_CHARS[x % 36] + s;
+  return `5299${s}00`;
+};
+const COUNTRIES = ['GB', 'DE', 'FR', 'US', 'NL', 'IT', 'ES', 'CH', 'LU', 'IE'];
+
+async function generate(dir: string): Promise<{ leiFile: string; rrFile: string; names: string[] }> {
+  const leiFile = join(dir, 'lei.csv'),
+    rrFile = join(dir, 'rr.csv');
+  const a = createWriteStream(leiFile),
+    b = createWriteStream(rrFile);
+  const write = async (s: NodeJS.WritableStream, line: string) => {
+    if (!s.write(line)) await once(s, 'drain');
+  };
+  await write(
+    a,
+    'LEI,Entity.LegalName,Entity.LegalAddress.FirstAddressLine,Entity.LegalAddress.City,Entity.LegalAddress.Country,Entity.RegistrationAuthority.RegistrationAuthorityID,Entity.RegistrationAuthority.RegistrationAuthorityEntityID,Entity.LegalJurisdiction,Entity.EntityStatus,Entity.EntityCreationDate,Registration.RegistrationStatus\n',
+  );
+  await write(
+    b,
+    'Relationship.StartNode.NodeID,Relationship.StartNode.NodeIDType,Relationship.EndNode.NodeID,Relationship.EndNode.NodeIDType,Relationship.RelationshipType,Relationship.RelationshipStatus,Relationship.Period.1.startDate,Relationship.Period.1.periodType\n',
+  );
+  const names: string[] = [];
+  for (let i = 0; i < N; i++) {
+    const name = `${word()} ${word()}${rand() < 0.5 ? ` ${word()}` : ''} ${FORMS[Math.floor(rand() * FORMS.length)]}`;
+    if (i % Math.max(1, Math.floor(N / 2000)) === 0) names.push(name);
+    const c = COUNTRIES[Math.floor(rand() * COUNTRIES.length)]!;
+    await write(
+      a,
+      `${lei(i)},"${name}",${i} Main Street,City ${i % 500},${c},RA000585,${String(i).padStart(8, '0')},${c},ACTIVE,2001-01-01T00:00:00Z,ISSUED\n`,
+    );
+    if (i > 1000 && rand() < 0.3) {
+      const parent = lei(Math.floor(rand() * 1000));
+      await write(b, `${lei(i)},LEI,${parent},LEI,IS_DIRECTLY_CONSOLIDATED_BY,ACTIVE,2010-01-01T00:00:00Z,RELATIONSHIP_PERIOD\n`);
+      await write(
+        b,
+        `${lei(i)},LEI,${lei(Math.floor(rand() * 10))},LEI,IS_ULTIMATELY_CONSOLIDATED_BY,ACTIVE,2010-01-01T00:00:00Z,RELATIONSHIP_PERIOD\n`,
+      );
+    }
+  }
+  a.end();
+  b.end();
+  await Promise.all([once(a, 'finish'), once(b, 'finish')]);
+  return { leiFile, rrFile, names };
+}
+
+async function database(dir: string): Promise<{ db: Db; kind: string; drop: () => Promise<void> }> {
+  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!base) {
+    const db = await openDb({ dataDir: join(dir, 'pglite') });
+    await migrate(db);
+    return { db, kind: 'PGlite (embedded, on disk)', drop: () => db.close() };
+  }
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: withUser(base) });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const u = new URL(base);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  const db = await openDb({ databaseUrl: u.toString(), poolSize: 4 });
+  await migrate(db);
+  return {
+    db,
+    kind: 'PostgreSQL 15 (local)',
+    drop: async () => {
+      await db.close();
+      const c = new pg.Client({ connectionString: withUser(base) });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+
+const dir = mkdtempSync(join(tmpdir(), 'kyb-bench-'));
+try {
+  let t = performance.now();
+  const { leiFile, rrFile, names } = await generate(dir);
+  console.log(
+    `generated ${N.toLocaleString('en')} LEI records and their relationships in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+
+  t = performance.now();
+  let parsed = 0;
+  for await (const _ of registryFormats['gleif-lei-csv']!.parse(leiFile, newStats())) parsed++;
+  const parseS = (performance.now() - t) / 1000;
+  console.log(`baseline: parsing the LEI CSV alone: ${parsed.toLocaleString('en')} records in ${parseS.toFixed(1)} s`);
+
+  const { db, kind, drop } = await database(dir);
+  try {
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 250);
+    t = performance.now();
+    const lei1 = await importRegistryFile(db, {
+      path: leiFile,
+      format: 'gleif-lei-csv',
+      progress: (c) => process.stdout.write(`\r  ${c.read.toLocaleString('en')} records`),
+    });
+    const leiS = (performance.now() - t) / 1000;
+    t = performance.now();
+    const rr = await importRegistryFile(db, { path: rrFile, format: 'gleif-rr-csv' });
+    const rrS = (performance.now() - t) / 1000;
+    clearInterval(sampler);
+    if (!lei1.ok || !rr.ok) throw new Error(lei1.error ?? rr.error);
+    console.log(
+      `\nimport into ${kind}: LEI ${lei1.counts.entities.toLocaleString('en')} records in ${leiS.toFixed(1)} s (${(leiS / parseS).toFixed(1)}× the parse alone), ` +
+        `relationships ${rr.counts.relationships.toLocaleString('en')} in ${rrS.toFixed(1)} s; total ${(leiS + rrS).toFixed(1)} s; peak RSS ${mb(peak)}`,
+    );
+
+    setCursorSecret(Buffer.alloc(32, 1));
+    const ctx = {
+      db,
+      accountId: 'acct_bench',
+      environment: 'sandbox' as const,
+      actor: { type: 'system' as const, id: 'bench' },
+      scopes: ['*'],
+      requestId: 'req_bench',
+    };
+    const time = async (body: Parameters<typeof searchBusinesses>[1]) => {
+      const s = performance.now();
+      const r = await searchBusinesses(ctx, body);
+      return { ms: performance.now() - s, r };
+    };
+    // Warm up, then: exact names, names with one letter changed, exact LEIs (the baseline).
+    for (const n of names.slice(0, 20)) await time({ query: n });
+    const exact: number[] = [],
+      typo: number[] = [],
+      byLei: number[] = [];
+    let found = 0;
+    for (const [i, n] of names.entries()) {
+      const e = await time({ query: n, limit: 10 });
+      exact.push(e.ms);
+      if (e.r.data.some((d) => d.name === n)) found++;
+      const p = 1 + (i % (n.length - 2));
+      typo.push((await time({ query: n.slice(0, p) + (n[p] === 'a' ? 'e' : 'a') + n.slice(p + 1), limit: 10 })).ms);
+      byLei.push((await time({ lei: lei(i * 7) })).ms);
+    }
+    const line = (label: string, xs: number[]) =>
+      `${label}: p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms (${(percentile(xs, 99) / percentile(byLei, 99)).toFixed(1)}× the exact-LEI p99)`;
+    console.log(`search over ${N.toLocaleString('en')} records, ${names.length} queries each:`);
+    console.log(`  exact LEI (baseline): p50 ${percentile(byLei, 50).toFixed(1)} ms, p99 ${percentile(byLei, 99).toFixed(1)} ms`);
+    console.log(`  ${line('exact name', exact)}; the name was in the first 10 for ${found}/${names.length}`);
+    console.log(`  ${line('name with one letter changed', typo)}`);
+  } finally {
+    await drop();
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

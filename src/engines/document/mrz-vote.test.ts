@@ -1,0 +1,99 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseMrz } from './mrz-parse.js';
+import { alignEvidence, voteLines, type MrzEngine, type VoteInput } from './mrz-vote.js';
+import { decodeCtc } from './mrz-ppocr.js';
+
+const NOW = new Date('2026-01-01T00:00:00Z');
+const L1 = 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<';
+const L2 = 'L898902C36UTO7408122F1204159ZE184226B<<<<<10';
+
+function reading(engine: MrzEngine, lines: string[]): VoteInput {
+  let parsed = null;
+  try {
+    parsed = parseMrz(lines, { now: NOW });
+  } catch {
+    parsed = null;
+  }
+  return { engine, lines, parsed, corrections: [], ambiguous: [] };
+}
+
+describe('whole-line vote (issue #19)', () => {
+  test('accepts the lines both engines read; fields read by both are high confidence', () => {
+    const v = voteLines([reading('tesseract', [L1, L2]), reading('ppocr', [L1, L2])], NOW);
+    assert.equal(v?.parsed.fields.documentNumber, 'L898902C3');
+    assert.deepEqual(v?.confirmedBy.sort(), ['ppocr', 'tesseract']);
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'high');
+    assert.deepEqual(v?.ambiguous, []);
+  });
+  test('takes each line whole from the reading where it passes: a broken line 2 of one engine is out-voted', () => {
+    const broken = L2.replace('7408122', '7408I22');
+    const v = voteLines([reading('tesseract', [L1, broken]), reading('ppocr', [L1.replace('ANNA', 'ANHA'), L2])], NOW);
+    assert.equal(v?.parsed.lines[1], L2);
+    assert.equal(v?.parsed.valid, true);
+  });
+  test('two different line-2 readings that both pass every check: the field is ambiguous, not chosen', () => {
+    // A rival document number: change its last character and search the check and composite digits that
+    // make the whole line valid again (what a look-alike misread does one time in a hundred).
+    let rival: string | null = null;
+    for (let a = 0; a <= 9 && !rival; a++)
+      for (let d = 0; d <= 9 && !rival; d++)
+        for (let c = 0; c <= 9 && !rival; c++) {
+          const cand = `L898902C${a}${d}` + L2.slice(10, 43) + String(c);
+          if (cand !== L2 && parseMrz([L1, cand], { now: NOW }).valid) rival = cand;
+        }
+    assert.ok(rival, 'a rival MRZ passing every check exists');
+    const v = voteLines([reading('tesseract', [L1, L2]), reading('ppocr', [L1, rival])], NOW);
+    assert.ok(v?.ambiguous.includes('documentNumber'));
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'low');
+  });
+  test('no reading passes every check: no MRZ is accepted (no character splicing)', () => {
+    const a = L2.replace('7408122', '7408I22');
+    const b = L2.replace('1204159', '12O4159');
+    assert.equal(voteLines([reading('tesseract', [L1, a]), reading('ppocr', [L1, b])], NOW), null);
+  });
+  test('a misread nationality inside an accepted line is taken by majority, known state codes first', () => {
+    const l2 = 'PA09404433AUS8406077F1903212<17332717P<<<<68';
+    const l1 = 'P<AUSCITIZEN<<JANE<<<<<<<<<<<<<<<<<<<<<<<<<<';
+    const misread = l2.replace('AUS84', 'AUB84');
+    const v = voteLines([reading('tesseract', [l1, misread]), reading('tesseract', [l1, misread]), reading('ppocr', [l1, l2])], NOW);
+    assert.equal(v?.parsed.fields.nationality, 'AUS');
+  });
+});
+
+describe('evidence alignment and CTC decoding', () => {
+  test('evidence only where the OCR line holds the same character', () => {
+    const ev = alignEvidence(
+      ['AB<'],
+      [
+        {
+          chars: [
+            { ch: 'A', confidence: 90 },
+            { ch: '8', confidence: 40, alt: 'B' },
+            { ch: '<', confidence: 99 },
+          ],
+        },
+      ],
+    );
+    assert.deepEqual(ev[0]?.[0], { confidence: 90 });
+    assert.equal(ev[0]?.[1], null);
+  });
+  test('greedy CTC over the MRZ alphabet with per-character probability and runner-up', () => {
+    // 3 steps, classes: 0 blank, 1 "A", 2 "B" (dictionary order of the test), 3 a non-MRZ glyph.
+    const probs = new Float32Array([0.1, 0.7, 0.2, 0.0, 0.9, 0.05, 0.05, 0.0, 0.1, 0.1, 0.2, 0.6]);
+    const classes = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<'.split('').map((ch) => (ch === 'A' ? [1] : ch === 'B' ? [2] : []));
+    const out = decodeCtc(probs, 3, 4, classes);
+    assert.equal(out.text, 'AB');
+    assert.equal(out.chars[0]?.alt, 'B');
+    assert.ok((out.chars[0]?.p ?? 0) > 0.7);
+  });
+});
+
+describe('PP-OCR chevrons read as K in the names line', () => {
+  test('a K where tesseract reads a filler is a filler, so the names agree', () => {
+    const pp = L1.replace('ANNA<MARIA', 'ANNAKMARIA');
+    const v = voteLines([reading('tesseract', [L1, L2]), reading('ppocr', [pp, L2])], NOW);
+    assert.equal(v?.parsed.fields.givenNames, 'ANNA MARIA');
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'givenNames')?.level, 'high');
+  });
+});

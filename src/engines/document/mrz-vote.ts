@@ -1,0 +1,360 @@
+import { correctMrz, type CharEvidence, type Correction } from './mrz-correct.js';
+import { isKnownStateCode, parseMrz, type ParsedMrz } from './mrz-parse.js';
+
+/**
+ * Whole-line voting over several readings of one MRZ (OCR passes at different scales and contrasts, and
+ * two OCR engines). Lines are never spliced character by character: a candidate MRZ takes each of its lines
+ * whole from some reading, and is accepted only when every check digit passes and every field is well
+ * formed. Combining characters across engines lets a wrong field through (its check digit agrees one time
+ * in ten); choosing among whole lines did not on the real line crops (DEPENDENCIES.md).
+ *
+ * When accepted candidates disagree on a field that a check digit protects, both readings satisfy the
+ * digit and the digit cannot tell them apart: the field is reported as ambiguous, and the document goes to
+ * review rather than passing with a number that may be wrong.
+ */
+
+export type MrzEngine = 'tesseract' | 'ppocr';
+
+export interface VoteInput {
+  engine: MrzEngine;
+  /** MRZ lines after field-type and (evidence-guarded) check-digit correction. */
+  lines: string[];
+  parsed: ParsedMrz | null;
+  corrections: Correction[];
+  ambiguous: string[];
+}
+
+export type FieldName =
+  'documentNumber' | 'birthDate' | 'expiryDate' | 'personalNumber' | 'surname' | 'givenNames' | 'nationality' | 'issuingState' | 'sex';
+
+export interface FieldConfidence {
+  field: FieldName;
+  /** high: read identically by two or more readings (and by both engines when both ran), no rival;
+   * medium: one reading, or only through a guarded check-digit substitution, not contradicted; low: rival
+   * readings (for checked fields: rivals that also pass the digit; for names: engines disagree). */
+  level: 'high' | 'medium' | 'low';
+  /** Share of the readings of this MRZ that read the reported value (0-1). */
+  agreement: number;
+  /** Readings that read the reported value, out of `of`. */
+  readings: number;
+  of: number;
+  /** Whether a check digit protects the field. */
+  checked: boolean;
+  /** Other values that some reading produced (for checked fields: only values that also pass the digit). */
+  rivals: string[];
+}
+
+export interface VoteResult {
+  parsed: ParsedMrz;
+  /** Index of the reading whose lines contributed most (for geometry, corrections). */
+  lead: number;
+  /** How many readings read each chosen line exactly. */
+  lineSupport: number[];
+  /** Engines that read the check-digit lines exactly as chosen. */
+  confirmedBy: MrzEngine[];
+  fieldConfidence: FieldConfidence[];
+  /** Check-digit fields with two different readings that both pass their digit. */
+  ambiguous: FieldName[];
+}
+
+const CHECKED: FieldName[] = ['documentNumber', 'birthDate', 'expiryDate', 'personalNumber'];
+const UNCHECKED: FieldName[] = ['surname', 'givenNames', 'nationality', 'issuingState', 'sex'];
+const MAX_VARIANTS_PER_LINE = 6;
+
+/** The accepted MRZ, or null when no combination of whole lines passes every check. */
+export function voteLines(inputs: VoteInput[], now: Date): VoteResult | null {
+  const usable = inputs.filter((r) => r.parsed !== null && r.lines.length >= 2);
+  if (usable.length === 0) return null;
+  // Group by format: lines of a TD1 and a TD3 reading cannot be combined.
+  const byFormat = new Map<string, VoteInput[]>();
+  for (const r of usable) {
+    const key = `${r.parsed?.format}:${r.lines.length}`;
+    byFormat.set(key, [...(byFormat.get(key) ?? []), r]);
+  }
+  let best: { result: VoteResult; score: number } | null = null;
+  for (const group of byFormat.values()) {
+    const result = voteGroup(group, now);
+    if (!result) continue;
+    const score = result.lineSupport.reduce((s, n) => s + n, 0);
+    if (!best || score > best.score) best = { result: { ...result, lead: inputs.indexOf(group[result.lead] as VoteInput) }, score };
+  }
+  return best?.result ?? null;
+}
+
+function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
+  const group = chevronsFromTesseract(input, now);
+  const lineCount = group[0]?.lines.length ?? 0;
+  const variants: { text: string; support: number; engines: Set<MrzEngine> }[][] = [];
+  for (let i = 0; i < lineCount; i++) {
+    const counts = new Map<string, { text: string; support: number; engines: Set<MrzEngine> }>();
+    for (const r of group) {
+      const text = r.lines[i] ?? '';
+      const v = counts.get(text) ?? { text, support: 0, engines: new Set<MrzEngine>() };
+      v.support++;
+      v.engines.add(r.engine);
+      counts.set(text, v);
+    }
+    variants.push([...counts.values()].sort((a, b) => weight(b) - weight(a)).slice(0, MAX_VARIANTS_PER_LINE));
+  }
+  const accepted: { lines: string[]; parsed: ParsedMrz; support: number[]; engines: Set<MrzEngine>[]; weight: number }[] = [];
+  const walk = (i: number, picked: { text: string; support: number; engines: Set<MrzEngine> }[]): void => {
+    if (i === lineCount) {
+      const lines = picked.map((p) => p.text);
+      let parsed: ParsedMrz;
+      try {
+        parsed = parseMrz(lines, { now });
+      } catch {
+        return;
+      }
+      if (acceptable(parsed)) {
+        accepted.push({
+          lines,
+          parsed,
+          support: picked.map((p) => p.support),
+          engines: picked.map((p) => p.engines),
+          // A well-formed reading beats a better-supported malformed one (a dropped or shifted first
+          // character leaves a document code and state codes that do not exist).
+          weight: sum(picked.map(weight)) - 1000 * (parsed.problems.length + (parsed.fields.documentType === 'other' ? 1 : 0)),
+        });
+      }
+      return;
+    }
+    for (const v of variants[i] ?? []) walk(i + 1, [...picked, v]);
+  };
+  walk(0, []);
+  if (accepted.length === 0) return null;
+  // The best-supported combination is reported; the others are rivals.
+  accepted.sort((a, b) => b.weight - a.weight);
+  const chosen = fieldMajority(accepted[0] as (typeof accepted)[number], group, now);
+  const ambiguous = CHECKED.filter((f) => accepted.some((a) => value(a.parsed, f) !== value(chosen.parsed, f)));
+  // Check-digit lines: the lines holding a check digit (TD3/TD2/MRV: line 2; TD1: lines 1 and 2).
+  const checkedLines = chosen.parsed.format === 'TD1' ? [0, 1] : [1];
+  const confirmedBy = [...intersect(checkedLines.map((i) => chosen.engines[i] ?? new Set<MrzEngine>()))];
+  const fieldConfidence = confidences(group, chosen.parsed, accepted, ambiguous);
+  const lead = Math.max(
+    0,
+    group.findIndex((r) => r.lines.every((l, i) => l === chosen.lines[i])),
+    group.findIndex((r) => checkedLines.every((i) => r.lines[i] === chosen.lines[i])),
+  );
+  return { parsed: chosen.parsed, lead, lineSupport: chosen.support, confirmedBy, fieldConfidence, ambiguous };
+}
+
+function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: ParsedMrz }[], ambiguous: FieldName[]): FieldConfidence[] {
+  const engines = new Set(group.map((r) => r.engine));
+  const out: FieldConfidence[] = [];
+  for (const field of [...CHECKED, ...UNCHECKED]) {
+    const reported = value(chosen, field);
+    if (reported === null) continue;
+    const checked = CHECKED.includes(field);
+    const values = group.map((r) => (r.parsed ? value(r.parsed, field) : null));
+    const agreeing = group.filter((_, i) => values[i] === reported);
+    // A reading whose value needed a check-digit substitution counts only when some reading read it as is.
+    const rawAgreeing = agreeing.filter((r) => !r.corrections.some((c) => c.reason === 'check_digit' && inField(c, chosen.format, field)));
+    const rivals = checked
+      ? [...new Set(accepted.map((a) => value(a.parsed, field)).filter((v): v is string => v !== null && v !== reported))]
+      : // A malformed reading (no such document code, shifted line) is no witness against a name.
+        [...new Set(values.filter((v, i): v is string => v !== null && v !== reported && wellFormed(group[i]?.parsed ?? null)))];
+    const agreeEngines = new Set(agreeing.map((r) => r.engine));
+    let level: FieldConfidence['level'];
+    // A value that only a check-digit substitution produced (made only at a character its OCR was unsure
+    // of, and only when unique) stands at medium unless another reading contradicts it with a value of its own.
+    if (ambiguous.includes(field) || (rawAgreeing.length === 0 && rivals.length > 0)) level = 'low';
+    else if (rawAgreeing.length === 0) level = 'medium';
+    else if (!checked && agreeing.length * 2 <= group.length && rivals.length > 0) level = 'low';
+    else if (agreeing.length >= 2 && (agreeEngines.size === engines.size || engines.size === 1) && (checked || rivals.length === 0))
+      level = 'high';
+    else level = 'medium';
+    out.push({
+      field,
+      level,
+      agreement: Math.round((agreeing.length / group.length) * 100) / 100,
+      readings: agreeing.length,
+      of: group.length,
+      checked,
+      rivals: rivals.slice(0, 3),
+    });
+  }
+  return out;
+}
+
+/**
+ * PP-OCR reads the OCR-B chevron as K now and then. In the names line (no check digit to catch it), a K
+ * where a tesseract reading of the same line has a filler is taken as the filler; whole names then agree.
+ */
+function chevronsFromTesseract(group: VoteInput[], now: Date): VoteInput[] {
+  const tess = group.filter((r) => r.engine === 'tesseract');
+  if (tess.length === 0) return group;
+  return group.map((r) => {
+    if (r.engine !== 'ppocr' || !r.parsed) return r;
+    const names = r.parsed.format === 'TD1' ? 2 : 0;
+    const line = r.lines[names];
+    if (!line) return r;
+    const fixed = line
+      .split('')
+      .map((ch, c) => (ch === 'K' && tess.some((t) => t.lines[names]?.charAt(c) === '<') ? '<' : ch))
+      .join('');
+    if (fixed === line) return r;
+    const lines = r.lines.map((l, i) => (i === names ? fixed : l));
+    try {
+      return { ...r, lines, parsed: parseMrz(lines, { now }) };
+    } catch {
+      return r;
+    }
+  });
+}
+
+/** Spans of fields no check digit covers, inside lines that also hold checked fields. */
+const UNCHECKED_SPANS: Record<string, [number, number, number][]> = {
+  TD3: [
+    [0, 2, 5],
+    [1, 10, 13],
+    [1, 20, 21],
+  ],
+  TD2: [
+    [0, 2, 5],
+    [1, 10, 13],
+    [1, 20, 21],
+  ],
+  MRVA: [
+    [0, 2, 5],
+    [1, 10, 13],
+    [1, 20, 21],
+  ],
+  MRVB: [
+    [0, 2, 5],
+    [1, 10, 13],
+    [1, 20, 21],
+  ],
+  TD1: [
+    [0, 2, 5],
+    [1, 7, 8],
+    [1, 15, 18],
+  ],
+};
+
+/**
+ * A line is taken whole for its check digits, but the unprotected fields inside it (state codes, sex) are
+ * each taken by majority of all readings: a misread nationality travels with an otherwise correct line.
+ * The result must still parse as valid; else the whole-line choice stands.
+ */
+function fieldMajority<T extends { lines: string[]; parsed: ParsedMrz }>(chosen: T, group: VoteInput[], now: Date): T {
+  const spans = UNCHECKED_SPANS[chosen.parsed.format] ?? [];
+  const lines = [...chosen.lines];
+  let changed = false;
+  for (const [line, start, end] of spans) {
+    const counts = new Map<string, number>();
+    for (const r of group) {
+      const v = r.lines[line]?.slice(start, end);
+      if (v !== undefined && v.length === end - start) counts.set(v, (counts.get(v) ?? 0) + 1);
+    }
+    const current = lines[line]?.slice(start, end) ?? '';
+    // A state code that exists beats one that does not, whatever the count (a field-type prior like
+    // "dates are digits", not a guess steered by a check digit).
+    const known = (v: string): number => (end - start === 3 && isKnownStateCode(v.replace(/<+$/, '')) ? 1 : 0);
+    const [top] = [...counts.entries()].sort((a, b) => known(b[0]) - known(a[0]) || b[1] - a[1]);
+    if (top && top[0] !== current && (known(top[0]) > known(current) || top[1] > (counts.get(current) ?? 0))) {
+      lines[line] = (lines[line] ?? '').slice(0, start) + top[0] + (lines[line] ?? '').slice(end);
+      changed = true;
+    }
+  }
+  if (!changed) return chosen;
+  try {
+    const parsed = parseMrz(lines, { now });
+    return acceptable(parsed) ? { ...chosen, lines, parsed } : chosen;
+  } catch {
+    return chosen;
+  }
+}
+
+/** Whether a correction at (line, column) falls inside a field, for the formats' fixed layouts. */
+function inField(c: Correction, format: string, field: FieldName): boolean {
+  const span = SPANS[format]?.[field];
+  return span !== undefined && c.line === span[0] && c.column >= span[1] && c.column < span[2];
+}
+
+const TD3ISH = { documentNumber: [1, 0, 10], birthDate: [1, 13, 20], expiryDate: [1, 21, 28], personalNumber: [1, 28, 43] } as const;
+const SPANS: Record<string, Partial<Record<FieldName, readonly [number, number, number]>>> = {
+  TD3: TD3ISH,
+  TD2: TD3ISH,
+  MRVA: TD3ISH,
+  MRVB: TD3ISH,
+  TD1: { documentNumber: [0, 5, 15], birthDate: [1, 0, 7], expiryDate: [1, 8, 15] },
+};
+
+function value(p: ParsedMrz, field: FieldName): string | null {
+  const v = p.fields[field];
+  if (v === undefined || v === null) return null;
+  return String(v);
+}
+
+function wellFormed(p: ParsedMrz | null): boolean {
+  return (
+    p !== null &&
+    p.fields.documentType !== 'other' &&
+    p.problems.every((x) => !x.startsWith('invalid_') || x === 'invalid_birth_date' || x === 'invalid_expiry_date')
+  );
+}
+
+/**
+ * Every check digit passes and nothing is malformed, except possibly an impossible date that its check digit
+ * confirms (printed that way: the decision fails it as mrz_field_invalid) or an unknown state code.
+ */
+function acceptable(p: ParsedMrz): boolean {
+  if (!p.checkDigitsValid || p.checks.length === 0) return false;
+  return p.problems.every((x) => x === 'invalid_birth_date' || x === 'invalid_expiry_date' || x.startsWith('unknown_'));
+}
+
+/**
+ * How much a line variant is trusted: first by how many engines read it (passes of one engine share its
+ * systematic misreads), then PP-OCR over tesseract (the legacy engine reads OCR-B W as N or H, M as H:
+ * on real captures PP-OCR's names were right where the two disagreed), then by how many passes read it.
+ */
+function weight(v: { support: number; engines: Set<MrzEngine> }): number {
+  return v.engines.size * 100 + (v.engines.has('ppocr') ? 50 : 0) + v.support;
+}
+
+function sum(v: number[]): number {
+  return v.reduce((s, n) => s + n, 0);
+}
+
+function intersect<T>(sets: Set<T>[]): Set<T> {
+  const [first, ...rest] = sets;
+  if (!first) return new Set();
+  return new Set([...first].filter((x) => rest.every((s) => s.has(x))));
+}
+
+/** Corrects one reading's lines with its per-character evidence, never throwing. */
+export function correctReading(
+  lines: string[],
+  evidence: (CharEvidence | null)[][] | null,
+  now: Date,
+): { parsed: ParsedMrz; corrections: Correction[]; ambiguous: string[] } | null {
+  try {
+    return correctMrz(lines, now, { evidence });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Per-character evidence for normalised MRZ lines from the OCR's own lines: each MRZ line is matched with
+ * the OCR line that agrees with it in most positions, and a column gets evidence only where the two hold
+ * the same character (padding and trimming shift columns; where they do, no evidence means no substitution).
+ */
+export function alignEvidence(
+  lines: string[],
+  ocr: { chars: { ch: string; confidence: number; alt?: string }[] }[],
+): (CharEvidence | null)[][] {
+  return lines.map((line) => {
+    let best: { chars: { ch: string; confidence: number; alt?: string }[]; hits: number } | null = null;
+    for (const o of ocr) {
+      let hits = 0;
+      for (let c = 0; c < line.length; c++) if (o.chars[c]?.ch === line.charAt(c)) hits++;
+      if (!best || hits > best.hits) best = { chars: o.chars, hits };
+    }
+    return line.split('').map((ch, c) => {
+      const e = best?.chars[c];
+      return e && e.ch === ch ? { confidence: e.confidence, ...(e.alt ? { alt: e.alt } : {}) } : null;
+    });
+  });
+}

@@ -1,0 +1,5 @@
+// The businesses module's one door.
+export { REGISTRIES_USAGE, runRegistriesCommand } from './registry-cli.js';
+export { importRegistryFile, type ImportOutcome } from './registry-import.js';
+export { businessesModule } from './routes.js';
+export { BUSINESS_EVENTS } from './events.js';

@@ -1,0 +1,237 @@
+// All SQL on the registry tables (registry_import_batches, registry_entities, registry_name_tokens,
+// registry_persons, registry_relationships, registry_exceptions). Registry data is shared by every tenant.
+
+import type { Queryable } from '../../platform/db.js';
+import type {
+  EntityRecord,
+  ExceptionRecord,
+  PersonRecord,
+  RelationshipRecord,
+  RegistrySourceName,
+} from '../../providers/registries/index.js';
+
+export interface BatchRow {
+  id: string;
+  source: string;
+  format: string;
+  file_name: string;
+  file_sha256: string;
+  publish_date: string | null;
+  state: 'completed' | 'failed';
+  counts: Record<string, unknown>;
+  error: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+export interface StoredRecord<T> {
+  source: RegistrySourceName;
+  ref: string;
+  batch_id: string;
+  data: T;
+}
+
+const batchCols = 'id, source, format, file_name, file_sha256, publish_date, state, counts, error, started_at, finished_at';
+
+export const registryBatches = {
+  async completedFor(db: Queryable, source: string, format: string, sha: string): Promise<BatchRow | undefined> {
+    const rows = await db.query<BatchRow>(
+      `SELECT ${batchCols} FROM registry_import_batches WHERE source = $1 AND format = $2 AND file_sha256 = $3 AND state = 'completed'`,
+      [source, format, sha],
+    );
+    return rows[0];
+  },
+  async insert(db: Queryable, b: Omit<BatchRow, 'started_at' | 'finished_at'> & { started_at: Date }): Promise<void> {
+    await db.query(
+      `INSERT INTO registry_import_batches (id, source, format, file_name, file_sha256, publish_date, state, counts, error, started_at, finished_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, now())`,
+      [
+        b.id,
+        b.source,
+        b.format,
+        b.file_name,
+        b.file_sha256,
+        b.publish_date,
+        b.state,
+        JSON.stringify(b.counts),
+        b.error,
+        b.started_at.toISOString(),
+      ],
+    );
+  },
+  async finish(db: Queryable, id: string, publishDate: string | null, counts: Record<string, unknown>): Promise<void> {
+    await db.query(`UPDATE registry_import_batches SET publish_date = $2, counts = $3::jsonb, finished_at = now() WHERE id = $1`, [
+      id,
+      publishDate,
+      JSON.stringify(counts),
+    ]);
+  },
+  async recent(db: Queryable, limit = 50): Promise<BatchRow[]> {
+    return db.query<BatchRow>(`SELECT ${batchCols} FROM registry_import_batches ORDER BY id DESC LIMIT $1`, [limit]);
+  },
+  async byIds(db: Queryable, ids: string[]): Promise<BatchRow[]> {
+    if (!ids.length) return [];
+    return db.query<BatchRow>(`SELECT ${batchCols} FROM registry_import_batches WHERE id = ANY($1::text[])`, [ids]);
+  },
+};
+
+/** Upserts that only touch a row whose content changed, returning the refs that changed. */
+async function upsert(
+  tx: Queryable,
+  table: string,
+  extraCols: string[],
+  rows: Record<string, unknown>[],
+): Promise<{ ref: string; inserted: boolean }[]> {
+  if (!rows.length) return [];
+  const cols = ['source', 'ref', 'batch_id', ...extraCols, 'data'];
+  const defs = cols.map((c) => `${c} ${c === 'data' ? 'jsonb' : 'text'}`).join(', ');
+  const updates = cols
+    .filter((c) => c !== 'source' && c !== 'ref')
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ');
+  return tx.query<{ ref: string; inserted: boolean }>(
+    `INSERT INTO ${table} (${cols.join(', ')})
+     SELECT ${cols.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${defs})
+     ON CONFLICT (source, ref) DO UPDATE SET ${updates} WHERE ${table}.data IS DISTINCT FROM excluded.data
+     RETURNING ref, (xmax = 0) AS inserted`,
+    [JSON.stringify(rows)],
+  );
+}
+
+export const registryRecords = {
+  async upsertEntities(tx: Queryable, source: string, batchId: string, es: EntityRecord[], tokens: (e: EntityRecord) => string[]) {
+    // The last record for a ref in one chunk wins (a file may state a record twice).
+    const byRef = new Map(es.map((e) => [e.ref, e]));
+    const rows = [...byRef.values()].map((e) => ({
+      source,
+      ref: e.ref,
+      batch_id: batchId,
+      name: e.name,
+      lei: e.lei ?? null,
+      registration_number: e.registrationNumber ?? null,
+      country: e.country ?? e.jurisdiction ?? null,
+      status: e.status ?? null,
+      data: e,
+    }));
+    const result = await upsert(tx, 'registry_entities', ['name', 'lei', 'registration_number', 'country', 'status'], rows);
+    const changed = result.map((r) => r.ref);
+    // A new row has no tokens yet: only updated rows need their old words removed.
+    const updated = result.filter((r) => !r.inserted).map((r) => r.ref);
+    if (updated.length) await tx.query(`DELETE FROM registry_name_tokens WHERE source = $1 AND ref = ANY($2::text[])`, [source, updated]);
+    if (changed.length) {
+      const toks: { token: string; ref: string }[] = [];
+      for (const ref of changed) for (const token of new Set(tokens(byRef.get(ref)!))) toks.push({ token, ref });
+      if (toks.length)
+        await tx.query(
+          `INSERT INTO registry_name_tokens (token, source, ref) SELECT token, $2, ref FROM jsonb_to_recordset($1::jsonb) AS x(token text, ref text)`,
+          [JSON.stringify(toks), source],
+        );
+    }
+    return changed;
+  },
+  async upsertPersons(tx: Queryable, source: string, batchId: string, ps: PersonRecord[]) {
+    const rows = [...new Map(ps.map((p) => [p.ref, p])).values()].map((p) => ({
+      source,
+      ref: p.ref,
+      batch_id: batchId,
+      name: p.name,
+      data: p,
+    }));
+    return (await upsert(tx, 'registry_persons', ['name'], rows)).map((r) => r.ref);
+  },
+  /** Returns the subject refs whose ownership changed. */
+  async upsertRelationships(tx: Queryable, source: string, batchId: string, rs: RelationshipRecord[]) {
+    const byRef = new Map(rs.map((r) => [r.ref, r]));
+    const rows = [...byRef.values()].map((r) => ({
+      source,
+      ref: r.ref,
+      batch_id: batchId,
+      subject_ref: r.subject,
+      interested_ref: typeof r.interestedParty === 'string' ? r.interestedParty : null,
+      data: r,
+    }));
+    const changed = await upsert(tx, 'registry_relationships', ['subject_ref', 'interested_ref'], rows);
+    return changed.map(({ ref }) => byRef.get(ref)!.subject);
+  },
+  async upsertExceptions(tx: Queryable, source: string, batchId: string, xs: ExceptionRecord[]) {
+    const byRef = new Map(xs.map((x) => [x.ref, x]));
+    const rows = [...byRef.values()].map((x) => ({ source, ref: x.ref, batch_id: batchId, subject_ref: x.subject, data: x }));
+    const changed = await upsert(tx, 'registry_exceptions', ['subject_ref'], rows);
+    return changed.map(({ ref }) => byRef.get(ref)!.subject);
+  },
+
+  async entity(db: Queryable, source: string, ref: string): Promise<StoredRecord<EntityRecord> | undefined> {
+    const rows = await db.query<StoredRecord<EntityRecord>>(
+      `SELECT source, ref, batch_id, data FROM registry_entities WHERE source = $1 AND ref = $2`,
+      [source, ref],
+    );
+    return rows[0];
+  },
+  async entities(db: Queryable, keys: { source: string; ref: string }[]): Promise<StoredRecord<EntityRecord>[]> {
+    if (!keys.length) return [];
+    return db.query<StoredRecord<EntityRecord>>(
+      `SELECT e.source, e.ref, e.batch_id, e.data FROM registry_entities e
+       JOIN jsonb_to_recordset($1::jsonb) AS k(source text, ref text) ON k.source = e.source AND k.ref = e.ref`,
+      [JSON.stringify(keys)],
+    );
+  },
+  async persons(db: Queryable, source: string, refs: string[]): Promise<StoredRecord<PersonRecord>[]> {
+    if (!refs.length) return [];
+    return db.query<StoredRecord<PersonRecord>>(
+      `SELECT source, ref, batch_id, data FROM registry_persons WHERE source = $1 AND ref = ANY($2::text[])`,
+      [source, refs],
+    );
+  },
+  async relationshipsOf(db: Queryable, source: string, subjects: string[]): Promise<StoredRecord<RelationshipRecord>[]> {
+    if (!subjects.length) return [];
+    return db.query<StoredRecord<RelationshipRecord>>(
+      `SELECT source, ref, batch_id, data FROM registry_relationships WHERE source = $1 AND subject_ref = ANY($2::text[])`,
+      [source, subjects],
+    );
+  },
+  async relationshipsByRef(db: Queryable, source: string, refs: string[]): Promise<StoredRecord<RelationshipRecord>[]> {
+    if (!refs.length) return [];
+    return db.query<StoredRecord<RelationshipRecord>>(
+      `SELECT source, ref, batch_id, data FROM registry_relationships WHERE source = $1 AND ref = ANY($2::text[])`,
+      [source, refs],
+    );
+  },
+  async exceptionsOf(db: Queryable, source: string, subjects: string[]): Promise<StoredRecord<ExceptionRecord>[]> {
+    if (!subjects.length) return [];
+    return db.query<StoredRecord<ExceptionRecord>>(
+      `SELECT source, ref, batch_id, data FROM registry_exceptions WHERE source = $1 AND subject_ref = ANY($2::text[])`,
+      [source, subjects],
+    );
+  },
+
+  /** Entities by exact LEI or registration number (any source); each branch is one index lookup (an OR of parameters would scan). */
+  async byIdentifier(db: Queryable, lei: string | undefined, number: string | undefined, limit: number) {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    const cols = 'source, ref, batch_id, data';
+    if (lei) (params.push(lei), parts.push(`SELECT ${cols} FROM registry_entities WHERE lei = $${params.length}`));
+    if (number) {
+      params.push(number);
+      parts.push(`SELECT ${cols} FROM registry_entities WHERE registration_number = $${params.length}`);
+      parts.push(`SELECT ${cols} FROM registry_entities WHERE ref = $${params.length}`);
+    }
+    if (!parts.length) return [];
+    params.push(limit);
+    return db.query<StoredRecord<EntityRecord>>(
+      `SELECT * FROM (${parts.join(' UNION ')}) x ORDER BY source, ref LIMIT $${params.length}`,
+      params,
+    );
+  },
+  /** Candidates sharing the most name words with the query (rarest words first is left to the scorer). */
+  async byTokens(db: Queryable, tokens: string[], sources: string[] | null, limit: number) {
+    if (!tokens.length) return [];
+    return db.query<StoredRecord<EntityRecord> & { hits: number }>(
+      `SELECT e.source, e.ref, e.batch_id, e.data, c.hits FROM (
+         SELECT source, ref, count(*)::int AS hits FROM registry_name_tokens
+         WHERE token = ANY($1::text[]) AND ($2::text[] IS NULL OR source = ANY($2::text[]))
+         GROUP BY source, ref ORDER BY count(*) DESC, source, ref LIMIT $3
+       ) c JOIN registry_entities e ON e.source = c.source AND e.ref = c.ref`,
+      [tokens, sources, limit],
+    );
+  },
+};

@@ -1,0 +1,97 @@
+// All SQL on businesses and business_documents; every query is scoped by the caller's account and environment.
+
+import type { RequestContext } from '../../platform/context.js';
+import type { Queryable } from '../../platform/db.js';
+
+type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
+
+export interface BusinessRow {
+  id: string;
+  account_id: string;
+  environment: string;
+  reference: string | null;
+  source: string;
+  source_ref: string;
+  name: string;
+  data: Record<string, unknown>;
+  ownership_hash: string | null;
+  screening: Record<string, unknown> | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const cols = 'id, account_id, environment, reference, source, source_ref, name, data, ownership_hash, screening, created_at, updated_at';
+
+export const businesses = {
+  async get(db: Queryable, t: Tenant, id: string): Promise<BusinessRow | undefined> {
+    const rows = await db.query<BusinessRow>(`SELECT ${cols} FROM businesses WHERE account_id = $1 AND environment = $2 AND id = $3`, [
+      t.accountId,
+      t.environment,
+      id,
+    ]);
+    return rows[0];
+  },
+  async bySourceRef(db: Queryable, t: Tenant, source: string, ref: string): Promise<BusinessRow | undefined> {
+    const rows = await db.query<BusinessRow>(
+      `SELECT ${cols} FROM businesses WHERE account_id = $1 AND environment = $2 AND source = $3 AND source_ref = $4`,
+      [t.accountId, t.environment, source, ref],
+    );
+    return rows[0];
+  },
+  /** Inserts unless the tenant already has this registry record; returns the row either way. */
+  async insert(
+    tx: Queryable,
+    t: Tenant,
+    b: {
+      id: string;
+      reference: string | null;
+      source: string;
+      source_ref: string;
+      name: string;
+      data: unknown;
+      ownership_hash: string | null;
+      screening: unknown;
+    },
+  ): Promise<{ row: BusinessRow; created: boolean }> {
+    const rows = await tx.query<BusinessRow>(
+      `INSERT INTO businesses (id, account_id, environment, reference, source, source_ref, name, data, ownership_hash, screening)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10::jsonb)
+       ON CONFLICT (account_id, environment, source, source_ref) WHERE source <> 'manual' DO NOTHING
+       RETURNING ${cols}`,
+      [
+        b.id,
+        t.accountId,
+        t.environment,
+        b.reference,
+        b.source,
+        b.source_ref,
+        b.name,
+        JSON.stringify(b.data),
+        b.ownership_hash,
+        b.screening === null ? null : JSON.stringify(b.screening),
+      ],
+    );
+    if (rows[0]) return { row: rows[0], created: true };
+    return { row: (await businesses.bySourceRef(tx, t, b.source, b.source_ref))!, created: false };
+  },
+  /** Businesses of every tenant built on these registry records (for ownership-change events). */
+  async onRegistryRecords(db: Queryable, source: string, refs: string[]): Promise<BusinessRow[]> {
+    if (!refs.length) return [];
+    return db.query<BusinessRow>(`SELECT ${cols} FROM businesses WHERE source = $1 AND source_ref = ANY($2::text[]) ORDER BY id`, [
+      source,
+      refs,
+    ]);
+  },
+  async setOwnershipHash(tx: Queryable, id: string, hash: string): Promise<void> {
+    await tx.query(`UPDATE businesses SET ownership_hash = $2, updated_at = now() WHERE id = $1`, [id, hash]);
+  },
+};
+
+export const businessDocuments = {
+  async insert(tx: Queryable, t: Tenant, businessId: string, doc: { id: string; status: string }): Promise<void> {
+    await tx.query(
+      `INSERT INTO business_documents (id, account_id, environment, business_id, status, result) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
+      [doc.id, t.accountId, t.environment, businessId, doc.status, JSON.stringify(doc)],
+    );
+  },
+};

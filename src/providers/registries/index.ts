@@ -1,0 +1,11 @@
+// Registry file formats, one entry per format; each source's parser lives in its own file.
+import { bodsFormats } from './bods.js';
+import { companiesHouseFormats } from './companies-house.js';
+import { gleifFormats } from './gleif.js';
+import type { RegistryFormat } from './registry-source.js';
+
+export const registryFormats: Record<string, RegistryFormat> = { ...gleifFormats, ...companiesHouseFormats, ...bodsFormats };
+
+export * from './registry-source.js';
+export { validateStatement, validatePackage, fromStatement, type BodsDefect } from './bods.js';
+export { natureToInterest, companyNumber } from './companies-house.js';
