@@ -68,6 +68,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     ...travelRuleJobHandlers(deps.db, sealerOf, {
       publicBaseUrl: () => deps.config.publicBaseUrl,
       email: emailOf,
+      indexRefreshMs: deps.config.checks.screening.indexRefreshMs,
       production: () => ({
         requireHttps: deps.config.webhooks.requireHttps,
         allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks,
