@@ -5,7 +5,10 @@
 // - code outside a module imports it only through its index.ts (a module is src/modules/<name>/, or
 //   the check family src/modules/checks/ is one module whose door is src/modules/checks/index.ts; tests may
 //   reach a module's internals);
-// - nothing imports src/app.ts but the entry points (server, tests, benchmarks, scripts).
+// - nothing imports src/app.ts but the entry points (server, tests, benchmarks, scripts);
+// - a module's settings have a second, light door, src/modules/<name>/config.ts, which the configuration
+//   loader (src/config.ts) imports; it and the settings files it gathers import only
+//   platform/config-schema.ts and each other, so loading the configuration never loads a module.
 import { existsSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 
@@ -30,8 +33,17 @@ function layerOf(p) {
   return 'entry';
 }
 
+/** A module's config door (src/modules/<name>/config.ts) or one of the settings files it gathers. */
+export function isConfigFile(p) {
+  const m = moduleOf(p);
+  return m !== null && (p === `${m}/config.ts` || p.endsWith('/settings.ts'));
+}
+
 /** Why importing `to` from `from` breaks the boundary, or null when it is allowed. Both repository-relative. */
 export function violation(from, to) {
+  if (isConfigFile(from) && to !== 'src/platform/config-schema.ts' && !(isConfigFile(to) && moduleOf(to) === moduleOf(from))) {
+    return "a module's config.ts and settings files import only platform/config-schema.ts and each other (nothing heavy)";
+  }
   const fl = layerOf(from);
   const tl = layerOf(to);
   if (
@@ -51,7 +63,8 @@ export function violation(from, to) {
   if (fl === 'platform' && ['modules', 'providers', 'engines'].includes(tl) && !isTest(from)) return `platform never imports ${tl}`;
   if (tl === 'modules' && !isTest(from)) {
     const tm = moduleOf(to);
-    if (tm && tm !== moduleOf(from) && to !== `${tm}/index.ts`) return `import ${tm} through its face, ${tm}/index.ts`;
+    if (tm && tm !== moduleOf(from) && to !== `${tm}/index.ts` && to !== `${tm}/config.ts`)
+      return `import ${tm} through its face, ${tm}/index.ts (or its settings through ${tm}/config.ts)`;
   }
   return null;
 }

@@ -25,8 +25,9 @@ import { setCursorSecret } from './platform/pagination.js';
 import { configureAuditKey } from './platform/audit.js';
 import { Sealer } from './platform/crypto.js';
 import './platform/http/types.js';
-import { modules } from './modules/index.js';
-import { ConsoleAuth, consoleGate, consoleModule, loadConsoleSettings } from './modules/console/index.js';
+import { EVENTS, modules } from './modules/index.js';
+import { registerEvents } from './platform/event-catalog.js';
+import { ConsoleAuth, consoleGate, consoleModule, consoleSettings } from './modules/console/index.js';
 import type { AppDeps } from './platform/app-types.js';
 
 export type { AppDeps, ModuleOptions } from './platform/app-types.js';
@@ -35,6 +36,7 @@ export type App = FastifyInstance;
 
 /** Builds the Fastify instance with every platform plugin and module; does not listen. */
 export async function buildApp(deps: AppDeps): Promise<App> {
+  registerEvents(EVENTS);
   setCursorSecret(deps.config.masterKey);
   configureAuditKey(deps.config.masterKey);
   const full = { ...deps, sealer: deps.sealer ?? new Sealer(deps.config.masterKey) };
@@ -43,7 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     genReqId: () => newId('request'),
     requestIdHeader: false,
     bodyLimit: deps.config.bodyLimitBytes,
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: deps.config.trustProxy,
     return503OnClosing: true,
     // Fastify's own refusals (a path that is not valid percent-encoding, a path parameter over
     // maxParamLength, a malformed Content-Type) answer in the error envelope like everything else.
@@ -125,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerOpenApi(app, deps.config);
   registerMetrics(app, deps.metrics ?? createMetrics());
   // Operators signed in to the console are a second kind of principal on /v1 (src/modules/console).
-  const consoleAuth = new ConsoleAuth(deps.db, full.sealer, loadConsoleSettings(deps.config.publicBaseUrl), deps.clock);
+  const consoleAuth = new ConsoleAuth(deps.db, full.sealer, consoleSettings(deps.config.console, deps.config.publicBaseUrl), deps.clock);
   registerAuth(app, {
     config: deps.config,
     db: deps.db,

@@ -6,6 +6,8 @@ import { runCommand, USAGE, type CliInput } from './cli/commands.js';
 import { readPassword } from './cli/password-input.js';
 import { runRemote } from './cli/admin-socket.js';
 import { configureAuditKey } from './platform/audit.js';
+import { registerEvents } from './platform/event-catalog.js';
+import { EVENTS } from './modules/index.js';
 import { resolve } from 'node:path';
 
 async function main(argv: string[]): Promise<number> {
@@ -15,6 +17,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   configureAuditKey(config.masterKey);
+  registerEvents(EVENTS);
   // A checkpoint file is read by whichever process runs the command (the server, over the admin socket).
   argv = argv.map((a, i) =>
     argv[i - 1] === '--checkpoint' || (i === 2 && argv[0] === 'registries' && argv[1] === 'import' && !a.startsWith('-')) ? resolve(a) : a,
@@ -46,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
     if (argv[0] !== 'migrate') await migrate(db);
-    return await runCommand(db, argv, io, input);
+    return await runCommand(db, argv, io, config, input);
   } finally {
     await db.close();
     release();

@@ -33,3 +33,40 @@ test('the embedded default generates its master key once and reuses it', () => {
   assert.equal(a.publicBaseUrl, 'http://127.0.0.1:3000');
   assert.equal(a.hostedBaseUrl, 'http://127.0.0.1:3000/hosted');
 });
+
+test('one tree: module sections are read with the platform, and their bad values are named with the rest', () => {
+  const c = loadConfig({ NODE_ENV: 'test', MASTER_KEY: '11'.repeat(32), FACE_POOL_SIZE: '2', LIST_SYNC_SOURCES: 'un, ofac_sdn' });
+  assert.equal(c.checks.face.poolSize, 2);
+  assert.deepEqual(c.checks.screening.syncSources, ['un', 'ofac_sdn']);
+  assert.equal(c.capture.ratePerMinute, 120);
+  assert.equal(c.verifications.imports.allowPrivateNetworks, false);
+  assert.equal(c.trustProxy, false);
+  try {
+    loadConfig({
+      MASTER_KEY: '11'.repeat(32),
+      TRUST_PROXY: 'maybe',
+      FACE_POOL_SIZE: '0',
+      LIST_SYNC_SOURCES: 'un,nowhere',
+      SMTP_URL: 'smtp://user:hunter2@mail.example',
+      TWILIO_AUTH_TOKEN: 'x',
+      SMS_PROVIDER: 'pigeon',
+      CONTACT_DEFAULT_COUNTRY: 'gb',
+    });
+    assert.fail('should throw');
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    const text = err.problems.join('\n');
+    for (const name of ['TRUST_PROXY', 'FACE_POOL_SIZE', 'LIST_SYNC_SOURCES', 'SMTP_FROM', 'SMS_PROVIDER', 'CONTACT_DEFAULT_COUNTRY'])
+      assert.match(text, new RegExp(name));
+    assert.match(text, /nowhere/);
+    assert.doesNotMatch(text, /hunter2/, 'a URL may carry a password: never echoed');
+  }
+});
+
+test('a malformed URL is refused by name without echoing it', () => {
+  assert.throws(
+    () => loadConfig({ MASTER_KEY: '11'.repeat(32), DATABASE_URL: 'mysql://root:s3cret@db' }),
+    (e: unknown) =>
+      e instanceof ConfigError && /DATABASE_URL must be a URL starting with postgres:\/\//.test(e.message) && !/s3cret/.test(e.message),
+  );
+});

@@ -7,6 +7,8 @@ import { loggerOptions } from './platform/logger.js';
 import { Sealer } from './platform/crypto.js';
 import { configureAuditKey } from './platform/audit.js';
 import { WebhookDispatcher } from './modules/webhooks/index.js';
+import { EVENTS } from './modules/index.js';
+import { registerEvents } from './platform/event-catalog.js';
 import { retainDocumentReader } from './modules/checks/index.js';
 import { retainFaceEngine } from './modules/checks/index.js';
 import { retainTextChecks } from './modules/checks/index.js';
@@ -25,12 +27,17 @@ export function createLogger(config: Config): pino.Logger {
 /** Starts the job runner and the recurring-job scheduler; returns a graceful stop. */
 export function startWorker(config: Config, db: Db, log: pino.Logger): () => Promise<void> {
   configureAuditKey(config.masterKey);
+  registerEvents(EVENTS);
   const sealer = new Sealer(config.masterKey);
   // The session pipeline runs the engines here; they start on first use and close with the runner.
-  const engines = [retainDocumentReader(), retainFaceEngine(), retainTextChecks().release];
+  const engines = [
+    retainDocumentReader(config.checks.document.poolSize),
+    retainFaceEngine(config.checks.face.poolSize),
+    retainTextChecks().release,
+  ];
   const runner = new JobRunner({
     db,
-    handlers: buildJobHandlers({ db, sealer, config }),
+    handlers: buildJobHandlers({ db, config, sealer }),
     concurrency: config.workerConcurrency,
     onError: (err, job) => log.warn({ err, job: job?.id, queue: job?.queue }, 'job failed'),
   });
@@ -43,7 +50,7 @@ export function startWorker(config: Config, db: Db, log: pino.Logger): () => Pro
     onError: (err) => log.warn({ err }, 'webhook dispatcher error'),
   });
   dispatcher.start();
-  const stopScheduler = startScheduler(db, (err) => log.warn({ err }, 'scheduler error'));
+  const stopScheduler = startScheduler(db, config, (err) => log.warn({ err }, 'scheduler error'));
   log.info({ worker: runner.workerId }, 'job runner and webhook dispatcher started');
   return async () => {
     stopScheduler();

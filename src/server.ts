@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     ),
   );
   const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel });
-  const admin = embedded ? await startAdminSocket(db, adminSocketPath(config.dataDir), () => app.keyCache.invalidate()) : null;
+  const admin = embedded ? await startAdminSocket(db, config, adminSocketPath(config.dataDir), () => app.keyCache.invalidate()) : null;
   await app.listen({ port: config.port, host: config.host });
   const stopWorker = config.runWorker ? startWorker(config, db, log) : async () => undefined;
 

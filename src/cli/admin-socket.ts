@@ -1,6 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import { chmodSync, rmSync } from 'node:fs';
 import type { Db } from '../platform/db.js';
+import type { Config } from '../config.js';
 import { runCommand, type CliInput } from './commands.js';
 
 export interface RemoteResult {
@@ -13,7 +14,7 @@ export interface RemoteResult {
  * The running server's side of the embedded-database CLI: a Unix socket that only the owner of
  * DATA_DIR can open (mode 0600), accepting one CLI invocation per request.
  */
-export async function startAdminSocket(db: Db, path: string, afterCommand: () => void = () => undefined): Promise<Server> {
+export async function startAdminSocket(db: Db, config: Config, path: string, afterCommand: () => void = () => undefined): Promise<Server> {
   rmSync(path, { force: true });
   const server = createServer((req, res) => {
     let body = '';
@@ -22,7 +23,7 @@ export async function startAdminSocket(db: Db, path: string, afterCommand: () =>
       const out: RemoteResult = { code: 0, stdout: [], stderr: [] };
       try {
         const { argv, input } = JSON.parse(body) as { argv: string[]; input?: CliInput };
-        out.code = await runCommand(db, argv, { out: (l) => out.stdout.push(l), err: (l) => out.stderr.push(l) }, input ?? {});
+        out.code = await runCommand(db, argv, { out: (l) => out.stdout.push(l), err: (l) => out.stderr.push(l) }, config, input ?? {});
         // A key revoked here must stop working in this process at once, not after the cache TTL.
         afterCommand();
       } catch (err) {

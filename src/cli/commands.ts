@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Db } from '../platform/db.js';
+import type { Config } from '../config.js';
 import { migrate } from '../platform/db.js';
 import { createAccount, getAccount, listAccounts } from '../platform/accounts.js';
 import { seedDefaultJourneys } from '../modules/journeys/index.js';
@@ -10,7 +11,6 @@ import { readFileSync } from 'node:fs';
 import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
 import { ROLES, UsageProblem, createOperator, disableOperator, isRole, listOperators, operatorView } from '../modules/console/index.js';
 import { Sealer } from '../platform/crypto.js';
-import { loadConfig } from '../config.js';
 import { runTravelRuleCommand, TRAVEL_RULE_USAGE } from '../modules/travel-rule/index.js';
 import { WALLETS_USAGE, runWalletsCommand } from '../modules/wallets/index.js';
 import { runTransactionsImport, TRANSACTIONS_USAGE } from '../modules/transactions/index.js';
@@ -55,7 +55,7 @@ export interface CliInput {
 }
 
 /** Runs one CLI command against a database. Returns the exit code. */
-export async function runCommand(db: Db, argv: string[], io: CliIo, input: CliInput = {}): Promise<number> {
+export async function runCommand(db: Db, argv: string[], io: CliIo, config: Config, input: CliInput = {}): Promise<number> {
   const [group, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -175,7 +175,7 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, input: CliIn
         if (!values.role || !isRole(values.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
         if (input.password === undefined)
           throw new UsageError('no password: pipe it with --password-stdin or run in a terminal to be prompted');
-        const { operator, otpauth } = await createOperator(db, new Sealer(loadConfig().masterKey), {
+        const { operator, otpauth } = await createOperator(db, new Sealer(config.masterKey), {
           accountId: values.account,
           email: values.email,
           password: input.password,
@@ -242,13 +242,13 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, input: CliIn
         return await runListsCommand(
           db,
           action!,
-          { positionals, format: values.format, source: values.source, all: values.all === true, json },
+          { positionals, format: values.format, source: values.source, all: values.all === true, json, settings: config.checks.screening },
           io,
         );
       case 'travel-rule import-counterparties':
         return await runTravelRuleCommand(
           db,
-          loadConfig(),
+          config,
           action!,
           { positionals, account: values.account, environment: values.environment, json },
           io,

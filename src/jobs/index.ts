@@ -4,7 +4,7 @@ import { enqueueJob, purgeFinishedJobs, type JobHandler } from '../platform/jobs
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/index.js';
-import { loadContactSettings, purgeContactHistory } from '../modules/checks/index.js';
+import { purgeContactHistory } from '../modules/checks/index.js';
 import { SmtpEmailProvider, type MessagingProvider } from '../providers/messaging/index.js';
 import {
   VERIFICATION_RECURRING,
@@ -19,28 +19,25 @@ import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
 import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
 import { backtestJobHandlers } from '../modules/transactions/index.js';
 import { Sealer } from '../platform/crypto.js';
-import { loadConfig, type Config } from '../config.js';
+import type { Config } from '../config.js';
 
 export interface JobDeps {
   db: Db;
-  /** Opens sealed personal data (monitored subjects); made from MASTER_KEY when not given. */
+  config: Config;
+  /** Opens sealed personal data (monitored subjects); made from config.masterKey when not given. */
   sealer?: Sealer;
-  /** The configuration (PUBLIC_BASE_URL for TRP callbacks, the outbound URL policy); loaded when not given. */
-  config?: Config;
-  /** The Travel Rule email fallback's sender; from SMTP_URL / SMTP_FROM when not given (null: none). */
+  /** The Travel Rule email fallback's sender; from config.checks.contact.smtp when not given (null: none). */
   email?: MessagingProvider | null;
 }
 
 /** Every queue the worker serves, with its handler. Modules add their queues here. */
 export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
   let sealer = deps.sealer;
-  let config = deps.config;
-  const configOf = () => (config ??= loadConfig());
-  const sealerOf = () => (sealer ??= new Sealer(configOf().masterKey));
+  const sealerOf = () => (sealer ??= new Sealer(deps.config.masterKey));
   let email = deps.email;
   const emailOf = () => {
     if (email === undefined) {
-      const smtp = loadContactSettings().smtp;
+      const smtp = deps.config.checks.contact.smtp;
       email = smtp ? new SmtpEmailProvider({ url: smtp.url, from: smtp.from }) : null;
     }
     return email;
@@ -61,19 +58,20 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     [QUEUES.contactPurge]: async () => {
       await purgeContactHistory(deps.db);
     },
-    ...screeningJobHandlers(deps.db),
+    ...screeningJobHandlers(deps.db, deps.config.checks.screening),
     ...monitoringJobHandlers(deps.db, sealerOf),
     ...walletJobHandlers(deps.db, sealerOf),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
-    ...pipelineJobHandlers(deps.db, sealerOf),
+    ...pipelineJobHandlers(deps.db, sealerOf, deps.config.checks.document),
     ...enrolJobHandlers(deps.db, sealerOf),
     ...travelRuleJobHandlers(deps.db, sealerOf, {
-      publicBaseUrl: () => configOf().publicBaseUrl,
+      publicBaseUrl: () => deps.config.publicBaseUrl,
       email: emailOf,
+      indexRefreshMs: deps.config.checks.screening.indexRefreshMs,
       production: () => ({
-        requireHttps: configOf().webhooks.requireHttps,
-        allowPrivateNetworks: configOf().webhooks.allowPrivateNetworks,
+        requireHttps: deps.config.webhooks.requireHttps,
+        allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks,
       }),
     }),
     ...backtestJobHandlers(deps.db),
@@ -98,20 +96,22 @@ export async function analyzeChangedTables(db: Db): Promise<string[]> {
 }
 
 /** Recurring maintenance, enqueued with a dedupe key so N workers still run each once per period. */
-export const RECURRING: { queue: string; everyMs: number }[] = [
-  { queue: QUEUES.auditSeal, everyMs: 2_000 },
-  { queue: QUEUES.idempotencyPurge, everyMs: 3_600_000 },
-  { queue: QUEUES.jobsPurge, everyMs: 3_600_000 },
-  { queue: QUEUES.contactPurge, everyMs: 3_600_000 },
-  { queue: QUEUES.dbAnalyze, everyMs: 60_000 },
-  ...listSyncSchedule(),
-  ...VERIFICATION_RECURRING,
-  ...RETENTION_RECURRING,
-  ...WALLETS_RECURRING,
-];
+export function recurringJobs(config: Config): { queue: string; everyMs: number }[] {
+  return [
+    { queue: QUEUES.auditSeal, everyMs: 2_000 },
+    { queue: QUEUES.idempotencyPurge, everyMs: 3_600_000 },
+    { queue: QUEUES.jobsPurge, everyMs: 3_600_000 },
+    { queue: QUEUES.contactPurge, everyMs: 3_600_000 },
+    { queue: QUEUES.dbAnalyze, everyMs: 60_000 },
+    ...listSyncSchedule(config.checks.screening),
+    ...VERIFICATION_RECURRING,
+    ...RETENTION_RECURRING,
+    ...WALLETS_RECURRING,
+  ];
+}
 
-export function startScheduler(db: Db, onError: (err: unknown) => void): () => void {
-  const timers = RECURRING.map(({ queue, everyMs }) => {
+export function startScheduler(db: Db, config: Config, onError: (err: unknown) => void): () => void {
+  const timers = recurringJobs(config).map(({ queue, everyMs }) => {
     const tick = () => enqueueJob(db, queue, {}, { dedupeKey: `recurring:${queue}`, maxAttempts: 1 }).catch(onError);
     void tick();
     return setInterval(tick, everyMs);

@@ -1,21 +1,28 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleOptions } from '../platform/app-types.js';
+import { PLATFORM_EVENTS, type EventDeclaration } from '../platform/event-catalog.js';
 import { listsModule } from './lists/index.js';
 import { captureModule, hostedPageModule } from './capture/index.js';
 import { webhookDeliveriesModule, webhooksModule } from './webhooks/index.js';
 import { eventsModule } from './events/index.js';
 import { auditEventsModule } from './audit-events/index.js';
 import { usageModule } from './usage/index.js';
-import { CHECK_ROUTES } from './checks/index.js';
-import { monitoringModule } from './monitoring/index.js';
+import { CHECK_EVENTS, CHECK_ROUTES } from './checks/index.js';
+import { MONITORING_EVENTS, monitoringModule } from './monitoring/index.js';
 import { journeysModule } from './journeys/index.js';
-import { sandboxModule, verificationsModule, verificationEvidenceModule, verificationImportsModule } from './verifications/index.js';
-import { casesModule } from './cases/index.js';
-import { respondPageModule, travelRuleModule, trpInboundModule } from './travel-rule/index.js';
-import { walletsModule } from './wallets/index.js';
-import { rulesModule } from './rules/index.js';
-import { rulesBacktestModule, transactionsModule } from './transactions/index.js';
-import { businessesModule } from './businesses/index.js';
+import {
+  sandboxModule,
+  VERIFICATION_EVENTS,
+  verificationsModule,
+  verificationEvidenceModule,
+  verificationImportsModule,
+} from './verifications/index.js';
+import { CASE_EVENTS, casesModule } from './cases/index.js';
+import { respondPageModule, TRAVEL_RULE_EVENTS, travelRuleModule, trpInboundModule } from './travel-rule/index.js';
+import { WALLET_EVENTS, walletsModule } from './wallets/index.js';
+import { RULE_EVENTS, rulesModule } from './rules/index.js';
+import { rulesBacktestModule, TRANSACTION_EVENTS, transactionsModule } from './transactions/index.js';
+import { BUSINESS_EVENTS, businessesModule } from './businesses/index.js';
 
 /** Every resource family is one encapsulated plugin with its prefix; adding a pillar is one line here. */
 export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions> }[] = [
@@ -46,4 +53,22 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/rules', plugin: rulesBacktestModule },
   { prefix: '/v1/transactions', plugin: transactionsModule },
   { prefix: '/v1/businesses', plugin: businessesModule },
+];
+
+/**
+ * Every event type the service emits, in one explicit list: each module declares its events
+ * (`events.ts`, exported by its face) and adds them here. The entry points register the list
+ * (`registerEvents(EVENTS)`: buildApp, the worker, the CLI); the OpenAPI `webhooks` section follows its order.
+ */
+export const EVENTS: readonly EventDeclaration[] = [
+  ...PLATFORM_EVENTS,
+  ...CHECK_EVENTS,
+  ...CASE_EVENTS,
+  ...VERIFICATION_EVENTS,
+  ...MONITORING_EVENTS,
+  ...TRAVEL_RULE_EVENTS,
+  ...WALLET_EVENTS,
+  ...RULE_EVENTS,
+  ...TRANSACTION_EVENTS,
+  ...BUSINESS_EVENTS,
 ];

@@ -17,14 +17,26 @@ export interface RouteUnderTest {
 /**
  * The checks every authenticated route must pass: 401 without or with a bad key, 403 without its
  * scope (naming it), 404 for another tenant's or another environment's resource, 400 with field for a bad body.
+ *
+ * The first argument is the operation's operationId, as a string literal:
+ * `test/http/route-security-coverage.test.ts` reads the literals of every call and checks that each
+ * API-key operation of the OpenAPI document has its call, and the first case below checks that the
+ * route tested is that operation, so the list can neither miss an operation nor name the wrong one.
  */
-export function routeSecurityTests(name: string, getApp: () => TestApp, route: RouteUnderTest): void {
+export function routeSecurityTests(operationId: string, getApp: () => TestApp, route: RouteUnderTest): void {
+  const name = operationId;
   const prepare = async () => {
     const t = getApp();
     const owner = await t.tenant();
     const id = route.create ? await route.create(t, owner) : null;
     return { t, owner, url: route.url(id), id };
   };
+
+  test(`${name}: ${route.method} ${route.url('{id}')} is operation ${operationId}`, async () => {
+    const t = getApp();
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiPaths;
+    assert.equal(operationAt(doc, route.method, route.url('x').split('?')[0]!), operationId);
+  });
 
   test(`${name}: missing key → 401 unauthenticated`, async () => {
     const { t, url } = await prepare();
@@ -83,4 +95,19 @@ export function routeSecurityTests(name: string, getApp: () => TestApp, route: R
       assert.equal(res.json().error.field, bad.field);
     });
   }
+}
+
+type OpenApiPaths = { paths: Record<string, Record<string, { operationId?: string }>> };
+
+/** The operationId serving `method path`: the matching path template with the fewest parameters (literal segments win). */
+export function operationAt(doc: OpenApiPaths, method: string, path: string): string | undefined {
+  const matches = Object.entries(doc.paths)
+    .filter(([template, ops]) => ops[method.toLowerCase()] && templateRegExp(template).test(path))
+    .sort(([a], [b]) => a.split('{').length - b.split('{').length);
+  return matches[0]?.[1][method.toLowerCase()]?.operationId;
+}
+
+function templateRegExp(template: string): RegExp {
+  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
 }

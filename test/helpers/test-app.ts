@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config, type EnvVars } from '../../src/config.js';
 import type { Db } from '../../src/platform/db.js';
 import { createAccount } from '../../src/platform/accounts.js';
 import { createApiKey } from '../../src/platform/api-keys.js';
@@ -31,16 +31,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  const base = loadConfig({ NODE_ENV: 'test', MASTER_KEY: '11'.repeat(32), LOG_LEVEL: 'silent' });
+/**
+ * A configuration for a test: read from `env` (variables as an operator would set them, never
+ * process.env), then `overrides` replace whole top-level fields.
+ */
+export function testConfig(overrides: Partial<Config> = {}, env: EnvVars = {}): Config {
+  const base = loadConfig({ NODE_ENV: 'test', MASTER_KEY: '11'.repeat(32), LOG_LEVEL: 'silent', ...env });
   return { ...base, ...overrides };
 }
 
 export async function createTestApp(
-  opts: { config?: Partial<Config>; rateLimiter?: RateLimiter; extraRoutes?: (app: App) => void; clock?: () => Date } = {},
+  opts: { config?: Partial<Config>; env?: EnvVars; rateLimiter?: RateLimiter; extraRoutes?: (app: App) => void; clock?: () => Date } = {},
 ): Promise<TestApp> {
   const { db, close } = await createTestDb();
-  const config = testConfig(opts.config);
+  const config = testConfig(opts.config, opts.env);
   const app = await buildApp({ config, db, rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(), keyCacheTtlMs: 0, clock: opts.clock });
   opts.extraRoutes?.(app);
   await app.ready();

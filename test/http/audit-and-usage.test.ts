@@ -11,7 +11,7 @@ after(() => t.close());
 const entry = (i: number) => ({ kind: 'email', value: `u${i}@x.io`, reason: `r${i}` });
 
 describe('GET /v1/audit-events', () => {
-  routeSecurityTests('audit events', () => t, { method: 'GET', url: () => '/v1/audit-events', scope: 'audit:read' });
+  routeSecurityTests('listAuditEvents', () => t, { method: 'GET', url: () => '/v1/audit-events', scope: 'audit:read' });
 
   test('a client following next_cursor sees every event exactly once while new ones are written', async () => {
     const o = await t.tenant();
@@ -67,7 +67,7 @@ describe('GET /v1/audit-events', () => {
 });
 
 describe('GET /v1/usage', () => {
-  routeSecurityTests('usage', () => t, { method: 'GET', url: () => '/v1/usage', scope: 'usage:read' });
+  routeSecurityTests('getUsage', () => t, { method: 'GET', url: () => '/v1/usage', scope: 'usage:read' });
 
   test('counts per module and operation for the current period, per environment', async () => {
     const o = await t.tenant();

@@ -199,27 +199,27 @@ test('ubos through a chain (BODS): computed range with exclusive bound, unknown 
 const create = async (t: TestApp, owner: { sandboxKey: string }) =>
   (await createFrom(owner.sandboxKey, 'bods', 'ent-a')).json().id as string;
 
-routeSecurityTests('POST /v1/businesses/search', () => t, {
+routeSecurityTests('searchBusinesses', () => t, {
   method: 'POST',
   url: () => '/v1/businesses/search',
   scope: 'businesses:read',
   body: { query: 'Example' },
   malformed: { body: { query: 'Example', lei: 'short' }, field: 'lei' },
 });
-routeSecurityTests('POST /v1/businesses', () => t, {
+routeSecurityTests('createBusiness', () => t, {
   method: 'POST',
   url: () => '/v1/businesses',
   scope: 'businesses:write',
   body: { manual: { name: 'Security Co' } },
   malformed: { body: { manual: { name: 'X', colour: 'red' } }, field: 'manual.colour' },
 });
-routeSecurityTests('GET /v1/businesses/{id}', () => t, {
+routeSecurityTests('getBusiness', () => t, {
   method: 'GET',
   url: (id) => `/v1/businesses/${id}`,
   scope: 'businesses:read',
   create,
 });
-routeSecurityTests('GET /v1/businesses/{id}/ubos', () => t, {
+routeSecurityTests('getBusinessUbos', () => t, {
   method: 'GET',
   url: (id) => `/v1/businesses/${id}/ubos`,
   scope: 'businesses:read',
@@ -399,7 +399,7 @@ test('documents: a certificate of incorporation matching the record is verified;
   assert.deepEqual([notPdf.statusCode, notPdf.json().error.field], [400, 'file']);
 });
 
-routeSecurityTests('POST /v1/businesses/{id}/documents', () => t, {
+routeSecurityTests('attachBusinessDocument', () => t, {
   method: 'POST',
   url: (id) => `/v1/businesses/${id}/documents`,
   scope: 'businesses:write',
@@ -435,7 +435,7 @@ test('BODS export: every statement of a PSC, a GLEIF and a BODS business passes 
     .filter(Boolean);
   assert.deepEqual(shares.map((x) => JSON.stringify(x)).sort(), ['{"exact":20}', '{"exact":80}', '{"exclusiveMinimum":50,"maximum":75}']);
 });
-routeSecurityTests('GET /v1/businesses/{id}/bods', () => t, {
+routeSecurityTests('exportBusinessBods', () => t, {
   method: 'GET',
   url: (id) => `/v1/businesses/${id}/bods`,
   scope: 'businesses:read',

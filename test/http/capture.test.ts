@@ -14,10 +14,8 @@ import { hostedPathPrefix } from '../../src/modules/capture/hosted-page.js';
 const RATE = 40;
 let t: TestApp;
 before(async () => {
-  // Read when the module registers: a small per-token budget so the limit itself can be tested.
-  process.env.CAPTURE_RATE_LIMIT_PER_MINUTE = String(RATE);
-  t = await createTestApp();
-  delete process.env.CAPTURE_RATE_LIMIT_PER_MINUTE;
+  // A small per-token budget so the limit itself can be tested.
+  t = await createTestApp({ env: { CAPTURE_RATE_LIMIT_PER_MINUTE: String(RATE) } });
 });
 after(() => t.close());
 

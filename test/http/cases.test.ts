@@ -16,7 +16,7 @@ before(async () => (t = await createTestApp()));
 after(() => t.close());
 const app = () => t;
 
-const drain = (tt: TestApp = t) => new JobRunner({ db: tt.db, handlers: buildJobHandlers({ db: tt.db }) }).drain();
+const drain = (tt: TestApp = t) => new JobRunner({ db: tt.db, handlers: buildJobHandlers({ db: tt.db, config: tt.config }) }).drain();
 const get = async (o: Tenant, url: string) => (await t.call('GET', url, { key: o.sandboxKey })).json();
 const patch = (o: Tenant, id: string, body: unknown) => t.call('PATCH', `/v1/cases/${id}`, { key: o.sandboxKey, body });
 
@@ -51,14 +51,14 @@ async function alertCase(o: Tenant, reference = 'cus_alert'): Promise<{ alertId:
 }
 
 describe('GET /v1/cases, GET /v1/cases/{id}, PATCH /v1/cases/{id}', () => {
-  routeSecurityTests('list cases', app, { method: 'GET', url: () => '/v1/cases', scope: 'cases:read' });
-  routeSecurityTests('get case', app, {
+  routeSecurityTests('listCases', app, { method: 'GET', url: () => '/v1/cases', scope: 'cases:read' });
+  routeSecurityTests('getCase', app, {
     method: 'GET',
     url: (id) => `/v1/cases/${id}`,
     scope: 'cases:read',
     create: async (tt, o) => (await referred(tt, o)).caseId,
   });
-  routeSecurityTests('update case', app, {
+  routeSecurityTests('updateCase', app, {
     method: 'PATCH',
     url: (id) => `/v1/cases/${id}`,
     scope: 'cases:write',

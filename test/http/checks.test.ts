@@ -36,13 +36,13 @@ async function make(o: Tenant) {
   });
 }
 
-routeSecurityTests('get check', () => t, {
+routeSecurityTests('getCheck', () => t, {
   method: 'GET',
   url: (id) => `/v1/checks/${id}`,
   scope: 'checks:read',
   create: async (_t, o) => (await make(o)).id,
 });
-routeSecurityTests('list checks', () => t, { method: 'GET', url: () => '/v1/checks', scope: 'checks:read' });
+routeSecurityTests('listChecks', () => t, { method: 'GET', url: () => '/v1/checks', scope: 'checks:read' });
 
 test('a recorded check is stored sealed, billed once, audited, evented and retrievable', async () => {
   const o = await t.tenant();

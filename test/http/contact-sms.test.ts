@@ -61,36 +61,18 @@ async function startTwilioPeer(): Promise<{ server: Server; url: string; sent: S
 
 let peer: Awaited<ReturnType<typeof startTwilioPeer>>;
 let t: TestApp;
-const vars = [
-  'SMS_PROVIDER',
-  'TWILIO_ACCOUNT_SID',
-  'TWILIO_AUTH_TOKEN',
-  'TWILIO_FROM',
-  'TWILIO_BASE_URL',
-  'CONTACT_DEFAULT_COUNTRY',
-  'SMTP_URL',
-  'SMTP_FROM',
-];
 before(async () => {
   peer = await startTwilioPeer();
-  const saved = Object.fromEntries(vars.map((k) => [k, process.env[k]]));
-  Object.assign(process.env, {
-    SMS_PROVIDER: 'twilio',
-    TWILIO_ACCOUNT_SID: SID,
-    TWILIO_AUTH_TOKEN: TOKEN,
-    TWILIO_FROM: FROM,
-    TWILIO_BASE_URL: peer.url,
-    CONTACT_DEFAULT_COUNTRY: 'GB',
+  t = await createTestApp({
+    env: {
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: SID,
+      TWILIO_AUTH_TOKEN: TOKEN,
+      TWILIO_FROM: FROM,
+      TWILIO_BASE_URL: peer.url,
+      CONTACT_DEFAULT_COUNTRY: 'GB',
+    },
   });
-  delete process.env.SMTP_URL;
-  delete process.env.SMTP_FROM;
-  try {
-    t = await createTestApp();
-  } finally {
-    for (const [k, v] of Object.entries(saved))
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-  }
 });
 after(async () => {
   await t.close();

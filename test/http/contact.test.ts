@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
-import { loadContactSettings } from '../../src/modules/checks/contact/settings.js';
+import { contactConfig } from '../../src/modules/checks/contact/settings.js';
+import { loadSection } from '../../src/platform/config-schema.js';
 import { purgeContactHistory } from '../../src/modules/checks/contact/repository.js';
 import { ConfigError } from '../../src/config.js';
 
@@ -33,23 +34,11 @@ async function startSmtp(): Promise<{ server: SMTPServer; port: number; mails: {
   return { server, port: (server.server.address() as AddressInfo).port, mails };
 }
 
-const ENV_KEYS = ['SMTP_URL', 'SMTP_FROM', 'SMS_PROVIDER', 'CONTACT_CODE_TTL_SECONDS', 'CONTACT_RESEND_COOLDOWN_SECONDS'];
-function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
-  for (const k of ENV_KEYS) delete process.env[k];
-  Object.assign(process.env, vars);
-  return fn().finally(() => {
-    for (const [k, v] of Object.entries(saved))
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-  });
-}
-
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let t: TestApp;
 before(async () => {
   smtp = await startSmtp();
-  t = await withEnv({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'codes@verity.test' }, () => createTestApp());
+  t = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'codes@verity.test' } });
 });
 after(async () => {
   await t.close();
@@ -71,14 +60,14 @@ const confirm = (tt: TestApp, o: Tenant, id: string, code: string) =>
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 const makeCheck = async (_t: TestApp, o: Tenant) => (await start(t, o, address('owner'))).json().id as string;
 
-routeSecurityTests('contact start', () => t, {
+routeSecurityTests('startContactCheck', () => t, {
   method: 'POST',
   url: () => '/v1/checks/contact',
   scope: 'checks:write',
   body: { channel: 'email', destination: 'someone@example.com' },
   malformed: { body: { channel: 'fax', destination: 'someone@example.com' }, field: 'channel' },
 });
-routeSecurityTests('contact confirm', () => t, {
+routeSecurityTests('confirmContactCheck', () => t, {
   method: 'POST',
   url: (id) => `/v1/checks/contact/${id}/confirm`,
   scope: 'checks:write',
@@ -86,7 +75,7 @@ routeSecurityTests('contact confirm', () => t, {
   body: { code: '123456' },
   malformed: { body: { code: 'abc' }, field: 'code' },
 });
-routeSecurityTests('contact resend', () => t, {
+routeSecurityTests('resendContactCheck', () => t, {
   method: 'POST',
   url: (id) => `/v1/checks/contact/${id}/resend`,
   scope: 'checks:write',
@@ -251,15 +240,14 @@ test('provider failures: 4xx from SMTP is 422 with nothing stored, billed or cou
 describe('with a 1-second code lifetime and no resend cooldown', () => {
   let short: TestApp;
   before(async () => {
-    short = await withEnv(
-      {
+    short = await createTestApp({
+      env: {
         SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
         SMTP_FROM: 'codes@verity.test',
         CONTACT_CODE_TTL_SECONDS: '1',
         CONTACT_RESEND_COOLDOWN_SECONDS: '0',
       },
-      () => createTestApp(),
-    );
+    });
   });
   after(() => short.close());
 
@@ -301,7 +289,12 @@ describe('with a 1-second code lifetime and no resend cooldown', () => {
 test('settings are validated with every problem named', () => {
   assert.throws(
     () =>
-      loadContactSettings({ SMTP_URL: 'http://x', SMS_PROVIDER: 'twilio', CONTACT_CODE_TTL_SECONDS: '0', CONTACT_DEFAULT_COUNTRY: 'gb' }),
+      loadSection(contactConfig, {
+        SMTP_URL: 'http://x',
+        SMS_PROVIDER: 'twilio',
+        CONTACT_CODE_TTL_SECONDS: '0',
+        CONTACT_DEFAULT_COUNTRY: 'gb',
+      }),
     (e: unknown) => {
       const p = (e as ConfigError).problems.join('\n');
       return (
@@ -313,7 +306,12 @@ test('settings are validated with every problem named', () => {
       );
     },
   );
-  const s = loadContactSettings({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+15005550006' });
+  const s = loadSection(contactConfig, {
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: 'AC1',
+    TWILIO_AUTH_TOKEN: 't',
+    TWILIO_FROM: '+15005550006',
+  });
   assert.equal(s.sms?.baseUrl, 'https://api.twilio.com');
   assert.equal(s.smtp, null);
   assert.equal(s.ttlSeconds, 600);

@@ -42,7 +42,7 @@ type Field = {
 };
 const byName = (c: { result: { fields: Field[] } }) => Object.fromEntries(c.result.fields.map((f) => [f.name, f]));
 
-routeSecurityTests('document ai', () => t, {
+routeSecurityTests('checkDocumentAi', () => t, {
   method: 'POST',
   url: () => '/v1/checks/document-ai',
   scope: 'checks:write',

@@ -32,7 +32,7 @@ async function bombPng(width: number, height: number): Promise<Buffer> {
 
 const tiny = b64(Buffer.from('plain text, not a picture'));
 
-routeSecurityTests('document check', () => t, {
+routeSecurityTests('createDocumentCheck', () => t, {
   method: 'POST',
   url: () => '/v1/checks/document',
   scope: 'checks:write',

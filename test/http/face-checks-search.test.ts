@@ -36,14 +36,14 @@ const search = async (o: Tenant, body: Record<string, unknown>) => {
   return res.json();
 };
 
-routeSecurityTests('face-search', () => t, {
+routeSecurityTests('createFaceSearchCheck', () => t, {
   method: 'POST',
   url: () => '/v1/checks/face-search',
   scope: 'checks:write',
   body: { image: tiny },
   malformed: { body: { image: tiny, k: 0 }, field: 'k' },
 });
-routeSecurityTests('enrol face', () => t, {
+routeSecurityTests('createFaceEnrollment', () => t, {
   method: 'POST',
   url: () => '/v1/checks/face-search/enrollments',
   scope: 'checks:write',
@@ -52,13 +52,13 @@ routeSecurityTests('enrol face', () => t, {
 });
 if (dataDir) {
   const create = async (_t: TestApp, o: Tenant) => enrol(o, 'img5.jpg', 'cus_sec');
-  routeSecurityTests('get face enrolment', () => t, {
+  routeSecurityTests('getFaceEnrollment', () => t, {
     method: 'GET',
     url: (id) => `/v1/checks/face-search/enrollments/${id}`,
     scope: 'checks:read',
     create,
   });
-  routeSecurityTests('delete face enrolment', () => t, {
+  routeSecurityTests('deleteFaceEnrollment', () => t, {
     method: 'DELETE',
     url: (id) => `/v1/checks/face-search/enrollments/${id}`,
     scope: 'checks:write',
@@ -162,13 +162,7 @@ describe('face search over enrolled faces', { skip }, () => {
 
 describe('face search on pgvector when the operator turns it on', { skip: skip || false }, () => {
   test('FACE_SEARCH_PGVECTOR=true searches the HNSW index where the database has it, with the same answer', async (ctx) => {
-    process.env.FACE_SEARCH_PGVECTOR = 'true';
-    let other: TestApp;
-    try {
-      other = await createTestApp();
-    } finally {
-      delete process.env.FACE_SEARCH_PGVECTOR;
-    }
+    const other = await createTestApp({ env: { FACE_SEARCH_PGVECTOR: 'true' } });
     try {
       if (!other.db.hasVector) {
         ctx.skip('this database has no pgvector: the in-process index serves it');

@@ -66,21 +66,21 @@ function multipart(
 }
 
 const tiny = b64(Buffer.from('not an image at all'));
-routeSecurityTests('liveness', () => t, {
+routeSecurityTests('createLivenessCheck', () => t, {
   method: 'POST',
   url: () => '/v1/checks/liveness',
   scope: 'checks:write',
   body: { image: tiny },
   malformed: { body: { image: 42 }, field: 'image' },
 });
-routeSecurityTests('face-match', () => t, {
+routeSecurityTests('createFaceMatchCheck', () => t, {
   method: 'POST',
   url: () => '/v1/checks/face-match',
   scope: 'checks:write',
   body: { selfie: tiny, reference: tiny },
   malformed: { body: { selfie: tiny }, field: 'reference' },
 });
-routeSecurityTests('age-estimation', () => t, {
+routeSecurityTests('createAgeEstimationCheck', () => t, {
   method: 'POST',
   url: () => '/v1/checks/age-estimation',
   scope: 'checks:write',

@@ -13,7 +13,7 @@ const definition = structuredClone(DEFAULT_JOURNEYS[1]!.definition);
 const body = { key: 'screen_light', name: 'Light screening', definition, publish: true };
 
 describe('POST /v1/journeys', () => {
-  routeSecurityTests('create journey', app, {
+  routeSecurityTests('createJourney', app, {
     method: 'POST',
     url: () => '/v1/journeys',
     scope: 'journeys:write',
@@ -83,7 +83,7 @@ describe('POST /v1/journeys', () => {
 });
 
 describe('GET /v1/journeys', () => {
-  routeSecurityTests('list journeys', app, { method: 'GET', url: () => '/v1/journeys', scope: 'journeys:read' });
+  routeSecurityTests('listJourneys', app, { method: 'GET', url: () => '/v1/journeys', scope: 'journeys:read' });
 
   test('a new tenant finds the default journeys published in both environments, seeded once', async () => {
     const owner = await t.tenant();
@@ -128,7 +128,7 @@ describe('POST /v1/journeys/{key}/versions/{version}/publish', () => {
   const createDraft = async (tt: TestApp, owner: { sandboxKey: string }) =>
     (await tt.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, key: 'sec_draft', publish: false } })).json()
       .key as string;
-  routeSecurityTests('publish journey version', app, {
+  routeSecurityTests('publishJourneyVersion', app, {
     method: 'POST',
     url: (key) => `/v1/journeys/${key}/versions/1/publish`,
     scope: 'journeys:write',

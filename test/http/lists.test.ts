@@ -13,7 +13,7 @@ const create = async (tt: TestApp, owner: { sandboxKey: string }) =>
   (await tt.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body })).json().id as string;
 
 describe('POST /v1/lists/{list}/entries', () => {
-  routeSecurityTests('create entry', app, {
+  routeSecurityTests('createListEntry', app, {
     method: 'POST',
     url: () => '/v1/lists/blocklist/entries',
     scope: 'lists:write',
@@ -49,7 +49,7 @@ describe('POST /v1/lists/{list}/entries', () => {
 });
 
 describe('GET /v1/lists/{list}/entries', () => {
-  routeSecurityTests('list entries', app, { method: 'GET', url: () => '/v1/lists/blocklist/entries', scope: 'lists:read' });
+  routeSecurityTests('listListEntries', app, { method: 'GET', url: () => '/v1/lists/blocklist/entries', scope: 'lists:read' });
 
   test('pages through every entry exactly once, even while new ones are added', async () => {
     const owner = await t.tenant();
@@ -84,8 +84,8 @@ describe('GET /v1/lists/{list}/entries', () => {
 });
 
 describe('GET and DELETE /v1/lists/{list}/entries/{id}', () => {
-  routeSecurityTests('get entry', app, { method: 'GET', url: (id) => `/v1/lists/blocklist/entries/${id}`, scope: 'lists:read', create });
-  routeSecurityTests('delete entry', app, {
+  routeSecurityTests('getListEntry', app, { method: 'GET', url: (id) => `/v1/lists/blocklist/entries/${id}`, scope: 'lists:read', create });
+  routeSecurityTests('deleteListEntry', app, {
     method: 'DELETE',
     url: (id) => `/v1/lists/blocklist/entries/${id}`,
     scope: 'lists:write',

@@ -16,8 +16,7 @@ import { indexCacheFor } from '../../src/modules/checks/screening/index-cache.js
 let t: TestApp;
 before(async () => {
   // No screening requests here: keep the background index builds of the imported lists out of the timings.
-  process.env.SCREENING_INDEX_REFRESH_MS = '3600000';
-  t = await createTestApp();
+  t = await createTestApp({ env: { SCREENING_INDEX_REFRESH_MS: '3600000' } });
 });
 after(() => t.close());
 const app = () => t;
@@ -28,23 +27,28 @@ const create = async (tt: TestApp, o: Tenant) =>
   (await tt.call('POST', '/v1/monitoring/subjects', { key: o.sandboxKey, body: subject })).json().id as string;
 
 describe('monitoring subjects', () => {
-  routeSecurityTests('enrol subject', app, {
+  routeSecurityTests('enrolMonitoredSubject', app, {
     method: 'POST',
     url: () => '/v1/monitoring/subjects',
     scope: 'screening:write',
     body: subject,
     malformed: { body: { ...subject, entity_type: 'planet' }, field: 'entity_type' },
   });
-  routeSecurityTests('list subjects', app, { method: 'GET', url: () => '/v1/monitoring/subjects', scope: 'screening:read' });
-  routeSecurityTests('get subject', app, { method: 'GET', url: (id) => `/v1/monitoring/subjects/${id}`, scope: 'screening:read', create });
-  routeSecurityTests('unenrol subject', app, {
+  routeSecurityTests('listMonitoredSubjects', app, { method: 'GET', url: () => '/v1/monitoring/subjects', scope: 'screening:read' });
+  routeSecurityTests('getMonitoredSubject', app, {
+    method: 'GET',
+    url: (id) => `/v1/monitoring/subjects/${id}`,
+    scope: 'screening:read',
+    create,
+  });
+  routeSecurityTests('unenrolMonitoredSubject', app, {
     method: 'DELETE',
     url: (id) => `/v1/monitoring/subjects/${id}`,
     scope: 'screening:write',
     create,
   });
-  routeSecurityTests('list alerts', app, { method: 'GET', url: () => '/v1/monitoring/alerts', scope: 'screening:read' });
-  routeSecurityTests('get alert', app, {
+  routeSecurityTests('listMonitoringAlerts', app, { method: 'GET', url: () => '/v1/monitoring/alerts', scope: 'screening:read' });
+  routeSecurityTests('getMonitoringAlert', app, {
     method: 'GET',
     url: (id) => `/v1/monitoring/alerts/${id}`,
     scope: 'screening:read',

@@ -24,7 +24,7 @@ const body = (s: PoaSample, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-routeSecurityTests('proof of address', () => t, {
+routeSecurityTests('checkProofOfAddress', () => t, {
   method: 'POST',
   url: () => '/v1/checks/proof-of-address',
   scope: 'checks:write',

@@ -28,16 +28,17 @@ async function drafted(o: Tenant, over: Record<string, unknown> = {}) {
 }
 
 describe('rules: draft, validation, maker-checker publication', () => {
-  routeSecurityTests('get rules', app, { method: 'GET', url: () => '/v1/rules', scope: 'rules:read' });
-  routeSecurityTests('get rule draft', app, { method: 'GET', url: () => '/v1/rules/draft', scope: 'rules:read' });
-  routeSecurityTests('create rule', app, {
+  routeSecurityTests('getRules', app, { method: 'GET', url: () => '/v1/rules', scope: 'rules:read' });
+  routeSecurityTests('getRuleDraft', app, { method: 'GET', url: () => '/v1/rules/draft', scope: 'rules:read' });
+  routeSecurityTests('diffRules', app, { method: 'GET', url: () => '/v1/rules/diff?from=1&to=draft', scope: 'rules:read' });
+  routeSecurityTests('createRule', app, {
     method: 'POST',
     url: () => '/v1/rules',
     scope: 'rules:write',
     body: rule(),
     malformed: { body: rule({ score: 'high' }), field: 'score' },
   });
-  routeSecurityTests('update rule', app, {
+  routeSecurityTests('updateRule', app, {
     method: 'PATCH',
     url: (id) => `/v1/rules/${id}`,
     scope: 'rules:write',
@@ -45,28 +46,28 @@ describe('rules: draft, validation, maker-checker publication', () => {
     create: async (_tt, o) => (await drafted(o)).rule.id,
     malformed: { body: { severity: 'urgent' }, field: 'severity' },
   });
-  routeSecurityTests('update rule draft', app, {
+  routeSecurityTests('updateRuleDraft', app, {
     method: 'PATCH',
     url: () => '/v1/rules/draft',
     scope: 'rules:write',
     body: { change_note: 'x' },
     malformed: { body: { change_note: 5 }, field: 'change_note' },
   });
-  routeSecurityTests('validate rules', app, {
+  routeSecurityTests('validateRules', app, {
     method: 'POST',
     url: () => '/v1/rules/validate',
     scope: 'rules:read',
     body: { expression: 'tx.amount > 1.0' },
     malformed: { body: { expression: 1 }, field: 'expression' },
   });
-  routeSecurityTests('publish rules', app, {
+  routeSecurityTests('publishRules', app, {
     method: 'POST',
     url: () => '/v1/rules/publish',
     scope: 'rules:write',
     body: { revision: 1 },
     malformed: { body: { revision: 'one' }, field: 'revision' },
   });
-  routeSecurityTests('snooze rule', app, {
+  routeSecurityTests('snoozeRule', app, {
     method: 'POST',
     url: (id) => `/v1/rules/${id}/snoozes`,
     scope: 'rules:write',

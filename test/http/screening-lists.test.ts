@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { runCommand } from '../../src/cli/commands.js';
 import { sharedData, SKIP_NO_DATA } from '../../src/providers/lists/fixtures/shared-data.js';
 import { snapshots } from '../../src/modules/checks/screening/snapshot-repository.js';
 import { listSyncSchedule, screeningJobHandlers } from '../../src/modules/checks/screening/jobs.js';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError, type Config, type EnvVars } from '../../src/config.js';
 import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
 import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import { sandboxList } from '../../src/providers/lists/sandbox-list.js';
@@ -29,10 +29,12 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
+/** The configuration the CLI runs with: the app's, or one a test built (LIST_SYNC_SOURCES …). */
+let cliConfig: Config | undefined;
 async function cli(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await runCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, cliConfig ?? t.config);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -158,25 +160,27 @@ describe('lists import, list and sync', () => {
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });
     after(async () => {
-      delete process.env.LIST_SYNC_SOURCES;
-      delete process.env.LIST_SYNC_URL_UN;
+      cliConfig = undefined;
       await new Promise<void>((r) => server.close(() => r()));
     });
 
     test('the lists.sync job is scheduled only when enabled; a network failure fails it for a retry', async () => {
-      assert.deepEqual(listSyncSchedule({}), []);
-      assert.deepEqual(listSyncSchedule({ LIST_SYNC_SOURCES: 'un', LIST_SYNC_INTERVAL_MINUTES: '60' }), [
+      const schedule = (env: EnvVars) => listSyncSchedule(testConfig({}, env).checks.screening);
+      assert.deepEqual(schedule({}), []);
+      assert.deepEqual(schedule({ LIST_SYNC_SOURCES: 'un', LIST_SYNC_INTERVAL_MINUTES: '60' }), [
         { queue: 'lists.sync', everyMs: 3_600_000 },
       ]);
       assert.throws(
-        () => listSyncSchedule({ LIST_SYNC_SOURCES: 'un,nowhere' }),
-        (e: Error) => e instanceof ConfigError && /nowhere/.test(e.message),
+        () => schedule({ LIST_SYNC_SOURCES: 'un,nowhere' }),
+        (e: Error) => e instanceof ConfigError && /LIST_SYNC_SOURCES/.test(e.message) && /nowhere/.test(e.message),
       );
-      assert.throws(() => listSyncSchedule({ LIST_SYNC_SOURCES: 'un', LIST_SYNC_URL_UN: 'ftp://x' }), ConfigError);
-      process.env.LIST_SYNC_SOURCES = 'un';
-      process.env.LIST_SYNC_URL_UN = `${base}/down.xml`;
+      assert.throws(
+        () => schedule({ LIST_SYNC_SOURCES: 'un', LIST_SYNC_URL_UN: 'ftp://x' }),
+        (e: Error) => e instanceof ConfigError && /LIST_SYNC_URL_UN/.test(e.message),
+      );
+      const settings = testConfig({}, { LIST_SYNC_SOURCES: 'un', LIST_SYNC_URL_UN: `${base}/down.xml` }).checks.screening;
       const before = await snapshots.activeFor(t.db, 'un');
-      const job = screeningJobHandlers(t.db)['lists.sync']!;
+      const job = screeningJobHandlers(t.db, settings)['lists.sync']!;
       await assert.rejects(
         job({ id: 'job_test', queue: 'lists.sync', payload: {}, attempts: 1, max_attempts: 3 }),
         /list sync failed for un: download failed: HTTP 503/,
@@ -185,15 +189,15 @@ describe('lists import, list and sync', () => {
     });
 
     test('sync is refused until the operator enables it', async () => {
-      delete process.env.LIST_SYNC_SOURCES;
+      cliConfig = undefined;
       const r = await cli('lists', 'sync');
       assert.equal(r.code, 64);
       assert.match(r.err, /LIST_SYNC_SOURCES/);
     });
 
     test('a good download activates; a truncated one never replaces the active snapshot', { skip: un ? false : SKIP_NO_DATA }, async () => {
-      process.env.LIST_SYNC_SOURCES = 'un';
-      process.env.LIST_SYNC_URL_UN = `${base}/good.xml`;
+      const sync = (file: string) => (cliConfig = testConfig({}, { LIST_SYNC_SOURCES: 'un', LIST_SYNC_URL_UN: `${base}/${file}` }));
+      sync('good.xml');
       const good = await cli('lists', 'sync', '--json');
       assert.equal(good.code, 0, good.err + good.out);
       const [g] = JSON.parse(good.out);
@@ -202,7 +206,7 @@ describe('lists import, list and sync', () => {
       assert.equal(active?.id, g.snapshotId);
       assert.equal(active?.entity_count, 1003);
 
-      process.env.LIST_SYNC_URL_UN = `${base}/truncated.xml`;
+      sync('truncated.xml');
       const bad = await cli('lists', 'sync');
       assert.equal(bad.code, 1);
       assert.match(bad.out, /un: FAILED \(bad data\)/);
@@ -212,7 +216,7 @@ describe('lists import, list and sync', () => {
       );
       assert.ok(failed);
 
-      process.env.LIST_SYNC_URL_UN = `${base}/missing.xml`;
+      sync('missing.xml');
       const gone = await cli('lists', 'sync', '--source', 'un');
       assert.equal(gone.code, 1);
       assert.match(gone.out, /HTTP 404/);

@@ -19,7 +19,7 @@ const ok = async (key: string, body: unknown) => {
 };
 
 describe('POST /v1/checks/screening', () => {
-  routeSecurityTests('screening check', app, {
+  routeSecurityTests('createScreeningCheck', app, {
     method: 'POST',
     url: () => '/v1/checks/screening',
     scope: 'checks:write',

@@ -14,7 +14,7 @@ let t: TestApp;
 before(async () => (t = await createTestApp()));
 after(() => t.close());
 const app = () => t;
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db }) }).drain();
+const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config }) }).drain();
 
 const line = (o: Record<string, unknown>) => JSON.stringify(o);
 const row = (i: number, over: Record<string, unknown> = {}) => ({
@@ -33,21 +33,21 @@ const importBody = (rows: Record<string, unknown>[]) => ({ format: 'jsonl', data
 const call = (o: Tenant, method: 'GET' | 'POST', url: string, body?: unknown) => t.call(method, url, { key: o.sandboxKey, body });
 
 describe('POST /v1/transactions/imports and POST /v1/rules/backtest', () => {
-  routeSecurityTests('import transactions', app, {
+  routeSecurityTests('importTransactions', app, {
     method: 'POST',
     url: () => '/v1/transactions/imports',
     scope: 'transactions:write',
     body: importBody([row(1)]),
     malformed: { body: { format: 'xml', data: 'x' }, field: 'format' },
   });
-  routeSecurityTests('create backtest', app, {
+  routeSecurityTests('createRuleBacktest', app, {
     method: 'POST',
     url: () => '/v1/rules/backtest',
     scope: 'rules:write',
     body: { from: '2025-01-01T00:00:00Z', to: '2025-02-01T00:00:00Z' },
     malformed: { body: { from: 'yesterday', to: '2025-02-01T00:00:00Z' }, field: 'from' },
   });
-  routeSecurityTests('get backtest', app, {
+  routeSecurityTests('getRuleBacktest', app, {
     method: 'GET',
     url: (id) => `/v1/rules/backtests/${id}`,
     scope: 'rules:read',
@@ -101,10 +101,15 @@ describe('POST /v1/transactions/imports and POST /v1/rules/backtest', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'verity-txi-')), 'history.jsonl');
     writeFileSync(file, jsonl([1, 2, 3].map((i) => row(i))));
     const out: string[] = [];
-    const code = await runCommand(t.db, ['transactions', 'import', file, '--account', o.accountId, '--environment', 'sandbox'], {
-      out: (l) => out.push(l),
-      err: (l) => out.push(l),
-    });
+    const code = await runCommand(
+      t.db,
+      ['transactions', 'import', file, '--account', o.accountId, '--environment', 'sandbox'],
+      {
+        out: (l) => out.push(l),
+        err: (l) => out.push(l),
+      },
+      t.config,
+    );
     assert.equal(code, 0, out.join('\n'));
     assert.match(out[0]!, /1\/1 chunks, 3 imported/);
     assert.match(out.at(-1)!, /done: 3 imported/);

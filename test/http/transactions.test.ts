@@ -50,20 +50,20 @@ async function publish(o: Tenant, draft: { aggregates?: unknown[]; thresholds?: 
 }
 
 describe('POST /v1/transactions, GET /v1/transactions/{id}, GET /v1/transactions', () => {
-  routeSecurityTests('create transaction', app, {
+  routeSecurityTests('createTransaction', app, {
     method: 'POST',
     url: () => '/v1/transactions',
     scope: 'transactions:write',
     body: txn(),
     malformed: { body: txn({ amount: '1e5' }), field: 'amount' },
   });
-  routeSecurityTests('get transaction', app, {
+  routeSecurityTests('getTransaction', app, {
     method: 'GET',
     url: (id) => `/v1/transactions/${id}`,
     scope: 'transactions:read',
     create: async (_tt, o) => (await post(o, txn())).json().id,
   });
-  routeSecurityTests('list transactions', app, { method: 'GET', url: () => '/v1/transactions', scope: 'transactions:read' });
+  routeSecurityTests('listTransactions', app, { method: 'GET', url: () => '/v1/transactions', scope: 'transactions:read' });
 
   test('without a published rule set: approved, stored, retrievable, listed; a repeat of the reference is idempotent', async () => {
     const o = await t.tenant();

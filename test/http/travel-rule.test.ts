@@ -46,28 +46,28 @@ const createCounterparty = async (tt: TestApp, o: Tenant) =>
   ).json().id as string;
 
 describe('Travel Rule routes: security', () => {
-  routeSecurityTests('create message', app, {
+  routeSecurityTests('createTravelRuleMessage', app, {
     method: 'POST',
     url: () => '/v1/travel-rule/messages',
     scope: 'travel_rule:write',
     body: manual(),
     malformed: { body: manual({ amount: 'lots' }), field: 'amount' },
   });
-  routeSecurityTests('list messages', app, { method: 'GET', url: () => '/v1/travel-rule/messages', scope: 'travel_rule:read' });
-  routeSecurityTests('get message', app, {
+  routeSecurityTests('listTravelRuleMessages', app, { method: 'GET', url: () => '/v1/travel-rule/messages', scope: 'travel_rule:read' });
+  routeSecurityTests('getTravelRuleMessage', app, {
     method: 'GET',
     url: (id) => `/v1/travel-rule/messages/${id}`,
     scope: 'travel_rule:read',
     create: createManual,
   });
-  routeSecurityTests('review message', app, {
+  routeSecurityTests('reviewTravelRuleMessage', app, {
     method: 'POST',
     url: (id) => `/v1/travel-rule/messages/${id}/review`,
     scope: 'travel_rule:write',
     body: {},
     create: createManual,
   });
-  routeSecurityTests('reject message', app, {
+  routeSecurityTests('rejectTravelRuleMessage', app, {
     method: 'POST',
     url: (id) => `/v1/travel-rule/messages/${id}/reject`,
     scope: 'travel_rule:write',
@@ -75,7 +75,7 @@ describe('Travel Rule routes: security', () => {
     create: createManual,
     malformed: { body: { code: 'because', message: 'no' }, field: 'code' },
   });
-  routeSecurityTests('accept message', app, {
+  routeSecurityTests('acceptTravelRuleMessage', app, {
     method: 'POST',
     url: (id) => `/v1/travel-rule/messages/${id}/accept`,
     scope: 'travel_rule:write',
@@ -83,15 +83,57 @@ describe('Travel Rule routes: security', () => {
     create: createManual,
     malformed: { body: {}, field: 'destination_address' },
   });
-  routeSecurityTests('list counterparties', app, { method: 'GET', url: () => '/v1/travel-rule/counterparties', scope: 'travel_rule:read' });
-  routeSecurityTests('create counterparty', app, {
+  routeSecurityTests('sendTravelRuleMessage', app, {
+    method: 'POST',
+    url: (id) => `/v1/travel-rule/messages/${id}/send`,
+    scope: 'travel_rule:write',
+    body: {},
+    create: createManual,
+    malformed: { body: { note: 7 }, field: 'note' },
+  });
+  routeSecurityTests('requestTravelRuleMessageRepair', app, {
+    method: 'POST',
+    url: (id) => `/v1/travel-rule/messages/${id}/request-repair`,
+    scope: 'travel_rule:write',
+    body: { code: 'missing_fields', message: 'the address' },
+    create: createManual,
+    malformed: { body: { code: 'because', message: 'x' }, field: 'code' },
+  });
+  routeSecurityTests('confirmTravelRuleMessage', app, {
+    method: 'POST',
+    url: (id) => `/v1/travel-rule/messages/${id}/confirm`,
+    scope: 'travel_rule:write',
+    body: { tx_hash: 'a'.repeat(64) },
+    create: createManual,
+    malformed: { body: { tx_hash: 'short' }, field: 'tx_hash' },
+  });
+  routeSecurityTests('cancelTravelRuleMessage', app, {
+    method: 'POST',
+    url: (id) => `/v1/travel-rule/messages/${id}/cancel`,
+    scope: 'travel_rule:write',
+    body: { reason: 'wrong amount' },
+    create: createManual,
+    malformed: { body: {}, field: 'reason' },
+  });
+  routeSecurityTests('getTravelRuleCounterparty', app, {
+    method: 'GET',
+    url: (id) => `/v1/travel-rule/counterparties/${id}`,
+    scope: 'travel_rule:read',
+    create: createCounterparty,
+  });
+  routeSecurityTests('listTravelRuleCounterparties', app, {
+    method: 'GET',
+    url: () => '/v1/travel-rule/counterparties',
+    scope: 'travel_rule:read',
+  });
+  routeSecurityTests('createTravelRuleCounterparty', app, {
     method: 'POST',
     url: () => '/v1/travel-rule/counterparties',
     scope: 'travel_rule:write',
     body: { name: 'Gamma', legal_name: 'Gamma VASP SA' },
     malformed: { body: { name: 'Gamma' }, field: 'legal_name' },
   });
-  routeSecurityTests('update counterparty', app, {
+  routeSecurityTests('updateTravelRuleCounterparty', app, {
     method: 'PATCH',
     url: (id) => `/v1/travel-rule/counterparties/${id}`,
     scope: 'travel_rule:write',
@@ -99,8 +141,8 @@ describe('Travel Rule routes: security', () => {
     create: createCounterparty,
     malformed: { body: { due_diligence_status: 'fine' }, field: 'due_diligence_status' },
   });
-  routeSecurityTests('get settings', app, { method: 'GET', url: () => '/v1/travel-rule/settings', scope: 'travel_rule:read' });
-  routeSecurityTests('update settings', app, {
+  routeSecurityTests('getTravelRuleSettings', app, { method: 'GET', url: () => '/v1/travel-rule/settings', scope: 'travel_rule:read' });
+  routeSecurityTests('updateTravelRuleSettings', app, {
     method: 'PATCH',
     url: () => '/v1/travel-rule/settings',
     scope: 'travel_rule:write',

@@ -29,9 +29,7 @@ before(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.env.IMPORT_MEDIA_ALLOW_PRIVATE_NETWORKS = 'true';
-  t = await createTestApp();
-  delete process.env.IMPORT_MEDIA_ALLOW_PRIVATE_NETWORKS;
+  t = await createTestApp({ env: { IMPORT_MEDIA_ALLOW_PRIVATE_NETWORKS: 'true' } });
   strict = await createTestApp({ config: { bodyLimitBytes: 1024 * 1024 } });
 });
 after(async () => {
@@ -74,7 +72,7 @@ async function importOne(owner: Tenant, rec: Record<string, unknown>) {
 }
 
 describe('POST /v1/verifications/imports', () => {
-  routeSecurityTests('import', app, {
+  routeSecurityTests('importVerifications', app, {
     method: 'POST',
     url: () => '/v1/verifications/imports',
     scope: 'verifications:write',
@@ -481,7 +479,7 @@ describe('POST /v1/verifications/imports', () => {
 });
 
 describe('imported sessions elsewhere in the API', () => {
-  routeSecurityTests('get import', app, {
+  routeSecurityTests('getVerificationImport', app, {
     method: 'GET',
     url: (id) => `/v1/verifications/imports/${id}`,
     scope: 'verifications:read',

@@ -24,7 +24,8 @@ before(async () => {
 after(() => t.close());
 const app = () => t;
 
-const drain = () => new JobRunner({ db: t.db, handlers: { ...buildJobHandlers({ db: t.db }), ...retentionJobHandlers(t.db) } }).drain();
+const drain = () =>
+  new JobRunner({ db: t.db, handlers: { ...buildJobHandlers({ db: t.db, config: t.config }), ...retentionJobHandlers(t.db) } }).drain();
 const body = (reference: string) => ({ journey: 'kyc_standard', subject: { type: 'individual', reference, country: 'DE' } });
 // A real 1×1 PNG and a small JPEG-looking payload: bytes must come back exactly.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -76,7 +77,7 @@ async function decidedWithMedia(owner: Tenant, reference = 'sandbox_approved', r
 const get = (owner: Tenant, url: string) => t.call('GET', url, { key: owner.sandboxKey });
 
 describe('GET /v1/verifications/{id}/evidence', () => {
-  routeSecurityTests('evidence', app, {
+  routeSecurityTests('getVerificationEvidence', app, {
     method: 'GET',
     url: (id) => `/v1/verifications/${id}/evidence`,
     scope: 'verifications:read',
@@ -236,7 +237,7 @@ async function pdfText(pdf: Buffer): Promise<{ pages: number; text: string }> {
 }
 
 describe('GET /v1/verifications/{id}/report', () => {
-  routeSecurityTests('report', app, {
+  routeSecurityTests('getVerificationReport', app, {
     method: 'GET',
     url: (id) => `/v1/verifications/${id}/report`,
     scope: 'verifications:read',
@@ -298,7 +299,7 @@ describe('GET /v1/verifications/{id}/report', () => {
 });
 
 describe('DELETE /v1/verifications/{id}', () => {
-  routeSecurityTests('delete verification', app, {
+  routeSecurityTests('deleteVerification', app, {
     method: 'DELETE',
     url: (id) => `/v1/verifications/${id}`,
     scope: 'verifications:write',

@@ -13,13 +13,13 @@ after(() => t.close());
 const app = () => t;
 
 const body = (reference: string, journey = 'kyc_standard') => ({ journey, subject: { type: 'individual', reference, country: 'DE' } });
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db }) }).drain();
+const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config }) }).drain();
 const eventTypes = async (id: string) =>
   (await t.db.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY id', [id])).map((e) => e.type);
 const endLifetimes = (ids: string[]) => t.db.query('UPDATE sessions SET expires_at = now() WHERE id = ANY($1::text[])', [ids]);
 
 describe('GET /v1/sandbox/subjects', () => {
-  routeSecurityTests('sandbox subjects', app, { method: 'GET', url: () => '/v1/sandbox/subjects', scope: 'verifications:read' });
+  routeSecurityTests('listSandboxSubjects', app, { method: 'GET', url: () => '/v1/sandbox/subjects', scope: 'verifications:read' });
 
   test('lists a subject for every one of the eight states; production keys get 404', async () => {
     const owner = await t.tenant();
@@ -132,7 +132,7 @@ describe('sandbox forced outcomes', () => {
 });
 
 describe('GET /v1/verifications', () => {
-  routeSecurityTests('list verifications', app, { method: 'GET', url: () => '/v1/verifications', scope: 'verifications:read' });
+  routeSecurityTests('listVerifications', app, { method: 'GET', url: () => '/v1/verifications', scope: 'verifications:read' });
 
   test('filters by status, journey, decision and created range; pages with a cursor', async () => {
     const owner = await t.tenant();

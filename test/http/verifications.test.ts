@@ -20,7 +20,7 @@ const body = {
 };
 const create = async (tt: TestApp, owner: { sandboxKey: string }, b: unknown = body) =>
   (await tt.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: b })).json().id as string;
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db }) }).drain();
+const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config }) }).drain();
 const events = (id: string) =>
   t.db.query<{ type: string; data: Record<string, unknown> }>('SELECT type, data FROM events WHERE resource_id = $1 ORDER BY id', [id]);
 const trail = async (id: string) =>
@@ -32,7 +32,7 @@ const trail = async (id: string) =>
   ).map((r) => `${r.from_status}>${r.event}>${r.to_status}`);
 
 describe('POST /v1/verifications', () => {
-  routeSecurityTests('create verification', app, {
+  routeSecurityTests('createVerification', app, {
     method: 'POST',
     url: () => '/v1/verifications',
     scope: 'verifications:write',
@@ -134,7 +134,7 @@ describe('POST /v1/verifications', () => {
 });
 
 describe('GET /v1/verifications/{id} and expiry', () => {
-  routeSecurityTests('get verification', app, {
+  routeSecurityTests('getVerification', app, {
     method: 'GET',
     url: (id) => `/v1/verifications/${id}`,
     scope: 'verifications:read',
@@ -215,13 +215,13 @@ describe('transitions under concurrency', () => {
 });
 
 describe('decisions', () => {
-  routeSecurityTests('get decision', app, {
+  routeSecurityTests('getVerificationDecision', app, {
     method: 'GET',
     url: (id) => `/v1/verifications/${id}/decision`,
     scope: 'verifications:read',
     create,
   });
-  routeSecurityTests('record decision', app, {
+  routeSecurityTests('recordVerificationDecision', app, {
     method: 'POST',
     url: (id) => `/v1/verifications/${id}/decision`,
     scope: 'verifications:write',

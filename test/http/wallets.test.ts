@@ -73,62 +73,67 @@ const createMonitor = async (tt: TestApp, o: Tenant) =>
     .id as string;
 
 describe('wallet routes: security', () => {
-  routeSecurityTests('screen wallet', app, {
+  routeSecurityTests('screenWallet', app, {
     method: 'POST',
     url: () => '/v1/wallets/screen',
     scope: 'wallets:write',
     body: { address: A(1) },
     malformed: { body: { address: A(1), chain: 'dogecoin-classic' }, field: 'chain' },
   });
-  routeSecurityTests('get wallet screening', app, {
+  routeSecurityTests('getWalletScreening', app, {
     method: 'GET',
     url: (id) => `/v1/wallets/screenings/${id}`,
     scope: 'wallets:read',
     create: createScreening,
   });
-  routeSecurityTests('monitor wallet', app, {
+  routeSecurityTests('monitorWallet', app, {
     method: 'POST',
     url: () => '/v1/wallets/monitor',
     scope: 'wallets:write',
     body: { address: A(2), subject_reference: 'cus_1' },
     malformed: { body: { address: A(2) }, field: 'subject_reference' },
   });
-  routeSecurityTests('list wallet monitors', app, { method: 'GET', url: () => '/v1/wallets/monitors', scope: 'wallets:read' });
-  routeSecurityTests('get wallet monitor', app, {
+  routeSecurityTests('listWalletMonitors', app, { method: 'GET', url: () => '/v1/wallets/monitors', scope: 'wallets:read' });
+  routeSecurityTests('getWalletMonitor', app, {
     method: 'GET',
     url: (id) => `/v1/wallets/monitors/${id}`,
     scope: 'wallets:read',
     create: createMonitor,
   });
-  for (const move of ['pause', 'resume'])
-    routeSecurityTests(`${move} wallet monitor`, app, {
-      method: 'POST',
-      url: (id) => `/v1/wallets/monitors/${id}/${move}`,
-      scope: 'wallets:write',
-      create: createMonitor,
-    });
-  routeSecurityTests('stop wallet monitor', app, {
+  routeSecurityTests('pauseWalletMonitor', app, {
+    method: 'POST',
+    url: (id) => `/v1/wallets/monitors/${id}/pause`,
+    scope: 'wallets:write',
+    create: createMonitor,
+  });
+  routeSecurityTests('resumeWalletMonitor', app, {
+    method: 'POST',
+    url: (id) => `/v1/wallets/monitors/${id}/resume`,
+    scope: 'wallets:write',
+    create: createMonitor,
+  });
+  routeSecurityTests('stopWalletMonitor', app, {
     method: 'DELETE',
     url: (id) => `/v1/wallets/monitors/${id}`,
     scope: 'wallets:write',
     create: createMonitor,
   });
-  routeSecurityTests('import attributions', app, {
+  routeSecurityTests('importWalletAttributions', app, {
     method: 'POST',
     url: () => '/v1/wallets/attributions/imports',
     scope: 'wallets:write',
     body: { list: 'intel', content: `chain,address,category,entity\nETH,${A(3)},scam,Scam Co\n` },
     malformed: { body: { list: 'Bad List!', content: 'x' }, field: 'list' },
   });
-  routeSecurityTests('import transfers', app, {
+  routeSecurityTests('importWalletTransfers', app, {
     method: 'POST',
     url: () => '/v1/wallets/transfers/imports',
     scope: 'wallets:write',
     body: { content: `chain,tx_hash,from,to,amount\nethereum,0xab,${A(3)},${A(4)},1.5\n` },
     malformed: { body: { content: 'x', extra: 1 }, field: 'extra' },
   });
-  routeSecurityTests('get wallet policy', app, { method: 'GET', url: () => '/v1/wallets/policy', scope: 'wallets:read' });
-  routeSecurityTests('put wallet policy', app, {
+  routeSecurityTests('getWalletPolicy', app, { method: 'GET', url: () => '/v1/wallets/policy', scope: 'wallets:read' });
+  routeSecurityTests('putWalletPolicy', app, {
     method: 'PUT',
     url: () => '/v1/wallets/policy',
     scope: 'wallets:write',
@@ -519,7 +524,7 @@ test('CLI: wallets import-attributions / import-transfers run the import verbs a
   const run = async (argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const code = await runCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, t.config);
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
   const base = ['--account', o.accountId, '--environment', 'sandbox'];

@@ -8,6 +8,8 @@ import { Sealer } from '../../src/platform/crypto.js';
 
 let t: TestApp;
 let rx: WebhookReceiver;
+/** Receives the security cases' deliveries, so their kept-alive sockets never touch rx's. */
+let sink: WebhookReceiver;
 let dispatcher: WebhookDispatcher;
 before(async () => {
   t = await createTestApp({ config: {} });
@@ -27,9 +29,11 @@ before(async () => {
     workerId: 'test-worker',
   });
   rx = await new WebhookReceiver().start();
+  sink = await new WebhookReceiver().start();
 });
 after(async () => {
   await rx.close();
+  await sink.close();
   await t.close();
 });
 
@@ -50,14 +54,14 @@ async function settle(ms = 400) {
 }
 
 describe('destinations', () => {
-  routeSecurityTests('create destination', () => t, {
+  routeSecurityTests('createWebhookDestination', () => t, {
     method: 'POST',
     url: () => '/v1/webhooks',
     scope: 'webhooks:write',
     body: { url: 'https://hooks.example.org/x', event_types: ['*'] },
     malformed: { body: { url: 'https://hooks.example.org/x', event_types: [] }, field: 'event_types' },
   });
-  routeSecurityTests('get destination', () => t, {
+  routeSecurityTests('getWebhookDestination', () => t, {
     method: 'GET',
     url: (id) => `/v1/webhooks/${id}`,
     scope: 'webhooks:read',
@@ -66,7 +70,7 @@ describe('destinations', () => {
         await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })
       ).json().id,
   });
-  routeSecurityTests('rotate secret', () => t, {
+  routeSecurityTests('rotateWebhookSecret', () => t, {
     method: 'POST',
     url: (id) => `/v1/webhooks/${id}/rotate-secret`,
     scope: 'webhooks:write',
@@ -79,8 +83,8 @@ describe('destinations', () => {
   const makeDestination = async (tt: TestApp, o: Tenant) =>
     (await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: 'https://hooks.example.org/x', event_types: ['*'] } })).json()
       .id as string;
-  routeSecurityTests('list destinations', () => t, { method: 'GET', url: () => '/v1/webhooks', scope: 'webhooks:read' });
-  routeSecurityTests('update destination', () => t, {
+  routeSecurityTests('listWebhookDestinations', () => t, { method: 'GET', url: () => '/v1/webhooks', scope: 'webhooks:read' });
+  routeSecurityTests('updateWebhookDestination', () => t, {
     method: 'PATCH',
     url: (id) => `/v1/webhooks/${id}`,
     scope: 'webhooks:write',
@@ -88,21 +92,21 @@ describe('destinations', () => {
     create: makeDestination,
     malformed: { body: { event_types: [] }, field: 'event_types' },
   });
-  routeSecurityTests('delete destination', () => t, {
+  routeSecurityTests('deleteWebhookDestination', () => t, {
     method: 'DELETE',
     url: (id) => `/v1/webhooks/${id}`,
     scope: 'webhooks:write',
     create: makeDestination,
   });
-  routeSecurityTests('send test event', () => t, {
+  routeSecurityTests('sendWebhookTest', () => t, {
     method: 'POST',
     url: (id) => `/v1/webhooks/${id}/test`,
     scope: 'webhooks:write',
     create: makeDestination,
   });
-  routeSecurityTests('list deliveries', () => t, { method: 'GET', url: () => '/v1/webhook-deliveries', scope: 'webhooks:read' });
-  routeSecurityTests('list events', () => t, { method: 'GET', url: () => '/v1/events', scope: 'webhooks:read' });
-  routeSecurityTests('get event', () => t, {
+  routeSecurityTests('listWebhookDeliveries', () => t, { method: 'GET', url: () => '/v1/webhook-deliveries', scope: 'webhooks:read' });
+  routeSecurityTests('listEvents', () => t, { method: 'GET', url: () => '/v1/events', scope: 'webhooks:read' });
+  routeSecurityTests('getEvent', () => t, {
     method: 'GET',
     url: (id) => `/v1/events/${id}`,
     scope: 'webhooks:read',
@@ -310,5 +314,34 @@ describe('delivery', () => {
     const other = await t.tenant();
     assert.equal((await t.call('GET', `/v1/events/${ev}`, { key: other.sandboxKey })).statusCode, 404);
     assert.equal((await t.call('POST', `/v1/webhook-deliveries/${first.id}/redeliver`, { key: other.sandboxKey })).statusCode, 404);
+  });
+});
+
+// Last in the file: these deliver to the sink, and nothing of theirs may overlap the delivery tests' timing.
+describe('deliveries: shared security cases', () => {
+  /** A delivery of a test event to the local sink (the dispatcher fans the event out into it). */
+  const makeDelivery = async (tt: TestApp, o: Tenant) => {
+    const d = (await tt.call('POST', '/v1/webhooks', { key: o.sandboxKey, body: { url: sink.url, event_types: ['*'] } })).json().id;
+    await tt.call('POST', `/v1/webhooks/${d}/test`, { key: o.sandboxKey });
+    for (let i = 0; i < 100; i++) {
+      await dispatcher.drain();
+      const page = (await tt.call('GET', `/v1/webhook-deliveries?destination_id=${d}`, { key: o.sandboxKey })).json();
+      // Finished (succeeded or failed) before it is used, so no retry of it competes with later tests' deliveries.
+      if (page.data[0] && ['succeeded', 'failed', 'cancelled'].includes(page.data[0].state)) return page.data[0].id as string;
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    throw new Error('the test event was not delivered to a final state');
+  };
+  routeSecurityTests('getWebhookDelivery', () => t, {
+    method: 'GET',
+    url: (id) => `/v1/webhook-deliveries/${id}`,
+    scope: 'webhooks:read',
+    create: makeDelivery,
+  });
+  routeSecurityTests('redeliverWebhook', () => t, {
+    method: 'POST',
+    url: (id) => `/v1/webhook-deliveries/${id}/redeliver`,
+    scope: 'webhooks:write',
+    create: makeDelivery,
   });
 });

@@ -33,3 +33,13 @@ test('layers: engines, providers and platform stay below modules; nothing import
   assert.match(v('src/modules/index.ts', 'src/app.ts')!, /nothing imports app.ts/);
   assert.equal(v('src/server.ts', 'src/app.ts'), null);
 });
+
+test("settings: a module's config.ts is its light door, and it and its settings files import nothing heavy", () => {
+  assert.equal(v('src/config.ts', 'src/modules/checks/config.ts'), null);
+  assert.match(v('src/config.ts', 'src/modules/checks/face/settings.ts')!, /through its face/);
+  assert.equal(v('src/modules/checks/config.ts', 'src/modules/checks/face/settings.ts'), null);
+  assert.equal(v('src/modules/checks/face/settings.ts', 'src/platform/config-schema.ts'), null);
+  assert.match(v('src/modules/checks/face/settings.ts', 'src/platform/db.ts')!, /nothing heavy/);
+  assert.match(v('src/modules/capture/config.ts', 'src/modules/capture/routes.ts')!, /nothing heavy/);
+  assert.match(v('src/modules/capture/config.ts', 'src/modules/checks/config.ts')!, /nothing heavy/);
+});

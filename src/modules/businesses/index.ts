@@ -2,3 +2,4 @@
 export { REGISTRIES_USAGE, runRegistriesCommand } from './registry-cli.js';
 export { importRegistryFile, type ImportOutcome } from './registry-import.js';
 export { businessesModule } from './routes.js';
+export { BUSINESS_EVENTS } from './events.js';

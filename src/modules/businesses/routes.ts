@@ -7,14 +7,13 @@ import { searchBusinesses } from './search.js';
 import { createBusiness, prepareBusiness } from './create.js';
 import { getBusiness } from './get.js';
 import { getUbos } from './ubos.js';
-import './events.js';
 import { indexCacheFor, retainTextChecks } from './deps.js';
 import { attachDocument } from './documents.js';
 import { exportBods } from './export-bods.js';
 import { Type } from '@sinclair/typebox';
 
 export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const screening = { sealer: deps.sealer, cache: indexCacheFor(deps.db) };
+  const screening = { sealer: deps.sealer, cache: indexCacheFor(deps.db, deps.config.checks.screening.indexRefreshMs) };
   const text = retainTextChecks();
   app.addHook('onClose', text.release);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

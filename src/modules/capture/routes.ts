@@ -5,11 +5,10 @@ import type { ModuleOptions } from '../../platform/app-types.js';
 import { AppError } from '../../platform/errors.js';
 import { Type } from '@sinclair/typebox';
 import { retainFaceEngine } from '../checks/index.js';
-import { retainDocumentReader, loadDocumentSettings, type DocumentSettings } from '../checks/index.js';
+import { retainDocumentReader, type DocumentSettings } from '../checks/index.js';
 import { registerCaptureAuth } from './auth.js';
 import { CaptureSession, MediaParams, QUALITY_ISSUE_CODES, STEP_KINDS, SubmittedCapture, UploadedMedia, type StepKind } from './schemas.js';
 import { captureSessionView } from './session-view.js';
-import { loadCaptureSettings } from './settings.js';
 import { submitCaptureSession } from './submit-capture.js';
 import { tooLarge, uploadCaptureMedia } from './upload-media.js';
 import { OPERATION_DOCS } from './operation-docs.js';
@@ -50,10 +49,10 @@ const captureDoc: SwaggerTransform = ({ schema, url, ...doc }) => {
 
 /** Capture API for the hosted page and client SDKs: outside /v1, authenticated by the session token. */
 export const captureModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
-  const documents = loadDocumentSettings();
-  const capture = loadCaptureSettings();
-  const releaseReader = retainDocumentReader();
-  const releaseFace = retainFaceEngine();
+  const documents = opts.deps.config.checks.document;
+  const capture = opts.deps.config.capture;
+  const releaseReader = retainDocumentReader(documents.poolSize);
+  const releaseFace = retainFaceEngine(opts.deps.config.checks.face.poolSize);
   app.addHook('onClose', async () => {
     await Promise.all([releaseReader(), releaseFace()]);
   });

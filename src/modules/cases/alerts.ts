@@ -7,7 +7,6 @@ import { announceCaseChange } from './close-case.js';
 import { alertRows, caseRows, toAlert, type AlertRow } from './repository.js';
 import { SEVERITIES, type Severity } from './severity.js';
 import type { Alert } from './schemas.js';
-import './events.js';
 
 /** Repeats of one alert within this many seconds are counted on it rather than raised again, unless told otherwise. */
 export const DEFAULT_ALERT_COOLDOWN_SECONDS = 24 * 3600;

@@ -4,7 +4,6 @@ import { emitAudit } from '../../platform/audit.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { caseRows, type CaseRow } from './repository.js';
 import type { CaseEvent } from './state-machine.js';
-import './events.js';
 
 /** Audit row and case.updated event of one change, in the change's transaction. */
 export async function announceCaseChange(

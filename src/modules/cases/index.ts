@@ -7,3 +7,4 @@ export { ALERT_KINDS, Alert, type AlertKind } from './schemas.js';
 export type { Severity } from './severity.js';
 export { casesModule } from './routes.js';
 export { reviewSeverity } from './severity.js';
+export { CASE_EVENTS } from './events.js';

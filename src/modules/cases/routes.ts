@@ -7,7 +7,6 @@ import { IdParam, standardErrors } from '../../platform/schemas.js';
 import { Case, CasesQuery, UpdateCase } from './schemas.js';
 import { alertRows, caseRows, toCase } from './repository.js';
 import { updateCase } from './update-case.js';
-import './events.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
 /** The review queue: referred sessions and monitoring alerts as cases with owner, severity and state. */

@@ -4,10 +4,11 @@
 export { CHECK_REGISTRY, CHECK_ROUTES, JOURNEY_CHECK_TYPES, journeySettingsOf, runStep, statusesOf } from './registry.js';
 export type { JourneyCheckType } from './registry.js';
 export { withoutEngine } from './steps/outcomes.js';
+export { CHECK_EVENTS } from './events.js';
 export type { CapturedMedium, CheckRoutes, CheckTypeEntry, PipelineStep, StepOutcome, StepResources, StepState } from './check-type.js';
 // What other modules use of the check types' own modules: the family has one door.
-export { loadContactSettings, purgeContactHistory } from './contact/index.js';
-export { DOCUMENT_TYPES, getDocumentReader, loadDocumentSettings, retainDocumentReader } from './document/index.js';
+export { purgeContactHistory } from './contact/index.js';
+export { DOCUMENT_TYPES, getDocumentReader, retainDocumentReader } from './document/index.js';
 export type { DocumentSettings } from './document/index.js';
 export {
   embeddingModelKey,
@@ -48,7 +49,6 @@ export {
   evaluateScreening,
   indexCacheFor,
   listSyncSchedule,
-  loadScreeningSettings,
   retainScreeningWorker,
   runListsCommand,
   screeningInputFor,

@@ -2,6 +2,6 @@
 export { consoleModule } from './routes.js';
 export { consoleGate } from './gate.js';
 export { ConsoleAuth, createOperator, UsageProblem } from './service.js';
-export { loadConsoleSettings } from './settings.js';
+export { consoleSettings } from './settings.js';
 export { ROLES, ROLE_SCOPES, isRole, type Role } from './policy.js';
 export { listOperators, disableOperator, operatorView } from './repository.js';

@@ -1,4 +1,4 @@
-import { envReader } from '../../config.js';
+import type { ConsoleConfig } from './config.js';
 
 export interface ConsoleSettings {
   /** A session unused for this long ends (minutes). */
@@ -11,21 +11,11 @@ export interface ConsoleSettings {
   lockoutMinutes: number;
   /** Per client address the limit is this many times maxFailures (one office, several people). */
   ipFailureFactor: number;
-  /** Secure cookie: "auto" follows PUBLIC_BASE_URL's scheme (https → Secure). */
+  /** Secure cookie: unset, it follows PUBLIC_BASE_URL's scheme (https → Secure). */
   cookieSecure: boolean;
 }
 
-export function loadConsoleSettings(publicBaseUrl: string, env: NodeJS.ProcessEnv = process.env): ConsoleSettings {
-  const r = envReader(env);
-  const https = publicBaseUrl.startsWith('https:');
-  const settings: ConsoleSettings = {
-    idleMinutes: r.int('CONSOLE_IDLE_MINUTES', 30, 1, 24 * 60),
-    absoluteMinutes: r.int('CONSOLE_ABSOLUTE_MINUTES', 12 * 60, 5, 7 * 24 * 60),
-    maxFailures: r.int('CONSOLE_MAX_FAILURES', 5, 1, 100),
-    lockoutMinutes: r.int('CONSOLE_LOCKOUT_MINUTES', 15, 1, 24 * 60),
-    ipFailureFactor: 4,
-    cookieSecure: r.bool('CONSOLE_COOKIE_SECURE', https),
-  };
-  r.throwIfProblems();
-  return settings;
+/** The console's settings from its configuration section (config.console) and the public base URL. */
+export function consoleSettings(config: ConsoleConfig, publicBaseUrl: string): ConsoleSettings {
+  return { ...config, cookieSecure: config.cookieSecure ?? publicBaseUrl.startsWith('https:') };
 }

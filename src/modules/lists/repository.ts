@@ -127,3 +127,51 @@ export const listEntries = {
     });
   },
 };
+
+/** A list entry as screening reads it (values possibly sealed). */
+export interface ScreeningEntryRow {
+  id: string;
+  list: 'allowlist' | 'blocklist';
+  kind: string;
+  value: string | null;
+  normalized_value: string | null;
+  value_sealed: string | null;
+  subject_reference: string | null;
+  reason: string;
+}
+
+/**
+ * The live entries that may apply to one screening (checks/screening's list rules): screening_entity
+ * entries of the subject, and blocklist name / document_number entries matching by blind index or,
+ * for rows not yet sealed, by clear normalised value. Raw rows: the caller opens the values.
+ */
+export async function screeningListEntries(
+  db: Queryable,
+  t: Tenant,
+  q: { subjectReference: string | null; names: string[]; documents: string[]; nameIndexes: string[]; documentIndexes: string[] },
+): Promise<ScreeningEntryRow[]> {
+  return db.query<ScreeningEntryRow>(
+    `SELECT id, list, kind, value, normalized_value, value_sealed, subject_reference, reason FROM list_entries
+      WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+        AND (
+          (kind = 'screening_entity' AND subject_reference = $3)
+          OR (list = 'blocklist' AND kind = 'name' AND (value_index = ANY($6::text[]) OR normalized_value = ANY($4::text[])) AND (subject_reference IS NULL OR subject_reference = $3))
+          OR (list = 'blocklist' AND kind = 'document_number' AND (value_index = ANY($7::text[]) OR normalized_value = ANY($5::text[])) AND (subject_reference IS NULL OR subject_reference = $3))
+        )
+      ORDER BY id`,
+    [t.accountId, t.environment, q.subjectReference, q.names, q.documents, q.nameIndexes, q.documentIndexes],
+  );
+}
+
+/** Allowlist screening_entity entries ("not this person") of these subjects, live: subject_reference and entity id. */
+export async function allowlistedEntities(
+  db: Queryable,
+  t: Tenant,
+  refs: string[],
+): Promise<{ subject_reference: string; value: string }[]> {
+  return db.query<{ subject_reference: string; value: string }>(
+    `SELECT subject_reference, value FROM list_entries WHERE account_id = $1 AND environment = $2 AND list = 'allowlist' AND kind = 'screening_entity'
+       AND subject_reference = ANY($3::text[]) AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+    [t.accountId, t.environment, refs],
+  );
+}

@@ -2,3 +2,4 @@
 export { enrolSubject } from './enrol.js';
 export { monitoringJobHandlers } from './jobs.js';
 export { monitoringModule } from './routes.js';
+export { MONITORING_EVENTS } from './events.js';

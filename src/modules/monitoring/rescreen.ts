@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../platform/db.js';
 import type { Sealer } from '../../platform/crypto.js';
-import { systemContext } from '../../platform/context.js';
+import { systemContext, type RequestContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { DEFAULT_THRESHOLD } from '../../engines/screening/index.js';
@@ -17,6 +17,7 @@ import { newId } from '../../platform/ids.js';
 import { monitoredSubjects, monitoringAlerts, openQuery, type SubjectRow } from './repository.js';
 import { RESCREENING_HIT } from './events.js';
 import { openAlertCase, closeAlertCases } from '../cases/index.js';
+import { allowlistedEntities } from '../lists/index.js';
 
 export interface RescreenPayload {
   source: string;
@@ -47,11 +48,7 @@ async function allowEntries(
   t: { accountId: string; environment: string },
   refs: string[],
 ): Promise<Map<string, Set<string>>> {
-  const rows = await db.query<{ subject_reference: string; value: string }>(
-    `SELECT subject_reference, value FROM list_entries WHERE account_id = $1 AND environment = $2 AND list = 'allowlist' AND kind = 'screening_entity'
-       AND subject_reference = ANY($3::text[]) AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-    [t.accountId, t.environment, refs],
-  );
+  const rows = await allowlistedEntities(db, t as Pick<RequestContext, 'accountId' | 'environment'>, refs);
   const out = new Map<string, Set<string>>();
   for (const r of rows) out.set(r.subject_reference, (out.get(r.subject_reference) ?? new Set()).add(r.value.trim()));
   return out;

@@ -7,7 +7,6 @@ import { IdParam, standardErrors } from '../../platform/schemas.js';
 import { AlertsQuery, EnrolSubject, MonitoredSubject, MonitoringAlert, SubjectsQuery } from './schemas.js';
 import { monitoredSubjects, monitoringAlerts, toAlert, toMonitoredSubject } from './repository.js';
 import { enrolSubject, unenrolSubject } from './enrol.js';
-import './events.js';
 
 /** Ongoing monitoring: enrolled subjects are re-screened against every list update; new hits become alerts. */
 export const monitoringModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {

@@ -2,3 +2,4 @@
 export { rulesModule } from './routes.js';
 export { activeRuleSet, compiledVersion, effectiveDraft, principalOf } from './rule-set.js';
 export { ruleRows } from './repository.js';
+export { RULE_EVENTS } from './events.js';

@@ -8,7 +8,6 @@ import { ruleRows } from './repository.js';
 import { compileOrThrow, principalOf, toRuleSet } from './rule-set.js';
 import { diffDocuments } from './diff-rules.js';
 import type { PublishRules, RuleSet } from './schemas.js';
-import './events.js';
 
 const same = (a: EngineRule, b: EngineRule) => {
   const strip = ({ version: _v, author: _a, reviewed_by: _r, ...rest }: EngineRule) => JSON.stringify(rest);

@@ -24,7 +24,6 @@ import { validateRules } from './validate-rules.js';
 import { publishRules } from './publish-rules.js';
 import { diffRules } from './diff-rules.js';
 import { snoozeRule } from './snooze-rule.js';
-import './events.js';
 
 /** KYT rule sets: versions, the draft, validation, maker-checker publication, diffs and snoozes. */
 export const rulesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {

@@ -11,7 +11,6 @@ import { computeTransactionAggregates } from './aggregates.js';
 import { transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
 import { toTransaction } from './present.js';
 import type { CreateTransaction, Transaction } from './schemas.js';
-import './events.js';
 
 /** How far ahead of the server's clock occurred_at may be (clock skew), not more. */
 export const MAX_FUTURE_MS = 5 * 60_000;

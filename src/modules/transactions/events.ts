@@ -1,17 +1,19 @@
 import { Type } from '@sinclair/typebox';
-import { registerEventType } from '../../platform/event-catalog.js';
+import { defineEvent } from '../../platform/event-catalog.js';
 
-registerEventType(
-  'transaction.evaluated',
-  'A transaction submitted with POST /v1/transactions was evaluated against the published rule set (imports are not evaluated and emit nothing).',
-  Type.Object({
-    id: Type.String(),
-    reference: Type.String(),
-    subject_reference: Type.String(),
-    status: Type.Union([Type.String(), Type.Null()], { description: 'approved, review, block_and_review or declined.' }),
-    score: Type.Union([Type.Number(), Type.Null()]),
-    ruleset_version: Type.Union([Type.Integer(), Type.Null()]),
-    hits: Type.Array(Type.String(), { description: 'Keys of the active rules that hit.' }),
-    alert_ids: Type.Array(Type.String(), { description: 'Alerts raised (not deduplicated repeats).' }),
-  }),
-);
+export const TRANSACTION_EVENTS = [
+  defineEvent(
+    'transaction.evaluated',
+    'A transaction submitted with POST /v1/transactions was evaluated against the published rule set (imports are not evaluated and emit nothing).',
+    Type.Object({
+      id: Type.String(),
+      reference: Type.String(),
+      subject_reference: Type.String(),
+      status: Type.Union([Type.String(), Type.Null()], { description: 'approved, review, block_and_review or declined.' }),
+      score: Type.Union([Type.Number(), Type.Null()]),
+      ruleset_version: Type.Union([Type.Integer(), Type.Null()]),
+      hits: Type.Array(Type.String(), { description: 'Keys of the active rules that hit.' }),
+      alert_ids: Type.Array(Type.String(), { description: 'Alerts raised (not deduplicated repeats).' }),
+    }),
+  ),
+];

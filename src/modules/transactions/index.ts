@@ -4,3 +4,4 @@ export { rulesBacktestModule } from './backtest-routes.js';
 export { backtestJobHandlers, runBacktest } from './backtest.js';
 export { importTransactions } from './import-transactions.js';
 export { runTransactionsImport, TRANSACTIONS_USAGE } from './import-cli.js';
+export { TRANSACTION_EVENTS } from './events.js';

@@ -9,7 +9,6 @@ import { importTransactions } from './import-transactions.js';
 import { createTransaction } from './create-transaction.js';
 import { transactionRows } from './repository.js';
 import { toTransaction } from './present.js';
-import './events.js';
 
 /** KYT: transactions evaluated against the published rule set. */
 export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app) => {

@@ -21,12 +21,15 @@ export interface TravelRuleJobDeps {
   client?: TrpClient;
   /** The SMTP provider of the email fallback (null: not configured). */
   email?: () => MessagingProvider | null;
+  /** How often the screening index of received messages is refreshed (config.checks.screening.indexRefreshMs). */
+  indexRefreshMs?: number;
 }
 
 /** The Travel Rule queues: TRP delivery through the outbox, and the screening of received messages. */
 export function travelRuleJobHandlers(db: Db, sealer: () => Sealer, deps: TravelRuleJobDeps): Record<string, JobHandler> {
   return {
     [QUEUES.travelRuleDeliver]: deliveryJobHandler({ db, sealer, ...deps }),
-    [QUEUES.travelRuleScreen]: screeningJobHandler(db, sealer),
+    [QUEUES.travelRuleScreen]: screeningJobHandler(db, sealer, deps.indexRefreshMs),
   };
 }
+export { TRAVEL_RULE_EVENTS } from './events.js';

@@ -7,7 +7,6 @@ import { QUEUES } from '../../platform/queues.js';
 import { conflict } from '../../platform/errors.js';
 import { IllegalTransitionError, transition, type MessageAction, type MessageState } from '../../engines/travel-rule/index.js';
 import { messageRows, type MessagePatch, type MessageRow } from './repository.js';
-import './events.js';
 
 export type DeliveryKind = 'inquiry' | 'resolution' | 'confirmation';
 export type MovedBy = 'api' | 'counterparty' | 'system';

@@ -5,7 +5,7 @@ import type { ModuleOptions } from '../../platform/app-types.js';
 import { notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
-import { indexCacheFor, loadScreeningSettings } from '../checks/index.js';
+import { indexCacheFor } from '../checks/index.js';
 import { createCounterparty, updateCounterparty } from './counterparties.js';
 import { createMessage } from './create-message.js';
 import { actOnMessage, type ActionInput } from './message-actions.js';
@@ -29,8 +29,7 @@ import {
   UpdateCounterparty,
   UpdateSettings,
 } from './schemas.js';
-import { toSettings, updateSettings } from './settings.js';
-import './events.js';
+import { toSettings, updateSettings } from './environment-settings.js';
 
 const ACTION_ROUTES: { path: string; action: ActionInput['action']; operationId: string; summary: string; body: TSchema }[] = [
   {
@@ -86,7 +85,7 @@ export const travelRuleModule: FastifyPluginAsync<ModuleOptions> = async (app, o
   const production = { requireHttps: config.webhooks.requireHttps, allowPrivateNetworks: config.webhooks.allowPrivateNetworks };
   const deps = { sealer, production };
   let cache: ReturnType<typeof indexCacheFor> | undefined;
-  const cpDeps = () => ({ ...deps, cache: (cache ??= indexCacheFor(db, loadScreeningSettings().indexRefreshMs)) });
+  const cpDeps = () => ({ ...deps, cache: (cache ??= indexCacheFor(db, config.checks.screening.indexRefreshMs)) });
 
   r.post(
     '/messages',

@@ -77,7 +77,7 @@ export function checkAddresses(p: IdentityPayload): Screening['addresses'] {
  * puts a message with a hit (or a screening that could not run, or an invalid address) in review with a
  * travel_rule alert (the cases module's generic alerts: one alert_review case per message).
  */
-export function screeningJobHandler(db: Db, sealer: () => Sealer): JobHandler {
+export function screeningJobHandler(db: Db, sealer: () => Sealer, indexRefreshMs?: number): JobHandler {
   let cache: ScreeningIndexCache | null = null;
   return async (job: JobRow) => {
     const p = job.payload as { account_id: string; environment: Environment; message_id: string };
@@ -85,7 +85,7 @@ export function screeningJobHandler(db: Db, sealer: () => Sealer): JobHandler {
     const row = await messageRows.get(db, ctx, p.message_id);
     if (!row || (row.status !== 'received' && row.status !== 'in_review')) return;
     if (!cache) {
-      cache = indexCacheFor(db);
+      cache = indexCacheFor(db, indexRefreshMs);
       cache.setup(() => ensureSandboxSnapshot(db));
     }
     const payload = openIvms(sealer(), row) as IdentityPayload;

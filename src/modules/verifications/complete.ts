@@ -8,7 +8,6 @@ import { decide, type CheckOutcome, type DecisionResult } from '../journeys/inde
 import { evidenceUrl, sessions, type SessionRow } from './repository.js';
 import { openReviewCase } from '../cases/index.js';
 import type { SessionEvent } from './state-machine.js';
-import './events.js';
 import { enqueueEnrolment } from './pipeline/enrol-approved.js';
 
 const EVENT_FOR: Record<DecisionResult['decision'], SessionEvent> = {

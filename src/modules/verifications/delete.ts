@@ -4,28 +4,14 @@ import type { RequestContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { enqueueEvent } from '../../platform/outbox.js';
-import { registerEventType } from '../../platform/event-catalog.js';
 import { iso, Timestamp } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { sessions, type SessionRow } from './repository.js';
 import { closeSessionCases } from '../cases/index.js';
 import { cancelEvent, effectiveState, lifetimeEvent, SESSION_STATES, WAITING_STATES, type SessionState } from './state-machine.js';
-import './events.js';
 import { runErasureHooks } from '../../platform/erasure.js';
 import { correctionRepo } from './corrections/repository.js';
 import { SESSION_ERASURE_HOOKS } from './erasure-hooks.js';
-
-registerEventType(
-  'verification.deleted',
-  "A session's media and personal data were deleted (DELETE /v1/verifications/{id} or the account's retention period); a tombstone with its status and decision remains.",
-  Type.Object({
-    id: Type.String({ description: 'Session id.' }),
-    status: Type.String(),
-    decision: Type.Union([Type.String(), Type.Null()]),
-    reason: Type.Union([Type.Literal('request'), Type.Literal('retention')]),
-    deleted_at: Type.String({ format: 'date-time' }),
-  }),
-);
 
 const lit = <T extends string>(xs: readonly T[]) => Type.Union(xs.map((x) => Type.Literal(x)));
 

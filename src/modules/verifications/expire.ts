@@ -9,7 +9,6 @@ import { iso } from '../../platform/schemas.js';
 import { sessions } from './repository.js';
 import { lifetimeEvent } from './state-machine.js';
 import { runSandboxSession } from './sandbox.js';
-import './events.js';
 
 /**
  * Persists the end of waiting sessions' lifetimes (readers already see it from expires_at on):

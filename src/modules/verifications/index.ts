@@ -11,3 +11,4 @@ export { RETENTION_RECURRING, retentionJobHandlers } from './retention.js';
 export { sandboxModule, verificationsModule } from './routes.js';
 export { sessionByToken } from './session-token.js';
 export type { TokenSession } from './session-token.js';
+export { VERIFICATION_EVENTS } from './events.js';

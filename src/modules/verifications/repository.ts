@@ -307,6 +307,57 @@ export const sessions = {
       [t.accountId, t.environment, sessionId],
     );
   },
+
+  /** The sealed extracted fields of a session (verifications/fields.ts opens them). */
+  async sealedFields(db: Queryable, t: { accountId: string; environment: string }, id: string): Promise<string | null> {
+    const rows = await db.query<{ extracted_fields_sealed: string | null }>(
+      'SELECT extracted_fields_sealed FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3',
+      [t.accountId, t.environment, id],
+    );
+    return rows[0]?.extracted_fields_sealed ?? null;
+  },
+
+  async setSealedFields(tx: Queryable, t: { accountId: string; environment: string }, id: string, sealed: string): Promise<void> {
+    await tx.query(
+      'UPDATE sessions SET extracted_fields_sealed = $4, updated_at = now() WHERE account_id = $1 AND environment = $2 AND id = $3',
+      [t.accountId, t.environment, id, sealed],
+    );
+  },
+
+  /** The session a current capture token opens while it still waits on the subject (session-token.ts). */
+  async waitingByTokenHash(
+    db: Queryable,
+    tokenHash: string,
+  ): Promise<{ id: string; account_id: string; environment: 'sandbox' | 'production'; status: string } | null> {
+    const rows = await db.query<{ id: string; account_id: string; environment: 'sandbox' | 'production'; status: string }>(
+      `SELECT id, account_id, environment, status FROM sessions
+       WHERE token_hash = $1 AND token_expires_at > now() AND expires_at > now() AND status IN ('created', 'awaiting_subject')`,
+      [tokenHash],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** The session a capture token belongs to, whatever its status, with the status a reader sees (session-token.ts). */
+  async byTokenHash(
+    db: Queryable,
+    tokenHash: string,
+  ): Promise<{ id: string; account_id: string; environment: 'sandbox' | 'production'; status: string; token_expired: boolean } | null> {
+    const rows = await db.query<{
+      id: string;
+      account_id: string;
+      environment: 'sandbox' | 'production';
+      status: string;
+      token_expired: boolean;
+    }>(
+      `SELECT id, account_id, environment,
+         CASE WHEN status IN ('created', 'awaiting_subject') AND expires_at <= now()
+           THEN CASE WHEN capture_started_at IS NULL THEN 'expired' ELSE 'abandoned' END ELSE status END AS status,
+         token_expires_at <= now() AS token_expired
+       FROM sessions WHERE token_hash = $1 AND deleted_at IS NULL`,
+      [tokenHash],
+    );
+    return rows[0] ?? null;
+  },
 };
 
 // Review cases (open, close, the queue) live in src/modules/cases: openReviewCase, closeSessionCases.

@@ -15,7 +15,7 @@ import { SESSION_STATES } from './state-machine.js';
 import { CorrectFields } from './corrections/schemas.js';
 import { correctFields } from './corrections/correct-fields.js';
 import { loadVerificationDetail } from './corrections/view.js';
-import { indexCacheFor, loadScreeningSettings } from '../checks/index.js';
+import { indexCacheFor } from '../checks/index.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
 export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
@@ -23,7 +23,7 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
   const tags = ['Verifications'];
   const hosted = opts.deps.config.hostedBaseUrl;
   // The screening module's index cache (one per database): a correction re-screens with it.
-  const screeningCache = indexCacheFor(opts.deps.db, loadScreeningSettings().indexRefreshMs);
+  const screeningCache = indexCacheFor(opts.deps.db, opts.deps.config.checks.screening.indexRefreshMs);
 
   r.post(
     '',

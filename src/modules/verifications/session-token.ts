@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../../platform/db.js';
+import { sessions } from './repository.js';
 
 /** Prefix of client session tokens; distinct from API keys so the API's auth never accepts one. */
 export const SESSION_TOKEN_PREFIX = 'vst_';
@@ -23,12 +24,7 @@ export async function sessionForToken(
   token: string,
 ): Promise<{ id: string; account_id: string; environment: 'sandbox' | 'production'; status: string } | null> {
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return null;
-  const rows = await db.query<{ id: string; account_id: string; environment: 'sandbox' | 'production'; status: string }>(
-    `SELECT id, account_id, environment, status FROM sessions
-     WHERE token_hash = $1 AND token_expires_at > now() AND expires_at > now() AND status IN ('created', 'awaiting_subject')`,
-    [hashSessionToken(token)],
-  );
-  return rows[0] ?? null;
+  return sessions.waitingByTokenHash(db, hashSessionToken(token));
 }
 
 export interface TokenSession {
@@ -47,13 +43,5 @@ export interface TokenSession {
  */
 export async function sessionByToken(db: Queryable, token: string): Promise<TokenSession | null> {
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return null;
-  const rows = await db.query<TokenSession>(
-    `SELECT id, account_id, environment,
-       CASE WHEN status IN ('created', 'awaiting_subject') AND expires_at <= now()
-         THEN CASE WHEN capture_started_at IS NULL THEN 'expired' ELSE 'abandoned' END ELSE status END AS status,
-       token_expires_at <= now() AS token_expired
-     FROM sessions WHERE token_hash = $1 AND deleted_at IS NULL`,
-    [hashSessionToken(token)],
-  );
-  return rows[0] ?? null;
+  return sessions.byTokenHash(db, hashSessionToken(token));
 }

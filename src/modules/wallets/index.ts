@@ -5,3 +5,4 @@ export { walletJobHandlers, WALLETS_RECURRING } from './jobs.js';
 export { latestWalletScreening, type WalletRuleContext } from './latest.js';
 export { recordKnownTransfers } from './imports.js';
 export { WALLETS_USAGE, runWalletsCommand } from './cli.js';
+export { WALLET_EVENTS } from './events.js';

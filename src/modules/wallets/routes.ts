@@ -21,7 +21,6 @@ import { existingMonitor, moveMonitor, registerMonitor } from './monitor.js';
 import { importAttributions, importTransfers } from './imports.js';
 import { getPolicy, putPolicy } from './policy.js';
 import { toMonitor, toScreening, walletMonitors, walletScreenings } from './repository.js';
-import './events.js';
 
 /** Wallet screening and monitoring (docs/wallets.md). */
 export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../../platform/context.js';
 import { notFound } from '../../../platform/errors.js';
 import { emitAudit } from '../../../platform/audit.js';
 import { enqueueEvent } from '../../../platform/outbox.js';
-import { registerEventType } from '../../../platform/event-catalog.js';
+import { defineEvent } from '../../../platform/event-catalog.js';
 import { withTransaction } from '../../../platform/transaction.js';
 import { confirmVerification, type ConfirmOutcome } from '../../../engines/contact/index.js';
 import { signal } from '../../../engines/signal.js';
@@ -12,7 +12,7 @@ import { otpConfig, type ContactDeps } from './deliver.js';
 import { getCheckForUpdate, updateCheck, verifications } from './repository.js';
 import { contactResult } from './start.js';
 
-registerEventType(
+export const CONTACT_VERIFIED = defineEvent(
   'contact.verified',
   'A contact check verified an email address or phone number with a one-time code.',
   Type.Object({

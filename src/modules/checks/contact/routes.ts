@@ -4,7 +4,6 @@ import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../../platform/app-types.js';
 import { IdParam, standardErrors } from '../../../platform/schemas.js';
 import { Check } from '../kernel/index.js';
-import { loadContactSettings } from './settings.js';
 import { buildProviders } from './providers.js';
 import { contactSecrets } from './repository.js';
 import { resendContact, startContact } from './start.js';
@@ -15,12 +14,12 @@ import { OPERATION_DOCS } from './operation-docs.js';
 
 /**
  * Contact verification in two steps: POST /v1/checks/contact sends a one-time code and returns a
- * pending check; POST /v1/checks/contact/{id}/confirm checks the code. Settings are read (and
- * refused with ConfigError) when the module registers.
+ * pending check; POST /v1/checks/contact/{id}/confirm checks the code. Settings come from the
+ * configuration (deps.config.checks.contact), validated at start.
  */
 export const contactModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const settings = loadContactSettings();
+  const settings = deps.config.checks.contact;
   const providers = buildProviders(app, settings);
   const d: ContactDeps = { sealer: deps.sealer, settings, secrets: contactSecrets(deps.config.masterKey) };
   const tags = ['Checks'];

@@ -4,5 +4,5 @@ export type { DocumentUpload } from './document-check.js';
 export { getDocumentReader, retainDocumentReader } from './reader.js';
 export { documentCheckModule } from './routes.js';
 export { DOCUMENT_TYPES } from './schemas.js';
-export { loadDocumentSettings } from './settings.js';
+export { documentConfig } from './settings.js';
 export type { DocumentSettings } from './settings.js';

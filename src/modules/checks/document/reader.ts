@@ -2,7 +2,6 @@ import { DocumentInputError, type DocumentInputErrorCode } from '../../../engine
 import type { DocumentResult, ReadDocumentOptions } from '../../../engines/document/types.js';
 import { createWorkerPool, workerFileUrl, type SerializedError, type WorkerPool } from '../../../platform/worker-pool.js';
 import type { DocumentTask, DocumentTaskResult } from './document-worker.js';
-import { loadDocumentSettings } from './settings.js';
 
 /**
  * The document engine behind a worker-thread pool, one per process, shared by the document check
@@ -17,13 +16,16 @@ export interface DocumentReader {
 
 let reader: DocumentReader | null = null;
 let users = 0;
+/** DOCUMENT_POOL_SIZE, as the holders pass it from the configuration (a process has one configuration). */
+let poolSize = 1;
 
 export function getDocumentReader(): DocumentReader {
-  reader ??= createDocumentReader(loadDocumentSettings().poolSize);
+  reader ??= createDocumentReader(poolSize);
   return reader;
 }
 
-export function retainDocumentReader(): () => Promise<void> {
+export function retainDocumentReader(size = poolSize): () => Promise<void> {
+  poolSize = size;
   users++;
   let released = false;
   return async () => {

@@ -5,13 +5,12 @@ import { standardErrors } from '../../../platform/schemas.js';
 import { Check } from '../kernel/index.js';
 import { documentCheck } from './document-check.js';
 import { retainDocumentReader } from './reader.js';
-import { loadDocumentSettings } from './settings.js';
 import { DocumentCheckBody } from './schemas.js';
 
 /** POST /v1/checks/document: authenticate a document image and extract its fields. */
 export const documentCheckModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const settings = loadDocumentSettings();
-  const release = retainDocumentReader();
+  const settings = deps.config.checks.document;
+  const release = retainDocumentReader(settings.poolSize);
   app.addHook('onClose', release);
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/document',

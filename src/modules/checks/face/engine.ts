@@ -1,5 +1,4 @@
 import { createFaceEngine, type FaceEngine } from '../../../engines/face/index.js';
-import { loadFaceSettings } from './settings.js';
 
 /**
  * One face engine per process: its workers each load ~230 MB of models, so every module, job and
@@ -7,9 +6,11 @@ import { loadFaceSettings } from './settings.js';
  */
 let engine: FaceEngine | null = null;
 let users = 0;
+/** FACE_POOL_SIZE, as the holders pass it from the configuration (a process has one configuration). */
+let poolSize = 1;
 
 export function getFaceEngine(): FaceEngine {
-  engine ??= createFaceEngine({ poolSize: loadFaceSettings().poolSize });
+  engine ??= createFaceEngine({ poolSize });
   return engine;
 }
 
@@ -24,7 +25,8 @@ export async function closeFaceEngine(): Promise<void> {
  * Counts the apps (or workers) that use the engine so closing one Fastify instance does not pull the
  * engine from under another in the same process (tests, server + in-process worker).
  */
-export function retainFaceEngine(): () => Promise<void> {
+export function retainFaceEngine(size = poolSize): () => Promise<void> {
+  poolSize = size;
   users++;
   let released = false;
   return async () => {

@@ -8,7 +8,6 @@ import { Check } from '../kernel/index.js';
 import { retainDocumentReader } from '../document/index.js';
 import { retainFaceEngine } from './engine.js';
 import { FaceIndexCache } from './face-index-cache.js';
-import { loadFaceSettings } from './settings.js';
 import {
   AgeEstimationBody,
   EnrollmentBody,
@@ -27,13 +26,13 @@ import { faceEnrollments, toEnrollment } from './repository.js';
 
 /** Face checks (liveness, 1:1 match, 1:N search, age) and face-search enrolments, under /v1/checks. */
 export const faceChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const settings = loadFaceSettings();
+  const settings = deps.config.checks.face;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Checks'];
   const scope = 'checks:write';
   const cache = new FaceIndexCache(settings.indexCacheTenants);
-  const releaseFace = retainFaceEngine();
-  const releaseReader = retainDocumentReader();
+  const releaseFace = retainFaceEngine(settings.poolSize);
+  const releaseReader = retainDocumentReader(deps.config.checks.document.poolSize);
   // In the background once the server is ready: searches meanwhile load what they need themselves.
   app.addHook('onReady', async () => {
     if (!settings.warmIndexes || settings.searchWithPgvector) return;

@@ -1,7 +1,7 @@
 // The public face of src/modules/checks/kernel: other modules import only what is exported here.
 export { DOCUMENT_TYPES, IMAGE_TYPES, decodeUpload, sha256Hex, sniffContentType } from './media.js';
 export type { MediaInput } from './media.js';
-export { recordCheck, roundTimings } from './record-check.js';
+export { CHECK_COMPLETED, recordCheck, roundTimings } from './record-check.js';
 export type { CheckOutcome } from './record-check.js';
 export { MEDIA_PURPOSE, RESULT_PURPOSE, checkErasure, checks, mediaErasure, toCheck } from './repository.js';
 export type { CheckPayload, CheckRow } from './repository.js';

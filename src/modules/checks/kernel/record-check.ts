@@ -5,13 +5,13 @@ import { newId } from '../../../platform/ids.js';
 import { enqueueEvent } from '../../../platform/outbox.js';
 import { recordUsage } from '../../../platform/usage.js';
 import { withTransaction } from '../../../platform/transaction.js';
-import { registerEventType } from '../../../platform/event-catalog.js';
+import { defineEvent } from '../../../platform/event-catalog.js';
 import { Type } from '@sinclair/typebox';
 import { checks, toCheck, type CheckPayload } from './repository.js';
 import type { MediaInput } from './media.js';
 import type { Check, CheckStatus, CheckType } from './schemas.js';
 
-registerEventType(
+export const CHECK_COMPLETED = defineEvent(
   'check.completed',
   'A standalone check finished (any status).',
   Type.Object({

@@ -11,7 +11,7 @@ export { DATASETS, ScreeningHit, ScreeningQueryFields, ScreeningRequest } from '
 export { evaluateScreening } from './screen-subject.js';
 export { retainScreeningWorker } from './screening-worker.js';
 export type { ScreeningWorker } from './screening-worker.js';
-export { loadScreeningSettings } from './settings.js';
+export type { ScreeningSettings } from './settings.js';
 export { snapshots } from './snapshot-repository.js';
 export { nationalityAlpha2, screeningInputFor } from './session-input.js';
 export type { SessionScreeningSettings } from './session-input.js';

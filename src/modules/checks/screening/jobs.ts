@@ -2,7 +2,7 @@ import { QUEUES } from '../../../platform/queues.js';
 import type { Db } from '../../../platform/db.js';
 import type { JobHandler } from '../../../platform/jobs.js';
 import { syncLists } from './list-sync.js';
-import { loadScreeningSettings } from './settings.js';
+import type { ScreeningSettings } from './settings.js';
 
 export const LIST_SYNC_QUEUE = QUEUES.listsSync;
 
@@ -10,10 +10,10 @@ export const LIST_SYNC_QUEUE = QUEUES.listsSync;
  * The scheduled list download. (A snapshot switch enqueues RESCREEN_QUEUE, which the monitoring
  * module serves: monitoring depends on screening, never the other way round.)
  */
-export function screeningJobHandlers(db: Db): Record<string, JobHandler> {
+export function screeningJobHandlers(db: Db, settings: ScreeningSettings): Record<string, JobHandler> {
   return {
     [LIST_SYNC_QUEUE]: async () => {
-      const results = await syncLists(db);
+      const results = await syncLists(db, { settings });
       // Bad data is recorded and waits for the next period; a network failure is retried with backoff.
       const transient = results.filter((r) => !r.ok && r.transient);
       if (transient.length)
@@ -25,7 +25,6 @@ export function screeningJobHandlers(db: Db): Record<string, JobHandler> {
 }
 
 /** `lists.sync` joins the recurring schedule only when the operator enabled sync. */
-export function listSyncSchedule(env: NodeJS.ProcessEnv = process.env): { queue: string; everyMs: number }[] {
-  const s = loadScreeningSettings(env);
+export function listSyncSchedule(s: ScreeningSettings): { queue: string; everyMs: number }[] {
   return s.syncSources.length ? [{ queue: LIST_SYNC_QUEUE, everyMs: s.syncIntervalMs }] : [];
 }

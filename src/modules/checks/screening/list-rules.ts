@@ -1,21 +1,10 @@
 import type { Queryable } from '../../../platform/db.js';
 import type { RequestContext } from '../../../platform/context.js';
-import { listValueIndex, normalizeListValue, openValue } from '../../lists/index.js';
+import { listValueIndex, normalizeListValue, openValue, screeningListEntries } from '../../lists/index.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import type { ScreeningHit } from './schemas.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
-
-interface EntryRow {
-  id: string;
-  list: 'allowlist' | 'blocklist';
-  kind: string;
-  value: string | null;
-  normalized_value: string | null;
-  value_sealed: string | null;
-  subject_reference: string | null;
-  reason: string;
-}
 
 export interface ListRules {
   /** Entity ids this subject was cleared of ("not this person"). */
@@ -46,17 +35,13 @@ export async function loadListRules(
   // Sealed values match by their blind index; rows not yet sealed (written before) by their clear value.
   const nameIdx = names.map((n) => listValueIndex(sealer, t, 'name', n));
   const docIdx = docs.map((d) => listValueIndex(sealer, t, 'document_number', d));
-  const raw = await db.query<EntryRow>(
-    `SELECT id, list, kind, value, normalized_value, value_sealed, subject_reference, reason FROM list_entries
-      WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())
-        AND (
-          (kind = 'screening_entity' AND subject_reference = $3)
-          OR (list = 'blocklist' AND kind = 'name' AND (value_index = ANY($6::text[]) OR normalized_value = ANY($4::text[])) AND (subject_reference IS NULL OR subject_reference = $3))
-          OR (list = 'blocklist' AND kind = 'document_number' AND (value_index = ANY($7::text[]) OR normalized_value = ANY($5::text[])) AND (subject_reference IS NULL OR subject_reference = $3))
-        )
-      ORDER BY id`,
-    [t.accountId, t.environment, q.subjectReference ?? null, names, docs, nameIdx, docIdx],
-  );
+  const raw = await screeningListEntries(db, t, {
+    subjectReference: q.subjectReference ?? null,
+    names,
+    documents: docs,
+    nameIndexes: nameIdx,
+    documentIndexes: docIdx,
+  });
   const rows = raw.map((r) => {
     const { value, normalized } = openValue(sealer, r);
     return { ...r, value, normalized_value: normalized };

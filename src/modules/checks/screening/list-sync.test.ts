@@ -11,7 +11,8 @@ import { importListFile, parseListOffThread, syncLists } from './list-sync.js';
 import { snapshots } from './snapshot-repository.js';
 import { contentHash, prepareSnapshot } from '../../../engines/screening/snapshot-diff.js';
 import { activateSnapshot } from './activate-snapshot.js';
-import { loadScreeningSettings } from './settings.js';
+import { screeningConfig } from './settings.js';
+import { loadSection } from '../../../platform/config-schema.js';
 
 let db: Db;
 let closeDb: () => Promise<void>;
@@ -83,7 +84,7 @@ test('import failures from the worker keep their messages: a missing file, an em
 });
 
 test("sync parses in the worker: a download that does not parse fails with the parser's message, a failed download keeps its reason", async () => {
-  const settings = { ...loadScreeningSettings({}), syncSources: ['uk_fcdo'] };
+  const settings = { ...loadSection(screeningConfig, {}), syncSources: ['uk_fcdo'] };
   const bad = await syncLists(db, {
     settings,
     fetch: async () => ({

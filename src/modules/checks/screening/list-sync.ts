@@ -6,7 +6,7 @@ import { checkParsedSize, downloadListInput, parseFailure, type Failure, type Fe
 import type { ListParseResult, ListParseTask } from './list-parse-worker.js';
 import { activateSnapshot, recordFailedSnapshot, type ActivationResult } from './activate-snapshot.js';
 import { snapshots } from './snapshot-repository.js';
-import { loadScreeningSettings, SYNC_FORMATS, type ScreeningSettings } from './settings.js';
+import { SYNC_FORMATS, type ScreeningSettings } from './settings.js';
 
 /** A hung parse is ended after this; a full official list parses in a few seconds. */
 const PARSE_TIMEOUT_MS = 10 * 60_000;
@@ -102,8 +102,8 @@ async function syncOffThread(o: {
  * minimum size, no drop of more than 20 % against the active snapshot) and only then activates
  * it. A failed or partial download is recorded as a failed snapshot; the active one stays.
  */
-export async function syncLists(db: Db, o: { only?: string; fetch?: FetchFn; settings?: ScreeningSettings } = {}): Promise<SyncOutcome[]> {
-  const settings = o.settings ?? loadScreeningSettings();
+export async function syncLists(db: Db, o: { settings: ScreeningSettings; only?: string; fetch?: FetchFn }): Promise<SyncOutcome[]> {
+  const settings = o.settings;
   if (settings.syncSources.length === 0)
     throw new Error('list sync is disabled: set LIST_SYNC_SOURCES (e.g. ofac_sdn,un) to the sources to download');
   if (o.only && !settings.syncSources.includes(o.only))

@@ -1,6 +1,7 @@
 import type { Db } from '../../../platform/db.js';
 import { listFormats } from '../../../providers/lists/formats.js';
 import { importListFile, syncLists } from './list-sync.js';
+import type { ScreeningSettings } from './settings.js';
 import { snapshots, type SnapshotRow } from './snapshot-repository.js';
 
 interface Io {
@@ -22,7 +23,7 @@ function line(s: SnapshotRow): string {
 export async function runListsCommand(
   db: Db,
   action: string,
-  o: { positionals: string[]; format?: string; source?: string; all?: boolean; json: boolean },
+  o: { positionals: string[]; format?: string; source?: string; all?: boolean; json: boolean; settings: ScreeningSettings },
   io: Io,
 ): Promise<number> {
   const emit = (obj: unknown, text: string) => io.out(o.json ? JSON.stringify(obj) : text);
@@ -70,7 +71,7 @@ export async function runListsCommand(
     case 'sync': {
       let results;
       try {
-        results = await syncLists(db, { only: o.source });
+        results = await syncLists(db, { only: o.source, settings: o.settings });
       } catch (e) {
         io.err(`error: ${(e as Error).message}`);
         return 64;

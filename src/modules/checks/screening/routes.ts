@@ -8,16 +8,15 @@ import { ScreeningRequest } from './schemas.js';
 import { screenSubject } from './screen-subject.js';
 import { indexCacheFor } from './index-cache.js';
 import { ensureSandboxSnapshot } from './activate-snapshot.js';
-import { loadScreeningSettings } from './settings.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
 /**
- * POST /v1/checks/screening. On registration the module validates its settings; once the app is
+ * POST /v1/checks/screening. Once the app is
  * ready it installs the built-in sandbox list (first start only) and builds the screening indexes
  * in the background.
  */
 export const screeningModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const settings = loadScreeningSettings();
+  const settings = deps.config.checks.screening;
   const cache = indexCacheFor(deps.db, settings.indexRefreshMs);
   cache.setup(() => ensureSandboxSnapshot(deps.db));
   // Build once the server is up, not while it registers (the OpenAPI export builds the app on an

@@ -1,4 +1,4 @@
-import { ConfigError, envReader } from '../../../config.js';
+import { section, vars, Var, type SectionValue } from '../../../platform/config-schema.js';
 
 /**
  * Sources `lists sync` may download, each with the list format that reads it. The operator enables
@@ -11,41 +11,32 @@ export const SYNC_FORMATS: Readonly<Record<string, string>> = Object.freeze({
   eu_fsf: 'eu_fsf_xml',
 });
 
-export interface ScreeningSettings {
-  /** Sources `lists sync` and the `lists.sync` job fetch; empty: sync disabled. */
-  syncSources: string[];
-  /** Per-source URL overrides (LIST_SYNC_URL_<SOURCE>): a mirror or, for multi-file formats, a base URL. */
-  syncUrls: Record<string, string>;
-  syncIntervalMs: number;
-  /** How often a process looks for a changed set of active snapshots (index rebuild). */
-  indexRefreshMs: number;
-}
+const SOURCES = Object.keys(SYNC_FORMATS);
 
-/** Reads and validates the module's environment variables (documented in docs/screening.md). */
-export function loadScreeningSettings(env: NodeJS.ProcessEnv = process.env): ScreeningSettings {
-  const { problems, num } = envReader(env);
-  const syncSources = (env.LIST_SYNC_SOURCES ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = syncSources.filter((s) => !SYNC_FORMATS[s]);
-  if (unknown.length)
-    problems.push(`LIST_SYNC_SOURCES names unknown source(s) ${unknown.join(', ')}; known: ${Object.keys(SYNC_FORMATS).join(', ')}`);
-  const syncUrls: Record<string, string> = {};
-  for (const source of Object.keys(SYNC_FORMATS)) {
-    const name = `LIST_SYNC_URL_${source.toUpperCase()}`;
-    const raw = env[name];
-    if (!raw) continue;
-    try {
-      const u = new URL(raw);
-      if (u.protocol !== 'https:' && u.protocol !== 'http:') problems.push(`${name} must be an http(s) URL`);
-      syncUrls[source] = raw;
-    } catch {
-      problems.push(`${name} is not a valid URL`);
+/** The module's environment variables (documented in docs/screening.md and docs/operations.md). */
+export const screeningConfig = section(
+  vars({
+    /** Sources `lists sync` and the `lists.sync` job fetch; empty: sync disabled. */
+    syncSources: Var.names('LIST_SYNC_SOURCES', SOURCES),
+    ...Object.fromEntries(SOURCES.map((s) => [`url_${s}`, Var.url(`LIST_SYNC_URL_${s.toUpperCase()}`, ['https:', 'http:'])])),
+    syncIntervalMinutes: Var.num('LIST_SYNC_INTERVAL_MINUTES', 360, 5, 7 * 24 * 60),
+    /** How often a process looks for a changed set of active snapshots (index rebuild). */
+    indexRefreshMs: Var.num('SCREENING_INDEX_REFRESH_MS', 5000, 0, 3_600_000),
+  }),
+  (v) => {
+    /** Per-source URL overrides (LIST_SYNC_URL_<SOURCE>): a mirror or, for multi-file formats, a base URL. */
+    const syncUrls: Record<string, string> = {};
+    for (const s of SOURCES) {
+      const url = (v as Record<string, unknown>)[`url_${s}`];
+      if (typeof url === 'string') syncUrls[s] = url;
     }
-  }
-  const syncIntervalMs = num('LIST_SYNC_INTERVAL_MINUTES', 360, 5, 7 * 24 * 60) * 60_000;
-  const indexRefreshMs = num('SCREENING_INDEX_REFRESH_MS', 5000, 0, 3_600_000);
-  if (problems.length) throw new ConfigError(problems);
-  return { syncSources, syncUrls, syncIntervalMs, indexRefreshMs };
-}
+    return {
+      syncSources: v.syncSources as string[],
+      syncUrls,
+      syncIntervalMs: v.syncIntervalMinutes * 60_000,
+      indexRefreshMs: v.indexRefreshMs,
+    };
+  },
+);
+
+export type ScreeningSettings = SectionValue<typeof screeningConfig>;

@@ -1,9 +1,7 @@
-import { Type } from '@sinclair/typebox';
 import type { RequestContext } from '../../../platform/context.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { emitAudit } from '../../../platform/audit.js';
 import { notFound } from '../../../platform/errors.js';
-import { registerEventType } from '../../../platform/event-catalog.js';
 import { newId } from '../../../platform/ids.js';
 import { enqueueEvent } from '../../../platform/outbox.js';
 import { iso } from '../../../platform/schemas.js';
@@ -25,22 +23,6 @@ import {
   type VerificationImport,
 } from './schemas.js';
 import type { ImportSettings } from './settings.js';
-
-registerEventType(
-  'verification.imported',
-  'A historical verification was imported from a previous provider (POST /v1/verifications/imports): one event per imported session, never for duplicates. Imports send no verification.completed: they are history, not news.',
-  Type.Object({
-    id: Type.String({ description: 'Session id.' }),
-    import_id: Type.String({ description: 'The import request (vimp_…).' }),
-    provider: Type.String(),
-    external_id: Type.String({ description: "The previous provider's id." }),
-    subject_reference: Type.String(),
-    status: Type.String(),
-    decision: Type.Union([Type.String(), Type.Null()]),
-    created_at: Type.String({ format: 'date-time' }),
-    completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  }),
-);
 
 /** Reason code of the review case an imported referred session opens when it brings none. */
 export const IMPORTED_REFERRAL_CODE = 'imported_referral';

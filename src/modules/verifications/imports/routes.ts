@@ -3,14 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../../platform/app-types.js';
 import { IdParam, standardErrors } from '../../../platform/schemas.js';
 import { CreateVerificationImport, MAX_RECORDS, VerificationImport } from './schemas.js';
-import { loadImportSettings } from './settings.js';
 import { getVerificationImport, importVerifications } from './import-verifications.js';
 
 /** Import of historical verifications (registered under /v1/verifications; static segments win over /:id). */
 export const verificationImportsModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Verifications'];
-  const settings = loadImportSettings();
+  const settings = opts.deps.config.verifications.imports;
 
   r.post(
     '/imports',

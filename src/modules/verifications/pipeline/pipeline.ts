@@ -7,7 +7,7 @@ import { emitAudit } from '../../../platform/audit.js';
 import type { JobHandler, JobRow } from '../../../platform/jobs.js';
 import { getTextChecks } from '../../checks/index.js';
 import { checks, MEDIA_PURPOSE, RESULT_PURPOSE } from '../../checks/index.js';
-import { loadDocumentSettings } from '../../checks/index.js';
+import type { DocumentSettings } from '../../checks/index.js';
 import type { CheckOutcome as DecisionInput } from '../../journeys/index.js';
 import { ensureSandboxSnapshot, indexCacheFor } from '../../checks/index.js';
 import { completeSessionChecks } from '../complete.js';
@@ -35,13 +35,13 @@ type Step = Exclude<JourneyCheckType, 'risk_score'>;
  * overwrites; a session no longer processing is left alone. If the last attempt fails, every check
  * goes to review (reason check_error), so a session never stays processing for ever.
  */
-export function pipelineJobHandlers(db: Db, sealer: () => Sealer): Record<string, JobHandler> {
+export function pipelineJobHandlers(db: Db, sealer: () => Sealer, documentSettings: DocumentSettings): Record<string, JobHandler> {
   let resources: StepResources | null = null;
   const res = (): StepResources => {
     if (!resources) {
       const screening = indexCacheFor(db);
       screening.setup(() => ensureSandboxSnapshot(db));
-      resources = { sealer: sealer(), documentSettings: loadDocumentSettings(), screening, text: getTextChecks };
+      resources = { sealer: sealer(), documentSettings, screening, text: getTextChecks };
     }
     return resources;
   };
