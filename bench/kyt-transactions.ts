@@ -6,9 +6,8 @@
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
-import { load, table, type LoadResult } from './lib/load.js';
+import { insertBaseline, load, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -82,42 +81,22 @@ async function importHistory(base: string, key: string): Promise<void> {
 }
 
 async function loadTransactions(name: string, url: string, key: string, subjectOf: (n: number) => string): Promise<LoadResult> {
-  let n = 0;
   const prefix = `${process.pid}-${Date.now()}-`;
-  const result = await autocannon({
+  return load(name, {
     url,
     method: 'POST',
-    connections: 50,
-    duration: seconds,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    requests: [
-      {
-        setupRequest: (req: autocannon.Request) => {
-          const i = n++;
-          return {
-            ...req,
-            body: JSON.stringify({
-              reference: `${prefix}${i}`,
-              occurred_at: new Date().toISOString(),
-              amount: `${100 + (i % 9000)}.00`,
-              currency: 'EUR',
-              direction: i % 2 ? 'in' : 'out',
-              subject: { reference: subjectOf(i) },
-              counterparty: { reference: `cp_${i % 5000}`, bank_country: 'DE' },
-            }),
-          };
-        },
-      },
-    ],
+    headers: { authorization: `Bearer ${key}` },
+    seconds,
+    bodyOf: (i) => ({
+      reference: `${prefix}${i}`,
+      occurred_at: new Date().toISOString(),
+      amount: `${100 + (i % 9000)}.00`,
+      currency: 'EUR',
+      direction: i % 2 ? 'in' : 'out',
+      subject: { reference: subjectOf(i) },
+      counterparty: { reference: `cp_${i % 5000}`, bank_country: 'DE' },
+    }),
   });
-  return {
-    name,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
 }
 
 async function benchDb(kind: string): Promise<string> {
@@ -135,21 +114,9 @@ async function benchDb(kind: string): Promise<string> {
     RUN_WORKER: worker ? 'true' : 'false',
   });
   try {
-    const insPort = await freePort();
-    const ins = await startChild(
-      ['bench/lib/baseline-server.ts'],
-      { BASELINE_MODE: 'insert', PORT: String(insPort), ...(schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'baseline') }) },
-      /listening/,
-    );
-    const insert = await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', {
-      url: `http://127.0.0.1:${insPort}/insert`,
-      method: 'POST',
-      body: {},
-      seconds,
-    });
+    const insert = await insertBaseline({ dataDir: join(dir, 'baseline'), databaseUrl: schema?.url, seconds });
     rows.push(insert);
     console.error(JSON.stringify(insert));
-    await stop(ins.proc);
 
     const port = await freePort();
     const svc = await startChild(['src/server.ts'], svcEnv(port, false), /Verity is running[\s\S]*New key/);

@@ -8,7 +8,7 @@ import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../test/helpers/spawn-server.js';
-import { load, table, type LoadResult } from './lib/load.js';
+import { insertBaseline, load, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 import { firstKeys } from '../test/helpers/spawn-server.js';
 
@@ -38,20 +38,8 @@ async function benchDb(kind: string): Promise<string> {
     rows.push(await load('baseline: bare Fastify JSON GET', { url: `http://127.0.0.1:${jsonPort}/json`, seconds }));
     await stop(json.proc);
 
-    const insPort = await freePort();
-    const ins = await startChild(
-      ['bench/lib/baseline-server.ts'],
-      { BASELINE_MODE: 'insert', PORT: String(insPort), ...(schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'baseline') }) },
-      /listening/,
-    );
-    const insert = await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', {
-      url: `http://127.0.0.1:${insPort}/insert`,
-      method: 'POST',
-      body: {},
-      seconds,
-    });
+    const insert = await insertBaseline({ dataDir: join(dir, 'baseline'), databaseUrl: schema?.url, seconds });
     rows.push(insert);
-    await stop(ins.proc);
 
     const port = await freePort();
     // The API process alone, as in a scaled deployment where workers run as their own processes: the

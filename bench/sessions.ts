@@ -14,7 +14,7 @@ import { freePort } from '../test/helpers/spawn-server.js';
 import { sharedDataDir } from '../test/fixtures/documents/shared-data.js';
 import { renderDocument } from '../test/fixtures/documents/render.js';
 import { ANNA } from '../test/fixtures/documents/specimen-mrz.js';
-import { load, table, type LoadResult } from './lib/load.js';
+import { insertBaseline, load, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 import { percentile } from './lib/stats.js';
 import { firstKeys } from '../test/helpers/spawn-server.js';
@@ -112,20 +112,8 @@ async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<
   const rows: LoadResult[] = [];
   try {
     console.error('baseline…');
-    const insPort = await freePort();
-    const ins = await startChild(
-      ['bench/lib/baseline-server.ts'],
-      { BASELINE_MODE: 'insert', PORT: String(insPort), ...(schema ? { DATABASE_URL: schema.url } : { DATA_DIR: join(dir, 'baseline') }) },
-      /listening/,
-    );
-    const insert = await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', {
-      url: `http://127.0.0.1:${insPort}/insert`,
-      method: 'POST',
-      body: {},
-      seconds,
-    });
+    const insert = await insertBaseline({ dataDir: join(dir, 'baseline'), databaseUrl: schema?.url, seconds });
     rows.push(insert);
-    await stop(ins.proc);
 
     console.error('creation…');
     // (1) Creation, API process alone (workers would run as their own processes in a scaled deployment).

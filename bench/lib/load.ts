@@ -1,4 +1,6 @@
 import autocannon from 'autocannon';
+import { freePort } from '../../test/helpers/spawn-server.js';
+import { startChild, stop } from './children.js';
 
 export interface LoadResult {
   name: string;
@@ -9,7 +11,10 @@ export interface LoadResult {
   non2xx: number;
 }
 
-/** Runs autocannon against one endpoint; POST bodies get a fresh Idempotency-Key per request when asked. */
+/**
+ * Runs autocannon against one endpoint; POST bodies get a fresh Idempotency-Key per request when asked, and
+ * `bodyOf(n)` gives the n-th request its own body (unique references, spread subjects).
+ */
 export async function load(
   name: string,
   opts: {
@@ -18,6 +23,7 @@ export async function load(
     headers?: Record<string, string>;
     body?: unknown;
     freshIdempotencyKey?: boolean;
+    bodyOf?: (n: number) => unknown;
     seconds?: number;
     connections?: number;
   },
@@ -31,16 +37,21 @@ export async function load(
     duration: opts.seconds ?? 10,
     headers: { 'content-type': 'application/json', ...(opts.headers ?? {}) },
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    requests: opts.freshIdempotencyKey
-      ? [
-          {
-            setupRequest: (req: autocannon.Request) => ({
-              ...req,
-              headers: { ...(req.headers ?? {}), 'idempotency-key': `${prefix}${n++}` },
-            }),
-          },
-        ]
-      : undefined,
+    requests:
+      opts.freshIdempotencyKey || opts.bodyOf
+        ? [
+            {
+              setupRequest: (req: autocannon.Request) => {
+                const i = n++;
+                return {
+                  ...req,
+                  ...(opts.bodyOf ? { body: JSON.stringify(opts.bodyOf(i)) } : {}),
+                  headers: { ...(req.headers ?? {}), ...(opts.freshIdempotencyKey ? { 'idempotency-key': `${prefix}${i}` } : {}) },
+                };
+              },
+            },
+          ]
+        : undefined,
   });
   return {
     name,
@@ -63,4 +74,31 @@ export function table(rows: LoadResult[], baseline?: { name: string; rps: number
         (baseline ? ` ${((100 * r.rps) / baseline.rps).toFixed(0)} % |` : ''),
     );
   return lines.join('\n');
+}
+
+/**
+ * The baseline every write benchmark is quoted against: a bare Fastify route doing one transaction of two
+ * INSERTs (bench/lib/baseline-server.ts) on the same database kind, measured in the same run.
+ */
+export async function insertBaseline(opts: { dataDir: string; databaseUrl?: string; seconds: number }): Promise<LoadResult> {
+  const port = await freePort();
+  const child = await startChild(
+    ['bench/lib/baseline-server.ts'],
+    {
+      BASELINE_MODE: 'insert',
+      PORT: String(port),
+      ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : { DATA_DIR: opts.dataDir }),
+    },
+    /listening/,
+  );
+  try {
+    return await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', {
+      url: `http://127.0.0.1:${port}/insert`,
+      method: 'POST',
+      body: {},
+      seconds: opts.seconds,
+    });
+  } finally {
+    await stop(child.proc);
+  }
 }
