@@ -9,7 +9,7 @@ import { withTransaction } from '../../platform/transaction.js';
 import { parseCsv } from '../../providers/lists/csv.js';
 import { AddressError, isCategory, parseAddress, parseAmount, resolveChainName, CATEGORIES } from '../../engines/wallets/index.js';
 import { walletIndexesFor } from './indexes.js';
-import { toImport, walletData } from './repository.js';
+import { toImport, walletData, type NewAttribution, type NewTransfer } from './repository.js';
 import type { ImportAttributionsBody, ImportTransfersBody, WalletImport } from './schemas.js';
 
 // Operator data imports: attribution lists and known transfers, as CSV (header line) or JSON lines.
@@ -106,14 +106,7 @@ async function enqueueRescreen(tx: Queryable, t: Tenant, keys: Set<string>, dept
 export async function importAttributions(ctx: RequestContext, body: ImportAttributionsBody): Promise<WalletImport> {
   const records = readRecords(body.content);
   const errors: LineError[] = [];
-  const rows: Array<{
-    chain: string;
-    address: string;
-    category: string;
-    entity_id: string | null;
-    entity_name: string | null;
-    source: string | null;
-  }> = [];
+  const rows: NewAttribution[] = [];
   const keys = new Set<string>();
   for (const r of records) {
     if ('message' in r) {
@@ -178,7 +171,7 @@ export async function importAttributions(ctx: RequestContext, body: ImportAttrib
 export async function importTransfers(ctx: RequestContext, body: ImportTransfersBody): Promise<WalletImport> {
   const records = readRecords(body.content);
   const errors: LineError[] = [];
-  const rows: Array<{ chain: string; asset: string | null; tx_hash: string | null; from: string; to: string; amount: string }> = [];
+  const rows: NewTransfer[] = [];
   const keys = new Set<string>();
   for (const r of records) {
     if ('message' in r) {

@@ -240,6 +240,26 @@ export const walletMonitors = {
   },
 };
 
+/** One attribution line of an import, as validated (the list, import and sequence are added when stored). */
+export interface NewAttribution {
+  chain: string;
+  address: string;
+  category: string;
+  entity_id: string | null;
+  entity_name: string | null;
+  source: string | null;
+}
+
+/** One transfer line of an import, as validated. */
+export interface NewTransfer {
+  chain: string;
+  asset: string | null;
+  tx_hash: string | null;
+  from: string;
+  to: string;
+  amount: string;
+}
+
 export interface AttributionRow {
   seq: string;
   list: string;
@@ -265,20 +285,7 @@ export interface TransferRow {
 const INSERT_BATCH = 1000;
 
 export const walletData = {
-  async insertAttributions(
-    tx: Queryable,
-    t: Tenant,
-    importId: string,
-    list: string,
-    rows: Array<{
-      chain: string;
-      address: string;
-      category: string;
-      entity_id: string | null;
-      entity_name: string | null;
-      source: string | null;
-    }>,
-  ): Promise<void> {
+  async insertAttributions(tx: Queryable, t: Tenant, importId: string, list: string, rows: NewAttribution[]): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_BATCH) {
       const b = rows.slice(i, i + INSERT_BATCH);
       await tx.query(
@@ -300,12 +307,7 @@ export const walletData = {
       );
     }
   },
-  async insertTransfers(
-    tx: Queryable,
-    t: Tenant,
-    importId: string,
-    rows: Array<{ chain: string; asset: string | null; tx_hash: string | null; from: string; to: string; amount: string }>,
-  ): Promise<void> {
+  async insertTransfers(tx: Queryable, t: Tenant, importId: string, rows: NewTransfer[]): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_BATCH) {
       const b = rows.slice(i, i + INSERT_BATCH);
       await tx.query(
