@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createTestApp } from '../test/helpers/test-app.js';
 import { sharedDataDir } from '../test/fixtures/documents/shared-data.js';
-import { getFaceEngine } from '../src/modules/checks/face/engine.js';
+import { FACE_ENGINE } from '../src/modules/checks/face/engine.js';
 import { percentile, lagProbe } from './lib/stats.js';
 
 const N = Number(process.argv[2] ?? 20);
@@ -23,7 +23,7 @@ const live = readFileSync(`${data}/faces/antispoof_minivision/image_T1.jpg`);
 
 const t = await createTestApp();
 const o = await t.tenant({ rateLimitPerMinute: 1_000_000 });
-const engine = getFaceEngine();
+const engine = t.resources.get(FACE_ENGINE);
 await engine.info(); // models loaded before timing
 
 // Enrol every labelled photo as its own subject: the search runs over 50 real faces.

@@ -16,6 +16,7 @@ import { ScreeningIndex } from '../src/engines/screening/index.js';
 import { importListFile, parseListOffThread } from '../src/modules/checks/screening/list-sync.js';
 import { snapshots } from '../src/modules/checks/screening/snapshot-repository.js';
 import { ScreeningIndexCache } from '../src/modules/checks/screening/index-cache.js';
+import { createScreeningWorker } from '../src/modules/checks/screening/screening-worker.js';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const dir = mkdtempSync(join(tmpdir(), 'list-import-loop-'));
@@ -122,7 +123,8 @@ try {
   await db.query("UPDATE list_snapshots SET state = 'superseded', superseded_at = now() WHERE source = 'bench_one_tx'");
 
   // 3. Index build: the screening worker vs building the engine's index on the main thread.
-  const cache = new ScreeningIndexCache(db, 60_000);
+  const worker = createScreeningWorker();
+  const cache = new ScreeningIndexCache(db, 60_000, () => worker);
   try {
     const built = await measure(() => cache.get());
     const entities = prepared.texts.map((t) => JSON.parse(t));
@@ -130,6 +132,7 @@ try {
     report('screening index build', built, builtHere);
   } finally {
     await cache.close();
+    await worker.close();
   }
 } finally {
   await db.close();

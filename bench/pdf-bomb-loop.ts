@@ -8,7 +8,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { checkProofOfAddress } from '../src/engines/proof-of-address/index.js';
 import { createTesseractOcr } from '../src/engines/text/index.js';
-import { retainTextChecks } from '../src/modules/checks/proof-of-address/index.js';
+import { TEXT_CHECKS } from '../src/modules/checks/proof-of-address/index.js';
+import { createResources } from '../src/platform/resources.js';
+import { loadConfig } from '../src/config.js';
 import { flateBombPdf } from '../test/fixtures/pdf-bomb.js';
 
 async function stall(label: string, run: () => Promise<unknown>): Promise<void> {
@@ -36,13 +38,15 @@ for (let round = 0; round < 3; round++) {
   await stall('proof of address, engine on the main thread (baseline)', () =>
     checkProofOfAddress(bomb, { subjectName: 'Jane Doe', mime: 'application/pdf', ocr }),
   );
-  const { checks, release } = retainTextChecks();
+  // A fresh worker each round, as the process's resources would start one.
+  const resources = createResources(loadConfig({ NODE_ENV: 'test', MASTER_KEY: '11'.repeat(32) }), null as never);
+  const checks = resources.get(TEXT_CHECKS);
   await stall('proof of address, text-documents worker', () =>
     checks.proofOfAddress(bomb, { subjectName: 'Jane Doe', mime: 'application/pdf' }),
   );
   await stall('document AI, text-documents worker', () =>
     checks.documentAi(bomb, [{ name: 'total', anchor: 'Total' }], { mime: 'application/pdf' }),
   );
-  await release();
+  await resources.close();
 }
 await ocr.close();

@@ -11,7 +11,8 @@ import { MemoryRateLimiter } from '../src/platform/rate-limit.js';
 import { createAccount } from '../src/platform/accounts.js';
 import { createApiKey } from '../src/platform/api-keys.js';
 import { importListFile } from '../src/modules/checks/screening/list-sync.js';
-import { indexCacheFor } from '../src/modules/checks/screening/index-cache.js';
+import { SCREENING_INDEX } from '../src/modules/checks/screening/index-cache.js';
+import { createResources } from '../src/platform/resources.js';
 import { monitoringJobHandlers } from '../src/modules/monitoring/jobs.js';
 import { JobRunner } from '../src/platform/jobs.js';
 import { Sealer } from '../src/platform/crypto.js';
@@ -21,7 +22,8 @@ const N = Number(process.argv[2] ?? 400);
 const config = loadConfig({ NODE_ENV: 'test', MASTER_KEY: '22'.repeat(32), LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '10000000' });
 const db = await openDb({ dataDir: 'memory://' });
 await migrate(db);
-const app = await buildApp({ config, db, rateLimiter: new MemoryRateLimiter(), keyCacheTtlMs: 60_000 });
+const resources = createResources(config, db);
+const app = await buildApp({ config, db, rateLimiter: new MemoryRateLimiter(), keyCacheTtlMs: 60_000, resources });
 await app.ready();
 const account = await createAccount(db, { name: 'bench' });
 const sandboxKey = (await createApiKey(db, { accountId: account.id, environment: 'sandbox' })).key;
@@ -100,7 +102,7 @@ const sandboxNames = [
   'Sandbox Adverse Media',
   'Sandbox Sanctioned Trading LLC',
 ];
-await indexCacheFor(db).get();
+await resources.get(SCREENING_INDEX).get();
 rows.push(await run('sandbox (5 entities)', sandboxKey, queries(sandboxNames, N), 1));
 rows.push(await run('sandbox (5 entities)', sandboxKey, queries(sandboxNames, N), 8));
 
@@ -114,7 +116,7 @@ for (const [path, format] of [
   if (!r.ok) throw new Error(r.error);
 }
 const imported = performance.now();
-await indexCacheFor(db).get();
+await resources.get(SCREENING_INDEX).get();
 const built = performance.now();
 // Read from the database rather than the cache: the indexes live in the screening worker (and the
 // same lines run against the earlier main-thread cache for the before/after comparison).
@@ -143,7 +145,7 @@ console.log(rows.join('\n'));
 // job (diff, delta index, matching of every enrolled subject). Probe: GET /v1/monitoring/alerts, which
 // touches no list, one due every 10 ms. Compare with the same probe while idle.
 const SUBJECTS = Number(process.argv[3] ?? 2000);
-const rescreenJobs = () => new JobRunner({ db, handlers: monitoringJobHandlers(db, () => new Sealer(config.masterKey)) }).drain();
+const rescreenJobs = () => new JobRunner({ db, handlers: monitoringJobHandlers(resources, () => new Sealer(config.masterKey)) }).drain();
 await rescreenJobs(); // the first imports' re-screens (no subjects yet), outside any window
 console.log(`enrolling ${SUBJECTS} monitored subjects …`);
 for (const [i, body] of queries(listed, SUBJECTS).entries()) {
@@ -193,7 +195,7 @@ const update = await importListFile(db, { path: `${dir}/sanctions/ofac_sdn_csv_2
 if (!update.ok || update.unchanged) throw new Error('the OFAC 2024-04-25 snapshot did not activate');
 probes.push(
   await probe(`OFAC update: index rebuild + re-screen of ${SUBJECTS} subjects`, () =>
-    Promise.all([indexCacheFor(db).get(), rescreenJobs()]),
+    Promise.all([resources.get(SCREENING_INDEX).get(), rescreenJobs()]),
   ),
 );
 console.log(probes.join('\n'));
@@ -203,4 +205,5 @@ console.log(
     .join(' ')}`,
 );
 await app.close();
+await resources.close();
 await db.close();

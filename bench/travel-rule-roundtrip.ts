@@ -29,7 +29,7 @@ async function side(): Promise<Side> {
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   t.config.publicBaseUrl = base;
   const tenant = await t.tenant();
-  const runner = new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config }) });
+  const runner = new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, resources: t.resources }) });
   return { t, tenant, base, drain: () => runner.drain() };
 }
 const call = async (s: Side, method: string, path: string, body?: unknown) => {

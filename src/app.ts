@@ -24,6 +24,7 @@ const MAX_PARAM_LENGTH = 100;
 import { setCursorSecret } from './platform/pagination.js';
 import { configureAuditKey } from './platform/audit.js';
 import { Sealer } from './platform/crypto.js';
+import { createResources } from './platform/resources.js';
 import './platform/http/types.js';
 import { EVENTS, modules } from './modules/index.js';
 import { registerEvents } from './platform/event-catalog.js';
@@ -39,7 +40,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerEvents(EVENTS);
   setCursorSecret(deps.config.masterKey);
   configureAuditKey(deps.config.masterKey);
-  const full = { ...deps, sealer: deps.sealer ?? new Sealer(deps.config.masterKey) };
+  const full = {
+    ...deps,
+    sealer: deps.sealer ?? new Sealer(deps.config.masterKey),
+    resources: deps.resources ?? createResources(deps.config, deps.db),
+  };
   const app = Fastify({
     logger: deps.logLevel && deps.logLevel !== 'silent' ? loggerOptions(deps.logLevel) : false,
     genReqId: () => newId('request'),
@@ -150,6 +155,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
   });
 
+  // Resources the caller did not give belong to this app; given ones belong to the caller (runtime.ts).
+  if (!deps.resources) app.addHook('onClose', () => full.resources.close());
   for (const mod of modules) await app.register(mod.plugin, { prefix: mod.prefix, deps: full });
   await app.register(consoleModule, { auth: consoleAuth, publicBaseUrl: deps.config.publicBaseUrl });
   return app;

@@ -9,9 +9,7 @@ import { configureAuditKey } from './platform/audit.js';
 import { WebhookDispatcher } from './modules/webhooks/index.js';
 import { EVENTS } from './modules/index.js';
 import { registerEvents } from './platform/event-catalog.js';
-import { retainDocumentReader } from './modules/checks/index.js';
-import { retainFaceEngine } from './modules/checks/index.js';
-import { retainTextChecks } from './modules/checks/index.js';
+import { createResources as makeResources, type Resources } from './platform/resources.js';
 
 /** Opens the database and applies migrations; shared by the server, the worker and the CLI. */
 export async function openDatabase(config: Config, log: pino.Logger): Promise<Db> {
@@ -24,20 +22,23 @@ export function createLogger(config: Config): pino.Logger {
   return pino(loggerOptions(config.logLevel));
 }
 
-/** Starts the job runner and the recurring-job scheduler; returns a graceful stop. */
-export function startWorker(config: Config, db: Db, log: pino.Logger): () => Promise<void> {
+/**
+ * The process's resources (engines, worker pools, the screening index, senders), one object handed to
+ * buildApp and startWorker. Each starts on first use; the caller closes them once, after the app and
+ * the worker have stopped.
+ */
+export function createResources(config: Config, db: Db): Resources {
+  return makeResources(config, db);
+}
+
+/** Starts the job runner and the recurring-job scheduler; returns a graceful stop (the resources stay open). */
+export function startWorker(config: Config, db: Db, log: pino.Logger, resources: Resources): () => Promise<void> {
   configureAuditKey(config.masterKey);
   registerEvents(EVENTS);
   const sealer = new Sealer(config.masterKey);
-  // The session pipeline runs the engines here; they start on first use and close with the runner.
-  const engines = [
-    retainDocumentReader(config.checks.document.poolSize),
-    retainFaceEngine(config.checks.face.poolSize),
-    retainTextChecks().release,
-  ];
   const runner = new JobRunner({
     db,
-    handlers: buildJobHandlers({ db, config, sealer }),
+    handlers: buildJobHandlers({ db, config, sealer, resources }),
     concurrency: config.workerConcurrency,
     onError: (err, job) => log.warn({ err, job: job?.id, queue: job?.queue }, 'job failed'),
   });
@@ -55,6 +56,5 @@ export function startWorker(config: Config, db: Db, log: pino.Logger): () => Pro
   return async () => {
     stopScheduler();
     await Promise.all([runner.stop(), dispatcher.stop()]);
-    await Promise.all(engines.map((release) => release()));
   };
 }

@@ -8,7 +8,7 @@ import { seedDefaultJourneys } from './modules/journeys/index.js';
 import { acquireLock, adminSocketPath } from './platform/embedded-lock.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { startAdminSocket } from './cli/admin-socket.js';
-import { createLogger, openDatabase, startWorker } from './runtime.js';
+import { createLogger, createResources, openDatabase, startWorker } from './runtime.js';
 
 /**
  * Where the first keys go: a person at a terminal sees them in the banner; when the output is not a
@@ -52,10 +52,13 @@ async function main(): Promise<void> {
       'Redis rate-limit store unavailable: limits are counted per process until it answers',
     ),
   );
-  const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel });
-  const admin = embedded ? await startAdminSocket(db, config, adminSocketPath(config.dataDir), () => app.keyCache.invalidate()) : null;
+  const resources = createResources(config, db);
+  const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel, resources });
+  const admin = embedded
+    ? await startAdminSocket(db, config, adminSocketPath(config.dataDir), () => app.keyCache.invalidate(), resources)
+    : null;
   await app.listen({ port: config.port, host: config.host });
-  const stopWorker = config.runWorker ? startWorker(config, db, log) : async () => undefined;
+  const stopWorker = config.runWorker ? startWorker(config, db, log, resources) : async () => undefined;
 
   const lines = [
     '',
@@ -84,6 +87,7 @@ async function main(): Promise<void> {
     force.unref();
     await app.close();
     await stopWorker();
+    await resources.close();
     admin?.close();
     await rateLimiter.close();
     await db.close();

@@ -1,5 +1,5 @@
 import { loadConfig, ConfigError } from './config.js';
-import { createLogger, openDatabase, startWorker } from './runtime.js';
+import { createLogger, createResources, openDatabase, startWorker } from './runtime.js';
 
 /**
  * A worker process without the HTTP server, for PostgreSQL deployments that run API and
@@ -11,9 +11,11 @@ async function main(): Promise<void> {
     throw new Error('npm run worker needs DATABASE_URL: the embedded database belongs to the server process, which runs its own worker.');
   const log = createLogger(config);
   const db = await openDatabase(config, log);
-  const stop = startWorker(config, db, log);
+  const resources = createResources(config, db);
+  const stop = startWorker(config, db, log, resources);
   const shutdown = async () => {
     await stop();
+    await resources.close();
     await db.close();
     process.exit(0);
   };

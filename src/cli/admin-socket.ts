@@ -2,6 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import { chmodSync, rmSync } from 'node:fs';
 import type { Db } from '../platform/db.js';
 import type { Config } from '../config.js';
+import type { Resources } from '../platform/resources.js';
 import { runCommand, type CliInput } from './commands.js';
 
 export interface RemoteResult {
@@ -14,7 +15,13 @@ export interface RemoteResult {
  * The running server's side of the embedded-database CLI: a Unix socket that only the owner of
  * DATA_DIR can open (mode 0600), accepting one CLI invocation per request.
  */
-export async function startAdminSocket(db: Db, config: Config, path: string, afterCommand: () => void = () => undefined): Promise<Server> {
+export async function startAdminSocket(
+  db: Db,
+  config: Config,
+  path: string,
+  afterCommand: () => void = () => undefined,
+  resources?: Resources,
+): Promise<Server> {
   rmSync(path, { force: true });
   const server = createServer((req, res) => {
     let body = '';
@@ -23,7 +30,14 @@ export async function startAdminSocket(db: Db, config: Config, path: string, aft
       const out: RemoteResult = { code: 0, stdout: [], stderr: [] };
       try {
         const { argv, input } = JSON.parse(body) as { argv: string[]; input?: CliInput };
-        out.code = await runCommand(db, argv, { out: (l) => out.stdout.push(l), err: (l) => out.stderr.push(l) }, config, input ?? {});
+        out.code = await runCommand(
+          db,
+          argv,
+          { out: (l) => out.stdout.push(l), err: (l) => out.stderr.push(l) },
+          config,
+          input ?? {},
+          resources,
+        );
         // A key revoked here must stop working in this process at once, not after the cache TTL.
         afterCommand();
       } catch (err) {

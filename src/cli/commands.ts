@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { LISTS_USAGE, runListsCommand } from '../modules/checks/index.js';
 import { ROLES, UsageProblem, createOperator, disableOperator, isRole, listOperators, operatorView } from '../modules/console/index.js';
 import { Sealer } from '../platform/crypto.js';
+import { createResources, type Resources } from '../platform/resources.js';
 import { runTravelRuleCommand, TRAVEL_RULE_USAGE } from '../modules/travel-rule/index.js';
 import { WALLETS_USAGE, runWalletsCommand } from '../modules/wallets/index.js';
 import { runTransactionsImport, TRANSACTIONS_USAGE } from '../modules/transactions/index.js';
@@ -55,7 +56,15 @@ export interface CliInput {
 }
 
 /** Runs one CLI command against a database. Returns the exit code. */
-export async function runCommand(db: Db, argv: string[], io: CliIo, config: Config, input: CliInput = {}): Promise<number> {
+export async function runCommand(
+  db: Db,
+  argv: string[],
+  io: CliIo,
+  config: Config,
+  input: CliInput = {},
+  /** The server's resources when run over its admin socket; a command that needs one otherwise makes its own. */
+  resources?: Resources,
+): Promise<number> {
   const [group, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -245,14 +254,21 @@ export async function runCommand(db: Db, argv: string[], io: CliIo, config: Conf
           { positionals, format: values.format, source: values.source, all: values.all === true, json, settings: config.checks.screening },
           io,
         );
-      case 'travel-rule import-counterparties':
-        return await runTravelRuleCommand(
-          db,
-          config,
-          action!,
-          { positionals, account: values.account, environment: values.environment, json },
-          io,
-        );
+      case 'travel-rule import-counterparties': {
+        const own = resources ? null : createResources(config, db);
+        try {
+          return await runTravelRuleCommand(
+            db,
+            config,
+            (resources ?? own)!,
+            action!,
+            { positionals, account: values.account, environment: values.environment, json },
+            io,
+          );
+        } finally {
+          await own?.close();
+        }
+      }
       case 'wallets import-attributions':
       case 'wallets import-transfers':
         return await runWalletsCommand(

@@ -3,9 +3,10 @@ import type { Db } from '../platform/db.js';
 import { enqueueJob, purgeFinishedJobs, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
-import { listSyncSchedule, screeningJobHandlers } from '../modules/checks/index.js';
+import { listSyncSchedule, screeningJobHandlers, SCREENING_INDEX, SENDERS } from '../modules/checks/index.js';
 import { purgeContactHistory } from '../modules/checks/index.js';
-import { SmtpEmailProvider, type MessagingProvider } from '../providers/messaging/index.js';
+import type { MessagingProvider } from '../providers/messaging/index.js';
+import type { Resources } from '../platform/resources.js';
 import {
   VERIFICATION_RECURRING,
   verificationJobHandlers,
@@ -24,9 +25,11 @@ import type { Config } from '../config.js';
 export interface JobDeps {
   db: Db;
   config: Config;
+  /** The process's engines, worker pools and senders (runtime.ts builds them; tests take createTestApp's). */
+  resources: Resources;
   /** Opens sealed personal data (monitored subjects); made from config.masterKey when not given. */
   sealer?: Sealer;
-  /** The Travel Rule email fallback's sender; from config.checks.contact.smtp when not given (null: none). */
+  /** The Travel Rule email fallback's sender; the resources' SMTP sender when not given (null: none). */
   email?: MessagingProvider | null;
 }
 
@@ -34,14 +37,7 @@ export interface JobDeps {
 export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
   let sealer = deps.sealer;
   const sealerOf = () => (sealer ??= new Sealer(deps.config.masterKey));
-  let email = deps.email;
-  const emailOf = () => {
-    if (email === undefined) {
-      const smtp = deps.config.checks.contact.smtp;
-      email = smtp ? new SmtpEmailProvider({ url: smtp.url, from: smtp.from }) : null;
-    }
-    return email;
-  };
+  const emailOf = () => (deps.email !== undefined ? deps.email : deps.resources.get(SENDERS).email);
   return {
     [QUEUES.auditSeal]: async () => {
       while ((await sealAuditChain(deps.db)) > 0);
@@ -59,16 +55,16 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
       await purgeContactHistory(deps.db);
     },
     ...screeningJobHandlers(deps.db, deps.config.checks.screening),
-    ...monitoringJobHandlers(deps.db, sealerOf),
+    ...monitoringJobHandlers(deps.resources, sealerOf),
     ...walletJobHandlers(deps.db, sealerOf),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
-    ...pipelineJobHandlers(deps.db, sealerOf, deps.config.checks.document),
-    ...enrolJobHandlers(deps.db, sealerOf),
+    ...pipelineJobHandlers(deps.resources, sealerOf),
+    ...enrolJobHandlers(deps.resources, sealerOf),
     ...travelRuleJobHandlers(deps.db, sealerOf, {
       publicBaseUrl: () => deps.config.publicBaseUrl,
       email: emailOf,
-      indexRefreshMs: deps.config.checks.screening.indexRefreshMs,
+      screening: () => deps.resources.get(SCREENING_INDEX),
       production: () => ({
         requireHttps: deps.config.webhooks.requireHttps,
         allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks,

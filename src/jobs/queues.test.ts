@@ -8,7 +8,7 @@ test('every declared queue has one handler, every handler and every recurring jo
   const declared = new Set<string>(Object.values(QUEUES));
   assert.equal(declared.size, Object.values(QUEUES).length, 'no queue is declared twice');
   const config = loadConfig({ NODE_ENV: 'test', MASTER_KEY: '11'.repeat(32), LIST_SYNC_SOURCES: 'un' });
-  const handled = Object.keys(buildJobHandlers({ db: null as never, config }));
+  const handled = Object.keys(buildJobHandlers({ db: null as never, config, resources: null as never }));
   assert.deepEqual([...handled].sort(), [...declared].sort());
   for (const r of recurringJobs(config)) assert.ok(declared.has(r.queue), r.queue);
 });

@@ -5,6 +5,7 @@ import type { Db } from '../../src/platform/db.js';
 import { createAccount } from '../../src/platform/accounts.js';
 import { createApiKey } from '../../src/platform/api-keys.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/platform/rate-limit.js';
+import { createResources, type Resources } from '../../src/platform/resources.js';
 import type { Environment, RequestContext } from '../../src/platform/context.js';
 import { createTestDb } from './test-db.js';
 
@@ -21,6 +22,8 @@ export interface TestApp {
   app: App;
   db: Db;
   config: Config;
+  /** The app's engines, worker pools and senders, as runtime.ts builds them; pass them to buildJobHandlers. */
+  resources: Resources;
   tenant(opts?: { rateLimitPerMinute?: number }): Promise<Tenant>;
   /** app.inject with a bearer key and JSON body. */
   call(
@@ -45,7 +48,15 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const { db, close } = await createTestDb();
   const config = testConfig(opts.config, opts.env);
-  const app = await buildApp({ config, db, rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(), keyCacheTtlMs: 0, clock: opts.clock });
+  const resources = createResources(config, db);
+  const app = await buildApp({
+    config,
+    db,
+    rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(),
+    keyCacheTtlMs: 0,
+    clock: opts.clock,
+    resources,
+  });
   opts.extraRoutes?.(app);
   await app.ready();
   let n = 0;
@@ -53,6 +64,7 @@ export async function createTestApp(
     app,
     db,
     config,
+    resources,
     async tenant(o = {}) {
       const account = await createAccount(db, { name: `tenant ${++n}`, rateLimitPerMinute: o.rateLimitPerMinute ?? null });
       const sandbox = await createApiKey(db, { accountId: account.id, environment: 'sandbox' });
@@ -79,6 +91,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
+      await resources.close();
       await close();
     },
   };

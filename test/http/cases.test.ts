@@ -5,7 +5,7 @@ import { routeSecurityTests } from '../helpers/route-security.js';
 import { buildJobHandlers } from '../../src/jobs/index.js';
 import { JobRunner } from '../../src/platform/jobs.js';
 import { Sealer } from '../../src/platform/crypto.js';
-import { indexCacheFor } from '../../src/modules/checks/screening/index-cache.js';
+import { SCREENING_INDEX } from '../../src/modules/checks/screening/index-cache.js';
 import { snapshots } from '../../src/modules/checks/screening/snapshot-repository.js';
 import { rescreenSnapshot } from '../../src/modules/monitoring/rescreen.js';
 import { monitoringAlerts } from '../../src/modules/monitoring/repository.js';
@@ -16,7 +16,8 @@ before(async () => (t = await createTestApp()));
 after(() => t.close());
 const app = () => t;
 
-const drain = (tt: TestApp = t) => new JobRunner({ db: tt.db, handlers: buildJobHandlers({ db: tt.db, config: tt.config }) }).drain();
+const drain = (tt: TestApp = t) =>
+  new JobRunner({ db: tt.db, handlers: buildJobHandlers({ db: tt.db, config: tt.config, resources: tt.resources }) }).drain();
 const get = async (o: Tenant, url: string) => (await t.call('GET', url, { key: o.sandboxKey })).json();
 const patch = (o: Tenant, id: string, body: unknown) => t.call('PATCH', `/v1/cases/${id}`, { key: o.sandboxKey, body });
 
@@ -39,9 +40,13 @@ async function alertCase(o: Tenant, reference = 'cus_alert'): Promise<{ alertId:
     body: { subject_reference: reference, name: 'Sandbox Sanctioned Person', date_of_birth: '1970-01-01' },
   });
   assert.equal(enrol.statusCode, 201, enrol.body);
-  await indexCacheFor(t.db).get(); // installs the built-in sandbox snapshot
+  await t.resources.get(SCREENING_INDEX).get(); // installs the built-in sandbox snapshot
   const snap = (await snapshots.activeFor(t.db, 'sandbox'))!;
-  await rescreenSnapshot(t.db, new Sealer(t.config.masterKey), { source: 'sandbox', snapshot_id: snap.id, previous_snapshot_id: null });
+  await rescreenSnapshot(t.resources, new Sealer(t.config.masterKey), {
+    source: 'sandbox',
+    snapshot_id: snap.id,
+    previous_snapshot_id: null,
+  });
   const [row] = await t.db.query<{ alert_id: string; case_id: string }>(
     'SELECT a.id AS alert_id, c.id AS case_id FROM monitoring_alerts a JOIN cases c ON c.alert_id = a.id WHERE a.account_id = $1 AND a.subject_reference = $2',
     [o.accountId, reference],

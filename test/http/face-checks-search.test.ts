@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
-import { getFaceEngine } from '../../src/modules/checks/face/engine.js';
+import { FACE_ENGINE } from '../../src/modules/checks/face/engine.js';
 import { FACE_DUPLICATE_THRESHOLD } from '../../src/engines/face/index.js';
 import { embeddingModelKey } from '../../src/modules/checks/face/face-index-cache.js';
 import { faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../src/modules/checks/face/repository.js';
@@ -125,7 +125,7 @@ describe('face search over enrolled faces', { skip }, () => {
       (await search(o, { image: face('img6.jpg') })).result.hits.map((h: { subject_reference: string }) => h.subject_reference),
       ['cus_2'],
     );
-    const { embedding, model } = await getFaceEngine().embed(readFileSync(`${dataDir}/faces/deepface_subset/images/img5.jpg`));
+    const { embedding, model } = await t.resources.get(FACE_ENGINE).embed(readFileSync(`${dataDir}/faces/deepface_subset/images/img5.jpg`));
     await faceEnrollments.insert(t.db, o.ctx(), await hasVectorColumn(t.db), {
       id: newEnrollmentId(),
       subjectReference: 'cus_1',

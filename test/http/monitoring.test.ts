@@ -11,7 +11,7 @@ import { rescreenSnapshot } from '../../src/modules/monitoring/rescreen.js';
 import { monitoringAlerts } from '../../src/modules/monitoring/repository.js';
 import { snapshots } from '../../src/modules/checks/screening/snapshot-repository.js';
 import { newId } from '../../src/platform/ids.js';
-import { indexCacheFor } from '../../src/modules/checks/screening/index-cache.js';
+import { SCREENING_INDEX } from '../../src/modules/checks/screening/index-cache.js';
 
 let t: TestApp;
 before(async () => {
@@ -55,7 +55,7 @@ describe('monitoring subjects', () => {
     create: async (tt, o) => {
       // An alert as the re-screen job writes it, on the built-in sandbox snapshot.
       const subjectId = await create(tt, o);
-      await indexCacheFor(tt.db).get(); // the built-in sandbox snapshot is installed by the first refresh
+      await tt.resources.get(SCREENING_INDEX).get(); // the built-in sandbox snapshot is installed by the first refresh
       const snap = (await snapshots.activeFor(tt.db, 'sandbox'))!;
       const hit = {
         entity_id: 'sandbox:pep',
@@ -126,7 +126,8 @@ describe('monitoring subjects', () => {
 
 describe('re-screening after a list update (real OFAC SDN 2024-04-25 → 2024-05-03)', () => {
   const dir = sharedData('sanctions', 'ofac_sdn_csv_2024_snapshots');
-  const drain = () => new JobRunner({ db: t.db, handlers: monitoringJobHandlers(t.db, () => new Sealer(t.config.masterKey)) }).drain();
+  const drain = () =>
+    new JobRunner({ db: t.db, handlers: monitoringJobHandlers(t.resources, () => new Sealer(t.config.masterKey)) }).drain();
 
   test(
     'only the delta is re-matched; new hits raise one alert and one event each; allow entries and removals are honoured',
@@ -197,7 +198,7 @@ describe('re-screening after a list update (real OFAC SDN 2024-04-25 → 2024-05
       assert.deepEqual(audit, [{ action: 'monitoring_alert.created', actor_type: 'system' }]);
 
       // A retried job raises nothing twice.
-      const again = await rescreenSnapshot(t.db, new Sealer(t.config.masterKey), {
+      const again = await rescreenSnapshot(t.resources, new Sealer(t.config.masterKey), {
         source: 'ofac_sdn',
         snapshot_id: second.snapshot.id,
         previous_snapshot_id: first.snapshot.id,

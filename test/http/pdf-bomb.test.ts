@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { flateBombPdf } from '../fixtures/pdf-bomb.js';
-import { getTextChecks } from '../../src/modules/checks/proof-of-address/index.js';
+import { TEXT_CHECKS } from '../../src/modules/checks/proof-of-address/index.js';
 
 /**
  * A flate-bomb PDF (80 KB that inflates to 80 MB) sent to proof of address and document AI is parsed in
@@ -34,5 +34,8 @@ test('a flate bomb is parsed off the event loop and answered without a 5xx', asy
   for (const r of [poa, docai]) assert.ok(r.statusCode < 500, `${r.statusCode} ${r.body.slice(0, 200)}`);
   assert.ok(pings >= 1, `${pings} other requests answered while the bomb was parsed`);
   // Both documents were parsed by the text-documents worker, not by this thread.
-  assert.ok(getTextChecks().stats().completed + getTextChecks().stats().failed >= 2, JSON.stringify(getTextChecks().stats()));
+  assert.ok(
+    t.resources.get(TEXT_CHECKS).stats().completed + t.resources.get(TEXT_CHECKS).stats().failed >= 2,
+    JSON.stringify(t.resources.get(TEXT_CHECKS).stats()),
+  );
 });

@@ -14,7 +14,7 @@ let t: TestApp;
 before(async () => (t = await createTestApp()));
 after(() => t.close());
 const app = () => t;
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config }) }).drain();
+const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, resources: t.resources }) }).drain();
 
 const line = (o: Record<string, unknown>) => JSON.stringify(o);
 const row = (i: number, over: Record<string, unknown> = {}) => ({

@@ -40,7 +40,7 @@ after(async () => {
   peer.close();
   await t.close();
 });
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config }) }).drain();
+const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, resources: t.resources }) }).drain();
 const ivms = {
   originator: {
     originatorPersons: [
@@ -132,10 +132,10 @@ test('CLI: import counterparties from a JSON file; a bad entry names its field a
   const out: string[] = [];
   const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
   const args = { positionals: [file], account: owner.accountId, environment: 'sandbox', json: true };
-  assert.equal(await runTravelRuleCommand(t.db, t.config, 'import-counterparties', args, io), 0, out.join('\n'));
+  assert.equal(await runTravelRuleCommand(t.db, t.config, t.resources, 'import-counterparties', args, io), 0, out.join('\n'));
   assert.deepEqual({ ...JSON.parse(out.pop()!), ids: undefined }, { created: 2, updated: 0, ids: undefined });
   // Again: the LEI entry is updated, not duplicated.
-  assert.equal(await runTravelRuleCommand(t.db, t.config, 'import-counterparties', args, io), 0);
+  assert.equal(await runTravelRuleCommand(t.db, t.config, t.resources, 'import-counterparties', args, io), 0);
   assert.equal(JSON.parse(out.pop()!).updated, 1);
   const list = (await t.call('GET', '/v1/travel-rule/counterparties?lei=506700T7Z685VUOZL877', { key: owner.sandboxKey })).json().data;
   assert.equal(list.length, 1);
@@ -149,7 +149,7 @@ test('CLI: import counterparties from a JSON file; a bad entry names its field a
       { name: 'Bad', legal_name: 'Bad', lei: '506700T7Z685VUOZL878' },
     ]),
   );
-  assert.equal(await runTravelRuleCommand(t.db, t.config, 'import-counterparties', args, io), 65);
+  assert.equal(await runTravelRuleCommand(t.db, t.config, t.resources, 'import-counterparties', args, io), 65);
   assert.match(out.pop()!, /\[1\]\.lei/);
   assert.equal((await t.call('GET', '/v1/travel-rule/counterparties?query=theta', { key: owner.sandboxKey })).json().data.length, 0);
 });
@@ -172,7 +172,8 @@ test('email fallback: a link to a hosted page where the beneficiary VASP approve
   });
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
   const email = new SmtpEmailProvider({ url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, from: 'tr@verity.test' });
-  const drainMail = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, email }) }).drain();
+  const drainMail = () =>
+    new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, resources: t.resources, email }) }).drain();
   try {
     const cp = await t.call('POST', '/v1/travel-rule/counterparties', {
       key: owner.sandboxKey,

@@ -7,7 +7,7 @@ import { enqueueJob, JobRunner } from '../../src/platform/jobs.js';
 let t: TestApp;
 before(async () => (t = await createTestApp()));
 after(() => t.close());
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config }) }).drain();
+const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, resources: t.resources }) }).drain();
 
 test('a session that expires or is abandoned cancels its checks instead of leaving them pending', async () => {
   const o = await t.tenant();

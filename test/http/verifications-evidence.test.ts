@@ -25,7 +25,10 @@ after(() => t.close());
 const app = () => t;
 
 const drain = () =>
-  new JobRunner({ db: t.db, handlers: { ...buildJobHandlers({ db: t.db, config: t.config }), ...retentionJobHandlers(t.db) } }).drain();
+  new JobRunner({
+    db: t.db,
+    handlers: { ...buildJobHandlers({ db: t.db, config: t.config, resources: t.resources }), ...retentionJobHandlers(t.db) },
+  }).drain();
 const body = (reference: string) => ({ journey: 'kyc_standard', subject: { type: 'individual', reference, country: 'DE' } });
 // A real 1×1 PNG and a small JPEG-looking payload: bytes must come back exactly.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

@@ -38,7 +38,7 @@ async function session(tt: TestApp, o: Tenant, reference = 'sandbox_referred', f
   const id = res.json().id as string;
   if (fields)
     await tt.db.transaction((tx) => sessionFields.write(tx, { accountId: o.accountId, environment: 'sandbox' }, sealer(), id, fields));
-  await new JobRunner({ db: tt.db, handlers: buildJobHandlers({ db: tt.db, config: tt.config }) }).drain();
+  await new JobRunner({ db: tt.db, handlers: buildJobHandlers({ db: tt.db, config: tt.config, resources: tt.resources }) }).drain();
   return id;
 }
 const patch = (o: Tenant, id: string, body: unknown) => t.call('PATCH', `/v1/verifications/${id}`, { key: o.sandboxKey, body });

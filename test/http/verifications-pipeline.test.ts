@@ -32,7 +32,8 @@ after(() => t.close());
 const dataDir = sharedDataDir();
 const noFont = ocrBAvailable() ? false : 'OCR-B font (Debian fonts-ocr-b) not installed; specimen documents cannot be rendered';
 const face = (name: string) => readFileSync(`${dataDir}/faces/deepface_subset/images/${name}`);
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, sealer }) }).drain();
+const drain = () =>
+  new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, resources: t.resources, sealer }) }).drain();
 
 type Env = 'sandbox' | 'production';
 const keyOf = (o: Tenant, env: Env) => (env === 'sandbox' ? o.sandboxKey : o.productionKey);

@@ -13,7 +13,7 @@ after(() => t.close());
 const app = () => t;
 
 const body = (reference: string, journey = 'kyc_standard') => ({ journey, subject: { type: 'individual', reference, country: 'DE' } });
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config }) }).drain();
+const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, resources: t.resources }) }).drain();
 const eventTypes = async (id: string) =>
   (await t.db.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY id', [id])).map((e) => e.type);
 const endLifetimes = (ids: string[]) => t.db.query('UPDATE sessions SET expires_at = now() WHERE id = ANY($1::text[])', [ids]);

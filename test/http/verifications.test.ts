@@ -20,7 +20,7 @@ const body = {
 };
 const create = async (tt: TestApp, owner: { sandboxKey: string }, b: unknown = body) =>
   (await tt.call('POST', '/v1/verifications', { key: owner.sandboxKey, body: b })).json().id as string;
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config }) }).drain();
+const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, resources: t.resources }) }).drain();
 const events = (id: string) =>
   t.db.query<{ type: string; data: Record<string, unknown> }>('SELECT type, data FROM events WHERE resource_id = $1 ORDER BY id', [id]);
 const trail = async (id: string) =>

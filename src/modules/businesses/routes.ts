@@ -7,15 +7,13 @@ import { searchBusinesses } from './search.js';
 import { createBusiness, prepareBusiness } from './create.js';
 import { getBusiness } from './get.js';
 import { getUbos } from './ubos.js';
-import { indexCacheFor, retainTextChecks } from './deps.js';
+import { SCREENING_INDEX, TEXT_CHECKS } from './deps.js';
 import { attachDocument } from './documents.js';
 import { exportBods } from './export-bods.js';
 import { Type } from '@sinclair/typebox';
 
 export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const screening = { sealer: deps.sealer, cache: indexCacheFor(deps.db, deps.config.checks.screening.indexRefreshMs) };
-  const text = retainTextChecks();
-  app.addHook('onClose', text.release);
+  const screening = { sealer: deps.sealer, cache: deps.resources.get(SCREENING_INDEX) };
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Businesses'];
 
@@ -105,7 +103,7 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, {
     },
     async (req, reply) => {
       reply.code(201);
-      return attachDocument(req.ctx, text.checks, req.params.id, req.body);
+      return attachDocument(req.ctx, deps.resources.get(TEXT_CHECKS), req.params.id, req.body);
     },
   );
 

@@ -7,8 +7,8 @@ import { MIN_FACE_PX } from '../../engines/face/match-decision.js';
 import { countryCode } from '../../engines/screening/countries.js';
 import type { Environment } from '../../platform/context.js';
 import { invalid } from '../../platform/errors.js';
-import { getFaceEngine } from '../checks/index.js';
-import { getDocumentReader, type DocumentSettings } from '../checks/index.js';
+import type { Resources } from '../../platform/resources.js';
+import { DOCUMENT_READER, FACE_ENGINE, type DocumentSettings } from '../checks/index.js';
 import { QUALITY_ISSUES, type Quality, type QualityIssueCode, type StepKind } from './schemas.js';
 import type { DocumentType } from './steps.js';
 
@@ -22,6 +22,8 @@ export interface QualityInput {
   environment: Environment;
   accepted: { types: DocumentType[]; countries: string[] | null };
   settings: DocumentSettings;
+  /** The process's engines (document reader, face engine). */
+  resources: Resources;
 }
 
 /**
@@ -47,7 +49,7 @@ const unreadableFile = (detail: string) =>
 async function identityDocumentIssues(input: QualityInput): Promise<QualityIssueCode[]> {
   let r: DocumentResult;
   try {
-    r = await getDocumentReader().read(input.data, {
+    r = await input.resources.get(DOCUMENT_READER).read(input.data, {
       expectedDocumentTypes: input.accepted.types,
       acceptSpecimens: input.environment === 'sandbox',
       limits: { maxBytes: input.settings.maxImageBytes, maxPixels: input.settings.maxPixels },
@@ -85,7 +87,7 @@ async function mustCarryZone(input: QualityInput): Promise<boolean> {
   if (input.kind === 'document_back') return types.includes('id_card') && types.every((t) => t !== 'driving_licence');
   if (types.every((t) => t === 'passport' || t === 'visa')) return true;
   try {
-    return (await getFaceEngine().analyze(input.data)).faces.length === 0;
+    return (await input.resources.get(FACE_ENGINE).analyze(input.data)).faces.length === 0;
   } catch (err) {
     if (isFaceInputError(err)) return false;
     throw err;
@@ -104,7 +106,7 @@ function countryAccepted(r: DocumentResult, input: QualityInput): boolean {
 async function selfieIssues(input: QualityInput): Promise<QualityIssueCode[]> {
   let a: FaceAnalysis;
   try {
-    a = await getFaceEngine().analyze(input.data);
+    a = await input.resources.get(FACE_ENGINE).analyze(input.data);
   } catch (err) {
     if (isFaceInputError(err)) throw unreadableFile(err.reason);
     throw err;

@@ -4,8 +4,7 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import type { ModuleOptions } from '../../platform/app-types.js';
 import { AppError } from '../../platform/errors.js';
 import { Type } from '@sinclair/typebox';
-import { retainFaceEngine } from '../checks/index.js';
-import { retainDocumentReader, type DocumentSettings } from '../checks/index.js';
+import type { DocumentSettings } from '../checks/index.js';
 import { registerCaptureAuth } from './auth.js';
 import { CaptureSession, MediaParams, QUALITY_ISSUE_CODES, STEP_KINDS, SubmittedCapture, UploadedMedia, type StepKind } from './schemas.js';
 import { captureSessionView } from './session-view.js';
@@ -51,11 +50,6 @@ const captureDoc: SwaggerTransform = ({ schema, url, ...doc }) => {
 export const captureModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const documents = opts.deps.config.checks.document;
   const capture = opts.deps.config.capture;
-  const releaseReader = retainDocumentReader(documents.poolSize);
-  const releaseFace = retainFaceEngine(opts.deps.config.checks.face.poolSize);
-  app.addHook('onClose', async () => {
-    await Promise.all([releaseReader(), releaseFace()]);
-  });
   registerCaptureAuth(app, { db: opts.deps.db, rateLimiter: opts.deps.rateLimiter, ratePerMinute: capture.ratePerMinute });
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = [CAPTURE_TAG];
@@ -165,6 +159,7 @@ function registerMediaRoute(app: FastifyInstance, opts: ModuleOptions, settings:
         ctx: req.ctx,
         sealer: opts.deps.sealer,
         settings,
+        resources: opts.deps.resources,
         sessionId: req.captureSession!.id,
         kind: (req.params as { kind: StepKind }).kind,
         data,

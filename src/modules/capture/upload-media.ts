@@ -8,6 +8,7 @@ import { checks, DOCUMENT_MEDIA_TYPES as UPLOAD_DOCUMENT_TYPES, IMAGE_TYPES, sni
 import type { DocumentSettings } from '../checks/index.js';
 import { startCaptureIn, sessions, type SessionRow } from '../verifications/index.js';
 import { assessQuality } from './quality.js';
+import type { Resources } from '../../platform/resources.js';
 import { captureMedia } from './repository.js';
 import type { StepKind, UploadedMedia } from './schemas.js';
 import { documentSettings, stepsFor } from './steps.js';
@@ -37,6 +38,7 @@ export async function uploadCaptureMedia(args: {
   ctx: RequestContext;
   sealer: Sealer;
   settings: DocumentSettings;
+  resources: Resources;
   sessionId: string;
   kind: StepKind;
   data: Buffer;
@@ -62,6 +64,7 @@ export async function uploadCaptureMedia(args: {
     environment: ctx.environment,
     accepted: documentSettings(s.definition),
     settings: args.settings,
+    resources: args.resources,
   });
 
   return withTransaction(ctx, async (tx) => {

@@ -4,9 +4,7 @@ import type { ModuleOptions } from '../../platform/app-types.js';
 import type { RequestContext } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
 import type { CheckOutcome, CheckType, OutcomeStatus, SubjectFields } from './kernel/index.js';
-import type { DocumentSettings } from './document/index.js';
-import type { ScreeningIndexCache } from './screening/index.js';
-import type { TextChecks } from './proof-of-address/index.js';
+import type { Resources } from '../../platform/resources.js';
 
 /** A captured medium of the session, decrypted. */
 export interface CapturedMedium {
@@ -16,14 +14,12 @@ export interface CapturedMedium {
   data: Buffer;
 }
 
-/** What the session pipeline hands every step: the engines' shared resources. */
+/** What the session pipeline hands every step. */
 export interface StepResources {
   /** Opens sealed personal data (list entries the screening step applies). */
   sealer: Sealer;
-  documentSettings: DocumentSettings;
-  screening: ScreeningIndexCache;
-  /** The text-document checks (proof of address) in their worker. */
-  text: () => TextChecks;
+  /** The process's engines and the screening index (each step takes what it uses, on first use). */
+  resources: Resources;
 }
 
 /** What the steps share as they run in journey order: the document's fields and portrait feed later steps. */

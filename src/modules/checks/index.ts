@@ -7,18 +7,10 @@ export { withoutEngine } from './steps/outcomes.js';
 export { CHECK_EVENTS } from './events.js';
 export type { CapturedMedium, CheckRoutes, CheckTypeEntry, PipelineStep, StepOutcome, StepResources, StepState } from './check-type.js';
 // What other modules use of the check types' own modules: the family has one door.
-export { purgeContactHistory } from './contact/index.js';
-export { DOCUMENT_TYPES, getDocumentReader, retainDocumentReader } from './document/index.js';
-export type { DocumentSettings } from './document/index.js';
-export {
-  embeddingModelKey,
-  faceEnrollmentErasure,
-  faceEnrollments,
-  getFaceEngine,
-  hasVectorColumn,
-  newEnrollmentId,
-  retainFaceEngine,
-} from './face/index.js';
+export { SENDERS, purgeContactHistory } from './contact/index.js';
+export { DOCUMENT_READER, DOCUMENT_TYPES } from './document/index.js';
+export type { DocumentReader, DocumentSettings } from './document/index.js';
+export { FACE_ENGINE, embeddingModelKey, faceEnrollmentErasure, faceEnrollments, hasVectorColumn, newEnrollmentId } from './face/index.js';
 export { DOCUMENT_TYPES as DOCUMENT_MEDIA_TYPES } from './kernel/index.js';
 export {
   CHECK_STATUSES,
@@ -38,18 +30,19 @@ export {
   sniffContentType,
 } from './kernel/index.js';
 export type { CheckOutcome, CheckPayload, MediaInput, OutcomeStatus } from './kernel/index.js';
-export { getTextChecks, retainTextChecks } from './proof-of-address/index.js';
+export { TEXT_CHECKS } from './proof-of-address/index.js';
+export type { TextChecks } from './proof-of-address/index.js';
 export {
   LISTS_USAGE,
   RESCREEN_QUEUE,
   SANDBOX_SOURCE,
+  SCREENING_INDEX,
+  SCREENING_WORKER,
   ScreeningHit,
   ScreeningQueryFields,
   ensureSandboxSnapshot,
   evaluateScreening,
-  indexCacheFor,
   listSyncSchedule,
-  retainScreeningWorker,
   runListsCommand,
   screeningInputFor,
   screeningJobHandlers,

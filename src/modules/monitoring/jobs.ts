@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db.js';
+import type { Resources } from '../../platform/resources.js';
 import type { JobHandler } from '../../platform/jobs.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { RESCREEN_QUEUE } from '../checks/index.js';
@@ -9,10 +9,10 @@ import { rescreenSnapshot, type RescreenPayload } from './rescreen.js';
  * subjects it re-screens). Monitored subjects are sealed; `sealerOf` is called only when a subject must
  * be opened: most re-screens (no enrolled subjects) need none.
  */
-export function monitoringJobHandlers(db: Db, sealerOf: () => Sealer): Record<string, JobHandler> {
+export function monitoringJobHandlers(resources: Resources, sealerOf: () => Sealer): Record<string, JobHandler> {
   return {
     [RESCREEN_QUEUE]: async (job) => {
-      await rescreenSnapshot(db, sealerOf, job.payload as unknown as RescreenPayload, `job:${job.id}`);
+      await rescreenSnapshot(resources, sealerOf, job.payload as unknown as RescreenPayload, `job:${job.id}`);
     },
   };
 }

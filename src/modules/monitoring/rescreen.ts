@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../platform/db.js';
 import type { Sealer } from '../../platform/crypto.js';
+import type { Resources } from '../../platform/resources.js';
 import { systemContext, type RequestContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { DEFAULT_THRESHOLD } from '../../engines/screening/index.js';
-import {
-  snapshots,
-  SANDBOX_SOURCE,
-  toScreeningQuery,
-  retainScreeningWorker,
-  type ScreeningWorker,
-  type DeltaAlert,
-} from '../checks/index.js';
+import { snapshots, SANDBOX_SOURCE, toScreeningQuery, SCREENING_WORKER, type ScreeningWorker, type DeltaAlert } from '../checks/index.js';
 import { newId } from '../../platform/ids.js';
 import { monitoredSubjects, monitoringAlerts, openQuery, type SubjectRow } from './repository.js';
 import { RESCREENING_HIT } from './events.js';
@@ -68,16 +62,17 @@ function wanted(s: SubjectRow, a: DeltaAlert): boolean {
  * Re-running it (a retried job) raises nothing twice: alerts are unique per subject and entity.
  */
 export async function rescreenSnapshot(
-  db: Db,
+  resources: Resources,
   sealer: Sealer | (() => Sealer),
   p: RescreenPayload,
   requestId = 'job:screening.rescreen',
 ): Promise<RescreenSummary> {
+  const db = resources.db;
   const next = await snapshots.get(db, p.snapshot_id);
   if (!next) throw new Error(`snapshot ${p.snapshot_id} does not exist`);
   // Diff, delta index and matching run in the screening worker; this thread reads and writes the
   // database in short transactions. A worker that restarts mid-way fails the job, which is retried.
-  const worker = retainScreeningWorker();
+  const worker = resources.get(SCREENING_WORKER);
   const delta = randomUUID();
   const uploads: string[] = [];
   try {
@@ -107,7 +102,6 @@ export async function rescreenSnapshot(
     // Uploads are consumed by delta.open; discarding is for a job that failed before it.
     for (const upload of uploads) await worker.run({ kind: 'discard', upload }).catch(() => undefined);
     await worker.run({ kind: 'delta.close', delta }).catch(() => undefined);
-    await worker.release();
   }
 }
 

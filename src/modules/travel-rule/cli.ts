@@ -5,6 +5,8 @@ import { Sealer } from '../../platform/crypto.js';
 import { systemContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { importCounterparties } from './counterparties.js';
+import type { Resources } from '../../platform/resources.js';
+import { SCREENING_INDEX } from '../checks/index.js';
 
 export const TRAVEL_RULE_USAGE = `  travel-rule import-counterparties --account ID --environment sandbox|production FILE [--json]
                                             import VASPs (a JSON array of POST /v1/travel-rule/counterparties bodies);
@@ -14,6 +16,7 @@ export const TRAVEL_RULE_USAGE = `  travel-rule import-counterparties --account 
 export async function runTravelRuleCommand(
   db: Db,
   config: Config,
+  resources: Resources,
   action: string,
   o: { positionals: string[]; account?: string; environment?: string; json: boolean },
   io: { out(l: string): void; err(l: string): void },
@@ -41,7 +44,11 @@ export async function runTravelRuleCommand(
   const ctx = { ...systemContext(db, o.account, o.environment, 'cli'), actor: { type: 'operator' as const, id: 'cli' } };
   const production = { requireHttps: config.webhooks.requireHttps, allowPrivateNetworks: config.webhooks.allowPrivateNetworks };
   try {
-    const r = await importCounterparties(ctx, { sealer: new Sealer(config.masterKey), production }, entries);
+    const r = await importCounterparties(
+      ctx,
+      { sealer: new Sealer(config.masterKey), production, cache: resources.get(SCREENING_INDEX) },
+      entries,
+    );
     io.out(o.json ? JSON.stringify(r) : `imported ${entries.length} counterparties: ${r.created} created, ${r.updated} updated`);
     return 0;
   } catch (err) {

@@ -6,7 +6,7 @@ import { conflict, invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { decodeTravelAddress, isValidLei, TravelAddressError } from '../../engines/travel-rule/index.js';
-import { indexCacheFor, ensureSandboxSnapshot, type ScreeningIndexCache } from '../checks/index.js';
+import type { ScreeningIndexCache } from '../checks/index.js';
 import { checkPeerUrl } from './ivms.js';
 import { counterpartyRows, toCounterparty, type CounterpartyValues } from './repository.js';
 import type { Counterparty, CreateCounterparty, UpdateCounterparty } from './schemas.js';
@@ -15,7 +15,7 @@ import { screenNames } from './screen-message.js';
 export interface CounterpartyDeps {
   sealer: Sealer;
   production: UrlPolicy;
-  cache?: ScreeningIndexCache;
+  cache: ScreeningIndexCache;
 }
 
 /** Field checks the schema cannot say: LEI check digits, travel addresses, protocol endpoints. */
@@ -43,9 +43,7 @@ function checkTravelAddress(ta: string, field: string): void {
 
 /** The legal name against the environment's lists, outside any transaction. */
 async function screenLegalName(ctx: RequestContext, deps: CounterpartyDeps, legalName: string) {
-  const cache = deps.cache ?? indexCacheFor(ctx.db);
-  if (!deps.cache) cache.setup(() => ensureSandboxSnapshot(ctx.db));
-  const r = await screenNames(ctx, deps.sealer, cache, [{ role: 'counterparty', name: legalName, entity_type: 'organization' }]);
+  const r = await screenNames(ctx, deps.sealer, deps.cache, [{ role: 'counterparty', name: legalName, entity_type: 'organization' }]);
   return { ...r, addresses: [], screened_at: new Date().toISOString() };
 }
 

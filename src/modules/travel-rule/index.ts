@@ -6,6 +6,7 @@ import type { UrlPolicy } from '../../platform/net-guard.js';
 import { QUEUES } from '../../platform/queues.js';
 import type { TrpClient } from '../../providers/travel-rule/index.js';
 import type { MessagingProvider } from '../../providers/messaging/index.js';
+import type { ScreeningIndexCache } from '../checks/index.js';
 import { deliveryJobHandler } from './deliver.js';
 import { screeningJobHandler } from './screen-message.js';
 
@@ -21,15 +22,15 @@ export interface TravelRuleJobDeps {
   client?: TrpClient;
   /** The SMTP provider of the email fallback (null: not configured). */
   email?: () => MessagingProvider | null;
-  /** How often the screening index of received messages is refreshed (config.checks.screening.indexRefreshMs). */
-  indexRefreshMs?: number;
+  /** The process's screening index (resources.get(SCREENING_INDEX)), asked for when a message is screened. */
+  screening: () => ScreeningIndexCache;
 }
 
 /** The Travel Rule queues: TRP delivery through the outbox, and the screening of received messages. */
 export function travelRuleJobHandlers(db: Db, sealer: () => Sealer, deps: TravelRuleJobDeps): Record<string, JobHandler> {
   return {
     [QUEUES.travelRuleDeliver]: deliveryJobHandler({ db, sealer, ...deps }),
-    [QUEUES.travelRuleScreen]: screeningJobHandler(db, sealer, deps.indexRefreshMs),
+    [QUEUES.travelRuleScreen]: screeningJobHandler(db, sealer, deps.screening),
   };
 }
 export { TRAVEL_RULE_EVENTS } from './events.js';

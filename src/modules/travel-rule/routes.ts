@@ -5,7 +5,7 @@ import type { ModuleOptions } from '../../platform/app-types.js';
 import { notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
-import { indexCacheFor } from '../checks/index.js';
+import { SCREENING_INDEX } from '../checks/index.js';
 import { createCounterparty, updateCounterparty } from './counterparties.js';
 import { createMessage } from './create-message.js';
 import { actOnMessage, type ActionInput } from './message-actions.js';
@@ -81,11 +81,10 @@ const ACTION_ROUTES: { path: string; action: ActionInput['action']; operationId:
 export const travelRuleModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Travel Rule'];
-  const { sealer, config, db } = opts.deps;
+  const { sealer, config } = opts.deps;
   const production = { requireHttps: config.webhooks.requireHttps, allowPrivateNetworks: config.webhooks.allowPrivateNetworks };
   const deps = { sealer, production };
-  let cache: ReturnType<typeof indexCacheFor> | undefined;
-  const cpDeps = () => ({ ...deps, cache: (cache ??= indexCacheFor(db, config.checks.screening.indexRefreshMs)) });
+  const cpDeps = () => ({ ...deps, cache: opts.deps.resources.get(SCREENING_INDEX) });
 
   r.post(
     '/messages',

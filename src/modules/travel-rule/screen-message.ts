@@ -6,7 +6,7 @@ import { QUEUES } from '../../platform/queues.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { AddressError, parseAddress } from '../../engines/wallets/index.js';
 import type { IdentityPayload } from '../../engines/travel-rule/index.js';
-import { ensureSandboxSnapshot, evaluateScreening, indexCacheFor, type ScreeningIndexCache } from '../checks/index.js';
+import { evaluateScreening, type ScreeningIndexCache } from '../checks/index.js';
 import { raiseAlert } from '../cases/index.js';
 import { namesToScreen } from './ivms.js';
 import { move } from './move.js';
@@ -77,19 +77,14 @@ export function checkAddresses(p: IdentityPayload): Screening['addresses'] {
  * puts a message with a hit (or a screening that could not run, or an invalid address) in review with a
  * travel_rule alert (the cases module's generic alerts: one alert_review case per message).
  */
-export function screeningJobHandler(db: Db, sealer: () => Sealer, indexRefreshMs?: number): JobHandler {
-  let cache: ScreeningIndexCache | null = null;
+export function screeningJobHandler(db: Db, sealer: () => Sealer, screeningIndex: () => ScreeningIndexCache): JobHandler {
   return async (job: JobRow) => {
     const p = job.payload as { account_id: string; environment: Environment; message_id: string };
     const ctx = systemContext(db, p.account_id, p.environment, `job:${QUEUES.travelRuleScreen}`);
     const row = await messageRows.get(db, ctx, p.message_id);
     if (!row || (row.status !== 'received' && row.status !== 'in_review')) return;
-    if (!cache) {
-      cache = indexCacheFor(db, indexRefreshMs);
-      cache.setup(() => ensureSandboxSnapshot(db));
-    }
     const payload = openIvms(sealer(), row) as IdentityPayload;
-    const names = await screenNames(ctx, sealer(), cache, namesToScreen(payload));
+    const names = await screenNames(ctx, sealer(), screeningIndex(), namesToScreen(payload));
     const screening: Screening = { ...names, addresses: checkAddresses(payload), screened_at: new Date().toISOString() };
     await withTransaction(ctx, async (tx) => {
       const now = await messageRows.get(tx, ctx, row.id, true);

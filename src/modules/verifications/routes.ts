@@ -15,15 +15,14 @@ import { SESSION_STATES } from './state-machine.js';
 import { CorrectFields } from './corrections/schemas.js';
 import { correctFields } from './corrections/correct-fields.js';
 import { loadVerificationDetail } from './corrections/view.js';
-import { indexCacheFor } from '../checks/index.js';
+import { SCREENING_INDEX } from '../checks/index.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
 export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Verifications'];
   const hosted = opts.deps.config.hostedBaseUrl;
-  // The screening module's index cache (one per database): a correction re-screens with it.
-  const screeningCache = indexCacheFor(opts.deps.db, opts.deps.config.checks.screening.indexRefreshMs);
+  // The process's screening index: a correction re-screens with it.
 
   r.post(
     '',
@@ -100,7 +99,7 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
       correctFields({
         ctx: req.ctx,
         sealer: opts.deps.sealer,
-        cache: screeningCache,
+        cache: opts.deps.resources.get(SCREENING_INDEX),
         hostedBaseUrl: hosted,
         id: req.params.id,
         input: req.body,

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   SandboxMessagingProvider,
   SmtpEmailProvider,
@@ -7,6 +6,7 @@ import {
 } from '../../../providers/messaging/index.js';
 import type { Environment } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
+import { defineResource } from '../../../platform/resources.js';
 import { SMS_VARS, SMTP_VARS, type ContactSettings } from './settings.js';
 
 export interface ContactProviders {
@@ -14,19 +14,26 @@ export interface ContactProviders {
   sms: MessagingProvider | null;
 }
 
-/** One provider per channel for the app's lifetime, closed with the app. */
-export function buildProviders(app: FastifyInstance, s: ContactSettings): ContactProviders {
-  const providers: ContactProviders = {
+/**
+ * The process's senders, one provider per configured channel (`resources.get(SENDERS)`): contact
+ * verification's codes and the Travel Rule email fallback share the SMTP connection.
+ */
+export const SENDERS = defineResource<ContactProviders>(
+  'senders',
+  (r) => buildProviders(r.config.checks.contact),
+  async (providers) => {
+    await providers.email?.close?.();
+    await providers.sms?.close?.();
+  },
+);
+
+function buildProviders(s: ContactSettings): ContactProviders {
+  return {
     email: s.smtp ? new SmtpEmailProvider({ url: s.smtp.url, from: s.smtp.from }) : null,
     sms: s.sms
       ? new TwilioSmsProvider({ accountSid: s.sms.accountSid, authToken: s.sms.authToken, from: s.sms.from, baseUrl: s.sms.baseUrl })
       : null,
   };
-  app.addHook('onClose', async () => {
-    await providers.email?.close?.();
-    await providers.sms?.close?.();
-  });
-  return providers;
 }
 
 const SANDBOX_CHANNELS = { email: new SandboxMessagingProvider('email'), sms: new SandboxMessagingProvider('sms') };

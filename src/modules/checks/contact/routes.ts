@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../../platform/app-types.js';
 import { IdParam, standardErrors } from '../../../platform/schemas.js';
 import { Check } from '../kernel/index.js';
-import { buildProviders } from './providers.js';
+import { SENDERS } from './providers.js';
 import { contactSecrets } from './repository.js';
 import { resendContact, startContact } from './start.js';
 import { confirmContact } from './confirm.js';
@@ -20,7 +20,6 @@ import { OPERATION_DOCS } from './operation-docs.js';
 export const contactModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const settings = deps.config.checks.contact;
-  const providers = buildProviders(app, settings);
   const d: ContactDeps = { sealer: deps.sealer, settings, secrets: contactSecrets(deps.config.masterKey) };
   const tags = ['Checks'];
   const errors = { 422: Type.Ref('Error'), ...standardErrors };
@@ -38,7 +37,8 @@ export const contactModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
         response: { 200: Check, ...errors },
       },
     },
-    async (req) => startContact(d, { ctx: req.ctx, providers, input: req.body, idempotencyKey: req.idempotencyKey }),
+    async (req) =>
+      startContact(d, { ctx: req.ctx, providers: deps.resources.get(SENDERS), input: req.body, idempotencyKey: req.idempotencyKey }),
   );
 
   r.post(
@@ -71,6 +71,7 @@ export const contactModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
         response: { 200: Check, ...errors },
       },
     },
-    async (req) => resendContact(d, { ctx: req.ctx, providers, id: req.params.id, idempotencyKey: req.idempotencyKey }),
+    async (req) =>
+      resendContact(d, { ctx: req.ctx, providers: deps.resources.get(SENDERS), id: req.params.id, idempotencyKey: req.idempotencyKey }),
   );
 };

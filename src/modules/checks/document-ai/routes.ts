@@ -5,7 +5,7 @@ import type { ModuleOptions } from '../../../platform/app-types.js';
 import { invalid } from '../../../platform/errors.js';
 import { standardErrors } from '../../../platform/schemas.js';
 import { Check } from '../kernel/index.js';
-import { sharedTextChecks } from '../proof-of-address/index.js';
+import { TEXT_CHECKS } from '../proof-of-address/index.js';
 import { DocumentAiBody } from './schemas.js';
 import { runDocumentAi } from './extract-fields.js';
 import { OPERATION_DOCS } from './operation-docs.js';
@@ -13,7 +13,6 @@ import { OPERATION_DOCS } from './operation-docs.js';
 /** POST /v1/checks/document-ai: caller-defined fields from any document, with positions and tamper signals. */
 export const documentAiModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const text = sharedTextChecks(app);
 
   // A form cannot carry an array of objects, so in multipart/form-data `fields` is a JSON text part;
   // it is parsed here, before validation, so both forms meet the same schema.
@@ -40,6 +39,6 @@ export const documentAiModule: FastifyPluginAsync<ModuleOptions> = async (app, {
         response: { 200: Check, 422: Type.Ref('Error'), ...standardErrors },
       },
     },
-    async (req) => runDocumentAi({ ctx: req.ctx, sealer: deps.sealer, text, input: req.body }),
+    async (req) => runDocumentAi({ ctx: req.ctx, sealer: deps.sealer, text: deps.resources.get(TEXT_CHECKS), input: req.body }),
   );
 };

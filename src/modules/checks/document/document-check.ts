@@ -6,7 +6,8 @@ import type { RequestContext } from '../../../platform/context.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { invalid } from '../../../platform/errors.js';
 import { decodeUpload, IMAGE_TYPES, type MediaInput, recordCheck, roundTimings, type CheckOutcome, type Check } from '../kernel/index.js';
-import { getDocumentReader } from './reader.js';
+import { DOCUMENT_READER } from './reader.js';
+import type { Resources } from '../../../platform/resources.js';
 import { documentResultBody, sideSummary } from './result.js';
 import type { DocumentSettings } from './settings.js';
 import type { DocumentCheckBody } from './schemas.js';
@@ -44,11 +45,13 @@ export interface DocumentRules {
 export async function evaluateDocument({
   ctx,
   settings,
+  resources,
   uploads,
   rules,
 }: {
   ctx: Pick<RequestContext, 'environment'>;
   settings: DocumentSettings;
+  resources: Resources;
   uploads: DocumentUpload[];
   rules: DocumentRules;
 }): Promise<DocumentEvaluation> {
@@ -65,7 +68,7 @@ export async function evaluateDocument({
   const reads: { side: Side; r: DocumentResult }[] = [];
   for (const u of uploads) {
     try {
-      reads.push({ side: u.side, r: await getDocumentReader().read(u.data, options) });
+      reads.push({ side: u.side, r: await resources.get(DOCUMENT_READER).read(u.data, options) });
     } catch (err) {
       if (err instanceof DocumentInputError) throw invalid(u.side, `${u.side}: ${err.message} (${err.code}).`);
       throw err;
@@ -115,11 +118,13 @@ export async function documentCheck({
   ctx,
   sealer,
   settings,
+  resources,
   input,
 }: {
   ctx: RequestContext;
   sealer: Sealer;
   settings: DocumentSettings;
+  resources: Resources;
   input: DocumentCheckBody;
 }): Promise<Check> {
   const uploads: DocumentUpload[] = [
@@ -138,6 +143,7 @@ export async function documentCheck({
   const e = await evaluateDocument({
     ctx,
     settings,
+    resources,
     uploads,
     rules: {
       ...(input.minimum_age !== undefined ? { minimumAge: input.minimum_age } : {}),

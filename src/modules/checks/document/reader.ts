@@ -1,12 +1,13 @@
 import { DocumentInputError, type DocumentInputErrorCode } from '../../../engines/document/image-input.js';
 import type { DocumentResult, ReadDocumentOptions } from '../../../engines/document/types.js';
 import { createWorkerPool, workerFileUrl, type SerializedError, type WorkerPool } from '../../../platform/worker-pool.js';
+import { defineResource } from '../../../platform/resources.js';
 import type { DocumentTask, DocumentTaskResult } from './document-worker.js';
 
 /**
- * The document engine behind a worker-thread pool, one per process, shared by the document check
- * and face-match's portrait crop. Created on first use; the last app (or job runner) to release it
- * closes the pool, which ends the tesseract workers started inside it.
+ * The document engine behind a worker-thread pool, one per process, shared by the document check,
+ * face-match's portrait crop, capture's quality gate and the session pipeline. Closing the pool ends
+ * the tesseract workers started inside it.
  */
 export interface DocumentReader {
   read(image: Buffer, options: Omit<ReadDocumentOptions, 'ocr'>): Promise<DocumentResult>;
@@ -14,29 +15,12 @@ export interface DocumentReader {
   close(): Promise<void>;
 }
 
-let reader: DocumentReader | null = null;
-let users = 0;
-/** DOCUMENT_POOL_SIZE, as the holders pass it from the configuration (a process has one configuration). */
-let poolSize = 1;
-
-export function getDocumentReader(): DocumentReader {
-  reader ??= createDocumentReader(poolSize);
-  return reader;
-}
-
-export function retainDocumentReader(size = poolSize): () => Promise<void> {
-  poolSize = size;
-  users++;
-  let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    if (--users > 0) return;
-    const r = reader;
-    reader = null;
-    if (r) await r.close();
-  };
-}
+/** The process's document reader (`resources.get(DOCUMENT_READER)`), started on first use. */
+export const DOCUMENT_READER = defineResource<DocumentReader>(
+  'document reader',
+  (r) => createDocumentReader(r.config.checks.document.poolSize),
+  (reader) => reader.close(),
+);
 
 function createDocumentReader(size: number): DocumentReader {
   const pool: WorkerPool<DocumentTask, DocumentTaskResult> = createWorkerPool({

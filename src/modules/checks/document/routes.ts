@@ -4,14 +4,11 @@ import type { ModuleOptions } from '../../../platform/app-types.js';
 import { standardErrors } from '../../../platform/schemas.js';
 import { Check } from '../kernel/index.js';
 import { documentCheck } from './document-check.js';
-import { retainDocumentReader } from './reader.js';
 import { DocumentCheckBody } from './schemas.js';
 
 /** POST /v1/checks/document: authenticate a document image and extract its fields. */
 export const documentCheckModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const settings = deps.config.checks.document;
-  const release = retainDocumentReader(settings.poolSize);
-  app.addHook('onClose', release);
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/document',
     {
@@ -24,6 +21,6 @@ export const documentCheckModule: FastifyPluginAsync<ModuleOptions> = async (app
         response: { 200: Check, ...standardErrors },
       },
     },
-    async (req) => documentCheck({ ctx: req.ctx, sealer: deps.sealer, settings, input: req.body }),
+    async (req) => documentCheck({ ctx: req.ctx, sealer: deps.sealer, settings, resources: deps.resources, input: req.body }),
   );
 };

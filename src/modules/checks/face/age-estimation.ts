@@ -1,6 +1,7 @@
 import type { CheckVerdict, Signal } from '../../../engines/signal.js';
 import { recordCheck, roundTimings, type CheckOutcome, type Check } from '../kernel/index.js';
-import { getFaceEngine } from './engine.js';
+import { FACE_ENGINE } from './engine.js';
+import type { Resources } from '../../../platform/resources.js';
 import { decodeImage, engineCall, reasonsOf } from './inputs.js';
 import type { FaceCheckArgs } from './check-args.js';
 import type { AgeEstimationBody } from './schemas.js';
@@ -11,16 +12,16 @@ const oneDecimal = (x: number | null): number | null => (x === null ? null : Mat
  * Age from the face alone, as a band: passed when the whole band is at or above minimum_age, failed
  * when it is all below, needs_review when it straddles. The estimate is not a score, so score is null.
  */
-export async function ageEstimationCheck({ ctx, sealer, settings, input }: FaceCheckArgs<AgeEstimationBody>): Promise<Check> {
+export async function ageEstimationCheck({ ctx, sealer, settings, resources, input }: FaceCheckArgs<AgeEstimationBody>): Promise<Check> {
   const image = decodeImage('image', input.image, 'selfie', settings.maxImageBytes);
-  const outcome = await evaluateAge(image.data, input.minimum_age);
+  const outcome = await evaluateAge(resources, image.data, input.minimum_age);
   return recordCheck({ ctx, sealer, type: 'age_estimation', subjectReference: input.subject_reference, outcome, media: [image] });
 }
 
 /** The age engine's band decision as a check outcome (standalone check and session pipeline). */
-export async function evaluateAge(image: Buffer, minimumAge: number): Promise<CheckOutcome> {
+export async function evaluateAge(resources: Resources, image: Buffer, minimumAge: number): Promise<CheckOutcome> {
   const started = performance.now();
-  const r = await engineCall(() => getFaceEngine().estimateAge(image, { minimumAge }));
+  const r = await engineCall(() => resources.get(FACE_ENGINE).estimateAge(image, { minimumAge }));
   return {
     status: r.verdict,
     score: null,

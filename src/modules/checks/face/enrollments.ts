@@ -1,7 +1,7 @@
 import { emitAudit } from '../../../platform/audit.js';
 import { AppError, notFound } from '../../../platform/errors.js';
 import { withTransaction } from '../../../platform/transaction.js';
-import { getFaceEngine } from './engine.js';
+import { FACE_ENGINE } from './engine.js';
 import { embeddingModelKey } from './face-index-cache.js';
 import { decodeImage, engineCall } from './inputs.js';
 import { faceEnrollments, hasVectorColumn, newEnrollmentId, toEnrollment } from './repository.js';
@@ -13,9 +13,14 @@ import type { EnrollmentBody, FaceEnrollment } from './schemas.js';
  * the search needs. Not a check, so not billed; audited. A photo without one clear face cannot be
  * enrolled: 422 check_unavailable naming `image`, with the engine's finding in the message.
  */
-export async function enrollFace({ ctx, settings, input }: Omit<FaceCheckArgs<EnrollmentBody>, 'sealer'>): Promise<FaceEnrollment> {
+export async function enrollFace({
+  ctx,
+  settings,
+  resources,
+  input,
+}: Omit<FaceCheckArgs<EnrollmentBody>, 'sealer'>): Promise<FaceEnrollment> {
   const image = decodeImage('image', input.image, 'selfie', settings.maxImageBytes);
-  const { embedding, signals, model } = await engineCall(() => getFaceEngine().embed(image.data));
+  const { embedding, signals, model } = await engineCall(() => resources.get(FACE_ENGINE).embed(image.data));
   if (!embedding) {
     const why = signals
       .filter((s) => s.passed === false)

@@ -1,7 +1,8 @@
 import { signal, type Signal } from '../../../engines/signal.js';
 import { recordCheck, roundTimings, type CheckOutcome, type Check } from '../kernel/index.js';
-import { getDocumentReader } from '../document/index.js';
-import { getFaceEngine } from './engine.js';
+import { DOCUMENT_READER } from '../document/index.js';
+import { FACE_ENGINE } from './engine.js';
+import type { Resources } from '../../../platform/resources.js';
 import { decodeImage, engineCall, reasonsOf, round4, toInputError } from './inputs.js';
 import type { FaceCheckArgs } from './check-args.js';
 import type { FaceMatchBody } from './schemas.js';
@@ -11,11 +12,11 @@ import type { FaceMatchBody } from './schemas.js';
  * from the MRZ), so the face engine compares against the holder's portrait and not the ghost image
  * or a background face; without a readable MRZ the whole image is used and the signal says so.
  */
-export async function faceMatchCheck({ ctx, sealer, settings, input }: FaceCheckArgs<FaceMatchBody>): Promise<Check> {
+export async function faceMatchCheck({ ctx, sealer, settings, resources, input }: FaceCheckArgs<FaceMatchBody>): Promise<Check> {
   const selfie = decodeImage('selfie', input.selfie, 'selfie', settings.maxImageBytes);
   const isDocument = (input.reference_type ?? 'document') === 'document';
   const reference = decodeImage('reference', input.reference, isDocument ? 'document_front' : 'reference', settings.maxImageBytes);
-  const outcome = await evaluateFaceMatch({ selfie: selfie.data, reference: reference.data, referenceIsDocument: isDocument });
+  const outcome = await evaluateFaceMatch({ resources, selfie: selfie.data, reference: reference.data, referenceIsDocument: isDocument });
   return recordCheck({
     ctx,
     sealer,
@@ -31,6 +32,7 @@ export async function faceMatchCheck({ ctx, sealer, settings, input }: FaceCheck
  * document reference has its portrait zone cut out first unless the caller already has the crop.
  */
 export async function evaluateFaceMatch(o: {
+  resources: Resources;
   selfie: Buffer;
   reference: Buffer;
   referenceIsDocument: boolean;
@@ -45,7 +47,8 @@ export async function evaluateFaceMatch(o: {
     let portrait = o.portrait ?? null;
     if (o.portrait === undefined) {
       const cropStarted = performance.now();
-      portrait = await getDocumentReader()
+      portrait = await o.resources
+        .get(DOCUMENT_READER)
         .cropPortrait(o.reference)
         .catch((err: unknown) => {
           throw toInputError(err, undefined, 'reference') ?? err;
@@ -62,7 +65,7 @@ export async function evaluateFaceMatch(o: {
     );
   }
   const r = await engineCall(() =>
-    getFaceEngine().match(o.selfie, compared, {
+    o.resources.get(FACE_ENGINE).match(o.selfie, compared, {
       referenceIsDocument: o.referenceIsDocument,
       ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
     }),

@@ -1,7 +1,7 @@
 import { FACE_DUPLICATE_THRESHOLD, FACE_MATCH_THRESHOLD } from '../../../engines/face/index.js';
 import { signal, type CheckVerdict } from '../../../engines/signal.js';
 import { recordCheck, roundTimings, type Check } from '../kernel/index.js';
-import { getFaceEngine } from './engine.js';
+import { FACE_ENGINE } from './engine.js';
 import { embeddingModelKey, type FaceIndexCache } from './face-index-cache.js';
 import { decodeImage, engineCall, reasonsOf, round4 } from './inputs.js';
 import { faceEnrollments, hasVectorColumn, type EnrollmentHit } from './repository.js';
@@ -19,6 +19,7 @@ export async function faceSearchCheck({
   ctx,
   sealer,
   settings,
+  resources,
   input,
   cache,
 }: FaceCheckArgs<FaceSearchBody> & { cache: FaceIndexCache }): Promise<Check> {
@@ -26,7 +27,7 @@ export async function faceSearchCheck({
   const k = input.k ?? 10;
   const threshold = input.threshold ?? FACE_DUPLICATE_THRESHOLD;
   const started = performance.now();
-  const { embedding, signals, model } = await engineCall(() => getFaceEngine().embed(image.data));
+  const { embedding, signals, model } = await engineCall(() => resources.get(FACE_ENGINE).embed(image.data));
   const embedMs = performance.now() - started;
   let hits: EnrollmentHit[] = [];
   let enrolled: number | null = null;

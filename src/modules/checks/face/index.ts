@@ -1,6 +1,6 @@
 // The public face of src/modules/checks/face: other modules import only what is exported here.
 export { evaluateAge } from './age-estimation.js';
-export { getFaceEngine, retainFaceEngine } from './engine.js';
+export { FACE_ENGINE } from './engine.js';
 export { embeddingModelKey } from './face-index-cache.js';
 export { evaluateFaceMatch } from './face-match.js';
 export { evaluateLiveness } from './liveness.js';

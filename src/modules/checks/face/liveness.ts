@@ -1,12 +1,13 @@
 import { invalid } from '../../../platform/errors.js';
 import { recordCheck, roundTimings, type CheckOutcome, type Check } from '../kernel/index.js';
-import { getFaceEngine } from './engine.js';
+import { FACE_ENGINE } from './engine.js';
+import type { Resources } from '../../../platform/resources.js';
 import { decodeImage, engineCall, reasonsOf, round4 } from './inputs.js';
 import type { FaceCheckArgs } from './check-args.js';
 import type { LivenessBody } from './schemas.js';
 
 /** Presentation-attack screen on one selfie (`image`) or a burst (`frames`, in capture order). */
-export async function livenessCheck({ ctx, sealer, settings, input }: FaceCheckArgs<LivenessBody>): Promise<Check> {
+export async function livenessCheck({ ctx, sealer, settings, resources, input }: FaceCheckArgs<LivenessBody>): Promise<Check> {
   if ((input.image === undefined) === (input.frames === undefined))
     throw invalid(
       input.image === undefined ? 'image' : 'frames',
@@ -18,6 +19,7 @@ export async function livenessCheck({ ctx, sealer, settings, input }: FaceCheckA
       : input.frames!.map((f, i) => decodeImage(`frames[${i}]`, f, 'frame', settings.maxImageBytes));
   // The engine names frames by position; a single `image` is frame 0.
   const outcome = await evaluateLiveness(
+    resources,
     uploads.map((u) => u.data),
     { threshold: input.threshold },
     (f) => (input.image !== undefined && f === 'frames[0]' ? 'image' : f),
@@ -27,12 +29,16 @@ export async function livenessCheck({ ctx, sealer, settings, input }: FaceCheckA
 
 /** The liveness engine's verdict as a check outcome (standalone check and session pipeline). */
 export async function evaluateLiveness(
+  resources: Resources,
   frames: Buffer[],
   o: { threshold?: number | undefined },
   rename?: (engineField: string) => string,
 ): Promise<CheckOutcome> {
   const started = performance.now();
-  const r = await engineCall(() => getFaceEngine().liveness(frames, o.threshold !== undefined ? { threshold: o.threshold } : {}), rename);
+  const r = await engineCall(
+    () => resources.get(FACE_ENGINE).liveness(frames, o.threshold !== undefined ? { threshold: o.threshold } : {}),
+    rename,
+  );
   return {
     status: r.verdict,
     score: round4(r.score),

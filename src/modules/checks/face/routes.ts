@@ -5,8 +5,6 @@ import type { ModuleOptions } from '../../../platform/app-types.js';
 import { notFound } from '../../../platform/errors.js';
 import { standardErrors } from '../../../platform/schemas.js';
 import { Check } from '../kernel/index.js';
-import { retainDocumentReader } from '../document/index.js';
-import { retainFaceEngine } from './engine.js';
 import { FaceIndexCache } from './face-index-cache.js';
 import {
   AgeEstimationBody,
@@ -31,8 +29,6 @@ export const faceChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, {
   const tags = ['Checks'];
   const scope = 'checks:write';
   const cache = new FaceIndexCache(settings.indexCacheTenants);
-  const releaseFace = retainFaceEngine(settings.poolSize);
-  const releaseReader = retainDocumentReader(deps.config.checks.document.poolSize);
   // In the background once the server is ready: searches meanwhile load what they need themselves.
   app.addHook('onReady', async () => {
     if (!settings.warmIndexes || settings.searchWithPgvector) return;
@@ -45,11 +41,15 @@ export const faceChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, {
     );
   });
   app.addHook('onClose', async () => {
-    await releaseFace();
-    await releaseReader();
     await cache.close();
   });
-  const args = <I>(ctx: Parameters<typeof livenessCheck>[0]['ctx'], input: I) => ({ ctx, sealer: deps.sealer, settings, input });
+  const args = <I>(ctx: Parameters<typeof livenessCheck>[0]['ctx'], input: I) => ({
+    ctx,
+    sealer: deps.sealer,
+    settings,
+    resources: deps.resources,
+    input,
+  });
 
   r.post(
     '/liveness',
@@ -125,7 +125,7 @@ export const faceChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, {
     },
     async (req, reply) => {
       reply.code(201);
-      return enrollFace({ ctx: req.ctx, settings, input: req.body });
+      return enrollFace({ ctx: req.ctx, settings, resources: deps.resources, input: req.body });
     },
   );
 

@@ -2,5 +2,5 @@
 export { documentInputError, evaluateProofOfAddress } from './check-proof-of-address.js';
 export { proofOfAddressModule } from './routes.js';
 export { Country, DOCUMENT_MEDIA, MAX_DOCUMENT_BYTES } from './schemas.js';
-export { getTextChecks, retainTextChecks, sharedTextChecks } from './text-checks.js';
+export { TEXT_CHECKS } from './text-checks.js';
 export type { TextChecks } from './text-checks.js';

@@ -6,13 +6,12 @@ import { standardErrors } from '../../../platform/schemas.js';
 import { Check } from '../kernel/index.js';
 import { ProofOfAddressBody } from './schemas.js';
 import { runProofOfAddress } from './check-proof-of-address.js';
-import { sharedTextChecks } from './text-checks.js';
+import { TEXT_CHECKS } from './text-checks.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
 /** POST /v1/checks/proof-of-address: classify an address document and validate it against the subject. */
 export const proofOfAddressModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const text = sharedTextChecks(app);
   r.post(
     '/proof-of-address',
     {
@@ -26,6 +25,6 @@ export const proofOfAddressModule: FastifyPluginAsync<ModuleOptions> = async (ap
         response: { 200: Check, 422: Type.Ref('Error'), ...standardErrors },
       },
     },
-    async (req) => runProofOfAddress({ ctx: req.ctx, sealer: deps.sealer, text, input: req.body }),
+    async (req) => runProofOfAddress({ ctx: req.ctx, sealer: deps.sealer, text: deps.resources.get(TEXT_CHECKS), input: req.body }),
   );
 };

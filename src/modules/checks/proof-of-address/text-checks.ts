@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { TextInputError, type TextInputErrorCode } from '../../../engines/text/index.js';
 import { DocumentAiInputError, type DocumentAiOptions, type DocumentAiResult, type FieldSpec } from '../../../engines/document-ai/index.js';
 import type { PoaOptions, PoaResult } from '../../../engines/proof-of-address/index.js';
@@ -10,6 +9,7 @@ import {
   type WorkerPool,
   type WorkerPoolStats,
 } from '../../../platform/worker-pool.js';
+import { defineResource } from '../../../platform/resources.js';
 import type { TextTask, TextTaskResult } from './text-worker.js';
 
 /** The text-document checks, run in a worker thread (text-worker.ts): proof of address and document AI. */
@@ -24,40 +24,12 @@ export interface TextChecks {
 /** A document may take this long (OCR of every scanned page included) before it is refused as too complex. */
 export const TEXT_TASK_TIMEOUT_MS = 60_000;
 
-let shared: TextChecks | null = null;
-let users = 0;
-
-/** The process's text checks for an app: one worker per process, closed when the last user releases it. */
-export function sharedTextChecks(app: FastifyInstance): TextChecks {
-  const { checks, release } = retainTextChecks();
-  app.addHook('onClose', release);
-  return checks;
-}
-
-/** The shared text checks for code that runs inside a holder's lifetime (the session pipeline, see runtime.ts). */
-export function getTextChecks(): TextChecks {
-  shared ??= createTextChecks();
-  return shared;
-}
-
-export function retainTextChecks(): { checks: TextChecks; release: () => Promise<void> } {
-  shared ??= createTextChecks();
-  users++;
-  const checks = shared;
-  let released = false;
-  return {
-    checks,
-    release: async () => {
-      if (released) return;
-      released = true;
-      users--;
-      if (users === 0 && shared === checks) {
-        shared = null;
-        await checks.close();
-      }
-    },
-  };
-}
+/** The process's text-document worker (`resources.get(TEXT_CHECKS)`), started on first use. */
+export const TEXT_CHECKS = defineResource<TextChecks>(
+  'text-documents worker',
+  () => createTextChecks(),
+  (checks) => checks.close(),
+);
 
 function createTextChecks(): TextChecks {
   const pool: WorkerPool<TextTask, TextTaskResult> = createWorkerPool({

@@ -6,15 +6,21 @@ import { newId } from '../../../platform/ids.js';
 import { createTestDb } from '../../../../test/helpers/test-db.js';
 import { snapshots } from './snapshot-repository.js';
 import { ScreeningIndexCache, type SnapshotIndex } from './index-cache.js';
-import { retainScreeningWorker } from './screening-worker.js';
+import { createScreeningWorker, type ScreeningWorker } from './screening-worker.js';
 import type { ListRules } from './list-rules.js';
 
 let db: Db;
 let closeDb: () => Promise<void>;
+// The process's screening worker, as the resources hold it; the tests' caches share it and `probe` looks inside.
+let probe: ScreeningWorker;
 before(async () => {
   ({ db, close: closeDb } = await createTestDb());
+  probe = createScreeningWorker();
 });
-after(() => closeDb());
+after(async () => {
+  await probe.close();
+  await closeDb();
+});
 // Each test screens only its own list.
 beforeEach(() => db.query("UPDATE list_snapshots SET state = 'superseded', superseded_at = now() WHERE state = 'active'"));
 
@@ -111,7 +117,7 @@ test('a 40,000-name index builds in the screening worker: the main thread holds 
   const planted = 'Quillfeather Ostrander';
   entities[4242]!.names[0] = { full: planted, quality: 'strong' };
   const id = await activate('big_list', entities);
-  const cache = new ScreeningIndexCache(db, 60_000);
+  const cache = new ScreeningIndexCache(db, 60_000, () => probe);
   try {
     const built = await cache.get();
     assert.deepEqual(
@@ -135,8 +141,7 @@ test('a 40,000-name index builds in the screening worker: the main thread holds 
 test('an index the worker lost (worker restarted) is rebuilt and the screening answered', async () => {
   const entities = syntheticEntities('small', 50);
   await activate('small_list', entities);
-  const cache = new ScreeningIndexCache(db, 60_000);
-  const probe = retainScreeningWorker();
+  const cache = new ScreeningIndexCache(db, 60_000, () => probe);
   try {
     const all = (await cache.get()).filter((s) => s.snapshot.source === 'small_list');
     // Empty the worker's state for this cache, as a replaced worker would be.
@@ -150,15 +155,13 @@ test('an index the worker lost (worker restarted) is rebuilt and the screening a
     assert.equal(Object.keys((await probe.run({ kind: 'stats' })).indexes).length, 1);
   } finally {
     await cache.close();
-    await probe.release();
   }
 });
 
 test('a request holding a superseded set screens the new snapshot of the same source; the old index is dropped', async () => {
   const first = syntheticEntities('swap', 30);
   const oldId = await activate('swap_list', first);
-  const cache = new ScreeningIndexCache(db, 60_000);
-  const probe = retainScreeningWorker();
+  const cache = new ScreeningIndexCache(db, 60_000, () => probe);
   try {
     const pick = (a: SnapshotIndex[]) => a.filter((s) => s.snapshot.source === 'swap_list');
     const stale = pick(await cache.get());
@@ -177,14 +180,12 @@ test('a request holding a superseded set screens the new snapshot of the same so
     assert.equal(result.hits[0]?.entity_id, renamed[3]!.id);
   } finally {
     await cache.close();
-    await probe.release();
   }
 });
 
 test('closing the cache drops its indexes from the worker', async () => {
   await activate('close_list', syntheticEntities('close', 10));
-  const cache = new ScreeningIndexCache(db, 60_000);
-  const probe = retainScreeningWorker();
+  const cache = new ScreeningIndexCache(db, 60_000, () => probe);
   try {
     await cache.get();
     assert.equal(Object.keys((await probe.run({ kind: 'stats' })).indexes).length, 1);
@@ -192,6 +193,6 @@ test('closing the cache drops its indexes from the worker', async () => {
     assert.deepEqual((await probe.run({ kind: 'stats' })).indexes, {});
     assert.equal((await probe.run({ kind: 'stats' })).uploads, 0);
   } finally {
-    await probe.release();
+    await cache.close();
   }
 });

@@ -3,7 +3,9 @@ import type { Db } from '../../../platform/db.js';
 import type { ScreeningQuery } from '../../../engines/screening/types.js';
 import { snapshots, type SnapshotRow } from './snapshot-repository.js';
 import type { ScreenAcrossOptions, ScreenAcrossResult } from './screen-across.js';
-import { retainScreeningWorker, stateMissing, type ScreeningWorker } from './screening-worker.js';
+import { SCREENING_WORKER, stateMissing, type ScreeningWorker } from './screening-worker.js';
+import { defineResource } from '../../../platform/resources.js';
+import { ensureSandboxSnapshot } from './activate-snapshot.js';
 
 /** An active snapshot whose index the screening worker holds. */
 export interface SnapshotIndex {
@@ -22,6 +24,9 @@ export interface SnapshotIndex {
  * and by a background timer, so a list switched by another process is picked up within seconds and
  * usually built before any request needs it. A request waits only for an index that does not exist yet.
  */
+/** The live cache of each database handle, for notifySnapshotsChanged. */
+const caches = new WeakMap<Db, ScreeningIndexCache>();
+
 export class ScreeningIndexCache {
   private readonly built = new Map<string, Promise<SnapshotIndex>>();
   private current: { fingerprint: string; entries: SnapshotIndex[] } | null = null;
@@ -32,14 +37,18 @@ export class ScreeningIndexCache {
   private generation = 0;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
-  /** This cache's name in the worker, which may serve several caches (one per database handle). */
+  /** This cache's name in the worker, which may serve several caches. */
   private readonly owner = randomUUID();
   private worker: ScreeningWorker | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly refreshMs: number,
-  ) {}
+    /** The screening worker, asked for on first use (so building the cache starts no thread). */
+    private readonly workerOf: () => ScreeningWorker,
+  ) {
+    caches.set(db, this);
+  }
 
   /** The indexes of the active snapshots (fresh to within refreshMs). */
   async get(): Promise<SnapshotIndex[]> {
@@ -105,7 +114,7 @@ export class ScreeningIndexCache {
   }
 
   private workerHandle(): ScreeningWorker {
-    return (this.worker ??= retainScreeningWorker());
+    return (this.worker ??= this.workerOf());
   }
 
   private indexFor(s: SnapshotRow): Promise<SnapshotIndex> {
@@ -184,7 +193,7 @@ export class ScreeningIndexCache {
     this.timer.unref();
   }
 
-  /** Stops the background refresh and lets the worker go (its indexes with it). */
+  /** Stops the background refresh and drops this cache's indexes from the worker (whose owner closes it). */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
@@ -195,26 +204,27 @@ export class ScreeningIndexCache {
     this.built.clear();
     this.current = null;
     this.checkedAt = 0;
-    if (w) {
-      await w.run({ kind: 'retain', owner: this.owner, snapshotIds: [] }).catch(() => undefined);
-      await w.release();
-    }
+    if (w) await w.run({ kind: 'retain', owner: this.owner, snapshotIds: [] }).catch(() => undefined);
+    if (caches.get(this.db) === this) caches.delete(this.db);
   }
-}
-
-const caches = new WeakMap<Db, ScreeningIndexCache>();
-
-/** One cache per database handle (a process normally has one). */
-export function indexCacheFor(db: Db, refreshMs = 5000): ScreeningIndexCache {
-  let c = caches.get(db);
-  if (!c) {
-    c = new ScreeningIndexCache(db, refreshMs);
-    caches.set(db, c);
-  }
-  return c;
 }
 
 /** Called after this process switched a snapshot, so its own next screening sees it at once. */
 export function notifySnapshotsChanged(db: Db): void {
   caches.get(db)?.invalidate();
 }
+
+/**
+ * The process's screening indexes (`resources.get(SCREENING_INDEX)`), shared by every module that
+ * screens (checks, the session pipeline, businesses, Travel Rule). Its first refresh installs the
+ * built-in sandbox list; the indexes live in the screening worker.
+ */
+export const SCREENING_INDEX = defineResource<ScreeningIndexCache>(
+  'screening index cache',
+  (r) => {
+    const cache = new ScreeningIndexCache(r.db, r.config.checks.screening.indexRefreshMs, () => r.get(SCREENING_WORKER));
+    cache.setup(() => ensureSandboxSnapshot(r.db));
+    return cache;
+  },
+  (cache) => cache.close(),
+);

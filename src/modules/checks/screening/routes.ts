@@ -6,8 +6,7 @@ import { standardErrors } from '../../../platform/schemas.js';
 import { Check } from '../kernel/index.js';
 import { ScreeningRequest } from './schemas.js';
 import { screenSubject } from './screen-subject.js';
-import { indexCacheFor } from './index-cache.js';
-import { ensureSandboxSnapshot } from './activate-snapshot.js';
+import { SCREENING_INDEX } from './index-cache.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
 /**
@@ -16,13 +15,11 @@ import { OPERATION_DOCS } from './operation-docs.js';
  * in the background.
  */
 export const screeningModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const settings = deps.config.checks.screening;
-  const cache = indexCacheFor(deps.db, settings.indexRefreshMs);
-  cache.setup(() => ensureSandboxSnapshot(deps.db));
+  const cache = deps.resources.get(SCREENING_INDEX);
   // Build once the server is up, not while it registers (the OpenAPI export builds the app on an
-  // empty database); a request that arrives first waits for the same build.
+  // empty database); a request that arrives first waits for the same build. The cache is the
+  // process's (closed with the resources); its first refresh installs the built-in sandbox list.
   app.addHook('onReady', async () => cache.startBackground((err) => app.log.warn({ err }, 'screening index refresh failed')));
-  app.addHook('onClose', async () => cache.close());
 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(

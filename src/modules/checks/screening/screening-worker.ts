@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../platform/db.js';
 import { createWorkerPool, workerFileUrl, type WorkerPool } from '../../../platform/worker-pool.js';
+import { defineResource } from '../../../platform/resources.js';
+import { snapshots } from './snapshot-repository.js';
 import type { IndexTask, IndexTaskResult, IndexTaskResults } from './index-worker.js';
 
 /**
- * The process's screening worker thread (index-worker.ts), shared by the index caches and the
- * re-screen job. One thread, not a pool: it holds the indexes, and a second thread would hold a
- * second copy. Started on first use; the last holder to release it ends the thread (and with it
- * every index), so tests and short-lived processes exit.
+ * The process's screening worker thread (index-worker.ts), shared by the index cache and the
+ * re-screen job (`resources.get(SCREENING_WORKER)`). One thread, not a pool: it holds the indexes,
+ * and a second thread would hold a second copy. Started on first use; closing it ends the thread
+ * (and with it every index), so tests and short-lived processes exit.
  */
 export interface ScreeningWorker {
   run<T extends IndexTask>(task: T): Promise<IndexTaskResults[T['kind']]>;
@@ -17,7 +19,7 @@ export interface ScreeningWorker {
    * list. Returns the upload id that `build` or `delta.open` consumes.
    */
   uploadSnapshot(db: Db, snapshotId: string): Promise<string>;
-  release(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** Entities per page: tens of milliseconds of database time at most, and a message of a few hundred kB. */
@@ -25,20 +27,20 @@ const PAGE = 250;
 /** A hung worker is replaced after this; a 1,000,000-name build takes under a minute. */
 const TASK_TIMEOUT_MS = 10 * 60_000;
 
-let pool: WorkerPool<IndexTask, IndexTaskResult> | null = null;
-let users = 0;
+export const SCREENING_WORKER = defineResource<ScreeningWorker>(
+  'screening worker',
+  () => createScreeningWorker(),
+  (w) => w.close(),
+);
 
-export function retainScreeningWorker(): ScreeningWorker {
-  users++;
-  pool ??= createWorkerPool<IndexTask, IndexTaskResult>({
+export function createScreeningWorker(): ScreeningWorker {
+  const pool: WorkerPool<IndexTask, IndexTaskResult> = createWorkerPool<IndexTask, IndexTaskResult>({
     file: workerFileUrl(import.meta.url, './index-worker.js'),
     size: 1,
     name: 'screening',
     taskTimeoutMs: TASK_TIMEOUT_MS,
   });
-  const mine = pool;
-  let released = false;
-  const run = <T extends IndexTask>(task: T) => mine.run(task) as Promise<IndexTaskResults[T['kind']]>;
+  const run = <T extends IndexTask>(task: T) => pool.run(task) as Promise<IndexTaskResults[T['kind']]>;
   return {
     run,
     async uploadSnapshot(db, snapshotId) {
@@ -46,19 +48,7 @@ export function retainScreeningWorker(): ScreeningWorker {
       try {
         let after = '';
         for (;;) {
-          const from = after;
-          const rows = await db.transaction(async (tx) => {
-            // A page must be an index range scan that stops at the limit. Without statistics (the
-            // embedded database right after an import) the planner picks a bitmap scan and sorts
-            // the whole rest of the snapshot for every page: 1 s per page at 100,000 entities.
-            await tx.query('SET LOCAL enable_bitmapscan = off');
-            await tx.query('SET LOCAL enable_sort = off');
-            // Text, not jsonb: the worker parses it, and the driver has nothing to convert.
-            return tx.query<{ entity_id: string; entity: string }>(
-              'SELECT entity_id, entity::text AS entity FROM list_snapshot_entities WHERE snapshot_id = $1 AND entity_id > $2 ORDER BY snapshot_id, entity_id LIMIT $3',
-              [snapshotId, from, PAGE],
-            );
-          });
+          const rows = await snapshots.entityPage(db, snapshotId, after, PAGE);
           if (rows.length === 0) break;
           after = rows[rows.length - 1]!.entity_id;
           await run({ kind: 'upload', upload, entities: rows.map((r) => r.entity) });
@@ -72,13 +62,7 @@ export function retainScreeningWorker(): ScreeningWorker {
         throw err;
       }
     },
-    async release() {
-      if (released) return;
-      released = true;
-      if (--users > 0) return;
-      if (pool === mine) pool = null;
-      await mine.close();
-    },
+    close: () => pool.close(),
   };
 }
 

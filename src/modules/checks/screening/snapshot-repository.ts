@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Queryable } from '../../../platform/db.js';
+import type { Db, Queryable } from '../../../platform/db.js';
 import type { ListEntity } from '../../../engines/screening/types.js';
 
 export interface SnapshotRow {
@@ -60,6 +60,24 @@ export const snapshots = {
       [snapshotId],
     );
     return rows.map((r) => (typeof r.entity === 'string' ? (JSON.parse(r.entity) as ListEntity) : r.entity));
+  },
+
+  /**
+   * One page of a snapshot's entities as the database's JSON text, after `after` in id order (the
+   * screening worker's upload). A page must be an index range scan that stops at the limit. Without
+   * statistics (the embedded database right after an import) the planner picks a bitmap scan and
+   * sorts the whole rest of the snapshot for every page: 1 s per page at 100,000 entities.
+   */
+  async entityPage(db: Db, snapshotId: string, after: string, limit: number): Promise<{ entity_id: string; entity: string }[]> {
+    return db.transaction(async (tx) => {
+      await tx.query('SET LOCAL enable_bitmapscan = off');
+      await tx.query('SET LOCAL enable_sort = off');
+      // Text, not jsonb: the worker parses it, and the driver has nothing to convert.
+      return tx.query<{ entity_id: string; entity: string }>(
+        'SELECT entity_id, entity::text AS entity FROM list_snapshot_entities WHERE snapshot_id = $1 AND entity_id > $2 ORDER BY snapshot_id, entity_id LIMIT $3',
+        [snapshotId, after, limit],
+      );
+    });
   },
 
   /** Serialises activations of one source across processes for the rest of the transaction. */

@@ -37,7 +37,8 @@ export const documentStep: PipelineStep = async (settings, st, res) => {
   const accepted = settings.accepted_countries as string[] | undefined;
   const e = await evaluateDocument({
     ctx: st.ctx,
-    settings: res.documentSettings,
+    settings: res.resources.config.checks.document,
+    resources: res.resources,
     uploads,
     rules: {
       ...(settings.accepted_types ? { expectedDocumentTypes: settings.accepted_types as string[] } : {}),

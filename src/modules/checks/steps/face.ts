@@ -26,14 +26,14 @@ export const ageSettings = Type.Object(
 
 const selfie = (st: StepState) => st.media.get('selfie');
 
-export const livenessStep: PipelineStep = async (settings, st) => {
+export const livenessStep: PipelineStep = async (settings, st, res) => {
   const s = selfie(st);
   if (!s) return withoutEngine('failed', 'capture_missing', 'No selfie was captured.');
   st.used.set('liveness', [s.id]);
-  return evaluateLiveness([s.data], { threshold: settings.threshold as number | undefined });
+  return evaluateLiveness(res.resources, [s.data], { threshold: settings.threshold as number | undefined });
 };
 
-export const faceMatchStep: PipelineStep = async (settings, st) => {
+export const faceMatchStep: PipelineStep = async (settings, st, res) => {
   const s = selfie(st);
   const front = st.media.get('document_front');
   if (!s || !front)
@@ -46,6 +46,7 @@ export const faceMatchStep: PipelineStep = async (settings, st) => {
   // The document step already cut the portrait out; without a document step the crop runs here.
   const portrait = st.used.has('document') ? st.portrait : undefined;
   return evaluateFaceMatch({
+    resources: res.resources,
     selfie: s.data,
     reference: front.data,
     referenceIsDocument: true,
@@ -54,9 +55,9 @@ export const faceMatchStep: PipelineStep = async (settings, st) => {
   });
 };
 
-export const ageStep: PipelineStep = async (settings, st) => {
+export const ageStep: PipelineStep = async (settings, st, res) => {
   const s = selfie(st);
   if (!s) return withoutEngine('failed', 'capture_missing', 'No selfie was captured.');
   st.used.set('age_estimation', [s.id]);
-  return evaluateAge(s.data, (settings.minimum_age as number | undefined) ?? 18);
+  return evaluateAge(res.resources, s.data, (settings.minimum_age as number | undefined) ?? 18);
 };

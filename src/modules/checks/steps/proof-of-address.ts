@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { fullName } from '../kernel/index.js';
-import { evaluateProofOfAddress } from '../proof-of-address/index.js';
+import { evaluateProofOfAddress, TEXT_CHECKS } from '../proof-of-address/index.js';
 import type { PipelineStep } from '../check-type.js';
 import { withoutEngine } from './outcomes.js';
 
@@ -25,6 +25,6 @@ export const proofOfAddressStep: PipelineStep = async (settings, st, res) => {
     subjectName: name,
     country: st.subject.country ?? undefined,
     maxAgeDays: (settings.max_document_age_days as number | undefined) ?? 90,
-    text: res.text(),
+    text: res.resources.get(TEXT_CHECKS),
   });
 };

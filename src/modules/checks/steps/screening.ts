@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DATASETS, evaluateScreening, screeningInputFor, type SessionScreeningSettings } from '../screening/index.js';
+import { DATASETS, SCREENING_INDEX, evaluateScreening, screeningInputFor, type SessionScreeningSettings } from '../screening/index.js';
 import type { PipelineStep } from '../check-type.js';
 import { withoutEngine } from './outcomes.js';
 
@@ -28,5 +28,5 @@ export const screeningStep: PipelineStep = async (settings, st, res) => {
       'screening_no_name',
       'No name was read from the document, so the subject could not be screened; a reviewer must.',
     );
-  return evaluateScreening({ ctx: st.ctx, sealer: res.sealer, cache: res.screening, input });
+  return evaluateScreening({ ctx: st.ctx, sealer: res.sealer, cache: res.resources.get(SCREENING_INDEX), input });
 };

@@ -1,10 +1,11 @@
 import { QUEUES } from '../../../platform/queues.js';
-import type { Db, Queryable } from '../../../platform/db.js';
+import type { Queryable } from '../../../platform/db.js';
 import type { Sealer } from '../../../platform/crypto.js';
+import type { Resources } from '../../../platform/resources.js';
 import { systemContext, type Environment, type RequestContext } from '../../../platform/context.js';
 import { emitAudit } from '../../../platform/audit.js';
 import { enqueueJob, type JobHandler, type JobRow } from '../../../platform/jobs.js';
-import { getFaceEngine, embeddingModelKey, faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../checks/index.js';
+import { FACE_ENGINE, embeddingModelKey, faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../checks/index.js';
 import { MEDIA_PURPOSE } from '../../checks/index.js';
 import type { JourneyDefinition } from '../../journeys/index.js';
 import { enrolSubject } from '../../monitoring/index.js';
@@ -36,11 +37,12 @@ export async function enqueueEnrolment(
   );
 }
 
-export function enrolJobHandlers(db: Db, sealer: () => Sealer): Record<string, JobHandler> {
+export function enrolJobHandlers(resources: Resources, sealer: () => Sealer): Record<string, JobHandler> {
   return {
     [ENROL_QUEUE]: async (job: JobRow) => {
       const p = job.payload as unknown as Payload;
-      await enrolApproved(systemContext(db, p.account_id, p.environment, `job:${ENROL_QUEUE}`), sealer(), p.session_id);
+      const ctx = systemContext(resources.db, p.account_id, p.environment, `job:${ENROL_QUEUE}`);
+      await enrolApproved(ctx, sealer(), resources, p.session_id);
     },
   };
 }
@@ -54,13 +56,14 @@ export function enrolJobHandlers(db: Db, sealer: () => Sealer): Record<string, J
 export async function enrolApproved(
   ctx: RequestContext,
   sealer: Sealer,
+  resources: Resources,
   sessionId: string,
 ): Promise<{ face: boolean; monitoring: boolean }> {
   const s = await sessions.get(ctx.db, ctx, sessionId);
   const done = { face: false, monitoring: false };
   if (!s || s.status !== 'approved' || s.deleted_at || !s.subject_reference) return done;
   const o = s.definition.enrol_on_approval ?? {};
-  if (o.face_search) done.face = await enrolFace(ctx, sealer, s.id, s.subject_reference);
+  if (o.face_search) done.face = await enrolFace(ctx, sealer, resources, s.id, s.subject_reference);
   if (o.monitoring) {
     const fields = await sessionFields.read(ctx.db, ctx, sealer, s.id);
     // Monitored with the query the session's own screening used.
@@ -76,7 +79,13 @@ export async function enrolApproved(
   return done;
 }
 
-async function enrolFace(ctx: RequestContext, sealer: Sealer, sessionId: string, subjectReference: string): Promise<boolean> {
+async function enrolFace(
+  ctx: RequestContext,
+  sealer: Sealer,
+  resources: Resources,
+  sessionId: string,
+  subjectReference: string,
+): Promise<boolean> {
   const already = await ctx.db.query('SELECT 1 FROM face_enrollments WHERE account_id = $1 AND environment = $2 AND session_id = $3', [
     ctx.accountId,
     ctx.environment,
@@ -89,7 +98,7 @@ async function enrolFace(ctx: RequestContext, sealer: Sealer, sessionId: string,
     [ctx.accountId, ctx.environment, sessionId],
   );
   if (!rows[0]) return false;
-  const { embedding, model } = await getFaceEngine().embed(sealer.openBytes(MEDIA_PURPOSE, Buffer.from(rows[0].data_sealed)));
+  const { embedding, model } = await resources.get(FACE_ENGINE).embed(sealer.openBytes(MEDIA_PURPOSE, Buffer.from(rows[0].data_sealed)));
   if (!embedding) return false;
   const vector = await hasVectorColumn(ctx.db);
   const modelKey = embeddingModelKey(model);

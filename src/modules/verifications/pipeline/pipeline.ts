@@ -1,15 +1,13 @@
 import { QUEUES } from '../../../platform/queues.js';
-import type { Db, Queryable } from '../../../platform/db.js';
+import type { Queryable } from '../../../platform/db.js';
 import type { Sealer } from '../../../platform/crypto.js';
+import type { Resources } from '../../../platform/resources.js';
 import { systemContext, type Environment, type RequestContext } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { emitAudit } from '../../../platform/audit.js';
 import type { JobHandler, JobRow } from '../../../platform/jobs.js';
-import { getTextChecks } from '../../checks/index.js';
 import { checks, MEDIA_PURPOSE, RESULT_PURPOSE } from '../../checks/index.js';
-import type { DocumentSettings } from '../../checks/index.js';
 import type { CheckOutcome as DecisionInput } from '../../journeys/index.js';
-import { ensureSandboxSnapshot, indexCacheFor } from '../../checks/index.js';
 import { completeSessionChecks } from '../complete.js';
 import { sessionFields } from '../fields.js';
 import { emptyFields } from '../../checks/index.js';
@@ -35,16 +33,9 @@ type Step = Exclude<JourneyCheckType, 'risk_score'>;
  * overwrites; a session no longer processing is left alone. If the last attempt fails, every check
  * goes to review (reason check_error), so a session never stays processing for ever.
  */
-export function pipelineJobHandlers(db: Db, sealer: () => Sealer, documentSettings: DocumentSettings): Record<string, JobHandler> {
-  let resources: StepResources | null = null;
-  const res = (): StepResources => {
-    if (!resources) {
-      const screening = indexCacheFor(db);
-      screening.setup(() => ensureSandboxSnapshot(db));
-      resources = { sealer: sealer(), documentSettings, screening, text: getTextChecks };
-    }
-    return resources;
-  };
+export function pipelineJobHandlers(resources: Resources, sealer: () => Sealer): Record<string, JobHandler> {
+  const db = resources.db;
+  const res = (): StepResources => ({ sealer: sealer(), resources });
   return {
     [PIPELINE_QUEUE]: async (job: JobRow) => {
       const payload = job.payload as unknown as Payload;
