@@ -31,7 +31,7 @@ export interface Resources {
   readonly db: Db;
   get<T>(resource: Resource<T>): T;
   /** Whether the resource has been started (tests: work that needs no engine starts none). */
-  started(resource: Resource<unknown>): boolean;
+  started<T>(resource: Resource<T>): boolean;
   /** Closes every started resource, the last started first; a get() afterwards throws. */
   close(): Promise<void>;
 }
@@ -53,7 +53,7 @@ export function createResources(config: Config, db: Db): Resources {
       values.set(resource as Resource<unknown>, value);
       return value;
     },
-    started: (resource) => values.has(resource),
+    started: (resource) => values.has(resource as Resource<unknown>),
     close() {
       closed ??= (async () => {
         const errors: unknown[] = [];

@@ -26,10 +26,12 @@ export {
   decodeUpload,
   emptyFields,
   mediaErasure,
+  sessionChecks,
+  sessionMedia,
   sha256Hex,
   sniffContentType,
 } from './kernel/index.js';
-export type { CheckOutcome, CheckPayload, MediaInput, OutcomeStatus } from './kernel/index.js';
+export type { CheckOutcome, CheckPayload, MediaInput, OutcomeStatus, SessionCheckRow, SessionMediaRow } from './kernel/index.js';
 export { TEXT_CHECKS } from './proof-of-address/index.js';
 export type { TextChecks } from './proof-of-address/index.js';
 export {

@@ -7,6 +7,7 @@ import { enqueueEvent } from '../../platform/outbox.js';
 import { decide, type CheckOutcome, type DecisionResult } from '../journeys/index.js';
 import { evidenceUrl, sessions, type SessionRow } from './repository.js';
 import { openReviewCase } from '../cases/index.js';
+import { sessionChecks } from '../checks/index.js';
 import type { SessionEvent } from './state-machine.js';
 import { enqueueEnrolment } from './pipeline/enrol-approved.js';
 
@@ -114,11 +115,7 @@ export async function submitCapture(db: Db, ctx: RequestContext, sessionId: stri
 /** submitCapture inside the caller's transaction (the capture API enqueues the pipeline in it too). */
 export async function submitCaptureIn(tx: Queryable, ctx: RequestContext, sessionId: string): Promise<void> {
   await sessions.applyTransition(tx, ctx, sessionId, 'awaiting_subject', 'capture_submitted', { captureStarted: true });
-  await tx.query("UPDATE checks SET status = 'processing' WHERE account_id = $1 AND environment = $2 AND session_id = $3", [
-    ctx.accountId,
-    ctx.environment,
-    sessionId,
-  ]);
+  await sessionChecks.markProcessing(tx, ctx, sessionId);
   await emitAudit(tx, ctx, { action: 'verification.capture_submitted', resourceType: 'verification', resourceId: sessionId });
 }
 

@@ -4,7 +4,7 @@ import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
 import type { JourneyDefinition } from '../journeys/index.js';
-import { checks } from '../checks/index.js';
+import { checks, sessionChecks, type SessionCheckRow } from '../checks/index.js';
 import { transition, IllegalTransition, WAITING_STATES, type SessionEvent, type SessionState } from './state-machine.js';
 import type { Verification, VerificationsQuery } from './schemas.js';
 
@@ -44,12 +44,8 @@ export interface SessionRow {
   import_external_id?: string | null;
   import_journey?: string | null;
 }
-export interface SessionCheckRow {
-  id: string;
-  session_id: string;
-  type: string;
-  status: string;
-}
+/** A session's check as the session shows it (the checks kernel owns the rows). */
+export type { SessionCheckRow } from '../checks/index.js';
 
 /**
  * What a reader sees: a waiting session whose expires_at has passed reads as expired (nothing
@@ -169,24 +165,57 @@ export const sessions = {
     return rows[0] ?? null;
   },
 
-  async checksOf(db: Queryable, sessionIds: string[]): Promise<Map<string, SessionCheckRow[]>> {
-    const out = new Map<string, SessionCheckRow[]>();
-    if (sessionIds.length === 0) return out;
-    // Check ids are time-sortable and inserted in journey order, so id order is the journey's order.
-    const rows = await db.query<SessionCheckRow>(
-      'SELECT id, session_id, type, status FROM checks WHERE session_id = ANY($1::text[]) ORDER BY id',
-      [sessionIds],
+  /** What the sandbox walker reads between its steps. */
+  async sandboxState(
+    db: Queryable,
+    t: Tenant,
+    id: string,
+  ): Promise<{
+    status: SessionState;
+    capture_started_at: Date | null;
+    sandbox_outcome: string | null;
+    definition: JourneyDefinition;
+  } | null> {
+    const rows = await db.query<{
+      status: SessionState;
+      capture_started_at: Date | null;
+      sandbox_outcome: string | null;
+      definition: JourneyDefinition;
+    }>(
+      'SELECT status, capture_started_at, sandbox_outcome, definition FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3',
+      [t.accountId, t.environment, id],
     );
-    for (const r of rows) out.set(r.session_id, [...(out.get(r.session_id) ?? []), r]);
-    return out;
+    return rows[0] ?? null;
   },
 
-  async setCheckStatus(tx: Queryable, t: Tenant, sessionId: string, type: string, status: string, completed: boolean): Promise<void> {
-    await tx.query(
-      `UPDATE checks SET status = $5, completed_at = CASE WHEN $6::boolean THEN now() ELSE completed_at END
-       WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND type = $4`,
-      [t.accountId, t.environment, sessionId, type, status, completed],
+  /**
+   * Finished sessions past their account's retention period (accounts.retention_days, read from the
+   * platform's table in the same statement: one indexed scan instead of a query per account), after
+   * `after` in id order. A waiting session past its lifetime counts as finished.
+   */
+  async dueForRetention(
+    db: Queryable,
+    terminal: readonly string[],
+    after: string,
+    limit: number,
+  ): Promise<{ id: string; account_id: string; environment: string }[]> {
+    return db.query(
+      `SELECT s.id, s.account_id, s.environment FROM sessions s JOIN accounts a ON a.id = s.account_id
+       WHERE s.deleted_at IS NULL AND a.retention_days IS NOT NULL AND s.created_at < now() - make_interval(days => a.retention_days)
+         AND (s.status = ANY($1::text[]) OR (s.status IN ('created', 'awaiting_subject') AND s.expires_at <= now()))
+         AND s.id > $2
+       ORDER BY s.id LIMIT $3`,
+      [terminal, after, limit],
     );
+  },
+
+  /** The sessions' checks, in journey order (read from the checks kernel, which owns them). */
+  checksOf(db: Queryable, sessionIds: string[]): Promise<Map<string, SessionCheckRow[]>> {
+    return sessionChecks.ofSessions(db, sessionIds);
+  },
+
+  setCheckStatus(tx: Queryable, t: Tenant, sessionId: string, type: string, status: string, completed: boolean): Promise<void> {
+    return sessionChecks.setStatus(tx, t, sessionId, type, status, completed);
   },
 
   async page(db: Queryable, t: Tenant, q: VerificationsQuery) {

@@ -4,6 +4,7 @@ import { systemContext, type Environment } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import type { JobHandler } from '../../platform/jobs.js';
 import { eraseSession } from './delete.js';
+import { sessions } from './repository.js';
 import { TERMINAL_STATES } from './state-machine.js';
 
 /**
@@ -17,14 +18,7 @@ export async function applySessionRetention(db: Db, batch = 200): Promise<number
   let deleted = 0;
   let after = '';
   for (;;) {
-    const due = await db.query<{ id: string; account_id: string; environment: string }>(
-      `SELECT s.id, s.account_id, s.environment FROM sessions s JOIN accounts a ON a.id = s.account_id
-       WHERE s.deleted_at IS NULL AND a.retention_days IS NOT NULL AND s.created_at < now() - make_interval(days => a.retention_days)
-         AND (s.status = ANY($1::text[]) OR (s.status IN ('created', 'awaiting_subject') AND s.expires_at <= now()))
-         AND s.id > $2
-       ORDER BY s.id LIMIT $3`,
-      [TERMINAL_STATES, after, batch],
-    );
+    const due = await sessions.dueForRetention(db, TERMINAL_STATES, after, batch);
     for (const s of due) {
       const ctx = systemContext(db, s.account_id, s.environment as Environment, 'job:verifications.retention');
       try {

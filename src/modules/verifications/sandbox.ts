@@ -5,6 +5,7 @@ import type { CheckOutcome, JourneyDefinition } from '../journeys/index.js';
 import { statusesOf, type JourneyCheckType } from '../checks/index.js';
 import type { OutcomeStatus } from '../checks/index.js';
 import { completeSessionChecks, startCapture, submitCapture } from './complete.js';
+import { sessions } from './repository.js';
 import type { SessionState } from './state-machine.js';
 
 /** Lifetime of sandbox sessions forced to expire or be abandoned, so an integrator sees it quickly. */
@@ -128,18 +129,7 @@ export async function runSandboxSession(db: Db, payload: RunPayload): Promise<vo
 
 async function walk(db: Db, payload: RunPayload): Promise<void> {
   const ctx = systemContext(db, payload.account_id, 'sandbox', 'job:verifications.sandbox_run');
-  const read = async () =>
-    (
-      await db.query<{
-        status: SessionState;
-        capture_started_at: Date | null;
-        sandbox_outcome: string | null;
-        definition: JourneyDefinition;
-      }>(
-        'SELECT status, capture_started_at, sandbox_outcome, definition FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3',
-        [payload.account_id, 'sandbox', payload.session_id],
-      )
-    )[0];
+  const read = () => sessions.sandboxState(db, ctx, payload.session_id);
   let s = await read();
   const subject = SANDBOX_SUBJECTS.find((x) => x.reference === s?.sandbox_outcome);
   if (!s || !subject || subject.reaches === 'expired') return;

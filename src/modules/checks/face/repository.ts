@@ -122,6 +122,16 @@ export const faceEnrollments = {
     return rows[0] ?? null;
   },
 
+  /** Whether the session's subject was enrolled already (enrolment after approval runs once per session). */
+  async existsForSession(db: Queryable, t: Tenant, sessionId: string): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM face_enrollments WHERE account_id = $1 AND environment = $2 AND session_id = $3', [
+      t.accountId,
+      t.environment,
+      sessionId,
+    ]);
+    return rows.length > 0;
+  },
+
   async get(db: Queryable, t: Tenant, id: string): Promise<EnrollmentRow | null> {
     const rows = await db.query<EnrollmentRow>(
       `SELECT ${COLUMNS} FROM face_enrollments WHERE account_id = $1 AND environment = $2 AND id = $3`,

@@ -6,6 +6,8 @@ export type { CheckOutcome } from './record-check.js';
 export { MEDIA_PURPOSE, RESULT_PURPOSE, checkErasure, checks, mediaErasure, toCheck } from './repository.js';
 export type { CheckPayload, CheckRow } from './repository.js';
 export { checksModule } from './routes.js';
+export { sessionChecks, sessionMedia } from './session-repository.js';
+export type { EvidenceMediaRow, SessionCheckDetailRow, SessionCheckRow, SessionMediaRow } from './session-repository.js';
 export { CHECK_STATUSES, CHECK_TYPES, Check, ImageField, checkBody } from './schemas.js';
 export type { CheckStatus, CheckType } from './schemas.js';
 export { SUBJECT_FIELD_NAMES, SubjectFields, emptyFields, fieldsFromDocument, fullName } from './subject-fields.js';

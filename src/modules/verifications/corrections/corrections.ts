@@ -5,6 +5,7 @@ import { iso } from '../../../platform/schemas.js';
 import type { Correction } from './schemas.js';
 import type { SubjectFields } from '../../checks/index.js';
 import type { Tenant } from '../repository.js';
+import { correctionRepo } from './repository.js';
 
 /** Sealer purpose of `session_corrections.changes_sealed` (personal data). */
 export const CORRECTION_PURPOSE = 'session-correction';
@@ -13,15 +14,6 @@ type Changes = Record<string, { before: unknown; after: unknown }>;
 interface SealedChanges {
   salt: string;
   changes: Changes;
-}
-interface CorrectionRow {
-  id: string;
-  actor: string;
-  reason: string;
-  fields: string[];
-  changes_sealed: string | null;
-  rescreening: Correction['rescreening'];
-  created_at: Date;
 }
 
 /**
@@ -58,21 +50,15 @@ export const corrections = {
   ) {
     const salt = randomBytes(16).toString('hex');
     const sealed: SealedChanges = { salt, changes: c.changes };
-    await tx.query(
-      `INSERT INTO session_corrections (id, session_id, account_id, environment, actor, reason, fields, changes_sealed, rescreening)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9::jsonb)`,
-      [
-        c.id,
-        c.sessionId,
-        t.accountId,
-        t.environment,
-        c.actor,
-        c.reason,
-        Object.keys(c.changes),
-        sealer.seal(CORRECTION_PURPOSE, JSON.stringify(sealed)),
-        c.rescreening ? JSON.stringify(c.rescreening) : null,
-      ],
-    );
+    await correctionRepo.insert(tx, t, {
+      id: c.id,
+      sessionId: c.sessionId,
+      actor: c.actor,
+      reason: c.reason,
+      fields: Object.keys(c.changes),
+      changesSealed: sealer.seal(CORRECTION_PURPOSE, JSON.stringify(sealed)),
+      rescreening: c.rescreening,
+    });
     const hashes = (side: 'before' | 'after') =>
       Object.fromEntries(Object.entries(c.changes).map(([k, v]) => [k, valueHash(salt, v[side])]));
     return { before_sha256: hashes('before'), after_sha256: hashes('after') };
@@ -80,10 +66,7 @@ export const corrections = {
 
   /** A session's corrections, oldest first, with their values while the session still has them. */
   async ofSession(db: Queryable, t: Tenant, sealer: Sealer, sessionId: string): Promise<Correction[]> {
-    const rows = await db.query<CorrectionRow>(
-      'SELECT id, actor, reason, fields, changes_sealed, rescreening, created_at FROM session_corrections WHERE account_id = $1 AND environment = $2 AND session_id = $3 ORDER BY id',
-      [t.accountId, t.environment, sessionId],
-    );
+    const rows = await correctionRepo.ofSession(db, t, sessionId);
     return rows.map((r) => ({
       id: r.id,
       fields: r.fields,

@@ -3,7 +3,7 @@ import type { Queryable } from '../../../platform/db.js';
 import type { Sealer } from '../../../platform/crypto.js';
 import { conflict, notFound } from '../../../platform/errors.js';
 import { iso } from '../../../platform/schemas.js';
-import { MEDIA_PURPOSE, RESULT_PURPOSE, type CheckPayload } from '../../checks/index.js';
+import { MEDIA_PURPOSE, RESULT_PURPOSE, sessionChecks, sessionMedia, type CheckPayload } from '../../checks/index.js';
 import { sessions, type SessionRow, type Tenant } from '../repository.js';
 import { toDecision } from '../decision.js';
 import type { DecisionObject, Verification } from '../schemas.js';
@@ -80,20 +80,7 @@ export async function loadEvidence(
   const s = (await sessions.get(db, t, id)) as DeletableRow | null;
   if (!s) throw notFound('verification', 'id');
   assertNotDeleted(s);
-  const checkRows = await db.query<{
-    id: string;
-    session_id: string;
-    type: string;
-    status: string;
-    score: number | null;
-    result_sealed: string | null;
-    created_at: Date;
-    completed_at: Date | null;
-    redacted_at: Date | null;
-  }>(
-    'SELECT id, session_id, type, status, score, result_sealed, created_at, completed_at, redacted_at FROM checks WHERE account_id = $1 AND environment = $2 AND session_id = $3 ORDER BY id',
-    [t.accountId, t.environment, id],
-  );
+  const checkRows = await sessionChecks.details(db, t, id);
   // The session as GET shows it: checks, the transition trail, extracted fields and reviewer corrections.
   const detail = await loadVerificationDetail(db, t, sealer, id, hostedBaseUrl);
   const session = { ...detail, transitions: detail.transitions ?? [] };
@@ -118,11 +105,12 @@ export async function loadEvidence(
     };
   });
   const listed = o?.media === 'listed';
-  const mediaRows = await db.query<EvidenceMediaInfo & { data_sealed?: Buffer | Uint8Array | null }>(
-    `SELECT id, check_id, kind, content_type, sha256, bytes${listed ? '' : ', data_sealed'} FROM media
-     WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL AND data_sealed IS NOT NULL
-       AND (session_id = $3 OR check_id = ANY($4::text[])) ORDER BY id`,
-    [t.accountId, t.environment, id, checkRows.map((c) => c.id)],
+  const mediaRows = await sessionMedia.evidence(
+    db,
+    t,
+    id,
+    checkRows.map((c) => c.id),
+    listed,
   );
   const media = listed
     ? mediaRows

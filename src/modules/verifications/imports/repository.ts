@@ -1,8 +1,7 @@
 import type { Queryable } from '../../../platform/db.js';
 import type { Actor } from '../../../platform/context.js';
 import type { Sealer } from '../../../platform/crypto.js';
-import { newId } from '../../../platform/ids.js';
-import { RESULT_PURPOSE, type CheckPayload } from '../../checks/index.js';
+import { RESULT_PURPOSE, sessionChecks, type CheckPayload } from '../../checks/index.js';
 import type { SessionRow, Tenant } from '../repository.js';
 import { IMPORTED_EVENT } from '../state-machine.js';
 import type { ImportRecord, RecordResult } from './schemas.js';
@@ -111,24 +110,16 @@ export const verificationImports = {
       completedAt: string;
     },
   ): Promise<{ id: string; type: string; status: string }> {
-    const id = newId('check');
-    await tx.query(
-      `INSERT INTO checks (id, account_id, environment, type, status, score, subject_reference, session_id, result_sealed, created_at, completed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11::timestamptz)`,
-      [
-        id,
-        t.accountId,
-        t.environment,
-        c.type,
-        c.status,
-        c.score,
-        c.subjectReference,
-        c.sessionId,
-        sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload)),
-        c.createdAt,
-        c.completedAt,
-      ],
-    );
+    const id = await sessionChecks.insertImported(tx, t, {
+      sessionId: c.sessionId,
+      type: c.type,
+      status: c.status,
+      score: c.score,
+      subjectReference: c.subjectReference,
+      resultSealed: sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload)),
+      createdAt: c.createdAt,
+      completedAt: c.completedAt,
+    });
     return { id, type: c.type, status: c.status };
   },
 

@@ -6,7 +6,7 @@ import { systemContext, type Environment, type RequestContext } from '../../../p
 import { emitAudit } from '../../../platform/audit.js';
 import { enqueueJob, type JobHandler, type JobRow } from '../../../platform/jobs.js';
 import { FACE_ENGINE, embeddingModelKey, faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../checks/index.js';
-import { MEDIA_PURPOSE } from '../../checks/index.js';
+import { MEDIA_PURPOSE, sessionMedia } from '../../checks/index.js';
 import type { JourneyDefinition } from '../../journeys/index.js';
 import { enrolSubject } from '../../monitoring/index.js';
 import { sessionFields } from '../fields.js';
@@ -86,19 +86,10 @@ async function enrolFace(
   sessionId: string,
   subjectReference: string,
 ): Promise<boolean> {
-  const already = await ctx.db.query('SELECT 1 FROM face_enrollments WHERE account_id = $1 AND environment = $2 AND session_id = $3', [
-    ctx.accountId,
-    ctx.environment,
-    sessionId,
-  ]);
-  if (already.length) return true;
-  const rows = await ctx.db.query<{ data_sealed: Buffer | Uint8Array }>(
-    `SELECT data_sealed FROM media WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND kind = 'selfie'
-       AND deleted_at IS NULL AND data_sealed IS NOT NULL ORDER BY id DESC LIMIT 1`,
-    [ctx.accountId, ctx.environment, sessionId],
-  );
-  if (!rows[0]) return false;
-  const { embedding, model } = await resources.get(FACE_ENGINE).embed(sealer.openBytes(MEDIA_PURPOSE, Buffer.from(rows[0].data_sealed)));
+  if (await faceEnrollments.existsForSession(ctx.db, ctx, sessionId)) return true;
+  const selfie = await sessionMedia.latestSelfieSealed(ctx.db, ctx, sessionId);
+  if (!selfie) return false;
+  const { embedding, model } = await resources.get(FACE_ENGINE).embed(sealer.openBytes(MEDIA_PURPOSE, Buffer.from(selfie)));
   if (!embedding) return false;
   const vector = await hasVectorColumn(ctx.db);
   const modelKey = embeddingModelKey(model);

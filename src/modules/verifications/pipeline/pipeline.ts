@@ -6,7 +6,7 @@ import { systemContext, type Environment, type RequestContext } from '../../../p
 import { AppError } from '../../../platform/errors.js';
 import { emitAudit } from '../../../platform/audit.js';
 import type { JobHandler, JobRow } from '../../../platform/jobs.js';
-import { checks, MEDIA_PURPOSE, RESULT_PURPOSE } from '../../checks/index.js';
+import { checks, MEDIA_PURPOSE, RESULT_PURPOSE, sessionChecks, sessionMedia } from '../../checks/index.js';
 import type { CheckOutcome as DecisionInput } from '../../journeys/index.js';
 import { completeSessionChecks } from '../complete.js';
 import { sessionFields } from '../fields.js';
@@ -34,12 +34,11 @@ type Step = Exclude<JourneyCheckType, 'risk_score'>;
  * goes to review (reason check_error), so a session never stays processing for ever.
  */
 export function pipelineJobHandlers(resources: Resources, sealer: () => Sealer): Record<string, JobHandler> {
-  const db = resources.db;
   const res = (): StepResources => ({ sealer: sealer(), resources });
   return {
     [PIPELINE_QUEUE]: async (job: JobRow) => {
       const payload = job.payload as unknown as Payload;
-      const ctx = systemContext(db, payload.account_id, payload.environment, `job:${PIPELINE_QUEUE}`);
+      const ctx = systemContext(resources.db, payload.account_id, payload.environment, `job:${PIPELINE_QUEUE}`);
       try {
         await runPipeline(ctx, sealer(), res(), payload.session_id);
       } catch (err) {
@@ -72,11 +71,9 @@ export async function runPipeline(ctx: RequestContext, sealer: Sealer, res: Step
   }
   const outcomes: DecisionInput[] = [...results].map(([type, o]) => ({ type, status: o.status as DecisionInput['status'] }));
   await completeSessionChecks(ctx.db, ctx, sessionId, outcomes, async (tx) => {
-    const ids = await checkIds(tx, ctx, sessionId);
+    const ids = await sessionChecks.idsByType(tx, ctx, sessionId);
     for (const [type, o] of results) await writeResult(tx, ctx, sealer, sessionId, type, o);
-    for (const [type, mediaIds] of st.used) {
-      await tx.query('UPDATE media SET check_id = $2 WHERE id = ANY($1::text[]) AND check_id IS NULL', [mediaIds, ids.get(type)]);
-    }
+    for (const [type, mediaIds] of st.used) await sessionMedia.linkToCheck(tx, mediaIds, ids.get(type));
     for (const m of st.produced) await checks.insertMedia(tx, ctx, sealer, { checkId: ids.get(m.check) ?? null, sessionId }, m);
     if (st.fieldsRead) await sessionFields.write(tx, ctx, sealer, sessionId, st.fields);
   });
@@ -91,36 +88,23 @@ async function writeResult(
   o: StepOutcome,
 ): Promise<void> {
   const payload = { reasons: o.reasons, signals: o.signals, model: o.model, timings: o.timings, result: o.result };
-  await tx.query(
-    `UPDATE checks SET status = $5, score = $6, result_sealed = $7, completed_at = now()
-     WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND type = $4`,
-    [t.accountId, t.environment, sessionId, type, o.status, o.score, sealer.seal(RESULT_PURPOSE, JSON.stringify(payload))],
-  );
-}
-
-async function checkIds(db: Queryable, t: RequestContext, sessionId: string): Promise<Map<string, string>> {
-  const rows = await db.query<{ id: string; type: string }>(
-    'SELECT id, type FROM checks WHERE account_id = $1 AND environment = $2 AND session_id = $3',
-    [t.accountId, t.environment, sessionId],
-  );
-  return new Map(rows.map((r) => [r.type, r.id]));
+  await sessionChecks.storeResult(tx, t, sessionId, type, {
+    status: o.status,
+    score: o.score,
+    resultSealed: sealer.seal(RESULT_PURPOSE, JSON.stringify(payload)),
+  });
 }
 
 /** The current capture of each kind (a re-capture replaced older ones), decrypted. */
 async function capturedMedia(db: Queryable, t: RequestContext, sealer: Sealer, sessionId: string): Promise<Map<string, CapturedMedium>> {
-  const rows = await db.query<{ id: string; kind: string; content_type: string; data_sealed: Buffer | Uint8Array | null }>(
-    `SELECT id, kind, content_type, data_sealed FROM media
-     WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND check_id IS NULL AND deleted_at IS NULL AND data_sealed IS NOT NULL
-     ORDER BY id`,
-    [t.accountId, t.environment, sessionId],
-  );
+  const rows = await sessionMedia.currentSealed(db, t, sessionId);
   const out = new Map<string, CapturedMedium>();
   for (const r of rows)
     out.set(r.kind, {
       id: r.id,
       kind: r.kind,
       contentType: r.content_type,
-      data: sealer.openBytes(MEDIA_PURPOSE, Buffer.from(r.data_sealed!)),
+      data: sealer.openBytes(MEDIA_PURPOSE, Buffer.from(r.data_sealed)),
     });
   return out;
 }
