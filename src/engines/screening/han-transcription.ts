@@ -10,7 +10,8 @@
 //
 // Which names are transcriptions: a name whose Han words are separated by the interpunct (·, the mark
 // of a foreign name in Chinese), or one whose characters all belong to the transcription stock and that
-// does not start with a common Chinese surname (a Chinese name is read only in pinyin as before).
+// is not shaped like a Chinese name (two or three characters starting with a common surname; a Chinese
+// name is read only in pinyin as before).
 import { pinyin } from 'pinyin-pro';
 import type { TranscriptionUnit } from './transcription.js';
 
@@ -157,19 +158,9 @@ export function hanUnit(ch: string): TranscriptionUnit | undefined {
   let fin: Options = apical ? [['', 0], ['i', 0.1], ['e', 0.2], ['y', 0.1]] : (FINAL[final] ?? [[final, 0]]);
   if (BARE.has(ch)) fin = [['', 0], ...fin.filter(([l]) => l !== '')];
   else if (initial && ['e', 'u', 'i'].includes(final) && !apical) fin = [...fin.filter(([l]) => l !== ''), ['', 0.5]];
-  const out: Array<[string, number]> = [];
-  const seen = new Map<string, number>();
-  for (const [a, ca] of ini) {
-    for (const [b, cb] of fin) {
-      const latin = a + b;
-      const cost = ca + cb;
-      if (!latin && initial) continue;
-      const prev = seen.get(latin);
-      if (prev === undefined || cost < prev) seen.set(latin, cost);
-    }
-  }
-  for (const [latin, cost] of seen) out.push([latin, cost]);
-  return out;
+  // A character stands for at least one letter.
+  if (!initial && fin.some(([l]) => l === '')) fin = fin.filter(([l]) => l !== '');
+  return [ini, fin];
 }
 
 const HAN_RE = /\p{Script=Han}/u;
@@ -189,7 +180,9 @@ export function hanTranscription(name: string): Array<{ text: string; units: Tra
   const interpunct = INTERPUNCT_RE.test(s) && words.length > 1;
   if (!interpunct) {
     if (!chars.every((c) => STOCK.has(c))) return undefined;
-    if (CHINESE_SURNAMES.has(chars[0]!) || COMPOUND_SURNAMES.has(chars[0]! + (chars[1] ?? ''))) return undefined;
+    // Chinese personal names have two or three characters (four with a two-character surname).
+    if (COMPOUND_SURNAMES.has(chars[0]! + (chars[1] ?? ''))) return undefined;
+    if (chars.length <= 3 && CHINESE_SURNAMES.has(chars[0]!)) return undefined;
   } else if (chars.filter((c) => STOCK.has(c)).length < chars.length * 0.6) return undefined;
   const out: Array<{ text: string; units: TranscriptionUnit[] }> = [];
   for (const w of words) {

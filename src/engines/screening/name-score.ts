@@ -22,6 +22,8 @@ const OVER_BUDGET_CAP = PAIR_MIN;
  * and two edits are the most a word may differ by before spelling alone stops aligning it in full.
  */
 const COMPACT_MAX_EDITS = 2;
+/** Below this similarity credit() gives a pair nothing. */
+const TRANSCRIPTION_FLOOR = 0.58;
 
 export interface TokenPair {
   query: string;
@@ -75,8 +77,9 @@ export function tokenSimilarity(a: NameToken, b: NameToken, abjad: boolean): num
   if (a.kind === 'number' || b.kind === 'number') return 0;
   // A transcription's word is compared syllable by syllable with the other side's letters (two
   // transcriptions compare their readings as any two words do).
-  if (a.units && !b.units) return b.kind === 'initial' ? 0 : transcriptionSimilarity(a.units, b.text);
-  if (b.units && !a.units) return a.kind === 'initial' ? 0 : transcriptionSimilarity(b.units, a.text);
+  // Below TRANSCRIPTION_FLOOR a pair earns no credit (credit() is 0), so the comparison may stop early.
+  if (a.units && !b.units) return b.kind === 'initial' ? 0 : transcriptionSimilarity(a.units, b.text, TRANSCRIPTION_FLOOR);
+  if (b.units && !a.units) return a.kind === 'initial' ? 0 : transcriptionSimilarity(b.units, a.text, TRANSCRIPTION_FLOOR);
   if (a.kind === 'initial' || b.kind === 'initial') {
     // An initial stands for any word starting with that letter; it proves little, hence the low weight.
     return a.text[0] === b.text[0] ? 0.9 : 0;

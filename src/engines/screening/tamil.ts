@@ -78,12 +78,6 @@ export function hasTamil(s: string): boolean {
   return TAMIL_RE.test(s);
 }
 
-function combine(a: Options, b: Options): TranscriptionUnit {
-  const seen = new Map<string, number>();
-  for (const [x, cx] of a) for (const [y, cy] of b) seen.set(x + y, Math.min(seen.get(x + y) ?? Infinity, cx + cy));
-  return [...seen];
-}
-
 /** One Tamil word as syllables (consonant + vowel sign, consonant + pulli, or vowel), each with its Latin spellings. */
 export function tamilUnits(word: string): TranscriptionUnit[] | undefined {
   const s = [...word];
@@ -92,7 +86,7 @@ export function tamilUnits(word: string): TranscriptionUnit[] | undefined {
   while (i < s.length) {
     const c = s[i]!;
     if (INDEPENDENT[c]) {
-      units.push(INDEPENDENT[c]!);
+      units.push([INDEPENDENT[c]!]);
       i++;
       continue;
     }
@@ -113,13 +107,13 @@ export function tamilUnits(word: string): TranscriptionUnit[] | undefined {
       i++;
       // A doubled consonant (ட்ட) is one consonant in a foreign name, written double to keep it voiceless.
       const doubled = s[i] === c;
-      units.push(doubled ? [...cons, ['', 0]] : cons);
+      units.push([doubled ? [...cons, ['', 0]] : cons]);
       continue;
     }
     if (mark === '\u0BD7') i++;
     const vowel = mark !== undefined ? VOWEL_SIGN[mark] : undefined;
     if (vowel) i++;
-    units.push(combine(cons, vowel ?? VOWEL_SIGN['']!));
+    units.push([cons, vowel ?? VOWEL_SIGN['']!]);
   }
   return units.length ? units : undefined;
 }

@@ -1,7 +1,7 @@
 import { jaroWinkler } from './jaro-winkler.js';
 import { levenshteinRatio } from './levenshtein.js';
 import { phoneticKey, consonantSkeleton } from './phonetic.js';
-import { latinKeys, transcriptionKeys, transcriptionSimilarity, type TranscriptionUnit } from './transcription.js';
+import { latinKeys, spellingLengths, transcriptionKeys, transcriptionSimilarity, type TranscriptionUnit } from './transcription.js';
 
 // The vocabulary is the set of distinct name tokens of an index. Fuzzy lookups run over the
 // vocabulary (tens of thousands of words), never over the names (up to millions), which is what keeps
@@ -157,11 +157,15 @@ export class TokenVocabulary {
     }
     const scored: VocabMatch[] = [];
     const seen = new Set<number>();
+    // A word far shorter or longer than any spelling of the transcription cannot reach the minimum.
+    const [lo, hi] = spellingLengths(units);
     for (const k of keys) {
       for (const id of this.byCoarse.get(k) ?? []) {
         if (seen.has(id)) continue;
         seen.add(id);
-        const s = transcriptionSimilarity(units, this.words[id]!);
+        const len = this.words[id]!.length;
+        if (len < lo - 2 || len > hi + 3) continue;
+        const s = transcriptionSimilarity(units, this.words[id]!, MIN_TRANSCRIPTION);
         if (s >= MIN_TRANSCRIPTION) scored.push({ id, similarity: s });
       }
     }

@@ -7,11 +7,15 @@
 // contributes the spelling that fits best (transcriptionSimilarity). Retrieval uses coarse consonant
 // keys (transcriptionKeys / latinKey): the classes of the consonants, which the unit options fix.
 
-/** One written unit (a Han character, a Tamil syllable) and the Latin spellings it may stand for, with a cost each. */
-export type TranscriptionUnit = ReadonlyArray<readonly [latin: string, cost: number]>;
+/** Latin spellings one part of a unit may stand for, with a cost each. */
+export type TranscriptionPart = ReadonlyArray<readonly [latin: string, cost: number]>;
+/**
+ * One written unit (a Han character, a Tamil syllable) as its parts in order (consonant, vowel), each
+ * with the Latin spellings it may stand for: the unit spells any concatenation of one option per part.
+ */
+export type TranscriptionUnit = readonly TranscriptionPart[];
 
-const VOWELS = new Set(['a', 'e', 'i', 'o', 'u']);
-const isVowel = (c: string): boolean => VOWELS.has(c);
+const isVowel = (c: string): boolean => c === 'a' || c === 'e' || c === 'i' || c === 'o' || c === 'u';
 
 function subCost(a: string, b: string): number {
   if (a === b) return 0;
@@ -26,6 +30,8 @@ function insCost(word: string, j: number): number {
   const c = word[j]!;
   const prev = word[j - 1];
   if (c === prev) return 0.2;
+  // Latin writes k as ck ("Barack"): the c says nothing a transcription could show.
+  if (c === 'c' && word[j + 1] === 'k') return 0.2;
   if (c === 'h' && prev !== undefined && !isVowel(prev)) return 0.25;
   if (c === 'h') return 0.5;
   if (isVowel(c)) return 0.5;
@@ -37,48 +43,109 @@ function delCost(c: string): number {
   return isVowel(c) ? 0.5 : c === 'h' || c === 'y' || c === 'w' ? 0.4 : 1;
 }
 
+// Letters a..z as 0..25; anything else shares slot 26.
+const code = (c: string): number => {
+  const x = c.charCodeAt(0) - 97;
+  return x >= 0 && x < 26 ? x : 26;
+};
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz?';
+const SUB = new Float64Array(27 * 27);
+const DEL = new Float64Array(27);
+for (let i = 0; i < 27; i++) {
+  DEL[i] = delCost(LETTERS[i]!);
+  for (let j = 0; j < 27; j++) SUB[i * 27 + j] = i === 26 || j === 26 ? 1 : subCost(LETTERS[i]!, LETTERS[j]!);
+}
+
+/** A unit's options as letter codes, computed once per unit. */
+const compiled = new WeakMap<TranscriptionPart, Array<[Uint8Array, number]>>();
+function compile(unit: TranscriptionPart): Array<[Uint8Array, number]> {
+  let c = compiled.get(unit);
+  if (!c) {
+    c = unit.map(([latin, cost]) => [Uint8Array.from([...latin].map(code)), cost]);
+    compiled.set(unit, c);
+  }
+  return c;
+}
+
+/** Shortest and longest Latin spelling a transcription allows. */
+export function spellingLengths(units: readonly TranscriptionUnit[]): [number, number] {
+  let lo = 0,
+    hi = 0;
+  for (const u of units)
+    for (const part of u) {
+      let a = Infinity,
+        b = 0;
+      for (const [latin] of part) {
+        a = Math.min(a, latin.length);
+        b = Math.max(b, latin.length);
+      }
+      lo += a;
+      hi += b;
+    }
+  return [lo, hi];
+}
+
 /**
  * Least total cost of spelling `word` with one option of each unit in order (0 when some choice of
- * options spells it exactly).
+ * options spells it exactly); Infinity as soon as it must exceed `limit`.
  */
-export function transcriptionCost(units: readonly TranscriptionUnit[], word: string): number {
+export function transcriptionCost(units: readonly TranscriptionUnit[], word: string, limit = Infinity): number {
   const m = word.length;
+  const w = new Uint8Array(m);
+  const ins = new Float64Array(m);
+  for (let j = 0; j < m; j++) {
+    w[j] = code(word[j]!);
+    ins[j] = insCost(word, j);
+  }
   let row = new Float64Array(m + 1);
-  for (let j = 1; j <= m; j++) row[j] = row[j - 1]! + insCost(word, j - 1);
+  for (let j = 1; j <= m; j++) row[j] = row[j - 1]! + ins[j - 1]!;
   let next = new Float64Array(m + 1);
-  let cur = new Float64Array(m + 1);
-  for (const unit of units) {
+  let a = new Float64Array(m + 1);
+  let b = new Float64Array(m + 1);
+  for (const unit of units) for (const part of unit) {
     next.fill(Infinity);
-    for (const [latin, cost] of unit) {
-      for (let j = 0; j <= m; j++) cur[j] = row[j]! + cost;
-      for (const ch of latin) {
-        const prev = cur;
-        const out = new Float64Array(m + 1);
-        out[0] = prev[0]! + delCost(ch);
+    for (const [letters, cost] of compile(part)) {
+      for (let j = 0; j <= m; j++) a[j] = row[j]! + cost;
+      for (let k = 0; k < letters.length; k++) {
+        const ch = letters[k]!;
+        const del = DEL[ch]!;
+        const sub = ch * 27;
+        b[0] = a[0]! + del;
         for (let j = 1; j <= m; j++) {
-          out[j] = Math.min(prev[j]! + delCost(ch), out[j - 1]! + insCost(word, j - 1), prev[j - 1]! + subCost(ch, word[j - 1]!));
+          const x = a[j]! + del;
+          const y = b[j - 1]! + ins[j - 1]!;
+          const z = a[j - 1]! + SUB[sub + w[j - 1]!]!;
+          b[j] = x < y ? (x < z ? x : z) : y < z ? y : z;
         }
-        cur = out;
+        const t = a;
+        a = b;
+        b = t;
       }
       // Latin letters left over between this unit and the next.
-      for (let j = 1; j <= m; j++) cur[j] = Math.min(cur[j]!, cur[j - 1]! + insCost(word, j - 1));
-      for (let j = 0; j <= m; j++) if (cur[j]! < next[j]!) next[j] = cur[j]!;
+      for (let j = 1; j <= m; j++) if (a[j - 1]! + ins[j - 1]! < a[j]!) a[j] = a[j - 1]! + ins[j - 1]!;
+      for (let j = 0; j <= m; j++) if (a[j]! < next[j]!) next[j] = a[j]!;
     }
-    [row, next] = [next, row];
+    const t = row;
+    row = next;
+    next = t;
+    let least = Infinity;
+    for (let j = 0; j <= m; j++) if (row[j]! < least) least = row[j]!;
+    if (least > limit) return Infinity;
   }
-  return row[m]!;
+  return row[m]! > limit ? Infinity : row[m]!;
 }
 
 /** Most a transcription can say about a Latin spelling: exact agreement of every unit is still a reading, not the spelling. */
 export const TRANSCRIPTION_CEILING = 0.95;
 
-/** Similarity in 0..TRANSCRIPTION_CEILING of a transcription and a Latin word. */
-export function transcriptionSimilarity(units: readonly TranscriptionUnit[], word: string): number {
+/** Similarity in 0..TRANSCRIPTION_CEILING of a transcription and a Latin word (0 when below `minimum`, if given). */
+export function transcriptionSimilarity(units: readonly TranscriptionUnit[], word: string, minimum = -1): number {
   if (!word.length || !units.length) return 0;
-  const cost = transcriptionCost(units, word);
   // A cost is judged against the Latin word's length, with a floor so that a short word cannot be
-  // matched by luck, and against the number of units: every unit should be used.
-  const s = 1 - cost / Math.max(word.length, 4);
+  // matched by luck.
+  const scale = Math.max(word.length, 4);
+  const cost = transcriptionCost(units, word, minimum < 0 ? Infinity : (1 - minimum) * scale);
+  const s = 1 - cost / scale;
   return Math.max(0, Math.min(TRANSCRIPTION_CEILING, s));
 }
 
@@ -135,8 +202,8 @@ const MAX_KEYS = 256;
  */
 export function transcriptionKeys(units: readonly TranscriptionUnit[]): string[] | undefined {
   let keys = new Set<string>(['']);
-  for (const unit of units) {
-    const pieces = new Set(unit.map(([latin]) => latinKey(latin)));
+  for (const part of units.flat()) {
+    const pieces = new Set(part.map(([latin]) => latinKey(latin)));
     const out = new Set<string>();
     for (const k of keys) {
       for (const p of pieces) {
