@@ -310,7 +310,12 @@ function compactSimilarity(q: PreparedName, c: PreparedName, abjad: boolean): nu
   const b = c.compact;
   // A transcription written as one word (敏昂莱, Min Aung Hlaing: Chinese writes a Burmese name without
   // breaks) against a name of several words joined.
-  const one = q.tokens.length === 1 && c.tokens.length > 1 ? q.tokens[0]!.units : c.tokens.length === 1 && q.tokens.length > 1 ? c.tokens[0]!.units : undefined;
+  const one =
+    q.tokens.length === 1 && c.tokens.length > 1
+      ? q.tokens[0]!.units
+      : c.tokens.length === 1 && q.tokens.length > 1
+        ? c.tokens[0]!.units
+        : undefined;
   if (one) return joinedTranscription(one, q.tokens.length === 1 ? c : q);
   if (a.length < 5 || b.length < 5) return 0;
   if (a === b) return 0.97;

@@ -160,7 +160,10 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown', 
 function transcriptionReadings(original: string): PreparedName[] {
   const readings: Array<Array<{ text: string; units: readonly TranscriptionUnit[] }>> = hanTranscriptions(original);
   if (!readings.length) {
-    const raw = original.normalize('NFKC').split(/[\s·,.\-‐]+/u).filter(Boolean);
+    const raw = original
+      .normalize('NFKC')
+      .split(/[\s·,.\-‐]+/u)
+      .filter(Boolean);
     const units = tamilTranscription(raw);
     if (units) readings.push(raw.map((w, i) => ({ text: normalizeText(w).text.replace(/ /g, ''), units: units[i]! })));
   }

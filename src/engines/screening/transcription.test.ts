@@ -13,7 +13,19 @@ const sim = (a: string, b: string): number => compareNames(prepareName(a, 'perso
 
 describe('syllable-aware comparison', () => {
   test('a unit spells any one of its options per part, at the option cost; extra or missing letters cost', () => {
-    const units: TranscriptionUnit[] = [[[['v', 0], ['f', 0]], [['', 0], ['u', 0.3]]], [[['la', 0]]]];
+    const units: TranscriptionUnit[] = [
+      [
+        [
+          ['v', 0],
+          ['f', 0],
+        ],
+        [
+          ['', 0],
+          ['u', 0.3],
+        ],
+      ],
+      [[['la', 0]]],
+    ];
     assert.equal(transcriptionCost(units, 'vla'), 0);
     assert.equal(transcriptionCost(units, 'fla'), 0);
     assert.ok(Math.abs(transcriptionCost(units, 'fula') - 0.3) < 1e-9);

@@ -19,7 +19,8 @@ const isVowel = (c: string): boolean => c === 'a' || c === 'e' || c === 'i' || c
 
 function subCost(a: string, b: string): number {
   if (a === b) return 0;
-  if (isVowel(a) && isVowel(b)) return (a === 'e' && b === 'i') || (a === 'i' && b === 'e') || (a === 'o' && b === 'u') || (a === 'u' && b === 'o') ? 0.25 : 0.45;
+  if (isVowel(a) && isVowel(b))
+    return (a === 'e' && b === 'i') || (a === 'i' && b === 'e') || (a === 'o' && b === 'u') || (a === 'u' && b === 'o') ? 0.25 : 0.45;
   if ((a === 'y' && b === 'i') || (a === 'i' && b === 'y')) return 0.2;
   if ((a === 'w' && b === 'u') || (a === 'u' && b === 'w') || (a === 'w' && b === 'v') || (a === 'v' && b === 'w')) return 0.3;
   return 1;
@@ -102,36 +103,37 @@ export function transcriptionCost(units: readonly TranscriptionUnit[], word: str
   let next = new Float64Array(m + 1);
   let a = new Float64Array(m + 1);
   let b = new Float64Array(m + 1);
-  for (const unit of units) for (const part of unit) {
-    next.fill(Infinity);
-    for (const [letters, cost] of compile(part)) {
-      for (let j = 0; j <= m; j++) a[j] = row[j]! + cost;
-      for (let k = 0; k < letters.length; k++) {
-        const ch = letters[k]!;
-        const del = DEL[ch]!;
-        const sub = ch * 27;
-        b[0] = a[0]! + del;
-        for (let j = 1; j <= m; j++) {
-          const x = a[j]! + del;
-          const y = b[j - 1]! + ins[j - 1]!;
-          const z = a[j - 1]! + SUB[sub + w[j - 1]!]!;
-          b[j] = x < y ? (x < z ? x : z) : y < z ? y : z;
+  for (const unit of units)
+    for (const part of unit) {
+      next.fill(Infinity);
+      for (const [letters, cost] of compile(part)) {
+        for (let j = 0; j <= m; j++) a[j] = row[j]! + cost;
+        for (let k = 0; k < letters.length; k++) {
+          const ch = letters[k]!;
+          const del = DEL[ch]!;
+          const sub = ch * 27;
+          b[0] = a[0]! + del;
+          for (let j = 1; j <= m; j++) {
+            const x = a[j]! + del;
+            const y = b[j - 1]! + ins[j - 1]!;
+            const z = a[j - 1]! + SUB[sub + w[j - 1]!]!;
+            b[j] = x < y ? (x < z ? x : z) : y < z ? y : z;
+          }
+          const t = a;
+          a = b;
+          b = t;
         }
-        const t = a;
-        a = b;
-        b = t;
+        // Latin letters left over between this unit and the next.
+        for (let j = 1; j <= m; j++) if (a[j - 1]! + ins[j - 1]! < a[j]!) a[j] = a[j - 1]! + ins[j - 1]!;
+        for (let j = 0; j <= m; j++) if (a[j]! < next[j]!) next[j] = a[j]!;
       }
-      // Latin letters left over between this unit and the next.
-      for (let j = 1; j <= m; j++) if (a[j - 1]! + ins[j - 1]! < a[j]!) a[j] = a[j - 1]! + ins[j - 1]!;
-      for (let j = 0; j <= m; j++) if (a[j]! < next[j]!) next[j] = a[j]!;
+      const t = row;
+      row = next;
+      next = t;
+      let least = Infinity;
+      for (let j = 0; j <= m; j++) if (row[j]! < least) least = row[j]!;
+      if (least > limit) return Infinity;
     }
-    const t = row;
-    row = next;
-    next = t;
-    let least = Infinity;
-    for (let j = 0; j <= m; j++) if (row[j]! < least) least = row[j]!;
-    if (least > limit) return Infinity;
-  }
   return row[m]! > limit ? Infinity : row[m]!;
 }
 
