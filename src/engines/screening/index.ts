@@ -200,8 +200,13 @@ export class ScreeningIndex {
       const hard = qn.tokens.filter((t) => t.weight >= MIN_PROBE_WEIGHT);
       const probeTokens = hard.length ? hard : qn.tokens;
       const qWeight = totalWeight(probeTokens) || 1;
-      const probes = probeTokens.map((t) => ({ text: t.text, weight: t.weight }));
-      if (qn.tokens.length > 1 && qn.compact.length >= 5) probes.push({ text: qn.compact, weight: qWeight * 0.9 });
+      const probes: Array<{ text: string; weight: number; units?: NameToken['units'] }> = probeTokens.map((t) => ({
+        text: t.text,
+        weight: t.weight,
+        units: t.units,
+      }));
+      if (qn.tokens.length > 1 && qn.compact.length >= 5 && !qn.tokens.some((t) => t.units))
+        probes.push({ text: qn.compact, weight: qWeight * 0.9 });
       // Arabic has no v or p: a foreign name writes v with ف, read f here ("فلاديمير" → "fladymyr" for
       // Vladimir). Such a word is also probed with v.
       if (qn.abjad)
@@ -215,7 +220,9 @@ export class ScreeningIndex {
           });
       for (const probe of probes) {
         const stamp = ++this.stamp;
-        for (const m of this.vocab.lookup(probe.text, qn.abjad)) {
+        // A transcription's word is looked up by its syllables (transcription.ts), not by its letters.
+        const matches = probe.units ? this.vocab.lookupTranscription(probe.units) : this.vocab.lookup(probe.text, qn.abjad);
+        for (const m of matches) {
           const post = this.postings[m.id]!;
           const gain = probe.weight * m.similarity;
           for (let i = 0; i < post.length; i++) {

@@ -3,6 +3,7 @@ import { sameNameGroup, withinOneEdit } from './name-tables.js';
 import type { NameToken, PreparedName } from './normalize.js';
 import { levenshtein, levenshteinRatio } from './levenshtein.js';
 import { phoneticSpelling } from './phonetic.js';
+import { TRANSCRIPTION_CEILING, transcriptionSimilarity, type TranscriptionUnit } from './transcription.js';
 
 /**
  * Token pairs at or above this similarity are aligned in full. Below it two words that would otherwise
@@ -21,6 +22,8 @@ const OVER_BUDGET_CAP = PAIR_MIN;
  * and two edits are the most a word may differ by before spelling alone stops aligning it in full.
  */
 const COMPACT_MAX_EDITS = 2;
+/** Below this similarity credit() gives a pair nothing. */
+const TRANSCRIPTION_FLOOR = 0.58;
 
 export interface TokenPair {
   query: string;
@@ -72,6 +75,11 @@ function spellingSimilarity(a: string, b: string): number {
 export function tokenSimilarity(a: NameToken, b: NameToken, abjad: boolean): number {
   if (a.text === b.text) return 1;
   if (a.kind === 'number' || b.kind === 'number') return 0;
+  // A transcription's word is compared syllable by syllable with the other side's letters (two
+  // transcriptions compare their readings as any two words do).
+  // Below TRANSCRIPTION_FLOOR a pair earns no credit (credit() is 0), so the comparison may stop early.
+  if (a.units && !b.units) return b.kind === 'initial' ? 0 : transcriptionSimilarity(a.units, b.text, TRANSCRIPTION_FLOOR);
+  if (b.units && !a.units) return a.kind === 'initial' ? 0 : transcriptionSimilarity(b.units, a.text, TRANSCRIPTION_FLOOR);
   if (a.kind === 'initial' || b.kind === 'initial') {
     // An initial stands for any word starting with that letter; it proves little, hence the low weight.
     return a.text[0] === b.text[0] ? 0.9 : 0;
@@ -300,6 +308,15 @@ function rolesSwapped(qt: readonly NameToken[], ct: readonly NameToken[], pairs:
 function compactSimilarity(q: PreparedName, c: PreparedName, abjad: boolean): number {
   const a = q.compact;
   const b = c.compact;
+  // A transcription written as one word (敏昂莱, Min Aung Hlaing: Chinese writes a Burmese name without
+  // breaks) against a name of several words joined.
+  const one =
+    q.tokens.length === 1 && c.tokens.length > 1
+      ? q.tokens[0]!.units
+      : c.tokens.length === 1 && q.tokens.length > 1
+        ? c.tokens[0]!.units
+        : undefined;
+  if (one) return joinedTranscription(one, q.tokens.length === 1 ? c : q);
   if (a.length < 5 || b.length < 5) return 0;
   if (a === b) return 0.97;
   // A legal form written into the name ("SiemensAG") is the same name as with a space ("Siemens AG").
@@ -322,6 +339,11 @@ function compactSimilarity(q: PreparedName, c: PreparedName, abjad: boolean): nu
     }
   }
   return s;
+}
+
+function joinedTranscription(units: readonly TranscriptionUnit[], other: PreparedName): number {
+  if (other.tokens.some((t) => t.units) || other.compact.length < 5) return 0;
+  return Math.min(TRANSCRIPTION_CEILING, transcriptionSimilarity(units, other.compact)) * 0.97;
 }
 
 function round3(x: number): number {

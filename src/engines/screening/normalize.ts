@@ -4,6 +4,9 @@ import { phoneticKey, consonantSkeleton } from './phonetic.js';
 import { wadeGilesToPinyin } from './wade-giles.js';
 import { hanReadings } from './han-readings.js';
 import { katakanaForeignReading } from './kana.js';
+import { hanTranscriptions } from './han-transcription.js';
+import { tamilTranscription } from './tamil.js';
+import type { TranscriptionUnit } from './transcription.js';
 import type { EntitySchema } from './types.js';
 
 export type TokenKind = 'word' | 'legal' | 'particle' | 'initial' | 'number';
@@ -17,6 +20,11 @@ export interface NameToken {
   weight: number;
   /** Query tokens only: similarity to candidate words already compared in this query. */
   memo?: Map<string, number>;
+  /**
+   * A word of a transcription (a foreign name in Chinese characters or in Tamil): its syllables with the
+   * Latin spellings each may stand for, compared with Latin words syllable by syllable (transcription.ts).
+   */
+  units?: readonly TranscriptionUnit[];
 }
 
 /** A name prepared once (at index build or query time) so scoring never re-normalises. */
@@ -139,9 +147,32 @@ export function prepareName(original: string, schema: EntitySchema = 'unknown', 
     const foreign = [hangulForeignReading(original), katakanaForeignReading(original)].filter((r): r is string => !!r);
     const readings = [...(wadeGiles ? [wadeGiles] : []), ...hanReadings(original), ...foreign];
     const alts = readings.map((r) => prepareName(r, schema, false)).filter((a) => a.tokens.length && a.compact !== compact);
+    alts.push(...transcriptionReadings(original));
     if (alts.length) prepared.alts = alts;
   }
   return prepared;
+}
+
+/**
+ * A name written as a transcription of a foreign name, in Chinese characters (han-transcription.ts) or
+ * in Tamil (tamil.ts), as readings whose words carry their syllables; empty for any other name.
+ */
+function transcriptionReadings(original: string): PreparedName[] {
+  const readings: Array<Array<{ text: string; units: readonly TranscriptionUnit[] }>> = hanTranscriptions(original);
+  if (!readings.length) {
+    const raw = original
+      .normalize('NFKC')
+      .split(/[\s·,.\-‐]+/u)
+      .filter(Boolean);
+    const units = tamilTranscription(raw);
+    if (units) readings.push(raw.map((w, i) => ({ text: normalizeText(w).text.replace(/ /g, ''), units: units[i]! })));
+  }
+  const out: PreparedName[] = [];
+  for (const words of readings) {
+    const tokens = words.filter((w) => w.text).map((w) => ({ ...makeToken(w.text, 'word'), units: w.units }));
+    if (tokens.length) out.push({ original, tokens, compact: tokens.map((t) => t.text).join(''), abjad: false });
+  }
+  return out;
 }
 
 const VOWELLESS_WORDS: ReadonlySet<string> = new Set([

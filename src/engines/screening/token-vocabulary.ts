@@ -1,6 +1,7 @@
 import { jaroWinkler } from './jaro-winkler.js';
 import { levenshteinRatio } from './levenshtein.js';
 import { phoneticKey, consonantSkeleton } from './phonetic.js';
+import { latinKeys, spellingLengths, transcriptionKeys, transcriptionSimilarity, type TranscriptionUnit } from './transcription.js';
 
 // The vocabulary is the set of distinct name tokens of an index. Fuzzy lookups run over the
 // vocabulary (tens of thousands of words), never over the names (up to millions), which is what keeps
@@ -12,6 +13,7 @@ export interface VocabMatch {
 }
 
 const MIN_FUZZY = 0.8;
+const MIN_TRANSCRIPTION = 0.75;
 const MAX_FUZZY_MATCHES = 24;
 
 function trigrams(t: string): string[] {
@@ -37,6 +39,9 @@ export class TokenVocabulary {
   private trigramPostings = new Map<string, Int32Array>();
   private counts = new Uint16Array(0);
   private touched = new Int32Array(0);
+
+  /** Words by coarse consonant key (transcription.ts), built on the first transcription lookup. */
+  private byCoarse: Map<string, number[]> | undefined;
 
   /** Words found only by exact or skeleton lookup (joined whole names), kept out of the fuzzy indexes. */
   private readonly exactOnly = new Set<number>();
@@ -134,6 +139,38 @@ export class TokenVocabulary {
     }
     if (word.length >= 3) this.fuzzy(word, out, jaroWinkler, MIN_FUZZY);
     return [...out].map(([id, similarity]) => ({ id, similarity }));
+  }
+
+  /**
+   * Words a transcription (a foreign name in Chinese characters or Tamil) may spell: those whose coarse
+   * consonant key is one of the transcription's, kept when their syllable-aware similarity is at least
+   * MIN_TRANSCRIPTION. Joined whole names are included (敏昂莱 is "minaunghlaing").
+   */
+  lookupTranscription(units: readonly TranscriptionUnit[]): VocabMatch[] {
+    const keys = transcriptionKeys(units);
+    if (!keys) return [];
+    if (!this.byCoarse) {
+      this.byCoarse = new Map();
+      this.words.forEach((w, id) => {
+        for (const k of latinKeys(w)) if (k) push(this.byCoarse!, k, id);
+      });
+    }
+    const scored: VocabMatch[] = [];
+    const seen = new Set<number>();
+    // A word far shorter or longer than any spelling of the transcription cannot reach the minimum.
+    const [lo, hi] = spellingLengths(units);
+    for (const k of keys) {
+      for (const id of this.byCoarse.get(k) ?? []) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const len = this.words[id]!.length;
+        if (len < lo - 2 || len > hi + 3) continue;
+        const s = transcriptionSimilarity(units, this.words[id]!, MIN_TRANSCRIPTION);
+        if (s >= MIN_TRANSCRIPTION) scored.push({ id, similarity: s });
+      }
+    }
+    scored.sort((a, b) => b.similarity - a.similarity);
+    return scored.slice(0, MAX_FUZZY_MATCHES);
   }
 
   private fuzzy(word: string, out: Map<number, number>, sim: (a: string, b: string) => number, min: number): void {
