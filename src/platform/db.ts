@@ -10,6 +10,19 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/**
+ * An open transaction that can send one last write together with its COMMIT (one round trip for
+ * both). Nothing may read the statement's result; if it fails, the transaction rolls back and the
+ * error is thrown from `Db.transaction` as if the statement had run inside it.
+ */
+export interface CommittingTx extends Queryable {
+  sendWithCommit(sql: string, params: readonly unknown[]): void;
+}
+
+export function canSendWithCommit(tx: Queryable): tx is CommittingTx {
+  return typeof (tx as Partial<CommittingTx>).sendWithCommit === 'function';
+}
+
 export interface Db extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs fn in one transaction; commits if it resolves, rolls back if it throws. */
@@ -32,18 +45,41 @@ class PostgresDb implements Db {
     const r = await this.pool.query(sql, params as unknown[]);
     return r.rows as T[];
   }
+  /**
+   * node-postgres sends one statement and waits for its answer before the next (no pipelining), so a
+   * transaction of n statements costs n + 2 round trips. Where nothing is read in between, statements
+   * go together as one simple-protocol message with their parameters written in as literals: BEGIN
+   * with the transaction's first statement, the last write (`sendWithCommit`) with COMMIT.
+   */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let begun = false;
+    let last: { sql: string; params: readonly unknown[] } | null = null;
     try {
-      await client.query('BEGIN');
-      const tx: Queryable = {
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[],
+      const tx: CommittingTx = {
+        query: async <R>(sql: string, params: readonly unknown[] = []) => {
+          if (!begun) {
+            begun = true;
+            const inlined = inlineParams(sql, params);
+            if (inlined !== null) return lastRows<R>(await client.query(`BEGIN;\n${inlined}`));
+            await client.query('BEGIN');
+          }
+          return (await client.query(sql, params as unknown[])).rows as R[];
+        },
+        sendWithCommit: (sql, params) => void (last = { sql, params }),
       };
       const result = await fn(tx);
-      await client.query('COMMIT');
+      if (!begun) return result; // nothing was sent: nothing to commit
+      const final = last as { sql: string; params: readonly unknown[] } | null;
+      const inlined = final ? inlineParams(final.sql, final.params) : null;
+      if (inlined !== null) await client.query(`${inlined};\nCOMMIT`);
+      else {
+        if (final) await client.query(final.sql, final.params as unknown[]);
+        await client.query('COMMIT');
+      }
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (begun) await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
       client.release();
@@ -54,6 +90,78 @@ class PostgresDb implements Db {
   close(): Promise<void> {
     this.closing ??= this.pool.end();
     return this.closing;
+  }
+}
+
+function lastRows<R>(r: pg.QueryResult | pg.QueryResult[]): R[] {
+  return (Array.isArray(r) ? r[r.length - 1]!.rows : r.rows) as R[];
+}
+
+/**
+ * The statement with its `$n` placeholders replaced by quoted literals (untyped, so the server infers
+ * their types from the context exactly as it does for parameters), or null when a value is not a plain
+ * string, number, boolean or null (arrays, dates, buffers keep the extended protocol), a string holds a
+ * NUL byte, or a placeholder has no value. Placeholders inside quotes, quoted names, dollar-quoted
+ * bodies and comments are left alone.
+ */
+export function inlineParams(sql: string, params: readonly unknown[]): string | null {
+  const literals: string[] = [];
+  for (const v of params) {
+    if (v === null || v === undefined) literals.push('NULL');
+    else if (typeof v === 'string') {
+      if (v.includes('\0')) return null;
+      literals.push(pg.escapeLiteral(v));
+    } else if (typeof v === 'number') {
+      literals.push(`'${String(v)}'`);
+    } else if (typeof v === 'boolean' || typeof v === 'bigint') literals.push(`'${String(v)}'`);
+    else return null;
+  }
+  let out = '';
+  let i = 0;
+  while (i < sql.length) {
+    const ch = sql[i]!;
+    if (ch === "'" || ch === '"') {
+      const end = closing(sql, i + 1, ch);
+      out += sql.slice(i, end);
+      i = end;
+    } else if (ch === '-' && sql[i + 1] === '-') {
+      const nl = sql.indexOf('\n', i);
+      const end = nl === -1 ? sql.length : nl;
+      out += sql.slice(i, end);
+      i = end;
+    } else if (ch === '$') {
+      const num = /^\$(\d+)/.exec(sql.slice(i, i + 8));
+      const tag = num ? null : /^\$[A-Za-z_]*\$/.exec(sql.slice(i, i + 64));
+      if (num) {
+        const lit = literals[Number(num[1]) - 1];
+        if (lit === undefined) return null;
+        out += lit;
+        i += num[0].length;
+      } else if (tag) {
+        const end = sql.indexOf(tag[0], i + tag[0].length);
+        if (end === -1) return null;
+        out += sql.slice(i, end + tag[0].length);
+        i = end + tag[0].length;
+      } else {
+        out += ch;
+        i++;
+      }
+    } else {
+      out += ch;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** The index just past the quote that closes a '…' or "…" opened before `from` (a doubled quote stays inside). */
+function closing(sql: string, from: number, quote: string): number {
+  let i = from;
+  for (;;) {
+    const q = sql.indexOf(quote, i);
+    if (q === -1) return sql.length;
+    if (sql[q + 1] === quote) i = q + 2;
+    else return q + 1;
   }
 }
 
