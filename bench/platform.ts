@@ -121,7 +121,9 @@ async function benchDb(kind: string): Promise<string> {
     return [
       `### ${kind === 'postgres' ? 'PostgreSQL 15 (local server)' : 'PGlite (embedded)'}`,
       '',
-      `Load average before the run: ${loadBefore}; after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}.`,
+      `Load average before the run: ${loadBefore}; after: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}.`,
       '',
       table(rows, { name: 'two-INSERT baseline', rps: insert.rps }),
       '',

@@ -7,7 +7,13 @@ test('placeholders become quoted literals; quotes in values are escaped', () => 
     inlineParams('INSERT INTO t (a, b, c, d) VALUES ($1, $2, $3, $4)', ["it's", 15, null, true]),
     `INSERT INTO t (a, b, c, d) VALUES ('it''s', '15', NULL, 'true')`,
   );
-  assert.equal(inlineParams('SELECT $2, $1, $10', Array.from({ length: 10 }, (_, i) => `v${i + 1}`)), "SELECT 'v2', 'v1', 'v10'");
+  assert.equal(
+    inlineParams(
+      'SELECT $2, $1, $10',
+      Array.from({ length: 10 }, (_, i) => `v${i + 1}`),
+    ),
+    "SELECT 'v2', 'v1', 'v10'",
+  );
   // A backslash makes an E'' literal, so it means the same whatever standard_conforming_strings says.
   assert.equal(inlineParams('SELECT $1', ['a\\b']), "SELECT  E'a\\\\b'");
 });

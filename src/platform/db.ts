@@ -110,59 +110,40 @@ export function inlineParams(sql: string, params: readonly unknown[]): string | 
     if (v === null || v === undefined) literals.push('NULL');
     else if (typeof v === 'string') {
       if (v.includes('\0')) return null;
-      literals.push(pg.escapeLiteral(v));
-    } else if (typeof v === 'number') {
-      literals.push(`'${String(v)}'`);
-    } else if (typeof v === 'boolean' || typeof v === 'bigint') literals.push(`'${String(v)}'`);
+      literals.push(quoteLiteral(v));
+    } else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') literals.push(`'${String(v)}'`);
     else return null;
   }
-  let out = '';
-  let i = 0;
-  while (i < sql.length) {
-    const ch = sql[i]!;
-    if (ch === "'" || ch === '"') {
-      const end = closing(sql, i + 1, ch);
-      out += sql.slice(i, end);
-      i = end;
-    } else if (ch === '-' && sql[i + 1] === '-') {
-      const nl = sql.indexOf('\n', i);
-      const end = nl === -1 ? sql.length : nl;
-      out += sql.slice(i, end);
-      i = end;
-    } else if (ch === '$') {
-      const num = /^\$(\d+)/.exec(sql.slice(i, i + 8));
-      const tag = num ? null : /^\$[A-Za-z_]*\$/.exec(sql.slice(i, i + 64));
-      if (num) {
-        const lit = literals[Number(num[1]) - 1];
-        if (lit === undefined) return null;
-        out += lit;
-        i += num[0].length;
-      } else if (tag) {
-        const end = sql.indexOf(tag[0], i + tag[0].length);
-        if (end === -1) return null;
-        out += sql.slice(i, end + tag[0].length);
-        i = end + tag[0].length;
-      } else {
-        out += ch;
-        i++;
-      }
-    } else {
-      out += ch;
-      i++;
-    }
-  }
-  return out;
+  let missing = false;
+  const out = sql.replace(SQL_TOKENS, (token: string, _tag: string | undefined, n: string | undefined) => {
+    if (n === undefined) return token;
+    const lit = literals[Number(n) - 1];
+    if (lit === undefined) missing = true;
+    return lit ?? token;
+  });
+  return missing ? null : out;
 }
 
-/** The index just past the quote that closes a '…' or "…" opened before `from` (a doubled quote stays inside). */
-function closing(sql: string, from: number, quote: string): number {
-  let i = from;
-  for (;;) {
-    const q = sql.indexOf(quote, i);
-    if (q === -1) return sql.length;
-    if (sql[q + 1] === quote) i = q + 2;
-    else return q + 1;
-  }
+/** Quoted strings and names, comments, dollar-quoted bodies (kept as they are) and `$n` placeholders (captured). */
+const SQL_TOKENS = /'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\$([A-Za-z_][A-Za-z_0-9]*)?\$[\s\S]*?\$\1\$|\$(\d+)/g;
+
+/** The same literal as node-postgres' escapeLiteral: doubled quotes; with a backslash, an E'' string with doubled backslashes. */
+function quoteLiteral(v: string): string {
+  const q = v.includes("'") ? v.replace(/'/g, "''") : v;
+  return v.includes('\\') ? ` E'${q.replace(/\\/g, '\\\\')}'` : `'${q}'`;
+}
+
+/**
+ * PGlite runs a query with parameters as four messages into the database (parse, describe, bind and
+ * execute, sync) and the one without as one: statements whose values can be written as literals go
+ * the short way (about a third of the time per statement measured on PGlite; same result types, as
+ * both are parsed by the same type parsers).
+ */
+async function runOnPglite<R>(t: Pick<PGlite, 'query' | 'exec'>, sql: string, params: readonly unknown[]): Promise<R[]> {
+  const inlined = inlineParams(sql, params);
+  if (inlined === null) return (await t.query<R>(sql, params as unknown[])).rows;
+  const results = await t.exec(inlined);
+  return (results[results.length - 1]?.rows ?? []) as R[];
 }
 
 class PgliteDb implements Db {
@@ -170,12 +151,11 @@ class PgliteDb implements Db {
   hasVector = false;
   constructor(private readonly pglite: PGlite) {}
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const r = await this.pglite.query<T>(sql, params as unknown[]);
-    return r.rows;
+    return runOnPglite<T>(this.pglite, sql, params);
   }
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.pglite.transaction(async (t) =>
-      fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await t.query<R>(sql, params as unknown[])).rows }),
+      fn({ query: <R>(sql: string, params: readonly unknown[] = []) => runOnPglite<R>(t, sql, params) }),
     );
   }
   private closing: Promise<void> | null = null;

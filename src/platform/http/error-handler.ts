@@ -84,7 +84,8 @@ export function sendReplay(reply: FastifyReply, stored: { status: number; body: 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(async (thrown: FastifyError | AppError | IdempotencyOutcome, request, reply) => {
     // A key claimed in the mutation's transaction: taken there, or already used when the handler failed before it.
-    const taken = thrown instanceof IdempotencyOutcome ? thrown.outcome : await request.ctx?.idempotency?.afterFailure?.().catch(() => null);
+    const taken =
+      thrown instanceof IdempotencyOutcome ? thrown.outcome : await request.ctx?.idempotency?.afterFailure?.().catch(() => null);
     if (taken) return taken.kind === 'replay' ? sendReplay(reply, taken) : sendErrorOf(reply, request, outcomeError(taken));
     const err = thrown as FastifyError | AppError;
     if (err instanceof AppError) return sendErrorOf(reply, request, err);
