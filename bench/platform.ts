@@ -140,6 +140,8 @@ const sections: string[] = [];
 for (const kind of dbs) {
   console.error(`benchmarking on ${kind} (${seconds}s per run, 50 connections)…`);
   sections.push(await benchDb(kind));
+  // Each database's section as soon as it is measured (a long run stopped half-way keeps what it has).
+  console.error(sections[sections.length - 1]);
 }
 const report = `## Platform (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per run, 50 connections, autocannon in the benchmark process, each server in its own process)\n\n${sections.join('\n')}`;
 console.log(report);

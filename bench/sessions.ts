@@ -244,6 +244,7 @@ const sections: string[] = [];
 for (const kind of dbs) {
   console.error(`benchmarking sessions on ${kind}…`);
   sections.push(await benchDb(kind, passport, selfie));
+  console.error(sections[sections.length - 1]);
 }
 const report = `## Sessions (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per load run, 50 connections; ${sessionsN} sessions per latency run)\n\n${sections.join('\n')}`;
 console.log(report);
