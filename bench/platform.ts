@@ -1,20 +1,26 @@
 // Platform benchmark: the real service's authenticated, idempotent, audited POST and an authenticated
 // GET, against two baselines measured in the same run on the same machine and database.
 // Usage: npm run bench [-- platform] ; BENCH_DATABASE_URL (default postgres://127.0.0.1:5432/test),
-// BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres.
+// BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres; BENCH_BEFORE_DIR=<another checkout with node_modules>
+// also measures that version's POST in the same run (an A/B on a shared machine); BENCH_CPU_PROF=<dir> writes
+// a CPU profile of the API process (node --cpu-prof).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../test/helpers/spawn-server.js';
-import { insertBaseline, load, table, type LoadResult } from './lib/load.js';
+import { aimLine, insertBaseline, load, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 import { firstKeys } from '../test/helpers/spawn-server.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
 const dbs = (process.env.BENCH_DBS ?? 'pglite,postgres').split(',');
+const beforeDir = process.env.BENCH_BEFORE_DIR || null;
+const cpuProf = process.env.BENCH_CPU_PROF || null;
+/** The issue's aim for the POST (issue 17): ≥ 60 % of the two-INSERT baseline, p99 < 50 ms. */
+const AIM = { ratio: 60, p99: 50 };
 
 async function analyze(url: string | null, _dataDir: string, _proc: ChildProcess): Promise<void> {
   if (url) {
@@ -32,6 +38,9 @@ async function benchDb(kind: string): Promise<string> {
   // DATA_DIR also receives the first keys (the output is not a terminal), with PostgreSQL too.
   const dbEnv: Record<string, string> = schema ? { DATABASE_URL: schema.url, DATA_DIR: join(dir, 'svc') } : { DATA_DIR: join(dir, 'svc') };
   const rows: LoadResult[] = [];
+  const loadBefore = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
   try {
     const jsonPort = await freePort();
     const json = await startChild(['bench/lib/baseline-server.ts'], { BASELINE_MODE: 'json', PORT: String(jsonPort) }, /listening/);
@@ -41,34 +50,63 @@ async function benchDb(kind: string): Promise<string> {
     const insert = await insertBaseline({ dataDir: join(dir, 'baseline'), databaseUrl: schema?.url, seconds });
     rows.push(insert);
 
+    const svcEnv = (port: number) => ({
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+      MASTER_KEY: '22'.repeat(32),
+      RATE_LIMIT_PER_MINUTE: '10000000',
+      RUN_WORKER: process.env.BENCH_RUN_WORKER ?? 'false',
+    });
+    const postBody = { kind: 'email', value: 'bench@example.org', reason: 'benchmark' };
+    const posts: { what: string; run: LoadResult }[] = [];
+
+    if (beforeDir) {
+      // The other version on its own fresh database, measured between the baseline and this version.
+      const bSchema = kind === 'postgres' ? await freshSchema(pgBase) : null;
+      const bData = join(dir, 'before');
+      const bPort = await freePort();
+      const before = await startChild(
+        ['src/server.ts'],
+        { ...(bSchema ? { DATABASE_URL: bSchema.url } : {}), DATA_DIR: bData, ...svcEnv(bPort) },
+        /Verity is running[\s\S]*New key/,
+        { cwd: beforeDir },
+      );
+      try {
+        const run = await load(`before (${beforeDir}): POST /v1/lists/blocklist/entries`, {
+          url: `http://127.0.0.1:${bPort}/v1/lists/blocklist/entries`,
+          method: 'POST',
+          headers: { authorization: `Bearer ${firstKeys(bData).sandbox}` },
+          freshIdempotencyKey: true,
+          body: postBody,
+          seconds,
+        });
+        rows.push(run);
+        posts.push({ what: 'Before: POST', run });
+      } finally {
+        await stop(before.proc);
+        await bSchema?.drop().catch(() => undefined);
+      }
+    }
+
     const port = await freePort();
     // The API process alone, as in a scaled deployment where workers run as their own processes: the
     // in-process worker would otherwise seal this run's audit rows on the same event loop mid-measurement.
-    const svc = await startChild(
-      ['src/server.ts'],
-      {
-        ...dbEnv,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'development',
-        MASTER_KEY: '22'.repeat(32),
-        RATE_LIMIT_PER_MINUTE: '10000000',
-        RUN_WORKER: process.env.BENCH_RUN_WORKER ?? 'false',
-      },
-      /Verity is running[\s\S]*New key/,
-    );
+    const svc = await startChild(['src/server.ts'], { ...dbEnv, ...svcEnv(port) }, /Verity is running[\s\S]*New key/, {
+      nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [],
+    });
     const key = firstKeys(join(dir, 'svc')).sandbox;
     const auth = { authorization: `Bearer ${key}` };
-    rows.push(
-      await load('Verity: POST /v1/lists/blocklist/entries (auth, idempotent, audited)', {
-        url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries`,
-        method: 'POST',
-        headers: auth,
-        freshIdempotencyKey: true,
-        body: { kind: 'email', value: 'bench@example.org', reason: 'benchmark' },
-        seconds,
-      }),
-    );
+    const post = await load('Verity: POST /v1/lists/blocklist/entries (auth, idempotent, audited)', {
+      url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries`,
+      method: 'POST',
+      headers: auth,
+      freshIdempotencyKey: true,
+      body: postBody,
+      seconds,
+    });
+    rows.push(post);
+    posts.push({ what: 'Authenticated idempotent audited POST', run: post });
     // The POST run just added thousands of rows; refresh planner statistics as autovacuum (PostgreSQL)
     // or the db.analyze job (embedded) would within minutes, so the GET measures the steady state.
     await analyze(schema?.url ?? null, join(dir, 'svc'), svc.proc);
@@ -80,8 +118,18 @@ async function benchDb(kind: string): Promise<string> {
       }),
     );
     await stop(svc.proc);
-    const post = rows[2]!;
-    return `### ${kind === 'postgres' ? 'PostgreSQL 15 (local server)' : 'PGlite (embedded)'}\n\n${table(rows, { name: 'two-INSERT baseline', rps: insert.rps })}\n\nAuthenticated idempotent audited POST = ${((100 * post.rps) / insert.rps).toFixed(0)} % of the two-INSERT baseline; p99 ${post.p99} ms.\n`;
+    return [
+      `### ${kind === 'postgres' ? 'PostgreSQL 15 (local server)' : 'PGlite (embedded)'}`,
+      '',
+      `Load average before the run: ${loadBefore}; after: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}.`,
+      '',
+      table(rows, { name: 'two-INSERT baseline', rps: insert.rps }),
+      '',
+      ...posts.map((p) => aimLine(p.what, p.run, insert, AIM)),
+      '',
+    ].join('\n');
   } finally {
     await schema?.drop().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -92,6 +140,8 @@ const sections: string[] = [];
 for (const kind of dbs) {
   console.error(`benchmarking on ${kind} (${seconds}s per run, 50 connections)…`);
   sections.push(await benchDb(kind));
+  // Each database's section as soon as it is measured (a long run stopped half-way keeps what it has).
+  console.error(sections[sections.length - 1]);
 }
 const report = `## Platform (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per run, 50 connections, autocannon in the benchmark process, each server in its own process)\n\n${sections.join('\n')}`;
 console.log(report);

@@ -2,7 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const names = process.argv.slice(2).length ? process.argv.slice(2) : ['platform'];
+// Arguments starting with -- are options passed to every named benchmark (`sessions --creation-only`).
+const args = process.argv.slice(2);
+const flags = args.filter((a) => a.startsWith('--'));
+const named = args.filter((a) => !a.startsWith('--'));
+const names = named.length ? named : ['platform'];
 let failed = 0;
 for (const name of names) {
   const file = `bench/${name}.ts`;
@@ -11,7 +15,7 @@ for (const name of names) {
     failed++;
     continue;
   }
-  const r = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...flags], { stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

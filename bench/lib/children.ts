@@ -5,10 +5,19 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { withUser } from '../../src/platform/db.js';
 
-/** Starts `node --import tsx ARGS…` and resolves once its output matches `ready`. */
-export function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ proc: ChildProcess; out: () => string }> {
+/**
+ * Starts `node --import tsx ARGS…` (in `cwd`, e.g. another checkout to compare against) and resolves once
+ * its output matches `ready`. `nodeArgs` go before the script (`--cpu-prof`).
+ */
+export function startChild(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  opts: { cwd?: string; nodeArgs?: string[] } = {},
+): Promise<{ proc: ChildProcess; out: () => string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', ...args], {
+      cwd: opts.cwd,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -102,3 +102,10 @@ export async function insertBaseline(opts: { dataDir: string; databaseUrl?: stri
     await stop(child.proc);
   }
 }
+
+/** One line per POST run: its share of the baseline and its p99 against the aim. */
+export function aimLine(what: string, run: LoadResult, baseline: LoadResult, aim: { ratio: number; p99: number }): string {
+  const ratio = (100 * run.rps) / baseline.rps;
+  const met = ratio >= aim.ratio && run.p99 < aim.p99;
+  return `${what} = ${ratio.toFixed(0)} % of the two-INSERT baseline (aim ≥ ${aim.ratio} %); p99 ${run.p99} ms (aim < ${aim.p99} ms): ${met ? 'met' : 'not met'}.`;
+}

@@ -26,6 +26,13 @@ export interface IdempotencyBinding {
   readonly used: boolean;
   /** The response was recorded or the key released. */
   readonly settled: boolean;
+  /**
+   * A key claimed inside the mutation's transaction (`claimInTransaction`): after a failure before
+   * the claim, what a request with an already used key answers instead (replay, mismatch, 409), or null.
+   */
+  afterFailure?(): Promise<
+    { kind: 'replay'; status: number; body: string } | { kind: 'mismatch' } | { kind: 'in_progress'; retryAfterSeconds: number } | null
+  >;
 }
 
 /** What every verb receives: the database, the tenant, the actor, the request id and its scopes. */

@@ -10,6 +10,19 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/**
+ * An open transaction that can send one last write together with its COMMIT (one round trip for
+ * both). Nothing may read the statement's result; if it fails, the transaction rolls back and the
+ * error is thrown from `Db.transaction` as if the statement had run inside it.
+ */
+export interface CommittingTx extends Queryable {
+  sendWithCommit(sql: string, params: readonly unknown[]): void;
+}
+
+export function canSendWithCommit(tx: Queryable): tx is CommittingTx {
+  return typeof (tx as Partial<CommittingTx>).sendWithCommit === 'function';
+}
+
 export interface Db extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs fn in one transaction; commits if it resolves, rolls back if it throws. */
@@ -32,18 +45,41 @@ class PostgresDb implements Db {
     const r = await this.pool.query(sql, params as unknown[]);
     return r.rows as T[];
   }
+  /**
+   * node-postgres sends one statement and waits for its answer before the next (no pipelining), so a
+   * transaction of n statements costs n + 2 round trips. Where nothing is read in between, statements
+   * go together as one simple-protocol message with their parameters written in as literals: BEGIN
+   * with the transaction's first statement, the last write (`sendWithCommit`) with COMMIT.
+   */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let begun = false;
+    let last: { sql: string; params: readonly unknown[] } | null = null;
     try {
-      await client.query('BEGIN');
-      const tx: Queryable = {
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[],
+      const tx: CommittingTx = {
+        query: async <R>(sql: string, params: readonly unknown[] = []) => {
+          if (!begun) {
+            begun = true;
+            const inlined = inlineParams(sql, params);
+            if (inlined !== null) return lastRows<R>(await client.query(`BEGIN;\n${inlined}`));
+            await client.query('BEGIN');
+          }
+          return (await client.query(sql, params as unknown[])).rows as R[];
+        },
+        sendWithCommit: (sql, params) => void (last = { sql, params }),
       };
       const result = await fn(tx);
-      await client.query('COMMIT');
+      if (!begun) return result; // nothing was sent: nothing to commit
+      const final = last as { sql: string; params: readonly unknown[] } | null;
+      const inlined = final ? inlineParams(final.sql, final.params) : null;
+      if (inlined !== null) await client.query(`${inlined};\nCOMMIT`);
+      else {
+        if (final) await client.query(final.sql, final.params as unknown[]);
+        await client.query('COMMIT');
+      }
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (begun) await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
       client.release();
@@ -57,17 +93,69 @@ class PostgresDb implements Db {
   }
 }
 
+function lastRows<R>(r: pg.QueryResult | pg.QueryResult[]): R[] {
+  return (Array.isArray(r) ? r[r.length - 1]!.rows : r.rows) as R[];
+}
+
+/**
+ * The statement with its `$n` placeholders replaced by quoted literals (untyped, so the server infers
+ * their types from the context exactly as it does for parameters), or null when a value is not a plain
+ * string, number, boolean or null (arrays, dates, buffers keep the extended protocol), a string holds a
+ * NUL byte, or a placeholder has no value. Placeholders inside quotes, quoted names, dollar-quoted
+ * bodies and comments are left alone.
+ */
+export function inlineParams(sql: string, params: readonly unknown[]): string | null {
+  const literals: string[] = [];
+  for (const v of params) {
+    if (v === null || v === undefined) literals.push('NULL');
+    else if (typeof v === 'string') {
+      if (v.includes('\0')) return null;
+      literals.push(quoteLiteral(v));
+    } else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') literals.push(`'${String(v)}'`);
+    else return null;
+  }
+  let missing = false;
+  const out = sql.replace(SQL_TOKENS, (token: string, _tag: string | undefined, n: string | undefined) => {
+    if (n === undefined) return token;
+    const lit = literals[Number(n) - 1];
+    if (lit === undefined) missing = true;
+    return lit ?? token;
+  });
+  return missing ? null : out;
+}
+
+/** Quoted strings and names, comments, dollar-quoted bodies (kept as they are) and `$n` placeholders (captured). */
+const SQL_TOKENS = /'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\$([A-Za-z_][A-Za-z_0-9]*)?\$[\s\S]*?\$\1\$|\$(\d+)/g;
+
+/** The same literal as node-postgres' escapeLiteral: doubled quotes; with a backslash, an E'' string with doubled backslashes. */
+function quoteLiteral(v: string): string {
+  const q = v.includes("'") ? v.replace(/'/g, "''") : v;
+  return v.includes('\\') ? ` E'${q.replace(/\\/g, '\\\\')}'` : `'${q}'`;
+}
+
+/**
+ * PGlite runs a query with parameters as four messages into the database (parse, describe, bind and
+ * execute, sync) and the one without as one: statements whose values can be written as literals go
+ * the short way (about a third of the time per statement measured on PGlite; same result types, as
+ * both are parsed by the same type parsers).
+ */
+async function runOnPglite<R>(t: Pick<PGlite, 'query' | 'exec'>, sql: string, params: readonly unknown[]): Promise<R[]> {
+  const inlined = inlineParams(sql, params);
+  if (inlined === null) return (await t.query<R>(sql, params as unknown[])).rows;
+  const results = await t.exec(inlined);
+  return (results[results.length - 1]?.rows ?? []) as R[];
+}
+
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   hasVector = false;
   constructor(private readonly pglite: PGlite) {}
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const r = await this.pglite.query<T>(sql, params as unknown[]);
-    return r.rows;
+    return runOnPglite<T>(this.pglite, sql, params);
   }
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.pglite.transaction(async (t) =>
-      fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await t.query<R>(sql, params as unknown[])).rows }),
+      fn({ query: <R>(sql: string, params: readonly unknown[] = []) => runOnPglite<R>(t, sql, params) }),
     );
   }
   private closing: Promise<void> | null = null;

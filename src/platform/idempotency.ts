@@ -85,6 +85,40 @@ export interface ClaimOptions {
 }
 
 /**
+ * Takes the key row for a request: a new key, an expired one, or one whose holder crashed (lease passed,
+ * same request) becomes ours; otherwise no row comes back. Inside a transaction that has not committed,
+ * the row is invisible to others and a concurrent duplicate's INSERT waits on the unique index until
+ * this transaction ends, then sees the stored response (or takes the key, if this one rolled back).
+ */
+const CLAIM_SQL = `INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, owner, locked_until, expires_at)
+     VALUES ($1, $2, $3, $4, 'running', $5, now() + make_interval(secs => $6), now() + make_interval(hours => $7))
+     ON CONFLICT (account_id, environment, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'running', owner = EXCLUDED.owner,
+       locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, created_at = now(), response_status = null, response_body = null
+       WHERE idempotency_keys.expires_at <= now()
+          OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until < now() AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
+     RETURNING key`;
+
+/** What a request whose key is taken gets: the stored response, a mismatch, or "still in progress". */
+async function settledOutcome(
+  db: Queryable,
+  opts: Pick<ClaimOptions, 'accountId' | 'environment' | 'key' | 'fingerprint' | 'sealer'>,
+  leaseSeconds: number,
+): Promise<Exclude<ClaimResult, { kind: 'claimed' }>> {
+  const stored = await findStoredResponse(db, opts.accountId, opts.environment, opts.key);
+  if (!stored) return { kind: 'in_progress', retryAfterSeconds: 1 };
+  if (stored.fingerprint !== opts.fingerprint) return { kind: 'mismatch' };
+  if (stored.state === 'done' && stored.response_status) {
+    return {
+      kind: 'replay',
+      status: stored.response_status,
+      body: stored.response_body ? opts.sealer.open(RESPONSE_PURPOSE, stored.response_body) : '',
+    };
+  }
+  // Retry when the holder would have finished or, if it died, when its lease lapses.
+  return { kind: 'in_progress', retryAfterSeconds: Math.max(1, Math.min(leaseSeconds, Math.ceil(stored.lease_left_seconds ?? 1))) };
+}
+
+/**
  * Claims an Idempotency-Key before the handler runs, in one statement: the key row is the lock.
  * A new key, an expired one, or one whose holder crashed (lease passed) is ours; otherwise the
  * stored response is replayed, the request is refused as a mismatch, or it is still in progress.
@@ -93,30 +127,8 @@ export async function claimKey(db: Queryable, opts: ClaimOptions): Promise<Claim
   const owner = randomUUID();
   const leaseSeconds = opts.leaseSeconds ?? LEASE_SECONDS;
   const params = [opts.accountId, opts.environment, opts.key];
-  const rows = await db.query<{ key: string }>(
-    `INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, owner, locked_until, expires_at)
-     VALUES ($1, $2, $3, $4, 'running', $5, now() + make_interval(secs => $6), now() + make_interval(hours => $7))
-     ON CONFLICT (account_id, environment, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'running', owner = EXCLUDED.owner,
-       locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, created_at = now(), response_status = null, response_body = null
-       WHERE idempotency_keys.expires_at <= now()
-          OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until < now() AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
-     RETURNING key`,
-    [...params, opts.fingerprint, owner, leaseSeconds, opts.retentionHours],
-  );
-  if (rows.length === 0) {
-    const stored = await findStoredResponse(db, opts.accountId, opts.environment, opts.key);
-    if (!stored) return { kind: 'in_progress', retryAfterSeconds: 1 };
-    if (stored.fingerprint !== opts.fingerprint) return { kind: 'mismatch' };
-    if (stored.state === 'done' && stored.response_status) {
-      return {
-        kind: 'replay',
-        status: stored.response_status,
-        body: stored.response_body ? opts.sealer.open(RESPONSE_PURPOSE, stored.response_body) : '',
-      };
-    }
-    // Retry when the holder would have finished or, if it died, when its lease lapses.
-    return { kind: 'in_progress', retryAfterSeconds: Math.max(1, Math.min(leaseSeconds, Math.ceil(stored.lease_left_seconds ?? 1))) };
-  }
+  const rows = await db.query<{ key: string }>(CLAIM_SQL, [...params, opts.fingerprint, owner, leaseSeconds, opts.retentionHours]);
+  if (rows.length === 0) return settledOutcome(db, opts, leaseSeconds);
   let used = false;
   let settled = false;
   const mine = `account_id = $1 AND environment = $2 AND key = $3 AND owner = $4`;
@@ -168,6 +180,89 @@ export async function claimKey(db: Queryable, opts: ClaimOptions): Promise<Claim
           [...params, owner, status, opts.sealer.seal(RESPONSE_PURPOSE, body)],
         );
       },
+    },
+  };
+}
+
+/** A key found taken when the request's own transaction tried to claim it: the transaction rolls back with this. */
+export class IdempotencyOutcome extends Error {
+  constructor(readonly outcome: Exclude<ClaimResult, { kind: 'claimed' }>) {
+    super(`idempotency key taken (${outcome.kind})`);
+  }
+}
+
+/** The refusal for a key that is taken by a different request or by one still running. */
+export function outcomeError(outcome: Extract<ClaimResult, { kind: 'mismatch' | 'in_progress' }>): AppError {
+  if (outcome.kind === 'mismatch') return mismatch();
+  return new AppError(
+    'conflict',
+    'A request with this Idempotency-Key is still being processed; retry after Retry-After seconds, when it has completed or its lease has lapsed.',
+    { field: 'Idempotency-Key', headers: { 'retry-after': String(outcome.retryAfterSeconds) } },
+  );
+}
+
+/**
+ * The key of a short handler, claimed by the first statement of the mutation's own transaction
+ * instead of a transaction of its own: one commit per request instead of two. The claim and the
+ * stored response commit with the change; a concurrent duplicate's claim waits on the key's unique
+ * index until this transaction ends and then replays (or claims, if this one rolled back); a request
+ * that dies leaves nothing behind, so its key is free at once. A failure before the claim (a lookup
+ * that 404s, a refusal of the input) checks the key afterwards, so a request whose key was already
+ * used still gets the stored response, the mismatch or the 409 it got with a claim made up front.
+ * Only for handlers whose whole work is one `withTransaction` that is short (a waiting duplicate
+ * holds a pool connection for as long): long or multi-step handlers keep `claimKey`.
+ */
+export function claimInTransaction(db: Queryable, opts: ClaimOptions): IdempotencyBinding {
+  const owner = randomUUID();
+  const leaseSeconds = opts.leaseSeconds ?? LEASE_SECONDS;
+  const params = [opts.accountId, opts.environment, opts.key];
+  const mine = `account_id = $1 AND environment = $2 AND key = $3 AND owner = $4`;
+  let used = false;
+  let claimed = false;
+  let settled = false;
+  return {
+    get used() {
+      return used;
+    },
+    get settled() {
+      return settled;
+    },
+    async begin(tx: Queryable) {
+      used = true;
+      const rows = await tx.query<{ key: string }>(CLAIM_SQL, [...params, opts.fingerprint, owner, leaseSeconds, opts.retentionHours]);
+      if (rows.length === 0) throw new IdempotencyOutcome(await settledOutcome(tx, opts, leaseSeconds));
+      claimed = true;
+    },
+    stop() {},
+    async record(tx: Queryable, result: unknown) {
+      const { status, body } = opts.serialize(result);
+      settled = true;
+      await writeOrDefer(tx, `UPDATE idempotency_keys SET state = 'done', response_status = $5, response_body = $6 WHERE ${mine}`, [
+        ...params,
+        owner,
+        status,
+        opts.sealer.seal(RESPONSE_PURPOSE, body),
+      ]);
+    },
+    async release(tx: Queryable = db) {
+      settled = true;
+      // The claim rolled back with its transaction unless something committed it without a response.
+      if (claimed) await tx.query(`DELETE FROM idempotency_keys WHERE ${mine} AND state = 'running'`, [...params, owner]);
+    },
+    async storeResponse(status: number, body: string) {
+      settled = true;
+      await db.query(
+        `INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, owner, locked_until, expires_at, response_status, response_body)
+         VALUES ($1, $2, $3, $5, 'done', $4, now(), now() + make_interval(hours => $6), $7, $8)
+         ON CONFLICT (account_id, environment, key) DO UPDATE SET state = 'done', response_status = EXCLUDED.response_status,
+           response_body = EXCLUDED.response_body WHERE idempotency_keys.owner = EXCLUDED.owner AND idempotency_keys.state = 'running'`,
+        [...params, owner, opts.fingerprint, opts.retentionHours, status, opts.sealer.seal(RESPONSE_PURPOSE, body)],
+      );
+    },
+    async afterFailure() {
+      if (claimed) return null;
+      const stored = await findStoredResponse(db, opts.accountId, opts.environment, opts.key);
+      return stored ? settledOutcome(db, opts, leaseSeconds) : null;
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import { canSendWithCommit, type Queryable } from './db.js';
 import type { RequestContext } from './context.js';
 
 interface Deferred {
@@ -60,7 +60,8 @@ export async function withTransaction<T>(
     if (idem) await idem.record(tx, opts.response ? opts.response(result) : result);
     if (deferred.length > 0) {
       const { sql, params } = combineStatements(deferred);
-      await raw.query(sql, params);
+      if (canSendWithCommit(raw)) raw.sendWithCommit(sql, params);
+      else await raw.query(sql, params);
     }
     return result;
   });

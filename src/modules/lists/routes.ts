@@ -26,7 +26,7 @@ export const listsModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps
   r.post(
     '/:list/entries',
     {
-      config: { scope: 'lists:write' },
+      config: { scope: 'lists:write', idempotency: 'in-transaction' },
       schema: {
         tags,
         operationId: 'createListEntry',

@@ -27,7 +27,7 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
   r.post(
     '',
     {
-      config: { scope: 'verifications:write' },
+      config: { scope: 'verifications:write', idempotency: 'in-transaction' },
       schema: {
         tags,
         operationId: 'createVerification',

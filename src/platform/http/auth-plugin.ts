@@ -5,10 +5,9 @@ import type { Db } from '../db.js';
 import type { KeyCache } from '../key-cache.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { hasScope } from '../scopes.js';
-import { sendError } from './error-handler.js';
+import { sendError, sendReplay } from './error-handler.js';
 import { parseBearer } from './bearer.js';
-import { IDEMPOTENCY_HEADER, claimKey, mismatch, requestFingerprint, validateKey } from '../idempotency.js';
-import { AppError } from '../errors.js';
+import { IDEMPOTENCY_HEADER, claimInTransaction, claimKey, outcomeError, requestFingerprint, validateKey } from '../idempotency.js';
 import type { Sealer } from '../crypto.js';
 import type { Actor, Environment } from '../context.js';
 import type { ErrorCode } from '../errors.js';
@@ -150,29 +149,26 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const fingerprint = requestFingerprint(request.method, request.url.split('?')[0]!, request.body);
     request.idempotencyKey = key;
     request.idempotencyFingerprint = fingerprint;
-    const claim = await claimKey(deps.db, {
+    const claimOptions = {
       accountId: request.ctx.accountId,
       environment: request.ctx.environment,
       key,
       fingerprint,
       retentionHours: deps.config.idempotencyRetentionHours,
-      serialize: (result) => ({ status: reply.statusCode, body: reply.serialize(result) as string }),
+      serialize: (result: unknown) => ({ status: reply.statusCode, body: reply.serialize(result) as string }),
       sealer: deps.sealer,
-    });
+    };
+    if (request.routeOptions.config.idempotency === 'in-transaction') {
+      request.ctx.idempotency = claimInTransaction(deps.db, claimOptions);
+      return;
+    }
+    const claim = await claimKey(deps.db, claimOptions);
     switch (claim.kind) {
       case 'replay':
-        return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.body);
+        return sendReplay(reply, claim);
       case 'mismatch':
-        throw mismatch();
       case 'in_progress':
-        throw new AppError(
-          'conflict',
-          'A request with this Idempotency-Key is still being processed; retry after Retry-After seconds, when it has completed or its lease has lapsed.',
-          {
-            field: 'Idempotency-Key',
-            headers: { 'retry-after': String(claim.retryAfterSeconds) },
-          },
-        );
+        throw outcomeError(claim);
       case 'claimed':
         request.ctx.idempotency = claim.binding;
     }

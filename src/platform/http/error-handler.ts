@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, codeForStatus, errorBody, ERROR_CODES, type ErrorCode } from '../errors.js';
 import { failedReadingMultipart } from './multipart.js';
+import { IdempotencyOutcome, outcomeError } from '../idempotency.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -67,13 +68,27 @@ export function sendError(
     .send(errorBody(code, message, field, request.id));
 }
 
+function sendErrorOf(reply: FastifyReply, request: FastifyRequest, err: AppError) {
+  return sendError(reply, request, err.code, err.message, err.field, err.status, err.headers);
+}
+
+/** The stored response of an Idempotency-Key, as it was first answered. */
+export function sendReplay(reply: FastifyReply, stored: { status: number; body: string }) {
+  return reply.code(stored.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(stored.body);
+}
+
 /**
  * One handler for every failure: AppError as it is, validation errors with the failing field,
  * framework errors by status, and anything unknown as internal_error with nothing internal leaked.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler(async (err: FastifyError | AppError, request, reply) => {
-    if (err instanceof AppError) return sendError(reply, request, err.code, err.message, err.field, err.status, err.headers);
+  app.setErrorHandler(async (thrown: FastifyError | AppError | IdempotencyOutcome, request, reply) => {
+    // A key claimed in the mutation's transaction: taken there, or already used when the handler failed before it.
+    const taken =
+      thrown instanceof IdempotencyOutcome ? thrown.outcome : await request.ctx?.idempotency?.afterFailure?.().catch(() => null);
+    if (taken) return taken.kind === 'replay' ? sendReplay(reply, taken) : sendErrorOf(reply, request, outcomeError(taken));
+    const err = thrown as FastifyError | AppError;
+    if (err instanceof AppError) return sendErrorOf(reply, request, err);
     const fe = err as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
     if (fe.validation) {
       const issue = fe.validation[0];

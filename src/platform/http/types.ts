@@ -17,6 +17,12 @@ declare module 'fastify' {
     scope?: Scope;
     /** Routes outside the API key scheme (health, docs, hosted pages). */
     public?: boolean;
+    /**
+     * 'in-transaction': a POST whose whole work is one short `withTransaction` claims its Idempotency-Key
+     * in that transaction (one commit per request) instead of in a transaction of its own before the
+     * handler runs (src/platform/idempotency.ts, claimInTransaction).
+     */
+    idempotency?: 'in-transaction';
   }
 }
 

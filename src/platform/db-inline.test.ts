@@ -1,0 +1,34 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inlineParams } from './db.js';
+
+test('placeholders become quoted literals; quotes in values are escaped', () => {
+  assert.equal(
+    inlineParams('INSERT INTO t (a, b, c, d) VALUES ($1, $2, $3, $4)', ["it's", 15, null, true]),
+    `INSERT INTO t (a, b, c, d) VALUES ('it''s', '15', NULL, 'true')`,
+  );
+  assert.equal(
+    inlineParams(
+      'SELECT $2, $1, $10',
+      Array.from({ length: 10 }, (_, i) => `v${i + 1}`),
+    ),
+    "SELECT 'v2', 'v1', 'v10'",
+  );
+  // A backslash makes an E'' literal, so it means the same whatever standard_conforming_strings says.
+  assert.equal(inlineParams('SELECT $1', ['a\\b']), "SELECT  E'a\\\\b'");
+});
+
+test('placeholders inside quotes, quoted names, dollar bodies and comments are left alone', () => {
+  assert.equal(
+    inlineParams(`SELECT '$1', "$1", $$ $1 $$, $f$ $1 $f$, $1 -- $1\n, 'it''s $1'`, ['x']),
+    `SELECT '$1', "$1", $$ $1 $$, $f$ $1 $f$, 'x' -- $1\n, 'it''s $1'`,
+  );
+});
+
+test('values that are not plain scalars, a NUL byte or a missing value keep the extended protocol', () => {
+  assert.equal(inlineParams('SELECT $1', [[1, 2]]), null);
+  assert.equal(inlineParams('SELECT $1', [new Date()]), null);
+  assert.equal(inlineParams('SELECT $1', [Buffer.from('x')]), null);
+  assert.equal(inlineParams('SELECT $1', ['a\0b']), null);
+  assert.equal(inlineParams('SELECT $2', ['a']), null);
+});
