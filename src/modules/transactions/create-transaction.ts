@@ -4,10 +4,20 @@ import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { recordUsage } from '../../platform/usage.js';
 import { withTransaction } from '../../platform/transaction.js';
-import { amountProblem, compareDecimal, evaluate, requiredAggregates, type Evaluation, type TxRow } from '../../engines/rules/index.js';
+import type { Sealer } from '../../platform/crypto.js';
+import {
+  amountProblem,
+  compareDecimal,
+  evaluate,
+  requiredAggregates,
+  requiredContext,
+  type Evaluation,
+  type TxRow,
+} from '../../engines/rules/index.js';
 import { raiseAlert } from '../cases/index.js';
 import { activeRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
+import { loadRuleContext } from './rule-context.js';
 import { transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
 import { toTransaction } from './present.js';
 import type { CreateTransaction, Transaction } from './schemas.js';
@@ -55,15 +65,20 @@ function validate(input: CreateTransaction): Date {
  */
 export async function createTransaction({
   ctx,
+  sealer,
   input,
 }: {
   ctx: RequestContext;
+  sealer: Sealer;
   input: CreateTransaction;
 }): Promise<{ created: boolean; transaction: Transaction }> {
   const at = validate(input);
   const existing = await transactionRows.byReference(ctx.db, ctx, input.reference);
   if (existing) return repeat(existing, input);
   const compiled = await activeRuleSet(ctx.db, ctx);
+  // What other modules know (KYC, business, screenings, wallets, lists): read before the write
+  // transaction, and only what the rules read.
+  const known = compiled ? await loadRuleContext(ctx.db, ctx, sealer, input, requiredContext(compiled), at) : {};
 
   const id = newId('transaction');
   const cpKey = counterpartyKey(input.counterparty);
@@ -126,8 +141,7 @@ export async function createTransaction({
               balance_after: input.balance_after,
               metadata: input.metadata ?? {},
             },
-            subject: { reference: input.subject.reference, type: input.subject.type, country: input.subject.country },
-            counterparty: input.counterparty ? { ...input.counterparty } : undefined,
+            ...known,
             agg,
           },
           { snoozed },

@@ -126,6 +126,15 @@ export const transactionRows = {
     return rows[0] ?? null;
   },
 
+  /** When the subject's first stored transaction happened (null when none): the rule context's relationship age. */
+  async firstSeen(db: Queryable, t: Tenant, subject: string): Promise<Date | null> {
+    const rows = await db.query<{ first: Date | null }>(
+      'SELECT min(occurred_at) AS first FROM transactions WHERE account_id = $1 AND environment = $2 AND subject_reference = $3',
+      [t.accountId, t.environment, subject],
+    );
+    return rows[0]?.first ?? null;
+  },
+
   /** Serialises the evaluations of one subject (its aggregates are read, then its row written). */
   async lockSubject(tx: Queryable, t: Tenant, subject: string): Promise<void> {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 13))', [
