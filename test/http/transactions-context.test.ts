@@ -182,14 +182,24 @@ describe('rule context: subject, counterparty, wallet, lists', () => {
       { key: 'vip', expression: 'lists.subject_allowed' },
     ]);
     const crypto = (own: string, theirs: string, extra: Record<string, unknown> = {}) =>
-      txn({ type: 'crypto', crypto: { chain: 'ethereum', wallet: own }, counterparty: { wallet: theirs, name: 'Shady Holdings' }, ...extra });
+      txn({
+        type: 'crypto',
+        crypto: { chain: 'ethereum', wallet: own },
+        counterparty: { wallet: theirs, name: 'Shady Holdings' },
+        ...extra,
+      });
     const a = (await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: crypto(CLEAN, SANCTIONED.toLowerCase()) })).json();
     assert.deepEqual(outcomes(a), { sanctioned_wallet: 'hit', cp_blocked: 'hit', ip_blocked: 'no_hit', vip: 'no_hit' });
     assert.equal(String(used(a, 'sanctioned_wallet')['wallet.risk']), 'severe');
     const b = (
       await t.call('POST', '/v1/transactions', {
         key: o.sandboxKey,
-        body: txn({ subject: { reference: 'cus_vip' }, ip: '203.0.113.9', counterparty: { name: 'Honest Ltd' }, crypto: { chain: 'ethereum', wallet: CLEAN } }),
+        body: txn({
+          subject: { reference: 'cus_vip' },
+          ip: '203.0.113.9',
+          counterparty: { name: 'Honest Ltd' },
+          crypto: { chain: 'ethereum', wallet: CLEAN },
+        }),
       })
     ).json();
     assert.deepEqual(outcomes(b), { sanctioned_wallet: 'no_hit', cp_blocked: 'no_hit', ip_blocked: 'hit', vip: 'hit' });
