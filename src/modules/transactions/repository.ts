@@ -407,3 +407,21 @@ export const backtestRows = {
     );
   },
 };
+
+/** The derived history indexes (txn_agg_*) on transactions in the current schema (derived-indexes.ts). */
+export const derivedIndexRows = {
+  async list(db: Queryable): Promise<{ name: string; valid: boolean }[]> {
+    return db.query<{ name: string; valid: boolean }>(
+      `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i
+         JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class tbl ON tbl.oid = i.indrelid
+         JOIN pg_namespace n ON n.oid = tbl.relnamespace
+        WHERE tbl.relname = 'transactions' AND n.nspname = current_schema() AND c.relname LIKE 'txn\\_agg\\_%'
+        ORDER BY c.relname`,
+    );
+  },
+  /** Drops one (CONCURRENTLY on PostgreSQL: no lock against writers; never inside a transaction). */
+  async drop(db: Queryable, name: string, concurrently: boolean): Promise<void> {
+    if (!/^txn_agg_[a-z_]+$/.test(name)) throw new Error(`not a derived index name: ${name}`);
+    await db.query(`DROP INDEX ${concurrently ? 'CONCURRENTLY ' : ''}IF EXISTS ${name}`);
+  },
+};

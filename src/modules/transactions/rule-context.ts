@@ -100,7 +100,10 @@ async function subjectContext(
     type: input.subject.type ?? (business ? 'business' : (standing.subject_type ?? '')),
     kyc_decision: standing.decision ?? '',
     risk_band: standing.risk_band ?? '',
-    country: input.subject.country ?? standing.subject_country ?? (business ? (businessContext(business, at).incorporation_country as string) : ''),
+    country:
+      input.subject.country ??
+      standing.subject_country ??
+      (business ? (businessContext(business, at).incorporation_country as string) : ''),
     relationship_days: daysBetween(firstSeen, at),
     pep,
     business: business ? businessContext(business, at) : undefined,
@@ -139,9 +142,7 @@ async function counterpartyContext(
   ]);
   out.internal = Boolean(standing?.first_seen || firstTx);
   const businessScreening = business?.screening as
-    | { screened_at?: string; status?: string; parties?: { score?: number; hits?: Hit[] }[] }
-    | null
-    | undefined;
+    { screened_at?: string; status?: string; parties?: { score?: number; hits?: Hit[] }[] } | null | undefined;
   const checkAt = check?.completed_at?.getTime() ?? -Infinity;
   const businessAt = businessScreening?.screened_at ? Date.parse(businessScreening.screened_at) : -Infinity;
   if (check && checkAt >= businessAt) {
