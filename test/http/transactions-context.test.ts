@@ -61,7 +61,7 @@ async function publish(o: Tenant, rules: { key: string; expression: string; scor
     assert.equal(res.statusCode, 201, res.body);
   }
   const revision = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json().revision;
-  const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:write']), body: { revision } });
+  const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:publish']), body: { revision } });
   assert.equal(pub.statusCode, 201, pub.body);
 }
 
@@ -215,7 +215,7 @@ describe('rule context: subject, counterparty, wallet, lists', () => {
         body: { status: r.key === 'sanctioned_counterparty' ? 'active' : 'disabled' },
       });
     const revision = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json().revision;
-    const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:write']), body: { revision } });
+    const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:publish']), body: { revision } });
     assert.equal(pub.statusCode, 201, pub.body);
     const x = (await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: txn({ counterparty: { name: 'EVIL corp' } }) })).json();
     assert.equal(x.status, 'declined'); // score 100 reaches the starter decline threshold (100); the forced outcome is block_and_review

@@ -34,7 +34,7 @@ async function publish(o: Tenant, expression: string | null) {
     assert.equal(r.statusCode, 201, r.body);
   }
   const revision = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json().revision;
-  const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:write']), body: { revision } });
+  const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:publish']), body: { revision } });
   assert.equal(pub.statusCode, 201, pub.body);
 }
 
