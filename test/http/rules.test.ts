@@ -82,7 +82,7 @@ describe('rules: draft, validation, maker-checker publication', () => {
     assert.deepEqual([rs.version, rs.rules.length, rs.versions.length, rs.draft], [null, 0, 0, null]);
     const d = (await call(o.sandboxKey, 'GET', '/v1/rules/draft')).json();
     assert.equal(d.revision, 0);
-    assert.equal(d.rules.length, 11);
+    assert.equal(d.rules.length, 13);
     assert.ok(d.rules.every((r: { status: string }) => r.status === 'draft'));
     assert.ok(d.aggregates.length > 5);
   });

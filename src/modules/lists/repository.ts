@@ -196,7 +196,12 @@ export async function listMembership(
       return { ...v, normalized, index: CLEAR_KINDS.includes(v.kind) ? null : listValueIndex(sealer, t, v.kind, normalized) };
     });
   if (probes.length === 0) return [];
-  const rows = await db.query<{ list: 'allowlist' | 'blocklist'; kind: string; value_index: string | null; normalized_value: string | null }>(
+  const rows = await db.query<{
+    list: 'allowlist' | 'blocklist';
+    kind: string;
+    value_index: string | null;
+    normalized_value: string | null;
+  }>(
     `SELECT list, kind, value_index, normalized_value FROM list_entries
       WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())
         AND kind = ANY($3::text[]) AND (value_index = ANY($4::text[]) OR normalized_value = ANY($5::text[]))
