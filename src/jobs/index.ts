@@ -18,7 +18,7 @@ import {
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
 import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
-import { backtestJobHandlers } from '../modules/transactions/index.js';
+import { backtestJobHandlers, derivedIndexJobHandlers, TRANSACTIONS_RECURRING } from '../modules/transactions/index.js';
 import { Sealer } from '../platform/crypto.js';
 import type { Config } from '../config.js';
 
@@ -71,6 +71,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
       }),
     }),
     ...backtestJobHandlers(deps.db),
+    ...derivedIndexJobHandlers(deps.db),
   };
 }
 
@@ -103,6 +104,7 @@ export function recurringJobs(config: Config): { queue: string; everyMs: number 
     ...VERIFICATION_RECURRING,
     ...RETENTION_RECURRING,
     ...WALLETS_RECURRING,
+    ...TRANSACTIONS_RECURRING,
   ];
 }
 

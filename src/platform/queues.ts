@@ -20,6 +20,7 @@ export const QUEUES = {
   travelRuleScreen: 'travel_rule.screen',
   walletsRescreen: 'wallets.rescreen',
   rulesBacktest: 'rules.backtest',
+  transactionsIndexes: 'transactions.derived_indexes',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

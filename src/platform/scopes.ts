@@ -19,18 +19,27 @@ export const MODULES = [
   'usage',
 ] as const;
 export type Module = (typeof MODULES)[number];
-export type Scope = `${Module}:read` | `${Module}:write`;
+/**
+ * Scopes beyond read and write. `rules:publish` is the checker's: publishing a rule set (maker-checker)
+ * needs it, and `rules:write` (the maker's) does not grant it. It implies `rules:read` (the checker reads
+ * the draft and the diff), nothing else.
+ */
+export const EXTRA_SCOPES = ['rules:publish'] as const;
+export type Scope = `${Module}:read` | `${Module}:write` | (typeof EXTRA_SCOPES)[number];
 
-export const ALL_SCOPES: Scope[] = MODULES.flatMap((m) => [`${m}:read`, `${m}:write`] as Scope[]);
+export const ALL_SCOPES: Scope[] = [...MODULES.flatMap((m) => [`${m}:read`, `${m}:write`] as Scope[]), ...EXTRA_SCOPES];
 
 export function isScope(s: string): s is Scope {
   return (ALL_SCOPES as string[]).includes(s);
 }
 
-/** A write scope implies the read scope of the same module. */
+/** A write scope (or an extra scope such as rules:publish) implies the read scope of the same module. */
 export function hasScope(granted: readonly string[], needed: Scope): boolean {
   if (granted.includes('*') || granted.includes(needed)) return true;
-  if (needed.endsWith(':read')) return granted.includes(needed.replace(/:read$/, ':write'));
+  if (needed.endsWith(':read')) {
+    const module = needed.slice(0, -':read'.length);
+    return granted.includes(`${module}:write`) || EXTRA_SCOPES.some((x) => x.startsWith(`${module}:`) && granted.includes(x));
+  }
   return false;
 }
 

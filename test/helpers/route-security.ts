@@ -58,11 +58,14 @@ export function routeSecurityTests(operationId: string, getApp: () => TestApp, r
 
   test(`${name}: key without ${route.scope} → 403 insufficient_scope naming it`, async () => {
     const { t, owner, url } = await prepare();
-    // A write route gets its own module's read scope; a read route another module's scopes.
+    // A write route gets its own module's read scope; a read route another module's scopes; a route
+    // under an extra scope (rules:publish) its own module's write scope.
     const module = route.scope.split(':')[0]!;
     const other = route.scope.endsWith(':write')
       ? [route.scope.replace(/:write$/, ':read')]
-      : ['usage', 'lists', 'webhooks'].filter((m) => m !== module).map((m) => `${m}:write`);
+      : route.scope.endsWith(':read')
+        ? ['usage', 'lists', 'webhooks'].filter((m) => m !== module).map((m) => `${m}:write`)
+        : [`${module}:write`];
     const key = await owner.keyWith(other);
     const res = await t.call(route.method, url, { key, body: route.body });
     assert.equal(res.statusCode, 403);

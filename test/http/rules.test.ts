@@ -63,7 +63,7 @@ describe('rules: draft, validation, maker-checker publication', () => {
   routeSecurityTests('publishRules', app, {
     method: 'POST',
     url: () => '/v1/rules/publish',
-    scope: 'rules:write',
+    scope: 'rules:publish',
     body: { revision: 1 },
     malformed: { body: { revision: 'one' }, field: 'revision' },
   });
@@ -82,7 +82,7 @@ describe('rules: draft, validation, maker-checker publication', () => {
     assert.deepEqual([rs.version, rs.rules.length, rs.versions.length, rs.draft], [null, 0, 0, null]);
     const d = (await call(o.sandboxKey, 'GET', '/v1/rules/draft')).json();
     assert.equal(d.revision, 0);
-    assert.equal(d.rules.length, 11);
+    assert.equal(d.rules.length, 13);
     assert.ok(d.rules.every((r: { status: string }) => r.status === 'draft'));
     assert.ok(d.aggregates.length > 5);
   });
@@ -115,7 +115,16 @@ describe('rules: draft, validation, maker-checker publication', () => {
     const o = await t.tenant();
     const { rule: r, revision } = await drafted(o);
     assert.match(r.id, /^rul_/);
-    const checker = await o.keyWith(['rules:write']);
+    // The checker holds rules:publish; the maker's scope (rules:write) does not allow publishing.
+    const writer = await o.keyWith(['rules:write']);
+    const denied = await call(writer, 'POST', '/v1/rules/publish', { revision });
+    assert.equal(denied.statusCode, 403, denied.body);
+    const checker = await o.keyWith(['rules:publish']);
+    assert.equal((await call(checker, 'GET', '/v1/rules/draft')).statusCode, 200, 'the checker reads the draft');
+    assert.equal(
+      (await call(checker, 'PATCH', '/v1/rules/draft', { thresholds: { review: 1, block_and_review: 2, decline: 3 } })).statusCode,
+      403,
+    );
     const own = await call(o.sandboxKey, 'POST', '/v1/rules/publish', { revision });
     assert.equal(own.statusCode, 409);
     assert.equal(own.json().error.field, 'author');

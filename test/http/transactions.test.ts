@@ -44,7 +44,7 @@ async function publish(o: Tenant, draft: { aggregates?: unknown[]; thresholds?: 
     ids[r.key as string] = res.json().id;
   }
   const revision = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json().revision;
-  const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:write']), body: { revision } });
+  const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:publish']), body: { revision } });
   assert.equal(pub.statusCode, 201, pub.body);
   return ids;
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileExpression } from './compile.js';
 import { buildEnvironment } from './context.js';
-import { compileRuleSet, type Rule, type RuleSet } from './ruleset.js';
+import { compileRuleSet, readsPath, requiredContext, type Rule, type RuleSet } from './ruleset.js';
 
 const env = buildEnvironment([{ key: 'fan_in_30d', fn: 'count_distinct', field: 'counterparty', window: '30d', group_by: 'subject' }]);
 
@@ -90,4 +90,52 @@ test('rule set validation: every problem, each naming its field', () => {
     'rules[3].reviewed_by',
     'thresholds',
   ]);
+});
+
+test('subject, counterparty, wallet and lists are typed: nested fields check, mistakes point at the token', () => {
+  const ok = compileExpression(
+    env,
+    'subject.kyc_decision != "approved" && subject.relationship_days < 30 && subject.business.age_days < 365 && counterparty.screening.score > 0.9 && "ofac" in counterparty.screening.lists && wallet.sanctioned && lists.counterparty_blocked && "blocklist:name" in lists.names',
+  );
+  assert.ok(ok.ok, JSON.stringify(!ok.ok && ok.errors));
+  assert.ok(ok.expression.paths.includes('counterparty.screening.lists'));
+  const band = fail('tx.amount > 1.0 &&\n subject.risk_band > 2');
+  assert.match(band.code, /^type_error/);
+  assert.equal(band.position?.line, 2);
+  const unknown = fail('wallet.sanctoned');
+  assert.match(unknown.message, /sanctoned/);
+  assert.equal(unknown.position?.offset, 7); // the misspelt field
+  assert.match(fail('lists.device_blocked').message, /device_blocked/);
+  assert.match(fail('subject.relationship_days > "30"').code, /^type_error/);
+});
+
+test('requiredContext: the non-aggregate paths evaluated rules read; drafts and disabled rules do not count', () => {
+  const rule = (key: string, expression: string, status: Rule['status'] = 'active'): Rule => ({
+    id: `rul_${key}`,
+    key,
+    version: 1,
+    name: key,
+    description: '',
+    expression,
+    score: 10,
+    severity: 'low',
+    typologies: [],
+    status,
+    author: 'a',
+  });
+  const c = compileRuleSet({
+    version: 1,
+    thresholds: { review: 10, block_and_review: 20, decline: 30 },
+    aggregates: [{ key: 'fan_in_30d', fn: 'count_distinct', field: 'counterparty', window: '30d', group_by: 'subject' }],
+    rules: [
+      rule('a', 'wallet.sanctioned && agg.fan_in_30d > 1'),
+      rule('b', 'subject.risk_band == "high"', 'test'),
+      rule('c', 'lists.subject_blocked', 'draft'),
+    ],
+  });
+  assert.ok(c.ok);
+  assert.deepEqual(requiredContext(c.compiled), ['subject.risk_band', 'wallet.sanctioned']);
+  assert.equal(readsPath(['subject.business.age_days'], 'subject.business'), true);
+  assert.equal(readsPath(['subject'], 'subject.pep'), true);
+  assert.equal(readsPath(['subject.risk_band'], 'subject.pep'), false);
 });

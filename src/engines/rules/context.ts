@@ -79,9 +79,7 @@ export const CONTEXT_TYPES: Record<string, Record<string, FieldType>> = {
     counterparty_allowed: 'bool',
     counterparty_blocked: 'bool',
     wallet_blocked: 'bool',
-    device_blocked: 'bool',
     ip_blocked: 'bool',
-    country_blocked: 'bool',
     names: 'list<string>',
   },
 };

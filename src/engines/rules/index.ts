@@ -47,6 +47,8 @@ export {
   compileRuleSet,
   validateRuleSet,
   requiredAggregates,
+  requiredContext,
+  readsPath,
 } from './ruleset.js';
 export { type Evaluation, type RuleOutcome, type RuleOutcomeKind, type EvaluateOptions, evaluate, decide } from './evaluate.js';
 export { type Typology, STARTER_TYPOLOGIES, starterRuleSet } from './typologies.js';

@@ -116,6 +116,20 @@ export function requiredAggregates(c: CompiledRuleSet): AggregateDecl[] {
   return c.ruleset.aggregates.filter((a) => used.has(a.key));
 }
 
+/**
+ * The context paths (outside `agg`) that evaluated rules read, e.g. "subject.kyc_decision",
+ * "counterparty.screening.status", "wallet": the module loads only the parts of the context asked for.
+ * A bare root ("wallet") means the whole object.
+ */
+export function requiredContext(c: CompiledRuleSet): string[] {
+  return [...new Set(c.rules.flatMap((r) => r.expression.paths.filter((p) => p !== 'agg' && !p.startsWith('agg.'))))].sort();
+}
+
+/** Whether a rule reading `paths` needs `field` (the field itself, a part of it, or the whole of an ancestor). */
+export function readsPath(paths: readonly string[], field: string): boolean {
+  return paths.some((p) => p === field || p.startsWith(`${field}.`) || field.startsWith(`${p}.`));
+}
+
 /** Validation only (what POST /v1/rules/validate needs): the errors, empty when the rule set compiles. */
 export function validateRuleSet(rs: RuleSet): ValidationError[] {
   const r = compileRuleSet(rs);

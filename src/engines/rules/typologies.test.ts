@@ -157,8 +157,16 @@ const cases: Record<string, { pos: Case; neg: Case }> = {
     },
   },
   sanctioned_counterparty: {
-    pos: { tx: {}, history: [], ctx: { counterparty: { screening: { status: 'hit', score: 0.97 } } } },
-    neg: { tx: {}, history: [], ctx: { counterparty: { screening: { status: 'possible_match', score: 0.8 } } } },
+    pos: { tx: {}, history: [], ctx: { counterparty: { screening: { status: 'match', score: 0.97 } } } },
+    neg: { tx: {}, history: [], ctx: { counterparty: { screening: { status: 'potential_match', score: 0.8 } } } },
+  },
+  high_risk_wallet_exposure: {
+    pos: { tx: {}, history: [], ctx: { wallet: { screened: true, risk: 'high', score: 0.7 } } },
+    neg: { tx: {}, history: [], ctx: { wallet: { screened: true, risk: 'medium', score: 0.3 } } },
+  },
+  unverified_customer_large_amount: {
+    pos: { tx: { amount: '6000' }, history: [], ctx: { subject: { kyc_decision: 'referred', relationship_days: 400 } } },
+    neg: { tx: { amount: '6000' }, history: [], ctx: { subject: { kyc_decision: 'approved', risk_band: 'low', relationship_days: 400 } } },
   },
 };
 

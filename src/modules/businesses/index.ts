@@ -3,3 +3,5 @@ export { REGISTRIES_USAGE, runRegistriesCommand } from './registry-cli.js';
 export { importRegistryFile, type ImportOutcome } from './registry-import.js';
 export { businessesModule } from './routes.js';
 export { BUSINESS_EVENTS } from './events.js';
+// For KYT: the business record of a subject or counterparty reference (rule context).
+export { businessByReference, type BusinessRow } from './repository.js';

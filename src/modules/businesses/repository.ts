@@ -31,6 +31,14 @@ export const businesses = {
     ]);
     return rows[0];
   },
+  /** The tenant's latest business record carrying this reference (the KYT rule context's subject.business). */
+  async byReference(db: Queryable, t: Tenant, reference: string): Promise<BusinessRow | undefined> {
+    const rows = await db.query<BusinessRow>(
+      `SELECT ${cols} FROM businesses WHERE account_id = $1 AND environment = $2 AND reference = $3 ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [t.accountId, t.environment, reference],
+    );
+    return rows[0];
+  },
   async bySourceRef(db: Queryable, t: Tenant, source: string, ref: string): Promise<BusinessRow | undefined> {
     const rows = await db.query<BusinessRow>(
       `SELECT ${cols} FROM businesses WHERE account_id = $1 AND environment = $2 AND source = $3 AND source_ref = $4`,
@@ -86,6 +94,11 @@ export const businesses = {
     await tx.query(`UPDATE businesses SET ownership_hash = $2, updated_at = now() WHERE id = $1`, [id, hash]);
   },
 };
+
+/** Read-only door for other modules (KYT's rule context): the latest business record with this reference. */
+export function businessByReference(db: Queryable, t: Tenant, reference: string): Promise<BusinessRow | undefined> {
+  return businesses.byReference(db, t, reference);
+}
 
 export const businessDocuments = {
   async insert(tx: Queryable, t: Tenant, businessId: string, doc: { id: string; status: string }): Promise<void> {

@@ -10,15 +10,15 @@ export type Role = (typeof ROLES)[number];
 const READ_ALL = ALL_SCOPES.filter((s) => s.endsWith(':read'));
 
 /**
- * What each role may do through /v1. Maker-checker (an analyst drafts, an approver publishes) needs
- * a publish permission the spec's scopes do not have yet; until the rules and journey publish routes
- * exist both hold journeys:write and rules:write (docs/security.md).
+ * What each role may do through /v1. Maker-checker for rule sets: an analyst drafts (rules:write), an
+ * approver publishes (rules:publish; the publisher must not have edited the draft). Journeys have no
+ * publish scope yet: both hold journeys:write (docs/security.md).
  */
 export const ROLE_SCOPES: Record<Role, readonly string[]> = {
   admin: ['*'],
   reviewer: [...READ_ALL, 'verifications:write', 'cases:write', 'screening:write'],
   analyst: [...READ_ALL, 'journeys:write', 'rules:write', 'lists:write'],
-  approver: [...READ_ALL, 'journeys:write', 'rules:write'],
+  approver: [...READ_ALL, 'journeys:write', 'rules:write', 'rules:publish'],
   viewer: READ_ALL,
 };
 

@@ -5,7 +5,8 @@ import { iso } from '../../platform/schemas.js';
 import type { ListEntry } from './schemas.js';
 import type { Db } from '../../platform/db.js';
 import type { Sealer } from '../../platform/crypto.js';
-import { CLEAR_KINDS, openValue, protectValue } from './protection.js';
+import { CLEAR_KINDS, listValueIndex, openValue, protectValue } from './protection.js';
+import { normalizeListValue } from './normalize.js';
 
 export interface ListEntryRow {
   id: string;
@@ -174,4 +175,50 @@ export async function allowlistedEntities(
        AND subject_reference = ANY($3::text[]) AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
     [t.accountId, t.environment, refs],
   );
+}
+
+/**
+ * Which of these values are on the allow or block list (live entries only), for the KYT rule context's
+ * `lists`: each value is normalised and looked up by its blind index (or, for rows not yet sealed, by
+ * clear value). Entries limited to a subject apply only to that subject. One indexed query.
+ */
+export async function listMembership(
+  db: Queryable,
+  t: Tenant,
+  sealer: Sealer,
+  values: { kind: string; value: string }[],
+  subjectReference: string | null,
+): Promise<{ list: 'allowlist' | 'blocklist'; kind: string; value: string }[]> {
+  const probes = values
+    .filter((v) => v.value.trim() !== '')
+    .map((v) => {
+      const normalized = normalizeListValue(v.kind, v.value);
+      return { ...v, normalized, index: CLEAR_KINDS.includes(v.kind) ? null : listValueIndex(sealer, t, v.kind, normalized) };
+    });
+  if (probes.length === 0) return [];
+  const rows = await db.query<{
+    list: 'allowlist' | 'blocklist';
+    kind: string;
+    value_index: string | null;
+    normalized_value: string | null;
+  }>(
+    `SELECT list, kind, value_index, normalized_value FROM list_entries
+      WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+        AND kind = ANY($3::text[]) AND (value_index = ANY($4::text[]) OR normalized_value = ANY($5::text[]))
+        AND (subject_reference IS NULL OR subject_reference = $6)`,
+    [
+      t.accountId,
+      t.environment,
+      [...new Set(probes.map((p) => p.kind))],
+      probes.flatMap((p) => (p.index ? [p.index] : [])),
+      probes.map((p) => p.normalized),
+      subjectReference,
+    ],
+  );
+  const out: { list: 'allowlist' | 'blocklist'; kind: string; value: string }[] = [];
+  for (const p of probes)
+    for (const r of rows)
+      if (r.kind === p.kind && ((p.index !== null && r.value_index === p.index) || r.normalized_value === p.normalized))
+        out.push({ list: r.list, kind: p.kind, value: p.value });
+  return out;
 }

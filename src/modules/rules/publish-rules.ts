@@ -2,6 +2,8 @@ import type { RequestContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { conflict } from '../../platform/errors.js';
 import { enqueueEvent } from '../../platform/outbox.js';
+import { enqueueJob } from '../../platform/jobs.js';
+import { QUEUES } from '../../platform/queues.js';
 import { withTransaction } from '../../platform/transaction.js';
 import type { Rule as EngineRule, RuleSet as EngineRuleSet } from '../../engines/rules/index.js';
 import { ruleRows } from './repository.js';
@@ -77,6 +79,8 @@ export async function publishRules({ ctx, input }: { ctx: RequestContext; input:
         changes: diff.rules,
       },
     });
+    // The transactions module derives its history indexes from the published aggregates (after commit, in a job).
+    await enqueueJob(tx, QUEUES.transactionsIndexes, {}, { dedupeKey: QUEUES.transactionsIndexes, maxAttempts: 3 });
     return toRuleSet(row, version, await ruleRows.versions(tx, ctx), null);
   });
 }

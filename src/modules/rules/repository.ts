@@ -38,6 +38,13 @@ export const ruleRows = {
     );
     return rows[0] ?? null;
   },
+  /** Every tenant's current published rule set (any tenant: the transactions module derives its indexes from them). */
+  async currentOfAll(db: Queryable): Promise<EngineRuleSet[]> {
+    const rows = await db.query<{ document: EngineRuleSet }>(
+      'SELECT DISTINCT ON (account_id, environment) document FROM rule_set_versions ORDER BY account_id, environment, version DESC',
+    );
+    return rows.map((r) => r.document);
+  },
   async currentVersion(db: Queryable, t: Tenant): Promise<number | null> {
     const rows = await db.query<{ v: number | null }>(
       'SELECT max(version) AS v FROM rule_set_versions WHERE account_id = $1 AND environment = $2',

@@ -112,7 +112,7 @@ export const rulesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
   r.post(
     '/publish',
     {
-      config: { scope: 'rules:write' },
+      config: { scope: 'rules:publish' },
       schema: {
         tags,
         operationId: 'publishRules',

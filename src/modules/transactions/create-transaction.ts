@@ -4,10 +4,21 @@ import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { recordUsage } from '../../platform/usage.js';
 import { withTransaction } from '../../platform/transaction.js';
-import { amountProblem, compareDecimal, evaluate, requiredAggregates, type Evaluation, type TxRow } from '../../engines/rules/index.js';
+import type { Sealer } from '../../platform/crypto.js';
+import {
+  amountProblem,
+  compareDecimal,
+  evaluate,
+  requiredAggregates,
+  requiredContext,
+  type Evaluation,
+  type TxRow,
+} from '../../engines/rules/index.js';
 import { raiseAlert } from '../cases/index.js';
 import { activeRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
+import { loadRuleContext } from './rule-context.js';
+import { subjectKey, subjectQueue } from './subject-queue.js';
 import { transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
 import { toTransaction } from './present.js';
 import type { CreateTransaction, Transaction } from './schemas.js';
@@ -45,7 +56,8 @@ function validate(input: CreateTransaction): Date {
 }
 
 /**
- * POST /v1/transactions. In one database transaction: the subject's evaluations are serialised, the
+ * POST /v1/transactions. The rule set and the context other modules hold (subject, counterparty, wallet,
+ * lists) are read first, without a transaction; then, queued per subject and in one database transaction: the
  * declared aggregates the active rules read are computed (excluding this transaction), the rules are
  * evaluated (test rules in shadow; snoozes for the subject honoured; an erroring rule never blocks),
  * the transaction is stored with its evaluation and added to the daily rollup, alerts are raised
@@ -55,15 +67,20 @@ function validate(input: CreateTransaction): Date {
  */
 export async function createTransaction({
   ctx,
+  sealer,
   input,
 }: {
   ctx: RequestContext;
+  sealer: Sealer;
   input: CreateTransaction;
 }): Promise<{ created: boolean; transaction: Transaction }> {
   const at = validate(input);
   const existing = await transactionRows.byReference(ctx.db, ctx, input.reference);
   if (existing) return repeat(existing, input);
   const compiled = await activeRuleSet(ctx.db, ctx);
+  // What other modules know (KYC, business, screenings, wallets, lists): read before the write
+  // transaction, and only what the rules read.
+  const known = compiled ? await loadRuleContext(ctx.db, ctx, sealer, input, requiredContext(compiled), at) : {};
 
   const id = newId('transaction');
   const cpKey = counterpartyKey(input.counterparty);
@@ -87,78 +104,108 @@ export async function createTransaction({
   if (input.ip) txRow.ip = input.ip;
   if (input.counterparty?.balance_after) txRow.counterparty_balance_after = input.counterparty.balance_after;
 
-  const result = await withTransaction(
-    ctx,
-    async (tx) => {
-      await transactionRows.lockSubject(tx, ctx, input.subject.reference);
-      const again = await transactionRows.byReference(tx, ctx, input.reference);
-      if (again) return repeat(again, input);
+  // A subject's evaluations run one at a time (its aggregates are read, then its row written). They wait
+  // in an in-process queue, holding no pool connection, so a burst on one subject never starves the pool
+  // for other subjects; the advisory lock inside the short write transaction serialises across processes.
+  const result = await subjectQueue(ctx.db).run(subjectKey(ctx, input.subject.reference), () =>
+    withTransaction(
+      ctx,
+      async (tx) => {
+        await transactionRows.lockSubject(tx, ctx, input.subject.reference);
+        const again = await transactionRows.byReference(tx, ctx, input.reference);
+        if (again) return repeat(again, input);
 
-      let evaluation: Evaluation | null = null;
-      if (compiled) {
-        const needed = new Set(requiredAggregates(compiled).map((a) => a.key));
-        const agg = await computeTransactionAggregates(
-          tx,
-          ctx,
-          compiled.aggregates.filter((p) => needed.has(p.key)),
-          txRow,
-        );
-        const snoozed = await ruleRows.snoozedFor(tx, ctx, input.subject.reference, new Date());
-        evaluation = evaluate(
-          compiled,
-          {
-            tx: {
-              id,
-              reference: input.reference,
-              occurred_at: at.getTime(),
-              amount: input.amount,
-              currency: input.currency,
-              direction: input.direction,
-              type: txRow.type,
-              channel: input.channel,
-              country,
-              account: input.account,
-              device: input.device,
-              ip: input.ip,
-              wallet: wallet ?? undefined,
-              chain: input.crypto?.chain,
-              balance_before: input.balance_before,
-              balance_after: input.balance_after,
-              metadata: input.metadata ?? {},
+        let evaluation: Evaluation | null = null;
+        if (compiled) {
+          const needed = new Set(requiredAggregates(compiled).map((a) => a.key));
+          const agg = await computeTransactionAggregates(
+            tx,
+            ctx,
+            compiled.aggregates.filter((p) => needed.has(p.key)),
+            txRow,
+          );
+          const snoozed = await ruleRows.snoozedFor(tx, ctx, input.subject.reference, new Date());
+          evaluation = evaluate(
+            compiled,
+            {
+              tx: {
+                id,
+                reference: input.reference,
+                occurred_at: at.getTime(),
+                amount: input.amount,
+                currency: input.currency,
+                direction: input.direction,
+                type: txRow.type,
+                channel: input.channel,
+                country,
+                account: input.account,
+                device: input.device,
+                ip: input.ip,
+                wallet: wallet ?? undefined,
+                chain: input.crypto?.chain,
+                balance_before: input.balance_before,
+                balance_after: input.balance_after,
+                metadata: input.metadata ?? {},
+              },
+              ...known,
+              agg,
             },
-            subject: { reference: input.subject.reference, type: input.subject.type, country: input.subject.country },
-            counterparty: input.counterparty ? { ...input.counterparty } : undefined,
-            agg,
-          },
-          { snoozed },
-        );
-      }
+            { snoozed },
+          );
+        }
 
-      const alerts: { id: string; kind: string; severity: string; case_id: string; deduplicated: boolean }[] = [];
-      if (evaluation && compiled) {
-        const byId = new Map(compiled.rules.map((r) => [r.rule.id, r.rule]));
-        if (evaluation.status !== 'approved') {
-          for (const o of evaluation.outcomes.filter((x) => x.outcome === 'hit')) {
+        const alerts: { id: string; kind: string; severity: string; case_id: string; deduplicated: boolean }[] = [];
+        if (evaluation && compiled) {
+          const byId = new Map(compiled.rules.map((r) => [r.rule.id, r.rule]));
+          if (evaluation.status !== 'approved') {
+            for (const o of evaluation.outcomes.filter((x) => x.outcome === 'hit')) {
+              const rule = byId.get(o.rule_id)!;
+              const r = await raiseAlert(tx, ctx, {
+                kind: 'transaction_rule',
+                severity: rule.severity,
+                subjectType: 'customer',
+                subjectId: input.subject.reference,
+                subjectReference: input.subject.reference,
+                title: `${rule.name} (${evaluation.status})`,
+                details: {
+                  transaction_id: id,
+                  reference: input.reference,
+                  status: evaluation.status,
+                  score: evaluation.score,
+                  ruleset_version: evaluation.ruleset_version,
+                  rule_id: rule.id,
+                  rule_key: rule.key,
+                  values_used: o.values_used,
+                },
+                dedupeKey: rule.id,
+                cooldownSeconds: TRANSACTION_ALERT_COOLDOWN_S,
+              });
+              alerts.push({
+                id: r.alert.id,
+                kind: r.alert.kind,
+                severity: r.alert.severity,
+                case_id: r.caseId,
+                deduplicated: r.deduplicated,
+              });
+            }
+          }
+          for (const o of evaluation.outcomes.filter((x) => x.outcome === 'error')) {
             const rule = byId.get(o.rule_id)!;
             const r = await raiseAlert(tx, ctx, {
-              kind: 'transaction_rule',
-              severity: rule.severity,
-              subjectType: 'customer',
-              subjectId: input.subject.reference,
-              subjectReference: input.subject.reference,
-              title: `${rule.name} (${evaluation.status})`,
+              kind: 'rule_error',
+              severity: 'medium',
+              subjectType: 'rule',
+              subjectId: rule.id,
+              subjectReference: null,
+              title: `Rule ${rule.key} failed to evaluate: ${o.error?.code ?? 'error'}`,
               details: {
                 transaction_id: id,
-                reference: input.reference,
-                status: evaluation.status,
-                score: evaluation.score,
-                ruleset_version: evaluation.ruleset_version,
                 rule_id: rule.id,
                 rule_key: rule.key,
-                values_used: o.values_used,
+                ruleset_version: evaluation.ruleset_version,
+                error: o.error ?? null,
               },
-              dedupeKey: rule.id,
-              cooldownSeconds: TRANSACTION_ALERT_COOLDOWN_S,
+              cooldownSeconds: RULE_ERROR_COOLDOWN_S,
             });
             alerts.push({
               id: r.alert.id,
@@ -169,88 +216,68 @@ export async function createTransaction({
             });
           }
         }
-        for (const o of evaluation.outcomes.filter((x) => x.outcome === 'error')) {
-          const rule = byId.get(o.rule_id)!;
-          const r = await raiseAlert(tx, ctx, {
-            kind: 'rule_error',
-            severity: 'medium',
-            subjectType: 'rule',
-            subjectId: rule.id,
-            subjectReference: null,
-            title: `Rule ${rule.key} failed to evaluate: ${o.error?.code ?? 'error'}`,
-            details: {
-              transaction_id: id,
-              rule_id: rule.id,
-              rule_key: rule.key,
-              ruleset_version: evaluation.ruleset_version,
-              error: o.error ?? null,
-            },
-            cooldownSeconds: RULE_ERROR_COOLDOWN_S,
-          });
-          alerts.push({ id: r.alert.id, kind: r.alert.kind, severity: r.alert.severity, case_id: r.caseId, deduplicated: r.deduplicated });
-        }
-      }
 
-      const row: NewTransaction = {
-        id,
-        reference: input.reference,
-        occurred_at: at,
-        amount: input.amount,
-        currency: input.currency,
-        direction: input.direction,
-        type: txRow.type!,
-        channel: input.channel ?? null,
-        subject_reference: input.subject.reference,
-        subject: {
-          ...(input.subject.type ? { type: input.subject.type } : {}),
-          ...(input.subject.country ? { country: input.subject.country } : {}),
-        },
-        counterparty_key: cpKey,
-        account: input.account ?? null,
-        wallet,
-        device: input.device ?? null,
-        ip: input.ip ?? null,
-        country: country ?? null,
-        balance_after: input.counterparty?.balance_after ?? null,
-        counterparty: input.counterparty ?? null,
-        crypto: input.crypto ?? null,
-        metadata: input.metadata ?? {},
-        source: 'api',
-        label_suspicious: null,
-        status: evaluation?.status ?? 'approved',
-        score: String(evaluation?.score ?? 0),
-        ruleset_version: evaluation?.ruleset_version ?? null,
-        evaluation: { rules: evaluation?.outcomes ?? [], alerts },
-      };
-      const stored = await transactionRows.insert(tx, ctx, row);
-      if (!stored) throw conflict('A transaction with this reference is being stored; retry.', 'reference');
-      await transactionRows.addToRollup(tx, ctx, {
-        subject: row.subject_reference,
-        occurredAt: at,
-        direction: row.direction,
-        currency: row.currency,
-        amount: row.amount,
-      });
-      const transaction = toTransaction(stored);
-      await enqueueEvent(tx, ctx, {
-        type: 'transaction.evaluated',
-        resourceType: 'transaction',
-        resourceId: id,
-        data: {
+        const row: NewTransaction = {
           id,
-          reference: transaction.reference,
-          subject_reference: transaction.subject.reference,
-          status: transaction.status,
-          score: transaction.score,
-          ruleset_version: transaction.ruleset_version,
-          hits: transaction.rules.filter((r) => r.outcome === 'hit').map((r) => r.key),
-          alert_ids: alerts.filter((a) => !a.deduplicated).map((a) => a.id),
-        },
-      });
-      await recordUsage(tx, ctx, 'transactions', 'evaluation', id);
-      return { created: true, transaction };
-    },
-    { response: (r) => r.transaction },
+          reference: input.reference,
+          occurred_at: at,
+          amount: input.amount,
+          currency: input.currency,
+          direction: input.direction,
+          type: txRow.type!,
+          channel: input.channel ?? null,
+          subject_reference: input.subject.reference,
+          subject: {
+            ...(input.subject.type ? { type: input.subject.type } : {}),
+            ...(input.subject.country ? { country: input.subject.country } : {}),
+          },
+          counterparty_key: cpKey,
+          account: input.account ?? null,
+          wallet,
+          device: input.device ?? null,
+          ip: input.ip ?? null,
+          country: country ?? null,
+          balance_after: input.counterparty?.balance_after ?? null,
+          counterparty: input.counterparty ?? null,
+          crypto: input.crypto ?? null,
+          metadata: input.metadata ?? {},
+          source: 'api',
+          label_suspicious: null,
+          status: evaluation?.status ?? 'approved',
+          score: String(evaluation?.score ?? 0),
+          ruleset_version: evaluation?.ruleset_version ?? null,
+          evaluation: { rules: evaluation?.outcomes ?? [], alerts },
+        };
+        const stored = await transactionRows.insert(tx, ctx, row);
+        if (!stored) throw conflict('A transaction with this reference is being stored; retry.', 'reference');
+        await transactionRows.addToRollup(tx, ctx, {
+          subject: row.subject_reference,
+          occurredAt: at,
+          direction: row.direction,
+          currency: row.currency,
+          amount: row.amount,
+        });
+        const transaction = toTransaction(stored);
+        await enqueueEvent(tx, ctx, {
+          type: 'transaction.evaluated',
+          resourceType: 'transaction',
+          resourceId: id,
+          data: {
+            id,
+            reference: transaction.reference,
+            subject_reference: transaction.subject.reference,
+            status: transaction.status,
+            score: transaction.score,
+            ruleset_version: transaction.ruleset_version,
+            hits: transaction.rules.filter((r) => r.outcome === 'hit').map((r) => r.key),
+            alert_ids: alerts.filter((a) => !a.deduplicated).map((a) => a.id),
+          },
+        });
+        await recordUsage(tx, ctx, 'transactions', 'evaluation', id);
+        return { created: true, transaction };
+      },
+      { response: (r) => r.transaction },
+    ),
   );
   return result;
 }

@@ -5,3 +5,4 @@ export { backtestJobHandlers, runBacktest } from './backtest.js';
 export { importTransactions } from './import-transactions.js';
 export { runTransactionsImport, TRANSACTIONS_USAGE } from './import-cli.js';
 export { TRANSACTION_EVENTS } from './events.js';
+export { derivedIndexJobHandlers, TRANSACTIONS_RECURRING } from './derived-indexes.js';

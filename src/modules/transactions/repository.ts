@@ -126,6 +126,15 @@ export const transactionRows = {
     return rows[0] ?? null;
   },
 
+  /** When the subject's first stored transaction happened (null when none): the rule context's relationship age. */
+  async firstSeen(db: Queryable, t: Tenant, subject: string): Promise<Date | null> {
+    const rows = await db.query<{ first: Date | null }>(
+      'SELECT min(occurred_at) AS first FROM transactions WHERE account_id = $1 AND environment = $2 AND subject_reference = $3',
+      [t.accountId, t.environment, subject],
+    );
+    return rows[0]?.first ?? null;
+  },
+
   /** Serialises the evaluations of one subject (its aggregates are read, then its row written). */
   async lockSubject(tx: Queryable, t: Tenant, subject: string): Promise<void> {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 13))', [
@@ -396,5 +405,23 @@ export const backtestRows = {
          finished_at = CASE WHEN $2 IN ('succeeded', 'failed') THEN now() ELSE finished_at END WHERE id = $1`,
       [id, state, result === null ? null : JSON.stringify(result), error],
     );
+  },
+};
+
+/** The derived history indexes (txn_agg_*) on transactions in the current schema (derived-indexes.ts). */
+export const derivedIndexRows = {
+  async list(db: Queryable): Promise<{ name: string; valid: boolean }[]> {
+    return db.query<{ name: string; valid: boolean }>(
+      `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i
+         JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class tbl ON tbl.oid = i.indrelid
+         JOIN pg_namespace n ON n.oid = tbl.relnamespace
+        WHERE tbl.relname = 'transactions' AND n.nspname = current_schema() AND c.relname LIKE 'txn\\_agg\\_%'
+        ORDER BY c.relname`,
+    );
+  },
+  /** Drops one (CONCURRENTLY on PostgreSQL: no lock against writers; never inside a transaction). */
+  async drop(db: Queryable, name: string, concurrently: boolean): Promise<void> {
+    if (!/^txn_agg_[a-z_]+$/.test(name)) throw new Error(`not a derived index name: ${name}`);
+    await db.query(`DROP INDEX ${concurrently ? 'CONCURRENTLY ' : ''}IF EXISTS ${name}`);
   },
 };

@@ -11,7 +11,7 @@ import { transactionRows } from './repository.js';
 import { toTransaction } from './present.js';
 
 /** KYT: transactions evaluated against the published rule set. */
-export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
+export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Transactions'];
 
@@ -31,7 +31,7 @@ export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app)
     },
     async (req, reply) => {
       reply.code(201); // before the verb: the stored idempotent response records the status
-      const r = await createTransaction({ ctx: req.ctx, input: req.body });
+      const r = await createTransaction({ ctx: req.ctx, sealer: deps.sealer, input: req.body });
       if (!r.created) reply.code(200);
       return r.transaction;
     },

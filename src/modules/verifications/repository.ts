@@ -156,6 +156,40 @@ export const sessions = {
     );
     return r!;
   },
+  /**
+   * What verification knows of a subject reference (the KYT rule context's `subject`): the latest
+   * decided session (decision, risk band, country, type) and when the reference was first seen.
+   */
+  async standingOf(
+    db: Queryable,
+    t: Tenant,
+    subjectReference: string,
+  ): Promise<{
+    decision: string | null;
+    risk_band: string | null;
+    subject_country: string | null;
+    subject_type: string | null;
+    session_id: string | null;
+    first_seen: Date | null;
+  }> {
+    const [r] = await db.query<{
+      decision: string | null;
+      risk_band: string | null;
+      subject_country: string | null;
+      subject_type: string | null;
+      session_id: string | null;
+      first_seen: Date | null;
+    }>(
+      `SELECT d.decision, d.risk_band, d.subject_country, d.subject_type, d.id AS session_id, f.first_seen
+       FROM (SELECT min(created_at) AS first_seen FROM sessions WHERE account_id = $1 AND environment = $2 AND subject_reference = $3) f
+       LEFT JOIN LATERAL (
+         SELECT id, decision, risk_band, subject_country, subject_type FROM sessions
+         WHERE account_id = $1 AND environment = $2 AND subject_reference = $3 AND decision IS NOT NULL
+         ORDER BY decided_at DESC NULLS LAST, id DESC LIMIT 1) d ON true`,
+      [t.accountId, t.environment, subjectReference],
+    );
+    return r!;
+  },
   async lock(tx: Queryable, t: Tenant, id: string): Promise<SessionRow | null> {
     const rows = await tx.query<SessionRow>('SELECT * FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3 FOR UPDATE', [
       t.accountId,

@@ -170,6 +170,15 @@ export const checks = {
     ]);
     return rows[0] ?? null;
   },
+  /** The latest completed check of a type for a subject reference (the KYT rule context reads screenings). */
+  async latestOfSubject(db: Queryable, t: Tenant, type: string, subjectReference: string): Promise<CheckRow | null> {
+    const rows = await db.query<CheckRow>(
+      `SELECT * FROM checks WHERE account_id = $1 AND environment = $2 AND subject_reference = $3 AND type = $4
+         AND completed_at IS NOT NULL AND redacted_at IS NULL ORDER BY completed_at DESC, id DESC LIMIT 1`,
+      [t.accountId, t.environment, subjectReference, type],
+    );
+    return rows[0] ?? null;
+  },
   async mediaFor(db: Queryable, checkIds: string[]): Promise<Map<string, MediaRow[]>> {
     const out = new Map<string, MediaRow[]>();
     if (checkIds.length === 0) return out;

@@ -1,0 +1,205 @@
+import type { Queryable } from '../../platform/db.js';
+import type { Environment } from '../../platform/context.js';
+import type { Sealer } from '../../platform/crypto.js';
+import { readsPath, type RuleContextInput } from '../../engines/rules/index.js';
+import { businessByReference, type BusinessRow } from '../businesses/index.js';
+import { checks, RESULT_PURPOSE } from '../checks/index.js';
+import { listMembership } from '../lists/index.js';
+import { sessions } from '../verifications/index.js';
+import { latestWalletScreening, type WalletRuleContext } from '../wallets/index.js';
+import { transactionRows } from './repository.js';
+import type { CreateTransaction } from './schemas.js';
+
+type Tenant = { accountId: string; environment: Environment };
+type Plain = Record<string, unknown>;
+const DAY_MS = 86_400_000;
+const LEVEL_RANK: Record<string, number> = { '': 0, low: 1, medium: 2, high: 3, severe: 4 };
+
+export type LoadedContext = Pick<RuleContextInput, 'subject' | 'counterparty' | 'wallet' | 'lists'>;
+
+/**
+ * The parts of the rule context that come from other modules, read before the write transaction (no
+ * lock held) and only for the paths the evaluated rules read (`requiredContext`): a rule set that reads
+ * only `tx` and `agg` costs no query here.
+ * - subject: the latest decided verification session of the subject reference (decision, risk band,
+ *   country, type), its business record (by reference), whether its latest screening matched a PEP
+ *   data set, and the age of the relationship (first session, business record or stored transaction).
+ * - counterparty: the request's fields, `internal` (Verity knows the reference as a subject) and the
+ *   latest screening Verity holds for the counterparty reference (a sanctions_pep check, else the
+ *   screening of a business record with that reference). Verity does not screen here: it is not free.
+ * - wallet: the latest wallet screening of each address in the transaction (crypto.wallet and
+ *   counterparty.wallet), the riskiest one.
+ * - lists: allow/block list membership of the subject and counterparty references, the counterparty
+ *   name, the addresses and the IP address.
+ */
+export async function loadRuleContext(
+  db: Queryable,
+  t: Tenant,
+  sealer: Sealer,
+  input: CreateTransaction,
+  paths: readonly string[],
+  at: Date,
+): Promise<LoadedContext> {
+  const reads = (field: string) => readsPath(paths, field);
+  const [subject, counterparty, wallet, lists] = await Promise.all([
+    reads('subject') ? subjectContext(db, t, sealer, input, paths, at) : undefined,
+    reads('counterparty') ? counterpartyContext(db, t, sealer, input, paths) : undefined,
+    reads('wallet') ? walletContext(db, t, input) : undefined,
+    reads('lists') ? listsContext(db, t, sealer, input) : undefined,
+  ]);
+  const out: LoadedContext = {};
+  out.subject = subject ?? { reference: input.subject.reference, type: input.subject.type, country: input.subject.country };
+  out.counterparty = counterparty ?? (input.counterparty ? { ...input.counterparty } : undefined);
+  if (wallet) out.wallet = wallet;
+  if (lists) out.lists = lists;
+  return out;
+}
+
+function daysBetween(from: Date | null | undefined, to: Date): number {
+  return from ? Math.max(0, Math.floor((to.getTime() - from.getTime()) / DAY_MS)) : 0;
+}
+
+function businessContext(b: BusinessRow, at: Date): Plain {
+  const d = b.data as Record<string, string | undefined>;
+  const inc = d.incorporationDate ? new Date(`${d.incorporationDate}T00:00:00Z`) : null;
+  return {
+    registered: b.source !== 'manual',
+    legal_form: d.legalForm ?? '',
+    incorporation_country: d.jurisdiction ?? d.country ?? '',
+    industry: d.industry ?? '',
+    age_days: inc && Number.isFinite(inc.getTime()) ? daysBetween(inc, at) : 0,
+  };
+}
+
+async function subjectContext(
+  db: Queryable,
+  t: Tenant,
+  sealer: Sealer,
+  input: CreateTransaction,
+  paths: readonly string[],
+  at: Date,
+): Promise<Plain> {
+  const ref = input.subject.reference;
+  const reads = (f: string) => readsPath(paths, `subject.${f}`);
+  const [standing, business, firstTx, screening] = await Promise.all([
+    sessions.standingOf(db, t, ref),
+    reads('business') || reads('type') || reads('country') || reads('relationship_days') ? businessByReference(db, t, ref) : undefined,
+    reads('relationship_days') ? transactionRows.firstSeen(db, t, ref) : null,
+    reads('pep') ? checks.latestOfSubject(db, t, 'sanctions_pep', ref) : null,
+  ]);
+  const firstSeen = [standing.first_seen, business?.created_at ?? null, firstTx]
+    .filter((d): d is Date => d !== null)
+    .sort((a, b) => a.getTime() - b.getTime())[0];
+  let pep = false;
+  if (screening?.result_sealed && screening.status === 'match') {
+    const hits = screeningHits(sealer, screening.result_sealed);
+    pep = hits.some((h) => (h.datasets ?? []).includes('pep'));
+  }
+  return {
+    reference: ref,
+    type: input.subject.type ?? (business ? 'business' : (standing.subject_type ?? '')),
+    kyc_decision: standing.decision ?? '',
+    risk_band: standing.risk_band ?? '',
+    country:
+      input.subject.country ??
+      standing.subject_country ??
+      (business ? (businessContext(business, at).incorporation_country as string) : ''),
+    relationship_days: daysBetween(firstSeen, at),
+    pep,
+    business: business ? businessContext(business, at) : undefined,
+  };
+}
+
+interface Hit {
+  source?: string;
+  datasets?: string[];
+  score?: number;
+}
+
+function screeningHits(sealer: Sealer, sealed: string): Hit[] {
+  const p = JSON.parse(sealer.open(RESULT_PURPOSE, sealed)) as { result?: { hits?: Hit[] } };
+  return p.result?.hits ?? [];
+}
+
+async function counterpartyContext(
+  db: Queryable,
+  t: Tenant,
+  sealer: Sealer,
+  input: CreateTransaction,
+  paths: readonly string[],
+): Promise<Plain | undefined> {
+  const c = input.counterparty;
+  if (!c) return undefined;
+  const out: Plain = { ...c };
+  const ref = c.reference;
+  if (!ref) return out;
+  const reads = (f: string) => readsPath(paths, `counterparty.${f}`);
+  const [check, business, standing, firstTx] = await Promise.all([
+    reads('screening') ? checks.latestOfSubject(db, t, 'sanctions_pep', ref) : null,
+    reads('screening') ? businessByReference(db, t, ref) : undefined,
+    reads('internal') ? sessions.standingOf(db, t, ref) : null,
+    reads('internal') ? transactionRows.firstSeen(db, t, ref) : null,
+  ]);
+  out.internal = Boolean(standing?.first_seen || firstTx);
+  const businessScreening = business?.screening as
+    { screened_at?: string; status?: string; parties?: { score?: number; hits?: Hit[] }[] } | null | undefined;
+  const checkAt = check?.completed_at?.getTime() ?? -Infinity;
+  const businessAt = businessScreening?.screened_at ? Date.parse(businessScreening.screened_at) : -Infinity;
+  if (check && checkAt >= businessAt) {
+    const hits = check.result_sealed ? screeningHits(sealer, check.result_sealed) : [];
+    out.screening = {
+      status: check.status,
+      score: check.score ?? 0,
+      lists: [...new Set(hits.flatMap((h) => (h.source ? [h.source] : [])))].sort(),
+      check_id: check.id,
+    };
+  } else if (businessScreening?.status) {
+    const parties = businessScreening.parties ?? [];
+    out.screening = {
+      status: businessScreening.status,
+      score: Math.max(0, ...parties.map((p) => p.score ?? 0)),
+      lists: [...new Set(parties.flatMap((p) => (p.hits ?? []).flatMap((h) => (h.source ? [h.source] : []))))].sort(),
+      business_id: business!.id,
+    };
+  }
+  return out;
+}
+
+/** The riskiest latest screening among the transaction's addresses (sanctioned, then level, then score). */
+async function walletContext(db: Queryable, t: Tenant, input: CreateTransaction): Promise<Plain | undefined> {
+  const addresses = [...new Set([input.crypto?.wallet, input.counterparty?.wallet].filter((a): a is string => Boolean(a)))];
+  if (addresses.length === 0) return undefined;
+  const found = (await Promise.all(addresses.map((a) => latestWalletScreening(db, t, a, input.crypto?.chain)))).filter(
+    (w): w is WalletRuleContext => w !== null,
+  );
+  if (found.length === 0) return { screened: false, address: addresses[0] };
+  found.sort(
+    (a, b) =>
+      Number(b.sanctioned) - Number(a.sanctioned) ||
+      (LEVEL_RANK[b.risk] ?? 0) - (LEVEL_RANK[a.risk] ?? 0) ||
+      b.score - a.score ||
+      Number(b.screened) - Number(a.screened),
+  );
+  return { ...found[0] };
+}
+
+async function listsContext(db: Queryable, t: Tenant, sealer: Sealer, input: CreateTransaction): Promise<Plain> {
+  const c = input.counterparty;
+  const probes: { kind: string; value: string; role: string }[] = [{ kind: 'subject', value: input.subject.reference, role: 'subject' }];
+  if (c?.reference) probes.push({ kind: 'subject', value: c.reference, role: 'counterparty' });
+  if (c?.name) probes.push({ kind: 'name', value: c.name, role: 'counterparty' });
+  for (const w of [input.crypto?.wallet, c?.wallet]) if (w) probes.push({ kind: 'wallet_address', value: w, role: 'wallet' });
+  if (input.ip) probes.push({ kind: 'ip_address', value: input.ip, role: 'ip' });
+  const hits = await listMembership(db, t, sealer, probes, input.subject.reference);
+  const on = (list: string, role: string) =>
+    hits.some((h) => h.list === list && probes.some((p) => p.role === role && p.kind === h.kind && p.value === h.value));
+  return {
+    subject_allowed: on('allowlist', 'subject'),
+    subject_blocked: on('blocklist', 'subject'),
+    counterparty_allowed: on('allowlist', 'counterparty'),
+    counterparty_blocked: on('blocklist', 'counterparty'),
+    wallet_blocked: on('blocklist', 'wallet'),
+    ip_blocked: on('blocklist', 'ip'),
+    names: [...new Set(hits.map((h) => `${h.list}:${h.kind}`))].sort(),
+  };
+}

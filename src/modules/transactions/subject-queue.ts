@@ -1,0 +1,43 @@
+import type { Db } from '../../platform/db.js';
+
+/**
+ * Runs tasks one after the other per key, in arrival order, without holding anything while they wait:
+ * a waiting task is a promise in memory, not a pool connection. Different keys run concurrently.
+ * A task runs after its predecessor settles, whether that succeeded or failed.
+ */
+export class KeyedQueue {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const result = previous.then(task);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+
+  /** Keys with a task running or waiting (memory is released when a key's last task settles). */
+  get activeKeys(): number {
+    return this.tails.size;
+  }
+}
+
+// One queue per database handle: the serialisation is per subject within a process; across processes
+// the advisory transaction lock in the write transaction does the rest (at most one waiter per process).
+const queues = new WeakMap<Db, KeyedQueue>();
+
+export function subjectQueue(db: Db): KeyedQueue {
+  let q = queues.get(db);
+  if (!q) queues.set(db, (q = new KeyedQueue()));
+  return q;
+}
+
+export function subjectKey(t: { accountId: string; environment: string }, subject: string): string {
+  return JSON.stringify([t.accountId, t.environment, subject]);
+}
