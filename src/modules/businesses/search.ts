@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from '../../platform/pagination.js';
 import { compareNames } from '../../engines/screening/name-score.js';
 import { prepareName } from '../../engines/screening/normalize.js';
 import type { EntityRecord } from '../../providers/registries/index.js';
-import { nameTokens } from './registry-import.js';
+import { nameTokens } from './name-tokens.js';
 import { registryRecords, type StoredRecord } from './registry-repository.js';
 import type { SearchBusinesses } from './schemas.js';
 import { registryFields } from './view.js';
