@@ -13,6 +13,8 @@ import { businesses, type BusinessRow } from './repository.js';
 import type { Business, CreateBusiness } from './schemas.js';
 import { screenBusiness, type BusinessScreening } from './screen.js';
 import { businessView, ownershipHash } from './view.js';
+import { fetchLiveEntry, type LiveRegistries } from './live.js';
+import { notifyOwnershipChanges } from './ownership-events.js';
 
 export interface Prepared {
   existing?: BusinessRow;
@@ -34,6 +36,7 @@ export async function prepareBusiness(
   ctx: RequestContext,
   input: CreateBusiness,
   screening: { sealer: Sealer; cache: ScreeningIndexCacheLike },
+  live?: LiveRegistries,
 ): Promise<Prepared> {
   if (input.manual && (input.source || input.source_ref))
     throw invalid('manual', 'Give either source and source_ref, or manual, not both.');
@@ -64,7 +67,13 @@ export async function prepareBusiness(
   if (!input.source_ref) throw invalid('source_ref', 'source_ref is required with source.');
   const existing = await businesses.bySourceRef(ctx.db, ctx, input.source, input.source_ref);
   if (existing) return { existing, insert: { ...existing, screening: null }, batches: [] };
-  const e = await registryRecords.entity(ctx.db, input.source, input.source_ref);
+  let e = await registryRecords.entity(ctx.db, input.source, input.source_ref);
+  if (!e && live?.bySource.has(input.source)) {
+    // Not imported: the live API's answer is stored as a batch of its own, then read like any import.
+    const fetched = await fetchLiveEntry(ctx.db, live, input.source, input.source_ref);
+    if (!fetched.unchanged) await notifyOwnershipChanges(ctx.db, { ...fetched.ownershipChanged, batchId: fetched.batch!.id });
+    e = await registryRecords.entity(ctx.db, input.source, input.source_ref);
+  }
   if (!e) throw notFound(`${input.source} registry record`, 'source_ref');
   const loaded = await loadGraph(ctx.db, input.source, input.source_ref);
   loaded.batchIds.add(e.batch_id);

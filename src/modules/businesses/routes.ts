@@ -10,10 +10,12 @@ import { getUbos } from './ubos.js';
 import { indexCacheFor, retainTextChecks } from './deps.js';
 import { attachDocument } from './documents.js';
 import { exportBods } from './export-bods.js';
+import { liveRegistries } from './live.js';
 import { Type } from '@sinclair/typebox';
 
 export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const screening = { sealer: deps.sealer, cache: indexCacheFor(deps.db, deps.config.checks.screening.indexRefreshMs) };
+  const live = liveRegistries(deps.config.businesses);
   const text = retainTextChecks();
   app.addHook('onClose', text.release);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -33,7 +35,7 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, {
         response: { 200: SearchPage, ...standardErrors },
       },
     },
-    async (req) => searchBusinesses(req.ctx, req.body),
+    async (req) => searchBusinesses(req.ctx, req.body, live),
   );
 
   r.post(
@@ -51,7 +53,7 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, {
       },
     },
     async (req, reply) => {
-      const prepared = await prepareBusiness(req.ctx, req.body, screening);
+      const prepared = await prepareBusiness(req.ctx, req.body, screening, live);
       reply.code(prepared.existing ? 200 : 201);
       return prepared.existing ? getBusiness(req.ctx, prepared.existing.id) : createBusiness(req.ctx, req.body, prepared);
     },

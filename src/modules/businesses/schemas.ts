@@ -54,6 +54,12 @@ export const SearchBusinesses = Type.Object(
     country: Type.Optional(CountryCode('Only businesses registered in this country (ISO 3166-1 alpha-2).')),
     sources: Type.Optional(Type.Array(Source, { minItems: 1, maxItems: 3, uniqueItems: true })),
     include_inactive: Type.Optional(Type.Boolean({ description: 'Include dissolved, inactive and lapsed records (default false).' })),
+    live: Type.Optional(
+      Type.Boolean({
+        description:
+          "Also ask the registries' live APIs the operator enabled (GLEIF, Companies House) for the wanted sources (default true; false: imported data only).",
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     cursor: Type.Optional(
       Type.String({ minLength: 1, maxLength: 2000, description: 'next_cursor of the previous page, with the same search.' }),
@@ -89,10 +95,25 @@ export const SearchResult = Type.Object(
       matched_on: Type.Array(Type.Union([Type.Literal('lei'), Type.Literal('registration_number'), Type.Literal('name')])),
       matched_name: Str('The name or other name that matched the query.'),
     }),
+    origin: Type.Union([Type.Literal('imported'), Type.Literal('live')], {
+      description:
+        "imported: from an imported registry file; live: from the registry's live API just now (creating a record from it fetches and stores the entry).",
+    }),
   },
   { title: 'BusinessSearchResult' },
 );
-export const SearchPage = Type.Object({ data: Type.Array(SearchResult), next_cursor: Nullable(Type.String()) });
+export const SearchPage = Type.Object({
+  data: Type.Array(SearchResult),
+  next_cursor: Nullable(Type.String()),
+  live: Type.Array(
+    Type.Object({
+      source: Source,
+      status: Type.Union([Type.Literal('ok'), Type.Literal('timeout'), Type.Literal('rate_limited'), Type.Literal('unavailable')]),
+      results: Type.Integer({ minimum: 0 }),
+    }),
+    { description: 'The live registry APIs asked for this page and how each answered (empty when none is enabled or live is false).' },
+  ),
+});
 
 // ---- create ----
 
