@@ -18,6 +18,7 @@ import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
 import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
 import { backtestJobHandlers } from '../modules/transactions/index.js';
+import { businessJobHandlers, BUSINESSES_RECURRING } from '../modules/businesses/index.js';
 import { Sealer } from '../platform/crypto.js';
 import type { Config } from '../config.js';
 
@@ -75,6 +76,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
       }),
     }),
     ...backtestJobHandlers(deps.db),
+    ...businessJobHandlers(deps.db, sealerOf, deps.config.checks.screening.indexRefreshMs),
   };
 }
 
@@ -107,6 +109,7 @@ export function recurringJobs(config: Config): { queue: string; everyMs: number 
     ...VERIFICATION_RECURRING,
     ...RETENTION_RECURRING,
     ...WALLETS_RECURRING,
+    ...BUSINESSES_RECURRING,
   ];
 }
 

@@ -20,6 +20,7 @@ export const QUEUES = {
   travelRuleScreen: 'travel_rule.screen',
   walletsRescreen: 'wallets.rescreen',
   rulesBacktest: 'rules.backtest',
+  businessesRescreen: 'businesses.rescreen',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -15,7 +15,11 @@ export const businessesConfig = section(
     companiesHouseApiEnabled: Var.bool('KYB_COMPANIES_HOUSE_API_ENABLED', false),
     companiesHouseApiUrl: Var.url('KYB_COMPANIES_HOUSE_API_URL', ['https:', 'http:']),
     /** The Companies House API key (sent as the basic-auth user; never logged or echoed). */
-    companiesHouseApiKey: Var.text('KYB_COMPANIES_HOUSE_API_KEY', { secret: true, pattern: '^\\S{8,200}$', hint: 'must be the API key (8-200 characters, no spaces)' }),
+    companiesHouseApiKey: Var.text('KYB_COMPANIES_HOUSE_API_KEY', {
+      secret: true,
+      pattern: '^\\S{8,200}$',
+      hint: 'must be the API key (8-200 characters, no spaces)',
+    }),
     /** Calls a minute to Companies House (it allows 600 per 5 minutes per key). */
     companiesHouseApiPerMinute: Var.int('KYB_COMPANIES_HOUSE_API_PER_MINUTE', 120, 1, 6000),
     /** Time limit of one live lookup (a search's live part, or the fetch at creation), in ms. */

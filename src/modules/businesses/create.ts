@@ -6,7 +6,8 @@ import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { withTransaction } from '../../platform/transaction.js';
 import type { EntityRecord } from '../../providers/registries/index.js';
-import { raiseAlert, type ScreeningIndexCacheLike } from './deps.js';
+import type { ScreeningIndexCacheLike } from './deps.js';
+import { raiseScreeningHit } from './screening-hits.js';
 import { loadGraph, singleNodeGraph, type LoadedGraph } from './graph.js';
 import { registryBatches, registryRecords, type BatchRow } from './registry-repository.js';
 import { businesses, type BusinessRow } from './repository.js';
@@ -113,28 +114,7 @@ export async function createBusiness(ctx: RequestContext, input: CreateBusiness,
       data: { id: row.id, reference: row.reference, source: row.source, source_ref: row.source_ref, name: row.name },
     });
     const s = p.insert.screening;
-    if (s && (s.status === 'match' || s.status === 'potential_match')) {
-      const hits = s.parties.filter((x) => x.status === 'match' || x.status === 'potential_match');
-      const data = {
-        id: row.id,
-        reference: row.reference,
-        status: s.status,
-        parties: hits.map((h) => ({ node_id: h.node_id, name: h.name, status: h.status, score: h.score })),
-        ofac_50_percent_rule: s.sanctions_exposure.ofac_50_percent_rule,
-        controlled_by_listed: s.sanctions_exposure.controlled_by_listed,
-      };
-      await enqueueEvent(tx, ctx, { type: 'business.screening_hit', resourceType: 'business', resourceId: row.id, data });
-      await raiseAlert(tx, ctx, {
-        kind: 'business_screening',
-        severity: s.status === 'match' || s.sanctions_exposure.ofac_50_percent_rule !== 'not_met' ? 'high' : 'medium',
-        subjectType: 'business',
-        subjectId: row.id,
-        subjectReference: row.reference,
-        title: `Screening ${s.status === 'match' ? 'match' : 'potential match'} for ${row.name} or its parties`,
-        details: data,
-        dedupeKey: hits.map((h) => h.node_id).join(','),
-      });
-    }
+    if (s && (s.status === 'match' || s.status === 'potential_match')) await raiseScreeningHit(tx, ctx, row, s, 'created');
     return view;
   });
 }

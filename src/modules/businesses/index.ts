@@ -3,3 +3,4 @@ export { REGISTRIES_USAGE, runRegistriesCommand } from './registry-cli.js';
 export { importRegistryFile, type ImportOutcome } from './registry-import.js';
 export { businessesModule } from './routes.js';
 export { BUSINESS_EVENTS } from './events.js';
+export { businessJobHandlers, BUSINESSES_RECURRING, rescreenBusinessesOnListUpdate } from './rescreen.js';

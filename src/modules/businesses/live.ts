@@ -38,7 +38,13 @@ export interface LiveAnswer {
 }
 
 const statusOf = (e: unknown): LiveStatus =>
-  e instanceof LiveRegistryError ? (e.kind === 'timeout' ? 'timeout' : e.kind === 'rate_limited' ? 'rate_limited' : 'unavailable') : 'unavailable';
+  e instanceof LiveRegistryError
+    ? e.kind === 'timeout'
+      ? 'timeout'
+      : e.kind === 'rate_limited'
+        ? 'rate_limited'
+        : 'unavailable'
+    : 'unavailable';
 
 /** Every enabled adapter of the wanted sources at once, within the time limit; a failure is a status, not an error. */
 export async function searchLive(live: LiveRegistries, sources: readonly string[] | null, q: LiveSearch): Promise<LiveAnswer[]> {
@@ -71,10 +77,20 @@ export async function fetchLiveEntry(db: Db, live: LiveRegistries, source: strin
   } catch (e) {
     if (!(e instanceof LiveRegistryError)) throw e;
     if (e.kind === 'not_found') throw notFound(`${source} registry record`, 'source_ref');
-    if (e.kind === 'rate_limited') throw new AppError('rate_limited', `The ${source} registry API's rate limit is reached; retry in a minute.`);
-    throw new AppError('check_unavailable', `The ${source} registry API could not be read (${e.kind}); retry later.`, { field: 'source_ref' });
+    if (e.kind === 'rate_limited')
+      throw new AppError('rate_limited', `The ${source} registry API's rate limit is reached; retry in a minute.`);
+    throw new AppError('check_unavailable', `The ${source} registry API could not be read (${e.kind}); retry later.`, {
+      field: 'source_ref',
+    });
   }
-  const meta = { source, format: `${source}-api`, label: answer.label, digest: answer.digest, records: answer.records, stats: answer.stats };
+  const meta = {
+    source,
+    format: `${source}-api`,
+    label: answer.label,
+    digest: answer.digest,
+    records: answer.records,
+    stats: answer.stats,
+  };
   const r = await importLiveRecords(db, meta);
   // Two requests storing the same answer at once: the loser finds the winner's batch.
   if (!r.ok) {

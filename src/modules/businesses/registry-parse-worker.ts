@@ -14,8 +14,7 @@ import { entityTokens } from './name-tokens.js';
 export type RegistryParseTask = { op: 'open'; path: string; format: string } | { op: 'next'; size: number };
 
 export type RegistryParseResult =
-  | { sha: string }
-  | { records: RegistryRecord[]; tokens: Record<string, string[]>; stats: ParseStats; done: boolean };
+  { sha: string } | { records: RegistryRecord[]; tokens: Record<string, string[]>; stats: ParseStats; done: boolean };
 
 let reader: { it: AsyncIterator<RegistryRecord>; stats: ParseStats } | null = null;
 

@@ -2,12 +2,24 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
-import { AttachDocument, Business, BusinessDocument, CreateBusiness, SearchBusinesses, SearchPage, Ubos, UbosQuery } from './schemas.js';
+import {
+  AttachDocument,
+  PersonParams,
+  VerifyPerson,
+  Business,
+  BusinessDocument,
+  CreateBusiness,
+  SearchBusinesses,
+  SearchPage,
+  Ubos,
+  UbosQuery,
+} from './schemas.js';
 import { searchBusinesses } from './search.js';
 import { createBusiness, prepareBusiness } from './create.js';
 import { getBusiness } from './get.js';
 import { getUbos } from './ubos.js';
-import { indexCacheFor, retainTextChecks } from './deps.js';
+import { CreatedVerification, indexCacheFor, retainTextChecks } from './deps.js';
+import { verifyBusinessPerson } from './person-verification.js';
 import { attachDocument } from './documents.js';
 import { exportBods } from './export-bods.js';
 import { liveRegistries } from './live.js';
@@ -108,6 +120,33 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, {
     async (req, reply) => {
       reply.code(201);
       return attachDocument(req.ctx, text.checks, req.params.id, req.body);
+    },
+  );
+
+  r.post(
+    '/:id/persons/:node_id/verifications',
+    {
+      config: { scope: 'verifications:write' },
+      schema: {
+        tags,
+        operationId: 'createBusinessPersonVerification',
+        summary: 'Send a UBO or officer of the business through a KYC verification session',
+        description:
+          "Creates a verification (as POST /v1/verifications does: the journey's checks, a hosted URL and a session token) for a natural person of the business's ownership graph, with the registered name as the declared name, and links it to the business: GET /v1/businesses/{id} (officers) and GET /v1/businesses/{id}/ubos (owners) show each person's latest session and its status. 404 when the node is not a person of this business; 409 for an anonymous or unknown person.",
+        params: PersonParams,
+        body: VerifyPerson,
+        response: { 201: CreatedVerification, ...standardErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return verifyBusinessPerson(
+        req.ctx,
+        { sealer: deps.sealer, hostedBaseUrl: deps.config.hostedBaseUrl },
+        req.params.id,
+        req.params.node_id,
+        req.body,
+      );
     },
   );
 

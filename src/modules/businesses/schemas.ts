@@ -175,6 +175,56 @@ export const OwnershipEdge = Type.Object({
   statement_id: Str('BODS statementId, where the source is BODS.'),
 });
 
+export const PersonVerificationStatus = Type.Object(
+  {
+    id: Type.String({ description: 'The verification (ses_…): GET /v1/verifications/{id}.' }),
+    status: Type.String({
+      description: "The verification's status (awaiting_subject, processing, approved, declined, review, expired, …).",
+    }),
+    decision: Str('approved, declined or referred once decided.'),
+    created_at: Timestamp,
+  },
+  { title: 'BusinessPersonVerification', description: "The person's latest verification session sent for this business." },
+);
+export type PersonVerificationStatus = Static<typeof PersonVerificationStatus>;
+const PersonVerificationField = Nullable(PersonVerificationStatus, 'null until the person is sent through a verification session.');
+
+export const VerifyPerson = Type.Object(
+  {
+    journey: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The KYC journey to run, published in this environment (its key or jrn_ id).',
+    }),
+    subject_reference: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Your identifier of the person; default `<business reference or id>:<node_id>`.',
+      }),
+    ),
+    redirect_url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        maxLength: 2000,
+        pattern: '^https?://',
+        description: 'Where the hosted flow sends the person when done.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type VerifyPerson = Static<typeof VerifyPerson>;
+
+export const PersonParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, description: 'Business id (biz_…).' }),
+  node_id: Type.String({
+    minLength: 1,
+    maxLength: 300,
+    description: "The person's node id in the business's ownership graph (officers[].node_id, ubos owners[].node_id).",
+  }),
+});
+
 const Officer = Type.Object({
   node_id: Type.String(),
   name: Type.String(),
@@ -187,6 +237,7 @@ const Officer = Type.Object({
     Type.Object({ year: Type.Integer(), month: Nullable(Type.Integer()) }),
     'Partial date of birth (registers publish year and month only).',
   ),
+  verification: PersonVerificationField,
 });
 
 const Exception = Type.Object({
@@ -316,6 +367,7 @@ export const Ubos = Type.Object(
         possibly_qualifies: Type.Boolean({ description: 'Not surely above the threshold, but the range reaches above it.' }),
         reasons: Type.Array(Type.String({ description: 'ownership_gt_threshold, voting_gt_threshold, control' })),
         paths: Type.Array(Path),
+        verification: PersonVerificationField,
       }),
     ),
     unresolved: Type.Array(

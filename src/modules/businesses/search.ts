@@ -45,13 +45,7 @@ export async function searchBusinesses(ctx: RequestContext, q: SearchBusinesses,
   if (!q.query && !q.lei && !q.registration_number) throw invalid('query', 'Give query, lei or registration_number.');
   const sources = q.sources ?? null;
   const hits = new Map<string, Hit>();
-  const add = (
-    rec: Hit['rec'],
-    score: number,
-    on: Matched,
-    matchedName: string | null,
-    origin: Hit['origin'] = 'imported',
-  ) => {
+  const add = (rec: Hit['rec'], score: number, on: Matched, matchedName: string | null, origin: Hit['origin'] = 'imported') => {
     if (sources && !sources.includes(rec.source as never)) return;
     const key = `${rec.source}\u0000${rec.ref}`;
     const known = hits.get(key);

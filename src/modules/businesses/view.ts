@@ -87,6 +87,7 @@ function officers(l: LoadedGraph): Business['officers'] {
       nationality: p.nationality ?? null,
       country_of_residence: p.countryOfResidence ?? null,
       birth_date: p.birthYear ? { year: p.birthYear, month: p.birthMonth ?? null } : null,
+      verification: null,
     });
   }
   return out;

@@ -23,7 +23,12 @@ const items = (doc: unknown): Record<string, unknown>[] =>
   Array.isArray(obj(doc)['items']) ? (obj(doc)['items'] as unknown[]).map(obj) : [];
 
 function address(a: Record<string, unknown>): EntityRecord['address'] {
-  const lines = [str(a['care_of']), str(a['po_box']), [str(a['premises']), str(a['address_line_1'])].filter(Boolean).join(' '), str(a['address_line_2'])]
+  const lines = [
+    str(a['care_of']),
+    str(a['po_box']),
+    [str(a['premises']), str(a['address_line_1'])].filter(Boolean).join(' '),
+    str(a['address_line_2']),
+  ]
     .map((x) => str(x))
     .filter((x): x is string => !!x);
   return {
@@ -82,7 +87,8 @@ function* officerRecords(number: string, doc: unknown, stats: ReturnType<typeof 
       end = day(o['resigned_on']);
     const corporate = role.startsWith('corporate-');
     const party = `officer:${id}`;
-    if (corporate) yield { kind: 'entity', ref: party, name: str(o['name']) ?? 'unnamed entity', otherNames: [], entityType: 'registeredEntity' };
+    if (corporate)
+      yield { kind: 'entity', ref: party, name: str(o['name']) ?? 'unnamed entity', otherNames: [], entityType: 'registeredEntity' };
     else
       yield {
         kind: 'person',

@@ -45,7 +45,9 @@ export function gleifApi(o: GleifApiOptions): LiveRegistry {
       }
       if (q.registrationNumber)
         out.push(
-          ...entities(await get(`lei-records?filter[entity.registeredAs]=${encodeURIComponent(q.registrationNumber)}&page[size]=${size}`, deadline)),
+          ...entities(
+            await get(`lei-records?filter[entity.registeredAs]=${encodeURIComponent(q.registrationNumber)}&page[size]=${size}`, deadline),
+          ),
         );
       if (q.name)
         out.push(...entities(await get(`lei-records?filter[entity.names]=${encodeURIComponent(q.name)}&page[size]=${size}`, deadline)));

@@ -21,7 +21,12 @@ after(() => s.close());
 
 const soon = () => Date.now() + 5000;
 const gleif = (o: { perMinute?: number; timeoutMs?: number; allowPrivateNetworks?: boolean } = {}) =>
-  gleifApi({ baseUrl: s.gleifUrl, timeoutMs: o.timeoutMs ?? 3000, allowPrivateNetworks: o.allowPrivateNetworks ?? true, perMinute: o.perMinute ?? 600 });
+  gleifApi({
+    baseUrl: s.gleifUrl,
+    timeoutMs: o.timeoutMs ?? 3000,
+    allowPrivateNetworks: o.allowPrivateNetworks ?? true,
+    perMinute: o.perMinute ?? 600,
+  });
 const ch = (apiKey = KEY) =>
   companiesHouseApi({ baseUrl: s.companiesHouseUrl, timeoutMs: 3000, allowPrivateNetworks: true, perMinute: 600, apiKey });
 
@@ -91,11 +96,7 @@ test('GLEIF API: fetch gives the parents (relationship and parent record) or the
     ],
   );
   const lapsed = await api.fetch('335800CCCPHKUOXPC332', soon());
-  assert.deepEqual(
-    lapsed.records.filter((r) => r.kind === 'exception').length,
-    2,
-    'both parents missing: a reporting exception for each',
-  );
+  assert.deepEqual(lapsed.records.filter((r) => r.kind === 'exception').length, 2, 'both parents missing: a reporting exception for each');
   assert.equal((await failure(api.fetch('529900T8BM49AURSDO55', soon()))).kind, 'not_found');
   assert.equal((await failure(api.fetch('not-an-lei', soon()))).kind, 'not_found');
 });
@@ -130,7 +131,11 @@ test('Companies House API: basic auth with the key as user; profile, board offic
   );
   const joe = rels.find((x) => x.sourceType?.startsWith('ownership-of-shares'))!;
   assert.deepEqual(joe.interests[0]?.share, { min: 25, max: 50, minExclusive: true, maxExclusive: false });
-  assert.ok(rels.some((x) => typeof x.interestedParty === 'object' && x.interestedParty.unspecifiedReason === 'interestedPartyExemptFromDisclosure'));
+  assert.ok(
+    rels.some(
+      (x) => typeof x.interestedParty === 'object' && x.interestedParty.unspecifiedReason === 'interestedPartyExemptFromDisclosure',
+    ),
+  );
   assert.deepEqual(r.stats.skipped, { 'officer role corporate-secretary': 1 });
 
   const hits = await api.search({ name: 'bloggs example', registrationNumber: '1234567', limit: 10 }, soon());

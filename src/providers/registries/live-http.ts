@@ -111,7 +111,9 @@ export function getJson(o: LiveHttpOptions, path: string, deadline = Date.now() 
         if (status === 401 || status === 403)
           return reject(new LiveRegistryError('permanent', `${label}: HTTP ${status} (check the API key)`, status));
         if (status < 200 || status >= 300)
-          return reject(new LiveRegistryError(status >= 500 || status === 408 ? 'transient' : 'permanent', `${label}: HTTP ${status}`, status));
+          return reject(
+            new LiveRegistryError(status >= 500 || status === 408 ? 'transient' : 'permanent', `${label}: HTTP ${status}`, status),
+          );
         try {
           resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
         } catch {
