@@ -13,7 +13,7 @@ export const isHit = (p: Pick<PartyScreening, 'status'>): boolean => p.status ==
 /** party node id + list entity id of every hit: what "new since the last screening" is measured by. */
 export function hitKeys(s: Pick<BusinessScreening, 'parties'> | null | undefined): Set<string> {
   const out = new Set<string>();
-  for (const p of s?.parties ?? []) if (isHit(p)) for (const h of p.hits) out.add(`${p.node_id}\u0000${h.entity_id}`);
+  for (const p of s?.parties ?? []) if (isHit(p)) for (const h of p.hits) out.add(JSON.stringify([p.node_id, h.entity_id]));
   return out;
 }
 
@@ -43,6 +43,6 @@ export async function raiseScreeningHit(
     subjectReference: row.reference,
     title: `Screening ${s.status === 'match' ? 'match' : 'potential match'} for ${row.name} or its parties${trigger === 'list_update' ? ' after a list update' : ''}`,
     details: data,
-    dedupeKey: [...hitKeys(s)].sort().join(','),
+    dedupeKey: [...hitKeys(s)].sort().join(','), // text: no NUL (PostgreSQL refuses it)
   });
 }
