@@ -81,7 +81,6 @@ export async function startRegistryApiServer(apiKey: string): Promise<RegistryAp
   const expectedAuth = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`;
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    requests.push({ path: `${url.pathname}${url.search}`, authorization: req.headers.authorization });
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -98,6 +97,8 @@ export async function startRegistryApiServer(apiKey: string): Promise<RegistryAp
     send(200, body);
   };
   const server: Server = createServer((req, res) => {
+    // Recorded on arrival: a stalled request belongs to the test that sent it, not to the one running when it is answered.
+    requests.push({ path: req.url ?? '/', authorization: req.headers.authorization });
     const delay = [...delays].find(([p]) => (req.url ?? '').startsWith(p))?.[1];
     if (delay) setTimeout(() => handle(req, res), delay);
     else handle(req, res);
