@@ -12,6 +12,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDb, migrate, withUser, type Db } from '../src/platform/db.js';
@@ -159,6 +160,9 @@ try {
   try {
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 250);
+    // What other requests of the process would wait during the import: the parse runs in a worker thread.
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
     t = performance.now();
     const lei1 = await importRegistryFile(db, {
       path: leiFile,
@@ -170,10 +174,15 @@ try {
     const rr = await importRegistryFile(db, { path: rrFile, format: 'gleif-rr-csv' });
     const rrS = (performance.now() - t) / 1000;
     clearInterval(sampler);
+    lag.disable();
     if (!lei1.ok || !rr.ok) throw new Error(lei1.error ?? rr.error);
     console.log(
       `\nimport into ${kind}: LEI ${lei1.counts.entities.toLocaleString('en')} records in ${leiS.toFixed(1)} s (${(leiS / parseS).toFixed(1)}× the parse alone), ` +
         `relationships ${rr.counts.relationships.toLocaleString('en')} in ${rrS.toFixed(1)} s; total ${(leiS + rrS).toFixed(1)} s; peak RSS ${mb(peak)}`,
+    );
+    console.log(
+      `event-loop delay of the importing process during both imports: p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, ` +
+        `p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`,
     );
 
     setCursorSecret(Buffer.alloc(32, 1));

@@ -19,6 +19,7 @@ import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
 import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
 import { backtestJobHandlers, derivedIndexJobHandlers, TRANSACTIONS_RECURRING } from '../modules/transactions/index.js';
+import { businessJobHandlers, BUSINESSES_RECURRING } from '../modules/businesses/index.js';
 import { Sealer } from '../platform/crypto.js';
 import type { Config } from '../config.js';
 
@@ -72,6 +73,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     }),
     ...backtestJobHandlers(deps.db),
     ...derivedIndexJobHandlers(deps.db),
+    ...businessJobHandlers(deps.db, sealerOf, () => deps.resources.get(SCREENING_INDEX)),
   };
 }
 
@@ -105,6 +107,7 @@ export function recurringJobs(config: Config): { queue: string; everyMs: number 
     ...RETENTION_RECURRING,
     ...WALLETS_RECURRING,
     ...TRANSACTIONS_RECURRING,
+    ...BUSINESSES_RECURRING,
   ];
 }
 

@@ -21,6 +21,7 @@ export const QUEUES = {
   walletsRescreen: 'wallets.rescreen',
   rulesBacktest: 'rules.backtest',
   transactionsIndexes: 'transactions.derived_indexes',
+  businessesRescreen: 'businesses.rescreen',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -5,6 +5,7 @@ import { routeSecurityTests } from '../helpers/route-security.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { importRegistryFile } from '../../src/modules/businesses/index.js';
 import { validatePackage } from '../../src/providers/registries/index.js';
+import { SCREENING_INDEX } from '../../src/modules/checks/index.js';
 
 const fixture = (f: string) => new URL(`../../src/providers/registries/fixtures/${f}`, import.meta.url).pathname;
 
@@ -440,4 +441,134 @@ routeSecurityTests('exportBusinessBods', () => t, {
   url: (id) => `/v1/businesses/${id}/bods`,
   scope: 'businesses:read',
   create,
+});
+
+routeSecurityTests('createBusinessPersonVerification', () => t, {
+  method: 'POST',
+  url: (id) => `/v1/businesses/${id}/persons/per-1/verifications`,
+  scope: 'verifications:write',
+  body: { journey: 'kyc_standard' },
+  create,
+  malformed: { body: { journey: 'kyc_standard', colour: 'red' }, field: 'colour' },
+});
+
+test('UBO → KYC: a PSC is sent through a verification session; the record and the UBO list show its status; bad persons refused', async () => {
+  const owner = await t.tenant();
+  const key = owner.sandboxKey;
+  const b = (await createFrom(key, 'gb_coh', '06528297', 'acme-uk')).json();
+  const ada = 'psc-party:ada1';
+  const r = await t.call('POST', `/v1/businesses/${b.id}/persons/${encodeURIComponent(ada)}/verifications`, {
+    key,
+    body: { journey: 'kyc_standard' },
+  });
+  assert.equal(r.statusCode, 201, r.body);
+  const v = r.json();
+  assert.deepEqual([v.object, v.status, v.subject.reference], ['verification', 'awaiting_subject', `acme-uk:${ada}`]);
+  assert.ok(v.session_token && v.hosted_url);
+  // The session is an ordinary verification, with the registered name declared.
+  const got = await t.call('GET', `/v1/verifications/${v.id}`, { key });
+  assert.equal(got.statusCode, 200);
+  const link = await t.db.query<{ business_id: string }>(`SELECT business_id FROM business_person_verifications WHERE session_id = $1`, [
+    v.id,
+  ]);
+  assert.deepEqual(
+    link.map((l) => l.business_id),
+    [b.id],
+  );
+  const audit = await t.db.query(`SELECT 1 FROM audit_events WHERE action = 'business.person_verification_created' AND resource_id = $1`, [
+    b.id,
+  ]);
+  assert.equal(audit.length, 1);
+
+  const rec = (await t.call('GET', `/v1/businesses/${b.id}`, { key })).json();
+  const officer = rec.officers.find((o: { node_id: string }) => o.node_id === ada);
+  assert.deepEqual([officer.verification.id, officer.verification.status, officer.verification.decision], [v.id, 'awaiting_subject', null]);
+  assert.ok(
+    rec.officers.filter((o: { node_id: string }) => o.node_id !== ada).every((o: { verification: unknown }) => o.verification === null),
+  );
+  const ubos = (await t.call('GET', `/v1/businesses/${b.id}/ubos?as_of=2024-01-01`, { key })).json();
+  assert.equal(ubos.owners.find((o: { node_id: string }) => o.node_id === ada).verification.id, v.id);
+
+  // A second session for the same person: the latest is shown.
+  const again = await t.call('POST', `/v1/businesses/${b.id}/persons/${encodeURIComponent(ada)}/verifications`, {
+    key,
+    body: { journey: 'kyc_standard', subject_reference: 'ada-2' },
+  });
+  assert.equal(again.json().subject.reference, 'ada-2');
+  const rec2 = (await t.call('GET', `/v1/businesses/${b.id}`, { key })).json();
+  assert.equal(rec2.officers.find((o: { node_id: string }) => o.node_id === ada).verification.id, again.json().id);
+
+  for (const [node, status, field] of [
+    ['nobody', 404, 'node_id'],
+    ['psc-party:corp1', 404, 'node_id'], // a corporate owner is not a person
+  ] as const) {
+    const bad = await t.call('POST', `/v1/businesses/${b.id}/persons/${encodeURIComponent(node)}/verifications`, {
+      key,
+      body: { journey: 'kyc_standard' },
+    });
+    assert.deepEqual([bad.statusCode, bad.json().error.field], [status, field], node);
+  }
+  const noJourney = await t.call('POST', `/v1/businesses/${b.id}/persons/${encodeURIComponent(ada)}/verifications`, {
+    key,
+    body: { journey: 'no_such_journey' },
+  });
+  assert.deepEqual([noJourney.statusCode, noJourney.json().error.field], [400, 'journey']);
+  const n = await t.db.query(`SELECT 1 FROM business_person_verifications WHERE business_id = $1`, [b.id]);
+  assert.equal(n.length, 2, 'a refused request links nothing');
+});
+
+test('re-screening after a list update: a new listed owner raises business.screening_hit (list_update) and an alert once', async () => {
+  const { activateSnapshot } = await import('../../src/modules/checks/screening/activate-snapshot.js');
+  const { prepareSnapshot } = await import('../../src/engines/screening/snapshot-diff.js');
+  const { rescreenBusinessesOnListUpdate } = await import('../../src/modules/businesses/index.js');
+  const { Sealer } = await import('../../src/platform/crypto.js');
+  const sealer = new Sealer(t.config.masterKey);
+  const owner = await t.tenant();
+  const b = (await createFrom(owner.sandboxKey, 'gb_coh', '06528297', 'rescreen-me')).json();
+  assert.equal(b.screening.status, 'no_match');
+  // Everything screened so far is recorded as screened against the current lists.
+  await rescreenBusinessesOnListUpdate(t.db, sealer, t.resources.get(SCREENING_INDEX));
+  const quiet = await rescreenBusinessesOnListUpdate(t.db, sealer, t.resources.get(SCREENING_INDEX));
+  assert.deepEqual([quiet.sources, quiet.screened], [[], 0]);
+
+  await activateSnapshot(t.db, {
+    source: 'ofac_sdn',
+    format: null,
+    origin: 'import',
+    prepared: prepareSnapshot([
+      {
+        id: 'ofac-sdn:ada',
+        source: 'ofac_sdn',
+        datasets: ['sanctions'],
+        schema: 'person',
+        names: [{ full: 'Ada Example', quality: 'strong' }],
+        birthDates: [],
+        nationalities: [],
+        countries: [],
+        addresses: [],
+        identifiers: [],
+        programs: ['SDGT'],
+      },
+    ]),
+  });
+  const run = await rescreenBusinessesOnListUpdate(t.db, sealer, t.resources.get(SCREENING_INDEX));
+  assert.deepEqual(run.sources, ['ofac_sdn']);
+  assert.ok(run.screened >= 1 && run.newHits >= 1, JSON.stringify(run));
+  const events = await t.db.query<{ type: string; data: { trigger: string; parties: { node_id: string }[] } }>(
+    `SELECT type, data FROM events WHERE resource_id = $1 ORDER BY id`,
+    [b.id],
+  );
+  const hit = events.find((e) => e.type === 'business.screening_hit');
+  assert.ok(hit, JSON.stringify(events.map((e) => e.type)));
+  assert.equal(hit.data.trigger, 'list_update');
+  assert.ok(hit.data.parties.some((p) => p.node_id === 'psc-party:ada1'));
+  const alerts = await t.db.query(`SELECT 1 FROM alerts WHERE subject_id = $1 AND kind = 'business_screening'`, [b.id]);
+  assert.equal(alerts.length, 1);
+  const rec = (await t.call('GET', `/v1/businesses/${b.id}`, { key: owner.sandboxKey })).json();
+  assert.notEqual(rec.screening.status, 'no_match');
+
+  // Nothing switched since: nothing re-screened, nothing raised twice.
+  const again = await rescreenBusinessesOnListUpdate(t.db, sealer, t.resources.get(SCREENING_INDEX));
+  assert.deepEqual([again.sources, again.screened], [[], 0]);
+  assert.equal((await t.db.query(`SELECT 1 FROM events WHERE resource_id = $1 AND type = 'business.screening_hit'`, [b.id])).length, 1);
 });

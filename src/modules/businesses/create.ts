@@ -6,13 +6,16 @@ import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { withTransaction } from '../../platform/transaction.js';
 import type { EntityRecord } from '../../providers/registries/index.js';
-import { raiseAlert, type ScreeningIndexCacheLike } from './deps.js';
+import type { ScreeningIndexCacheLike } from './deps.js';
+import { raiseScreeningHit } from './screening-hits.js';
 import { loadGraph, singleNodeGraph, type LoadedGraph } from './graph.js';
 import { registryBatches, registryRecords, type BatchRow } from './registry-repository.js';
 import { businesses, type BusinessRow } from './repository.js';
 import type { Business, CreateBusiness } from './schemas.js';
 import { screenBusiness, type BusinessScreening } from './screen.js';
 import { businessView, ownershipHash } from './view.js';
+import { fetchLiveEntry, type LiveRegistries } from './live.js';
+import { notifyOwnershipChanges } from './ownership-events.js';
 
 export interface Prepared {
   existing?: BusinessRow;
@@ -34,6 +37,7 @@ export async function prepareBusiness(
   ctx: RequestContext,
   input: CreateBusiness,
   screening: { sealer: Sealer; cache: ScreeningIndexCacheLike },
+  live?: LiveRegistries,
 ): Promise<Prepared> {
   if (input.manual && (input.source || input.source_ref))
     throw invalid('manual', 'Give either source and source_ref, or manual, not both.');
@@ -64,7 +68,13 @@ export async function prepareBusiness(
   if (!input.source_ref) throw invalid('source_ref', 'source_ref is required with source.');
   const existing = await businesses.bySourceRef(ctx.db, ctx, input.source, input.source_ref);
   if (existing) return { existing, insert: { ...existing, screening: null }, batches: [] };
-  const e = await registryRecords.entity(ctx.db, input.source, input.source_ref);
+  let e = await registryRecords.entity(ctx.db, input.source, input.source_ref);
+  if (!e && live?.bySource.has(input.source)) {
+    // Not imported: the live API's answer is stored as a batch of its own, then read like any import.
+    const fetched = await fetchLiveEntry(ctx.db, live, input.source, input.source_ref);
+    if (!fetched.unchanged) await notifyOwnershipChanges(ctx.db, { ...fetched.ownershipChanged, batchId: fetched.batch!.id });
+    e = await registryRecords.entity(ctx.db, input.source, input.source_ref);
+  }
   if (!e) throw notFound(`${input.source} registry record`, 'source_ref');
   const loaded = await loadGraph(ctx.db, input.source, input.source_ref);
   loaded.batchIds.add(e.batch_id);
@@ -104,28 +114,7 @@ export async function createBusiness(ctx: RequestContext, input: CreateBusiness,
       data: { id: row.id, reference: row.reference, source: row.source, source_ref: row.source_ref, name: row.name },
     });
     const s = p.insert.screening;
-    if (s && (s.status === 'match' || s.status === 'potential_match')) {
-      const hits = s.parties.filter((x) => x.status === 'match' || x.status === 'potential_match');
-      const data = {
-        id: row.id,
-        reference: row.reference,
-        status: s.status,
-        parties: hits.map((h) => ({ node_id: h.node_id, name: h.name, status: h.status, score: h.score })),
-        ofac_50_percent_rule: s.sanctions_exposure.ofac_50_percent_rule,
-        controlled_by_listed: s.sanctions_exposure.controlled_by_listed,
-      };
-      await enqueueEvent(tx, ctx, { type: 'business.screening_hit', resourceType: 'business', resourceId: row.id, data });
-      await raiseAlert(tx, ctx, {
-        kind: 'business_screening',
-        severity: s.status === 'match' || s.sanctions_exposure.ofac_50_percent_rule !== 'not_met' ? 'high' : 'medium',
-        subjectType: 'business',
-        subjectId: row.id,
-        subjectReference: row.reference,
-        title: `Screening ${s.status === 'match' ? 'match' : 'potential match'} for ${row.name} or its parties`,
-        details: data,
-        dedupeKey: hits.map((h) => h.node_id).join(','),
-      });
-    }
+    if (s && (s.status === 'match' || s.status === 'potential_match')) await raiseScreeningHit(tx, ctx, row, s, 'created');
     return view;
   });
 }

@@ -28,7 +28,7 @@ export const BUSINESS_EVENTS = [
   ),
   defineEvent(
     'business.screening_hit',
-    'Screening of a new business record found a match or potential match for the business, an officer or an owner; a business_screening alert is raised.',
+    'Screening of a business record (at creation, or again after a list update) found a match or potential match for the business, an officer or an owner (after a list update: a hit not seen before); a business_screening alert is raised.',
     Type.Object({
       id: Type.String({ description: 'Business id (biz_…).' }),
       reference: Ref,
@@ -36,6 +36,10 @@ export const BUSINESS_EVENTS = [
       parties: Type.Array(Type.Object({ node_id: Type.String(), name: Type.String(), status: Type.String(), score: Type.Number() })),
       ofac_50_percent_rule: Type.String({ description: 'met, possible or not_met, over confirmed matches.' }),
       controlled_by_listed: Type.Boolean(),
+      trigger: Type.Union([Type.Literal('created'), Type.Literal('list_update')], {
+        description:
+          'created: screening at creation; list_update: the re-screen after a sanctions or PEP list snapshot changed found new hits.',
+      }),
     }),
   ),
   defineEvent(

@@ -4,19 +4,10 @@
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../platform/context.js';
 import { toBodsShare, type Interest } from '../../engines/ownership/index.js';
+import { UNSPECIFIED_REASONS } from '../../providers/registries/index.js';
 import { loadBusiness } from './get.js';
 
 type Json = Record<string, unknown>;
-
-const UNSPECIFIED = new Set([
-  'noBeneficialOwners',
-  'subjectUnableToConfirmOrIdentifyBeneficialOwner',
-  'interestedPartyHasNotProvidedInformation',
-  'subjectExemptFromDisclosure',
-  'interestedPartyExemptFromDisclosure',
-  'unknown',
-  'informationUnknownToPublisher',
-]);
 
 export async function exportBods(ctx: RequestContext, id: string): Promise<Json[]> {
   const { row, loaded, entity } = await loadBusiness(ctx, id);
@@ -102,7 +93,7 @@ export async function exportBods(ctx: RequestContext, id: string): Promise<Json[
     const interestedParty =
       from?.kind === 'unknown'
         ? {
-            reason: reason && UNSPECIFIED.has(reason) ? reason : 'informationUnknownToPublisher',
+            reason: reason && UNSPECIFIED_REASONS.has(reason) ? reason : 'informationUnknownToPublisher',
             ...(from.name ? { description: from.name } : {}),
           }
         : edge.from;

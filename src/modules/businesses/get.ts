@@ -6,6 +6,7 @@ import { registryBatches, registryRecords } from './registry-repository.js';
 import { businesses, type BusinessRow } from './repository.js';
 import type { Business } from './schemas.js';
 import { businessView } from './view.js';
+import { personVerificationStatuses } from './person-verification.js';
 
 export async function loadBusiness(
   ctx: RequestContext,
@@ -26,5 +27,8 @@ export async function loadBusiness(
 export async function getBusiness(ctx: RequestContext, id: string): Promise<Business> {
   const { row, loaded, entity } = await loadBusiness(ctx, id);
   const batches = loaded ? await registryBatches.byIds(ctx.db, [...loaded.batchIds].sort()) : [];
-  return businessView(row, loaded, entity, batches);
+  const view = businessView(row, loaded, entity, batches);
+  const verified = await personVerificationStatuses(ctx, row.id);
+  for (const o of view.officers) o.verification = verified.get(o.node_id) ?? null;
+  return view;
 }

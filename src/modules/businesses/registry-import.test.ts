@@ -130,3 +130,33 @@ test(
     ]);
   },
 );
+
+test('files are read off the main thread: the main thread never calls the parser, and a parser error keeps file and line', async () => {
+  const { registryFormats } = await import('../../providers/registries/index.js');
+  const format = registryFormats['gb-coh-companies-csv']!;
+  const parse = format.parse;
+  format.parse = () => {
+    throw new Error('parsed on the main thread');
+  };
+  try {
+    const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = join(mkdtempSync(join(tmpdir(), 'kyb-worker-')), 'companies-new.csv');
+    writeFileSync(
+      path,
+      readFileSync(fixture('gb-companies.csv'), 'utf8').trimEnd() +
+        '\nNEW THREAD CO LTD,09999999,,,1 NEW ROAD,,LEEDS,,ENGLAND,LS2 2AA,Private Limited Company,Active,United Kingdom,,01/01/2020,\n',
+    );
+    const r = await importRegistryFile(db, { path, format: 'gb-coh-companies-csv' });
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual([r.unchanged, r.counts.entities], [false, 3]);
+    const bad = await importRegistryFile(db, { path: fixture('psc-invalid-line.jsonl'), format: 'gb-coh-psc' });
+    assert.equal(bad.ok, false);
+    assert.match(bad.error!, /^psc-invalid-line\.jsonl:\d+: invalid JSON/);
+    const missing = await importRegistryFile(db, { path: fixture('no-such-file.csv'), format: 'gb-coh-companies-csv' });
+    assert.equal(missing.ok, false);
+    assert.match(missing.error!, /^no-such-file\.csv: cannot read/);
+  } finally {
+    format.parse = parse;
+  }
+});

@@ -1,36 +1,32 @@
-// Offline import of one registry file as one batch: parsed as a stream, written in chunks inside one
-// transaction, so a file that fails half-way leaves the registry data as it was (the failure is recorded
-// as a failed batch afterwards). A file already imported (same source, format and SHA-256) changes nothing.
+// Import of one registry file (or one live registry answer) as one batch: records arrive in chunks and are
+// written inside one transaction, so a file that fails half-way leaves the registry data as it was (the
+// failure is recorded as a failed batch afterwards). A file already imported (same source, format and
+// SHA-256) changes nothing. Files are hashed and parsed in a one-shot worker thread (registry-parse-worker.ts):
+// the main thread only writes rows, so an import over the API or the admin socket does not stall the server.
 
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import type { Db } from '../../platform/db.js';
 import { newId } from '../../platform/ids.js';
-import { prepareName } from '../../engines/screening/normalize.js';
+import { createWorkerPool, workerFileUrl } from '../../platform/worker-pool.js';
 import {
   newStats,
   registryFormats,
-  RegistryFileError,
   type EntityRecord,
   type ExceptionRecord,
+  type ParseStats,
   type PersonRecord,
   type RegistryRecord,
   type RelationshipRecord,
 } from '../../providers/registries/index.js';
+import { entityTokens } from './name-tokens.js';
+import type { RegistryParseResult, RegistryParseTask } from './registry-parse-worker.js';
 import { registryBatches, registryRecords, type BatchRow } from './registry-repository.js';
 
+export { nameTokens, entityTokens } from './name-tokens.js';
+
 const CHUNK = 1000;
-
-/** The words a name is found by: the screening engine's normalised words, legal forms left out. */
-export function nameTokens(names: string[]): string[] {
-  const out = new Set<string>();
-  for (const n of names)
-    for (const t of prepareName(n, 'organization', false).tokens) if (t.kind !== 'legal' && t.text.length > 0) out.add(t.text);
-  return [...out];
-}
-
-export const entityTokens = (e: EntityRecord): string[] => nameTokens([e.name, ...e.otherNames]);
+/** One chunk taking longer than this to parse means a hung reader: the worker is ended. */
+const CHUNK_TIMEOUT_MS = 10 * 60_000;
 
 export interface ImportOutcome {
   ok: boolean;
@@ -52,44 +48,45 @@ export interface ImportCounts {
   skipped: Record<string, number>;
 }
 
-async function sha256(path: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
-  return h.digest('hex');
+/** Records of a batch in chunks, each with the reader's statistics so far and (from the worker) entity name words. */
+interface Chunk {
+  records: RegistryRecord[];
+  tokens?: Record<string, string[]>;
+  stats: ParseStats;
 }
 
-export async function importRegistryFile(
-  db: Db,
-  o: { path: string; format: string; progress?: (counts: ImportCounts) => void },
-): Promise<ImportOutcome> {
-  const format = registryFormats[o.format];
-  if (!format) throw new Error(`unknown registry format "${o.format}"`);
-  const source = format.source;
-  const counts: ImportCounts = { read: 0, entities: 0, persons: 0, relationships: 0, exceptions: 0, changed: 0, skipped: {} };
-  const stats = newStats();
-  let sha: string;
-  try {
-    sha = await sha256(o.path);
-  } catch (e) {
-    return {
-      ok: false,
-      unchanged: false,
-      batch: undefined,
-      error: `${basename(o.path)}: cannot read: ${(e as Error).message}`,
-      counts,
-      ownershipChanged: { source, refs: [] },
-    };
-  }
-  const previous = await registryBatches.completedFor(db, source, o.format, sha);
-  if (previous)
-    return {
-      ok: true,
-      unchanged: true,
-      batch: previous,
-      counts: { ...counts, ...(previous.counts as object) },
-      ownershipChanged: { source, refs: [] },
-    };
+interface BatchMeta {
+  source: string;
+  format: string;
+  fileName: string;
+  sha: string;
+}
 
+const emptyCounts = (): ImportCounts => ({ read: 0, entities: 0, persons: 0, relationships: 0, exceptions: 0, changed: 0, skipped: {} });
+
+/** The same content already imported (completed batch): nothing to do. */
+async function previousImport(db: Db, m: BatchMeta): Promise<ImportOutcome | undefined> {
+  const previous = await registryBatches.completedFor(db, m.source, m.format, m.sha);
+  if (!previous) return undefined;
+  return {
+    ok: true,
+    unchanged: true,
+    batch: previous,
+    counts: { ...emptyCounts(), ...(previous.counts as object) },
+    ownershipChanged: { source: m.source, refs: [] },
+  };
+}
+
+/** Writes every chunk in one transaction; on any failure records a failed batch and changes nothing else. */
+async function writeBatch(
+  db: Db,
+  m: BatchMeta,
+  chunks: AsyncIterable<Chunk>,
+  progress?: (counts: ImportCounts) => void,
+): Promise<ImportOutcome> {
+  const { source } = m;
+  const counts = emptyCounts();
+  let stats = newStats();
   const id = newId('registryImport');
   const startedAt = new Date();
   const changedSubjects = new Set<string>();
@@ -98,59 +95,57 @@ export async function importRegistryFile(
       await registryBatches.insert(tx, {
         id,
         source,
-        format: o.format,
-        file_name: basename(o.path),
-        file_sha256: sha,
+        format: m.format,
+        file_name: m.fileName,
+        file_sha256: m.sha,
         publish_date: null,
         state: 'completed',
         counts: {},
         error: null,
         started_at: startedAt,
       });
-      let es: EntityRecord[] = [],
-        ps: PersonRecord[] = [],
-        rs: RelationshipRecord[] = [],
-        xs: ExceptionRecord[] = [];
       let lastProgress = 0;
-      const flush = async () => {
-        counts.changed += (await registryRecords.upsertEntities(tx, source, id, es, entityTokens)).length;
+      for await (const chunk of chunks) {
+        stats = chunk.stats;
+        const es: EntityRecord[] = [],
+          ps: PersonRecord[] = [],
+          rs: RelationshipRecord[] = [],
+          xs: ExceptionRecord[] = [];
+        for (const rec of chunk.records) {
+          if (rec.kind === 'entity') (es.push(rec), counts.entities++);
+          else if (rec.kind === 'person') (ps.push(rec), counts.persons++);
+          else if (rec.kind === 'relationship') (rs.push(rec), counts.relationships++);
+          else (xs.push(rec), counts.exceptions++);
+        }
+        const tokens = (e: EntityRecord) => chunk.tokens?.[e.ref] ?? entityTokens(e);
+        counts.changed += (await registryRecords.upsertEntities(tx, source, id, es, tokens)).length;
         counts.changed += (await registryRecords.upsertPersons(tx, source, id, ps)).length;
         const r = await registryRecords.upsertRelationships(tx, source, id, rs);
         const x = await registryRecords.upsertExceptions(tx, source, id, xs);
         counts.changed += r.length + x.length;
         for (const s of [...r, ...x]) changedSubjects.add(s);
-        es = [];
-        ps = [];
-        rs = [];
-        xs = [];
         counts.read = stats.read;
         counts.skipped = stats.skipped;
-        if (o.progress && counts.read - lastProgress >= 10_000) {
+        if (progress && counts.read - lastProgress >= 10_000) {
           lastProgress = counts.read;
-          o.progress(counts);
+          progress(counts);
         }
-      };
-      for await (const rec of format.parse(o.path, stats) as AsyncIterable<RegistryRecord>) {
-        if (rec.kind === 'entity') (es.push(rec), counts.entities++);
-        else if (rec.kind === 'person') (ps.push(rec), counts.persons++);
-        else if (rec.kind === 'relationship') (rs.push(rec), counts.relationships++);
-        else (xs.push(rec), counts.exceptions++);
-        if (es.length + ps.length + rs.length + xs.length >= CHUNK) await flush();
       }
-      await flush();
       counts.read = stats.read;
       counts.skipped = stats.skipped;
       await registryBatches.finish(tx, id, stats.publishDate ?? null, { ...counts });
     });
   } catch (e) {
-    const message = e instanceof RegistryFileError ? e.message : `${basename(o.path)}: ${(e as Error).message}`;
+    const err = e as Error;
+    // A reader's own error names file and line already (RegistryFileError, also when revived from the worker).
+    const message = err.name === 'RegistryFileError' ? err.message : `${m.fileName}: ${err.message}`;
     const failedId = newId('registryImport');
     await registryBatches.insert(db, {
       id: failedId,
       source,
-      format: o.format,
-      file_name: basename(o.path),
-      file_sha256: sha,
+      format: m.format,
+      file_name: m.fileName,
+      file_sha256: m.sha,
       publish_date: stats.publishDate ?? null,
       state: 'failed',
       counts: { ...counts, read: stats.read, skipped: stats.skipped },
@@ -162,4 +157,71 @@ export async function importRegistryFile(
   }
   const [batch] = await registryBatches.byIds(db, [id]);
   return { ok: true, unchanged: false, batch, counts, ownershipChanged: { source, refs: [...changedSubjects] } };
+}
+
+export async function importRegistryFile(
+  db: Db,
+  o: { path: string; format: string; progress?: (counts: ImportCounts) => void },
+): Promise<ImportOutcome> {
+  const format = registryFormats[o.format];
+  if (!format) throw new Error(`unknown registry format "${o.format}"`);
+  const source = format.source;
+  const fileName = basename(o.path);
+  const pool = createWorkerPool<RegistryParseTask, RegistryParseResult>({
+    file: workerFileUrl(import.meta.url, './registry-parse-worker.js'),
+    size: 1,
+    name: 'registry-parse',
+    taskTimeoutMs: CHUNK_TIMEOUT_MS,
+    maxConsecutiveCrashes: 0,
+  });
+  try {
+    let sha: string;
+    try {
+      ({ sha } = (await pool.run({ op: 'open', path: o.path, format: o.format })) as { sha: string });
+    } catch (e) {
+      return {
+        ok: false,
+        unchanged: false,
+        batch: undefined,
+        error: `${fileName}: cannot read: ${(e as Error).message}`,
+        counts: emptyCounts(),
+        ownershipChanged: { source, refs: [] },
+      };
+    }
+    const meta = { source, format: o.format, fileName, sha };
+    const previous = await previousImport(db, meta);
+    if (previous) return previous;
+    const ask = () => {
+      const p = pool.run({ op: 'next', size: CHUNK });
+      p.catch(() => undefined); // awaited below; a write that failed first leaves it unawaited
+      return p;
+    };
+    async function* chunks(): AsyncGenerator<Chunk> {
+      // The next chunk is parsed while this one is written.
+      let pending = ask();
+      for (;;) {
+        const c = (await pending) as Extract<RegistryParseResult, { records: unknown }>;
+        if (!c.done) pending = ask();
+        yield c;
+        if (c.done) return;
+      }
+    }
+    return await writeBatch(db, meta, chunks(), o.progress);
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Records read from a live registry API, written as one batch (same digest again: nothing changes). */
+export async function importLiveRecords(
+  db: Db,
+  o: { source: string; format: string; label: string; digest: string; records: RegistryRecord[]; stats: ParseStats },
+): Promise<ImportOutcome> {
+  const meta = { source: o.source, format: o.format, fileName: o.label.slice(0, 300), sha: o.digest };
+  const previous = await previousImport(db, meta);
+  if (previous) return previous;
+  async function* one(): AsyncGenerator<Chunk> {
+    yield { records: o.records, stats: o.stats };
+  }
+  return writeBatch(db, meta, one());
 }

@@ -108,3 +108,57 @@ export const businessDocuments = {
     );
   },
 };
+
+export interface PersonVerificationRow {
+  node_id: string;
+  session_id: string;
+  created_at: Date;
+}
+
+/** Verification sessions of a business's persons (the sessions are the verifications module's). */
+export const businessPersonVerifications = {
+  async insert(tx: Queryable, t: Tenant, businessId: string, nodeId: string, sessionId: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO business_person_verifications (account_id, environment, business_id, node_id, session_id) VALUES ($1, $2, $3, $4, $5)`,
+      [t.accountId, t.environment, businessId, nodeId, sessionId],
+    );
+  },
+  /** The latest session of each person of the business. */
+  async latest(db: Queryable, t: Tenant, businessId: string): Promise<PersonVerificationRow[]> {
+    return db.query<PersonVerificationRow>(
+      `SELECT DISTINCT ON (node_id) node_id, session_id, created_at FROM business_person_verifications
+        WHERE account_id = $1 AND environment = $2 AND business_id = $3 ORDER BY node_id, created_at DESC, session_id DESC`,
+      [t.accountId, t.environment, businessId],
+    );
+  },
+};
+
+/** Per list source, the snapshot the businesses' screening was last re-run against. */
+export const businessListState = {
+  async all(db: Queryable): Promise<Map<string, string>> {
+    const rows = await db.query<{ source: string; snapshot_id: string }>('SELECT source, snapshot_id FROM business_list_state');
+    return new Map(rows.map((r) => [r.source, r.snapshot_id]));
+  },
+  async set(db: Queryable, source: string, snapshotId: string | null): Promise<void> {
+    if (snapshotId === null) await db.query('DELETE FROM business_list_state WHERE source = $1', [source]);
+    else
+      await db.query(
+        `INSERT INTO business_list_state (source, snapshot_id) VALUES ($1, $2)
+         ON CONFLICT (source) DO UPDATE SET snapshot_id = excluded.snapshot_id, updated_at = now()`,
+        [source, snapshotId],
+      );
+  },
+};
+
+/** Screened businesses of every tenant, a page at a time in id order (the re-screen after a list switch). */
+export async function screenedBusinessesAfter(db: Queryable, afterId: string, limit: number): Promise<BusinessRow[]> {
+  return db.query<BusinessRow>(`SELECT ${cols} FROM businesses WHERE screening IS NOT NULL AND id > $1 ORDER BY id LIMIT $2`, [
+    afterId,
+    limit,
+  ]);
+}
+
+/** Stores a business's new screening (after a list update re-screened it). */
+export async function setBusinessScreening(tx: Queryable, id: string, screening: unknown): Promise<void> {
+  await tx.query(`UPDATE businesses SET screening = $2::jsonb, updated_at = now() WHERE id = $1`, [id, JSON.stringify(screening)]);
+}

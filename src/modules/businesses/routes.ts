@@ -2,18 +2,32 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
-import { AttachDocument, Business, BusinessDocument, CreateBusiness, SearchBusinesses, SearchPage, Ubos, UbosQuery } from './schemas.js';
+import {
+  AttachDocument,
+  PersonParams,
+  VerifyPerson,
+  Business,
+  BusinessDocument,
+  CreateBusiness,
+  SearchBusinesses,
+  SearchPage,
+  Ubos,
+  UbosQuery,
+} from './schemas.js';
 import { searchBusinesses } from './search.js';
 import { createBusiness, prepareBusiness } from './create.js';
 import { getBusiness } from './get.js';
 import { getUbos } from './ubos.js';
-import { SCREENING_INDEX, TEXT_CHECKS } from './deps.js';
+import { CreatedVerification, SCREENING_INDEX, TEXT_CHECKS } from './deps.js';
+import { verifyBusinessPerson } from './person-verification.js';
 import { attachDocument } from './documents.js';
 import { exportBods } from './export-bods.js';
+import { liveRegistries } from './live.js';
 import { Type } from '@sinclair/typebox';
 
 export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const screening = { sealer: deps.sealer, cache: deps.resources.get(SCREENING_INDEX) };
+  const live = liveRegistries(deps.config.businesses);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Businesses'];
 
@@ -31,7 +45,7 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, {
         response: { 200: SearchPage, ...standardErrors },
       },
     },
-    async (req) => searchBusinesses(req.ctx, req.body),
+    async (req) => searchBusinesses(req.ctx, req.body, live),
   );
 
   r.post(
@@ -49,7 +63,7 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, {
       },
     },
     async (req, reply) => {
-      const prepared = await prepareBusiness(req.ctx, req.body, screening);
+      const prepared = await prepareBusiness(req.ctx, req.body, screening, live);
       reply.code(prepared.existing ? 200 : 201);
       return prepared.existing ? getBusiness(req.ctx, prepared.existing.id) : createBusiness(req.ctx, req.body, prepared);
     },
@@ -104,6 +118,33 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, {
     async (req, reply) => {
       reply.code(201);
       return attachDocument(req.ctx, deps.resources.get(TEXT_CHECKS), req.params.id, req.body);
+    },
+  );
+
+  r.post(
+    '/:id/persons/:node_id/verifications',
+    {
+      config: { scope: 'verifications:write' },
+      schema: {
+        tags,
+        operationId: 'createBusinessPersonVerification',
+        summary: 'Send a UBO or officer of the business through a KYC verification session',
+        description:
+          "Creates a verification (as POST /v1/verifications does: the journey's checks, a hosted URL and a session token) for a natural person of the business's ownership graph, with the registered name as the declared name, and links it to the business: GET /v1/businesses/{id} (officers) and GET /v1/businesses/{id}/ubos (owners) show each person's latest session and its status. 404 when the node is not a person of this business; 409 for an anonymous or unknown person.",
+        params: PersonParams,
+        body: VerifyPerson,
+        response: { 201: CreatedVerification, ...standardErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return verifyBusinessPerson(
+        req.ctx,
+        { sealer: deps.sealer, hostedBaseUrl: deps.config.hostedBaseUrl },
+        req.params.id,
+        req.params.node_id,
+        req.body,
+      );
     },
   );
 

@@ -54,6 +54,12 @@ export const SearchBusinesses = Type.Object(
     country: Type.Optional(CountryCode('Only businesses registered in this country (ISO 3166-1 alpha-2).')),
     sources: Type.Optional(Type.Array(Source, { minItems: 1, maxItems: 3, uniqueItems: true })),
     include_inactive: Type.Optional(Type.Boolean({ description: 'Include dissolved, inactive and lapsed records (default false).' })),
+    live: Type.Optional(
+      Type.Boolean({
+        description:
+          "Also ask the registries' live APIs the operator enabled (GLEIF, Companies House) for the wanted sources (default true; false: imported data only).",
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     cursor: Type.Optional(
       Type.String({ minLength: 1, maxLength: 2000, description: 'next_cursor of the previous page, with the same search.' }),
@@ -89,10 +95,25 @@ export const SearchResult = Type.Object(
       matched_on: Type.Array(Type.Union([Type.Literal('lei'), Type.Literal('registration_number'), Type.Literal('name')])),
       matched_name: Str('The name or other name that matched the query.'),
     }),
+    origin: Type.Union([Type.Literal('imported'), Type.Literal('live')], {
+      description:
+        "imported: from an imported registry file; live: from the registry's live API just now (creating a record from it fetches and stores the entry).",
+    }),
   },
   { title: 'BusinessSearchResult' },
 );
-export const SearchPage = Type.Object({ data: Type.Array(SearchResult), next_cursor: Nullable(Type.String()) });
+export const SearchPage = Type.Object({
+  data: Type.Array(SearchResult),
+  next_cursor: Nullable(Type.String()),
+  live: Type.Array(
+    Type.Object({
+      source: Source,
+      status: Type.Union([Type.Literal('ok'), Type.Literal('timeout'), Type.Literal('rate_limited'), Type.Literal('unavailable')]),
+      results: Type.Integer({ minimum: 0 }),
+    }),
+    { description: 'The live registry APIs asked for this page and how each answered (empty when none is enabled or live is false).' },
+  ),
+});
 
 // ---- create ----
 
@@ -154,6 +175,56 @@ export const OwnershipEdge = Type.Object({
   statement_id: Str('BODS statementId, where the source is BODS.'),
 });
 
+export const PersonVerificationStatus = Type.Object(
+  {
+    id: Type.String({ description: 'The verification (ses_…): GET /v1/verifications/{id}.' }),
+    status: Type.String({
+      description: "The verification's status (awaiting_subject, processing, approved, declined, review, expired, …).",
+    }),
+    decision: Str('approved, declined or referred once decided.'),
+    created_at: Timestamp,
+  },
+  { title: 'BusinessPersonVerification', description: "The person's latest verification session sent for this business." },
+);
+export type PersonVerificationStatus = Static<typeof PersonVerificationStatus>;
+const PersonVerificationField = Nullable(PersonVerificationStatus, 'null until the person is sent through a verification session.');
+
+export const VerifyPerson = Type.Object(
+  {
+    journey: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The KYC journey to run, published in this environment (its key or jrn_ id).',
+    }),
+    subject_reference: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Your identifier of the person; default `<business reference or id>:<node_id>`.',
+      }),
+    ),
+    redirect_url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        maxLength: 2000,
+        pattern: '^https?://',
+        description: 'Where the hosted flow sends the person when done.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type VerifyPerson = Static<typeof VerifyPerson>;
+
+export const PersonParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, description: 'Business id (biz_…).' }),
+  node_id: Type.String({
+    minLength: 1,
+    maxLength: 300,
+    description: "The person's node id in the business's ownership graph (officers[].node_id, ubos owners[].node_id).",
+  }),
+});
+
 const Officer = Type.Object({
   node_id: Type.String(),
   name: Type.String(),
@@ -166,6 +237,7 @@ const Officer = Type.Object({
     Type.Object({ year: Type.Integer(), month: Nullable(Type.Integer()) }),
     'Partial date of birth (registers publish year and month only).',
   ),
+  verification: PersonVerificationField,
 });
 
 const Exception = Type.Object({
@@ -295,6 +367,7 @@ export const Ubos = Type.Object(
         possibly_qualifies: Type.Boolean({ description: 'Not surely above the threshold, but the range reaches above it.' }),
         reasons: Type.Array(Type.String({ description: 'ownership_gt_threshold, voting_gt_threshold, control' })),
         paths: Type.Array(Path),
+        verification: PersonVerificationField,
       }),
     ),
     unresolved: Type.Array(

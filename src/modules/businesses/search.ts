@@ -8,10 +8,11 @@ import { decodeCursor, encodeCursor } from '../../platform/pagination.js';
 import { compareNames } from '../../engines/screening/name-score.js';
 import { prepareName } from '../../engines/screening/normalize.js';
 import type { EntityRecord } from '../../providers/registries/index.js';
-import { nameTokens } from './registry-import.js';
+import { nameTokens } from './name-tokens.js';
 import { registryRecords, type StoredRecord } from './registry-repository.js';
 import type { SearchBusinesses } from './schemas.js';
 import { registryFields } from './view.js';
+import { searchLive, type LiveRegistries } from './live.js';
 
 /** Candidates scored per name query; more than a page needs, fewer than a slow query would give. */
 const CANDIDATES = 300;
@@ -22,20 +23,35 @@ const RETIRED_LEI = new Set(['RETIRED', 'ANNULLED', 'MERGED', 'DUPLICATE']);
 
 type Matched = 'lei' | 'registration_number' | 'name';
 interface Hit {
-  rec: StoredRecord<EntityRecord>;
+  rec: Pick<StoredRecord<EntityRecord>, 'source' | 'ref' | 'data'>;
+  origin: 'imported' | 'live';
   score: number;
   on: Set<Matched>;
   matchedName: string | null;
 }
 
-export async function searchBusinesses(ctx: RequestContext, q: SearchBusinesses) {
+/** The best name score of a record against the prepared query, and the name that gave it. */
+function nameScore(query: ReturnType<typeof prepareName>, e: EntityRecord): { score: number; name: string } {
+  let best = 0,
+    bestName = e.name;
+  for (const n of [e.name, ...e.otherNames]) {
+    const s = compareNames(query, prepareName(n, 'organization', false)).score;
+    if (s > best) ((best = s), (bestName = n));
+  }
+  return { score: Math.round(best * 1000) / 1000, name: bestName };
+}
+
+export async function searchBusinesses(ctx: RequestContext, q: SearchBusinesses, live?: LiveRegistries) {
   if (!q.query && !q.lei && !q.registration_number) throw invalid('query', 'Give query, lei or registration_number.');
   const sources = q.sources ?? null;
   const hits = new Map<string, Hit>();
-  const add = (rec: StoredRecord<EntityRecord>, score: number, on: Matched, matchedName: string | null) => {
+  const add = (rec: Hit['rec'], score: number, on: Matched, matchedName: string | null, origin: Hit['origin'] = 'imported') => {
     if (sources && !sources.includes(rec.source as never)) return;
     const key = `${rec.source}\u0000${rec.ref}`;
-    const h = hits.get(key) ?? { rec, score: 0, on: new Set<Matched>(), matchedName: null };
+    const known = hits.get(key);
+    // The imported record wins over the same entry from a live API (it carries its batch).
+    if (known && known.origin !== origin) return;
+    const h = known ?? { rec, origin, score: 0, on: new Set<Matched>(), matchedName: null };
     h.on.add(on);
     if (score > h.score) ((h.score = score), (h.matchedName = matchedName ?? h.matchedName));
     hits.set(key, h);
@@ -49,19 +65,35 @@ export async function searchBusinesses(ctx: RequestContext, q: SearchBusinesses)
       if (number && (rec.data.registrationNumber?.toUpperCase() === number || rec.ref === number)) add(rec, 1, 'registration_number', null);
     }
   }
-  if (q.query) {
-    const query = prepareName(q.query, 'organization');
+  const query = q.query ? prepareName(q.query, 'organization') : null;
+  if (q.query && query) {
     const tokens = nameTokens([q.query]);
     for (const rec of await registryRecords.byTokens(ctx.db, tokens, sources, CANDIDATES)) {
-      let best = 0,
-        bestName = rec.data.name;
-      for (const n of [rec.data.name, ...rec.data.otherNames]) {
-        const s = compareNames(query, prepareName(n, 'organization', false)).score;
-        if (s > best) ((best = s), (bestName = n));
-      }
-      if (best >= MIN_NAME_SCORE) add(rec, Math.round(best * 1000) / 1000, 'name', bestName);
+      const m = nameScore(query, rec.data);
+      if (m.score >= MIN_NAME_SCORE) add(rec, m.score, 'name', m.name);
     }
   }
+
+  // The live registry APIs the configuration enables, asked at once within their time limit.
+  const answers =
+    live && live.bySource.size && q.live !== false
+      ? await searchLive(live, sources, {
+          ...(q.query ? { name: q.query } : {}),
+          ...(lei ? { lei } : {}),
+          ...(number ? { registrationNumber: number } : {}),
+          limit: 20,
+        })
+      : [];
+  for (const a of answers)
+    for (const e of a.records) {
+      const rec = { source: a.source as StoredRecord<EntityRecord>['source'], ref: e.ref, data: e };
+      if (lei && e.lei === lei) add(rec, 1, 'lei', null, 'live');
+      if (number && (e.registrationNumber?.toUpperCase() === number || e.ref === number)) add(rec, 1, 'registration_number', null, 'live');
+      if (query) {
+        const m = nameScore(query, e);
+        if (m.score >= MIN_NAME_SCORE) add(rec, m.score, 'name', m.name, 'live');
+      }
+    }
 
   const rows = [...hits.values()]
     .filter(({ rec: { data: e } }) => !q.country || e.country === q.country || e.jurisdiction?.slice(0, 2) === q.country)
@@ -87,7 +119,9 @@ export async function searchBusinesses(ctx: RequestContext, q: SearchBusinesses)
     data: page.map((h) => ({
       ...registryFields(h.rec.source, h.rec.data),
       match: { score: h.score, matched_on: [...h.on].sort(), matched_name: h.matchedName },
+      origin: h.origin,
     })),
+    live: answers.map((a) => ({ source: a.source, status: a.status, results: a.records.length })),
     next_cursor: offset + size < rows.length ? encodeCursor(scope, String(offset + size)) : null,
   };
 }

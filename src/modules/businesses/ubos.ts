@@ -3,6 +3,7 @@ import { resolveUbos, type Basis } from '../../engines/ownership/index.js';
 import { loadBusiness } from './get.js';
 import type { Ubos, UbosQuery } from './schemas.js';
 import { share } from './view.js';
+import { personVerificationStatuses } from './person-verification.js';
 
 export async function getUbos(ctx: RequestContext, id: string, q: UbosQuery): Promise<Ubos> {
   const { row, loaded } = await loadBusiness(ctx, id);
@@ -15,6 +16,7 @@ export async function getUbos(ctx: RequestContext, id: string, q: UbosQuery): Pr
   const g = loaded.graph;
   const r = resolveUbos(g, loaded.rootRef, { threshold, basis, asOf, maxDepth });
   const name = (nodeId: string) => g.nodes.get(nodeId)?.name ?? null;
+  const verified = await personVerificationStatuses(ctx, row.id);
   return {
     ...head,
     owners: r.owners.map((o) => ({
@@ -35,6 +37,7 @@ export async function getUbos(ctx: RequestContext, id: string, q: UbosQuery): Pr
         voting: share(p.voting),
         control: p.control,
       })),
+      verification: verified.get(o.personId) ?? null,
     })),
     unresolved: r.unresolved.map((u) => ({
       node_id: u.nodeId,

@@ -70,7 +70,12 @@ function officers(l: LoadedGraph): Business['officers'] {
     const p = l.persons.get(r.interestedParty)?.data;
     if (!p) continue;
     const types = r.interests.map((i) => i.type).filter((t): t is string => !!t);
-    const role = l.source === 'gb_coh' ? 'psc' : (types.map((t) => ROLES[t]).find(Boolean) ?? 'beneficial_owner');
+    // Companies House officers keep the register's role (director, llp-designated-member, …); PSCs are psc.
+    const role = r.sourceType?.startsWith('officer:')
+      ? r.sourceType.slice('officer:'.length)
+      : l.source === 'gb_coh'
+        ? 'psc'
+        : (types.map((t) => ROLES[t]).find(Boolean) ?? 'beneficial_owner');
     const starts = r.interests.map((i) => i.startDate).filter((d): d is string => !!d);
     const ends = r.interests.map((i) => i.endDate);
     out.push({
@@ -82,6 +87,7 @@ function officers(l: LoadedGraph): Business['officers'] {
       nationality: p.nationality ?? null,
       country_of_residence: p.countryOfResidence ?? null,
       birth_date: p.birthYear ? { year: p.birthYear, month: p.birthMonth ?? null } : null,
+      verification: null,
     });
   }
   return out;

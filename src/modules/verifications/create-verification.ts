@@ -1,5 +1,6 @@
 import { QUEUES } from '../../platform/queues.js';
 import type { RequestContext } from '../../platform/context.js';
+import type { Queryable } from '../../platform/db.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { emitAudit } from '../../platform/audit.js';
 import { invalid } from '../../platform/errors.js';
@@ -24,7 +25,14 @@ const EMPTY_PAYLOAD = { reasons: [], signals: [], model: [], timings: {}, result
  * check per journey check, the token for the hosted flow and SDKs, and moves created →
  * awaiting_subject, all in one transaction (with the Idempotency-Key, audit and usage rows).
  */
-export async function createVerification(args: { ctx: RequestContext; sealer: Sealer; hostedBaseUrl: string; input: CreateVerification }) {
+export async function createVerification(args: {
+  ctx: RequestContext;
+  sealer: Sealer;
+  hostedBaseUrl: string;
+  input: CreateVerification;
+  /** Writes of the caller that belong with the session (a business linking its person), in the same transaction. */
+  within?: (tx: Queryable, sessionId: string) => Promise<void>;
+}) {
   const { ctx, input } = args;
   await ensureDefaultJourneys(ctx.db, ctx);
   const journey = await journeys.published(ctx.db, ctx, input.journey);
@@ -74,6 +82,7 @@ export async function createVerification(args: { ctx: RequestContext; sealer: Se
       });
     }
     const status = await sessions.applyTransition(tx, ctx, id, 'created', 'token_issued');
+    if (args.within) await args.within(tx, id);
     await recordUsage(tx, ctx, 'verifications', 'session', id);
     await emitAudit(tx, ctx, {
       action: 'verification.created',

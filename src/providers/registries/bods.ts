@@ -36,6 +36,18 @@ function compiled(): { statement: ValidateFunction; package: ValidateFunction } 
   return validators;
 }
 
+/** BODS codelist values as the vendored schema states them, read once (so nobody repeats the list). */
+function schemaEnum(schema: string, defName: string, prop: string): readonly string[] {
+  const defs = obj(BODS_SCHEMAS[schema]?.['$defs']);
+  const values = obj(obj(obj(defs[defName])['properties'])[prop])['enum'];
+  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string'))
+    throw new Error(`BODS schema: ${schema}#/$defs/${defName}/properties/${prop} has no enum`);
+  return values as string[];
+}
+
+/** The closed unspecifiedReason codelist (BODS 0.4 components#/$defs/UnspecifiedRecord). */
+export const UNSPECIFIED_REASONS: ReadonlySet<string> = new Set(schemaEnum('components', 'UnspecifiedRecord', 'reason'));
+
 export interface BodsDefect {
   keyword: string;
   path: string;

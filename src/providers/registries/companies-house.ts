@@ -128,6 +128,13 @@ function personName(d: Record<string, unknown>): string | undefined {
 async function* psc(path: string, stats: ParseStats): AsyncGenerator<RegistryRecord> {
   const file = fileLabel(path);
   for await (const { line, value } of jsonItems(path)) {
+    yield* pscRecords(value, stats, file, line);
+  }
+}
+
+/** The records of one PSC snapshot line, stream record or API item (`{ company_number, data }`). */
+export function* pscRecords(value: unknown, stats: ParseStats, file: string, line: number): Generator<RegistryRecord> {
+  {
     stats.read++;
     const rec = obj(value);
     const d = obj(rec['data']);
@@ -136,7 +143,7 @@ async function* psc(path: string, stats: ParseStats): AsyncGenerator<RegistryRec
       const at = day(d['generated_at']);
       if (at) stats.publishDate = at;
       skip(stats, 'totals line');
-      continue;
+      return;
     }
     const num = str(rec['company_number']);
     const known =
@@ -145,7 +152,7 @@ async function* psc(path: string, stats: ParseStats): AsyncGenerator<RegistryRec
       kind === 'exemptions';
     if (!known) {
       skip(stats, `unknown kind ${kind || '(none)'}`);
-      continue;
+      return;
     }
     if (!num) throw new RegistryFileError(file, line, `a ${kind} record without company_number`);
     const subject = companyNumber(num);
@@ -163,7 +170,7 @@ async function* psc(path: string, stats: ParseStats): AsyncGenerator<RegistryRec
         ...(start ? { startDate: start } : {}),
         ...(end ? { endDate: end } : {}),
       };
-      continue;
+      return;
     }
     if (kind === 'exemptions') {
       for (const [key, ex] of Object.entries(obj(d['exemptions']))) {
@@ -181,7 +188,7 @@ async function* psc(path: string, stats: ParseStats): AsyncGenerator<RegistryRec
           ...(to ? { endDate: to } : {}),
         };
       }
-      continue;
+      return;
     }
     const interests: Interest[] = [];
     for (const code of Array.isArray(d['natures_of_control']) ? (d['natures_of_control'] as unknown[]) : []) {
@@ -210,7 +217,7 @@ async function* psc(path: string, stats: ParseStats): AsyncGenerator<RegistryRec
         componentRefs: [],
         sourceType: kind,
       };
-      continue;
+      return;
     }
     const partyRef = `psc-party:${id}`;
     if (kind.startsWith('individual')) {

@@ -191,7 +191,12 @@ async function* repexCsv(path: string, stats: ParseStats): AsyncGenerator<Regist
 
 async function* apiJson(path: string, stats: ParseStats): AsyncGenerator<RegistryRecord> {
   const file = fileLabel(path);
-  for await (const { line, value } of jsonItems(path)) {
+  for await (const { line, value } of jsonItems(path)) yield* jsonApiRecords(value, stats, file, line);
+}
+
+/** The records of one GLEIF API (JSON:API) document: lei-records, relationship-records, reporting-exceptions. */
+export function* jsonApiRecords(value: unknown, stats: ParseStats, file: string, line: number): Generator<RegistryRecord> {
+  {
     const doc = obj(value);
     if (!('data' in doc)) throw new RegistryFileError(file, line, 'not a JSON:API document (no "data")');
     const publish = day(obj(obj(doc['meta'])['goldenCopy'])['publishDate']);

@@ -11,6 +11,7 @@ import {
   RegistryFileError,
   validatePackage,
   validateStatement,
+  UNSPECIFIED_REASONS,
   type RegistryRecord,
   type ParseStats,
 } from './index.js';
@@ -282,3 +283,16 @@ test(
     assert.equal(keywordMatched, [...expected.keys()].filter((f) => invalid.includes(f)).length);
   },
 );
+
+test('the unspecifiedReason codelist is read from the vendored schema and equals the published codelist CSV', (t) => {
+  assert.ok(UNSPECIFIED_REASONS.has('noBeneficialOwners') && UNSPECIFIED_REASONS.has('informationUnknownToPublisher'));
+  assert.ok(!UNSPECIFIED_REASONS.has('NON_PUBLIC'), 'a GLEIF reason is not a BODS code');
+  const csv = sharedData('kyb', 'bods', 'schema', 'codelists', 'unspecifiedReason.csv');
+  if (!csv) return t.skip(SKIP_NO_DATA);
+  const codes = readFileSync(csv, 'utf8')
+    .split(/\r?\n/)
+    .slice(1)
+    .filter((l) => l.trim())
+    .map((l) => l.split(',')[0]!.replace(/"/g, ''));
+  assert.deepEqual([...UNSPECIFIED_REASONS].sort(), codes.sort());
+});
