@@ -9,7 +9,7 @@ import type { DocumentSettings } from '../checks/index.js';
 import { startCaptureIn, sessions, type SessionRow } from '../verifications/index.js';
 import { assessQuality } from './quality.js';
 import { captureMedia } from './repository.js';
-import type { StepKind, UploadedMedia } from './schemas.js';
+import type { UploadKind, UploadedMedia } from './schemas.js';
 import { documentSettings, stepsFor } from './steps.js';
 
 const TYPE_NAMES: Record<string, string> = {
@@ -38,7 +38,7 @@ export async function uploadCaptureMedia(args: {
   sealer: Sealer;
   settings: DocumentSettings;
   sessionId: string;
-  kind: StepKind;
+  kind: UploadKind;
   data: Buffer;
 }): Promise<UploadedMedia> {
   const { ctx, kind, data } = args;

@@ -4,6 +4,7 @@ import { getFaceEngine } from './engine.js';
 import { decodeImage, engineCall, reasonsOf, round4 } from './inputs.js';
 import type { FaceCheckArgs } from './check-args.js';
 import type { LivenessBody } from './schemas.js';
+import type { ChallengeAction } from '../../../engines/face/index.js';
 
 /** Presentation-attack screen on one selfie (`image`) or a burst (`frames`, in capture order). */
 export async function livenessCheck({ ctx, sealer, settings, input }: FaceCheckArgs<LivenessBody>): Promise<Check> {
@@ -28,11 +29,12 @@ export async function livenessCheck({ ctx, sealer, settings, input }: FaceCheckA
 /** The liveness engine's verdict as a check outcome (standalone check and session pipeline). */
 export async function evaluateLiveness(
   frames: Buffer[],
-  o: { threshold?: number | undefined },
+  o: { threshold?: number | undefined; challenge?: readonly ChallengeAction[] },
   rename?: (engineField: string) => string,
 ): Promise<CheckOutcome> {
   const started = performance.now();
-  const r = await engineCall(() => getFaceEngine().liveness(frames, o.threshold !== undefined ? { threshold: o.threshold } : {}), rename);
+  const options = { ...(o.threshold !== undefined ? { threshold: o.threshold } : {}), ...(o.challenge ? { challenge: o.challenge } : {}) };
+  const r = await engineCall(() => getFaceEngine().liveness(frames, options), rename);
   return {
     status: r.verdict,
     score: round4(r.score),
@@ -40,6 +42,11 @@ export async function evaluateLiveness(
     signals: r.signals,
     model: r.model,
     timings: roundTimings({ engine: r.timings.totalMs, total: performance.now() - started }),
-    result: { live_score: round4(r.score), threshold: r.threshold, frames: frames.length },
+    result: {
+      live_score: round4(r.score),
+      threshold: r.threshold,
+      frames: frames.length,
+      ...(o.challenge ? { challenge: [...o.challenge] } : {}),
+    },
   };
 }
