@@ -172,7 +172,9 @@ describe('liveness challenge judged by the pipeline', { skip: dataDir ? false : 
     for (let i = 0; i < c.frame_count; i++) {
       const side = Math.max(info.width, info.height);
       const H = planeHomography(info.width, info.height, tilts[i]!, 0.05 * (i % 3), 1.2 * side, 1.6 * side);
-      const jpeg = await sharp(warpPerspective(data, info.width, info.height, H), { raw: { width: info.width, height: info.height, channels: 3 } })
+      const jpeg = await sharp(warpPerspective(data, info.width, info.height, H), {
+        raw: { width: info.width, height: info.height, channels: 3 },
+      })
         .jpeg({ quality: 90 })
         .toBuffer();
       assert.equal((await putFrame(s.session_token, i, jpeg)).statusCode, 201);
