@@ -27,6 +27,7 @@ export const REASON_CODES = {
   mrz_print_inconsistent: 'needs_review',
   viz_mrz_mismatch: 'needs_review',
   viz_name_mismatch: 'needs_review',
+  viz_name_disagreement: 'needs_review',
   unknown_issuing_state: 'needs_review',
   expiry_date_missing: 'needs_review',
   birth_date_missing: 'needs_review',
@@ -73,6 +74,7 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
   if (tamper.mrzPrintInconsistent) reasons.add('mrz_print_inconsistent');
   if (input.viz?.mismatch) reasons.add('viz_mrz_mismatch');
   if (input.viz?.nameMismatch) reasons.add('viz_name_mismatch');
+  if (input.viz?.nameDisagreement) reasons.add('viz_name_disagreement');
 
   if (mrz) {
     const failed = mrz.checks.filter((c) => !c.valid).map((c) => c.field);
