@@ -88,7 +88,7 @@ function wrongFields(r: Result, l: Label): string[] {
   const f = r.fields;
   if (!f) return ['all'];
   const out: string[] = [];
-  if (f.documentNumber.replace(/</g, '') !== l.number.replace(/</g, '')) out.push('documentNumber');
+  if (f.documentNumber.replace(/[<\s]/g, '') !== l.number.replace(/[<\s]/g, '')) out.push('documentNumber');
   // A date that is impossible (CZE specimen: 29 Feb 2011) is compared on the MRZ text.
   const birth = f.birthDate ? yymmdd(f.birthDate) : r.mrz?.lines.join('').includes(l.birth) ? l.birth : '';
   if (birth !== l.birth) out.push('birthDate');
