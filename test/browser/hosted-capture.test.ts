@@ -303,6 +303,85 @@ describe('hosted capture page in Chromium', { skip }, () => {
     }
   });
 
+  test('(e) active liveness: the page asks for the server-chosen actions and records the frames from the camera; a still image fails', async () => {
+    const journey = await fetch(`${server.base}/v1/journeys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandboxKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        key: 'active_liveness',
+        name: 'Active liveness',
+        publish: true,
+        definition: {
+          checks: [{ type: 'liveness', settings: { challenge: true } }],
+          decision_rules: { decline: [{ check: 'liveness', statuses: ['failed'] }], refer: [], decline_at_band: null, refer_at_band: null },
+          risk_scoring: { signals: [], medium_from: 25, high_from: 70 },
+          session_lifetime_seconds: 3600,
+        },
+      }),
+    });
+    assert.equal(journey.status, 201, await journey.clone().text());
+    const res = await fetch(`${server.base}/v1/verifications`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandboxKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ journey: 'active_liveness', subject: { type: 'individual', reference: 'browser_challenge' } }),
+    });
+    assert.equal(res.status, 201);
+    const s = (await res.json()) as { id: string; hosted_url: string };
+    const { context, page, errors } = await open(s.hosted_url);
+    try {
+      await heading(page).filter({ hasText: 'Verify your identity' }).waitFor();
+      await page.locator('#consent').check();
+      await page.locator('#start').click();
+      await expectFocusOnHeading(page, /really you/);
+      assert.equal(await page.locator('#file-label').isVisible(), false, 'no file upload for the live check');
+      await page.locator('#use-camera').click();
+      await page.waitForFunction(() => (document.getElementById('camera-video')?.videoWidth ?? 0) > 0);
+      assert.equal(await page.locator('#take-photo').innerText(), 'Start');
+      await page.locator('#take-photo').click();
+      // The prompts follow the server's sequence.
+      const prompts = new Set<string>();
+      while (!(await page.locator('#result').isVisible())) {
+        const text = await page
+          .locator('#challenge-prompt')
+          .innerText()
+          .catch(() => '');
+        if (text) prompts.add(text);
+        await page.waitForTimeout(150);
+      }
+      await page.screenshot({ path: join(files.shots!, 'e-challenge-done.png'), fullPage: true });
+      assert.ok(prompts.has('Look straight at the camera'), [...prompts].join(' | '));
+      assert.ok(
+        [...prompts].some((p) => /Turn your head|Close your eyes|Open your mouth/.test(p)),
+        [...prompts].join(' | '),
+      );
+      await page.locator('#continue').click();
+      await expectFocusOnHeading(page, /Check and send/);
+      assert.match(await page.locator('#review-list').innerText(), /Face check\s+Added/);
+      await page.locator('#submit').click();
+      await heading(page).filter({ hasText: 'All done' }).waitFor({ timeout: 180_000 });
+      const v = (await (
+        await fetch(`${server.base}/v1/verifications/${s.id}`, { headers: { authorization: `Bearer ${sandboxKey}` } })
+      ).json()) as { decision: string; checks: { type: string; id: string; status: string }[] };
+      const check = v.checks.find((c) => c.type === 'liveness')!;
+      // The fake camera plays one still image: nothing turns, nothing blinks.
+      assert.equal(check.status, 'failed');
+      const detail = (await (
+        await fetch(`${server.base}/v1/checks/${check.id}`, { headers: { authorization: `Bearer ${sandboxKey}` } })
+      ).json()) as { result: { frames: number; challenge: string[] }; signals: { name: string; passed: boolean | null }[] };
+      assert.equal(detail.result.frames, 10);
+      for (const action of detail.result.challenge) {
+        const wanted = { turn_left: /to your left/, turn_right: /to your right/, blink: /Close your eyes/, open_mouth: /Open your mouth/ }[
+          action
+        ];
+        assert.ok(wanted && [...prompts].some((p) => wanted.test(p)), `prompted for ${action}`);
+      }
+      assert.equal(detail.signals.find((x) => x.name === 'challenge_actions_performed')?.passed, false);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('(c) guidance in plain words: a file too large, a file that is no photo, a blurred document; (d) an expired link', async () => {
     const s = await newSession('browser_errors');
     const { context, page, errors } = await open(s.hosted_url);

@@ -66,12 +66,26 @@ const STEP_TEXT = /** @type {Record<string, { title: string, hint: string, done:
     done: 'Photo of your face',
     facing: 'user',
   },
+  liveness_challenge: {
+    title: 'Show us it is really you',
+    hint: 'Look straight at the camera in good light, then follow the instructions on the screen: a few seconds, nothing is recorded until you start.',
+    done: 'Face check',
+    facing: 'user',
+  },
   proof_of_address: {
     title: 'Add a proof of address',
     hint: 'A bill or bank statement from the last three months that shows your name and address. A photo or a PDF both work.',
     done: 'Proof of address',
     facing: 'environment',
   },
+});
+
+/** What the subject is asked to do for each challenge action (the server chooses the sequence). */
+const ACTION_TEXT = /** @type {Record<string, string>} */ ({
+  turn_left: 'Turn your head slowly to your left',
+  turn_right: 'Turn your head slowly to your right',
+  blink: 'Close your eyes for a moment, then open them',
+  open_mouth: 'Open your mouth wide',
 });
 
 const DOCUMENT_NAMES = /** @type {Record<string, string>} */ ({
@@ -311,7 +325,12 @@ function showStep(index) {
   if (step.kind === 'proof_of_address') input.removeAttribute('capture');
   else input.setAttribute('capture', text.facing === 'user' ? 'user' : 'environment');
   el('file-label').textContent = step.kind === 'proof_of_address' ? 'Choose a photo or PDF' : 'Choose a photo';
+  const challenge = step.kind === 'liveness_challenge';
   button('use-camera').hidden = !canUseCamera();
+  el('file-label').hidden = challenge;
+  button('take-photo').textContent = challenge ? 'Start' : 'Take photo';
+  el('challenge-prompt').hidden = true;
+  if (challenge && !canUseCamera()) alertText(MESSAGES.camera);
   button('skip-step').hidden = step.required;
   el('camera').classList.toggle('mirror', text.facing === 'user');
   alertText(null);
@@ -364,6 +383,7 @@ function stopCamera() {
 }
 
 async function takePhoto() {
+  if (currentStep()?.kind === 'liveness_challenge') return runChallenge();
   const video = /** @type {HTMLVideoElement} */ (el('camera-video'));
   if (!video.videoWidth) {
     announce('The camera is still starting. Try again in a moment.');
@@ -378,6 +398,82 @@ async function takePhoto() {
   el('capture-choices').hidden = false;
   if (!blob) return alertText(MESSAGES.unreadable);
   await upload(/** @type {Blob} */ (blob), 'camera photo');
+}
+
+/** @param {number} ms */
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One camera frame as a JPEG at most 640 px wide (enough for the face mesh, small to upload). @returns {Promise<Blob | null>} */
+function grabFrame() {
+  const video = /** @type {HTMLVideoElement} */ (el('camera-video'));
+  const scale = Math.min(1, 640 / video.videoWidth);
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(video.videoWidth * scale);
+  canvas.height = Math.round(video.videoHeight * scale);
+  canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.85));
+}
+
+/** @param {string} text */
+function prompt(text) {
+  const p = el('challenge-prompt');
+  p.hidden = false;
+  p.textContent = text;
+}
+
+/**
+ * The active liveness check: the server picks the actions; one neutral frame, then frames_per_action
+ * frames while each action is shown, uploaded in order. The frames are judged on the server only.
+ */
+async function runChallenge() {
+  const step = currentStep();
+  const video = /** @type {HTMLVideoElement} */ (el('camera-video'));
+  if (!step || busy) return;
+  if (!video.videoWidth) {
+    announce('The camera is still starting. Try again in a moment.');
+    return;
+  }
+  alertText(null);
+  setBusy(true);
+  try {
+    const c = /** @type {{ actions: string[], frames_per_action: number, frame_count: number }} */ (await api('POST', '/challenge'));
+    /** @type {Blob[]} */
+    const frames = [];
+    const keep = async () => {
+      const blob = await grabFrame();
+      if (!blob) throw new Error('frame');
+      frames.push(blob);
+    };
+    prompt('Look straight at the camera');
+    await wait(1200);
+    await keep();
+    for (const action of c.actions) {
+      prompt(ACTION_TEXT[action] ?? action);
+      await wait(500);
+      for (let k = 0; k < c.frames_per_action; k++) {
+        await wait(450);
+        await keep();
+      }
+      prompt('Now look straight again');
+      await wait(900);
+    }
+    prompt('Sending…');
+    for (const [i, frame] of frames.entries()) await api('PUT', `/challenge/frames/${i}`, frame);
+    const previous = previews.get(step.kind);
+    if (previous?.url) URL.revokeObjectURL(previous.url);
+    previews.set(step.kind, { url: frames[0] ? URL.createObjectURL(frames[0]) : null, name: 'face check' });
+    step.captured = true;
+    step.quality = null;
+    stopCamera();
+    el('challenge-prompt').hidden = true;
+    showResult(step, null);
+  } catch (err) {
+    el('challenge-prompt').hidden = true;
+    if (err instanceof Error && err.message === 'frame') alertText(MESSAGES.unreadable);
+    else handleError(err);
+  } finally {
+    setBusy(false);
+  }
 }
 
 /** The file's real type from its first bytes, as the server will judge it. @param {Blob} file */
@@ -441,7 +537,15 @@ function showResult(step, quality) {
   } else preview.removeAttribute('src');
   const box = el('quality');
   if (!quality || quality.acceptable) {
-    const ok = make('p', step.kind === 'proof_of_address' ? 'Your file is ready.' : 'Your photo looks good.', 'quality-ok');
+    const ok = make(
+      'p',
+      step.kind === 'proof_of_address'
+        ? 'Your file is ready.'
+        : step.kind === 'liveness_challenge'
+          ? 'Done: thank you.'
+          : 'Your photo looks good.',
+      'quality-ok',
+    );
     box.replaceChildren(ok);
     announce(ok.textContent ?? '');
   } else {

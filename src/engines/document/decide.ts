@@ -27,6 +27,7 @@ export const REASON_CODES = {
   mrz_print_inconsistent: 'needs_review',
   viz_mrz_mismatch: 'needs_review',
   viz_name_mismatch: 'needs_review',
+  viz_name_disagreement: 'needs_review',
   unknown_issuing_state: 'needs_review',
   expiry_date_missing: 'needs_review',
   birth_date_missing: 'needs_review',
@@ -73,6 +74,7 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
   if (tamper.mrzPrintInconsistent) reasons.add('mrz_print_inconsistent');
   if (input.viz?.mismatch) reasons.add('viz_mrz_mismatch');
   if (input.viz?.nameMismatch) reasons.add('viz_name_mismatch');
+  if (input.viz?.nameDisagreement) reasons.add('viz_name_disagreement');
 
   if (mrz) {
     const failed = mrz.checks.filter((c) => !c.valid).map((c) => c.field);
@@ -100,12 +102,12 @@ export function decide(input: DecisionInput): { verdict: CheckVerdict; reasons: 
     if (structural.length > covered.length) reasons.add('mrz_unreadable');
     // A field whose check digit is satisfied by two different readings (or only by a look-alike substitution
     // that no reading supports) may be wrong although "valid": a reviewer settles it, it never passes.
-    const uncertain = input.mrzUncertainFields ?? [];
+    const uncertain = [...new Set([...(input.mrzUncertainFields ?? []), ...unprotectedDoubts(mrz, fields)])];
     if (uncertain.length > 0) {
       reasons.add('mrz_field_ambiguous');
       signals.push(
         signal('mrz_field_ambiguous', uncertain.join(','), false, {
-          detail: `Read two ways that both pass the check digit, made valid only by an unconfirmed substitution, or (names, which no check digit covers) read differently by the OCR engines: ${uncertain.join(', ')}.`,
+          detail: `Read two ways that both pass the check digit, made valid only by an unconfirmed substitution, or (names and nationality, which no check digit covers) read differently by the OCR engines, with a one-letter name part (a letter read as the filler <) or an unknown nationality code: ${uncertain.join(', ')}.`,
         }),
       );
     }
@@ -160,4 +162,20 @@ export function ageOn(birthIso: string, now: Date): number {
   let age = now.getUTCFullYear() - y;
   if (now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d)) age--;
   return age;
+}
+
+/**
+ * Fields no check digit covers that read implausibly: a name with a one-letter part (ERI<A: an OCR-B K
+ * read as the filler; real MRZ names are written in full) or a nationality that is no known state code
+ * (BSL for BEL). Found on real line crops (issue #19, bench/document-mrz-real.ts set B): such readings
+ * were reported valid with a wrong field.
+ */
+function unprotectedDoubts(mrz: ParsedMrz, fields: DocumentFields | null): string[] {
+  if (!fields) return [];
+  const out: string[] = [];
+  const oneLetterPart = (name: string): boolean => name.split(/[\s<]+/).some((p) => p.length === 1);
+  if (oneLetterPart(fields.surname)) out.push('surname');
+  if (oneLetterPart(fields.givenNames)) out.push('givenNames');
+  if (mrz.problems.includes('unknown_nationality') && fields.nationality !== 'UTO') out.push('nationality');
+  return out;
 }

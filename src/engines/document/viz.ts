@@ -25,6 +25,14 @@ export interface VizComparison {
    * not: names have no check digit, so the two zones disagreeing is flagged rather than either trusted.
    */
   nameMismatch: boolean;
+  /**
+   * A name is in the readable zone only approximately (one or two letters differ): the MRZ and the
+   * printed zone spell the holder's name differently (an OCR-B M read as H, a dropped letter). Names have
+   * no check digit, so neither spelling is trusted and the document goes to review.
+   */
+  nameDisagreement: boolean;
+  /** The names that disagree (`surname`, `given_names`). */
+  disagreeingNames: string[];
   signals: Signal[];
 }
 
@@ -56,6 +64,13 @@ export async function compareVisualZone(
   const givenNamesFound = readable && givenParts.length > 0 ? givenParts.every((p) => containsFuzzy(text, p)) : null;
   const mismatch = documentNumberFound === false && surnameFound === false;
   const nameMismatch = documentNumberFound === true && (surnameFound === false || givenNamesFound === false);
+  // Found, but only approximately: the two zones spell the name differently.
+  const exact = (parts: string[]): boolean => parts.every((p) => containsExact(text, p));
+  const disagreeingNames = [
+    ...(surnameFound === true && !exact(surnameParts) ? ['surname'] : []),
+    ...(givenNamesFound === true && !exact(givenParts) ? ['given_names'] : []),
+  ];
+  const nameDisagreement = !nameMismatch && disagreeingNames.length > 0;
   const detail = readable ? undefined : `Visual zone not read cleanly (OCR confidence ${Math.round(read.confidence)}); not compared.`;
   return {
     readable,
@@ -65,6 +80,8 @@ export async function compareVisualZone(
     givenNamesFound,
     mismatch,
     nameMismatch,
+    nameDisagreement,
+    disagreeingNames,
     signals: [
       signal(
         'viz_document_number_match',
@@ -84,6 +101,16 @@ export async function compareVisualZone(
         givenNamesFound,
         detail ? { detail } : { detail: 'MRZ given names found in the printed zone (one OCR slip per five letters allowed).' },
       ),
+      signal(
+        'viz_name_spelling_agrees',
+        readable && (surnameFound || givenNamesFound) ? !nameDisagreement : null,
+        readable && (surnameFound || givenNamesFound) ? !nameDisagreement : null,
+        {
+          detail: nameDisagreement
+            ? `The printed zone spells ${disagreeingNames.join(' and ')} differently from the MRZ (found only approximately): neither spelling is trusted.`
+            : 'The names found in the printed zone are spelt exactly as in the MRZ.',
+        },
+      ),
     ],
   };
 }
@@ -95,6 +122,12 @@ function normalise(s: string): string {
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, ' ')
     .trim();
+}
+
+/** Whether `needle` occurs letter for letter in `hay` (spaces ignored). */
+export function containsExact(hay: string, needle: string): boolean {
+  const n = needle.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return n.length > 0 && hay.replace(/ /g, '').includes(n);
 }
 
 /** Whether `needle` occurs in `hay` (spaces ignored) with at most one edit per five characters. */

@@ -5,6 +5,7 @@ import { FaceInputError, type FaceInputReason } from './errors.js';
 import { checkEncodedSize, DEFAULT_IMAGE_LIMITS, type ImageLimits } from './image-input.js';
 import { decideMatch, describeFaces, primaryFace } from './match-decision.js';
 import { decideLiveness, type LivenessThresholds } from './liveness-decision.js';
+import { MAX_CHALLENGE_FRAMES, type ChallengeAction } from './challenge.js';
 import { decideAge } from './age-decision.js';
 import type {
   AgeResult,
@@ -39,7 +40,10 @@ export interface MatchOptions {
   referenceIsDocument?: boolean;
 }
 
-export interface LivenessOptions extends Partial<LivenessThresholds> {}
+export interface LivenessOptions extends Partial<LivenessThresholds> {
+  /** The actions the subject was asked for, in order (challenge.ts): frames are then one neutral frame and FRAMES_PER_ACTION per action. */
+  challenge?: readonly ChallengeAction[];
+}
 
 export interface AgeOptions {
   /** The age the subject must be at least, e.g. 18. */
@@ -51,7 +55,7 @@ export interface FaceEngine {
   analyze(image: Uint8Array): Promise<FaceAnalysis>;
   /** 1:1: selfie (`a`) against a reference (`b`, a document image or another photo). */
   match(a: Uint8Array, b: Uint8Array, options?: MatchOptions): Promise<FaceMatchResult>;
-  /** Presentation-attack detection on a selfie or a short burst of frames (at most 8). */
+  /** Presentation-attack detection on a selfie, a short burst of frames (at most 8), or a recorded challenge (options.challenge). */
   liveness(frames: readonly Uint8Array[], options?: LivenessOptions): Promise<LivenessResult>;
   estimateAge(image: Uint8Array, options: AgeOptions): Promise<AgeResult>;
   /** The embedding of the single clear face, for enrolment in a FaceIndex or pgvector; null with signals otherwise. */
@@ -143,9 +147,10 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
     },
 
     async liveness(frames, livenessOptions = {}) {
+      const { challenge, ...thresholds } = livenessOptions;
+      const max = challenge ? MAX_CHALLENGE_FRAMES : MAX_LIVENESS_FRAMES;
       if (frames.length === 0) throw new FaceInputError('image_empty', 'at least one frame is required', 'frames');
-      if (frames.length > MAX_LIVENESS_FRAMES)
-        throw new FaceInputError('too_many_frames', `at most ${MAX_LIVENESS_FRAMES} frames`, 'frames');
+      if (frames.length > max) throw new FaceInputError('too_many_frames', `at most ${max} frames`, 'frames');
       const started = performance.now();
       const [analyses, model] = await Promise.all([
         analyzeAll(
@@ -154,7 +159,7 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
         ),
         modelInfo(),
       ]);
-      const decision = decideLiveness(analyses, livenessOptions);
+      const decision = decideLiveness(analyses, thresholds, challenge ? { actions: challenge } : undefined);
       return { ...decision, model, timings: { totalMs: performance.now() - started } };
     },
 

@@ -32,3 +32,12 @@ export type {
   TextureMeasures,
   WorkerInfo,
 } from './types.js';
+export {
+  CHALLENGE_ACTIONS,
+  CHALLENGE_LENGTH,
+  FRAMES_PER_ACTION,
+  MAX_CHALLENGE_FRAMES,
+  DEFAULT_CHALLENGE_THRESHOLDS,
+  challengeFrameCount,
+} from './challenge.js';
+export type { ChallengeAction, ChallengeThresholds } from './challenge.js';

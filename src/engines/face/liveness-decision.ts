@@ -4,6 +4,13 @@ import { meshMotion } from './motion.js';
 import { planarFit } from './flatness.js';
 import { cosineSimilarity, FACE_REVIEW_THRESHOLD } from './similarity.js';
 import type { DetectedFace, FaceAnalysis } from './types.js';
+import {
+  challengeFrameCount,
+  DEFAULT_CHALLENGE_THRESHOLDS,
+  evaluateChallenge,
+  type ChallengeAction,
+  type ChallengeThresholds,
+} from './challenge.js';
 
 /**
  * Liveness thresholds. Defaults come from bench/face-quality.ts (figures in docs/face.md): each is
@@ -43,8 +50,13 @@ export interface LivenessDecision {
   signals: Signal[];
 }
 
-export function decideLiveness(frames: readonly FaceAnalysis[], overrides: Partial<LivenessThresholds> = {}): LivenessDecision {
+export function decideLiveness(
+  frames: readonly FaceAnalysis[],
+  overrides: Partial<LivenessThresholds> = {},
+  challenge?: { actions: readonly ChallengeAction[]; thresholds?: Partial<ChallengeThresholds> },
+): LivenessDecision {
   const t = { ...DEFAULT_LIVENESS_THRESHOLDS, ...overrides };
+  if (challenge) return decideChallenge(frames, t, challenge.actions, { ...DEFAULT_CHALLENGE_THRESHOLDS, ...challenge.thresholds });
   const signals: Signal[] = [];
   const faces: DetectedFace[] = [];
   frames.forEach((frame, i) => {
@@ -55,6 +67,32 @@ export function decideLiveness(frames: readonly FaceAnalysis[], overrides: Parti
   });
   if (faces.length < frames.length) return { verdict: 'failed', score: 0, threshold: t.threshold, signals };
 
+  const { hard, soft, info, antispoof, liveness } = passiveSignals(faces, t);
+  signals.push(...hard, ...soft, info);
+
+  const burst = burstSignals(faces);
+  signals.push(...burst);
+
+  // Model scores average; each failed hard texture/model signal halves it, a soft one takes 25 % off.
+  let score = (antispoof + liveness) / 2;
+  for (const s of hard) if (s.passed === false) score *= 0.5;
+  for (const s of soft) if (s.passed === false) score *= 0.75;
+  score = round(score);
+
+  const hardFail = hard.some((s) => s.passed === false) || burst.some((s) => s.passed === false);
+  const otherDoubt = signals.some((s) => s.passed === false);
+  let verdict: CheckVerdict;
+  if (hardFail || score < t.threshold * 0.6) verdict = 'failed';
+  else if (score < t.threshold || otherDoubt) verdict = 'needs_review';
+  else verdict = 'passed';
+  return { verdict, score, threshold: t.threshold, signals };
+}
+
+/** The passive model and texture signals over `faces` (lowest/highest frame). */
+function passiveSignals(
+  faces: DetectedFace[],
+  t: LivenessThresholds,
+): { hard: Signal[]; soft: Signal[]; info: Signal; antispoof: number; liveness: number } {
   const worst = (pick: (f: DetectedFace) => number, lowest: boolean): number => {
     const values = faces.map(pick);
     return lowest ? Math.min(...values) : Math.max(...values);
@@ -90,24 +128,66 @@ export function decideLiveness(frames: readonly FaceAnalysis[], overrides: Parti
       detail: 'Laplacian variance of the face crop; reprints and recaptures lose detail.',
     }),
   ];
-  signals.push(...hard, ...soft, signal('glare_share', round(glare), null, { detail: 'Share of saturated white pixels on the face.' }));
+  const info = signal('glare_share', round(glare), null, { detail: 'Share of saturated white pixels on the face.' });
+  return { hard, soft, info, antispoof, liveness };
+}
 
-  const burst = burstSignals(faces);
-  signals.push(...burst);
-
-  // Model scores average; each failed hard texture/model signal halves it, a soft one takes 25 % off.
-  let score = (antispoof + liveness) / 2;
+/**
+ * A recorded challenge (challenge.ts): frame 0 neutral, then FRAMES_PER_ACTION frames per asked action.
+ * The physical tests decide: every action seen in its own slot, the turns leave depth a plane cannot, one
+ * person throughout. The passive model and moiré floors still apply to the neutral frame (a screen replay
+ * of a real head passes the depth test); sharpness is informational here, as the challenge is the evidence.
+ */
+function decideChallenge(
+  frames: readonly FaceAnalysis[],
+  t: LivenessThresholds,
+  actions: readonly ChallengeAction[],
+  ct: ChallengeThresholds,
+): LivenessDecision {
+  const expected = challengeFrameCount(actions.length);
+  const signals: Signal[] = [
+    signal('challenge_frames', frames.length, frames.length === expected, {
+      threshold: expected,
+      detail: `One neutral frame and the frames of each asked action (${actions.join(', ')}).`,
+    }),
+  ];
+  const neutral = frames[0] ? primaryFace(frames[0]) : null;
+  if (frames[0]) signals.push(...describeFaces(frames[0], 'frame_0', false));
+  if (frames.length !== expected || !neutral) return { verdict: 'failed', score: 0, threshold: t.threshold, signals };
+  const ev = evaluateChallenge(
+    actions,
+    frames.map((f) => primaryFace(f)),
+    ct,
+  );
+  const { hard, soft, info } = passiveSignals([neutral], t);
+  const performed = ev.slots.filter((s) => s.performed).length;
+  const challengeSignals = [
+    signal('challenge_actions_performed', performed, performed === actions.length, {
+      threshold: actions.length,
+      detail: `Asked actions seen in their own slot, in order: ${ev.slots.map((s) => `${s.action} ${s.performed ? 'seen' : 'not seen'} (${s.measure === null ? 'no face' : round(s.measure)})`).join('; ')}.`,
+    }),
+    signal(
+      'challenge_depth_residual',
+      ev.minDepthResidual === null ? null : round(ev.minDepthResidual),
+      ev.minDepthResidual === null ? null : ev.minDepthResidual >= ct.minDepthResidual,
+      {
+        threshold: ct.minDepthResidual,
+        detail:
+          'Lowest landmark motion of an asked head turn that no homography explains (share of face width): a print or screen turned in front of the camera is a plane and stays below it.',
+      },
+    ),
+    signal('challenge_same_person', round(ev.minSimilarity), ev.minSimilarity >= ct.minSamePerson, {
+      threshold: ct.minSamePerson,
+      detail: 'Lowest embedding similarity of any frame to the neutral frame: a face swapped mid-challenge fails.',
+    }),
+  ];
+  signals.push(...challengeSignals, ...hard, ...soft.map((s) => ({ ...s, passed: null })), info);
+  let score = performed / Math.max(1, actions.length);
+  for (const s of challengeSignals.slice(1)) if (s.passed === false) score *= 0.5;
   for (const s of hard) if (s.passed === false) score *= 0.5;
-  for (const s of soft) if (s.passed === false) score *= 0.75;
   score = round(score);
-
-  const hardFail = hard.some((s) => s.passed === false) || burst.some((s) => s.passed === false);
-  const otherDoubt = signals.some((s) => s.passed === false);
-  let verdict: CheckVerdict;
-  if (hardFail || score < t.threshold * 0.6) verdict = 'failed';
-  else if (score < t.threshold || otherDoubt) verdict = 'needs_review';
-  else verdict = 'passed';
-  return { verdict, score, threshold: t.threshold, signals };
+  const failed = challengeSignals.some((s) => s.passed === false) || hard.some((s) => s.passed === false);
+  return { verdict: failed ? 'failed' : 'passed', score, threshold: t.threshold, signals };
 }
 
 function burstSignals(faces: DetectedFace[]): Signal[] {

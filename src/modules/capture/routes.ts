@@ -6,7 +6,19 @@ import { AppError } from '../../platform/errors.js';
 import { Type } from '@sinclair/typebox';
 import type { DocumentSettings } from '../checks/index.js';
 import { registerCaptureAuth } from './auth.js';
-import { CaptureSession, MediaParams, QUALITY_ISSUE_CODES, STEP_KINDS, SubmittedCapture, UploadedMedia, type StepKind } from './schemas.js';
+import {
+  CaptureSession,
+  ChallengeFrameParams,
+  LivenessChallenge,
+  MediaParams,
+  QUALITY_ISSUE_CODES,
+  SubmittedCapture,
+  UPLOAD_KINDS,
+  UploadedFrame,
+  UploadedMedia,
+  type UploadKind,
+} from './schemas.js';
+import { issueChallenge, uploadChallengeFrame } from './liveness-challenge.js';
 import { captureSessionView } from './session-view.js';
 import { submitCaptureSession } from './submit-capture.js';
 import { tooLarge, uploadCaptureMedia } from './upload-media.js';
@@ -80,6 +92,25 @@ export const captureModule: FastifyPluginAsync<ModuleOptions> = async (app, opts
   await app.register(async (media: FastifyInstance) => registerMediaRoute(media, opts, documents), {});
 
   r.post(
+    '/challenge',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'issueLivenessChallenge',
+        summary: 'Start the active liveness challenge: a random sequence of actions to ask for, chosen by the server',
+        description:
+          'Replaces any earlier challenge of the session and retires its frames. Record frame 0 with the subject looking straight, then frames_per_action frames while each action is shown, and upload them with PUT /capture/v1/challenge/frames/{index} before expires_at. Only for journeys whose liveness check has challenge: true (400 on field liveness_challenge otherwise).',
+        response: { 201: LivenessChallenge, ...errors([400, 401, 409, 429, 500]) },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return issueChallenge({ ctx: req.ctx, sessionId: req.captureSession!.id });
+    },
+  );
+
+  r.post(
     '/submit',
     {
       config,
@@ -148,7 +179,7 @@ function registerMediaRoute(app: FastifyInstance, opts: ModuleOptions, settings:
         tags: [CAPTURE_TAG],
         operationId: 'uploadCaptureMedia',
         summary: 'Upload one capture (document side, selfie or proof of address) as the raw body',
-        description: `kind is one of ${STEP_KINDS.join(', ')} (the session's steps). JPEG, PNG, WebP or HEIC images; proof_of_address also PDF. The type is read from the bytes, not Content-Type. At most ${limit} bytes (400 on field file). A new upload of a kind replaces the previous one. The quality object is guidance from the engines: issue codes ${QUALITY_ISSUE_CODES.join(', ')}.`,
+        description: `kind is one of ${UPLOAD_KINDS.join(', ')} (the session's steps). JPEG, PNG, WebP or HEIC images; proof_of_address also PDF. The type is read from the bytes, not Content-Type. At most ${limit} bytes (400 on field file). A new upload of a kind replaces the previous one. The quality object is guidance from the engines: issue codes ${QUALITY_ISSUE_CODES.join(', ')}.`,
         params: MediaParams,
         response: { 201: UploadedMedia, ...errors([400, 401, 409, 429, 500]) },
       },
@@ -161,7 +192,46 @@ function registerMediaRoute(app: FastifyInstance, opts: ModuleOptions, settings:
         settings,
         resources: opts.deps.resources,
         sessionId: req.captureSession!.id,
-        kind: (req.params as { kind: StepKind }).kind,
+        kind: (req.params as { kind: UploadKind }).kind,
+        data,
+      });
+      reply.code(201);
+      return out;
+    },
+  );
+  r.put(
+    '/challenge/frames/:index',
+    {
+      config: {
+        public: true,
+        swaggerTransform: (arg) => {
+          const out = captureDoc(arg);
+          const content = Object.fromEntries(
+            ['image/jpeg', 'image/png', 'image/webp'].map((t) => [t, { schema: { type: 'string', format: 'binary' } }]),
+          );
+          return {
+            ...out,
+            schema: { ...out.schema, body: { description: 'The frame image as the raw body.', content } } as typeof out.schema,
+          };
+        },
+      },
+      schema: {
+        tags: [CAPTURE_TAG],
+        operationId: 'uploadChallengeFrame',
+        summary: 'Upload one frame of the current liveness challenge as the raw body',
+        description: `index 0 is the neutral frame, then frames_per_action frames per action in the order of POST /capture/v1/challenge. A JPEG, PNG, WebP or HEIC image of at most ${limit} bytes (400 on field file). 409 when no challenge was requested or it has expired (request a new one). A re-upload of an index replaces it.`,
+        params: ChallengeFrameParams,
+        response: { 201: UploadedFrame, ...errors([400, 401, 409, 429, 500]) },
+      },
+    },
+    async (req, reply) => {
+      const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const out = await uploadChallengeFrame({
+        ctx: req.ctx,
+        sealer: opts.deps.sealer,
+        maxBytes: limit,
+        sessionId: req.captureSession!.id,
+        index: (req.params as { index: number }).index,
         data,
       });
       reply.code(201);

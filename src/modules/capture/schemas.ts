@@ -1,13 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/schemas.js';
 import { DOCUMENT_TYPES } from '../checks/index.js';
+import { CHALLENGE_ACTIONS, MAX_CHALLENGE_FRAMES } from '../../engines/face/index.js';
 
 /** A string enum (one `enum` in the OpenAPI document, the literal union as its type). */
 const lit = <T extends string>(xs: readonly T[], opts: Record<string, unknown> = {}) =>
   Type.Unsafe<T>({ type: 'string', enum: [...xs], ...opts });
 
-/** What the subject captures; each kind is also the `kind` of the stored media row. */
-export const STEP_KINDS = ['document_front', 'document_back', 'selfie', 'proof_of_address'] as const;
+/** What the subject uploads with PUT /media/{kind}; each kind is also the `kind` of the stored media row. */
+export const UPLOAD_KINDS = ['document_front', 'document_back', 'selfie', 'proof_of_address'] as const;
+export type UploadKind = (typeof UPLOAD_KINDS)[number];
+/** Steps: the uploads, and the liveness challenge (its frames go to PUT /challenge/frames/{index}). */
+export const STEP_KINDS = [...UPLOAD_KINDS, 'liveness_challenge'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 /**
@@ -72,10 +76,10 @@ export const CaptureSession = Type.Object({
 });
 export type CaptureSession = Static<typeof CaptureSession>;
 
-export const MediaParams = Type.Object({ kind: lit(STEP_KINDS) });
+export const MediaParams = Type.Object({ kind: lit(UPLOAD_KINDS) });
 
 export const UploadedMedia = Type.Object({
-  kind: lit(STEP_KINDS),
+  kind: lit(UPLOAD_KINDS),
   media_id: Type.String(),
   bytes: Type.Integer(),
   content_type: Type.String({ description: 'Sniffed from the bytes; the Content-Type header is not trusted.' }),
@@ -85,3 +89,28 @@ export const UploadedMedia = Type.Object({
 export type UploadedMedia = Static<typeof UploadedMedia>;
 
 export const SubmittedCapture = Type.Object({ id: Type.String(), status: Type.Literal('processing') });
+
+export const LivenessChallenge = Type.Object({
+  challenge_id: Type.String(),
+  actions: Type.Array(lit(CHALLENGE_ACTIONS), {
+    description: 'What to ask the subject, in order. Chosen at random by the server for this session; the frames are judged against it.',
+  }),
+  frames_per_action: Type.Integer({ description: 'Frames to record while each action is asked, spread over about 1.5 s.' }),
+  frame_count: Type.Integer({
+    description: 'Frames to upload: index 0 is the neutral frame (looking straight), then frames_per_action per action in order.',
+  }),
+  expires_at: Timestamp,
+});
+export type LivenessChallenge = Static<typeof LivenessChallenge>;
+
+export const ChallengeFrameParams = Type.Object({ index: Type.Integer({ minimum: 0, maximum: MAX_CHALLENGE_FRAMES - 1 }) });
+
+export const UploadedFrame = Type.Object({
+  challenge_id: Type.String(),
+  index: Type.Integer(),
+  media_id: Type.String(),
+  bytes: Type.Integer(),
+  content_type: Type.String(),
+  sha256: Type.String(),
+});
+export type UploadedFrame = Static<typeof UploadedFrame>;

@@ -4,6 +4,7 @@ import { sessions, type Tenant } from '../verifications/index.js';
 import { captureMedia } from './repository.js';
 import type { CaptureSession } from './schemas.js';
 import { documentSettings, stepsFor } from './steps.js';
+import { challengeRecorded } from './liveness-challenge.js';
 
 const SUBJECT_STATUS: Record<string, CaptureSession['status']> = {
   created: 'awaiting_subject',
@@ -41,6 +42,7 @@ export async function captureSessionView(
   if (!s || s.deleted_at) return null;
   const [checks, media] = await Promise.all([sessions.checksOf(db, [s.id]), captureMedia.current(db, t, s.id)]);
   const byKind = new Map(media.map((m) => [m.kind, m]));
+  const challengeDone = challengeRecorded(s, new Set(byKind.keys()));
   const doc = documentSettings(s.definition);
   return {
     id: s.id,
@@ -50,7 +52,7 @@ export async function captureSessionView(
     redirect_url: s.redirect_url,
     steps: stepsFor(s.definition).map((step) => ({
       ...step,
-      captured: byKind.has(step.kind),
+      captured: step.kind === 'liveness_challenge' ? challengeDone : byKind.has(step.kind),
       quality: byKind.get(step.kind)?.quality ?? null,
     })),
     accepted_document_types: doc.types,

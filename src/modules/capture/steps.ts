@@ -13,13 +13,21 @@ const DESCRIPTIONS: Record<StepKind, string> = {
   document_back: 'The back of your identity card or driving licence. Needed for ID cards; passports have no back to photograph.',
   selfie: 'A photo of your face, looking straight at the camera.',
   proof_of_address: 'A recent bill or bank statement showing your name and address (PDF or photo).',
+  liveness_challenge:
+    'A few seconds of video of your face: look straight at the camera, then follow the instructions (turn your head, blink).',
 };
+
+/** The journey's liveness check asks for an active challenge (setting `challenge`). */
+export function usesChallenge(def: JourneyDefinition): boolean {
+  return def.checks.some((c) => c.type === 'liveness' && (c.settings as { challenge?: boolean } | undefined)?.challenge === true);
+}
 
 /** What the subject must capture for a journey, in the order its checks meet them. */
 export function stepsFor(def: JourneyDefinition): Step[] {
   const kinds: [StepKind, boolean][] = [];
   for (const c of def.checks) {
     if (c.type === 'document') kinds.push(['document_front', true], ['document_back', false]);
+    else if (c.type === 'liveness' && usesChallenge(def)) kinds.push(['liveness_challenge', true]);
     else if (c.type === 'liveness' || c.type === 'face_match' || c.type === 'age_estimation') kinds.push(['selfie', true]);
     else if (c.type === 'proof_of_address') kinds.push(['proof_of_address', true]);
   }

@@ -7,6 +7,7 @@ import { submitCaptureIn, sessions } from '../verifications/index.js';
 import { captureMedia } from './repository.js';
 import { stepsFor } from './steps.js';
 import { assertWaiting } from './upload-media.js';
+import { challengeRecorded } from './liveness-challenge.js';
 
 /**
  * The subject is done: every required step must be captured (else 400 naming the missing kind), then
@@ -25,7 +26,13 @@ export async function submitCaptureSession({
     if (!s) throw conflict('The session no longer exists.');
     assertWaiting(s);
     const captured = new Set((await captureMedia.current(tx, ctx, s.id)).map((m) => m.kind));
+    if (challengeRecorded(s, captured)) captured.add('liveness_challenge');
     const missing = stepsFor(s.definition).find((step) => step.required && !captured.has(step.kind));
+    if (missing?.kind === 'liveness_challenge')
+      throw invalid(
+        missing.kind,
+        'The liveness challenge has not been recorded in full; POST /capture/v1/challenge, then upload every frame.',
+      );
     if (missing)
       throw invalid(missing.kind, `${missing.kind} has not been captured yet; upload it with PUT /capture/v1/media/${missing.kind}.`);
     await submitCaptureIn(tx, ctx, s.id);

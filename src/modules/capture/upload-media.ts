@@ -10,7 +10,7 @@ import { startCaptureIn, sessions, type SessionRow } from '../verifications/inde
 import { assessQuality } from './quality.js';
 import type { Resources } from '../../platform/resources.js';
 import { captureMedia } from './repository.js';
-import type { StepKind, UploadedMedia } from './schemas.js';
+import type { UploadKind, UploadedMedia } from './schemas.js';
 import { documentSettings, stepsFor } from './steps.js';
 
 const TYPE_NAMES: Record<string, string> = {
@@ -40,7 +40,7 @@ export async function uploadCaptureMedia(args: {
   settings: DocumentSettings;
   resources: Resources;
   sessionId: string;
-  kind: StepKind;
+  kind: UploadKind;
   data: Buffer;
 }): Promise<UploadedMedia> {
   const { ctx, kind, data } = args;

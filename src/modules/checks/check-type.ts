@@ -35,6 +35,8 @@ export interface StepState {
   produced: { kind: string; contentType: string; data: Buffer; check: CheckType }[];
   /** Which captured media each check read, for linking them to the check. */
   used: Map<CheckType, string[]>;
+  /** The liveness challenge the capture asked for (actions in order), when the journey's liveness uses one. */
+  challenge?: readonly string[] | null;
 }
 
 export type StepOutcome = CheckOutcome;

@@ -4,6 +4,7 @@
 export { CHECK_REGISTRY, CHECK_ROUTES, JOURNEY_CHECK_TYPES, journeySettingsOf, runStep, statusesOf } from './registry.js';
 export type { JourneyCheckType } from './registry.js';
 export { withoutEngine } from './steps/outcomes.js';
+export { challengeFrameKind } from './steps/face.js';
 export { CHECK_EVENTS } from './events.js';
 export type { CapturedMedium, CheckRoutes, CheckTypeEntry, PipelineStep, StepOutcome, StepResources, StepState } from './check-type.js';
 // What other modules use of the check types' own modules: the family has one door.

@@ -6,7 +6,7 @@ export { verificationImportsModule } from './imports/routes.js';
 export { enrolJobHandlers } from './pipeline/enrol-approved.js';
 export { pipelineJobHandlers } from './pipeline/pipeline.js';
 export { sessions } from './repository.js';
-export type { SessionRow, Tenant } from './repository.js';
+export type { LivenessChallenge, SessionRow, Tenant } from './repository.js';
 export { RETENTION_RECURRING, retentionJobHandlers } from './retention.js';
 export { sandboxModule, verificationsModule } from './routes.js';
 export { sessionByToken } from './session-token.js';

@@ -43,6 +43,15 @@ export interface SessionRow {
   import_provider?: string | null;
   import_external_id?: string | null;
   import_journey?: string | null;
+  /** Migration 0034: the active liveness challenge the capture asked for (null until requested). */
+  liveness_challenge?: LivenessChallenge | null;
+}
+
+/** The actions asked of the subject, in order, and when (the frames must follow within the challenge's lifetime). */
+export interface LivenessChallenge {
+  id: string;
+  actions: string[];
+  issued_at: string;
 }
 /** A session's check as the session shows it (the checks kernel owns the rows). */
 export type { SessionCheckRow } from '../checks/index.js';
@@ -190,6 +199,14 @@ export const sessions = {
     );
     return r!;
   },
+  /** Stores (or replaces) the session's liveness challenge. */
+  async setChallenge(tx: Queryable, t: Tenant, id: string, challenge: LivenessChallenge): Promise<void> {
+    await tx.query(
+      'UPDATE sessions SET liveness_challenge = $4::jsonb, updated_at = now() WHERE account_id = $1 AND environment = $2 AND id = $3',
+      [t.accountId, t.environment, id, JSON.stringify(challenge)],
+    );
+  },
+
   async lock(tx: Queryable, t: Tenant, id: string): Promise<SessionRow | null> {
     const rows = await tx.query<SessionRow>('SELECT * FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3 FOR UPDATE', [
       t.accountId,

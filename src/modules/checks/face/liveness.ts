@@ -5,6 +5,7 @@ import type { Resources } from '../../../platform/resources.js';
 import { decodeImage, engineCall, reasonsOf, round4 } from './inputs.js';
 import type { FaceCheckArgs } from './check-args.js';
 import type { LivenessBody } from './schemas.js';
+import type { ChallengeAction } from '../../../engines/face/index.js';
 
 /** Presentation-attack screen on one selfie (`image`) or a burst (`frames`, in capture order). */
 export async function livenessCheck({ ctx, sealer, settings, resources, input }: FaceCheckArgs<LivenessBody>): Promise<Check> {
@@ -31,14 +32,12 @@ export async function livenessCheck({ ctx, sealer, settings, resources, input }:
 export async function evaluateLiveness(
   resources: Resources,
   frames: Buffer[],
-  o: { threshold?: number | undefined },
+  o: { threshold?: number | undefined; challenge?: readonly ChallengeAction[] },
   rename?: (engineField: string) => string,
 ): Promise<CheckOutcome> {
   const started = performance.now();
-  const r = await engineCall(
-    () => resources.get(FACE_ENGINE).liveness(frames, o.threshold !== undefined ? { threshold: o.threshold } : {}),
-    rename,
-  );
+  const options = { ...(o.threshold !== undefined ? { threshold: o.threshold } : {}), ...(o.challenge ? { challenge: o.challenge } : {}) };
+  const r = await engineCall(() => resources.get(FACE_ENGINE).liveness(frames, options), rename);
   return {
     status: r.verdict,
     score: round4(r.score),
@@ -46,6 +45,11 @@ export async function evaluateLiveness(
     signals: r.signals,
     model: r.model,
     timings: roundTimings({ engine: r.timings.totalMs, total: performance.now() - started }),
-    result: { live_score: round4(r.score), threshold: r.threshold, frames: frames.length },
+    result: {
+      live_score: round4(r.score),
+      threshold: r.threshold,
+      frames: frames.length,
+      ...(o.challenge ? { challenge: [...o.challenge] } : {}),
+    },
   };
 }

@@ -1,16 +1,28 @@
 import { Type } from '@sinclair/typebox';
-import { FACE_MATCH_THRESHOLD } from '../../../engines/face/index.js';
+import { CHALLENGE_ACTIONS, FACE_MATCH_THRESHOLD, challengeFrameCount, type ChallengeAction } from '../../../engines/face/index.js';
 import { evaluateAge, evaluateFaceMatch, evaluateLiveness } from '../face/index.js';
-import type { PipelineStep, StepState } from '../check-type.js';
+import type { PipelineStep, StepResources, StepState } from '../check-type.js';
 import { withoutEngine } from './outcomes.js';
 
 const Threshold = (def: number, what: string) =>
   Type.Number({ minimum: 0, maximum: 1, default: def, description: `${what} (0 to 1; default ${def}).` });
 
 export const livenessSettings = Type.Object(
-  { threshold: Type.Optional(Threshold(0.5, 'Live score at or above which the capture passes')) },
+  {
+    threshold: Type.Optional(Threshold(0.5, 'Live score at or above which the capture passes')),
+    challenge: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'Active liveness: the hosted capture asks for a random sequence of head turns, a blink or an open mouth (POST /capture/v1/challenge) and records frames, judged by physical tests (a real head turns in depth, a print or screen is a plane). Without it, liveness is judged on the selfie alone (passive).',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
+
+/** Media kind of frame `index` of a recorded liveness challenge (frame 0 is the neutral frame). */
+export const challengeFrameKind = (index: number): string => `challenge_frame_${index}`;
 export const faceMatchSettings = Type.Object(
   {
     threshold: Type.Optional(
@@ -27,6 +39,7 @@ export const ageSettings = Type.Object(
 const selfie = (st: StepState) => st.media.get('selfie');
 
 export const livenessStep: PipelineStep = async (settings, st, res) => {
+  if (settings.challenge === true) return challengeStep(settings, st, res);
   const s = selfie(st);
   if (!s) return withoutEngine('failed', 'capture_missing', 'No selfie was captured.');
   st.used.set('liveness', [s.id]);
@@ -61,3 +74,21 @@ export const ageStep: PipelineStep = async (settings, st, res) => {
   st.used.set('age_estimation', [s.id]);
   return evaluateAge(res.resources, s.data, (settings.minimum_age as number | undefined) ?? 18);
 };
+
+/** Liveness from the recorded challenge: the frames of the session's current challenge against its actions. */
+async function challengeStep(settings: Record<string, unknown>, st: StepState, res: StepResources) {
+  const actions = (st.challenge ?? []).filter((a): a is ChallengeAction => (CHALLENGE_ACTIONS as readonly string[]).includes(a));
+  if (actions.length === 0 || actions.length !== st.challenge?.length)
+    return withoutEngine('failed', 'capture_missing', 'No liveness challenge was recorded.');
+  const frames = Array.from({ length: challengeFrameCount(actions.length) }, (_, i) => st.media.get(challengeFrameKind(i)));
+  if (frames.some((f) => !f)) return withoutEngine('failed', 'capture_missing', 'The liveness challenge was not recorded in full.');
+  st.used.set(
+    'liveness',
+    frames.map((f) => f!.id),
+  );
+  return evaluateLiveness(
+    res.resources,
+    frames.map((f) => f!.data),
+    { threshold: settings.threshold as number | undefined, challenge: actions },
+  );
+}

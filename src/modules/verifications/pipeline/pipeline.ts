@@ -63,6 +63,7 @@ export async function runPipeline(ctx: RequestContext, sealer: Sealer, res: Step
     portrait: null,
     produced: [],
     used: new Map(),
+    challenge: s.liveness_challenge?.actions ?? null,
   };
   const results = new Map<Step, StepOutcome>();
   for (const c of s.definition.checks) {
