@@ -132,7 +132,7 @@ describe('console review in Chromium', { skip }, () => {
         headers: { authorization: `Bearer ${token}`, 'content-type': type },
         body: data,
       });
-      assert.equal(put.status, 200, await put.text());
+      assert.equal(put.status, 201, await put.text());
     }
     const submit = await fetch(`${server.base}/capture/v1/submit`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     assert.equal(submit.status, 202, await submit.text());
