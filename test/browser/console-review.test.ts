@@ -78,7 +78,7 @@ describe('console review in Chromium', { skip }, () => {
       env.DATABASE_URL = db.url!;
       dropDb = db.close;
     }
-    server = await startServer(env, 120_000);
+    server = await startServer(env, 300_000);
     key = firstKeys(env.DATA_DIR!).sandbox!;
     operator('rita@example.com', 'reviewer');
     operator('vic@example.com', 'viewer');
