@@ -56,7 +56,20 @@ describe('console review in Chromium', { skip }, () => {
   const operator = (email: string, role: string) => {
     const cli = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'operators', 'create', '--account', firstKeys(env.DATA_DIR!).account, '--email', email, '--role', role, '--password-stdin'],
+      [
+        '--import',
+        'tsx',
+        'src/cli.ts',
+        'operators',
+        'create',
+        '--account',
+        firstKeys(env.DATA_DIR!).account,
+        '--email',
+        email,
+        '--role',
+        role,
+        '--password-stdin',
+      ],
       { cwd: process.cwd(), env: { ...process.env, LOG_LEVEL: 'warn', ...env }, input: `${PASSWORD}\n`, encoding: 'utf8' },
     );
     assert.equal(cli.status, 0, cli.stderr + cli.stdout);
@@ -78,7 +91,7 @@ describe('console review in Chromium', { skip }, () => {
       env.DATABASE_URL = db.url!;
       dropDb = db.close;
     }
-    server = await startServer(env, 300_000);
+    server = await startServer(env, 900_000);
     key = firstKeys(env.DATA_DIR!).sandbox!;
     operator('rita@example.com', 'reviewer');
     operator('vic@example.com', 'viewer');
@@ -104,7 +117,10 @@ describe('console review in Chromium', { skip }, () => {
       },
     });
     assert.equal(journey.status, 201, JSON.stringify(journey.data));
-    const created = await api('POST', '/v1/verifications', { journey: 'console_review', subject: { type: 'individual', reference: 'cus_console_review' } });
+    const created = await api('POST', '/v1/verifications', {
+      journey: 'console_review',
+      subject: { type: 'individual', reference: 'cus_console_review' },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.data));
     sessionId = created.data.id;
     const token = created.data.session_token as string;
@@ -170,7 +186,9 @@ describe('console review in Chromium', { skip }, () => {
     await page.locator('#review-owner').filter({ hasText: 'rita@example.com (you)' }).waitFor();
 
     // The document image arrives through /v1 and can be zoomed.
-    await page.waitForFunction(() => [...(document.querySelectorAll('.zoom-frame img') as unknown as { naturalWidth: number }[])].some((i) => i.naturalWidth > 0));
+    await page.waitForFunction(() =>
+      [...(document.querySelectorAll('.zoom-frame img') as unknown as { naturalWidth: number }[])].some((i) => i.naturalWidth > 0),
+    );
     await page.getByRole('button', { name: 'Zoom in on Document: document front' }).click();
     assert.equal(await page.locator('.zoom-level').first().textContent(), '125 %');
     // MRZ check digits, face score, liveness signals, the screening hit beside its list entry.
@@ -205,8 +223,16 @@ describe('console review in Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Record decision' }).click();
     await page.locator('#session-status').filter({ hasText: 'approved' }).waitFor();
     const audit = page.locator('#session-audit');
-    await audit.getByRole('row').filter({ hasText: 'verification.manual_decision' }).filter({ hasText: 'rita@example.com (you)' }).waitFor();
-    await audit.getByRole('row').filter({ hasText: 'verification.fields_corrected' }).filter({ hasText: 'rita@example.com (you)' }).waitFor();
+    await audit
+      .getByRole('row')
+      .filter({ hasText: 'verification.manual_decision' })
+      .filter({ hasText: 'rita@example.com (you)' })
+      .waitFor();
+    await audit
+      .getByRole('row')
+      .filter({ hasText: 'verification.fields_corrected' })
+      .filter({ hasText: 'rita@example.com (you)' })
+      .waitFor();
     await page.screenshot({ path: join(SHOTS, 'console-decided.png'), fullPage: true });
 
     // The server agrees: the decision and the audit row name the operator.
@@ -220,7 +246,10 @@ describe('console review in Chromium', { skip }, () => {
   });
 
   test('a viewer sees the queue and the evidence without any action, and the API refuses the actions', async () => {
-    const referred = await api('POST', '/v1/verifications', { journey: 'kyc_standard', subject: { type: 'individual', reference: 'sandbox_referred' } });
+    const referred = await api('POST', '/v1/verifications', {
+      journey: 'kyc_standard',
+      subject: { type: 'individual', reference: 'sandbox_referred' },
+    });
     for (let i = 0; ; i++) {
       if ((await api('GET', `/v1/verifications/${referred.data.id}`)).data.status === 'referred') break;
       assert.ok(i < 120, 'the sandbox session was not referred in 120 s');
@@ -244,7 +273,11 @@ describe('console review in Chromium', { skip }, () => {
       const code = async (r: Response) => ((await r.json()) as { error: { code: string } }).error.code;
       const headers = { 'content-type': 'application/json', 'x-csrf-token': me.csrf_token, 'verity-environment': me.environment };
       const claim = await fetch('/v1/cases/claim', { method: 'POST', headers, body: '{}' });
-      const decide = await fetch(`/v1/verifications/${id}/decision`, { method: 'POST', headers, body: JSON.stringify({ decision: 'approved', reason: 'x' }) });
+      const decide = await fetch(`/v1/verifications/${id}/decision`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ decision: 'approved', reason: 'x' }),
+      });
       return [claim.status, await code(claim), decide.status, await code(decide)];
     }, referred.data.id as string);
     assert.deepEqual(refused, [403, 'insufficient_scope', 403, 'insufficient_scope']);

@@ -88,7 +88,10 @@ describe('POST /v1/cases/claim', () => {
     assert.equal(y.statusCode, 200, y.body);
     const got = [x.json().case, y.json().case];
     assert.deepEqual(got.map((c) => c.id).sort(), [a.caseId, b.caseId].sort(), 'two claims, two different cases');
-    assert.deepEqual(got.map((c) => c.state), ['in_review', 'in_review']);
+    assert.deepEqual(
+      got.map((c) => c.state),
+      ['in_review', 'in_review'],
+    );
     assert.deepEqual(got.map((c) => c.owner).sort(), ['ada', 'bob']);
     assert.equal(got[0].transitions.at(-1).event, 'start_review');
     const empty = await claim();
@@ -111,7 +114,10 @@ describe('POST /v1/cases/claim', () => {
     ]);
     const other = row!.severity === 'low' ? 'high' : 'low';
     assert.equal((await t.call('POST', '/v1/cases/claim', { key: o.sandboxKey, body: { severity: other } })).json().case, null);
-    const ok = await t.call('POST', '/v1/cases/claim', { key: o.sandboxKey, body: { kind: 'verification_review', severity: row!.severity } });
+    const ok = await t.call('POST', '/v1/cases/claim', {
+      key: o.sandboxKey,
+      body: { kind: 'verification_review', severity: row!.severity },
+    });
     assert.equal(ok.json().case.kind, 'verification_review');
   });
 });
@@ -127,9 +133,22 @@ describe('roles on /v1 with a console session', () => {
     assert.equal(claimed.json().case.id, caseId);
     assert.equal(claimed.json().case.owner, `operator:${ada.id}`);
 
-    code(await v1(bob, 'POST', `/v1/verifications/${sessionId}/decision`, { decision: 'approved', reason: 'looks fine' }), 409, 'conflict', 'owner');
-    code(await v1(bob, 'PATCH', `/v1/verifications/${sessionId}`, { fields: { surname: 'Other' }, reason: 'typo' }), 409, 'conflict', 'owner');
-    const decided = await v1(ada, 'POST', `/v1/verifications/${sessionId}/decision`, { decision: 'approved', reason: 'documents consistent' });
+    code(
+      await v1(bob, 'POST', `/v1/verifications/${sessionId}/decision`, { decision: 'approved', reason: 'looks fine' }),
+      409,
+      'conflict',
+      'owner',
+    );
+    code(
+      await v1(bob, 'PATCH', `/v1/verifications/${sessionId}`, { fields: { surname: 'Other' }, reason: 'typo' }),
+      409,
+      'conflict',
+      'owner',
+    );
+    const decided = await v1(ada, 'POST', `/v1/verifications/${sessionId}/decision`, {
+      decision: 'approved',
+      reason: 'documents consistent',
+    });
     assert.equal(decided.statusCode, 200, decided.body);
     const [row] = await t.db.query<{ actor_type: string; actor_id: string }>(
       "SELECT actor_type, actor_id FROM audit_events WHERE resource_id = $1 AND action = 'verification.manual_decision'",
@@ -144,7 +163,11 @@ describe('roles on /v1 with a console session', () => {
     assert.equal((await v1(viewer, 'GET', `/v1/verifications/${sessionId}`)).statusCode, 200);
     assert.equal((await v1(viewer, 'GET', '/v1/cases?state=open')).statusCode, 200);
     code(await v1(viewer, 'POST', '/v1/cases/claim', {}), 403, 'insufficient_scope');
-    code(await v1(viewer, 'POST', `/v1/verifications/${sessionId}/decision`, { decision: 'approved', reason: 'x' }), 403, 'insufficient_scope');
+    code(
+      await v1(viewer, 'POST', `/v1/verifications/${sessionId}/decision`, { decision: 'approved', reason: 'x' }),
+      403,
+      'insufficient_scope',
+    );
     code(await v1(viewer, 'PATCH', `/v1/verifications/${sessionId}`, { fields: { surname: 'X' }, reason: 'x' }), 403, 'insufficient_scope');
     code(await v1(viewer, 'POST', '/v1/journeys/kyc_standard/versions/1/publish'), 403, 'insufficient_scope');
   });

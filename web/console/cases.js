@@ -39,15 +39,21 @@ export async function renderCase(root, id, say) {
       h('dd', null, `${c.subject_type} ${c.subject_reference ?? c.subject_id}`),
       h('dt', null, 'Reasons'),
       h('dd', null, c.reason_codes.map(label).join(', ')),
-      c.verification_id ? [h('dt', null, 'Session'), h('dd', null, h('a', { href: `#/sessions/${c.verification_id}` }, c.verification_id))] : null,
+      c.verification_id
+        ? [h('dt', null, 'Session'), h('dd', null, h('a', { href: `#/sessions/${c.verification_id}` }, c.verification_id))]
+        : null,
       c.resolution ? [h('dt', null, 'Resolution'), h('dd', null, c.resolution)] : null,
     ),
     write
       ? h(
           'p',
           { class: 'actions' },
-          c.state === 'open' ? h('button', { type: 'button', onclick: () => patch({ state: 'in_review', owner: self() }) }, 'Take into review') : null,
-          c.state === 'in_review' ? h('button', { type: 'button', class: 'secondary', onclick: () => patch({ state: 'open', owner: null }) }, 'Return to queue') : null,
+          c.state === 'open'
+            ? h('button', { type: 'button', onclick: () => patch({ state: 'in_review', owner: self() }) }, 'Take into review')
+            : null,
+          c.state === 'in_review'
+            ? h('button', { type: 'button', class: 'secondary', onclick: () => patch({ state: 'open', owner: null }) }, 'Return to queue')
+            : null,
           h(
             'label',
             null,
@@ -108,7 +114,13 @@ export async function renderAudit(root, say) {
       table(
         'Audit events (oldest first)',
         ['#', 'When', 'Action', 'By', 'Resource'],
-        r.data.data.map((/** @type {any} */ a) => [a.sequence, when(a.created_at), a.action, actorName(a.actor), `${a.resource.type} ${a.resource.id}`]),
+        r.data.data.map((/** @type {any} */ a) => [
+          a.sequence,
+          when(a.created_at),
+          a.action,
+          actorName(a.actor),
+          `${a.resource.type} ${a.resource.id}`,
+        ]),
       ),
     );
   };

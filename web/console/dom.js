@@ -72,11 +72,27 @@ export function table(caption, columns, rows) {
     'table',
     null,
     h('caption', null, caption),
-    h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col' }, c)))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        columns.map((c) => h('th', { scope: 'col' }, c)),
+      ),
+    ),
     h(
       'tbody',
       null,
-      rows.length ? rows.map((r) => h('tr', null, r.map((c) => h('td', null, c)))) : h('tr', null, h('td', { colspan: columns.length }, 'None.')),
+      rows.length
+        ? rows.map((r) =>
+            h(
+              'tr',
+              null,
+              r.map((c) => h('td', null, c)),
+            ),
+          )
+        : h('tr', null, h('td', { colspan: columns.length }, 'None.')),
     ),
   );
 }

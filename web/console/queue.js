@@ -16,7 +16,8 @@ const AGES = /** @type {const} */ ([
 const filters = { state: 'open', kind: '', severity: '', owner: '', age: '' };
 
 /** Where a case is worked on: a session's evidence, or the case itself. @param {any} c */
-export const caseHref = (c) => (c.kind === 'verification_review' && c.verification_id ? `#/sessions/${c.verification_id}` : `#/cases/${c.id}`);
+export const caseHref = (c) =>
+  c.kind === 'verification_review' && c.verification_id ? `#/sessions/${c.verification_id}` : `#/cases/${c.id}`;
 
 /**
  * @param {HTMLElement} root
@@ -105,7 +106,12 @@ export async function renderQueue(root, say) {
     /** @param {any} c */
     const age = (c) => {
       const overdue = c.state !== 'closed' && Date.now() - Date.parse(c.created_at) > slaMs;
-      return h('span', { class: overdue ? 'overdue' : 'in-sla' }, `${ago(c.created_at)}`, overdue ? ' · overdue' : ` · SLA ${slaMs / 3600_000} h`);
+      return h(
+        'span',
+        { class: overdue ? 'overdue' : 'in-sla' },
+        `${ago(c.created_at)}`,
+        overdue ? ' · overdue' : ` · SLA ${slaMs / 3600_000} h`,
+      );
     };
     mount(
       list,

@@ -159,7 +159,14 @@ function summary(v, reviewCase, reload, say) {
           : 'no open case',
       ),
     ),
-    h('p', { class: 'actions' }, claim, release, download(`/v1/verifications/${v.id}/evidence`, 'evidence zip'), download(`/v1/verifications/${v.id}/report`, 'PDF report')),
+    h(
+      'p',
+      { class: 'actions' },
+      claim,
+      release,
+      download(`/v1/verifications/${v.id}/evidence`, 'evidence zip'),
+      download(`/v1/verifications/${v.id}/report`, 'PDF report'),
+    ),
   );
 }
 
@@ -224,7 +231,13 @@ function faceSection(face, liveness) {
       status(face),
       face && face.score !== null ? ` · similarity ${Number(face.score).toFixed(3)}` : '',
     ),
-    h('p', null, 'Liveness: ', status(liveness), liveness && liveness.score !== null ? ` · score ${Number(liveness.score).toFixed(3)}` : ''),
+    h(
+      'p',
+      null,
+      'Liveness: ',
+      status(liveness),
+      liveness && liveness.score !== null ? ` · score ${Number(liveness.score).toFixed(3)}` : '',
+    ),
     liveness
       ? table(
           'Liveness signals',
@@ -279,7 +292,12 @@ function fieldsSection(v, reload, say) {
     ),
     editable
       ? [
-          h('div', { class: 'field wide' }, h('label', { for: 'f-reason' }, 'Reason for the correction'), h('input', { id: 'f-reason', name: 'reason', required: true })),
+          h(
+            'div',
+            { class: 'field wide' },
+            h('label', { for: 'f-reason' }, 'Reason for the correction'),
+            h('input', { id: 'f-reason', name: 'reason', required: true }),
+          ),
           h('button', { type: 'submit' }, 'Save corrections'),
         ]
       : null,
@@ -363,18 +381,29 @@ function screeningSection(c, fields) {
  * @param {(text: string) => void} say
  */
 function decisionSection(v, checks, reload, say) {
-  if (v.status !== 'referred') return h('section', { 'aria-labelledby': 'dec-h' }, h('h2', { id: 'dec-h' }, 'Decision'), h('p', { id: 'decision-now' }, label(v.status)));
+  if (v.status !== 'referred')
+    return h(
+      'section',
+      { 'aria-labelledby': 'dec-h' },
+      h('h2', { id: 'dec-h' }, 'Decision'),
+      h('p', { id: 'decision-now' }, label(v.status)),
+    );
   if (!can('verifications:write')) return null;
   const pending = checks.filter((c) => c && PENDING.includes(c.status));
   const reasons = h('select', { id: 'reason-code', name: 'reason_code', required: true });
   const fill = (/** @type {'approved' | 'declined'} */ d) =>
-    mount(reasons, DECISION_REASONS[d].map(([k, t]) => h('option', { value: k }, t)));
+    mount(
+      reasons,
+      DECISION_REASONS[d].map(([k, t]) => h('option', { value: k }, t)),
+    );
   fill('approved');
   return h(
     'section',
     { 'aria-labelledby': 'dec-h' },
     h('h2', { id: 'dec-h' }, 'Decision'),
-    pending.length ? h('p', { class: 'bad', role: 'status' }, `Blocked: ${pending.map((c) => label(c.type)).join(', ')} still running.`) : null,
+    pending.length
+      ? h('p', { class: 'bad', role: 'status' }, `Blocked: ${pending.map((c) => label(c.type)).join(', ')} still running.`)
+      : null,
     h(
       'form',
       {
@@ -395,7 +424,12 @@ function decisionSection(v, checks, reload, say) {
         'fieldset',
         null,
         h('legend', null, 'Outcome'),
-        h('label', null, h('input', { type: 'radio', name: 'decision', value: 'approved', checked: true, onchange: () => fill('approved') }), ' Approve'),
+        h(
+          'label',
+          null,
+          h('input', { type: 'radio', name: 'decision', value: 'approved', checked: true, onchange: () => fill('approved') }),
+          ' Approve',
+        ),
         h('label', null, h('input', { type: 'radio', name: 'decision', value: 'declined', onchange: () => fill('declined') }), ' Decline'),
       ),
       h('label', { for: 'reason-code' }, 'Reason code'),
@@ -416,7 +450,13 @@ function trailSection(v, audit) {
     table(
       'State changes',
       ['When', 'From', 'To', 'Event', 'By'],
-      (v.transitions ?? []).map((/** @type {any} */ t) => [when(t.at), label(t.from ?? '—'), label(t.to), label(t.event), actorName(t.actor)]),
+      (v.transitions ?? []).map((/** @type {any} */ t) => [
+        when(t.at),
+        label(t.from ?? '—'),
+        label(t.to),
+        label(t.event),
+        actorName(t.actor),
+      ]),
     ),
     h(
       'div',

@@ -165,7 +165,9 @@ export type ClaimCase = Static<typeof ClaimCase>;
 export const CaseClaim = Type.Object(
   {
     object: Type.Literal('case_claim'),
-    case: Type.Union([Case, Type.Null()], { description: 'The claimed case, now in_review and owned by the caller; null when no case waits.' }),
+    case: Type.Union([Case, Type.Null()], {
+      description: 'The claimed case, now in_review and owned by the caller; null when no case waits.',
+    }),
   },
   { title: 'CaseClaim' },
 );

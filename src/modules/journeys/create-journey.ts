@@ -9,7 +9,10 @@ import { mayPublish } from '../../platform/scopes.js';
 
 const refuseUnlessPublisher = (ctx: RequestContext) => {
   if (!mayPublish(ctx, 'journeys:publish'))
-    throw new AppError('insufficient_scope', "This operator's role may draft journeys but not publish them (journeys:publish: the approver role).");
+    throw new AppError(
+      'insufficient_scope',
+      "This operator's role may draft journeys but not publish them (journeys:publish: the approver role).",
+    );
 };
 
 /**

@@ -23,7 +23,10 @@ const same = (a: EngineRule, b: EngineRule) => {
  */
 export async function publishRules({ ctx, input }: { ctx: RequestContext; input: PublishRules }): Promise<RuleSet> {
   if (!mayPublish(ctx, 'rules:publish'))
-    throw new AppError('insufficient_scope', "This operator's role may draft rules but not publish them (rules:publish: the approver role).");
+    throw new AppError(
+      'insufficient_scope',
+      "This operator's role may draft rules but not publish them (rules:publish: the approver role).",
+    );
   return withTransaction(ctx, async (tx) => {
     await ruleRows.lockTenant(tx, ctx);
     const draft = await ruleRows.draft(tx, ctx, true);
