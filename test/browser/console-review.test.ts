@@ -255,12 +255,13 @@ describe('console review in Chromium', { skip }, () => {
       assert.ok(i < 120, 'the sandbox session was not referred in 120 s');
       await new Promise((r) => setTimeout(r, 1000));
     }
+    const caseId = (await api('GET', `/v1/cases?verification_id=${referred.data.id}`)).data.data[0].id as string;
     const context = await browser.newContext({ viewport: TABLET });
     const page = await context.newPage();
     await signIn(page, 'vic@example.com');
-    await page.getByRole('link', { name: referred.data.id }).waitFor();
+    await page.getByRole('link', { name: caseId }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Claim next' }).count(), 0);
-    await page.getByRole('link', { name: referred.data.id }).click();
+    await page.getByRole('link', { name: caseId }).click();
     await page.getByRole('heading', { name: `Session ${referred.data.id}` }).waitFor();
     await page.getByRole('heading', { name: 'Extracted fields' }).waitFor();
     for (const name of ['Record decision', 'Save corrections', 'Claim this review'])

@@ -69,7 +69,7 @@ export async function renderSession(root, id, say) {
       'div',
       { class: 'evidence-grid' },
       documentSection(check('document')),
-      faceSection(check('face_match'), check('liveness')),
+      faceSection(check('face_match'), check('liveness'), check('document')),
       fieldsSection(v, reload, say),
       screeningSection(check('sanctions_pep'), v.fields),
     ),
@@ -209,11 +209,14 @@ function documentSection(c) {
   );
 }
 
-/** @param {any} face @param {any} liveness */
-function faceSection(face, liveness) {
+/** @param {any} face @param {any} liveness @param {any} doc */
+function faceSection(face, liveness, doc) {
   const selfie = media(face, 'selfie')[0] ?? media(liveness, 'selfie')[0];
   const selfieOwner = media(face, 'selfie')[0] ? face : liveness;
-  const portrait = (face?.media ?? []).find((/** @type {any} */ m) => !m.kind.includes('selfie'));
+  // The portrait the face was compared with: a stored portrait medium, else the document it was cropped from.
+  const ownPortrait = (face?.media ?? []).find((/** @type {any} */ m) => !m.kind.includes('selfie'));
+  const portraitOwner = ownPortrait ? face : doc;
+  const portrait = ownPortrait ?? media(doc, 'front')[0] ?? (doc?.media ?? [])[0];
   return h(
     'section',
     { 'aria-labelledby': 'face-h' },
@@ -222,7 +225,7 @@ function faceSection(face, liveness) {
       'div',
       { class: 'side-by-side' },
       selfie ? zoomable(`/v1/checks/${selfieOwner.id}/media/${selfie.id}`, 'Selfie') : h('p', null, 'No selfie stored.'),
-      portrait ? zoomable(`/v1/checks/${face.id}/media/${portrait.id}`, `Document portrait (${label(portrait.kind)})`) : null,
+      portrait ? zoomable(`/v1/checks/${portraitOwner.id}/media/${portrait.id}`, `Portrait source: ${label(portrait.kind)}`) : null,
     ),
     h(
       'p',
