@@ -208,6 +208,9 @@ describe('console review in Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Save corrections' }).click();
     await page.getByRole('alert').filter({ hasText: 'Corrected: document number.' }).waitFor();
     await page.getByRole('table', { name: 'Corrections' }).filter({ hasText: 'rita@example.com (you)' }).waitFor();
+    await page.waitForFunction(() =>
+      [...(document.querySelectorAll('.zoom-frame img') as unknown as { naturalWidth: number }[])].every((i) => i.naturalWidth > 0),
+    );
     await page.screenshot({ path: join(SHOTS, 'console-evidence-laptop.png'), fullPage: true });
 
     // Tablet width: one column, nothing wider than the screen.

@@ -59,7 +59,11 @@ export function ago(iso) {
 export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 
 /** @param {string} s */
-export const label = (s) => s.replace(/_/g, ' ');
+export const label = (s) =>
+  s
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
 
 /**
  * A table with a caption and column headers (scope="col").

@@ -216,7 +216,7 @@ function faceSection(face, liveness, doc) {
   // The portrait the face was compared with: a stored portrait medium, else the document it was cropped from.
   const ownPortrait = (face?.media ?? []).find((/** @type {any} */ m) => !m.kind.includes('selfie'));
   const portraitOwner = ownPortrait ? face : doc;
-  const portrait = ownPortrait ?? media(doc, 'front')[0] ?? (doc?.media ?? [])[0];
+  const portrait = ownPortrait ?? media(doc, 'portrait')[0] ?? media(doc, 'front')[0];
   return h(
     'section',
     { 'aria-labelledby': 'face-h' },
