@@ -215,7 +215,13 @@ describe('console review in Chromium', { skip }, () => {
 
     // Tablet width: one column, nothing wider than the screen.
     await page.setViewportSize(TABLET);
-    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= TABLET.width, 'no horizontal scrolling on a tablet');
+    const wider = (await page.evaluate(
+      `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > innerWidth + 1).slice(-5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`,
+    )) as string[];
+    assert.ok(
+      (await page.evaluate(() => document.documentElement.scrollWidth)) <= TABLET.width,
+      `no horizontal scrolling on a tablet: ${wider.join(', ')}`,
+    );
     await page.screenshot({ path: join(SHOTS, 'console-evidence-tablet.png'), fullPage: true });
     await page.setViewportSize(LAPTOP);
 
