@@ -278,18 +278,14 @@ describe('console review in Chromium', { skip }, () => {
     await page.screenshot({ path: join(SHOTS, 'console-viewer.png'), fullPage: true });
 
     // The same calls the buttons would make, from the page with the viewer's session: refused.
-    const refused = await page.evaluate(async (id) => {
-      const me = (await (await fetch('/console/api/me')).json()) as { csrf_token: string; environment: string };
-      const code = async (r: Response) => ((await r.json()) as { error: { code: string } }).error.code;
+    // A string, not a function: the test is compiled by tsx, whose helpers do not exist in the page.
+    const refused = (await page.evaluate(`(async () => {
+      const me = await (await fetch('/console/api/me')).json();
       const headers = { 'content-type': 'application/json', 'x-csrf-token': me.csrf_token, 'verity-environment': me.environment };
       const claim = await fetch('/v1/cases/claim', { method: 'POST', headers, body: '{}' });
-      const decide = await fetch(`/v1/verifications/${id}/decision`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ decision: 'approved', reason: 'x' }),
-      });
-      return [claim.status, await code(claim), decide.status, await code(decide)];
-    }, referred.data.id as string);
+      const decide = await fetch('/v1/verifications/${referred.data.id}/decision', { method: 'POST', headers, body: JSON.stringify({ decision: 'approved', reason: 'x' }) });
+      return [claim.status, (await claim.json()).error.code, decide.status, (await decide.json()).error.code];
+    })()`)) as unknown[];
     assert.deepEqual(refused, [403, 'insufficient_scope', 403, 'insufficient_scope']);
     await context.close();
   });
