@@ -53,3 +53,16 @@ export function parseScopes(raw: string): string[] {
   if (unknown.length > 0) throw new Error(`unknown scope(s): ${unknown.join(', ')}; known: *, ${ALL_SCOPES.join(', ')}`);
   return list;
 }
+
+/**
+ * Publishing a journey or a rule set (maker-checker). Rule sets: the publish route itself needs the
+ * `rules:publish` scope (EXTRA_SCOPES), for API keys and operators alike. Journeys: an API key's
+ * `journeys:write` includes publishing (the integration is one principal); a console operator also
+ * needs the role permission `journeys:publish`, which only the approver and admin roles hold
+ * (src/modules/console/policy.ts), so an analyst drafts and cannot publish.
+ */
+export type PublishScope = 'journeys:publish' | 'rules:publish';
+export function mayPublish(ctx: { actor: { type: string }; scopes: readonly string[] }, scope: PublishScope): boolean {
+  if (ctx.actor.type !== 'operator') return true;
+  return ctx.scopes.includes('*') || ctx.scopes.includes(scope);
+}

@@ -34,7 +34,11 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), timeoutMs);
+    // A server that did not start in time is stopped, so a slow machine is not left with orphans.
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${out}`));
+    }, timeoutMs);
     const check = () => {
       if (out.includes('Verity is running')) {
         clearTimeout(timer);

@@ -80,3 +80,38 @@ test('uploads are sniffed by content, not trusted by name', () => {
   );
   assert.throws(() => decodeUpload('image', png.toString('base64'), { maxBytes: 10, accept: IMAGE_TYPES }), /larger/);
 });
+
+/** `<check id>/<media id>` of a check with one medium. */
+async function withMedium(o: Tenant): Promise<string> {
+  const c = await make(o);
+  const [m] = await t.db.query<{ id: string }>('SELECT id FROM media WHERE check_id = $1', [c.id]);
+  return `${c.id}/${m!.id}`;
+}
+
+routeSecurityTests('getCheckMedia', () => t, {
+  method: 'GET',
+  url: (id) => `/v1/checks/${(id ?? 'x/y').split('/')[0]}/media/${(id ?? 'x/y').split('/')[1] ?? 'y'}`,
+  scope: 'checks:read',
+  create: async (_t, o) => withMedium(o),
+});
+
+test("GET /v1/checks/{id}/media/{media_id}: the decrypted bytes, inline, no-store, audited; another check's medium is 404", async () => {
+  const o = await t.tenant();
+  const [checkId, mediaId] = (await withMedium(o)).split('/');
+  const res = await t.call('GET', `/v1/checks/${checkId}/media/${mediaId}`, { key: o.sandboxKey });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.deepEqual(res.rawPayload, png);
+  assert.equal(res.headers['content-type'], 'image/png');
+  assert.equal(res.headers['content-disposition'], 'inline');
+  assert.equal(res.headers['x-content-type-options'], 'nosniff');
+  assert.match(String(res.headers['cache-control']), /no-store/);
+  const [audit] = await t.db.query<{ actor_type: string; metadata: { media_id: string } }>(
+    "SELECT actor_type, metadata FROM audit_events WHERE resource_id = $1 AND action = 'check.media_viewed'",
+    [checkId],
+  );
+  assert.equal(audit!.metadata.media_id, mediaId);
+  const [otherCheck] = (await withMedium(o)).split('/');
+  const wrong = await t.call('GET', `/v1/checks/${otherCheck}/media/${mediaId}`, { key: o.sandboxKey });
+  assert.equal(wrong.statusCode, 404);
+  assert.equal(wrong.json().error.field, 'media_id');
+});

@@ -1,21 +1,27 @@
-// The console's sign-in page: plain ES module, no framework, no build step. It talks to
-// /console/api (sign-in, session) and, for everything else, to the public /v1 API with the session
-// cookie, the X-CSRF-Token header and the Verity-Environment header.
+// The console's shell: sign-in (password, then TOTP when the operator has it), the signed-in frame
+// (navigation, environment badge and switch, sign-out) and a hash router over the views. Plain ES
+// modules served from web/console/ with no build step (docs/architecture.md). Every view reads and
+// acts through the public /v1 API as the operator (api.js); the server enforces the role.
+import { call, problem, session } from './api.js';
+import { renderAudit, renderCase } from './cases.js';
+import { renderQueue } from './queue.js';
+import { renderSession } from './session.js';
 
-/** @typedef {{ operator: { id: string, email: string, role: string, account: string }, environment: 'sandbox' | 'production', scopes: string[], csrf_token: string, expires_at: string }} Me */
+/** @typedef {import('./api.js').Me} Me */
 
 /** @param {string} id */
 const el = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** @type {Me | null} */
-let me = null;
 /** @type {string | null} */
 let challenge = null;
 
 /** @param {'signin' | 'totp' | 'home'} name */
 function show(name) {
   for (const s of ['signin', 'totp', 'home']) el(s).hidden = s !== name;
-  el(name).querySelector('h1')?.focus();
+  const signedIn = name === 'home';
+  el('nav').hidden = !signedIn;
+  el('operator').hidden = !signedIn;
+  if (name !== 'home') el(name).querySelector('h1')?.focus();
 }
 
 /** @param {string} text */
@@ -23,32 +29,9 @@ function say(text) {
   el('message').textContent = text;
 }
 
-/**
- * @param {string} path
- * @param {unknown} [body]
- * @returns {Promise<{ status: number, data: any }>}
- */
-async function call(path, body) {
-  /** @type {Record<string, string>} */
-  const headers = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (me) {
-    headers['x-csrf-token'] = me.csrf_token;
-    headers['verity-environment'] = me.environment;
-  }
-  const res = await fetch(path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, data: text ? JSON.parse(text) : null };
-}
-
 /** @param {Me} who */
 function signedIn(who) {
-  me = who;
+  session.me = who;
   el('who').textContent = who.operator.email;
   el('role').textContent = who.operator.role;
   el('account').textContent = who.operator.account;
@@ -57,19 +40,48 @@ function signedIn(who) {
   badge.hidden = false;
   badge.textContent = who.environment === 'production' ? 'PRODUCTION' : 'Sandbox';
   badge.className = `badge ${who.environment}`;
+  document.body.dataset.environment = who.environment;
   el('switch-env').textContent = who.environment === 'production' ? 'Switch to sandbox' : 'Switch to production';
   say('');
   show('home');
+  void route();
 }
 
-/** @param {{ data: any }} r */
-const problem = (r) => (r.data && r.data.error ? r.data.error.message : 'Something went wrong.');
+function signedOut(text = '') {
+  session.me = null;
+  el('env-badge').hidden = true;
+  delete document.body.dataset.environment;
+  el('view').replaceChildren();
+  say(text);
+  show('signin');
+}
+session.onSignedOut = () => signedOut('Your session ended; sign in again.');
+
+/** Renders the view the location's hash names: #/queue (default), #/sessions/<id>, #/cases/<id>, #/audit. */
+async function route() {
+  if (!session.me) return;
+  const view = el('view');
+  const [, what, id] = (location.hash || '#/queue').slice(1).split('/');
+  for (const a of el('nav').querySelectorAll('a')) {
+    if (a.getAttribute('href') === `#/${what}`) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  if (what === 'sessions' && id) await renderSession(view, decodeURIComponent(id), say);
+  else if (what === 'cases' && id) await renderCase(view, decodeURIComponent(id), say);
+  else if (what === 'audit') await renderAudit(view, say);
+  else await renderQueue(view, say);
+  view.querySelector('h1')?.focus();
+}
+window.addEventListener('hashchange', () => {
+  say('');
+  void route();
+});
 
 el('signin-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const form = /** @type {HTMLFormElement} */ (e.target);
   const f = new FormData(form);
-  const r = await call('/console/api/login', {
+  const r = await call('POST', '/console/api/login', {
     email: String(f.get('email') ?? ''),
     password: String(f.get('password') ?? ''),
     environment: String(f.get('environment') ?? 'sandbox'),
@@ -87,7 +99,7 @@ el('signin-form').addEventListener('submit', async (e) => {
 el('totp-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const code = /** @type {HTMLInputElement} */ (el('code'));
-  const r = await call('/console/api/login/totp', { challenge, code: code.value.trim() });
+  const r = await call('POST', '/console/api/login/totp', { challenge, code: code.value.trim() });
   code.value = '';
   if (r.status !== 200) {
     say(problem(r));
@@ -98,22 +110,23 @@ el('totp-form').addEventListener('submit', async (e) => {
 });
 
 el('switch-env').addEventListener('click', async () => {
+  const me = session.me;
   if (!me) return;
   const to = me.environment === 'production' ? 'sandbox' : 'production';
-  const r = await call('/console/api/environment', { environment: to });
+  // Production is switched to on purpose: a person confirms, so sandbox habits never act on real data.
+  if (to === 'production' && !window.confirm('Switch to PRODUCTION? Actions will affect real customers.')) return;
+  const r = await call('POST', '/console/api/environment', { environment: to });
   if (r.status !== 200) return say(problem(r));
+  location.hash = '#/queue';
   signedIn(r.data);
 });
 
 el('signout').addEventListener('click', async () => {
-  await call('/console/api/logout', {});
-  me = null;
-  el('env-badge').hidden = true;
-  say('Signed out.');
-  show('signin');
+  await call('POST', '/console/api/logout', {});
+  signedOut('Signed out.');
 });
 
-const r = await call('/console/api/me');
+const r = await call('GET', '/console/api/me');
 if (r.status === 200) signedIn(r.data);
 else show('signin');
 

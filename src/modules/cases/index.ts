@@ -8,3 +8,4 @@ export type { Severity } from './severity.js';
 export { casesModule } from './routes.js';
 export { reviewSeverity } from './severity.js';
 export { CASE_EVENTS } from './events.js';
+export { assertReviewOwner } from './claim-case.js';

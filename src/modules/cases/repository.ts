@@ -52,6 +52,9 @@ const VIEW = `(SELECT c.*,
     (SELECT count(*)::int FROM alerts al WHERE al.case_id = c.id) AS alert_count
   FROM cases c LEFT JOIN sessions s ON s.id = c.session_id LEFT JOIN monitoring_alerts a ON a.id = c.alert_id)`;
 
+/** Severity as a sort key (critical first); the same expression as the queue index of migration 0033. */
+const SEVERITY_RANK = "(CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END)";
+
 /** How many of a case's alerts GET /v1/cases shows (the latest); alert_count has the total. */
 export const CASE_ALERTS_SHOWN = 20;
 
@@ -256,6 +259,32 @@ export const caseRows = {
       [id, w.accountId, w.environment, from, to, event, actorOf(w), w.requestId ?? null],
     );
     return to;
+  },
+
+  /**
+   * The next open, unassigned case for "claim next", locked: the most severe first, then the oldest.
+   * SKIP LOCKED lets concurrent claims pass over a row another claim holds, so two reviewers claiming
+   * at once get two different cases (migration 0033 indexes exactly this order).
+   */
+  async lockNextUnclaimed(tx: Queryable, t: Tenant, f: { kind?: CaseKind; severity?: Severity }): Promise<string | null> {
+    const rows = await tx.query<{ id: string }>(
+      `SELECT id FROM cases
+        WHERE account_id = $1 AND environment = $2 AND state = 'open' AND owner IS NULL
+          AND ($3::text IS NULL OR kind = $3) AND ($4::text IS NULL OR severity = $4)
+        ORDER BY ${SEVERITY_RANK}, created_at, id
+        LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      [t.accountId, t.environment, f.kind ?? null, f.severity ?? null],
+    );
+    return rows[0]?.id ?? null;
+  },
+
+  /** The owner of the session's review case while someone reviews it (state in_review), else null. */
+  async reviewOwnerOfSession(tx: Queryable, t: Tenant, sessionId: string): Promise<string | null> {
+    const rows = await tx.query<{ owner: string | null }>(
+      "SELECT owner FROM cases WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND state = 'in_review' ORDER BY id DESC LIMIT 1",
+      [t.accountId, t.environment, sessionId],
+    );
+    return rows[0]?.owner ?? null;
   },
 
   /** Owner and severity (not state: that is applyTransition's alone). */

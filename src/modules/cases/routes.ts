@@ -4,7 +4,8 @@ import type { ModuleOptions } from '../../platform/app-types.js';
 import { notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
-import { Case, CasesQuery, UpdateCase } from './schemas.js';
+import { Case, CaseClaim, CasesQuery, ClaimCase, UpdateCase } from './schemas.js';
+import { claimNextCase } from './claim-case.js';
 import { alertRows, caseRows, toCase } from './repository.js';
 import { updateCase } from './update-case.js';
 import { OPERATION_DOCS } from './operation-docs.js';
@@ -36,6 +37,22 @@ export const casesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
       );
       return { data: page.data.map((c) => toCase(c, undefined, alerts.get(c.id))), next_cursor: page.next_cursor };
     },
+  );
+
+  r.post(
+    '/claim',
+    {
+      config: { scope: 'cases:write' },
+      schema: {
+        tags,
+        operationId: 'claimNextCase',
+        summary: 'Claim the next case of the queue: it is locked to the caller and taken into review',
+        description: OPERATION_DOCS.claimNextCase,
+        body: ClaimCase,
+        response: { 200: CaseClaim, ...standardErrors },
+      },
+    },
+    async (req) => claimNextCase({ ctx: req.ctx, input: req.body }),
   );
 
   r.get(

@@ -148,3 +148,27 @@ export const UpdateCase = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type UpdateCase = Static<typeof UpdateCase>;
+
+export const ClaimCase = Type.Object(
+  {
+    kind: Type.Optional(lit(CASE_KINDS, { description: 'Claim only a case of this kind.' })),
+    severity: Type.Optional(lit(SEVERITIES, { description: 'Claim only a case of this severity.' })),
+    owner: Type.Optional({
+      ...Owner,
+      description: 'API keys: the reviewer in your own tool (default api_key:<id>). A console operator always claims for themself.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ClaimCase = Static<typeof ClaimCase>;
+
+export const CaseClaim = Type.Object(
+  {
+    object: Type.Literal('case_claim'),
+    case: Type.Union([Case, Type.Null()], {
+      description: 'The claimed case, now in_review and owned by the caller; null when no case waits.',
+    }),
+  },
+  { title: 'CaseClaim' },
+);
+export type CaseClaim = Static<typeof CaseClaim>;

@@ -13,6 +13,8 @@ export const consoleConfig = section(
     lockoutMinutes: Var.int('CONSOLE_LOCKOUT_MINUTES', 15, 1, 24 * 60),
     /** Secure cookie; unset: follows PUBLIC_BASE_URL's scheme (https → Secure). */
     cookieSecure: Var.optionalBool('CONSOLE_COOKIE_SECURE'),
+    /** The review queue's service level: a case open longer than this is shown overdue (hours). */
+    reviewSlaHours: Var.int('CONSOLE_REVIEW_SLA_HOURS', 24, 1, 90 * 24),
   }),
   (v) => ({
     idleMinutes: v.idleMinutes,
@@ -23,6 +25,7 @@ export const consoleConfig = section(
     ipFailureFactor: 4,
     /** null: decided by PUBLIC_BASE_URL's scheme (`consoleSettings`). */
     cookieSecure: v.cookieSecure ?? null,
+    reviewSlaHours: v.reviewSlaHours,
   }),
 );
 

@@ -10,15 +10,16 @@ export type Role = (typeof ROLES)[number];
 const READ_ALL = ALL_SCOPES.filter((s) => s.endsWith(':read'));
 
 /**
- * What each role may do through /v1. Maker-checker for rule sets: an analyst drafts (rules:write), an
- * approver publishes (rules:publish; the publisher must not have edited the draft). Journeys have no
- * publish scope yet: both hold journeys:write (docs/security.md).
+ * What each role may do through /v1. Maker-checker: an analyst drafts journeys and rules
+ * (journeys:write, rules:write) but only the approver holds journeys:publish and rules:publish
+ * (checked by the publish verbs through mayPublish), and the publish verbs refuse an operator who
+ * authored what they publish. The server enforces all of it; the console only hides what a role cannot do.
  */
 export const ROLE_SCOPES: Record<Role, readonly string[]> = {
   admin: ['*'],
   reviewer: [...READ_ALL, 'verifications:write', 'cases:write', 'screening:write'],
   analyst: [...READ_ALL, 'journeys:write', 'rules:write', 'lists:write'],
-  approver: [...READ_ALL, 'journeys:write', 'rules:write', 'rules:publish'],
+  approver: [...READ_ALL, 'journeys:write', 'rules:write', 'journeys:publish', 'rules:publish'],
   viewer: READ_ALL,
 };
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../platform/errors.js';
@@ -9,19 +9,26 @@ import { cookieName, crossSite, principalOf } from './gate.js';
 import { EnvironmentBody, LoginBody, TotpBody } from './schemas.js';
 
 const WEB_DIR = fileURLToPath(new URL('../../../web/console/', import.meta.url));
-const ASSETS: Record<string, string> = { 'console.js': 'text/javascript; charset=utf-8', 'console.css': 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', svg: 'image/svg+xml' };
+/** The console's modules and styles: every .js/.css/.svg file of web/console/ (no build step), read once at start. */
+const ASSETS: Record<string, string> = Object.fromEntries(
+  readdirSync(WEB_DIR)
+    .filter((f) => /^[a-z0-9-]+\.(js|css|svg)$/.test(f))
+    .map((f) => [f, TYPES[f.split('.').pop()!]!]),
+);
 
 export interface ConsoleModuleOptions {
   auth: ConsoleAuth;
   publicBaseUrl: string;
 }
 
-const view = (p: Principal, csrf: string) => ({
+const view = (p: Principal, csrf: string, reviewSlaHours: number) => ({
   operator: { id: p.operator.id, email: p.operator.email, role: p.operator.role, account: p.operator.account_id },
   environment: p.session.environment,
   scopes: p.scopes,
   csrf_token: csrf,
   expires_at: p.session.expires_at,
+  review_sla_hours: reviewSlaHours,
 });
 
 /**
@@ -51,14 +58,14 @@ export const consoleModule: FastifyPluginAsync<ConsoleModuleOptions> = async (ap
     noStore(reply);
     if (result.kind === 'totp_required') return { totp_required: true, challenge: result.challenge };
     reply.header('set-cookie', cookie(result.token, auth.settings.absoluteMinutes * 60));
-    return view(result.principal, result.csrf);
+    return view(result.principal, result.csrf, auth.settings.reviewSlaHours);
   };
 
   app.get('/console', page, async (_req, reply) =>
     reply.headers(security).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html),
   );
   app.get<{ Params: { file: string } }>('/console/assets/:file', page, async (req, reply) => {
-    const type = ASSETS[req.params.file];
+    const type = Object.hasOwn(ASSETS, req.params.file) ? ASSETS[req.params.file] : undefined;
     if (!type) throw notFound('asset');
     return reply.headers(security).header('cache-control', 'no-cache').type(type).send(assets[req.params.file]);
   });
@@ -79,14 +86,14 @@ export const consoleModule: FastifyPluginAsync<ConsoleModuleOptions> = async (ap
     const who = await principalOf(auth, req, publicOrigin, { csrf: false });
     if (!who.ok) return sendError(reply, req, who.code, who.message, who.field);
     noStore(reply);
-    return view(who.principal, who.csrf);
+    return view(who.principal, who.csrf, auth.settings.reviewSlaHours);
   });
 
   app.post<{ Body: EnvironmentBody }>('/console/api/environment', api(EnvironmentBody), async (req, reply) => {
     const who = await principalOf(auth, req, publicOrigin);
     if (!who.ok) return sendError(reply, req, who.code, who.message, who.field);
     noStore(reply);
-    return view(await auth.switchEnvironment(who.principal, req.body.environment), who.csrf);
+    return view(await auth.switchEnvironment(who.principal, req.body.environment), who.csrf, auth.settings.reviewSlaHours);
   });
 
   app.post('/console/api/logout', api(), async (req, reply) => {

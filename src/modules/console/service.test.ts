@@ -53,6 +53,7 @@ const settings: ConsoleSettings = {
   maxFailures: 3,
   lockoutMinutes: 15,
   ipFailureFactor: 4,
+  reviewSlaHours: 24,
   cookieSecure: true,
 };
 let now = t0;

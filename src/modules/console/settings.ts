@@ -13,6 +13,8 @@ export interface ConsoleSettings {
   ipFailureFactor: number;
   /** Secure cookie: unset, it follows PUBLIC_BASE_URL's scheme (https → Secure). */
   cookieSecure: boolean;
+  /** The review queue's service level (hours): older open cases are shown overdue. */
+  reviewSlaHours: number;
 }
 
 /** The console's settings from its configuration section (config.console) and the public base URL. */

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
-import { conflict } from '../../platform/errors.js';
+import { AppError, conflict } from '../../platform/errors.js';
+import { mayPublish } from '../../platform/scopes.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { enqueueJob } from '../../platform/jobs.js';
 import { QUEUES } from '../../platform/queues.js';
@@ -23,6 +24,11 @@ const same = (a: EngineRule, b: EngineRule) => {
  * version increased and the publisher as reviewer. Audit rule_set.published; event ruleset.published.
  */
 export async function publishRules({ ctx, input }: { ctx: RequestContext; input: PublishRules }): Promise<RuleSet> {
+  if (!mayPublish(ctx, 'rules:publish'))
+    throw new AppError(
+      'insufficient_scope',
+      "This operator's role may draft rules but not publish them (rules:publish: the approver role).",
+    );
   return withTransaction(ctx, async (tx) => {
     await ruleRows.lockTenant(tx, ctx);
     const draft = await ruleRows.draft(tx, ctx, true);

@@ -6,7 +6,7 @@ import { withTransaction } from '../../platform/transaction.js';
 import { emitCompleted } from './complete.js';
 import { enqueueEnrolment } from './pipeline/enrol-approved.js';
 import { evidenceUrl, sessions, type SessionCheckRow, type SessionRow } from './repository.js';
-import { closeSessionCases } from '../cases/index.js';
+import { assertReviewOwner, closeSessionCases } from '../cases/index.js';
 import type { DecisionObject, ManualDecision } from './schemas.js';
 import { effectiveState, TERMINAL_STATES, type SessionState } from './state-machine.js';
 
@@ -51,6 +51,7 @@ export async function recordManualDecision({
     const s = await sessions.lock(tx, ctx, id);
     if (!s) throw notFound('verification', 'id');
     if (s.deleted_at) throw conflict('The session was deleted (its personal data is gone); it can no longer be decided.');
+    await assertReviewOwner(tx, ctx, id);
     const from = effectiveState(s, new Date());
     const to = await sessions.applyTransition(tx, ctx, id, from, input.decision === 'approved' ? 'manual_approve' : 'manual_decline');
     const reviewer = input.reviewer ?? `${ctx.actor.type}:${ctx.actor.id}`;

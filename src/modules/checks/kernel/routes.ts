@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../../platform/app-types.js';
 import { notFound } from '../../../platform/errors.js';
+import { emitAudit } from '../../../platform/audit.js';
 import { Page } from '../../../platform/pagination.js';
 import { IdParam, standardErrors } from '../../../platform/schemas.js';
 import { CHECK_STATUSES, CHECK_TYPES, Check } from './schemas.js';
@@ -59,6 +60,44 @@ export const checksModule: FastifyPluginAsync<ModuleOptions> = async (app, { dep
       if (!row) throw notFound('check', 'id');
       const media = await checks.mediaFor(req.ctx.db, [row.id]);
       return toCheck(row, media.get(row.id) ?? [], deps.sealer);
+    },
+  );
+
+  // The images a check looked at, for a reviewer's eyes (the console's evidence viewer). Every view is audited.
+  r.get(
+    '/:id/media/:media_id',
+    {
+      config: { scope: 'checks:read' },
+      schema: {
+        tags,
+        operationId: 'getCheckMedia',
+        summary: 'Download one image or file a check looked at (decrypted); the view is recorded in the audit log',
+        description:
+          "The bytes of one of the check's media (its `media` list), with the sniffed content type, `Content-Disposition: inline` and `X-Content-Type-Options: nosniff`. Audit row check.media_viewed names the viewer. A medium removed under the retention policy, or of another check, is 404.",
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), media_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: {
+          200: { description: 'The medium.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          ...standardErrors,
+        },
+      },
+    },
+    async (req, reply) => {
+      const row = await checks.get(req.ctx.db, req.ctx, req.params.id);
+      if (!row) throw notFound('check', 'id');
+      const m = await checks.mediaBytes(req.ctx.db, req.ctx, deps.sealer, req.params.media_id);
+      if (!m || m.row.check_id !== row.id) throw notFound('medium', 'media_id');
+      await emitAudit(req.ctx.db, req.ctx, {
+        action: 'check.media_viewed',
+        resourceType: 'check',
+        resourceId: row.id,
+        metadata: { media_id: m.row.id, kind: m.row.kind, session_id: row.session_id },
+      });
+      return reply
+        .type(m.row.content_type)
+        .header('content-disposition', 'inline')
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(m.data);
     },
   );
 };

@@ -8,7 +8,7 @@ import { decide, type CheckOutcome as JourneyOutcome } from '../../journeys/inde
 import { type ScreeningIndexCache, evaluateScreening, screeningInputFor } from '../../checks/index.js';
 import { emptyFields, type CheckOutcome, type SubjectFields } from '../../checks/index.js';
 import { withoutEngine } from '../../checks/index.js';
-import { announceCaseChange, caseRows, reviewSeverity } from '../../cases/index.js';
+import { announceCaseChange, assertReviewOwner, caseRows, reviewSeverity } from '../../cases/index.js';
 import type { CorrectFields, Correction } from './schemas.js';
 import { SCREENING_INPUT_FIELDS, screeningSettingsOf } from './screening-input.js';
 import { correctionRepo } from './repository.js';
@@ -75,6 +75,7 @@ export async function correctFields({
   return withTransaction(ctx, async (tx) => {
     const s = await sessions.lock(tx, ctx, id);
     assertCorrectable(s);
+    await assertReviewOwner(tx, ctx, id);
     const now = (await sessionFields.read(tx, ctx, sealer, id)) ?? emptyFields();
     if (JSON.stringify(now) !== JSON.stringify(current)) throw conflict("The session's fields changed meanwhile; retrieve it and retry.");
     await sessionFields.write(tx, ctx, sealer, id, corrected);

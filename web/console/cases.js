@@ -1,0 +1,149 @@
+// One case or alert (GET /v1/cases/{id}): its alerts, trail, and the reviewer's moves through
+// PATCH /v1/cases/{id}: take it, return it to the queue, change severity, close with a resolution.
+// And the audit log (GET /v1/audit-events), searchable by resource, actor and action.
+import { actorName, call, can, get, problem, self } from './api.js';
+import { h, label, mount, table, when } from './dom.js';
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {(text: string) => void} say
+ */
+export async function renderCase(root, id, say) {
+  const r = await get(`/v1/cases/${encodeURIComponent(id)}`);
+  if (r.status !== 200) return mount(root, h('h1', { tabindex: '-1' }, `Case ${id}`), h('p', null, problem(r)));
+  const c = r.data;
+  /** @param {Record<string, unknown>} body */
+  const patch = async (body) => {
+    const res = await call('PATCH', `/v1/cases/${c.id}`, body);
+    if (res.status !== 200) return say(problem(res));
+    say('Case updated.');
+    void renderCase(root, id, say);
+  };
+  const write = can('cases:write') && c.state !== 'closed';
+  mount(
+    root,
+    h('h1', { tabindex: '-1' }, `Case ${c.id}`),
+    h(
+      'dl',
+      { class: 'summary' },
+      h('dt', null, 'Kind'),
+      h('dd', null, label(c.kind)),
+      h('dt', null, 'State'),
+      h('dd', null, label(c.state)),
+      h('dt', null, 'Severity'),
+      h('dd', null, c.severity),
+      h('dt', null, 'Owner'),
+      h('dd', null, c.owner ? actorName(c.owner) : 'unassigned'),
+      h('dt', null, 'Subject'),
+      h('dd', null, `${c.subject_type} ${c.subject_reference ?? c.subject_id}`),
+      h('dt', null, 'Reasons'),
+      h('dd', null, c.reason_codes.map(label).join(', ')),
+      c.verification_id
+        ? [h('dt', null, 'Session'), h('dd', null, h('a', { href: `#/sessions/${c.verification_id}` }, c.verification_id))]
+        : null,
+      c.resolution ? [h('dt', null, 'Resolution'), h('dd', null, c.resolution)] : null,
+    ),
+    write
+      ? h(
+          'p',
+          { class: 'actions' },
+          c.state === 'open'
+            ? h('button', { type: 'button', onclick: () => patch({ state: 'in_review', owner: self() }) }, 'Take into review')
+            : null,
+          c.state === 'in_review'
+            ? h('button', { type: 'button', class: 'secondary', onclick: () => patch({ state: 'open', owner: null }) }, 'Return to queue')
+            : null,
+          h(
+            'label',
+            null,
+            'Severity ',
+            h(
+              'select',
+              { onchange: (/** @type {Event} */ e) => patch({ severity: /** @type {HTMLSelectElement} */ (e.target).value }) },
+              ['low', 'medium', 'high', 'critical'].map((s) => h('option', { value: s, selected: s === c.severity }, s)),
+            ),
+          ),
+        )
+      : null,
+    write && c.kind !== 'verification_review'
+      ? h(
+          'form',
+          {
+            class: 'inline',
+            onsubmit: (/** @type {SubmitEvent} */ e) => {
+              e.preventDefault();
+              const data = new FormData(/** @type {HTMLFormElement} */ (e.target));
+              void patch({ state: 'closed', resolution: String(data.get('resolution') ?? '') });
+            },
+          },
+          h('label', { for: 'resolution' }, 'Resolution'),
+          h('input', { id: 'resolution', name: 'resolution', required: true }),
+          h('button', { type: 'submit' }, 'Close case'),
+        )
+      : null,
+    (c.alerts ?? []).length
+      ? table(
+          'Alerts',
+          ['Alert', 'Kind', 'Severity', 'Title', 'Seen', 'Times'],
+          c.alerts.map((/** @type {any} */ a) => [a.id, label(a.kind), a.severity, a.title, when(a.last_seen_at), a.occurrences]),
+        )
+      : null,
+    table(
+      'Trail',
+      ['When', 'From', 'To', 'Event', 'By'],
+      (c.transitions ?? []).map((/** @type {any} */ t) => [when(t.at), t.from ?? '—', t.to, label(t.event), actorName(t.actor)]),
+    ),
+  );
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {(text: string) => void} say
+ */
+export async function renderAudit(root, say) {
+  const list = h('div', { 'aria-live': 'polite' });
+  /** @param {Record<string, string>} q */
+  const load = async (q) => {
+    const params = new URLSearchParams({ limit: '100' });
+    for (const [k, v] of Object.entries(q)) if (v) params.set(k, v);
+    const r = await get(`/v1/audit-events?${params}`);
+    if (r.status !== 200) return say(problem(r));
+    mount(
+      list,
+      table(
+        'Audit events (oldest first)',
+        ['#', 'When', 'Action', 'By', 'Resource'],
+        r.data.data.map((/** @type {any} */ a) => [
+          a.sequence,
+          when(a.created_at),
+          a.action,
+          actorName(a.actor),
+          `${a.resource.type} ${a.resource.id}`,
+        ]),
+      ),
+    );
+  };
+  mount(
+    root,
+    h('h1', { tabindex: '-1' }, 'Audit log'),
+    h(
+      'form',
+      {
+        class: 'filters',
+        'aria-label': 'Search the audit log',
+        onsubmit: (/** @type {SubmitEvent} */ e) => {
+          e.preventDefault();
+          const data = new FormData(/** @type {HTMLFormElement} */ (e.target));
+          void load(Object.fromEntries([...data.entries()].map(([k, v]) => [k, String(v).trim()])));
+        },
+      },
+      h('label', null, 'Resource id ', h('input', { name: 'resource_id' })),
+      h('label', null, 'Actor id ', h('input', { name: 'actor_id' })),
+      h('label', null, 'Action ', h('input', { name: 'action' })),
+      h('button', { type: 'submit' }, 'Search'),
+    ),
+    list,
+  );
+  await load({});
+}
