@@ -50,7 +50,7 @@ const v1 = (s: Session, method: string, url: string, body?: unknown): Promise<Li
     ...(body !== undefined ? { payload: body as object } : {}),
   });
 
-const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config }) }).drain();
+const drain = () => new JobRunner({ db: t.db, handlers: buildJobHandlers({ db: t.db, config: t.config, resources: t.resources }) }).drain();
 
 async function referred(o: Tenant = tenant): Promise<{ sessionId: string; caseId: string }> {
   const res = await t.call('POST', '/v1/verifications', {
