@@ -7,6 +7,7 @@ import { captureConfig } from './modules/capture/config.js';
 import { checksConfig } from './modules/checks/config.js';
 import { verificationsConfig } from './modules/verifications/config.js';
 import { consoleConfig } from './modules/console/config.js';
+import { walletsConfig } from './modules/wallets/config.js';
 
 export { ConfigError } from './platform/config-schema.js';
 export type { EnvVars } from './platform/config-schema.js';
@@ -109,6 +110,7 @@ export const MODULE_CONFIG = group({
   checks: checksConfig,
   verifications: verificationsConfig,
   console: consoleConfig,
+  wallets: walletsConfig,
 });
 
 /** The whole configuration: the platform's settings and one section per module. */

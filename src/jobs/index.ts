@@ -16,7 +16,7 @@ import {
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
-import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
+import { chainDataSchedule, walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
 import { backtestJobHandlers } from '../modules/transactions/index.js';
 import { Sealer } from '../platform/crypto.js';
 import type { Config } from '../config.js';
@@ -60,7 +60,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     },
     ...screeningJobHandlers(deps.db, deps.config.checks.screening),
     ...monitoringJobHandlers(deps.db, sealerOf),
-    ...walletJobHandlers(deps.db, sealerOf),
+    ...walletJobHandlers(deps.db, sealerOf, deps.config.wallets),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.db, sealerOf, deps.config.checks.document),
@@ -107,6 +107,7 @@ export function recurringJobs(config: Config): { queue: string; everyMs: number 
     ...VERIFICATION_RECURRING,
     ...RETENTION_RECURRING,
     ...WALLETS_RECURRING,
+    ...chainDataSchedule(config.wallets.chainData),
   ];
 }
 
