@@ -25,8 +25,14 @@ export const walletsConfig = section(
     /** Lets the providers' URLs point to private networks (a node on the operator's LAN). */
     chainDataAllowPrivateNetworks: Var.bool('WALLETS_CHAIN_DATA_ALLOW_PRIVATE_NETWORKS', false),
     chainDataTimeoutMs: Var.int('WALLETS_CHAIN_DATA_TIMEOUT_MS', 10_000, 100, 120_000),
+    /** Build the list address indexes and the tenants' graphs when the API starts, not on the first request. */
+    prewarm: Var.bool('WALLETS_PREWARM', true),
+    /** How often the API process re-reads the active list snapshots in the background (a switch is indexed before a request needs it). */
+    listRefreshMs: Var.int('WALLETS_LIST_REFRESH_MS', 5000, 100, 3_600_000),
   }),
   (v) => ({
+    prewarm: v.prewarm,
+    listRefreshMs: v.listRefreshMs,
     chainData: {
       enabled: v.chainDataEnabled,
       esploraUrl: v.esploraUrl ?? null,
