@@ -91,6 +91,14 @@ export class WalletIndexes {
     return { snapshots: entries.length, tenants: tenants.length };
   }
 
+  /** What is built now (no database read): the indexed snapshot ids and the tenants loaded. */
+  state(): { snapshotIds: string[]; tenants: string[] } {
+    return {
+      snapshotIds: (this.active?.entries ?? []).map((e) => e.snapshotId).sort(),
+      tenants: [...this.tenants].filter(([, s]) => !s.mustWait).map(([k]) => k),
+    };
+  }
+
   /** Re-reads the active snapshot set every `everyMs` in the background, so a switch is indexed before a request needs it. */
   startRefresh(everyMs: number, onError: (err: unknown) => void = () => undefined): () => void {
     const timer = setInterval(() => {
