@@ -33,8 +33,11 @@ export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
     const cache = walletIndexesFor(deps.db);
     if (deps.config.wallets.prewarm) {
       const t0 = Date.now();
-      const warmed = await cache.prewarm();
-      app.log.info({ ...warmed, ms: Date.now() - t0 }, 'wallet screening indexes pre-warmed');
+      // A failed pre-warm does not stop the start: the first screening builds what is missing.
+      await cache.prewarm().then(
+        (warmed) => app.log.info({ ...warmed, ms: Date.now() - t0 }, 'wallet screening indexes pre-warmed'),
+        (err: unknown) => app.log.warn({ err }, 'wallet screening pre-warm failed; the first screening builds the indexes'),
+      );
     }
     stopRefresh = cache.startRefresh(deps.config.wallets.listRefreshMs, (err) => app.log.warn({ err }, 'wallet list index refresh failed'));
   });
