@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { bech32 } from '@scure/base';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { openDb, migrate } from '../src/platform/db.js';
+import { openDb, migrate, type Db, type Queryable } from '../src/platform/db.js';
 import { MemoryRateLimiter } from '../src/platform/rate-limit.js';
 import { createAccount } from '../src/platform/accounts.js';
 import { createApiKey } from '../src/platform/api-keys.js';
@@ -269,6 +269,48 @@ if (TRANSFERS > 0) {
     httpHop.push(performance.now() - t0);
   }
   stats('POST /v1/wallets/screen with the graph (direct + 2 hops + write)', httpHop);
+}
+// ---- 4. First request after a start vs steady state (pre-warm) --------------------------------------
+// A restart is simulated by a new app over a new Db handle on the same data (the wallet caches are per
+// handle): once with WALLETS_PREWARM=false (indexes built by the first screening), once with the default.
+// Auth is warmed first (GET /v1/wallets/policy) so the figures isolate the wallet screening state.
+const handle = (): Db => ({
+  kind: db.kind,
+  hasVector: db.hasVector,
+  query: <T>(sql: string, params?: readonly unknown[]) => db.query<T>(sql, params),
+  transaction: <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction(fn),
+  close: async () => undefined,
+});
+for (const prewarm of ['false', 'true']) {
+  const cfg = loadConfig({
+    NODE_ENV: 'test',
+    MASTER_KEY: '33'.repeat(32),
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    WALLETS_PREWARM: prewarm,
+  });
+  t0 = performance.now();
+  const a = await buildApp({ config: cfg, db: handle(), rateLimiter: new MemoryRateLimiter(), keyCacheTtlMs: 60_000 });
+  await a.ready();
+  const readyMs = performance.now() - t0;
+  const c = (method: 'GET' | 'POST', url: string, body?: unknown) =>
+    a.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(body ? { payload: body as object } : {}) });
+  await c('GET', '/v1/wallets/policy');
+  t0 = performance.now();
+  const first = await c('POST', '/v1/wallets/screen', { address: evm(Math.floor(rnd() * NODES)) });
+  const firstMs = performance.now() - t0;
+  if (first.statusCode !== 200) throw new Error(`${first.statusCode} ${first.body}`);
+  const steady: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    t0 = performance.now();
+    await c('POST', '/v1/wallets/screen', { address: evm(Math.floor(rnd() * NODES)) });
+    steady.push(performance.now() - t0);
+  }
+  const p50 = percentile(steady, 50);
+  console.log(
+    `restart with WALLETS_PREWARM=${prewarm}: ready in ${readyMs.toFixed(0)} ms; first POST /v1/wallets/screen ${firstMs.toFixed(1)} ms; steady p50 ${p50.toFixed(1)} ms p99 ${percentile(steady, 99).toFixed(1)} ms; first/steady p50 = ${(firstMs / p50).toFixed(1)} (load ${load()})`,
+  );
+  await a.close();
 }
 console.log(`load average at end: ${load()}`);
 await app.close();

@@ -8,6 +8,7 @@ import { checksConfig } from './modules/checks/config.js';
 import { verificationsConfig } from './modules/verifications/config.js';
 import { consoleConfig } from './modules/console/config.js';
 import { businessesConfig } from './modules/businesses/config.js';
+import { walletsConfig } from './modules/wallets/config.js';
 
 export { ConfigError } from './platform/config-schema.js';
 export type { EnvVars } from './platform/config-schema.js';
@@ -111,6 +112,7 @@ export const MODULE_CONFIG = group({
   verifications: verificationsConfig,
   console: consoleConfig,
   businesses: businessesConfig,
+  wallets: walletsConfig,
 });
 
 /** The whole configuration: the platform's settings and one section per module. */

@@ -17,7 +17,7 @@ import {
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
-import { walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
+import { chainDataSchedule, walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
 import { backtestJobHandlers, derivedIndexJobHandlers, TRANSACTIONS_RECURRING } from '../modules/transactions/index.js';
 import { businessJobHandlers, BUSINESSES_RECURRING } from '../modules/businesses/index.js';
 import { Sealer } from '../platform/crypto.js';
@@ -57,7 +57,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     },
     ...screeningJobHandlers(deps.db, deps.config.checks.screening),
     ...monitoringJobHandlers(deps.resources, sealerOf),
-    ...walletJobHandlers(deps.db, sealerOf),
+    ...walletJobHandlers(deps.db, sealerOf, deps.config.wallets),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.resources, sealerOf),
@@ -108,6 +108,7 @@ export function recurringJobs(config: Config): { queue: string; everyMs: number 
     ...WALLETS_RECURRING,
     ...TRANSACTIONS_RECURRING,
     ...BUSINESSES_RECURRING,
+    ...chainDataSchedule(config.wallets.chainData),
   ];
 }
 

@@ -19,6 +19,7 @@ export const QUEUES = {
   travelRuleDeliver: 'travel_rule.deliver',
   travelRuleScreen: 'travel_rule.screen',
   walletsRescreen: 'wallets.rescreen',
+  walletsChainData: 'wallets.chain_data',
   rulesBacktest: 'rules.backtest',
   transactionsIndexes: 'transactions.derived_indexes',
   businessesRescreen: 'businesses.rescreen',

@@ -564,7 +564,7 @@ test('the wallets.rescreen queue: the recurring tick (no payload) and an import 
     body: { list: 'q', content: `chain,address,category\nETH,${A(4000)},gambling\n` },
   });
   await enqueueJob(t.db, QUEUES.walletsRescreen, {});
-  await new JobRunner({ db: t.db, handlers: walletJobHandlers(t.db, () => sealer) }).drain();
+  await new JobRunner({ db: t.db, handlers: walletJobHandlers(t.db, () => sealer, t.config.wallets) }).drain();
   const after = (await t.call('GET', `/v1/wallets/monitors/${m.id}`, { key: o.productionKey })).json();
   assert.equal(after.risk.level, 'medium');
   assert.deepEqual(after.risk.categories, ['gambling:direct:both']);

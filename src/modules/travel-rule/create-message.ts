@@ -11,6 +11,8 @@ import { announce, move } from './move.js';
 import { beneficiaryName, checkIvms101, checkPeerUrl, originatorName } from './ivms.js';
 import { counterpartyRows, messageRows, sealIvms, sealToken, sha256, toMessage, type CounterpartyRow } from './repository.js';
 import { enqueueScreening } from './screen-message.js';
+import { alertOutgoing, screenOutgoing } from './screen-outgoing.js';
+import { describeOutcome } from './address-screening.js';
 import type { CreateMessage, TravelRuleMessage } from './schemas.js';
 
 export interface MessageDeps {
@@ -98,6 +100,8 @@ export async function createMessage({
   if (direction === 'outgoing' && counterparty?.due_diligence_status === 'blocked')
     throw conflict('The counterparty is blocked by due diligence: nothing is sent to it.', 'counterparty_id');
   const token = direction === 'outgoing' && protocol !== 'manual' ? randomBytes(32).toString('base64url') : null;
+  // Outgoing: every address is wallet-screened before anything is sent (outside the transaction: it reads indexes only).
+  const screening = direction === 'outgoing' ? await screenOutgoing(ctx, deps.sealer, payload, input.destination_address ?? null) : null;
 
   return withTransaction(ctx, async (tx) => {
     const requestIdentifier = input.request_identifier ?? newRequestIdentifier();
@@ -128,8 +132,27 @@ export async function createMessage({
     });
     await messageRows.trail(tx, ctx, row.id, null, row.status, 'create', null);
     await announce(tx, ctx, row, null, direction === 'incoming' ? 'receive' : 'create', 'api', null);
+    const action = screening?.address_outcome?.action ?? 'proceed';
+    if (screening) {
+      await messageRows.setAside(tx, ctx, row.id, { screening });
+      row = { ...row, screening };
+      if (action !== 'proceed') await alertOutgoing(tx, ctx, row, screening, decision.outcome === 'saved' || input.send === false);
+    }
     if (decision.outcome === 'saved') {
       row = await move(tx, ctx, row, 'save', { by: 'api', note: `${decision.reason} (${decision.thresholdApplied.jurisdiction})` });
+    } else if (direction === 'outgoing' && input.send !== false && action === 'reject') {
+      row = await move(tx, ctx, row, 'cancel', { by: 'system', note: `wallet screening: ${describeOutcome(screening!.addresses)}` });
+    } else if (direction === 'outgoing' && input.send !== false && action === 'hold') {
+      // Held as a draft: a person reviews the alert and sends (POST …/send) or cancels it.
+      await messageRows.trail(
+        tx,
+        ctx,
+        row.id,
+        row.status,
+        row.status,
+        'hold',
+        `wallet screening: ${describeOutcome(screening!.addresses)}`,
+      );
     } else if (direction === 'outgoing' && input.send !== false) {
       row = await move(tx, ctx, row, 'send', { by: 'api', deliver: 'inquiry' });
     } else if (direction === 'incoming') {

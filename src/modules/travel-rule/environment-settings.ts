@@ -5,6 +5,7 @@ import { emitAudit } from '../../platform/audit.js';
 import { invalid } from '../../platform/errors.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { isValidLei, makeTravelAddress, TravelAddressError } from '../../engines/travel-rule/index.js';
+import { addressActions } from './address-screening.js';
 import { openSecret, sealSecret, settingsRows, sha256, type SettingsRow } from './repository.js';
 import type { UpdateSettings } from './schemas.js';
 
@@ -24,6 +25,7 @@ export function toSettings(row: SettingsRow | null, sealer: Sealer, publicBaseUr
     travel_address: travelAddress,
     vasp_name: row?.vasp_name ?? null,
     vasp_lei: row?.vasp_lei ?? null,
+    address_risk_actions: addressActions(row),
   };
 }
 
@@ -57,6 +59,9 @@ export async function updateSettings({
       inbound_secret_sealed: sealed,
       vasp_name: input.vasp_name ?? before?.vasp_name ?? null,
       vasp_lei: input.vasp_lei ?? before?.vasp_lei ?? null,
+      address_risk_actions: input.address_risk_actions
+        ? { ...(before?.address_risk_actions ?? {}), ...input.address_risk_actions }
+        : (before?.address_risk_actions ?? null),
     });
     await emitAudit(tx, ctx, {
       action: 'travel_rule.settings.updated',
@@ -65,6 +70,7 @@ export async function updateSettings({
       diff: {
         inbound_trp_enabled: { before: before?.inbound_trp_enabled ?? false, after: enabled },
         ...(input.rotate_inbound_secret ? { inbound_secret: { before: 'rotated', after: 'rotated' } } : {}),
+        ...(input.address_risk_actions ? { address_risk_actions: { before: addressActions(before), after: addressActions(row) } } : {}),
       },
     });
     return toSettings(row, sealer, publicBaseUrl);

@@ -435,11 +435,16 @@ export interface SettingsRow {
   inbound_secret_sealed: string | null;
   vasp_name: string | null;
   vasp_lei: string | null;
+  /** Level → proceed / hold / reject for the wallet screening of a message's addresses; null: the defaults. */
+  address_risk_actions: Partial<Record<'low' | 'medium' | 'high' | 'severe', 'proceed' | 'hold' | 'reject'>> | null;
 }
 const SECRET_PURPOSE = 'travel-rule-inbound';
 export const sealSecret = (sealer: Sealer, s: string) => sealer.seal(SECRET_PURPOSE, s);
 export const openSecret = (sealer: Sealer, row: SettingsRow) =>
   row.inbound_secret_sealed ? sealer.open(SECRET_PURPOSE, row.inbound_secret_sealed) : null;
+
+const parseSettings = (r: SettingsRow): SettingsRow =>
+  typeof r.address_risk_actions === 'string' ? { ...r, address_risk_actions: JSON.parse(r.address_risk_actions) } : r;
 
 export const settingsRows = {
   async get(db: Queryable, t: Tenant): Promise<SettingsRow | null> {
@@ -447,21 +452,31 @@ export const settingsRows = {
       t.accountId,
       t.environment,
     ]);
-    return rows[0] ?? null;
+    return rows[0] ? parseSettings(rows[0]) : null;
   },
   async bySecret(db: Queryable, secret: string): Promise<SettingsRow | null> {
     const rows = await db.query<SettingsRow>('SELECT * FROM travel_rule_settings WHERE inbound_secret_hash = $1', [sha256(secret)]);
-    return rows[0] ?? null;
+    return rows[0] ? parseSettings(rows[0]) : null;
   },
   async upsert(tx: Queryable, t: Tenant, s: Omit<SettingsRow, 'account_id' | 'environment'>): Promise<SettingsRow> {
     const rows = await tx.query<SettingsRow>(
-      `INSERT INTO travel_rule_settings (account_id, environment, inbound_trp_enabled, inbound_secret_hash, inbound_secret_sealed, vasp_name, vasp_lei)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO travel_rule_settings (account_id, environment, inbound_trp_enabled, inbound_secret_hash, inbound_secret_sealed, vasp_name, vasp_lei,
+         address_risk_actions)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
        ON CONFLICT (account_id, environment) DO UPDATE SET inbound_trp_enabled = $3, inbound_secret_hash = $4, inbound_secret_sealed = $5,
-         vasp_name = $6, vasp_lei = $7, updated_at = now()
+         vasp_name = $6, vasp_lei = $7, address_risk_actions = $8::jsonb, updated_at = now()
        RETURNING *`,
-      [t.accountId, t.environment, s.inbound_trp_enabled, s.inbound_secret_hash, s.inbound_secret_sealed, s.vasp_name, s.vasp_lei],
+      [
+        t.accountId,
+        t.environment,
+        s.inbound_trp_enabled,
+        s.inbound_secret_hash,
+        s.inbound_secret_sealed,
+        s.vasp_name,
+        s.vasp_lei,
+        s.address_risk_actions ? JSON.stringify(s.address_risk_actions) : null,
+      ],
     );
-    return rows[0]!;
+    return parseSettings(rows[0]!);
   },
 };

@@ -52,8 +52,25 @@ const Asset = Type.Object(
   { additionalProperties: false, description: 'At least one of dti and slip0044 (TRP needs one).' },
 );
 
+const ADDRESS_ACTIONS = ['proceed', 'hold', 'reject'] as const;
+const AddressRiskActions = Type.Object(
+  {
+    low: Type.Optional(lit(ADDRESS_ACTIONS)),
+    medium: Type.Optional(lit(ADDRESS_ACTIONS)),
+    high: Type.Optional(lit(ADDRESS_ACTIONS)),
+    severe: Type.Optional(lit(ADDRESS_ACTIONS)),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "Wallet-screening level of a message's addresses → what happens to the message. hold: an incoming message goes in review, an outgoing one stays a draft; reject: an incoming message is rejected (high_risk), an outgoing one is canceled. Defaults: high hold, severe reject, others proceed.",
+  },
+);
+
 export const Screening = Type.Object({
-  status: lit(['pending', 'no_match', 'potential_match', 'match', 'error'] as const),
+  status: lit(['pending', 'no_match', 'potential_match', 'match', 'error', 'not_screened'] as const, {
+    description: "The names' screening (incoming messages); not_screened on outgoing messages, whose addresses only are screened.",
+  }),
   names: Type.Array(
     Type.Object({
       role: Type.String({ description: 'originator, originating_vasp or counterparty.' }),
@@ -71,12 +88,39 @@ export const Screening = Type.Object({
   ),
   addresses: Type.Array(
     Type.Object({
+      role: Type.String({ description: "originator or beneficiary (IVMS101 account numbers; the deposit address is the beneficiary's)." }),
       address: Type.String(),
       valid: Type.Boolean(),
-      chains: Type.Array(Type.String()),
+      chains: Type.Array(Type.String(), { description: 'The chain screened first, then the other chains the format fits.' }),
       reason: Nullable(Type.String()),
-      wallet_screening: Type.String({ description: 'not_available until wallet screening is merged: only the address format is checked.' }),
+      wallet_screening: lit(['screened', 'invalid', 'error'] as const, {
+        description: 'screened: the full wallet screening (lists, attribution, block list, N-hop exposure, policy) ran.',
+      }),
+      level: Nullable(lit(['low', 'medium', 'high', 'severe'] as const)),
+      score: Nullable(Type.Number()),
+      findings: Type.Array(
+        Type.Object({
+          category: Type.String(),
+          exposure: lit(['direct', 'indirect'] as const),
+          direction: Type.String(),
+          hops: Type.Integer(),
+          share: Type.Number(),
+          level: Nullable(Type.String()),
+          sources: Type.Array(Type.Object({ list: Type.String(), version: Type.String(), entity_name: Nullable(Type.String()) })),
+        }),
+      ),
+      list_versions: Type.Record(Type.String(), Type.String()),
+      action: lit(ADDRESS_ACTIONS, { description: "What this address's level does under the environment's address_risk_actions." }),
     }),
+  ),
+  address_outcome: Type.Optional(
+    Type.Object(
+      {
+        level: Nullable(lit(['low', 'medium', 'high', 'severe'] as const)),
+        action: lit(ADDRESS_ACTIONS),
+      },
+      { description: 'The worst level of the addresses and the strictest action, which the message followed.' },
+    ),
   ),
   lists: Type.Array(Type.Object({ name: Type.String(), version: Type.String() })),
   screened_at: Nullable(Timestamp),
@@ -123,7 +167,8 @@ export const TravelRuleMessage = Type.Object(
       }),
     ),
     screening: Nullable(Screening, {
-      description: 'Incoming messages: the originator names and addresses screened by a job after receipt.',
+      description:
+        'Incoming messages: the originator names screened and every address wallet-screened by a job after receipt; outgoing messages: the addresses wallet-screened before sending.',
     }),
     warnings: Type.Array(Type.String(), {
       description: 'Normalisations and lenient-profile findings (e.g. a bad LEI check digit) on received data.',
@@ -312,6 +357,12 @@ export const Settings = Type.Object(
     travel_address: Nullable(Type.String({ description: 'The travel address of inbound_trp_url (https only).' })),
     vasp_name: Nullable(Type.String()),
     vasp_lei: Nullable(Type.String()),
+    address_risk_actions: Type.Object({
+      low: lit(ADDRESS_ACTIONS),
+      medium: lit(ADDRESS_ACTIONS),
+      high: lit(ADDRESS_ACTIONS),
+      severe: lit(ADDRESS_ACTIONS),
+    }),
   },
   { title: 'TravelRuleSettings' },
 );
@@ -321,6 +372,7 @@ export const UpdateSettings = Type.Object(
     rotate_inbound_secret: Type.Optional(Type.Boolean({ description: 'A new inbound URL; the old one stops working.' })),
     vasp_name: Type.Optional(Text(300, 'Our VASP name (TRP /identity).')),
     vasp_lei: Type.Optional(Type.String({ pattern: '^[0-9A-Z]{18}[0-9]{2}$' })),
+    address_risk_actions: Type.Optional(AddressRiskActions),
   },
   { additionalProperties: false, minProperties: 1 },
 );

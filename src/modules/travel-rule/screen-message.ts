@@ -4,17 +4,17 @@ import type { Sealer } from '../../platform/crypto.js';
 import { enqueueJob, type JobHandler, type JobRow } from '../../platform/jobs.js';
 import { QUEUES } from '../../platform/queues.js';
 import { withTransaction } from '../../platform/transaction.js';
-import { AddressError, parseAddress } from '../../engines/wallets/index.js';
 import type { IdentityPayload } from '../../engines/travel-rule/index.js';
 import { evaluateScreening, type ScreeningIndexCache } from '../checks/index.js';
 import { raiseAlert } from '../cases/index.js';
+import { addressActions, describeOutcome, messageAddresses, screenMessageAddresses } from './address-screening.js';
 import { namesToScreen } from './ivms.js';
 import { move } from './move.js';
-import { messageRows, openIvms } from './repository.js';
+import { messageRows, openIvms, settingsRows } from './repository.js';
 import type { TravelRuleMessage } from './schemas.js';
 
 type Screening = NonNullable<TravelRuleMessage['screening']>;
-const RANK = { no_match: 0, potential_match: 1, match: 2, error: 3, pending: -1 } as const;
+const RANK = { no_match: 0, potential_match: 1, match: 2, error: 3, pending: -1, not_screened: -1 } as const;
 
 export async function enqueueScreening(tx: Queryable, ctx: RequestContext, messageId: string): Promise<void> {
   await enqueueJob(tx, QUEUES.travelRuleScreen, { account_id: ctx.accountId, environment: ctx.environment, message_id: messageId });
@@ -56,26 +56,12 @@ export async function screenNames(
 }
 
 /**
- * The originator's account numbers as wallet addresses: format and chain by the wallets engine. Wallet
- * screening (lists, exposure) is not merged on this branch, so only the format is checked.
- */
-export function checkAddresses(p: IdentityPayload): Screening['addresses'] {
-  return (p.originator?.accountNumber ?? []).map((address) => {
-    try {
-      const r = parseAddress(address);
-      return { address, valid: true, chains: r.candidates, reason: null, wallet_screening: 'not_available' };
-    } catch (err) {
-      if (!(err instanceof AddressError)) throw err;
-      return { address, valid: false, chains: [], reason: err.message, wallet_screening: 'not_available' };
-    }
-  });
-}
-
-/**
  * Job travel_rule.screen, after an incoming message is received: screens the originator's names and the
- * originating VASP's name, checks the originator's addresses, records the result on the message, and
- * puts a message with a hit (or a screening that could not run, or an invalid address) in review with a
- * travel_rule alert (the cases module's generic alerts: one alert_review case per message).
+ * originating VASP's name against the lists, gives every originator and beneficiary address the full
+ * wallet screening, and records the result on the message. The addresses' strictest action (the
+ * environment's address_risk_actions) decides first: reject sends a high_risk rejection to the
+ * originator; hold, a name hit, or a screening that could not run puts the message in review. Either
+ * raises a travel_rule alert (the cases module's generic alerts: one alert_review case per message).
  */
 export function screeningJobHandler(db: Db, sealer: () => Sealer, screeningIndex: () => ScreeningIndexCache): JobHandler {
   return async (job: JobRow) => {
@@ -85,34 +71,59 @@ export function screeningJobHandler(db: Db, sealer: () => Sealer, screeningIndex
     if (!row || (row.status !== 'received' && row.status !== 'in_review')) return;
     const payload = openIvms(sealer(), row) as IdentityPayload;
     const names = await screenNames(ctx, sealer(), screeningIndex(), namesToScreen(payload));
-    const screening: Screening = { ...names, addresses: checkAddresses(payload), screened_at: new Date().toISOString() };
+    const actions = addressActions(await settingsRows.get(db, ctx));
+    const addr = await screenMessageAddresses(ctx, sealer(), messageAddresses(payload, row.destination_address), actions);
+    const screening: Screening = {
+      ...names,
+      addresses: addr.addresses,
+      address_outcome: addr.outcome,
+      screened_at: new Date().toISOString(),
+    };
     await withTransaction(ctx, async (tx) => {
       const now = await messageRows.get(tx, ctx, row.id, true);
       if (!now || (now.status !== 'received' && now.status !== 'in_review')) return;
       await messageRows.setAside(tx, ctx, row.id, { screening });
-      const invalidAddress = screening.addresses.some((a) => !a.valid);
-      if (now.status === 'received' && (screening.status !== 'no_match' || invalidAddress)) {
-        const why = screening.status !== 'no_match' ? `screening_${screening.status}` : 'invalid_address';
-        await move(tx, ctx, now, 'review', { by: 'system', note: why });
-        const hit = screening.names.find((n) => n.status !== 'no_match');
-        await raiseAlert(tx, ctx, {
-          kind: 'travel_rule',
-          severity: screening.status === 'match' ? 'high' : screening.status === 'no_match' ? 'low' : 'medium',
-          subjectType: 'travel_rule_message',
-          subjectId: now.id,
-          subjectReference: now.reference,
-          title: hit
-            ? `Incoming Travel Rule message: ${hit.role} ${screening.status.replace('_', ' ')}`
-            : 'Incoming Travel Rule message: invalid originator address',
-          details: {
-            reason: why,
-            request_identifier: now.request_identifier,
-            hits: screening.names.flatMap((n) => n.hits.map((h) => ({ role: n.role, entity_id: h.entity_id, score: h.score }))),
-            invalid_addresses: screening.addresses.filter((a) => !a.valid).map((a) => a.address),
+      const nameHit = screening.status !== 'no_match';
+      const action = addr.outcome.action;
+      if (!nameHit && action === 'proceed') return;
+      const addressWhy = describeOutcome(screening.addresses);
+      let why: string;
+      if (action === 'reject') {
+        why = `wallet_screening_${addr.outcome.level ?? 'invalid'}`;
+        await move(tx, ctx, now, 'reject', {
+          by: 'system',
+          note: `${why}: ${addressWhy}`,
+          deliver: 'resolution',
+          patch: {
+            rejection: { code: 'high_risk', message: `wallet screening: ${addressWhy}`.slice(0, 1000), retryable: false, kind: 'rejected' },
           },
-          dedupeKey: `screening:${now.request_identifier}`,
         });
+      } else {
+        why = nameHit ? `screening_${screening.status}` : `wallet_screening_${addr.outcome.level ?? 'invalid'}`;
+        if (now.status === 'received') await move(tx, ctx, now, 'review', { by: 'system', note: why });
       }
+      const hit = screening.names.find((n) => n.status !== 'no_match');
+      const addressSevere = addr.outcome.level === 'severe' || addr.outcome.level === 'high';
+      await raiseAlert(tx, ctx, {
+        kind: 'travel_rule',
+        severity: screening.status === 'match' || addressSevere ? 'high' : 'medium',
+        subjectType: 'travel_rule_message',
+        subjectId: now.id,
+        subjectReference: now.reference,
+        title:
+          action !== 'proceed'
+            ? `Incoming Travel Rule message ${action === 'reject' ? 'rejected' : 'held'}: ${addressWhy}`.slice(0, 300)
+            : `Incoming Travel Rule message: ${hit!.role} ${screening.status.replace('_', ' ')}`,
+        details: {
+          reason: why,
+          request_identifier: now.request_identifier,
+          hits: screening.names.flatMap((n) => n.hits.map((h) => ({ role: n.role, entity_id: h.entity_id, score: h.score }))),
+          addresses: screening.addresses
+            .filter((a) => a.action !== 'proceed')
+            .map((a) => ({ role: a.role, address: a.address, level: a.level, wallet_screening: a.wallet_screening, action: a.action })),
+        },
+        dedupeKey: `screening:${now.request_identifier}`,
+      });
     });
   };
 }

@@ -6,3 +6,7 @@ export { latestWalletScreening, type WalletRuleContext } from './latest.js';
 export { recordKnownTransfers } from './imports.js';
 export { WALLETS_USAGE, runWalletsCommand } from './cli.js';
 export { WALLET_EVENTS } from './events.js';
+// For Travel Rule: the full screening of a message's addresses, summarised, not stored or billed.
+export { screenAddressFor, type AddressScreening } from './screen-address.js';
+export { chainDataSchedule, pollChainData } from './chain-data.js';
+export { walletsConfig, type WalletsConfig } from './config.js';

@@ -45,6 +45,9 @@ export class WalletIndexes {
   private readonly bySnapshot = new Map<string, Promise<SnapshotAddresses>>();
   private active: { fingerprint: string; entries: SnapshotAddresses[]; checkedAt: number } | null = null;
   private activeLoading: Promise<SnapshotAddresses[]> | null = null;
+  /** Set by invalidateLists: the next read waits for the reload instead of serving the old set. */
+  private listsMustWait = false;
+  private listsGeneration = 0;
   private readonly tenants = new Map<string, TenantState>();
 
   constructor(
@@ -59,9 +62,51 @@ export class WalletIndexes {
   }
 
   private async activeSnapshots(): Promise<SnapshotAddresses[]> {
-    if (this.active && Date.now() - this.active.checkedAt < this.refreshMs) return this.active.entries;
+    // Stale-while-revalidate: once built, a request never waits for a snapshot switch to be indexed
+    // (the background refresh or this request's reload builds it); only the first build and a switch
+    // made in this process (invalidateLists) are waited for.
+    while (!this.active || this.listsMustWait) {
+      const generation = this.listsGeneration;
+      await this.reloadActive();
+      if (generation === this.listsGeneration) this.listsMustWait = false;
+    }
+    if (Date.now() - this.active.checkedAt >= this.refreshMs) this.reloadActive().catch(() => undefined);
+    return this.active.entries;
+  }
+
+  private reloadActive(): Promise<SnapshotAddresses[]> {
     this.activeLoading ??= this.loadActive().finally(() => (this.activeLoading = null));
     return this.activeLoading;
+  }
+
+  /**
+   * Builds what the first screening needs before any request: the active snapshots' address indexes
+   * and, for each tenant with wallet data (attributions, transfers or active monitors; at most
+   * `maxTenants`), its attribution index and transfer graph.
+   */
+  async prewarm(maxTenants = 1000): Promise<{ snapshots: number; tenants: number }> {
+    const entries = await this.activeSnapshots();
+    const tenants = await walletData.warmTenants(this.db, maxTenants);
+    for (const t of tenants) await this.tenant(t);
+    return { snapshots: entries.length, tenants: tenants.length };
+  }
+
+  /** What is built now (no database read): the indexed snapshot ids and the tenants loaded. */
+  state(): { snapshotIds: string[]; tenants: string[] } {
+    return {
+      snapshotIds: (this.active?.entries ?? []).map((e) => e.snapshotId).sort(),
+      tenants: [...this.tenants].filter(([, s]) => !s.mustWait).map(([k]) => k),
+    };
+  }
+
+  /** Re-reads the active snapshot set every `everyMs` in the background, so a switch is indexed before a request needs it. */
+  startRefresh(everyMs: number, onError: (err: unknown) => void = () => undefined): () => void {
+    const timer = setInterval(() => {
+      if (this.active) this.active.checkedAt = 0;
+      this.reloadActive().catch(onError);
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   private async loadActive(): Promise<SnapshotAddresses[]> {
@@ -96,6 +141,8 @@ export class WalletIndexes {
   /** Forgets the active set's freshness (after a snapshot switch in this process, and before a re-screen). */
   invalidateLists(): void {
     if (this.active) this.active.checkedAt = 0;
+    this.listsMustWait = true;
+    this.listsGeneration++;
   }
 
   /** Forgets a tenant's freshness (after an import in this process). */

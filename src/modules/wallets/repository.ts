@@ -328,6 +328,18 @@ export const walletData = {
       );
     }
   },
+  /** Tenants with wallet data to pre-warm (attributions, transfers or active monitors), most recent first. */
+  async warmTenants(db: Queryable, limit: number): Promise<Array<{ accountId: string; environment: 'sandbox' | 'production' }>> {
+    const rows = await db.query<{ account_id: string; environment: 'sandbox' | 'production' }>(
+      `SELECT account_id, environment FROM (
+         SELECT account_id, environment, max(seq) AS s FROM wallet_attributions GROUP BY account_id, environment
+         UNION ALL SELECT account_id, environment, max(seq) FROM wallet_transfers GROUP BY account_id, environment
+         UNION ALL SELECT DISTINCT account_id, environment, 0 FROM wallet_monitors WHERE state = 'active'
+       ) t GROUP BY account_id, environment ORDER BY max(s) DESC, account_id, environment LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({ accountId: r.account_id, environment: r.environment }));
+  },
   async maxSeqs(db: Queryable, t: Tenant): Promise<{ attributions: string; transfers: string }> {
     const rows = await db.query<{ a: string | null; x: string | null }>(
       `SELECT (SELECT max(seq)::text FROM wallet_attributions WHERE account_id = $1 AND environment = $2) AS a,

@@ -20,12 +20,28 @@ import { screenWalletVerb } from './screen-wallet.js';
 import { existingMonitor, moveMonitor, registerMonitor } from './monitor.js';
 import { importAttributions, importTransfers } from './imports.js';
 import { getPolicy, putPolicy } from './policy.js';
+import { walletIndexesFor } from './indexes.js';
 import { toMonitor, toScreening, walletMonitors, walletScreenings } from './repository.js';
 
 /** Wallet screening and monitoring (docs/wallets.md). */
 export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const sealer = deps.sealer;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  // Pre-warm: the first screening finds its indexes built; a snapshot switch is indexed in the background.
+  let stopRefresh = () => {};
+  app.addHook('onReady', async () => {
+    const cache = walletIndexesFor(deps.db);
+    if (deps.config.wallets.prewarm) {
+      const t0 = Date.now();
+      // A failed pre-warm does not stop the start: the first screening builds what is missing.
+      await cache.prewarm().then(
+        (warmed) => app.log.info({ ...warmed, ms: Date.now() - t0 }, 'wallet screening indexes pre-warmed'),
+        (err: unknown) => app.log.warn({ err }, 'wallet screening pre-warm failed; the first screening builds the indexes'),
+      );
+    }
+    stopRefresh = cache.startRefresh(deps.config.wallets.listRefreshMs, (err) => app.log.warn({ err }, 'wallet list index refresh failed'));
+  });
+  app.addHook('onClose', async () => stopRefresh());
   const tags = ['Wallets'];
 
   r.post(

@@ -12,3 +12,4 @@ export {
 } from './chain-data-provider.js';
 export { esploraProvider, transfersOfTx, type EsploraOptions } from './esplora.js';
 export { evmJsonRpcProvider, type EvmRpcOptions } from './evm-json-rpc.js';
+export { guardedFetch } from './guarded-fetch.js';

@@ -1,0 +1,83 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, testConfig, type TestApp, type Tenant } from '../helpers/test-app.js';
+import { buildApp } from '../../src/app.js';
+import type { Db, Queryable } from '../../src/platform/db.js';
+import { MemoryRateLimiter } from '../../src/platform/rate-limit.js';
+import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
+import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
+import type { ListEntity } from '../../src/engines/screening/types.js';
+import { walletIndexesFor } from '../../src/modules/wallets/indexes.js';
+
+/** What the first screening needs is built when the API starts, and a snapshot switch is indexed in the background. */
+
+const OFAC_ETH = '0x098B716B8Aaf21512996dC57EB0615e2383E2f96';
+const LATER = `0x${'33'.repeat(20)}`;
+let t: TestApp;
+let owner: Tenant;
+const entity = (id: string, address: string): ListEntity => ({
+  id,
+  source: 'ofac_sdn',
+  datasets: ['sanctions'],
+  schema: 'organization',
+  names: [{ full: `Listed ${id}`, quality: 'strong' }],
+  birthDates: [],
+  nationalities: [],
+  countries: [],
+  addresses: [],
+  identifiers: [{ type: 'crypto:ETH', value: address }],
+  programs: ['CYBER2'],
+});
+const activate = (entities: ListEntity[]) =>
+  activateSnapshot(t.db, { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot(entities) });
+const activeIds = async () =>
+  (await t.db.query<{ id: string }>("SELECT id FROM list_snapshots WHERE state = 'active' ORDER BY id")).map((r) => r.id).sort();
+
+before(async () => {
+  t = await createTestApp();
+  owner = await t.tenant();
+  await activate([entity('ofac-sdn:1', OFAC_ETH)]);
+  const imp = await t.call('POST', '/v1/wallets/attributions/imports', {
+    key: owner.sandboxKey,
+    body: { list: 'intel', content: `chain,address,category\nETH,0x${'11'.repeat(20)},mixer\n` },
+  });
+  assert.equal(imp.statusCode, 201);
+});
+after(() => t.close());
+
+/** A new handle on the same database: the wallet caches are per handle, so this is a process start. */
+const handle = (): Db => ({
+  kind: t.db.kind,
+  hasVector: t.db.hasVector,
+  query: <T>(sql: string, params?: readonly unknown[]) => t.db.query<T>(sql, params),
+  transaction: <T>(fn: (tx: Queryable) => Promise<T>) => t.db.transaction(fn),
+  close: async () => undefined,
+});
+
+test('at start the list indexes and the tenants with wallet data are built before any request; a switch elsewhere is indexed in the background', async () => {
+  const db = handle();
+  const app = await buildApp({ config: testConfig({}, { WALLETS_LIST_REFRESH_MS: '100' }), db, rateLimiter: new MemoryRateLimiter() });
+  await app.ready();
+  try {
+    const s = walletIndexesFor(db).state();
+    assert.deepEqual(s.snapshotIds, await activeIds());
+    assert.ok(s.snapshotIds.length >= 1);
+    assert.deepEqual(s.tenants, [`${owner.accountId}:sandbox`]);
+
+    // A snapshot switch made elsewhere (another process: no invalidation here) is indexed by the background refresh.
+    await activate([entity('ofac-sdn:1', OFAC_ETH), entity('ofac-sdn:2', LATER)]);
+    const want = await activeIds();
+    for (let i = 0; i < 200 && JSON.stringify(walletIndexesFor(db).state().snapshotIds) !== JSON.stringify(want); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(walletIndexesFor(db).state().snapshotIds, want, 'indexed without a request');
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/wallets/screen',
+      headers: { authorization: `Bearer ${owner.sandboxKey}` },
+      payload: { address: LATER },
+    });
+    assert.equal(res.json().risk.level, 'severe');
+  } finally {
+    await app.close();
+  }
+});
