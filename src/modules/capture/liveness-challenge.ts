@@ -55,9 +55,8 @@ export async function issueChallenge({ ctx, sessionId }: { ctx: RequestContext; 
       actions: randomActions(),
       issued_at: new Date().toISOString(),
     };
-    let retired = 0;
-    for (let i = 0; i < challengeFrameCount(CHALLENGE_LENGTH); i++)
-      retired += await captureMedia.retire(tx, ctx, s.id, challengeFrameKind(i));
+    const frameKinds = Array.from({ length: challengeFrameCount(CHALLENGE_LENGTH) }, (_, i) => challengeFrameKind(i));
+    const retired = await captureMedia.retire(tx, ctx, s.id, frameKinds);
     await sessions.setChallenge(tx, ctx, s.id, challenge);
     if (!s.capture_started_at) await startCaptureIn(tx, ctx, s.id);
     await emitAudit(tx, ctx, {

@@ -13,7 +13,8 @@ export const captureMedia = {
   /** The current upload of each kind (older ones are retired when replaced). */
   current: (db: Queryable, t: Tenant, sessionId: string): Promise<CaptureMediaRow[]> => sessionMedia.current<Quality>(db, t, sessionId),
   /** A new upload replaces the previous one of its kind: the old bytes are destroyed, the row stays as a trace. */
-  retire: (tx: Queryable, t: Tenant, sessionId: string, kind: string): Promise<number> => sessionMedia.retire(tx, t, sessionId, kind),
+  retire: (tx: Queryable, t: Tenant, sessionId: string, kind: string | readonly string[]): Promise<number> =>
+    sessionMedia.retire(tx, t, sessionId, kind),
   setQuality: (tx: Queryable, t: Tenant, mediaId: string, quality: Quality): Promise<void> =>
     sessionMedia.setQuality(tx, t, mediaId, quality),
 };

@@ -193,12 +193,16 @@ export const sessionMedia = {
     await tx.query('UPDATE media SET check_id = $2 WHERE id = ANY($1::text[]) AND check_id IS NULL', [mediaIds, checkId]);
   },
 
-  /** A new upload replaces the previous one of its kind: the old bytes are destroyed, the row stays as a trace. */
-  async retire(tx: Queryable, t: Tenant, sessionId: string, kind: string): Promise<number> {
+  /**
+   * A new upload replaces the previous one of its kind (or kinds, in one statement): the old bytes are
+   * destroyed, the row stays as a trace.
+   */
+  async retire(tx: Queryable, t: Tenant, sessionId: string, kind: string | readonly string[]): Promise<number> {
     const rows = await tx.query<{ id: string }>(
       `UPDATE media SET deleted_at = now(), data_sealed = NULL
-       WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND kind = $4 AND check_id IS NULL AND deleted_at IS NULL RETURNING id`,
-      [t.accountId, t.environment, sessionId, kind],
+       WHERE account_id = $1 AND environment = $2 AND session_id = $3 AND kind = ANY($4::text[])
+         AND check_id IS NULL AND deleted_at IS NULL RETURNING id`,
+      [t.accountId, t.environment, sessionId, typeof kind === 'string' ? [kind] : kind],
     );
     return rows.length;
   },
