@@ -517,6 +517,26 @@ test('UBO → KYC: a PSC is sent through a verification session; the record and 
   assert.equal(n.length, 2, 'a refused request links nothing');
 });
 
+test('UBO → KYC honours Idempotency-Key: the replay returns the first session and links nothing new', async () => {
+  const owner = await t.tenant();
+  const key = owner.sandboxKey;
+  const b = (await createFrom(key, 'gb_coh', '06528297', 'acme-replay')).json();
+  const url = `/v1/businesses/${b.id}/persons/${encodeURIComponent('psc-party:ada1')}/verifications`;
+  const headers = { 'idempotency-key': 'ubo-kyc-1' };
+  const first = await t.call('POST', url, { key, body: { journey: 'kyc_standard' }, headers });
+  assert.equal(first.statusCode, 201, first.body);
+  const replay = await t.call('POST', url, { key, body: { journey: 'kyc_standard' }, headers });
+  assert.equal(replay.statusCode, 201, replay.body);
+  assert.equal(replay.headers['idempotent-replayed'], 'true');
+  assert.deepEqual(replay.json(), first.json());
+  const links = await t.db.query(`SELECT 1 FROM business_person_verifications WHERE business_id = $1`, [b.id]);
+  assert.equal(links.length, 1, 'one session linked');
+  const sessions = await t.db.query(`SELECT 1 FROM sessions WHERE account_id = $1`, [owner.accountId]);
+  assert.equal(sessions.length, 1, 'one session created');
+  const mismatch = await t.call('POST', url, { key, body: { journey: 'kyc_standard', subject_reference: 'other' }, headers });
+  assert.deepEqual([mismatch.statusCode, mismatch.json().error.field], [400, 'Idempotency-Key']);
+});
+
 test('re-screening after a list update: a new listed owner raises business.screening_hit (list_update) and an alert once', async () => {
   const { activateSnapshot } = await import('../../src/modules/checks/screening/activate-snapshot.js');
   const { prepareSnapshot } = await import('../../src/engines/screening/snapshot-diff.js');

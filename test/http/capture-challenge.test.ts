@@ -153,6 +153,33 @@ describe('liveness challenge in the capture API', () => {
     assert.equal(put.statusCode, 400, 'challenge frames never go through /media');
   });
 
+  test('issuing honours Idempotency-Key: the replay returns the same challenge, a new key issues a new one', async () => {
+    const owner = await t.tenant();
+    await journey(owner, 'active_liveness_replay', true);
+    const s = await session(owner, 'active_liveness_replay');
+    const headers = { 'idempotency-key': 'challenge-1' };
+    const first = await t.call('POST', '/capture/v1/challenge', { key: s.session_token, headers });
+    assert.equal(first.statusCode, 201, first.body);
+    const replay = await t.call('POST', '/capture/v1/challenge', { key: s.session_token, headers });
+    assert.equal(replay.statusCode, 201, replay.body);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(replay.json(), first.json());
+    const [row] = await t.db.query<{ liveness_challenge: { id: string } }>('SELECT liveness_challenge FROM sessions WHERE id = $1', [s.id]);
+    assert.equal(row!.liveness_challenge.id, first.json().challenge_id, 'the replay issued nothing new');
+    const other = await t.call('POST', '/capture/v1/challenge', {
+      key: s.session_token,
+      headers: { 'idempotency-key': 'challenge-2' },
+    });
+    assert.equal(other.statusCode, 201, other.body);
+    assert.notEqual(other.json().challenge_id, first.json().challenge_id);
+    const mismatch = await t.call('POST', '/capture/v1/challenge', {
+      key: s.session_token,
+      headers,
+      body: { unexpected: true },
+    });
+    assert.equal(mismatch.statusCode, 400, 'this operation takes no body, whatever the key');
+  });
+
   test('another session cannot use the token of this one; an API key is refused', async () => {
     const owner = await t.tenant();
     await journey(owner, 'active_liveness', true);

@@ -122,6 +122,37 @@ describe('POST /v1/cases/claim', () => {
   });
 });
 
+describe('POST /v1/cases/claim with an Idempotency-Key', () => {
+  test('a replay returns the case the first call claimed (not the next one); a new key claims the next', async () => {
+    const o = await t.tenant();
+    const a = await referred(o);
+    const b = await referred(o);
+    const claim = (idem: string) =>
+      t.call('POST', '/v1/cases/claim', { key: o.sandboxKey, body: { owner: 'ada' }, headers: { 'idempotency-key': idem } });
+    const first = await claim('claim-1');
+    assert.equal(first.statusCode, 200, first.body);
+    const replay = await claim('claim-1');
+    assert.equal(replay.statusCode, 200, replay.body);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(replay.json(), first.json());
+    const second = await claim('claim-2');
+    assert.equal(second.statusCode, 200, second.body);
+    assert.deepEqual([first.json().case.id, second.json().case.id].sort(), [a.caseId, b.caseId].sort(), 'the replay claimed nothing');
+    const [n] = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM audit_events WHERE resource_id = $1 AND action = 'case.updated'",
+      [first.json().case.id],
+    );
+    assert.equal(n!.n, 1, 'one audited claim for the replayed key');
+    const mismatch = await t.call('POST', '/v1/cases/claim', {
+      key: o.sandboxKey,
+      body: { owner: 'bob' },
+      headers: { 'idempotency-key': 'claim-1' },
+    });
+    assert.equal(mismatch.statusCode, 400, mismatch.body);
+    assert.equal(mismatch.json().error.field, 'Idempotency-Key');
+  });
+});
+
 describe('roles on /v1 with a console session', () => {
   test('a reviewer claims for themself; another reviewer can neither decide nor correct the claimed session; the owner can, and the audit names them', async () => {
     const ada = await signedIn('ada.reviewer@example.com', 'reviewer');

@@ -263,10 +263,9 @@ const ELSEWHERE: Record<string, string> = {
   redeliverWebhook: 'webhooks.test.ts (needs a delivery the dispatcher made)',
   resendContactCheck: 'contact.test.ts (a resend waits out a cooldown after the start)',
   recordVerificationDecision: 'verifications-sandbox.test.ts (needs a referred session the pipeline produced)',
-  // Not yet covered by a replay test (open in the session note of 2026-11-23): a capture-token route and two new ones.
-  issueLivenessChallenge: 'capture-challenge.test.ts (a session token, not an API key); replay not yet tested',
-  claimNextCase: 'console-roles.test.ts (claims by operators); replay not yet tested',
-  createBusinessPersonVerification: 'businesses.test.ts (needs a business with persons); replay not yet tested',
+  issueLivenessChallenge: 'capture-challenge.test.ts (a session token, not an API key)',
+  claimNextCase: 'console-roles.test.ts (needs referred sessions the pipeline produced)',
+  createBusinessPersonVerification: 'businesses.test.ts (needs registry data imported and a business with persons)',
 };
 
 test('the table names every POST operation of the OpenAPI document', async () => {

@@ -69,7 +69,10 @@ async function identityDocumentIssues(input: QualityInput): Promise<QualityIssue
   // Low contrast in a dark photo also reads as blur; the darkness is what the subject should fix.
   if (!dark && (reasons.has('image_blurry') || reasons.has('low_resolution'))) issues.push('blurry');
   if (reasons.has('glare_detected')) issues.push('glare');
-  if (reasons.has('mrz_unreadable') || reasons.has('document_out_of_frame')) issues.push('unreadable');
+  // `unreadable` is the guidance when no cause is visible; a blurred, dark or glaring photo is
+  // unreadable because of that cause, and naming the cause is what tells the person what to fix.
+  const causeNamed = issues.length > 0;
+  if (!causeNamed && (reasons.has('mrz_unreadable') || reasons.has('document_out_of_frame'))) issues.push('unreadable');
   if (reasons.has('document_type_not_accepted') || !countryAccepted(r, input)) issues.push('wrong_document');
   const zoneRead = r.mrz !== null || r.barcode !== null;
   if (!zoneRead && issues.length === 0 && (await mustCarryZone(input))) issues.push('no_document');
