@@ -1,6 +1,6 @@
 import type { Resources } from '../../../platform/resources.js';
 import type { Db } from '../../../platform/db.js';
-import { createWorkerPool, workerFileUrl } from '../../../platform/worker-pool.js';
+import { runInOneOffWorker, workerFileUrl } from '../../../platform/worker-pool.js';
 import type { PreparedSnapshot } from '../../../engines/screening/snapshot-diff.js';
 import { listFormat } from '../../../providers/lists/formats.js';
 import { checkParsedSize, downloadListInput, parseFailure, type Failure, type FetchFn } from '../../../providers/lists/sync.js';
@@ -19,19 +19,11 @@ const PARSE_TIMEOUT_MS = 10 * 60_000;
  * main thread only moves strings into the database. Imports are rare: one worker per call, ended
  * after. Parser errors keep their messages.
  */
-export async function parseListOffThread(task: ListParseTask): Promise<PreparedSnapshot> {
-  const pool = createWorkerPool<ListParseTask, ListParseResult>({
-    file: workerFileUrl(import.meta.url, './list-parse-worker.js'),
-    size: 1,
-    name: 'list-parse',
-    taskTimeoutMs: PARSE_TIMEOUT_MS,
-    maxConsecutiveCrashes: 0,
-  });
-  try {
-    return await pool.run(task);
-  } finally {
-    await pool.close();
-  }
+export function parseListOffThread(task: ListParseTask): Promise<PreparedSnapshot> {
+  return runInOneOffWorker<ListParseTask, ListParseResult>(
+    { file: workerFileUrl(import.meta.url, './list-parse-worker.js'), name: 'list-parse', taskTimeoutMs: PARSE_TIMEOUT_MS },
+    task,
+  );
 }
 
 export type ImportOutcome = ({ ok: true } & ActivationResult & { parseMs: number }) | { ok: false; error: string };
