@@ -112,7 +112,7 @@ for (const [path, format] of [
   [`${dir}/sanctions/ofac_sdn_csv_2024_snapshots/sdn_2024-05-03.csv`, 'ofac_csv'],
   [`${dir}/sanctions/un_consolidated/UN_consolidated.xml`, 'un_xml'],
 ] as const) {
-  const r = await importListFile(db, { path, format });
+  const r = await importListFile(db, { path, format }, resources);
   if (!r.ok) throw new Error(r.error);
 }
 const imported = performance.now();
@@ -191,7 +191,11 @@ async function probe(label: string, during: () => Promise<unknown>): Promise<str
 const probes = ['| window | s | probe requests | p50 ms | p99 ms | max ms |', '|---|---:|---:|---:|---:|---:|'];
 console.log('probing …');
 probes.push(await probe('idle (5 s)', () => new Promise((r) => setTimeout(r, 5000))));
-const update = await importListFile(db, { path: `${dir}/sanctions/ofac_sdn_csv_2024_snapshots/sdn_2024-04-25.csv`, format: 'ofac_csv' });
+const update = await importListFile(
+  db,
+  { path: `${dir}/sanctions/ofac_sdn_csv_2024_snapshots/sdn_2024-04-25.csv`, format: 'ofac_csv' },
+  resources,
+);
 if (!update.ok || update.unchanged) throw new Error('the OFAC 2024-04-25 snapshot did not activate');
 probes.push(
   await probe(`OFAC update: index rebuild + re-screen of ${SUBJECTS} subjects`, () =>

@@ -253,6 +253,7 @@ export async function runCommand(
           action!,
           { positionals, format: values.format, source: values.source, all: values.all === true, json, settings: config.checks.screening },
           io,
+          resources,
         );
       case 'travel-rule import-counterparties': {
         const own = resources ? null : createResources(config, db);

@@ -55,7 +55,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     [QUEUES.contactPurge]: async () => {
       await purgeContactHistory(deps.db);
     },
-    ...screeningJobHandlers(deps.db, deps.config.checks.screening),
+    ...screeningJobHandlers(deps.db, deps.config.checks.screening, deps.resources),
     ...monitoringJobHandlers(deps.resources, sealerOf),
     ...walletJobHandlers(deps.db, sealerOf, deps.config.wallets),
     ...verificationJobHandlers(deps.db),

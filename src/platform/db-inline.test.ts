@@ -32,3 +32,17 @@ test('values that are not plain scalars, a NUL byte or a missing value keep the 
   assert.equal(inlineParams('SELECT $1', ['a\0b']), null);
   assert.equal(inlineParams('SELECT $2', ['a']), null);
 });
+
+test('block comments, nested as PostgreSQL nests them, hide quotes and placeholders', () => {
+  assert.equal(
+    inlineParams(`SELECT /* it's $1 */ $1, /* a /* b ' $2 */ still ' $1 */ $2`, ['x', 'y']),
+    `SELECT /* it's $1 */ 'x', /* a /* b ' $2 */ still ' $1 */ 'y'`,
+  );
+  // A quote that a comment holds does not start a string: the placeholder after it is replaced.
+  assert.equal(inlineParams(`SELECT /* ' */ $1 /* " */`, ['x']), `SELECT /* ' */ 'x' /* " */`);
+  // Comment markers inside strings, names and line comments are plain text.
+  assert.equal(inlineParams(`SELECT '/*', $1, "*/" -- /*\n, $1`, ['x']), `SELECT '/*', 'x', "*/" -- /*\n, 'x'`);
+  // An unterminated comment goes to the server as it is, which reports it.
+  assert.equal(inlineParams('SELECT $1 /* /* */', ['x']), null);
+  assert.equal(inlineParams('SELECT $1 /*/', ['x']), null);
+});

@@ -114,18 +114,46 @@ export function inlineParams(sql: string, params: readonly unknown[]): string | 
     } else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') literals.push(`'${String(v)}'`);
     else return null;
   }
-  let missing = false;
-  const out = sql.replace(SQL_TOKENS, (token: string, _tag: string | undefined, n: string | undefined) => {
-    if (n === undefined) return token;
+  let out = '';
+  let from = 0;
+  const tokens = SQL_TOKENS;
+  tokens.lastIndex = 0;
+  for (let m = tokens.exec(sql); m !== null; m = tokens.exec(sql)) {
+    if (m[0] === '/*') {
+      // Block comments nest in PostgreSQL (`/* a /* b */ c */` is one comment): skip to its end.
+      const end = blockCommentEnd(sql, m.index);
+      if (end < 0) return null; // unterminated: let the server report it
+      tokens.lastIndex = end;
+      continue;
+    }
+    const n = m[2];
+    if (n === undefined) continue;
     const lit = literals[Number(n) - 1];
-    if (lit === undefined) missing = true;
-    return lit ?? token;
-  });
-  return missing ? null : out;
+    if (lit === undefined) return null;
+    out += sql.slice(from, m.index) + lit;
+    from = m.index + m[0].length;
+  }
+  return out + sql.slice(from);
 }
 
-/** Quoted strings and names, comments, dollar-quoted bodies (kept as they are) and `$n` placeholders (captured). */
-const SQL_TOKENS = /'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\$([A-Za-z_][A-Za-z_0-9]*)?\$[\s\S]*?\$\1\$|\$(\d+)/g;
+/** Quoted strings and names, line comments, dollar-quoted bodies (kept as they are), the start of a block comment and `$n` placeholders (captured). */
+const SQL_TOKENS = /'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\/\*|\$([A-Za-z_][A-Za-z_0-9]*)?\$[\s\S]*?\$\1\$|\$(\d+)/g;
+
+/** The index just past the block comment opened at `start`, counting nested `/*`, or -1 when it never closes. */
+function blockCommentEnd(sql: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < sql.length - 1; i++) {
+    if (sql[i] === '/' && sql[i + 1] === '*') {
+      depth++;
+      i++;
+    } else if (sql[i] === '*' && sql[i + 1] === '/') {
+      depth--;
+      i++;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
 
 /** The same literal as node-postgres' escapeLiteral: doubled quotes; with a backslash, an E'' string with doubled backslashes. */
 function quoteLiteral(v: string): string {

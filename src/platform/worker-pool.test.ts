@@ -1,7 +1,14 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { isMainThread, threadId } from 'node:worker_threads';
-import { createWorkerPool, serveWorkerTasks, workerFileUrl, WorkerCrashedError, WorkerPoolClosedError } from './worker-pool.js';
+import {
+  createWorkerPool,
+  runInOneOffWorker,
+  serveWorkerTasks,
+  workerFileUrl,
+  WorkerCrashedError,
+  WorkerPoolClosedError,
+} from './worker-pool.js';
 
 // This file is its own worker: in a worker thread it serves tasks, on the main thread it runs the tests.
 type Task =
@@ -145,6 +152,14 @@ if (!isMainThread) {
 
     test('rejects a size that is not a positive integer', () => {
       assert.throws(() => createWorkerPool({ file, size: 0, name: 'x' }), RangeError);
+    });
+
+    test('a one-off worker runs one task off the main thread, keeps its error, and fails on a crash', async () => {
+      const o = { file, name: 'test-one-off', taskTimeoutMs: 60_000 };
+      assert.equal(await runInOneOffWorker<Task, unknown>(o, { op: 'echo', value: 'once' }), 'ONCE');
+      assert.notEqual(await runInOneOffWorker<Task, unknown>(o, { op: 'thread', ms: 1 }), threadId);
+      await assert.rejects(runInOneOffWorker<Task, unknown>(o, { op: 'fail', code: 'x' }), /bad input/);
+      await assert.rejects(runInOneOffWorker<Task, unknown>(o, { op: 'crash' }), WorkerCrashedError);
     });
   });
 }

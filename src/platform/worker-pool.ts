@@ -94,6 +94,24 @@ export function workerFileUrl(callerUrl: string, relativeJs: string): URL {
   return new URL(rel, callerUrl);
 }
 
+/**
+ * Runs one task in a worker thread started for it and ended after: for rare, heavy work (parsing a list
+ * or an import file) whose seconds of CPU must not stall the event loop but which does not deserve a
+ * worker kept alive. A crash or a timeout fails the call (no restart); the task's own errors keep their messages.
+ */
+export async function runInOneOffWorker<Req, Res>(
+  o: { file: URL; name: string; taskTimeoutMs: number },
+  task: Req,
+  transfer?: readonly TransferListItem[],
+): Promise<Res> {
+  const pool = createWorkerPool<Req, Res>({ ...o, size: 1, maxConsecutiveCrashes: 0 });
+  try {
+    return await pool.run(task, transfer);
+  } finally {
+    await pool.close();
+  }
+}
+
 export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPool<Req, Res> {
   if (!Number.isInteger(options.size) || options.size < 1)
     throw new RangeError(`worker pool ${options.name}: size must be a positive integer`);

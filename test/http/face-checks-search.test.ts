@@ -6,7 +6,7 @@ import { routeSecurityTests } from '../helpers/route-security.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
 import { FACE_ENGINE } from '../../src/modules/checks/face/engine.js';
 import { FACE_DUPLICATE_THRESHOLD } from '../../src/engines/face/index.js';
-import { embeddingModelKey } from '../../src/modules/checks/face/face-index-cache.js';
+import { embeddingModelKey, FACE_INDEX } from '../../src/modules/checks/face/face-index-cache.js';
 import { faceEnrollments, hasVectorColumn, newEnrollmentId } from '../../src/modules/checks/face/repository.js';
 
 // The in-process index (face-index worker) by default on both databases; pgvector's HNSW when turned on and present (PGlite).
@@ -81,8 +81,11 @@ describe('face search over enrolled faces', { skip }, () => {
     );
     assert.equal(audit?.resource_id, ids.cus_1);
 
+    const loadsBefore = t.resources.get(FACE_INDEX).stats.fullLoads;
     const own = await search(o, { image: face('img6.jpg'), subject_reference: 'cus_1', k: 3 });
     assert.equal(own.type, 'face_search');
+    // The route searched the process's index (the FACE_INDEX resource), which loaded this tenant's faces.
+    assert.equal(t.resources.get(FACE_INDEX).stats.fullLoads, loadsBefore + 1);
     assert.equal(own.status, 'passed', JSON.stringify(own.signals));
     assert.equal(own.result.backend, 'in_process_index');
     assert.equal(own.result.hits.length, 3);

@@ -148,7 +148,7 @@ describe('re-screening after a list update (real OFAC SDN 2024-04-25 → 2024-05
       });
       assert.equal(allow.statusCode, 201);
 
-      const first = await importListFile(t.db, { path: `${dir}/sdn_2024-04-25.csv`, format: 'ofac_csv' });
+      const first = await importListFile(t.db, { path: `${dir}/sdn_2024-04-25.csv`, format: 'ofac_csv' }, t.resources);
       assert.ok(first.ok);
       await drain();
       const alerts1 = (await t.call('GET', '/v1/monitoring/alerts', { key: o.sandboxKey })).json().data;
@@ -158,7 +158,7 @@ describe('re-screening after a list update (real OFAC SDN 2024-04-25 → 2024-05
       );
       assert.equal(alerts1[0].entity_id, 'ofac-sdn:38556');
 
-      const second = await importListFile(t.db, { path: `${dir}/sdn_2024-05-03.csv`, format: 'ofac_csv' });
+      const second = await importListFile(t.db, { path: `${dir}/sdn_2024-05-03.csv`, format: 'ofac_csv' }, t.resources);
       assert.ok(second.ok && !second.unchanged);
       const [job] = await t.db.query<{ payload: { previous_snapshot_id: string; snapshot_id: string } }>(
         "SELECT payload FROM jobs WHERE queue = 'screening.rescreen' AND state = 'queued'",

@@ -11,7 +11,15 @@ export type { CapturedMedium, CheckRoutes, CheckTypeEntry, PipelineStep, StepOut
 export { SENDERS, purgeContactHistory } from './contact/index.js';
 export { DOCUMENT_READER, DOCUMENT_TYPES } from './document/index.js';
 export type { DocumentReader, DocumentSettings } from './document/index.js';
-export { FACE_ENGINE, embeddingModelKey, faceEnrollmentErasure, faceEnrollments, hasVectorColumn, newEnrollmentId } from './face/index.js';
+export {
+  FACE_ENGINE,
+  FACE_INDEX,
+  embeddingModelKey,
+  faceEnrollmentErasure,
+  faceEnrollments,
+  hasVectorColumn,
+  newEnrollmentId,
+} from './face/index.js';
 export { DOCUMENT_TYPES as DOCUMENT_MEDIA_TYPES } from './kernel/index.js';
 export {
   CHECK_STATUSES,

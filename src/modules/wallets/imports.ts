@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids.js';
 import { enqueueJob } from '../../platform/jobs.js';
 import { QUEUES } from '../../platform/queues.js';
 import { withTransaction } from '../../platform/transaction.js';
-import { createWorkerPool, workerFileUrl } from '../../platform/worker-pool.js';
+import { runInOneOffWorker, workerFileUrl } from '../../platform/worker-pool.js';
 import { parseAddress, parseAmount } from '../../engines/wallets/index.js';
 import { parseAttributionLines, parseTransferLines, tryAddress, type LineError, type ParsedImport } from './import-parse.js';
 import type { ImportParseTask } from './import-parse-worker.js';
@@ -46,18 +46,10 @@ export async function parseImportOffThread(task: ImportParseTask): Promise<Parse
   // A small file parses in a few milliseconds, less than a worker takes to start: parsed here.
   if (task.content.length <= INLINE_MAX_CHARS)
     return task.kind === 'attributions' ? parseAttributionLines(task.content) : parseTransferLines(task.content);
-  const pool = createWorkerPool<ImportParseTask, ParsedImport<NewAttribution | NewTransfer>>({
-    file: workerFileUrl(import.meta.url, './import-parse-worker.js'),
-    size: 1,
-    name: 'wallet-import-parse',
-    taskTimeoutMs: PARSE_TIMEOUT_MS,
-    maxConsecutiveCrashes: 0,
-  });
-  try {
-    return await pool.run(task);
-  } finally {
-    await pool.close();
-  }
+  return runInOneOffWorker<ImportParseTask, ParsedImport<NewAttribution | NewTransfer>>(
+    { file: workerFileUrl(import.meta.url, './import-parse-worker.js'), name: 'wallet-import-parse', taskTimeoutMs: PARSE_TIMEOUT_MS },
+    task,
+  );
 }
 
 function rejectOrKeep(errors: LineError[], onError: 'reject' | 'skip' | undefined, dataLines: number): void {

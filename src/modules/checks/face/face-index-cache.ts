@@ -4,6 +4,7 @@ import type { Queryable } from '../../../platform/db.js';
 import type { RequestContext } from '../../../platform/context.js';
 import { idFloor } from '../../../platform/ids.js';
 import { createWorkerPool, workerFileUrl, type WorkerPool } from '../../../platform/worker-pool.js';
+import { defineResource } from '../../../platform/resources.js';
 import { embeddingFromBase64, faceEnrollments } from './repository.js';
 import type { FacePage, FaceIndexResult, FaceIndexState, FaceIndexTask } from './face-index-worker.js';
 
@@ -166,6 +167,16 @@ export class FaceIndexCache {
     await pool?.close();
   }
 }
+
+/**
+ * The process's face-search indexes: one cache (and one index worker, started on the first search) for
+ * every plugin, job and test app that shares the resources object; closed with it.
+ */
+export const FACE_INDEX = defineResource<FaceIndexCache>(
+  'face search indexes',
+  (r) => new FaceIndexCache(r.config.checks.face.indexCacheTenants),
+  (cache) => cache.close(),
+);
 
 /**
  * The embedding model's identity, stored with every enrolment: embeddings from another model, version

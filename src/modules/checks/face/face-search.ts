@@ -2,7 +2,7 @@ import { FACE_DUPLICATE_THRESHOLD, FACE_MATCH_THRESHOLD } from '../../../engines
 import { signal, type CheckVerdict } from '../../../engines/signal.js';
 import { recordCheck, roundTimings, type Check } from '../kernel/index.js';
 import { FACE_ENGINE } from './engine.js';
-import { embeddingModelKey, type FaceIndexCache } from './face-index-cache.js';
+import { embeddingModelKey, FACE_INDEX } from './face-index-cache.js';
 import { decodeImage, engineCall, reasonsOf, round4 } from './inputs.js';
 import { faceEnrollments, hasVectorColumn, type EnrollmentHit } from './repository.js';
 import type { FaceCheckArgs } from './check-args.js';
@@ -15,14 +15,7 @@ import type { FaceSearchBody } from './schemas.js';
  * only takes a synchronous FaceIndex, hence repeated here): another subject's face at or above the
  * threshold is a probable duplicate identity → needs_review; no usable face → failed.
  */
-export async function faceSearchCheck({
-  ctx,
-  sealer,
-  settings,
-  resources,
-  input,
-  cache,
-}: FaceCheckArgs<FaceSearchBody> & { cache: FaceIndexCache }): Promise<Check> {
+export async function faceSearchCheck({ ctx, sealer, settings, resources, input }: FaceCheckArgs<FaceSearchBody>): Promise<Check> {
   const image = decodeImage('image', input.image, 'selfie', settings.maxImageBytes);
   const k = input.k ?? 10;
   const threshold = input.threshold ?? FACE_DUPLICATE_THRESHOLD;
@@ -39,7 +32,7 @@ export async function faceSearchCheck({
     if (vector) {
       hits = await faceEnrollments.searchVector(ctx.db, ctx, modelKey, embedding, k);
     } else {
-      const found = await cache.search(ctx.db, ctx, modelKey, embedding, k);
+      const found = await resources.get(FACE_INDEX).search(ctx.db, ctx, modelKey, embedding, k);
       enrolled = found.size;
       hits = found.hits.map((h) => ({ enrollment_id: h.id, subject_reference: h.subjectId, similarity: h.similarity }));
     }

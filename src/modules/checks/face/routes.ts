@@ -5,7 +5,7 @@ import type { ModuleOptions } from '../../../platform/app-types.js';
 import { notFound } from '../../../platform/errors.js';
 import { standardErrors } from '../../../platform/schemas.js';
 import { Check } from '../kernel/index.js';
-import { FaceIndexCache } from './face-index-cache.js';
+import { FACE_INDEX } from './face-index-cache.js';
 import {
   AgeEstimationBody,
   EnrollmentBody,
@@ -28,20 +28,19 @@ export const faceChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Checks'];
   const scope = 'checks:write';
-  const cache = new FaceIndexCache(settings.indexCacheTenants);
   // In the background once the server is ready: searches meanwhile load what they need themselves.
   app.addHook('onReady', async () => {
     if (!settings.warmIndexes || settings.searchWithPgvector) return;
     const started = performance.now();
-    cache.warm(deps.db).then(
-      (r) => {
-        if (r.indexes > 0) app.log.info({ ...r, ms: Math.round(performance.now() - started) }, 'face search indexes preloaded');
-      },
-      (err: unknown) => app.log.warn({ err }, 'face search index preload stopped; searches load on demand'),
-    );
-  });
-  app.addHook('onClose', async () => {
-    await cache.close();
+    deps.resources
+      .get(FACE_INDEX)
+      .warm(deps.db)
+      .then(
+        (r) => {
+          if (r.indexes > 0) app.log.info({ ...r, ms: Math.round(performance.now() - started) }, 'face search indexes preloaded');
+        },
+        (err: unknown) => app.log.warn({ err }, 'face search index preload stopped; searches load on demand'),
+      );
   });
   const args = <I>(ctx: Parameters<typeof livenessCheck>[0]['ctx'], input: I) => ({
     ctx,
@@ -108,7 +107,7 @@ export const faceChecksModule: FastifyPluginAsync<ModuleOptions> = async (app, {
         response: { 200: Check, ...standardErrors },
       },
     },
-    async (req) => faceSearchCheck({ ...args(req.ctx, req.body), cache }),
+    async (req) => faceSearchCheck(args(req.ctx, req.body)),
   );
 
   r.post(

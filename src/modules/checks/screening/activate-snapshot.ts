@@ -6,6 +6,7 @@ import { sandboxList } from '../../../providers/lists/sandbox-list.js';
 import { newId } from '../../../platform/ids.js';
 import { snapshots, type SnapshotRow } from './snapshot-repository.js';
 import { notifySnapshotsChanged } from './index-cache.js';
+import type { Resources } from '../../../platform/resources.js';
 
 export const RESCREEN_QUEUE = QUEUES.rescreen;
 
@@ -33,6 +34,8 @@ const STAGING_LEFTOVER_MS = 6 * 3600_000;
 export async function activateSnapshot(
   db: Db,
   args: { source: string; format: string | null; origin: SnapshotRow['origin']; prepared: PreparedSnapshot },
+  /** This process's resources: its screening index is told of the switch. */
+  resources?: Resources,
 ): Promise<ActivationResult> {
   const p = args.prepared;
   if (p.ids.length === 0) throw new Error(`refusing to activate an empty snapshot of ${args.source}`);
@@ -64,7 +67,7 @@ export async function activateSnapshot(
       return { snapshot, previous, unchanged: false };
     });
     if (result.unchanged) await snapshots.deleteStaging(db, { id: staging.id });
-    else notifySnapshotsChanged(db);
+    else notifySnapshotsChanged(resources);
     return { ...result, duplicatesDropped: p.duplicatesDropped };
   } catch (e) {
     await snapshots.deleteStaging(db, { id: staging.id }).catch(() => undefined);

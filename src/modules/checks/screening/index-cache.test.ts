@@ -5,7 +5,11 @@ import type { ListEntity } from '../../../engines/screening/types.js';
 import { newId } from '../../../platform/ids.js';
 import { createTestDb } from '../../../../test/helpers/test-db.js';
 import { snapshots } from './snapshot-repository.js';
-import { ScreeningIndexCache, type SnapshotIndex } from './index-cache.js';
+import { notifySnapshotsChanged, SCREENING_INDEX, ScreeningIndexCache, type SnapshotIndex } from './index-cache.js';
+import { activateSnapshot } from './activate-snapshot.js';
+import { prepareSnapshot } from '../../../engines/screening/snapshot-diff.js';
+import { createResources } from '../../../platform/resources.js';
+import { testConfig } from '../../../../test/helpers/test-app.js';
 import { createScreeningWorker, type ScreeningWorker } from './screening-worker.js';
 import type { ListRules } from './list-rules.js';
 
@@ -194,5 +198,25 @@ test('closing the cache drops its indexes from the worker', async () => {
     assert.equal((await probe.run({ kind: 'stats' })).uploads, 0);
   } finally {
     await cache.close();
+  }
+});
+
+test("a snapshot this process activates is seen at once by its resources' screening index (no per-database registry)", async () => {
+  const resources = createResources(testConfig({}, { SCREENING_INDEX_REFRESH_MS: '3600000' }), db);
+  try {
+    notifySnapshotsChanged(resources);
+    assert.equal(resources.started(SCREENING_INDEX), false, 'telling a process that never screened starts no index');
+    const cache = resources.get(SCREENING_INDEX);
+    const before = (await cache.get()).filter((s) => s.snapshot.source === 'notified_list');
+    const prepared = prepareSnapshot(syntheticEntities('notified', 20));
+    const first = await activateSnapshot(db, { source: 'notified_list', format: null, origin: 'import', prepared }, resources);
+    const after = (await cache.get()).filter((s) => s.snapshot.source === 'notified_list');
+    assert.deepEqual(
+      [before.length, after.map((s) => s.snapshot.id)],
+      [0, [first.snapshot.id]],
+      'within the hour-long refresh period, only the notification explains the new snapshot',
+    );
+  } finally {
+    await resources.close();
   }
 });

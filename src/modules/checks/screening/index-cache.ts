@@ -4,7 +4,7 @@ import type { ScreeningQuery } from '../../../engines/screening/types.js';
 import { snapshots, type SnapshotRow } from './snapshot-repository.js';
 import type { ScreenAcrossOptions, ScreenAcrossResult } from './screen-across.js';
 import { SCREENING_WORKER, stateMissing, type ScreeningWorker } from './screening-worker.js';
-import { defineResource } from '../../../platform/resources.js';
+import { defineResource, type Resources } from '../../../platform/resources.js';
 import { ensureSandboxSnapshot } from './activate-snapshot.js';
 
 /** An active snapshot whose index the screening worker holds. */
@@ -24,9 +24,6 @@ export interface SnapshotIndex {
  * and by a background timer, so a list switched by another process is picked up within seconds and
  * usually built before any request needs it. A request waits only for an index that does not exist yet.
  */
-/** The live cache of each database handle, for notifySnapshotsChanged. */
-const caches = new WeakMap<Db, ScreeningIndexCache>();
-
 export class ScreeningIndexCache {
   private readonly built = new Map<string, Promise<SnapshotIndex>>();
   private current: { fingerprint: string; entries: SnapshotIndex[] } | null = null;
@@ -46,9 +43,7 @@ export class ScreeningIndexCache {
     private readonly refreshMs: number,
     /** The screening worker, asked for on first use (so building the cache starts no thread). */
     private readonly workerOf: () => ScreeningWorker,
-  ) {
-    caches.set(db, this);
-  }
+  ) {}
 
   /** The indexes of the active snapshots (fresh to within refreshMs). */
   async get(): Promise<SnapshotIndex[]> {
@@ -205,13 +200,15 @@ export class ScreeningIndexCache {
     this.current = null;
     this.checkedAt = 0;
     if (w) await w.run({ kind: 'retain', owner: this.owner, snapshotIds: [] }).catch(() => undefined);
-    if (caches.get(this.db) === this) caches.delete(this.db);
   }
 }
 
-/** Called after this process switched a snapshot, so its own next screening sees it at once. */
-export function notifySnapshotsChanged(db: Db): void {
-  caches.get(db)?.invalidate();
+/**
+ * Called after this process switched a snapshot, so its own next screening sees it at once (other
+ * processes see it within refreshMs). A process that has not screened yet holds no index to refresh.
+ */
+export function notifySnapshotsChanged(resources: Resources | undefined): void {
+  if (resources?.started(SCREENING_INDEX)) resources.get(SCREENING_INDEX).invalidate();
 }
 
 /**

@@ -1,5 +1,6 @@
 import { QUEUES } from '../../../platform/queues.js';
 import type { Db } from '../../../platform/db.js';
+import type { Resources } from '../../../platform/resources.js';
 import type { JobHandler } from '../../../platform/jobs.js';
 import { syncLists } from './list-sync.js';
 import type { ScreeningSettings } from './settings.js';
@@ -10,10 +11,10 @@ export const LIST_SYNC_QUEUE = QUEUES.listsSync;
  * The scheduled list download. (A snapshot switch enqueues RESCREEN_QUEUE, which the monitoring
  * module serves: monitoring depends on screening, never the other way round.)
  */
-export function screeningJobHandlers(db: Db, settings: ScreeningSettings): Record<string, JobHandler> {
+export function screeningJobHandlers(db: Db, settings: ScreeningSettings, resources?: Resources): Record<string, JobHandler> {
   return {
     [LIST_SYNC_QUEUE]: async () => {
-      const results = await syncLists(db, { settings });
+      const results = await syncLists(db, { settings }, resources);
       // Bad data is recorded and waits for the next period; a network failure is retried with backoff.
       const transient = results.filter((r) => !r.ok && r.transient);
       if (transient.length)

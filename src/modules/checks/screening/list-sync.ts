@@ -1,5 +1,6 @@
+import type { Resources } from '../../../platform/resources.js';
 import type { Db } from '../../../platform/db.js';
-import { createWorkerPool, workerFileUrl } from '../../../platform/worker-pool.js';
+import { runInOneOffWorker, workerFileUrl } from '../../../platform/worker-pool.js';
 import type { PreparedSnapshot } from '../../../engines/screening/snapshot-diff.js';
 import { listFormat } from '../../../providers/lists/formats.js';
 import { checkParsedSize, downloadListInput, parseFailure, type Failure, type FetchFn } from '../../../providers/lists/sync.js';
@@ -18,19 +19,11 @@ const PARSE_TIMEOUT_MS = 10 * 60_000;
  * main thread only moves strings into the database. Imports are rare: one worker per call, ended
  * after. Parser errors keep their messages.
  */
-export async function parseListOffThread(task: ListParseTask): Promise<PreparedSnapshot> {
-  const pool = createWorkerPool<ListParseTask, ListParseResult>({
-    file: workerFileUrl(import.meta.url, './list-parse-worker.js'),
-    size: 1,
-    name: 'list-parse',
-    taskTimeoutMs: PARSE_TIMEOUT_MS,
-    maxConsecutiveCrashes: 0,
-  });
-  try {
-    return await pool.run(task);
-  } finally {
-    await pool.close();
-  }
+export function parseListOffThread(task: ListParseTask): Promise<PreparedSnapshot> {
+  return runInOneOffWorker<ListParseTask, ListParseResult>(
+    { file: workerFileUrl(import.meta.url, './list-parse-worker.js'), name: 'list-parse', taskTimeoutMs: PARSE_TIMEOUT_MS },
+    task,
+  );
 }
 
 export type ImportOutcome = ({ ok: true } & ActivationResult & { parseMs: number }) | { ok: false; error: string };
@@ -40,7 +33,12 @@ export type ImportOutcome = ({ ok: true } & ActivationResult & { parseMs: number
  * parse, or parses to nothing, is recorded as a failed snapshot and activates nothing. Reading and
  * parsing run in a worker thread (parseListOffThread); the activation (activateSnapshot) runs here.
  */
-export async function importListFile(db: Db, o: { path: string; format: string; source?: string }): Promise<ImportOutcome> {
+export async function importListFile(
+  db: Db,
+  o: { path: string; format: string; source?: string },
+  /** The process's resources, whose screening index is told of the switch. */
+  resources?: Resources,
+): Promise<ImportOutcome> {
   const format = listFormat(o.format);
   const source = o.source ?? format.sourceName;
   const t0 = Date.now();
@@ -54,7 +52,7 @@ export async function importListFile(db: Db, o: { path: string; format: string; 
     return { ok: false, error };
   }
   const parseMs = Date.now() - t0;
-  return { ok: true, parseMs, ...(await activateSnapshot(db, { source, format: o.format, origin: 'import', prepared })) };
+  return { ok: true, parseMs, ...(await activateSnapshot(db, { source, format: o.format, origin: 'import', prepared }, resources)) };
 }
 
 export type SyncOutcome =
@@ -102,7 +100,11 @@ async function syncOffThread(o: {
  * minimum size, no drop of more than 20 % against the active snapshot) and only then activates
  * it. A failed or partial download is recorded as a failed snapshot; the active one stays.
  */
-export async function syncLists(db: Db, o: { settings: ScreeningSettings; only?: string; fetch?: FetchFn }): Promise<SyncOutcome[]> {
+export async function syncLists(
+  db: Db,
+  o: { settings: ScreeningSettings; only?: string; fetch?: FetchFn },
+  resources?: Resources,
+): Promise<SyncOutcome[]> {
   const settings = o.settings;
   if (settings.syncSources.length === 0)
     throw new Error('list sync is disabled: set LIST_SYNC_SOURCES (e.g. ofac_sdn,un) to the sources to download');
@@ -124,7 +126,7 @@ export async function syncLists(db: Db, o: { settings: ScreeningSettings; only?:
       out.push({ source, ok: false, reason: r.reason, transient: r.transient });
       continue;
     }
-    const a = await activateSnapshot(db, { source, format: formatName, origin: 'sync', prepared: r.prepared });
+    const a = await activateSnapshot(db, { source, format: formatName, origin: 'sync', prepared: r.prepared }, resources);
     out.push({
       source,
       ok: true,

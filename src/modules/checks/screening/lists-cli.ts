@@ -1,4 +1,5 @@
 import type { Db } from '../../../platform/db.js';
+import type { Resources } from '../../../platform/resources.js';
 import { listFormats } from '../../../providers/lists/formats.js';
 import { importListFile, syncLists } from './list-sync.js';
 import type { ScreeningSettings } from './settings.js';
@@ -25,6 +26,8 @@ export async function runListsCommand(
   action: string,
   o: { positionals: string[]; format?: string; source?: string; all?: boolean; json: boolean; settings: ScreeningSettings },
   io: Io,
+  /** The server's resources over the admin socket: its screening index sees an import at once. */
+  resources?: Resources,
 ): Promise<number> {
   const emit = (obj: unknown, text: string) => io.out(o.json ? JSON.stringify(obj) : text);
   switch (action) {
@@ -38,7 +41,7 @@ export async function runListsCommand(
         io.err(`error: unknown list format "${o.format}"; known: ${Object.keys(listFormats).join(', ')}`);
         return 64;
       }
-      const r = await importListFile(db, { path, format: o.format, source: o.source });
+      const r = await importListFile(db, { path, format: o.format, source: o.source }, resources);
       if (!r.ok) {
         io.err(`error: ${r.error}; the active snapshot is unchanged`);
         return 1;
@@ -71,7 +74,7 @@ export async function runListsCommand(
     case 'sync': {
       let results;
       try {
-        results = await syncLists(db, { only: o.source, settings: o.settings });
+        results = await syncLists(db, { only: o.source, settings: o.settings }, resources);
       } catch (e) {
         io.err(`error: ${(e as Error).message}`);
         return 64;
