@@ -82,13 +82,19 @@ export class WalletIndexes {
   /**
    * Builds what the first screening needs before any request: the active snapshots' address indexes
    * and, for each tenant with wallet data (attributions, transfers or active monitors; at most
-   * `maxTenants`), its attribution index and transfer graph.
+   * `maxTenants`), its attribution index and transfer graph. It runs in the background while the
+   * server already answers; `signal` stops it between tenants (the app is closing).
    */
-  async prewarm(maxTenants = 1000): Promise<{ snapshots: number; tenants: number }> {
+  async prewarm(maxTenants = 1000, signal?: AbortSignal): Promise<{ snapshots: number; tenants: number }> {
     const entries = await this.activeSnapshots();
-    const tenants = await walletData.warmTenants(this.db, maxTenants);
-    for (const t of tenants) await this.tenant(t);
-    return { snapshots: entries.length, tenants: tenants.length };
+    const tenants = signal?.aborted ? [] : await walletData.warmTenants(this.db, maxTenants);
+    let warmed = 0;
+    for (const t of tenants) {
+      if (signal?.aborted) break;
+      await this.tenant(t);
+      warmed++;
+    }
+    return { snapshots: entries.length, tenants: warmed };
   }
 
   /** What is built now (no database read): the indexed snapshot ids and the tenants loaded. */
