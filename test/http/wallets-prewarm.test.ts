@@ -7,7 +7,7 @@ import { MemoryRateLimiter } from '../../src/platform/rate-limit.js';
 import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
 import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import type { ListEntity } from '../../src/engines/screening/types.js';
-import { walletIndexesFor } from '../../src/modules/wallets/indexes.js';
+import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 import { createResources } from '../../src/platform/resources.js';
 import { READINESS } from '../../src/platform/readiness.js';
 
@@ -48,7 +48,7 @@ before(async () => {
 after(() => t.close());
 
 /**
- * A new handle on the same database: the wallet caches are per handle, so this is a process start.
+ * A new handle and new resources on the same database: a process start.
  * `gate` holds back the pre-warm's tenant query (a large deployment's slow build) until it resolves.
  */
 const handle = (gate: Promise<void> = Promise.resolve()): Db => ({
@@ -65,7 +65,8 @@ const handle = (gate: Promise<void> = Promise.resolve()): Db => ({
 test('the server answers while the indexes warm: /readyz is 503 naming wallet_indexes, /healthz 200, a screening builds what it needs; then ready', async () => {
   let release!: () => void;
   const db = handle(new Promise<void>((r) => (release = r)));
-  const app = await buildApp({ config: testConfig(), db, rateLimiter: new MemoryRateLimiter() });
+  const resources = createResources(testConfig(), db);
+  const app = await buildApp({ config: resources.config, db, rateLimiter: new MemoryRateLimiter(), resources });
   await app.ready();
   try {
     const warming = await app.inject({ method: 'GET', url: '/readyz' });
@@ -75,7 +76,7 @@ test('the server answers while the indexes warm: /readyz is 503 naming wallet_in
     assert.equal(warming.json().error.code, 'internal_error', 'the error envelope, as every non-2xx answer');
     assert.match(warming.json().error.message, /wallet_indexes/);
     assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
-    assert.deepEqual(walletIndexesFor(db).state().tenants, [], 'the tenant is not warmed yet');
+    assert.deepEqual(resources.get(WALLET_INDEXES).state().tenants, [], 'the tenant is not warmed yet');
     // A request before the warm-up is done builds (or waits on) its tenant's index itself.
     const early = await app.inject({
       method: 'POST',
@@ -99,6 +100,7 @@ test('the server answers while the indexes warm: /readyz is 503 naming wallet_in
   } finally {
     release();
     await app.close();
+    await resources.close();
   }
 });
 
@@ -109,7 +111,7 @@ test('once ready, the list indexes and the tenants with wallet data are built; a
   await app.ready();
   try {
     await resources.get(READINESS).whenReady();
-    const s = walletIndexesFor(db).state();
+    const s = resources.get(WALLET_INDEXES).state();
     assert.deepEqual(s.snapshotIds, await activeIds());
     assert.ok(s.snapshotIds.length >= 1);
     assert.deepEqual(s.tenants, [`${owner.accountId}:sandbox`]);
@@ -117,9 +119,9 @@ test('once ready, the list indexes and the tenants with wallet data are built; a
     // A snapshot switch made elsewhere (another process: no invalidation here) is indexed by the background refresh.
     await activate([entity('ofac-sdn:1', OFAC_ETH), entity('ofac-sdn:2', LATER)]);
     const want = await activeIds();
-    for (let i = 0; i < 200 && JSON.stringify(walletIndexesFor(db).state().snapshotIds) !== JSON.stringify(want); i++)
+    for (let i = 0; i < 200 && JSON.stringify(resources.get(WALLET_INDEXES).state().snapshotIds) !== JSON.stringify(want); i++)
       await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(walletIndexesFor(db).state().snapshotIds, want, 'indexed without a request');
+    assert.deepEqual(resources.get(WALLET_INDEXES).state().snapshotIds, want, 'indexed without a request');
     const res = await app.inject({
       method: 'POST',
       url: '/v1/wallets/screen',

@@ -1,9 +1,11 @@
 import type { Db } from '../../platform/db.js';
+import { defineResource } from '../../platform/resources.js';
 import type { ListEntity } from '../../engines/screening/types.js';
 import { AddressIndex, TransferGraph, type AttributionEntry, type Category } from '../../engines/wallets/index.js';
 import { cryptoEntriesFromEntities } from '../../providers/lists/ofac-crypto.js';
 import { SANDBOX_SOURCE, snapshots } from '../checks/index.js';
 import { cryptoEntitiesOf, walletData } from './repository.js';
+import { PolicyCache } from './policy.js';
 
 // The in-process state wallet screening reads, so a screening touches no table but the block list
 // and the policy: one AddressIndex per active list snapshot (the crypto identifiers of its entities;
@@ -50,10 +52,22 @@ export class WalletIndexes {
   private listsGeneration = 0;
   private readonly tenants = new Map<string, TenantState>();
 
+  /** The tenants' policy tables as screenings read them (cached a second). */
+  readonly policies = new PolicyCache();
+
   constructor(
     private readonly db: Db,
     private readonly refreshMs = 1000,
-  ) {}
+  ) {
+    let set = live.get(db);
+    if (!set) live.set(db, (set = new Set()));
+    set.add(this);
+  }
+
+  /** Stops taking invalidations (the resources are closing). */
+  close(): void {
+    live.get(this.db)?.delete(this);
+  }
 
   /** The address indexes of the active list snapshots an environment may use (production never sees the sandbox list). */
   async listIndexes(environment: string): Promise<AddressIndex[]> {
@@ -229,12 +243,27 @@ export class WalletIndexes {
   }
 }
 
-const caches = new WeakMap<Db, WalletIndexes>();
+/**
+ * The process's wallet indexes (`resources.get(WALLET_INDEXES)`): built by the entry point with the
+ * other resources and handed to the API, the worker's job handlers and the CLI, so the API and an
+ * in-process worker share one set and a test's app has its own.
+ */
+export const WALLET_INDEXES = defineResource<WalletIndexes>(
+  'wallet indexes',
+  (r) => new WalletIndexes(r.db),
+  (w) => w.close(),
+);
 
-export function walletIndexesFor(db: Db): WalletIndexes {
-  let c = caches.get(db);
-  if (!c) caches.set(db, (c = new WalletIndexes(db)));
-  return c;
+/** The live index sets per database handle: only so walletIndexesFor can reach them (below). */
+const live = new WeakMap<Db, Set<WalletIndexes>>();
+
+/**
+ * Invalidation for code that has no resources object yet (imports.ts, edited elsewhere: it should take
+ * `resources.get(WALLET_INDEXES)` instead): tells every live index set on `db` that a tenant's rows
+ * changed. It holds no index; the indexes belong to the resources.
+ */
+export function walletIndexesFor(db: Db): Pick<WalletIndexes, 'invalidateTenant'> {
+  return { invalidateTenant: (t) => live.get(db)?.forEach((w) => w.invalidateTenant(t)) };
 }
 
 /**

@@ -20,7 +20,7 @@ import { screenWalletVerb } from './screen-wallet.js';
 import { existingMonitor, moveMonitor, registerMonitor } from './monitor.js';
 import { importAttributions, importTransfers } from './imports.js';
 import { getPolicy, putPolicy } from './policy.js';
-import { walletIndexesFor } from './indexes.js';
+import { WALLET_INDEXES } from './indexes.js';
 import { READINESS } from '../../platform/readiness.js';
 import { toMonitor, toScreening, walletMonitors, walletScreenings } from './repository.js';
 
@@ -34,9 +34,9 @@ export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
   let stopRefresh = () => {};
   let warming: Promise<unknown> = Promise.resolve();
   const abort = new AbortController();
+  const cache = deps.resources.get(WALLET_INDEXES);
   const readiness = deps.config.wallets.prewarm ? deps.resources.get(READINESS).register('wallet_indexes') : null;
   app.addHook('onReady', async () => {
-    const cache = walletIndexesFor(deps.db);
     if (readiness) {
       const t0 = Date.now();
       // A failed pre-warm does not hold readiness back: the first screening builds what is missing.
@@ -72,7 +72,7 @@ export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
         response: { 200: WalletScreening, ...standardErrors },
       },
     },
-    async (req) => screenWalletVerb(req.ctx, sealer, req.body),
+    async (req) => screenWalletVerb(req.ctx, sealer, req.body, cache),
   );
 
   r.get(
@@ -110,7 +110,7 @@ export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
     async (req, reply) => {
       // The status is decided before the verb stores the idempotent response.
       reply.code((await existingMonitor(req.ctx, req.body)) ? 200 : 201);
-      return registerMonitor(req.ctx, sealer, req.body);
+      return registerMonitor(req.ctx, sealer, req.body, cache);
     },
   );
 
@@ -248,6 +248,6 @@ export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
         response: { 200: WalletPolicy, ...standardErrors },
       },
     },
-    async (req) => putPolicy(req.ctx, req.body),
+    async (req) => putPolicy(req.ctx, req.body, cache.policies),
   );
 };
