@@ -21,7 +21,9 @@ import { createApiKey } from '../src/platform/api-keys.js';
 import { Sealer } from '../src/platform/crypto.js';
 import { importListFile } from '../src/modules/checks/screening/list-sync.js';
 import { computeWalletScreen } from '../src/modules/wallets/screen-wallet.js';
-import { walletIndexesFor } from '../src/modules/wallets/indexes.js';
+import { WALLET_INDEXES } from '../src/modules/wallets/indexes.js';
+import { createResources } from '../src/platform/resources.js';
+import { READINESS } from '../src/platform/readiness.js';
 import { walletData } from '../src/modules/wallets/repository.js';
 import { CATEGORIES, resolveChainName, screenWallet, type Category } from '../src/engines/wallets/index.js';
 import { sharedData } from '../src/providers/lists/fixtures/shared-data.js';
@@ -31,7 +33,9 @@ const TRANSFERS = Number(process.argv[2] ?? 1_000_000);
 const config = loadConfig({ NODE_ENV: 'test', MASTER_KEY: '33'.repeat(32), LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '10000000' });
 const db = await openDb({ dataDir: 'memory://' });
 await migrate(db);
-const app = await buildApp({ config, db, rateLimiter: new MemoryRateLimiter(), keyCacheTtlMs: 60_000 });
+const resources = createResources(config, db);
+const app = await buildApp({ config, db, rateLimiter: new MemoryRateLimiter(), keyCacheTtlMs: 60_000, resources });
+const wallets = resources.get(WALLET_INDEXES);
 await app.ready();
 const sealer = new Sealer(config.masterKey);
 const account = await createAccount(db, { name: 'bench' });
@@ -156,7 +160,7 @@ const synth = await call('POST', '/v1/wallets/attributions/imports', {
 });
 console.log(`import of 100,000 synthetic attribution lines: HTTP ${synth.statusCode}, ${(performance.now() - t0).toFixed(0)} ms`);
 t0 = performance.now();
-await computeWalletScreen(tenant, sealer, { address: evm(1) });
+await computeWalletScreen(tenant, sealer, { address: evm(1) }, wallets);
 console.log(`first screening after the imports (loads list snapshot and attribution indexes): ${(performance.now() - t0).toFixed(0)} ms`);
 
 const queries: Array<{ address: string; chain?: string }> = [];
@@ -167,7 +171,7 @@ for (let i = 0; i < 3_000; i++) {
   } else if (i % 3 === 1) queries.push({ address: synthetic[Math.floor(rnd() * synthetic.length)]!.address });
   else queries.push({ address: bech32.encode('bc', [0, ...bech32.toWords(bytes())]), chain: 'bitcoin' });
 }
-for (const q of queries.slice(0, 200)) await computeWalletScreen(tenant, sealer, q);
+for (const q of queries.slice(0, 200)) await computeWalletScreen(tenant, sealer, q, wallets);
 const baseline: number[] = [];
 for (let i = 0; i < 500; i++) {
   t0 = performance.now();
@@ -177,11 +181,11 @@ for (let i = 0; i < 500; i++) {
 const inProc: number[] = [];
 for (const q of queries) {
   t0 = performance.now();
-  await computeWalletScreen(tenant, sealer, q);
+  await computeWalletScreen(tenant, sealer, q, wallets);
   inProc.push(performance.now() - t0);
 }
 // The engine alone on the same indexes (no database query): what the in-process figure costs beyond the two queries.
-const cache = walletIndexesFor(db);
+const cache = wallets;
 const indexes = [...(await cache.listIndexes('production')), (await cache.tenant(tenant)).attributions];
 const engine: number[] = [];
 for (const q of queries) {
@@ -224,22 +228,22 @@ if (TRANSFERS > 0) {
     await db.transaction((tx) => walletData.insertTransfers(tx, tenant, 'wimp_bench', rows));
   }
   console.log(`${TRANSFERS} transfers written to wallet_transfers (the import's write path): ${(performance.now() - t0).toFixed(0)} ms`);
-  walletIndexesFor(db).invalidateTenant(tenant);
+  wallets.invalidateTenant(tenant);
   t0 = performance.now();
-  const { graph } = await walletIndexesFor(db).tenant(tenant);
+  const { graph } = await wallets.tenant(tenant);
   graph.freeze();
   const zero = graph.skipped.length;
   console.log(
     `graph loaded from the database: ${graph.edgeCount} transfers (${zero} skipped as unparseable), ${graph.nodeCount} nodes in ${(performance.now() - t0).toFixed(0)} ms; rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`,
   );
-  for (let i = 0; i < 200; i++) await computeWalletScreen(tenant, sealer, { address: evm(Math.floor(rnd() * NODES)) });
+  for (let i = 0; i < 200; i++) await computeWalletScreen(tenant, sealer, { address: evm(Math.floor(rnd() * NODES)) }, wallets);
   const random: number[] = [];
   const hubs: number[] = [];
   let exposed = 0;
   for (let i = 0; i < 2_100; i++) {
     const n = i < 100 ? i : Math.floor(rnd() * NODES);
     t0 = performance.now();
-    const r = await computeWalletScreen(tenant, sealer, { address: evm(n) });
+    const r = await computeWalletScreen(tenant, sealer, { address: evm(n) }, wallets);
     const ms = performance.now() - t0;
     if (i < 100) hubs.push(ms);
     else {
@@ -248,7 +252,7 @@ if (TRANSFERS > 0) {
     }
   }
   // The engine alone on the same graph and indexes (no database, no cache check): the same-run reference.
-  const ixs = [...(await walletIndexesFor(db).listIndexes('production')), (await walletIndexesFor(db).tenant(tenant)).attributions];
+  const ixs = [...(await wallets.listIndexes('production')), (await wallets.tenant(tenant)).attributions];
   const engineRandom: number[] = [];
   const engineHubs: number[] = [];
   for (let i = 0; i < 2_100; i++) {
@@ -290,8 +294,13 @@ for (const prewarm of ['false', 'true']) {
     WALLETS_PREWARM: prewarm,
   });
   t0 = performance.now();
-  const a = await buildApp({ config: cfg, db: handle(), rateLimiter: new MemoryRateLimiter(), keyCacheTtlMs: 60_000 });
+  const h = handle();
+  const res = createResources(cfg, h);
+  const a = await buildApp({ config: cfg, db: h, rateLimiter: new MemoryRateLimiter(), keyCacheTtlMs: 60_000, resources: res });
   await a.ready();
+  const listenMs = performance.now() - t0;
+  // The pre-warm runs in the background: "ready" is when /readyz would answer 200.
+  await res.get(READINESS).whenReady();
   const readyMs = performance.now() - t0;
   const c = (method: 'GET' | 'POST', url: string, body?: unknown) =>
     a.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(body ? { payload: body as object } : {}) });
@@ -308,10 +317,12 @@ for (const prewarm of ['false', 'true']) {
   }
   const p50 = percentile(steady, 50);
   console.log(
-    `restart with WALLETS_PREWARM=${prewarm}: ready in ${readyMs.toFixed(0)} ms; first POST /v1/wallets/screen ${firstMs.toFixed(1)} ms; steady p50 ${p50.toFixed(1)} ms p99 ${percentile(steady, 99).toFixed(1)} ms; first/steady p50 = ${(firstMs / p50).toFixed(1)} (load ${load()})`,
+    `restart with WALLETS_PREWARM=${prewarm}: listening after ${listenMs.toFixed(0)} ms, /readyz 200 after ${readyMs.toFixed(0)} ms; first POST /v1/wallets/screen ${firstMs.toFixed(1)} ms; steady p50 ${p50.toFixed(1)} ms p99 ${percentile(steady, 99).toFixed(1)} ms; first/steady p50 = ${(firstMs / p50).toFixed(1)} (load ${load()})`,
   );
   await a.close();
+  await res.close();
 }
 console.log(`load average at end: ${load()}`);
 await app.close();
+await resources.close();
 await db.close();

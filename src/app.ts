@@ -25,6 +25,7 @@ import { setCursorSecret } from './platform/pagination.js';
 import { configureAuditKey } from './platform/audit.js';
 import { Sealer } from './platform/crypto.js';
 import { createResources } from './platform/resources.js';
+import { READINESS } from './platform/readiness.js';
 import './platform/http/types.js';
 import { EVENTS, modules } from './modules/index.js';
 import { registerEvents } from './platform/event-catalog.js';
@@ -148,7 +149,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await deps.db.query('SELECT 1');
       // The rate-limit store is reported, not required: without Redis limits are counted per process.
       const limits = deps.rateLimiter.health?.();
-      return { status: 'ready', database: deps.db.kind, ...(limits ? { rate_limits: limits } : {}) };
+      // Components warming in the background (platform/readiness.ts) hold readiness back, named.
+      const { ready, components } = full.resources.get(READINESS).report();
+      const named = Object.keys(components).length > 0 ? { components } : {};
+      if (!ready) {
+        const warming = Object.keys(components).filter((k) => components[k] === 'warming');
+        return reply
+          .code(503)
+          .type('application/json; charset=utf-8')
+          .send({
+            status: 'not_ready',
+            ...named,
+            ...errorBody('internal_error', `Not ready yet: ${warming.join(', ')} warming.`, null, req.id),
+          });
+      }
+      return { status: 'ready', database: deps.db.kind, ...(limits ? { rate_limits: limits } : {}), ...named };
     } catch {
       // Every non-2xx response uses the error envelope, probes included.
       return sendError(reply, req, 'internal_error', 'The database is not reachable.', null, 503);

@@ -17,7 +17,7 @@ import {
 } from '../modules/verifications/index.js';
 import { monitoringJobHandlers } from '../modules/monitoring/index.js';
 import { travelRuleJobHandlers } from '../modules/travel-rule/index.js';
-import { chainDataSchedule, walletJobHandlers, WALLETS_RECURRING } from '../modules/wallets/index.js';
+import { chainDataSchedule, walletJobHandlers, WALLET_INDEXES, WALLETS_RECURRING } from '../modules/wallets/index.js';
 import { backtestJobHandlers, derivedIndexJobHandlers, TRANSACTIONS_RECURRING } from '../modules/transactions/index.js';
 import { businessJobHandlers, BUSINESSES_RECURRING } from '../modules/businesses/index.js';
 import { Sealer } from '../platform/crypto.js';
@@ -57,7 +57,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     },
     ...screeningJobHandlers(deps.db, deps.config.checks.screening, deps.resources),
     ...monitoringJobHandlers(deps.resources, sealerOf),
-    ...walletJobHandlers(deps.db, sealerOf, deps.config.wallets),
+    ...walletJobHandlers(deps.db, sealerOf, deps.config.wallets, () => deps.resources.get(WALLET_INDEXES)),
     ...verificationJobHandlers(deps.db),
     ...retentionJobHandlers(deps.db),
     ...pipelineJobHandlers(deps.resources, sealerOf),
@@ -66,6 +66,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
       publicBaseUrl: () => deps.config.publicBaseUrl,
       email: emailOf,
       screening: () => deps.resources.get(SCREENING_INDEX),
+      wallets: () => deps.resources.get(WALLET_INDEXES),
       production: () => ({
         requireHttps: deps.config.webhooks.requireHttps,
         allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks,

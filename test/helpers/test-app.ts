@@ -6,6 +6,7 @@ import { createAccount } from '../../src/platform/accounts.js';
 import { createApiKey } from '../../src/platform/api-keys.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/platform/rate-limit.js';
 import { createResources, type Resources } from '../../src/platform/resources.js';
+import { READINESS } from '../../src/platform/readiness.js';
 import type { Environment, RequestContext } from '../../src/platform/context.js';
 import { createTestDb } from './test-db.js';
 
@@ -59,6 +60,8 @@ export async function createTestApp(
   });
   opts.extraRoutes?.(app);
   await app.ready();
+  // Background warm-ups (wallet indexes) finish before the test's first request, as a load balancer waits on /readyz.
+  await resources.get(READINESS).whenReady();
   let n = 0;
   return {
     app,

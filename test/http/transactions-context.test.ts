@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
 import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
-import { walletIndexesFor } from '../../src/modules/wallets/indexes.js';
+import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 
 // The rule context fields that come from other modules (subject, counterparty, wallet, lists), each
 // filled from data written through those modules' own APIs, read by rules that type-check.
@@ -30,7 +30,7 @@ before(async () => {
       },
     ]),
   });
-  walletIndexesFor(t.db).invalidateLists();
+  t.resources.get(WALLET_INDEXES).invalidateLists();
 });
 after(() => t.close());
 

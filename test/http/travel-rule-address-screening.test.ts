@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js
 import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
 import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import type { ListEntity } from '../../src/engines/screening/types.js';
-import { walletIndexesFor } from '../../src/modules/wallets/indexes.js';
+import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 import { buildJobHandlers } from '../../src/jobs/index.js';
 import { JobRunner } from '../../src/platform/jobs.js';
 
@@ -42,7 +42,7 @@ before(async () => {
   const r = await activateSnapshot(t.db, { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot([lazarus]) });
   snapshotId = (await t.db.query<{ id: string }>("SELECT id FROM list_snapshots WHERE source = 'ofac_sdn' AND state = 'active'"))[0]!.id;
   assert.ok(r);
-  walletIndexesFor(t.db).invalidateLists();
+  t.resources.get(WALLET_INDEXES).invalidateLists();
   const imp = await t.call('POST', '/v1/wallets/attributions/imports', {
     key: owner.sandboxKey,
     body: { list: 'intel', content: `chain,address,category,entity,source\nETH,${MIXER},mixer,Mixer One,intel-feed\n` },

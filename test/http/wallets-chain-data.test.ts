@@ -6,7 +6,7 @@ import { createTestApp, testConfig, type TestApp, type Tenant } from '../helpers
 import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
 import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import type { ListEntity } from '../../src/engines/screening/types.js';
-import { walletIndexesFor } from '../../src/modules/wallets/indexes.js';
+import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 import { chainDataSchedule, pollChainData } from '../../src/modules/wallets/index.js';
 import { chainCursors } from '../../src/modules/wallets/chain-data-repository.js';
 import { buildJobHandlers, recurringJobs } from '../../src/jobs/index.js';
@@ -126,7 +126,7 @@ before(async () => {
       entity('ofac-sdn:2', 'LAZARUS GROUP', 'crypto:ETH', OFAC_ETH),
     ]),
   });
-  walletIndexesFor(t.db).invalidateLists();
+  t.resources.get(WALLET_INDEXES).invalidateLists();
 });
 after(async () => {
   esplora.close();

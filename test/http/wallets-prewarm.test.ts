@@ -7,9 +7,11 @@ import { MemoryRateLimiter } from '../../src/platform/rate-limit.js';
 import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
 import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import type { ListEntity } from '../../src/engines/screening/types.js';
-import { walletIndexesFor } from '../../src/modules/wallets/indexes.js';
+import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
+import { createResources } from '../../src/platform/resources.js';
+import { READINESS } from '../../src/platform/readiness.js';
 
-/** What the first screening needs is built when the API starts, and a snapshot switch is indexed in the background. */
+/** The API listens at once and builds the wallet indexes in the background (/readyz 503 until then); a snapshot switch is indexed in the background. */
 
 const OFAC_ETH = '0x098B716B8Aaf21512996dC57EB0615e2383E2f96';
 const LATER = `0x${'33'.repeat(20)}`;
@@ -45,21 +47,71 @@ before(async () => {
 });
 after(() => t.close());
 
-/** A new handle on the same database: the wallet caches are per handle, so this is a process start. */
-const handle = (): Db => ({
+/**
+ * A new handle and new resources on the same database: a process start.
+ * `gate` holds back the pre-warm's tenant query (a large deployment's slow build) until it resolves.
+ */
+const handle = (gate: Promise<void> = Promise.resolve()): Db => ({
   kind: t.db.kind,
   hasVector: t.db.hasVector,
-  query: <T>(sql: string, params?: readonly unknown[]) => t.db.query<T>(sql, params),
+  query: async <T>(sql: string, params?: readonly unknown[]) => {
+    if (sql.includes('FROM wallet_attributions GROUP BY')) await gate;
+    return t.db.query<T>(sql, params);
+  },
   transaction: <T>(fn: (tx: Queryable) => Promise<T>) => t.db.transaction(fn),
   close: async () => undefined,
 });
 
-test('at start the list indexes and the tenants with wallet data are built before any request; a switch elsewhere is indexed in the background', async () => {
-  const db = handle();
-  const app = await buildApp({ config: testConfig({}, { WALLETS_LIST_REFRESH_MS: '100' }), db, rateLimiter: new MemoryRateLimiter() });
+test('the server answers while the indexes warm: /readyz is 503 naming wallet_indexes, /healthz 200, a screening builds what it needs; then ready', async () => {
+  let release!: () => void;
+  const db = handle(new Promise<void>((r) => (release = r)));
+  const resources = createResources(testConfig(), db);
+  const app = await buildApp({ config: resources.config, db, rateLimiter: new MemoryRateLimiter(), resources });
   await app.ready();
   try {
-    const s = walletIndexesFor(db).state();
+    const warming = await app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(warming.statusCode, 503);
+    assert.equal(warming.json().status, 'not_ready');
+    assert.deepEqual(warming.json().components, { wallet_indexes: 'warming' });
+    assert.equal(warming.json().error.code, 'internal_error', 'the error envelope, as every non-2xx answer');
+    assert.match(warming.json().error.message, /wallet_indexes/);
+    assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+    assert.deepEqual(resources.get(WALLET_INDEXES).state().tenants, [], 'the tenant is not warmed yet');
+    // A request before the warm-up is done builds (or waits on) its tenant's index itself.
+    const early = await app.inject({
+      method: 'POST',
+      url: '/v1/wallets/screen',
+      headers: { authorization: `Bearer ${owner.sandboxKey}` },
+      payload: { address: OFAC_ETH },
+    });
+    assert.equal(early.statusCode, 200);
+    assert.equal(early.json().risk.level, 'severe');
+    assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 503, 'still warming: the gate holds the pre-warm');
+
+    release();
+    let ready = await app.inject({ method: 'GET', url: '/readyz' });
+    for (let i = 0; i < 200 && ready.statusCode !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      ready = await app.inject({ method: 'GET', url: '/readyz' });
+    }
+    assert.equal(ready.statusCode, 200);
+    assert.equal(ready.json().status, 'ready');
+    assert.deepEqual(ready.json().components, { wallet_indexes: 'ready' });
+  } finally {
+    release();
+    await app.close();
+    await resources.close();
+  }
+});
+
+test('once ready, the list indexes and the tenants with wallet data are built; a switch elsewhere is indexed in the background', async () => {
+  const db = handle();
+  const resources = createResources(testConfig({}, { WALLETS_LIST_REFRESH_MS: '100' }), db);
+  const app = await buildApp({ config: resources.config, db, rateLimiter: new MemoryRateLimiter(), resources });
+  await app.ready();
+  try {
+    await resources.get(READINESS).whenReady();
+    const s = resources.get(WALLET_INDEXES).state();
     assert.deepEqual(s.snapshotIds, await activeIds());
     assert.ok(s.snapshotIds.length >= 1);
     assert.deepEqual(s.tenants, [`${owner.accountId}:sandbox`]);
@@ -67,9 +119,9 @@ test('at start the list indexes and the tenants with wallet data are built befor
     // A snapshot switch made elsewhere (another process: no invalidation here) is indexed by the background refresh.
     await activate([entity('ofac-sdn:1', OFAC_ETH), entity('ofac-sdn:2', LATER)]);
     const want = await activeIds();
-    for (let i = 0; i < 200 && JSON.stringify(walletIndexesFor(db).state().snapshotIds) !== JSON.stringify(want); i++)
+    for (let i = 0; i < 200 && JSON.stringify(resources.get(WALLET_INDEXES).state().snapshotIds) !== JSON.stringify(want); i++)
       await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(walletIndexesFor(db).state().snapshotIds, want, 'indexed without a request');
+    assert.deepEqual(resources.get(WALLET_INDEXES).state().snapshotIds, want, 'indexed without a request');
     const res = await app.inject({
       method: 'POST',
       url: '/v1/wallets/screen',
@@ -79,5 +131,6 @@ test('at start the list indexes and the tenants with wallet data are built befor
     assert.equal(res.json().risk.level, 'severe');
   } finally {
     await app.close();
+    await resources.close();
   }
 });

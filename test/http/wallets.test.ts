@@ -9,7 +9,7 @@ import { parseFtmJson } from '../../src/providers/lists/ftm-json.js';
 import { Sealer } from '../../src/platform/crypto.js';
 import { rescreenKeys, rescreenListUpdates } from '../../src/modules/wallets/rescreen.js';
 import { latestWalletScreening } from '../../src/modules/wallets/index.js';
-import { walletIndexesFor } from '../../src/modules/wallets/indexes.js';
+import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 import { runCommand } from '../../src/cli/commands.js';
 import { JobRunner, enqueueJob } from '../../src/platform/jobs.js';
 import { QUEUES } from '../../src/platform/queues.js';
@@ -52,7 +52,7 @@ function entity(id: string, name: string, ids: Array<[string, string]>, programs
 async function activate(entities: ListEntity[]) {
   const r = await activateSnapshot(t.db, { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot(entities) });
   // Screening sees a switch within a second (WalletIndexes.refreshMs); the test does not wait for it.
-  walletIndexesFor(t.db).invalidateLists();
+  t.resources.get(WALLET_INDEXES).invalidateLists();
   return r;
 }
 
@@ -254,7 +254,7 @@ describe('wallet screening', () => {
       origin: 'import',
       prepared: prepareSnapshot(parseFtmJson(ftm)),
     });
-    walletIndexesFor(t.db).invalidateLists();
+    t.resources.get(WALLET_INDEXES).invalidateLists();
     const body = (await screen(owner.productionKey, { address: 'TEAqwfMhXLaomXhZ8KeMhx3njGmQEDnsUR' })).json();
     assert.equal(body.chain, 'tron');
     assert.equal(body.risk.level, 'severe');
@@ -392,13 +392,13 @@ describe('wallet monitors', () => {
     );
 
     // Catch up with the current lists first (nothing about this address changes).
-    await rescreenListUpdates(t.db, sealer);
+    await rescreenListUpdates(t.db, sealer, t.resources.get(WALLET_INDEXES));
     const quiet = await t.db.query("SELECT id FROM events WHERE type = 'wallet.risk_changed' AND resource_id = $1", [m.id]);
     assert.equal(quiet.length, 0);
 
     // OFAC adds the address: the diff holds it, the monitor is re-screened and its level changes.
     await activate([...BASE, entity('ofac-sdn:3', 'Later Listed', [['crypto:ETH', ETH_LATER]], ['SDGT'])]);
-    const summary = await rescreenListUpdates(t.db, sealer);
+    const summary = await rescreenListUpdates(t.db, sealer, t.resources.get(WALLET_INDEXES));
     assert.deepEqual(summary.sources, ['ofac_sdn']);
     assert.equal(summary.changedKeys, 1);
     const ev = await t.db.query<{
@@ -436,7 +436,7 @@ describe('wallet monitors', () => {
     assert.equal(rescreen.monitor_id, m.id);
 
     // Nothing changed since: a second run raises nothing.
-    await rescreenListUpdates(t.db, sealer);
+    await rescreenListUpdates(t.db, sealer, t.resources.get(WALLET_INDEXES));
     const still = await t.db.query("SELECT id FROM events WHERE type = 'wallet.risk_changed' AND resource_id = $1", [m.id]);
     assert.equal(still.length, 1);
 
@@ -479,7 +479,7 @@ describe('wallet monitors', () => {
       [o.accountId],
     );
     assert.equal(jobs.length, 2, 'one job per import');
-    const r = await rescreenKeys(t.db, sealer, jobs[1]!.payload);
+    const r = await rescreenKeys(t.db, sealer, jobs[1]!.payload, t.resources.get(WALLET_INDEXES));
     assert.deepEqual(r, { screened: 1, changed: 1 }, 'only the monitor near the transfer is re-screened');
     const ev = await t.db.query<{ data: { after: { level: string; categories: string[] }; trigger: string } }>(
       "SELECT data FROM events WHERE type = 'wallet.risk_changed' AND resource_id = $1",
@@ -503,7 +503,7 @@ test('the transfer graph loads every imported row exactly once (rows cross a dig
   for (let i = 0; i < 120; i++) lines.push(`ethereum,0x${i.toString(16)},${A(1000 + i)},${A(2000)},1`);
   const res = await t.call('POST', '/v1/wallets/transfers/imports', { key: o.sandboxKey, body: { content: lines.join('\n') } });
   assert.equal(res.json().imported, 120);
-  const { graph } = await walletIndexesFor(t.db).tenant({ accountId: o.accountId, environment: 'sandbox' });
+  const { graph } = await t.resources.get(WALLET_INDEXES).tenant({ accountId: o.accountId, environment: 'sandbox' });
   assert.equal(graph.edgeCount, 120);
   // One payer of 120 equal ones attributed: exactly 1/120 of the inflow.
   await t.call('POST', '/v1/wallets/attributions/imports', {
@@ -564,7 +564,15 @@ test('the wallets.rescreen queue: the recurring tick (no payload) and an import 
     body: { list: 'q', content: `chain,address,category\nETH,${A(4000)},gambling\n` },
   });
   await enqueueJob(t.db, QUEUES.walletsRescreen, {});
-  await new JobRunner({ db: t.db, handlers: walletJobHandlers(t.db, () => sealer, t.config.wallets) }).drain();
+  await new JobRunner({
+    db: t.db,
+    handlers: walletJobHandlers(
+      t.db,
+      () => sealer,
+      t.config.wallets,
+      () => t.resources.get(WALLET_INDEXES),
+    ),
+  }).drain();
   const after = (await t.call('GET', `/v1/wallets/monitors/${m.id}`, { key: o.productionKey })).json();
   assert.equal(after.risk.level, 'medium');
   assert.deepEqual(after.risk.categories, ['gambling:direct:both']);

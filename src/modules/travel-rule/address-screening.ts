@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
 import type { IdentityPayload } from '../../engines/travel-rule/index.js';
-import { screenAddressFor } from '../wallets/index.js';
+import { screenAddressFor, type WalletIndexes } from '../wallets/index.js';
 import type { SettingsRow } from './repository.js';
 import type { TravelRuleMessage } from './schemas.js';
 
@@ -54,6 +54,7 @@ export async function screenMessageAddresses(
   sealer: Sealer,
   addresses: { role: string; address: string }[],
   actions: Record<Level, AddressAction>,
+  wallets: WalletIndexes,
 ): Promise<{ addresses: Screening['addresses']; outcome: NonNullable<Screening['address_outcome']> }> {
   const out: Screening['addresses'] = [];
   let action: AddressAction = 'proceed';
@@ -61,7 +62,7 @@ export async function screenMessageAddresses(
   for (const { role, address } of addresses) {
     let entry: Screening['addresses'][number];
     try {
-      const s = await screenAddressFor(ctx, sealer, { address });
+      const s = await screenAddressFor(ctx, sealer, { address }, wallets);
       entry = {
         role,
         address,

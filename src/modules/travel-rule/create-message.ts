@@ -14,10 +14,13 @@ import { enqueueScreening } from './screen-message.js';
 import { alertOutgoing, screenOutgoing } from './screen-outgoing.js';
 import { describeOutcome } from './address-screening.js';
 import type { CreateMessage, TravelRuleMessage } from './schemas.js';
+import type { WalletIndexes } from '../wallets/index.js';
 
 export interface MessageDeps {
   sealer: Sealer;
   production: UrlPolicy;
+  /** The process's wallet indexes (resources.get(WALLET_INDEXES)): an outgoing message's addresses are screened. */
+  wallets: () => WalletIndexes;
 }
 
 /** Where an outgoing TRP inquiry goes: the travel address's URL, or the counterparty's TRP endpoint. */
@@ -101,7 +104,8 @@ export async function createMessage({
     throw conflict('The counterparty is blocked by due diligence: nothing is sent to it.', 'counterparty_id');
   const token = direction === 'outgoing' && protocol !== 'manual' ? randomBytes(32).toString('base64url') : null;
   // Outgoing: every address is wallet-screened before anything is sent (outside the transaction: it reads indexes only).
-  const screening = direction === 'outgoing' ? await screenOutgoing(ctx, deps.sealer, payload, input.destination_address ?? null) : null;
+  const screening =
+    direction === 'outgoing' ? await screenOutgoing(ctx, deps.sealer, payload, input.destination_address ?? null, deps.wallets()) : null;
 
   return withTransaction(ctx, async (tx) => {
     const requestIdentifier = input.request_identifier ?? newRequestIdentifier();

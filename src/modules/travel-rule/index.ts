@@ -7,6 +7,7 @@ import { QUEUES } from '../../platform/queues.js';
 import type { TrpClient } from '../../providers/travel-rule/index.js';
 import type { MessagingProvider } from '../../providers/messaging/index.js';
 import type { ScreeningIndexCache } from '../checks/index.js';
+import type { WalletIndexes } from '../wallets/index.js';
 import { deliveryJobHandler } from './deliver.js';
 import { screeningJobHandler } from './screen-message.js';
 
@@ -24,13 +25,15 @@ export interface TravelRuleJobDeps {
   email?: () => MessagingProvider | null;
   /** The process's screening index (resources.get(SCREENING_INDEX)), asked for when a message is screened. */
   screening: () => ScreeningIndexCache;
+  /** The process's wallet indexes (resources.get(WALLET_INDEXES)), asked for when a message's addresses are screened. */
+  wallets: () => WalletIndexes;
 }
 
 /** The Travel Rule queues: TRP delivery through the outbox, and the screening of received messages. */
 export function travelRuleJobHandlers(db: Db, sealer: () => Sealer, deps: TravelRuleJobDeps): Record<string, JobHandler> {
   return {
     [QUEUES.travelRuleDeliver]: deliveryJobHandler({ db, sealer, ...deps }),
-    [QUEUES.travelRuleScreen]: screeningJobHandler(db, sealer, deps.screening),
+    [QUEUES.travelRuleScreen]: screeningJobHandler(db, sealer, deps.screening, deps.wallets),
   };
 }
 export { TRAVEL_RULE_EVENTS } from './events.js';

@@ -6,6 +6,7 @@ import { notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
 import { SCREENING_INDEX } from '../checks/index.js';
+import { WALLET_INDEXES } from '../wallets/index.js';
 import { createCounterparty, updateCounterparty } from './counterparties.js';
 import { createMessage } from './create-message.js';
 import { actOnMessage, type ActionInput } from './message-actions.js';
@@ -83,7 +84,7 @@ export const travelRuleModule: FastifyPluginAsync<ModuleOptions> = async (app, o
   const tags = ['Travel Rule'];
   const { sealer, config } = opts.deps;
   const production = { requireHttps: config.webhooks.requireHttps, allowPrivateNetworks: config.webhooks.allowPrivateNetworks };
-  const deps = { sealer, production };
+  const deps = { sealer, production, wallets: () => opts.deps.resources.get(WALLET_INDEXES) };
   const cpDeps = () => ({ ...deps, cache: opts.deps.resources.get(SCREENING_INDEX) });
 
   r.post(

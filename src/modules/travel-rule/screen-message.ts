@@ -6,6 +6,7 @@ import { QUEUES } from '../../platform/queues.js';
 import { withTransaction } from '../../platform/transaction.js';
 import type { IdentityPayload } from '../../engines/travel-rule/index.js';
 import { evaluateScreening, type ScreeningIndexCache } from '../checks/index.js';
+import type { WalletIndexes } from '../wallets/index.js';
 import { raiseAlert } from '../cases/index.js';
 import { addressActions, describeOutcome, messageAddresses, screenMessageAddresses } from './address-screening.js';
 import { namesToScreen } from './ivms.js';
@@ -63,7 +64,12 @@ export async function screenNames(
  * originator; hold, a name hit, or a screening that could not run puts the message in review. Either
  * raises a travel_rule alert (the cases module's generic alerts: one alert_review case per message).
  */
-export function screeningJobHandler(db: Db, sealer: () => Sealer, screeningIndex: () => ScreeningIndexCache): JobHandler {
+export function screeningJobHandler(
+  db: Db,
+  sealer: () => Sealer,
+  screeningIndex: () => ScreeningIndexCache,
+  wallets: () => WalletIndexes,
+): JobHandler {
   return async (job: JobRow) => {
     const p = job.payload as { account_id: string; environment: Environment; message_id: string };
     const ctx = systemContext(db, p.account_id, p.environment, `job:${QUEUES.travelRuleScreen}`);
@@ -72,7 +78,7 @@ export function screeningJobHandler(db: Db, sealer: () => Sealer, screeningIndex
     const payload = openIvms(sealer(), row) as IdentityPayload;
     const names = await screenNames(ctx, sealer(), screeningIndex(), namesToScreen(payload));
     const actions = addressActions(await settingsRows.get(db, ctx));
-    const addr = await screenMessageAddresses(ctx, sealer(), messageAddresses(payload, row.destination_address), actions);
+    const addr = await screenMessageAddresses(ctx, sealer(), messageAddresses(payload, row.destination_address), actions, wallets());
     const screening: Screening = {
       ...names,
       addresses: addr.addresses,

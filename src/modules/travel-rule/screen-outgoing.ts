@@ -3,6 +3,7 @@ import type { Sealer } from '../../platform/crypto.js';
 import type { Queryable } from '../../platform/db.js';
 import type { IdentityPayload } from '../../engines/travel-rule/index.js';
 import { raiseAlert } from '../cases/index.js';
+import type { WalletIndexes } from '../wallets/index.js';
 import { addressActions, describeOutcome, messageAddresses, screenMessageAddresses } from './address-screening.js';
 import { settingsRows, type MessageRow } from './repository.js';
 import type { TravelRuleMessage } from './schemas.js';
@@ -19,9 +20,10 @@ export async function screenOutgoing(
   sealer: Sealer,
   payload: IdentityPayload,
   destinationAddress: string | null,
+  wallets: WalletIndexes,
 ): Promise<Screening> {
   const actions = addressActions(await settingsRows.get(ctx.db, ctx));
-  const r = await screenMessageAddresses(ctx, sealer, messageAddresses(payload, destinationAddress), actions);
+  const r = await screenMessageAddresses(ctx, sealer, messageAddresses(payload, destinationAddress), actions, wallets);
   return {
     status: 'not_screened',
     names: [],

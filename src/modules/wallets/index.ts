@@ -10,3 +10,5 @@ export { WALLET_EVENTS } from './events.js';
 export { screenAddressFor, type AddressScreening } from './screen-address.js';
 export { chainDataSchedule, pollChainData } from './chain-data.js';
 export { walletsConfig, type WalletsConfig } from './config.js';
+// The process's wallet indexes and policy cache, a resource (platform/resources.ts).
+export { WALLET_INDEXES, type WalletIndexes } from './indexes.js';

@@ -1,9 +1,11 @@
 import type { Db } from '../../platform/db.js';
+import { defineResource } from '../../platform/resources.js';
 import type { ListEntity } from '../../engines/screening/types.js';
 import { AddressIndex, TransferGraph, type AttributionEntry, type Category } from '../../engines/wallets/index.js';
 import { cryptoEntriesFromEntities } from '../../providers/lists/ofac-crypto.js';
 import { SANDBOX_SOURCE, snapshots } from '../checks/index.js';
 import { cryptoEntitiesOf, walletData } from './repository.js';
+import { PolicyCache } from './policy.js';
 
 // The in-process state wallet screening reads, so a screening touches no table but the block list
 // and the policy: one AddressIndex per active list snapshot (the crypto identifiers of its entities;
@@ -50,10 +52,22 @@ export class WalletIndexes {
   private listsGeneration = 0;
   private readonly tenants = new Map<string, TenantState>();
 
+  /** The tenants' policy tables as screenings read them (cached a second). */
+  readonly policies = new PolicyCache();
+
   constructor(
     private readonly db: Db,
     private readonly refreshMs = 1000,
-  ) {}
+  ) {
+    let set = live.get(db);
+    if (!set) live.set(db, (set = new Set()));
+    set.add(this);
+  }
+
+  /** Stops taking invalidations (the resources are closing). */
+  close(): void {
+    live.get(this.db)?.delete(this);
+  }
 
   /** The address indexes of the active list snapshots an environment may use (production never sees the sandbox list). */
   async listIndexes(environment: string): Promise<AddressIndex[]> {
@@ -82,13 +96,19 @@ export class WalletIndexes {
   /**
    * Builds what the first screening needs before any request: the active snapshots' address indexes
    * and, for each tenant with wallet data (attributions, transfers or active monitors; at most
-   * `maxTenants`), its attribution index and transfer graph.
+   * `maxTenants`), its attribution index and transfer graph. It runs in the background while the
+   * server already answers; `signal` stops it between tenants (the app is closing).
    */
-  async prewarm(maxTenants = 1000): Promise<{ snapshots: number; tenants: number }> {
+  async prewarm(maxTenants = 1000, signal?: AbortSignal): Promise<{ snapshots: number; tenants: number }> {
     const entries = await this.activeSnapshots();
-    const tenants = await walletData.warmTenants(this.db, maxTenants);
-    for (const t of tenants) await this.tenant(t);
-    return { snapshots: entries.length, tenants: tenants.length };
+    const tenants = signal?.aborted ? [] : await walletData.warmTenants(this.db, maxTenants);
+    let warmed = 0;
+    for (const t of tenants) {
+      if (signal?.aborted) break;
+      await this.tenant(t);
+      warmed++;
+    }
+    return { snapshots: entries.length, tenants: warmed };
   }
 
   /** What is built now (no database read): the indexed snapshot ids and the tenants loaded. */
@@ -223,12 +243,27 @@ export class WalletIndexes {
   }
 }
 
-const caches = new WeakMap<Db, WalletIndexes>();
+/**
+ * The process's wallet indexes (`resources.get(WALLET_INDEXES)`): built by the entry point with the
+ * other resources and handed to the API, the worker's job handlers and the CLI, so the API and an
+ * in-process worker share one set and a test's app has its own.
+ */
+export const WALLET_INDEXES = defineResource<WalletIndexes>(
+  'wallet indexes',
+  (r) => new WalletIndexes(r.db),
+  (w) => w.close(),
+);
 
-export function walletIndexesFor(db: Db): WalletIndexes {
-  let c = caches.get(db);
-  if (!c) caches.set(db, (c = new WalletIndexes(db)));
-  return c;
+/** The live index sets per database handle: only so walletIndexesFor can reach them (below). */
+const live = new WeakMap<Db, Set<WalletIndexes>>();
+
+/**
+ * Invalidation for code that has no resources object yet (imports.ts, edited elsewhere: it should take
+ * `resources.get(WALLET_INDEXES)` instead): tells every live index set on `db` that a tenant's rows
+ * changed. It holds no index; the indexes belong to the resources.
+ */
+export function walletIndexesFor(db: Db): Pick<WalletIndexes, 'invalidateTenant'> {
+  return { invalidateTenant: (t) => live.get(db)?.forEach((w) => w.invalidateTenant(t)) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { riskFingerprint } from '../../engines/wallets/index.js';
+import type { WalletIndexes } from './indexes.js';
 import { computeWalletScreen, fingerprintCategories, insertScreening, parseRequestAddress, recordScreened } from './screen-wallet.js';
 import { toMonitor, walletMonitors, type MonitorRow } from './repository.js';
 import type { MonitorWalletBody, WalletMonitor } from './schemas.js';
@@ -20,10 +21,15 @@ export async function existingMonitor(ctx: RequestContext, body: MonitorWalletBo
  * re-screening on list updates and new transfers. Registering the same subject and address again
  * returns the existing monitor unchanged.
  */
-export async function registerMonitor(ctx: RequestContext, sealer: Sealer, body: MonitorWalletBody): Promise<WalletMonitor> {
+export async function registerMonitor(
+  ctx: RequestContext,
+  sealer: Sealer,
+  body: MonitorWalletBody,
+  indexes: WalletIndexes,
+): Promise<WalletMonitor> {
   const existing = await existingMonitor(ctx, body);
   if (existing) return toMonitor(existing);
-  const result = await computeWalletScreen(ctx, sealer, body);
+  const result = await computeWalletScreen(ctx, sealer, body, indexes);
   return withTransaction(ctx, async (tx) => {
     // Re-checked in the transaction: the partial unique index makes a concurrent twin fail here.
     const twin = await walletMonitors.findLive(tx, ctx, body.subject_reference, result.normalizedAddress);

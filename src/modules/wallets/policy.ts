@@ -17,18 +17,24 @@ type Loaded = { rows: readonly PolicyRow[]; version: number; updatedAt: Date | n
 
 /** Policies read by screenings, per tenant, for at most CACHE_MS (a PUT in this process replaces its entry at once). */
 const CACHE_MS = 1000;
-const cache = new WeakMap<object, Map<string, { value: Loaded; at: number }>>();
 
-/** The tenant's policy table for a screening: cached for a second per process. */
-export async function policyForScreening(db: Queryable, t: Tenant): Promise<Loaded> {
-  let m = cache.get(db);
-  if (!m) cache.set(db, (m = new Map()));
-  const key = `${t.accountId}:${t.environment}`;
-  const hit = m.get(key);
-  if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
-  const value = await loadPolicy(db, t);
-  m.set(key, { value, at: Date.now() });
-  return value;
+/** Held by the process's wallet indexes (WALLET_INDEXES), not by this module. */
+export class PolicyCache {
+  private readonly entries = new Map<string, { value: Loaded; at: number }>();
+
+  /** The tenant's policy table for a screening: cached for a second. */
+  async get(db: Queryable, t: Tenant): Promise<Loaded> {
+    const key = `${t.accountId}:${t.environment}`;
+    const hit = this.entries.get(key);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
+    const value = await loadPolicy(db, t);
+    this.entries.set(key, { value, at: Date.now() });
+    return value;
+  }
+
+  forget(t: Tenant): void {
+    this.entries.delete(`${t.accountId}:${t.environment}`);
+  }
 }
 
 /** The tenant's policy table (the engine's default until one is stored). */
@@ -48,8 +54,8 @@ export async function getPolicy(db: Queryable, t: Tenant): Promise<WalletPolicy>
 }
 
 /** Replaces the table; the audit row carries the previous and the new table. */
-export async function putPolicy(ctx: RequestContext, body: PutPolicyBody): Promise<WalletPolicy> {
-  cache.get(ctx.db)?.delete(`${ctx.accountId}:${ctx.environment}`);
+export async function putPolicy(ctx: RequestContext, body: PutPolicyBody, cache: PolicyCache): Promise<WalletPolicy> {
+  cache.forget(ctx);
   let rows: PolicyRow[];
   try {
     rows = validatePolicy(body.rows.map((r) => ({ category: r.category, exposure: r.exposure, minShare: r.min_share, level: r.level })));
@@ -67,5 +73,5 @@ export async function putPolicy(ctx: RequestContext, body: PutPolicyBody): Promi
       metadata: { version: saved.version },
     });
     return { object: 'wallet_policy', version: saved.version, rows: toApi(rows), updated_at: iso(saved.updated_at) };
-  }).finally(() => cache.get(ctx.db)?.delete(`${ctx.accountId}:${ctx.environment}`));
+  }).finally(() => cache.forget(ctx));
 }

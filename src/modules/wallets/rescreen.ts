@@ -5,7 +5,7 @@ import { emitAudit } from '../../platform/audit.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { AddressIndex, riskFingerprint, type AttributionEntry } from '../../engines/wallets/index.js';
 import { SANDBOX_SOURCE, snapshots } from '../checks/index.js';
-import { neighbourhood, snapshotCryptoEntries, walletIndexesFor } from './indexes.js';
+import { neighbourhood, snapshotCryptoEntries, type WalletIndexes } from './indexes.js';
 import { computeWalletScreen, fingerprintCategories, insertScreening } from './screen-wallet.js';
 import { walletListState, walletMonitors, type MonitorRow } from './repository.js';
 import { WALLET_RISK_CHANGED } from './events.js';
@@ -60,12 +60,13 @@ export async function rescreenMonitors(
   monitors: MonitorRow[],
   trigger: 'list_update' | 'transfers',
   requestId: string,
+  indexes: WalletIndexes,
 ): Promise<{ screened: number; changed: number }> {
   let screened = 0;
   let changed = 0;
   for (const m of monitors) {
     const ctx = systemContext(db, m.account_id, m.environment, requestId);
-    const result = await computeWalletScreen(ctx, sealer, { address: m.address, chain: m.chain, hops: MONITOR_HOPS });
+    const result = await computeWalletScreen(ctx, sealer, { address: m.address, chain: m.chain, hops: MONITOR_HOPS }, indexes);
     const fingerprint = riskFingerprint(result);
     const moved = await db.transaction(async (tx) => {
       const current = await walletMonitors.get(tx, ctx, m.id, true);
@@ -121,8 +122,8 @@ export async function rescreenMonitors(
 }
 
 /** The monitors of a tenant whose exposure a change at `keys` can alter (within `depth` hops). */
-async function affectedMonitors(db: Db, t: Tenant, keys: Set<string>, depth: number): Promise<MonitorRow[]> {
-  const { graph } = await walletIndexesFor(db).tenant(t);
+async function affectedMonitors(db: Db, indexes: WalletIndexes, t: Tenant, keys: Set<string>, depth: number): Promise<MonitorRow[]> {
+  const { graph } = await indexes.tenant(t);
   const around = depth > 0 ? neighbourhood(graph, keys, depth) : keys;
   return walletMonitors.activeByAddress(db, [...around], t);
 }
@@ -134,13 +135,17 @@ async function affectedMonitors(db: Db, t: Tenant, keys: Set<string>, depth: num
  * a switch made by any process (import, sync, CLI) is picked up; the processed snapshot is recorded
  * after its re-screens, so a crash re-runs them (a re-screen without a change emits nothing).
  */
-export async function rescreenListUpdates(db: Db, sealer: Sealer, requestId = 'job:wallets.rescreen'): Promise<WalletRescreenSummary> {
+export async function rescreenListUpdates(
+  db: Db,
+  sealer: Sealer,
+  cache: WalletIndexes,
+  requestId = 'job:wallets.rescreen',
+): Promise<WalletRescreenSummary> {
   const summary: WalletRescreenSummary = { sources: [], changedKeys: 0, monitorsScreened: 0, riskChanged: 0 };
   const active = new Map((await snapshots.active(db)).map((s) => [s.source, s.id]));
   const done = await walletListState.all(db);
   const sources = [...new Set([...active.keys(), ...done.keys()])].filter((s) => active.get(s) !== done.get(s)).sort();
   if (sources.length === 0) return summary;
-  const cache = walletIndexesFor(db);
   cache.invalidateLists();
   const tenants = await walletMonitors.tenants(db);
   if (tenants.length === 0) {
@@ -160,8 +165,8 @@ export async function rescreenListUpdates(db: Db, sealer: Sealer, requestId = 'j
     if (keys.size) {
       for (const t of tenants) {
         if (source === SANDBOX_SOURCE && t.environment === 'production') continue;
-        const monitors = await affectedMonitors(db, t, keys, MONITOR_HOPS);
-        const r = await rescreenMonitors(db, sealer, monitors, 'list_update', requestId);
+        const monitors = await affectedMonitors(db, cache, t, keys, MONITOR_HOPS);
+        const r = await rescreenMonitors(db, sealer, monitors, 'list_update', requestId, cache);
         summary.monitorsScreened += r.screened;
         summary.riskChanged += r.changed;
       }
@@ -176,13 +181,13 @@ export async function rescreenKeys(
   db: Db,
   sealer: Sealer,
   p: { account_id: string; environment: 'sandbox' | 'production'; keys: string[]; depth: number; all?: boolean },
+  cache: WalletIndexes,
   requestId = 'job:wallets.rescreen',
 ): Promise<{ screened: number; changed: number }> {
   const t = { accountId: p.account_id, environment: p.environment };
-  const cache = walletIndexesFor(db);
   cache.invalidateTenant(t);
-  const monitors = p.all ? await allActive(db, t) : await affectedMonitors(db, t, new Set(p.keys), p.depth);
-  return rescreenMonitors(db, sealer, monitors, 'transfers', requestId);
+  const monitors = p.all ? await allActive(db, t) : await affectedMonitors(db, cache, t, new Set(p.keys), p.depth);
+  return rescreenMonitors(db, sealer, monitors, 'transfers', requestId, cache);
 }
 
 async function allActive(db: Db, t: Tenant): Promise<MonitorRow[]> {

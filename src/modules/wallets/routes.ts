@@ -20,28 +20,44 @@ import { screenWalletVerb } from './screen-wallet.js';
 import { existingMonitor, moveMonitor, registerMonitor } from './monitor.js';
 import { importAttributions, importTransfers } from './imports.js';
 import { getPolicy, putPolicy } from './policy.js';
-import { walletIndexesFor } from './indexes.js';
+import { WALLET_INDEXES } from './indexes.js';
+import { READINESS } from '../../platform/readiness.js';
 import { toMonitor, toScreening, walletMonitors, walletScreenings } from './repository.js';
 
 /** Wallet screening and monitoring (docs/wallets.md). */
 export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const sealer = deps.sealer;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  // Pre-warm: the first screening finds its indexes built; a snapshot switch is indexed in the background.
+  // Pre-warm in the background: the server listens at once and /readyz answers 503 (wallet_indexes:
+  // warming) until the indexes are built; a request that comes first builds or waits on what it needs.
+  // A snapshot switch is indexed in the background.
   let stopRefresh = () => {};
+  let warming: Promise<unknown> = Promise.resolve();
+  const abort = new AbortController();
+  const cache = deps.resources.get(WALLET_INDEXES);
+  const readiness = deps.config.wallets.prewarm ? deps.resources.get(READINESS).register('wallet_indexes') : null;
   app.addHook('onReady', async () => {
-    const cache = walletIndexesFor(deps.db);
-    if (deps.config.wallets.prewarm) {
+    if (readiness) {
       const t0 = Date.now();
-      // A failed pre-warm does not stop the start: the first screening builds what is missing.
-      await cache.prewarm().then(
-        (warmed) => app.log.info({ ...warmed, ms: Date.now() - t0 }, 'wallet screening indexes pre-warmed'),
-        (err: unknown) => app.log.warn({ err }, 'wallet screening pre-warm failed; the first screening builds the indexes'),
+      // A failed pre-warm does not hold readiness back: the first screening builds what is missing.
+      warming = cache.prewarm(undefined, abort.signal).then(
+        (warmed) => {
+          readiness.ready();
+          app.log.info({ ...warmed, ms: Date.now() - t0 }, 'wallet screening indexes pre-warmed');
+        },
+        (err: unknown) => {
+          readiness.degraded();
+          if (!abort.signal.aborted) app.log.warn({ err }, 'wallet screening pre-warm failed; the first screening builds the indexes');
+        },
       );
     }
     stopRefresh = cache.startRefresh(deps.config.wallets.listRefreshMs, (err) => app.log.warn({ err }, 'wallet list index refresh failed'));
   });
-  app.addHook('onClose', async () => stopRefresh());
+  app.addHook('onClose', async () => {
+    stopRefresh();
+    abort.abort();
+    await warming;
+  });
   const tags = ['Wallets'];
 
   r.post(
@@ -56,7 +72,7 @@ export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
         response: { 200: WalletScreening, ...standardErrors },
       },
     },
-    async (req) => screenWalletVerb(req.ctx, sealer, req.body),
+    async (req) => screenWalletVerb(req.ctx, sealer, req.body, cache),
   );
 
   r.get(
@@ -94,7 +110,7 @@ export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
     async (req, reply) => {
       // The status is decided before the verb stores the idempotent response.
       reply.code((await existingMonitor(req.ctx, req.body)) ? 200 : 201);
-      return registerMonitor(req.ctx, sealer, req.body);
+      return registerMonitor(req.ctx, sealer, req.body, cache);
     },
   );
 
@@ -232,6 +248,6 @@ export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
         response: { 200: WalletPolicy, ...standardErrors },
       },
     },
-    async (req) => putPolicy(req.ctx, req.body),
+    async (req) => putPolicy(req.ctx, req.body, cache.policies),
   );
 };

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
 import { computeWalletScreen } from './screen-wallet.js';
+import type { WalletIndexes } from './indexes.js';
 
 /** One address screened for another module (Travel Rule): the full screening, summarised, nothing written. */
 export interface AddressScreening {
@@ -37,9 +38,10 @@ export async function screenAddressFor(
   ctx: Pick<RequestContext, 'db' | 'accountId' | 'environment'>,
   sealer: Sealer,
   input: { address: string; chain?: string; hops?: number },
+  indexes: WalletIndexes,
 ): Promise<AddressScreening> {
   try {
-    const r = await computeWalletScreen(ctx, sealer, input);
+    const r = await computeWalletScreen(ctx, sealer, input, indexes);
     return {
       address: input.address,
       valid: true,

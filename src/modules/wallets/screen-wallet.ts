@@ -17,8 +17,7 @@ import {
   type WalletScreenResult,
 } from '../../engines/wallets/index.js';
 import { listValueIndex, normalizeListValue } from '../lists/index.js';
-import { walletIndexesFor } from './indexes.js';
-import { policyForScreening } from './policy.js';
+import type { WalletIndexes } from './indexes.js';
 import { blockedWalletEntries, toScreening, walletScreenings, type ScreeningRow } from './repository.js';
 import { WALLET_SCREENED } from './events.js';
 import type { ScreenWalletBody, WalletScreening } from './schemas.js';
@@ -66,13 +65,13 @@ export async function computeWalletScreen(
   ctx: Pick<RequestContext, 'db' | 'accountId' | 'environment'>,
   sealer: Sealer,
   input: { address: string; chain?: string; hops?: number },
+  cache: WalletIndexes,
 ): Promise<WalletScreenResult> {
   const parsed = parseRequestAddress(input.address, input.chain);
-  const cache = walletIndexesFor(ctx.db);
   const [lists, tenant, policy, blocked] = await Promise.all([
     cache.listIndexes(ctx.environment),
     cache.tenant(ctx),
-    policyForScreening(ctx.db, ctx),
+    cache.policies.get(ctx.db, ctx),
     blockListIndex(ctx.db, sealer, ctx, input.address, parsed),
   ]);
   return screenWallet(
@@ -148,8 +147,13 @@ export async function insertScreening(
  * screening, one usage record, the audit row and a wallet.screened event. An idempotent replay
  * returns the stored response and is not billed twice.
  */
-export async function screenWalletVerb(ctx: RequestContext, sealer: Sealer, body: ScreenWalletBody): Promise<WalletScreening> {
-  const result = await computeWalletScreen(ctx, sealer, body);
+export async function screenWalletVerb(
+  ctx: RequestContext,
+  sealer: Sealer,
+  body: ScreenWalletBody,
+  indexes: WalletIndexes,
+): Promise<WalletScreening> {
+  const result = await computeWalletScreen(ctx, sealer, body, indexes);
   return withTransaction(ctx, async (tx) => {
     const row = await insertScreening(tx, ctx, result, {
       subjectReference: body.subject_reference ?? null,
