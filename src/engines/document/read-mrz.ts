@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { GrayImage } from './image-ops.js';
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
-import { lineCutVariants, normaliseOcrLines, type Correction } from './mrz-correct.js';
+import { lineCutVariants, normaliseOcrLines, type CharEvidence, type Correction } from './mrz-correct.js';
 import type { MrzOcr, OcrLine } from './mrz-ocr.js';
 import type { ParsedMrz } from './mrz-parse.js';
 import { alignEvidence, correctReading, voteLines, type FieldConfidence, type FieldName, type MrzEngine } from './mrz-vote.js';
@@ -19,6 +19,8 @@ export interface MrzReading {
   flipped: boolean;
   enhanced: boolean;
   ocrConfidence: number;
+  /** Per-character OCR evidence aligned to `lines` (null where the OCR's own line does not hold that character). */
+  evidence: (CharEvidence | null)[][];
   rawText: string;
   /** Tesseract lines with glyph boxes (for the print-consistency check); the PP-OCR reading has none. */
   ocrLines: OcrLine[];
@@ -96,6 +98,7 @@ export async function readMrz(
     const lead = set[vote.lead] as MrzReading;
     // Geometry, glyph boxes and crop come from a tesseract reading of the band when there is one.
     const geometry = set.find((r) => r.engine === 'tesseract' && r.flipped === lead.flipped) ?? lead;
+    const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed);
     const best: MrzReading = {
       ...geometry,
       parsed: vote.parsed,
@@ -113,7 +116,7 @@ export async function readMrz(
       failureAgreement: Math.max(0, Math.min(...vote.lineSupport) - 1),
       failureCrossEngine: engines.every((e) => vote.confirmedBy.includes(e)),
       engines,
-      fieldConfidence: vote.fieldConfidence,
+      fieldConfidence,
       ambiguous: vote.ambiguous,
       confirmedBy: vote.confirmedBy,
     };
@@ -245,11 +248,73 @@ async function readBand(
     flipped,
     enhanced: pass.enhanced,
     ocrConfidence: confidence,
+    evidence: alignEvidence(parsed?.lines ?? lines, evidence),
     rawText: text,
     ocrLines,
     crop,
     score: scoreOf(parsed, confidence),
   };
+}
+
+/**
+ * PP-OCR probability (0-100) under which a name letter is not taken as read, and the higher one for the
+ * OCR-B look-alikes H/M/N/W read as one another. Names carry no check digit, and both engines can misread a
+ * letter the same way (SPECIMEN read as SPECIHEN by both): a letter the network itself was unsure of, in
+ * every PP-OCR reading of the name, leaves the name to a reviewer. Tuned on the even half of set B only
+ * (bench/document-mrz-real.ts, MRZ_LINES_PART=even); the odd half is held out.
+ */
+export const NAME_LETTER_MIN_CONFIDENCE = 90;
+export const NAME_LOOKALIKE_MIN_CONFIDENCE = 97;
+const LOOKALIKES = 'HMNW';
+
+/**
+ * The vote's per-field confidence with surname/givenNames lowered to `low` where the PP-OCR evidence puts
+ * the reported name in doubt (see nameDoubts).
+ */
+export function withNameDoubts(fc: FieldConfidence[], set: MrzReading[], parsed: ParsedMrz): FieldConfidence[] {
+  const doubts = nameDoubts(set, parsed);
+  if (doubts.length === 0) return fc;
+  return fc.map((f) => (doubts.includes(f.field) && f.level !== 'low' ? { ...f, level: 'low' } : f));
+}
+
+/**
+ * Names in doubt: (a) a letter that every PP-OCR reading of the reported names line was unsure of (below
+ * NAME_LETTER_MIN_CONFIDENCE, or below NAME_LOOKALIKE_MIN_CONFIDENCE when its runner-up is a look-alike);
+ * (b) PP-OCR read the MRZ but none of its readings read the reported names line, and one read the name
+ * differently (the name rests on tesseract alone against the other engine).
+ */
+export function nameDoubts(set: MrzReading[], parsed: ParsedMrz): FieldName[] {
+  const lineIdx = parsed.format === 'TD1' ? 2 : 0;
+  const start = parsed.format === 'TD1' ? 0 : 5;
+  const line = parsed.lines[lineIdx] ?? '';
+  // PP-OCR reads the chevron as K now and then (mrz-vote.ts takes tesseract's filler there).
+  const sameLine = (l: string | undefined): boolean =>
+    l !== undefined &&
+    l.length === line.length &&
+    l.split('').every((ch, c) => ch === line.charAt(c) || (ch === 'K' && line.charAt(c) === '<'));
+  const pp = set.filter((r) => r.engine === 'ppocr' && r.parsed?.format === parsed.format);
+  const witnesses = pp.filter((r) => sameLine(r.lines[lineIdx]));
+  const out = new Set<FieldName>();
+  if (witnesses.length === 0) {
+    for (const f of ['surname', 'givenNames'] as const)
+      if (pp.some((r) => r.parsed?.fields.documentType !== 'other' && r.parsed?.fields[f] !== parsed.fields[f])) out.add(f);
+    return [...out];
+  }
+  const split = line.indexOf('<<', start);
+  for (let c = start; c < line.length; c++) {
+    const ch = line.charAt(c);
+    if (!/[A-Z]/.test(ch)) continue;
+    let best: number | null = null;
+    for (const w of witnesses) {
+      const e = w.evidence[lineIdx]?.[c];
+      if (!e) continue;
+      const lookalike = LOOKALIKES.includes(ch) && e.alt !== undefined && LOOKALIKES.includes(e.alt);
+      // A look-alike runner-up counts as if the network were less sure by the difference of the thresholds.
+      best = Math.max(best ?? 0, e.confidence - (lookalike ? NAME_LOOKALIKE_MIN_CONFIDENCE - NAME_LETTER_MIN_CONFIDENCE : 0));
+    }
+    if (best !== null && best < NAME_LETTER_MIN_CONFIDENCE) out.add(split < 0 || c < split ? 'surname' : 'givenNames');
+  }
+  return [...out];
 }
 
 function twoTd1Lines(text: string): boolean {
