@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { DEFAULT_JOURNEYS } from '../../src/modules/journeys/defaults.js';
+import { completeSessionChecks } from '../../src/modules/verifications/complete.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));
@@ -79,6 +80,52 @@ describe('POST /v1/journeys', () => {
     }
     const bad = await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, key: 'Bad Key' } });
     assert.equal(bad.json().error.field, 'key');
+  });
+});
+
+describe('journey rules (CEL)', () => {
+  test('a bad expression is 400 naming definition.rules[i].expression with the position; nothing is stored', async () => {
+    const owner = await t.tenant();
+    const rules = [
+      { key: 'fine', expression: 'risk.score >= 0', outcome: 'refer' },
+      { key: 'broken', expression: 'subject.country == ', outcome: 'decline' },
+    ];
+    const res = await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, definition: { ...definition, rules } } });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error.field, 'definition.rules[1].expression');
+    assert.match(res.json().error.message, /line 1, column \d+/);
+    const unknownOutcome = { ...definition, rules: [{ key: 'x', expression: 'true', outcome: 'approve' }] };
+    const bad = await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: { ...body, definition: unknownOutcome } });
+    assert.equal(bad.json().error.field, 'definition.rules[0].outcome');
+    const list = (await t.call('GET', '/v1/journeys?key=screen_light', { key: owner.sandboxKey })).json();
+    assert.equal(list.data.length, 0);
+  });
+
+  test("the session's decision runs the pinned version's rules over its checks and subject", async () => {
+    const owner = await t.tenant();
+    const rules = [
+      { key: 'high_risk_country', expression: 'subject.country == "KP" && checks.sanctions_pep == "no_match"', outcome: 'decline' },
+    ];
+    const saved = await t.call('POST', '/v1/journeys', {
+      key: owner.sandboxKey,
+      body: { ...body, key: 'screen_ruled', definition: { ...definition, rules } },
+    });
+    assert.equal(saved.statusCode, 201, saved.body);
+    assert.deepEqual(saved.json().versions[0].definition.rules, rules);
+    const decisionFor = async (country: string) => {
+      const s = await t.call('POST', '/v1/verifications', {
+        key: owner.sandboxKey,
+        body: { journey: 'screen_ruled', subject: { type: 'individual', reference: `cust_${country}`, country } },
+      });
+      assert.equal(s.statusCode, 201, s.body);
+      assert.equal((await t.call('POST', '/capture/v1/submit', { key: s.json().session_token })).statusCode, 202);
+      await completeSessionChecks(t.db, owner.ctx(), s.json().id, [{ type: 'sanctions_pep', status: 'no_match' }]);
+      return (await t.call('GET', `/v1/verifications/${s.json().id}/decision`, { key: owner.sandboxKey })).json();
+    };
+    const kp = await decisionFor('KP');
+    assert.equal(kp.decision, 'declined', JSON.stringify(kp));
+    assert.deepEqual(kp.reason_codes, ['journey_rule_high_risk_country']);
+    assert.equal((await decisionFor('FR')).decision, 'approved');
   });
 });
 

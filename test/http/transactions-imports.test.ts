@@ -150,6 +150,35 @@ describe('POST /v1/transactions/imports and POST /v1/rules/backtest', () => {
     assert.equal(repeat.hits, 10);
     assert.deepEqual(r.statuses, { approved: 8, review: 4, block_and_review: 0, declined: 0 });
     assert.equal(r.positives, 4);
+    // Amounts and aggregates are all in the stored rows: nothing was defaulted.
+    assert.deepEqual([r.context_defaulted, r.context_note], [[], null]);
+  });
+
+  test('a backtest reports the context fields it had to default (current KYC band, wallet screening…)', async () => {
+    const o = await t.tenant();
+    assert.equal((await call(o, 'POST', '/v1/transactions/imports', importBody([1, 2, 3].map((i) => row(i))))).statusCode, 201);
+    const draft = (await call(o, 'GET', '/v1/rules/draft')).json();
+    for (const r of draft.rules) await t.call('PATCH', `/v1/rules/${r.id}`, { key: o.sandboxKey, body: { status: 'disabled' } });
+    for (const body of [
+      { key: 'large', name: 'Large', expression: 'tx.amount >= 200.0 && counterparty.country != "FR"', score: 40, severity: 'high' },
+      { key: 'high_band', name: 'High band', expression: 'subject.risk_band == "high" && tx.amount > 1.0', score: 40, severity: 'high' },
+      { key: 'bad_wallet', name: 'Wallet', expression: 'wallet.sanctioned || lists.counterparty_blocked', score: 90, severity: 'high' },
+    ])
+      assert.equal((await call(o, 'POST', '/v1/rules', body)).statusCode, 201);
+    const b = await call(o, 'POST', '/v1/rules/backtest', { from: '2025-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' });
+    await drain();
+    const r = (await call(o, 'GET', `/v1/rules/backtests/${b.json().id}`)).json().result;
+    assert.equal(r.evaluated, 3);
+    assert.deepEqual(r.context_defaulted, ['lists.counterparty_blocked', 'subject.risk_band', 'wallet.sanctioned']);
+    const perRule = Object.fromEntries(r.rules.map((x: { key: string; context_defaulted: string[] }) => [x.key, x.context_defaulted]));
+    assert.deepEqual(perRule, {
+      large: [],
+      high_band: ['subject.risk_band'],
+      bad_wallet: ['lists.counterparty_blocked', 'wallet.sanctioned'],
+    });
+    assert.match(r.context_note, /subject\.risk_band/);
+    assert.match(r.context_note, /\(high_band, bad_wallet\)|\(bad_wallet, high_band\)/);
+    assert.doesNotMatch(r.context_note, /large/);
   });
 
   test(

@@ -2,8 +2,6 @@ import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
 import type { ValidationError } from './aggregates.js';
 import type { RuleEnvironment } from './context.js';
 
-const ROOTS = new Set(['tx', 'subject', 'counterparty', 'wallet', 'lists', 'agg']);
-
 export interface CompiledExpression {
   source: string;
   run: ParseResult;
@@ -35,21 +33,21 @@ function children(n: ASTNode): ASTNode[] {
 }
 
 /** The dotted path of a member chain rooted at a context variable, or null. */
-function chainPath(n: ASTNode): string[] | null {
-  if (n.op === 'id') return ROOTS.has(n.args) ? [n.args] : null;
+function chainPath(n: ASTNode, roots: ReadonlySet<string>): string[] | null {
+  if (n.op === 'id') return roots.has(n.args) ? [n.args] : null;
   if (n.op === '.') {
-    const base = chainPath(n.args[0]);
+    const base = chainPath(n.args[0], roots);
     return base ? [...base, n.args[1]] : null;
   }
   return null;
 }
 
 /** Walks the AST: collects read paths and flags agg references that are not declared aggregates. */
-function inspect(ast: ASTNode, declared: ReadonlySet<string>, source: string, field: string) {
+function inspect(ast: ASTNode, declared: ReadonlySet<string>, roots: ReadonlySet<string>, source: string, field: string) {
   const paths = new Set<string>();
   const errors: ValidationError[] = [];
   const walk = (n: ASTNode, parentIsSelect: boolean) => {
-    const p = n.op === '.' || n.op === 'id' ? chainPath(n) : null;
+    const p = n.op === '.' || n.op === 'id' ? chainPath(n, roots) : null;
     if (p && !parentIsSelect) {
       if (p[0] === 'agg') {
         if (p.length < 2) {
@@ -88,7 +86,7 @@ export function compileExpression(re: RuleEnvironment, source: string, field = '
     return { ok: false, errors: [celError(e, source, field, 'syntax_error')] };
   }
   const declared = new Set(re.aggregates.map((a) => a.key));
-  const { paths, errors } = inspect(run.ast, declared, source, field);
+  const { paths, errors } = inspect(run.ast, declared, re.roots, source, field);
   if (errors.length) return { ok: false, errors };
   const checked = run.check();
   if (!checked.valid) return { ok: false, errors: [celError(checked.error, source, field, 'type_error')] };
@@ -118,4 +116,18 @@ function celError(e: unknown, source: string, field: string, fallback: string): 
   };
   if (err.range) out.position = position(source, err.range.start, err.range.end);
   return out;
+}
+
+export type RunResult = { ok: true; value: boolean } | { ok: false; error: { code: string; message: string } };
+
+/** Runs a compiled expression over a CEL context; a throw or a non-bool is an error, never a value. */
+export function runExpression(expression: CompiledExpression, cel: Record<string, object>): RunResult {
+  try {
+    const v: unknown = expression.run(cel);
+    if (typeof v !== 'boolean') return { ok: false, error: { code: 'not_boolean', message: `expression returned ${typeof v}, not bool` } };
+    return { ok: true, value: v };
+  } catch (e) {
+    const err = e as { code?: string; summary?: string; message?: string };
+    return { ok: false, error: { code: err.code ?? 'evaluation_error', message: err.summary ?? err.message ?? String(e) } };
+  }
 }

@@ -123,6 +123,8 @@ export interface RuleEnvironment {
   env: Environment;
   classes: Record<string, new (o: Plain) => object>;
   aggregates: readonly AggregateDecl[];
+  /** The root variables expressions may read (compile() collects paths under these). */
+  roots: ReadonlySet<string>;
 }
 
 export function buildEnvironment(aggregates: readonly AggregateDecl[]): RuleEnvironment {
@@ -147,7 +149,7 @@ export function buildEnvironment(aggregates: readonly AggregateDecl[]): RuleEnvi
   register('Aggregates', Object.fromEntries(aggregates.map((a) => [a.key, aggregateCelType(a)])));
   for (const [v, t] of Object.entries(CONTEXT_VARIABLES)) env.registerVariable(v, t);
   env.registerVariable('agg', 'Aggregates');
-  return { env, classes, aggregates };
+  return { env, classes, aggregates, roots: new Set([...Object.keys(CONTEXT_VARIABLES), 'agg']) };
 }
 
 function defaultFor(t: FieldType): unknown {

@@ -1,4 +1,5 @@
 import { type RootVariable, type RuleContextInput, normalizeContext, toCelContext } from './context.js';
+import { runExpression } from './compile.js';
 import type { CompiledRuleSet, Decision, ForcedOutcome, Thresholds } from './ruleset.js';
 
 export type RuleOutcomeKind = 'hit' | 'no_hit' | 'shadow_hit' | 'snoozed' | 'error';
@@ -71,21 +72,12 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
       });
       continue;
     }
-    let hit: boolean;
-    try {
-      const v: unknown = expression.run(cel);
-      if (typeof v !== 'boolean') throw Object.assign(new Error(`expression returned ${typeof v}, not bool`), { code: 'not_boolean' });
-      hit = v;
-    } catch (e) {
-      const err = e as { code?: string; summary?: string; message?: string };
-      outcomes.push({
-        ...base,
-        outcome: 'error',
-        score: 0,
-        error: { code: err.code ?? 'evaluation_error', message: err.summary ?? err.message ?? String(e) },
-      });
+    const run = runExpression(expression, cel);
+    if (!run.ok) {
+      outcomes.push({ ...base, outcome: 'error', score: 0, error: run.error });
       continue;
     }
+    const hit = run.value;
     if (opts.snoozed?.has(rule.id)) {
       outcomes.push({ ...base, outcome: 'snoozed', score: 0, would_hit: hit });
     } else if (rule.status === 'test') {

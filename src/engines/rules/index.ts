@@ -32,7 +32,14 @@ export { type AggregateValue, planAggregate } from './aggregate-plan.js';
 export { computeAggregate, computeAggregates } from './aggregate-compute.js';
 export { SlidingAggregates } from './sliding-window.js';
 export { CONTEXT_TYPES, CONTEXT_VARIABLES, type RuleContextInput, buildEnvironment } from './context.js';
-export { compileExpression, type CompiledExpression } from './compile.js';
+export { compileExpression, runExpression, type CompiledExpression } from './compile.js';
+export {
+  type JourneyRule,
+  type JourneyRuleInput,
+  type JourneyRuleResult,
+  compileJourneyRules,
+  evaluateJourneyRules,
+} from './journey-rules.js';
 export {
   type Rule,
   type RuleSet,

@@ -114,3 +114,62 @@ test('definition validation names the field', () => {
   bad({ ...kyc, risk_scoring: { ...kyc.risk_scoring, high_from: 10 } }, 'definition.risk_scoring.high_from');
   assert.equal(validateDefinition(kyc).checks[1]!.settings?.threshold, 0.5);
 });
+
+const withRules = (rules: JourneyDefinition['rules']) => validateDefinition({ ...DEFAULT_JOURNEYS[0]!.definition, rules });
+
+test('journey rules: a match declines or refers with journey_rule_<key>; no match leaves the decision alone', () => {
+  const def = withRules([
+    { key: 'embargoed', expression: 'subject.country in ["KP", "IR"]', outcome: 'decline' },
+    { key: 'doc_review_medium', expression: 'checks.document == "needs_review" && risk.band != "low"', outcome: 'refer' },
+  ]);
+  assert.deepEqual(decide(def, clean, { subject: { country: 'FR' } }).decision, 'approved');
+  const kp = decide(def, clean, { subject: { country: 'KP' } });
+  assert.equal(kp.decision, 'declined');
+  assert.deepEqual(kp.reason_codes, ['journey_rule_embargoed']);
+  // document needs_review alone scores 30 (medium) and refers by status; the rule adds its reason.
+  const review = decide(def, withStatus('document', 'needs_review'), { subject: { country: 'FR' } });
+  assert.equal(review.decision, 'referred');
+  assert.ok(review.reason_codes.includes('journey_rule_doc_review_medium'), review.reason_codes.join());
+  const refers = decide(withRules([{ key: 'vip', expression: 'subject.reference.startsWith("vip_")', outcome: 'refer' }]), clean, {
+    subject: { reference: 'vip_1' },
+  });
+  assert.equal(refers.decision, 'referred');
+  assert.deepEqual(refers.reason_codes, ['journey_rule_vip']);
+});
+
+test('journey rules: a rule that errors at the decision refers (never approves) and its reason names the error', () => {
+  const def = withRules([{ key: 'numeric_ref', expression: 'int(subject.reference) > 5', outcome: 'decline' }]);
+  const r = decide(def, clean, { subject: { reference: 'cust_abc' } });
+  assert.equal(r.decision, 'referred');
+  assert.deepEqual(r.reason_codes, ['journey_rule_numeric_ref_error_int_conversion_error']);
+  assert.equal(decide(def, clean, { subject: { reference: '9' } }).decision, 'declined');
+});
+
+test('journey rules: expressions are compiled when the definition is saved; the 400 names the rule and the position', () => {
+  const cases: [string, string, RegExp][] = [
+    ['risk.score > 1 &&', 'definition.rules[1].expression', /syntax_error.*line 1, column 18/],
+    ['checks.face_search == "passed"', 'definition.rules[1].expression', /No such key: face_search.*column 8/],
+    ['checks.document == 1', 'definition.rules[1].expression', /no such overload/],
+    ['risk.score', 'definition.rules[1].expression', /must be bool/],
+    ['tx.amount > 1.0', 'definition.rules[1].expression', /tx/],
+  ];
+  for (const [expression, field, message] of cases) {
+    assert.throws(
+      () =>
+        withRules([
+          { key: 'ok', expression: 'true', outcome: 'refer' },
+          { key: 'bad', expression, outcome: 'refer' },
+        ]),
+      (e: { field?: string; message: string }) => e.field === field && message.test(e.message),
+      expression,
+    );
+  }
+  assert.throws(
+    () =>
+      withRules([
+        { key: 'same', expression: 'true', outcome: 'refer' },
+        { key: 'same', expression: 'false', outcome: 'refer' },
+      ]),
+    (e: { field?: string }) => e.field === 'definition.rules[1].key',
+  );
+});

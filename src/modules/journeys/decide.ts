@@ -1,6 +1,7 @@
 import { JOURNEY_CHECK_TYPES, statusesOf, type JourneyCheckType } from '../checks/index.js';
 import type { OutcomeStatus } from '../checks/index.js';
 import type { JourneyDefinition } from './definition.js';
+import { compileJourneyRules, evaluateJourneyRules, type CompiledExpression, type JourneyRule } from '../../engines/rules/index.js';
 
 export type Decision = 'approved' | 'declined' | 'referred';
 export type RiskBand = 'low' | 'medium' | 'high';
@@ -33,7 +34,51 @@ export const REASON_CODES: readonly string[] = [
   'risk_band_high',
   'manual_approved',
   'manual_declined',
+  'journey_rule_<key>',
+  'journey_rule_<key>_error_<code>',
 ];
+
+/** What the decision step knows of the subject (the session's creation data) for journey rules. */
+export interface DecisionFacts {
+  subject?: { type?: string | null; reference?: string | null; country?: string | null };
+}
+
+// Journey versions are immutable, so a rule's compiled form is cached by its source (bounded).
+const compiledRules = new Map<string, CompiledExpression | { error: { code: string; message: string } }>();
+
+function compiled(r: JourneyRule) {
+  let c = compiledRules.get(r.expression);
+  if (!c) {
+    const out = compileJourneyRules(JOURNEY_CHECK_TYPES, [r]);
+    c = out.ok ? out.expressions[0]! : { error: { code: out.errors[0]!.code, message: out.errors[0]!.message } };
+    if (compiledRules.size >= 500) compiledRules.clear();
+    compiledRules.set(r.expression, c);
+  }
+  return c;
+}
+
+/** `journey_rule_<key>` for a match; `journey_rule_<key>_error_<code>` (refer) for a rule that cannot be run. */
+function journeyRuleReasons(
+  rules: readonly JourneyRule[],
+  checks: Record<string, string>,
+  risk: { score: number; band: string },
+  facts: DecisionFacts,
+): { declines: string[]; refers: string[] } {
+  const declines: string[] = [];
+  const refers: string[] = [];
+  const errorReason = (key: string, code: string) => `journey_rule_${key}_error_${code.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
+  for (const r of rules) {
+    const c = compiled(r);
+    if ('error' in c) {
+      refers.push(errorReason(r.key, c.error.code));
+      continue;
+    }
+    const [res] = evaluateJourneyRules(JOURNEY_CHECK_TYPES, [r], [c], { checks, risk, subject: facts.subject ?? {} });
+    if ('error' in res!) refers.push(errorReason(r.key, res.error.code));
+    else if (res!.matched) (r.outcome === 'decline' ? declines : refers).push(`journey_rule_${r.key}`);
+  }
+  return { declines, refers };
+}
 
 const BAND_RANK: Record<RiskBand, number> = { low: 0, medium: 1, high: 2 };
 
@@ -46,9 +91,9 @@ export function bandOf(score: number, scoring: JourneyDefinition['risk_scoring']
 /**
  * The journey's decision over finished check outcomes: risk points add up (capped at 100) to a band;
  * any decline rule (or the decline band) declines; otherwise any refer rule (or the refer band)
- * refers; otherwise approved. Pure: the sandbox, the check pipeline and tests all call this.
+ * refers; then the journey's CEL rules (a match refers or declines, an error refers); otherwise approved. Pure: the sandbox, the check pipeline and tests all call this.
  */
-export function decide(def: JourneyDefinition, outcomes: CheckOutcome[]): DecisionResult {
+export function decide(def: JourneyDefinition, outcomes: CheckOutcome[], facts: DecisionFacts = {}): DecisionResult {
   const byType = new Map(outcomes.map((o) => [o.type, o.status]));
   for (const c of def.checks) {
     if (c.type === 'risk_score') continue;
@@ -71,6 +116,12 @@ export function decide(def: JourneyDefinition, outcomes: CheckOutcome[]): Decisi
   const bandRefers = atBand(def.decision_rules.refer_at_band);
   if (bandDeclines) declines.push(`risk_band_${band}`);
   else if (bandRefers) refers.push(`risk_band_${band}`);
+  if (def.rules?.length) {
+    const checks = Object.fromEntries(def.checks.filter((c) => c.type !== 'risk_score').map((c) => [c.type, byType.get(c.type)!]));
+    const fromRules = journeyRuleReasons(def.rules, checks, { score, band }, facts);
+    declines.push(...fromRules.declines);
+    refers.push(...fromRules.refers);
+  }
 
   const decision: Decision = declines.length > 0 ? 'declined' : refers.length > 0 ? 'referred' : 'approved';
   const reason_codes = [...new Set(decision === 'declined' ? [...declines, ...refers] : decision === 'referred' ? refers : [])];

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { invalid } from '../../platform/errors.js';
+import { compileJourneyRules } from '../../engines/rules/index.js';
 import { JOURNEY_CHECK_TYPES, journeySettingsOf, statusesOf, type JourneyCheckType } from '../checks/index.js';
 import { SCREENING_STATUSES, VERIFYING_STATUSES, type OutcomeStatus } from '../checks/index.js';
 
@@ -57,6 +58,34 @@ export const JourneyDefinition = Type.Object(
       maximum: 7 * 86_400,
       description: 'How long a session waits for the subject (5 minutes to 7 days).',
     }),
+    rules: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            key: Type.String({
+              minLength: 1,
+              maxLength: 48,
+              pattern: '^[a-z][a-z0-9_]*$',
+              description: 'Unique in the journey; the reason code is journey_rule_<key>.',
+            }),
+            expression: Type.String({
+              minLength: 1,
+              maxLength: 4000,
+              description:
+                'A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check), risk.score (int), risk.band (low|medium|high) and subject.type / subject.reference / subject.country.',
+            }),
+            outcome: Type.Union([Type.Literal('refer'), Type.Literal('decline')], { description: 'What a match does to the decision.' }),
+            description: Type.Optional(Type.String({ maxLength: 500 })),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: 50,
+          description:
+            'Journey rules evaluated at the decision after the status and band rules: a match refers or declines with reason journey_rule_<key>; a rule that errors refers with reason journey_rule_<key>_error (never approves). Expressions are compiled when the journey is saved.',
+        },
+      ),
+    ),
     enrol_on_approval: Type.Optional(
       Type.Object(
         {
@@ -121,5 +150,16 @@ export function validateDefinition(def: JourneyDefinition, base = 'definition'):
   def.risk_scoring.signals.forEach((s, i) => known(s.check, s.status, `${base}.risk_scoring.signals[${i}]`));
   if (def.risk_scoring.high_from <= def.risk_scoring.medium_from)
     throw invalid(`${base}.risk_scoring.high_from`, 'high_from must be above medium_from.');
+  const keys = new Set<string>();
+  (def.rules ?? []).forEach((r, i) => {
+    if (keys.has(r.key)) throw invalid(`${base}.rules[${i}].key`, `Another journey rule already has the key ${r.key}.`);
+    keys.add(r.key);
+  });
+  const compiled = compileJourneyRules(JOURNEY_CHECK_TYPES, def.rules ?? [], `${base}.rules`);
+  if (!compiled.ok) {
+    const e = compiled.errors[0]!;
+    const at = e.position ? ` (line ${e.position.line}, column ${e.position.column}, offset ${e.position.offset})` : '';
+    throw invalid(e.field, `${e.code}: ${e.message}${at}`);
+  }
   return { ...def, checks };
 }

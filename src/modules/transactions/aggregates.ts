@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
 import { addDecimal, computeAggregate, type AggregateValue, type CompiledRuleSet, type TxRow } from '../../engines/rules/index.js';
-import { transactionRows } from './repository.js';
+import { transactionRows, type AggregateRead } from './repository.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 type Plan = CompiledRuleSet['aggregates'][number];
@@ -29,7 +29,8 @@ export function usesRollup(p: Plan): boolean {
  * The values of the aggregates the rules read, for the transaction about to be stored (it is not in
  * the table yet, and computeAggregate also excludes its id): window (t − w, t]. Rollup aggregates add
  * the whole days strictly inside the window from transaction_daily to the raw rows of the two partial
- * days; the others scan the raw rows of their group within the window.
+ * days; the others scan the raw rows of their group within the window. Every read (raw groups, partial
+ * days, rollup sums) is planned first and sent as one statement.
  */
 export async function computeTransactionAggregates(
   db: Queryable,
@@ -38,7 +39,16 @@ export async function computeTransactionAggregates(
   tx: TxRow,
 ): Promise<Record<string, AggregateValue>> {
   const out: Record<string, AggregateValue> = {};
+  const reads: AggregateRead[] = [];
+  const readIndex = new Map<string, number>();
+  const need = (r: AggregateRead) => {
+    const k = JSON.stringify(r);
+    let i = readIndex.get(k);
+    if (i === undefined) readIndex.set(k, (i = reads.push(r) - 1));
+    return i;
+  };
   const raw = new Map<string, { dims: Record<string, string>; windowMs: number; plans: Plan[] }>();
+  const rollups: { p: Plan; partial: number; days: number | null }[] = [];
   for (const p of plans) {
     const dims: Record<string, string> = {};
     let complete = true;
@@ -52,7 +62,28 @@ export async function computeTransactionAggregates(
       continue;
     }
     if (usesRollup(p)) {
-      out[p.key] = await viaRollup(db, t, p, tx);
+      const lo = tx.occurred_at - p.windowMs;
+      const firstFull = Math.floor(lo / DAY_MS) * DAY_MS + DAY_MS; // first midnight strictly after lo
+      const today = Math.floor(tx.occurred_at / DAY_MS) * DAY_MS;
+      const partial = need({
+        kind: 'history',
+        dims: { subject: tx.subject },
+        fromMs: lo,
+        toMs: tx.occurred_at,
+        gap: { from: firstFull, to: today },
+      });
+      const days =
+        firstFull >= today
+          ? null
+          : need({
+              kind: 'rollup',
+              subject: tx.subject,
+              fromDay: dayString(firstFull),
+              toDay: dayString(today),
+              direction: p.decl.direction ?? 'any',
+              currency: p.decl.fn === 'sum' ? (p.decl.currency ?? tx.currency) : null,
+            });
+      rollups.push({ p, partial, days });
       continue;
     }
     const k = p.dims.join(',');
@@ -61,29 +92,19 @@ export async function computeTransactionAggregates(
     g.plans.push(p);
     raw.set(k, g);
   }
-  for (const g of raw.values()) {
-    const rows = await transactionRows.history(db, t, g.dims, tx.occurred_at - g.windowMs, tx.occurred_at);
-    for (const p of g.plans) out[p.key] = computeAggregate(p, tx, rows);
+  const groups = [...raw.values()].map((g) => ({
+    g,
+    i: need({ kind: 'history', dims: g.dims, fromMs: tx.occurred_at - g.windowMs, toMs: tx.occurred_at }),
+  }));
+  const results = await transactionRows.readMany(db, t, reads);
+  for (const { g, i } of groups) for (const p of g.plans) out[p.key] = computeAggregate(p, tx, results[i] as TxRow[]);
+  for (const { p, partial, days } of rollups) {
+    const rawValue = computeAggregate(p, tx, results[partial] as TxRow[]);
+    if (days === null) out[p.key] = rawValue;
+    else {
+      const r = results[days] as { n: number; total: string };
+      out[p.key] = p.decl.fn === 'count' ? (rawValue as number) + r.n : addDecimal(String(rawValue), r.total);
+    }
   }
   return out;
-}
-
-async function viaRollup(db: Queryable, t: Tenant, p: Plan, tx: TxRow): Promise<AggregateValue> {
-  const lo = tx.occurred_at - p.windowMs;
-  const firstFull = Math.floor(lo / DAY_MS) * DAY_MS + DAY_MS; // first midnight strictly after lo
-  const today = Math.floor(tx.occurred_at / DAY_MS) * DAY_MS;
-  const partial = await transactionRows.history(db, t, { subject: tx.subject }, lo, tx.occurred_at, { from: firstFull, to: today });
-  const rawValue = computeAggregate(p, tx, partial);
-  if (firstFull >= today) return rawValue;
-  const direction = p.decl.direction ?? 'any';
-  const currency = p.decl.fn === 'sum' ? (p.decl.currency ?? tx.currency) : null;
-  const r = await transactionRows.rollup(db, t, {
-    subject: tx.subject,
-    fromDay: dayString(firstFull),
-    toDay: dayString(today),
-    direction,
-    currency,
-  });
-  if (p.decl.fn === 'count') return (rawValue as number) + r.n;
-  return addDecimal(String(rawValue), r.total);
 }

@@ -11,6 +11,7 @@ import {
   compileRuleSet,
   evaluate,
   requiredAggregates,
+  requiredContext,
   SlidingAggregates,
   type RuleSet as EngineRuleSet,
   type Rule as EngineRule,
@@ -20,6 +21,48 @@ import { backtestRows, transactionRows, type BacktestRow } from './repository.js
 import type { Backtest, CreateBacktest } from './schemas.js';
 
 const PAGE = 10_000;
+
+/**
+ * The context a replayed transaction has: what the stored row holds. Everything else (the subject's KYC
+ * decision and risk band today, wallet screening, list membership, balances, metadata) cannot be known as
+ * it was at the time, so it is evaluated at its default and reported in the result.
+ */
+const HISTORICAL_CONTEXT = [
+  'tx.id',
+  'tx.reference',
+  'tx.occurred_at',
+  'tx.hour',
+  'tx.weekday',
+  'tx.amount',
+  'tx.amount_decimal',
+  'tx.currency',
+  'tx.direction',
+  'tx.type',
+  'tx.channel',
+  'tx.country',
+  'tx.account',
+  'tx.wallet',
+  'tx.device',
+  'tx.ip',
+  'subject.reference',
+  'counterparty.reference',
+  'counterparty.country',
+];
+
+/** Context paths read by `paths` that a backtest cannot supply (a whole-object read counts when any part is missing). */
+export function defaultedInBacktest(paths: readonly string[]): string[] {
+  return paths.filter((p) => !HISTORICAL_CONTEXT.some((s) => p === s || p.startsWith(`${s}.`))).sort();
+}
+
+function contextNote(defaulted: readonly string[], rules: { key: string; context_defaulted: string[] }[]): string | null {
+  if (defaulted.length === 0) return null;
+  const affected = rules.filter((r) => r.context_defaulted.length > 0).map((r) => r.key);
+  return (
+    `${defaulted.length} context field(s) cannot be known for historical transactions and were evaluated at their ` +
+    `defaults ('' for text, 0 for numbers, false for flags, empty lists): ${defaulted.join(', ')}. ` +
+    `Rules reading them (${affected.join(', ')}) may hit differently live than in this backtest.`
+  );
+}
 const SAMPLES = 5;
 
 export function toBacktest(b: BacktestRow): Backtest {
@@ -86,6 +129,7 @@ interface RuleStats {
   hits: number;
   errors: number;
   sample_references: string[];
+  context_defaulted: string[];
   true_positives: number;
   false_positives: number;
 }
@@ -129,7 +173,7 @@ export async function runBacktest(db: Db, id: string): Promise<void> {
   const fromMs = Date.parse(b.params.from);
   const toMs = Date.parse(b.params.to);
   const stats = new Map<string, RuleStats>(
-    c.rules.map(({ rule }) => [
+    c.rules.map(({ rule, expression }) => [
       rule.id,
       {
         rule_id: rule.id,
@@ -139,6 +183,7 @@ export async function runBacktest(db: Db, id: string): Promise<void> {
         hits: 0,
         errors: 0,
         sample_references: [],
+        context_defaulted: defaultedInBacktest(expression.paths.filter((p) => !p.startsWith('agg.'))),
         true_positives: 0,
         false_positives: 0,
       },
@@ -189,6 +234,7 @@ export async function runBacktest(db: Db, id: string): Promise<void> {
     after = { ms: last.occurred_at, id: last.id };
   }
   const withLabels = labelled > 0;
+  const contextDefaulted = defaultedInBacktest(requiredContext(c));
   const result = {
     evaluated,
     statuses,
@@ -206,10 +252,13 @@ export async function runBacktest(db: Db, id: string): Promise<void> {
       hits: s.hits,
       errors: s.errors,
       sample_references: s.sample_references,
+      context_defaulted: s.context_defaulted,
       ...(withLabels
         ? { precision: ratio(s.true_positives, s.true_positives + s.false_positives), recall: ratio(s.true_positives, positives) }
         : {}),
     })),
+    context_defaulted: contextDefaulted,
+    context_note: contextNote(contextDefaulted, [...stats.values()]),
     duration_ms: Date.now() - started,
   };
   await backtestRows.setState(db, id, 'succeeded', result);

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
 import { paginate } from '../../platform/pagination.js';
+import { writeOrDefer } from '../../platform/transaction.js';
 import type { RuleSet as EngineRuleSet, TxRow } from '../../engines/rules/index.js';
 import type { TransactionsQuery } from './schemas.js';
 
@@ -110,6 +111,11 @@ function toTxRow(r: HistoryRow): TxRow {
   return row;
 }
 
+/** One read an aggregate needs: raw rows of a group in (fromMs, toMs] (minus a gap), or rollup totals over whole days. */
+export type AggregateRead =
+  | { kind: 'history'; dims: Record<string, string>; fromMs: number; toMs: number; gap?: { from: number; to: number } }
+  | { kind: 'rollup'; subject: string; fromDay: string; toDay: string; direction: 'in' | 'out' | 'any'; currency: string | null };
+
 export const transactionRows = {
   async byReference(db: Queryable, t: Tenant, reference: string): Promise<TransactionRow | null> {
     const rows = await db.query<TransactionRow>(
@@ -166,6 +172,47 @@ export const transactionRows = {
     }
     const rows = await db.query<HistoryRow>(`SELECT ${HISTORY_COLUMNS} FROM transactions WHERE ${where.join(' AND ')}`, params);
     return rows.map(toTxRow);
+  },
+
+  /**
+   * Several history and rollup reads as one statement (UNION ALL, each branch tagged with its index and
+   * using its own index as before): the aggregates of one transaction cost one round trip, not one per read.
+   */
+  async readMany(db: Queryable, t: Tenant, reads: readonly AggregateRead[]): Promise<(TxRow[] | { n: number; total: string })[]> {
+    if (reads.length === 0) return [];
+    const params: unknown[] = [t.accountId, t.environment];
+    const p = (v: unknown) => (params.push(v), `$${params.length}`);
+    const NULLS = `NULL::text AS id, NULL::float8 AS ms, NULL::text AS amount, NULL::text AS currency, NULL::text AS direction,
+      NULL::text AS subject_reference, NULL::text AS type, NULL::text AS channel, NULL::text AS country, NULL::text AS counterparty_key,
+      NULL::text AS account, NULL::text AS wallet, NULL::text AS device, NULL::text AS ip, NULL::text AS balance_after`;
+    const branches = reads.map((r, q) => {
+      if (r.kind === 'rollup')
+        return `SELECT ${q} AS q, ${NULLS}, sum(n)::text AS n, sum(total)::text AS total FROM transaction_daily
+          WHERE account_id = $1 AND environment = $2 AND subject_reference = ${p(r.subject)} AND day >= ${p(r.fromDay)}::date
+            AND day < ${p(r.toDay)}::date${r.direction === 'any' ? '' : ` AND direction = ${p(r.direction)}`}${
+              r.currency === null ? '' : ` AND currency = ${p(r.currency)}`
+            }`;
+      const where = [
+        'account_id = $1',
+        'environment = $2',
+        `occurred_at > ${p(new Date(r.fromMs).toISOString())}::timestamptz`,
+        `occurred_at <= ${p(new Date(r.toMs).toISOString())}::timestamptz`,
+      ];
+      for (const [dim, value] of Object.entries(r.dims)) where.push(`${DIM_COLUMN[dim]} = ${p(value)}`);
+      if (r.gap)
+        where.push(
+          `NOT (occurred_at >= ${p(new Date(r.gap.from).toISOString())}::timestamptz AND occurred_at < ${p(new Date(r.gap.to).toISOString())}::timestamptz)`,
+        );
+      return `SELECT ${q} AS q, ${HISTORY_COLUMNS}, NULL::text AS n, NULL::text AS total FROM transactions WHERE ${where.join(' AND ')}`;
+    });
+    const rows = await db.query<HistoryRow & { q: number; n: string | null; total: string | null }>(branches.join('\nUNION ALL\n'), params);
+    const out: (TxRow[] | { n: number; total: string })[] = reads.map((r) => (r.kind === 'rollup' ? { n: 0, total: '0' } : []));
+    for (const row of rows) {
+      const q = Number(row.q);
+      if (reads[q]!.kind === 'rollup') out[q] = { n: Number(row.n ?? 0), total: row.total ?? '0' };
+      else (out[q] as TxRow[]).push(toTxRow(row));
+    }
+    return out;
   },
 
   /** Rollup totals of a subject over whole days [fromDay, toDay) (YYYY-MM-DD), one direction or both, one currency or all. */
@@ -232,7 +279,9 @@ export const transactionRows = {
     t: Tenant,
     r: { subject: string; occurredAt: Date; direction: string; currency: string; amount: string },
   ) {
-    await tx.query(
+    // Nothing reads the rollup inside the evaluating transaction after this: it goes with the deferred writes.
+    await writeOrDefer(
+      tx,
       `INSERT INTO transaction_daily (account_id, environment, subject_reference, day, direction, currency, n, total)
        VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC')::date, $5, $6, 1, $7::numeric)
        ON CONFLICT (account_id, environment, subject_reference, day, direction, currency)

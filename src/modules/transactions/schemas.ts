@@ -229,8 +229,22 @@ export const Backtest = Type.Object(
             hits: Type.Integer(),
             errors: Type.Integer(),
             sample_references: Type.Array(Type.String()),
+            context_defaulted: Type.Optional(
+              Type.Array(Type.String(), { description: 'Context fields this rule reads that were defaulted in the replay.' }),
+            ),
             precision: Type.Optional(Ratio),
             recall: Type.Optional(Ratio),
+          }),
+        ),
+        context_defaulted: Type.Optional(
+          Type.Array(Type.String(), {
+            description:
+              'Context paths the rules read that cannot be known for historical transactions (subject KYC band, wallet screening, lists, balances, metadata…) and were evaluated at their defaults.',
+          }),
+        ),
+        context_note: Type.Optional(
+          Type.Union([Type.String(), Type.Null()], {
+            description: 'A sentence for analysts naming the defaulted fields and the rules reading them; null when none.',
           }),
         ),
         duration_ms: Type.Integer(),

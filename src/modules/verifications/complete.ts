@@ -59,7 +59,9 @@ export async function completeSessionChecks(
     if (s.status !== 'processing') throw conflict(`The session is ${s.status}; only a processing session can complete its checks.`);
     // The pipeline's check results, fields and media links commit with the decision they lead to.
     if (writeResults) await writeResults(tx);
-    const result = decide(s.definition, outcomes);
+    const result = decide(s.definition, outcomes, {
+      subject: { type: s.subject_type, reference: s.subject_reference, country: s.subject_country },
+    });
     for (const c of result.checks) await sessions.setCheckStatus(tx, ctx, s.id, c.type, c.status, true);
     await sessions.applyTransition(tx, ctx, s.id, 'processing', EVENT_FOR[result.decision]);
     await sessions.recordDecision(tx, ctx, s.id, {

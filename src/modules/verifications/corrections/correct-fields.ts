@@ -90,7 +90,9 @@ export async function correctFields({
         .map((c) => ({ type: c.type, status: c.type === 'sanctions_pep' ? outcome!.status : c.status }) as JourneyOutcome);
       let recommendation: string | null = null;
       try {
-        const d = decide(s.definition, outcomes);
+        const d = decide(s.definition, outcomes, {
+          subject: { type: s.subject_type, reference: s.subject_reference, country: s.subject_country },
+        });
         recommendation = d.decision;
         await correctionRepo.storeRisk(tx, ctx, id, d);
         for (const before of await caseRows.unclosedOfSession(tx, ctx, id)) {

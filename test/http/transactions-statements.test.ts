@@ -1,0 +1,74 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
+import type { Queryable } from '../../src/platform/db.js';
+
+// Counts the SQL statements (each one a round trip on node-postgres) one POST /v1/transactions sends, with
+// the starter typologies active: the cost of the write path is a number a test can hold, not a feeling.
+let t: TestApp;
+let log: string[] | null = null;
+before(async () => {
+  t = await createTestApp();
+  const db = t.db;
+  const query = db.query.bind(db);
+  const transaction = db.transaction.bind(db);
+  const counted = (q: Queryable['query']): Queryable['query'] =>
+    ((sql: string, params?: readonly unknown[]) => {
+      log?.push(sql.replace(/\s+/g, ' ').slice(0, 90));
+      return q(sql, params);
+    }) as Queryable['query'];
+  db.query = counted(query);
+  db.transaction = ((fn: (tx: Queryable) => Promise<unknown>) =>
+    transaction((raw) => {
+      const tx = Object.create(raw) as Queryable & { sendWithCommit?: (sql: string, p: readonly unknown[]) => void };
+      tx.query = counted(raw.query.bind(raw));
+      const send = (raw as { sendWithCommit?: (sql: string, p: readonly unknown[]) => void }).sendWithCommit;
+      if (send)
+        tx.sendWithCommit = (sql, p) => {
+          log?.push(`(with COMMIT) ${sql.replace(/\s+/g, ' ').slice(0, 76)}`);
+          send.call(raw, sql, p);
+        };
+      return fn(tx);
+    })) as typeof db.transaction;
+});
+after(() => t.close());
+
+async function publishStarter(o: Tenant) {
+  const draft = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json();
+  for (const r of draft.rules) await t.call('PATCH', `/v1/rules/${r.id}`, { key: o.sandboxKey, body: { status: 'active' } });
+  const revision = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json().revision;
+  const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:publish']), body: { revision } });
+  assert.equal(pub.statusCode, 201, pub.body);
+}
+
+let seq = 0;
+const body = (subject: string, amount: string) => ({
+  reference: `st_${++seq}`,
+  occurred_at: new Date(Date.now() - 60_000 + seq).toISOString(),
+  amount,
+  currency: 'EUR',
+  direction: seq % 2 ? 'in' : 'out',
+  type: 'transfer',
+  subject: { reference: subject },
+  counterparty: { reference: `cp_${seq}`, name: `Counterparty ${seq}`, bank_country: 'DE' },
+});
+
+test('POST /v1/transactions with the starter typologies active: statements per request', async () => {
+  const o = await t.tenant();
+  await publishStarter(o);
+  for (let i = 0; i < 3; i++)
+    assert.equal((await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: body('cus_st', '900.00') })).statusCode, 201);
+  log = [];
+  const res = await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: body('cus_st', '9500.00') });
+  const statements = log;
+  log = null;
+  assert.equal(res.statusCode, 201, res.body);
+  assert.ok(res.json().rules.length >= 11);
+  console.log(`statements per POST /v1/transactions: ${statements.length}\n  ${statements.join('\n  ')}`);
+  // The aggregate reads (4 raw groups, partial days and rollup sums of the starter set: 7 statements before)
+  // are one statement; the rollup upsert travels with the deferred writes. 46 statements before, 38 after.
+  const aggregateReads = statements.filter((s) => /^SELECT id, \(extract|^SELECT sum\(n\)|^SELECT \d+ AS q/.test(s));
+  assert.equal(aggregateReads.length, 1, aggregateReads.join('\n'));
+  assert.ok(!statements.some((s) => s.startsWith('INSERT INTO transaction_daily')));
+  assert.ok(statements.length <= 38, `${statements.length} statements`);
+});
