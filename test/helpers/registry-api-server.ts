@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 
 const ROOT = new URL('../fixtures/kyb-live/', import.meta.url).pathname;
 export const GLEIF_FIXTURES = `${ROOT}gleif_api/`;
+/** Answers written for the tests (see its README), read only where the recorded set has none. */
+const GLEIF_WRITTEN = `${ROOT}gleif_api_written/`;
 const CH = `${ROOT}companies_house/`;
 
 export interface RegistryApiServer {
@@ -31,6 +33,9 @@ const names = (doc: Json): string[] => {
   return [(e['legalName'] as Json)['name'] as string, ...((e['otherNames'] as Json[]) ?? []).map((n) => n['name'] as string)];
 };
 
+/** A recorded GLEIF answer, else a written one. */
+const answer = (f: string): unknown => read(`${GLEIF_FIXTURES}${f}`) ?? read(`${GLEIF_WRITTEN}${f}`);
+
 function gleif(path: string, query: URLSearchParams): unknown {
   const parts = path.split('/').filter(Boolean); // lei-records[/LEI[/what]]
   if (parts[0] !== 'lei-records') return undefined;
@@ -51,10 +56,10 @@ function gleif(path: string, query: URLSearchParams): unknown {
     return { meta: { goldenCopy: { publishDate: '2025-05-15T00:00:00Z' } }, data: found.slice(0, size).map((r) => r['data']) };
   }
   const [, lei, what] = parts;
-  if (!what) return read(`${GLEIF_FIXTURES}lei_records/single_lei_record_${lei}.json`);
-  if (/-parent-relationship$/.test(what)) return read(`${GLEIF_FIXTURES}relationships/${what}_${lei}.json`);
-  if (/-parent-reporting-exception$/.test(what)) return read(`${GLEIF_FIXTURES}reporting_exceptions/${what}_${lei}.json`);
-  if (/-parent$/.test(what)) return read(`${GLEIF_FIXTURES}lei_records/${what}_${lei}.json`);
+  if (!what) return answer(`lei_records/single_lei_record_${lei}.json`);
+  if (/-parent-relationship$/.test(what)) return answer(`relationships/${what}_${lei}.json`);
+  if (/-parent-reporting-exception$/.test(what)) return answer(`reporting_exceptions/${what}_${lei}.json`);
+  if (/-parent$/.test(what)) return answer(`lei_records/${what}_${lei}.json`);
   return undefined;
 }
 

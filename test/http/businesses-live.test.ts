@@ -39,6 +39,23 @@ test('live adapters are off by default; enabling Companies House without a key s
       return true;
     },
   );
+  const on = loadConfig({
+    ...base,
+    KYB_GLEIF_API_ENABLED: 'true',
+    KYB_COMPANIES_HOUSE_API_ENABLED: 'true',
+    KYB_COMPANIES_HOUSE_API_KEY: KEY,
+  });
+  assert.deepEqual([on.businesses.gleif?.parentDepth, on.businesses.companiesHouse?.pscDepth], [3, 2]);
+  for (const [name, value] of [
+    ['KYB_GLEIF_API_PARENT_DEPTH', '0'],
+    ['KYB_GLEIF_API_PARENT_DEPTH', 'deep'],
+    ['KYB_COMPANIES_HOUSE_API_PSC_DEPTH', '11'],
+  ] as const)
+    assert.throws(
+      () => loadConfig({ ...base, [name]: value }),
+      (e: unknown) => e instanceof ConfigError && e.message.includes(name),
+      `${name}=${value}`,
+    );
   assert.throws(
     () => loadConfig({ ...base, KYB_COMPANIES_HOUSE_API_KEY: 'has a space secret' }),
     (e: unknown) => e instanceof ConfigError && /KYB_COMPANIES_HOUSE_API_KEY/.test(e.message) && !e.message.includes('secret'),
@@ -143,6 +160,14 @@ test('create from Companies House: profile, board officers with their roles and 
   assert.ok(
     u.json().unresolved.some((x: { reason: string }) => x.reason === 'exempt'),
     'the super-secure PSC is unresolved as exempt',
+  );
+  // The corporate PSC (a UK company) was followed one level (KYB_COMPANIES_HOUSE_API_PSC_DEPTH 2): its own owners
+  // are in the graph, 01234567 among them, a cycle the resolver reports and does not loop on.
+  const nodes = b.ownership.nodes.map((n: { id: string }) => n.id);
+  assert.ok(nodes.includes('89101112') && nodes.includes('33333333'), nodes.join(', '));
+  assert.ok(
+    u.json().cycles.some((c: string[]) => c.includes('89101112') && c.includes('01234567')),
+    JSON.stringify(u.json().cycles),
   );
 });
 

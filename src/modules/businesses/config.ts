@@ -11,6 +11,8 @@ export const businessesConfig = section(
     gleifApiUrl: Var.url('KYB_GLEIF_API_URL', ['https:', 'http:']),
     /** Calls a minute to GLEIF's API (GLEIF asks for at most 60). */
     gleifApiPerMinute: Var.int('KYB_GLEIF_API_PER_MINUTE', 60, 1, 6000),
+    /** Direct parents followed upwards when an LEI is fetched (1: the direct parent only; each level one more call pair). */
+    gleifApiParentDepth: Var.int('KYB_GLEIF_API_PARENT_DEPTH', 3, 1, 10),
     /** Ask the Companies House Public Data API in searches and when creating a record not imported. */
     companiesHouseApiEnabled: Var.bool('KYB_COMPANIES_HOUSE_API_ENABLED', false),
     companiesHouseApiUrl: Var.url('KYB_COMPANIES_HOUSE_API_URL', ['https:', 'http:']),
@@ -22,6 +24,8 @@ export const businessesConfig = section(
     }),
     /** Calls a minute to Companies House (it allows 600 per 5 minutes per key). */
     companiesHouseApiPerMinute: Var.int('KYB_COMPANIES_HOUSE_API_PER_MINUTE', 120, 1, 6000),
+    /** Levels of PSCs read when a company is fetched (1: its own PSCs; 2: also those of its UK corporate PSCs; …). */
+    companiesHouseApiPscDepth: Var.int('KYB_COMPANIES_HOUSE_API_PSC_DEPTH', 2, 1, 10),
     /** Time limit of one live lookup (a search's live part, or the fetch at creation), in ms. */
     liveTimeoutMs: Var.int('KYB_LIVE_TIMEOUT_MS', 5000, 100, 60_000),
     /** Let the live adapters reach loopback and private addresses (a registry mirror inside your network; tests). */
@@ -33,13 +37,16 @@ export const businessesConfig = section(
     return {
       timeoutMs: v.liveTimeoutMs,
       allowPrivateNetworks: v.liveAllowPrivateNetworks,
-      gleif: v.gleifApiEnabled ? { baseUrl: v.gleifApiUrl ?? 'https://api.gleif.org/api/v1', perMinute: v.gleifApiPerMinute } : null,
+      gleif: v.gleifApiEnabled
+        ? { baseUrl: v.gleifApiUrl ?? 'https://api.gleif.org/api/v1', perMinute: v.gleifApiPerMinute, parentDepth: v.gleifApiParentDepth }
+        : null,
       companiesHouse:
         v.companiesHouseApiEnabled && v.companiesHouseApiKey
           ? {
               baseUrl: v.companiesHouseApiUrl ?? 'https://api.company-information.service.gov.uk',
               perMinute: v.companiesHouseApiPerMinute,
               apiKey: v.companiesHouseApiKey,
+              pscDepth: v.companiesHouseApiPscDepth,
             }
           : null,
     };

@@ -6,6 +6,7 @@ import { enqueueEvent } from '../../platform/outbox.js';
 import { raiseAlert } from './deps.js';
 import { loadGraph, LOAD_DEPTH } from './graph.js';
 import { businesses } from './repository.js';
+import { registryRecords } from './registry-repository.js';
 import { ownershipHash } from './view.js';
 
 /** Most registry subjects followed downwards from one import's changes. */
@@ -16,11 +17,7 @@ async function affectedRefs(db: Queryable, source: string, refs: string[]): Prom
   const seen = new Set(refs);
   let frontier = refs;
   for (let d = 0; d < LOAD_DEPTH && frontier.length && seen.size < MAX_AFFECTED; d++) {
-    const rows = await db.query<{ subject_ref: string }>(
-      `SELECT DISTINCT subject_ref FROM registry_relationships WHERE source = $1 AND interested_ref = ANY($2::text[])`,
-      [source, frontier],
-    );
-    frontier = rows.map((r) => r.subject_ref).filter((r) => !seen.has(r));
+    frontier = (await registryRecords.subjectsOwnedBy(db, source, frontier)).filter((r) => !seen.has(r));
     frontier.forEach((r) => seen.add(r));
   }
   return [...seen];

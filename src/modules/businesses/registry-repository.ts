@@ -189,6 +189,15 @@ export const registryRecords = {
       [source, subjects],
     );
   },
+  /** The subjects that any of these parties holds an interest in (walking an import's changes downwards). */
+  async subjectsOwnedBy(db: Queryable, source: string, interested: string[]): Promise<string[]> {
+    if (!interested.length) return [];
+    const rows = await db.query<{ subject_ref: string }>(
+      `SELECT DISTINCT subject_ref FROM registry_relationships WHERE source = $1 AND interested_ref = ANY($2::text[])`,
+      [source, interested],
+    );
+    return rows.map((r) => r.subject_ref);
+  },
   async relationshipsByRef(db: Queryable, source: string, refs: string[]): Promise<StoredRecord<RelationshipRecord>[]> {
     if (!refs.length) return [];
     return db.query<StoredRecord<RelationshipRecord>>(

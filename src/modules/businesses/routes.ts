@@ -26,7 +26,8 @@ import { liveRegistries } from './live.js';
 import { Type } from '@sinclair/typebox';
 
 export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const screening = { sealer: deps.sealer, cache: deps.resources.get(SCREENING_INDEX) };
+  // Taken per request: building the app must not start the screening index (a process that never creates a business never loads it).
+  const screening = () => ({ sealer: deps.sealer, cache: deps.resources.get(SCREENING_INDEX) });
   const live = liveRegistries(deps.config.businesses);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Businesses'];
@@ -63,7 +64,7 @@ export const businessesModule: FastifyPluginAsync<ModuleOptions> = async (app, {
       },
     },
     async (req, reply) => {
-      const prepared = await prepareBusiness(req.ctx, req.body, screening, live);
+      const prepared = await prepareBusiness(req.ctx, req.body, screening(), live);
       reply.code(prepared.existing ? 200 : 201);
       return prepared.existing ? getBusiness(req.ctx, prepared.existing.id) : createBusiness(req.ctx, req.body, prepared);
     },

@@ -14,6 +14,23 @@ export interface CompaniesHouseApiOptions extends LiveHttpOptions {
   /** Calls a minute (Companies House allows 600 per 5 minutes per key). */
   perMinute: number;
   apiKey: string;
+  /**
+   * How many levels of PSCs are read: 1 reads the company's PSCs only; each further level reads the PSCs of the
+   * corporate PSCs that are UK companies (and so on), a company met twice read once. Default 1.
+   */
+  pscDepth?: number;
+}
+
+/** Where a corporate PSC registered to count as a UK company (Companies House writes these freely). */
+const UK_REGISTER = /^(united kingdom|uk|gb|great britain|england|wales|scotland|northern ireland|england (and|&) wales)$/i;
+
+/** The company number of a corporate PSC registered in the UK, if its identification gives one. */
+function ukCompanyOf(e: EntityRecord): string | undefined {
+  if (e.entityType !== 'registeredEntity' || !e.registrationNumber) return undefined;
+  const number = companyNumber(e.registrationNumber);
+  const where = [e.jurisdiction, e.registrationAuthority].filter(Boolean).join(' ');
+  const uk = (e.jurisdiction && UK_REGISTER.test(e.jurisdiction.trim())) || /companies house/i.test(where);
+  return uk && NUMBER_RE.test(number) ? number : undefined;
 }
 
 /** Officer roles that sit on the board (BODS boardMember); secretaries and others are not owners or managers. */
@@ -165,15 +182,56 @@ export function companiesHouseApi(o: CompaniesHouseApiOptions): LiveRegistry {
       const entity = company(obj(profile));
       if (!entity) throw new LiveRegistryError('permanent', `company/${number}: the answer has no company_number`);
       const officers = await optional(`company/${number}/officers?items_per_page=100`, deadline);
-      const pscs = await optional(`company/${number}/persons-with-significant-control?items_per_page=100`, deadline);
-      const statements = await optional(`company/${number}/persons-with-significant-control-statements?items_per_page=100`, deadline);
       const stats = newStats();
       stats.read++;
       const records: RegistryRecord[] = [entity, ...officerRecords(number, officers, stats)];
-      [...items(pscs), ...items(statements)].forEach((item, i) =>
-        records.push(...pscRecords({ company_number: number, data: item }, stats, `${LABEL} company/${number}/psc`, i + 1)),
-      );
-      return { records, stats, label: `${LABEL} company/${number}`, digest: digestOf([profile, officers, pscs, statements]) };
+      const answers: unknown[] = [profile, officers];
+      // The company's PSCs, then (up to the depth) the PSCs of those PSCs that are UK companies, breadth first.
+      // A corporate PSC that is a UK company is stored under its company number, so that company's own PSCs
+      // (their subject is that number) hang below it in the graph; a company met again (a cycle) is not re-read.
+      const depth = o.pscDepth ?? 1;
+      const seen = new Set([number]);
+      let level: { number: string; entity?: EntityRecord }[] = [{ number, entity }];
+      for (let d = 1; d <= depth && level.length; d++) {
+        const next: typeof level = [];
+        for (const owned of level) {
+          if (owned.number !== number) {
+            const p = await optional(`company/${owned.number}`, deadline);
+            answers.push(p);
+            const e = company(obj(p));
+            if (e || owned.entity) records.push(e ?? owned.entity!);
+          }
+          const pscs = await optional(`company/${owned.number}/persons-with-significant-control?items_per_page=100`, deadline);
+          const statements = await optional(
+            `company/${owned.number}/persons-with-significant-control-statements?items_per_page=100`,
+            deadline,
+          );
+          answers.push(pscs, statements);
+          [...items(pscs), ...items(statements)].forEach((item, i) => {
+            const renamed = new Map<string, string>();
+            for (const r of pscRecords(
+              { company_number: owned.number, data: item },
+              stats,
+              `${LABEL} company/${owned.number}/psc`,
+              i + 1,
+            )) {
+              const uk = r.kind === 'entity' ? ukCompanyOf(r) : undefined;
+              if (r.kind === 'entity' && uk) {
+                renamed.set(r.ref, uk);
+                if (seen.has(uk)) continue;
+                seen.add(uk);
+                const e = { ...r, ref: uk };
+                if (d < depth) next.push({ number: uk, entity: e });
+                else records.push(e);
+              } else if (r.kind === 'relationship' && typeof r.interestedParty === 'string' && renamed.has(r.interestedParty))
+                records.push({ ...r, interestedParty: renamed.get(r.interestedParty)! });
+              else records.push(r);
+            }
+          });
+        }
+        level = next;
+      }
+      return { records, stats, label: `${LABEL} company/${number}`, digest: digestOf(answers) };
     },
   };
 }

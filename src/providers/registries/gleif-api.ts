@@ -13,6 +13,25 @@ const LABEL = 'api.gleif.org';
 export interface GleifApiOptions extends LiveHttpOptions {
   /** Calls a minute (GLEIF asks for at most 60). */
   perMinute: number;
+  /**
+   * How many direct parents up are followed: 1 reads the entry's direct parent only; each further level reads
+   * the last parent's own direct parent (relationship and record, or the reporting exception). Default 1.
+   */
+  parentDepth?: number;
+}
+
+/** The LEI of `lei`'s direct parent in these answers (its IS_DIRECTLY_CONSOLIDATED_BY relationship), if any. */
+function directParentOf(answers: unknown[], lei: string): string | undefined {
+  for (const doc of answers)
+    for (const r of jsonApiRecords(doc, newStats(), LABEL, 1))
+      if (
+        r.kind === 'relationship' &&
+        r.subject === lei &&
+        r.sourceType === 'IS_DIRECTLY_CONSOLIDATED_BY' &&
+        typeof r.interestedParty === 'string'
+      )
+        return r.interestedParty;
+  return undefined;
 }
 
 export function gleifApi(o: GleifApiOptions): LiveRegistry {
@@ -70,6 +89,23 @@ export function gleifApi(o: GleifApiOptions): LiveRegistry {
           const exception = await maybe(`lei-records/${lei}/${level}-parent-reporting-exception`, deadline);
           if (exception) answers.push(exception);
         }
+      }
+      // Intermediate parents: the direct parent's direct parent, and so on, each step one more relationship of
+      // the graph (so a chain of holdings is resolved, not only its two ends). A parent seen before is a cycle: stop.
+      const seen = new Set([lei]);
+      let child = directParentOf(answers, lei);
+      for (let level = 2; child && level <= (o.parentDepth ?? 1) && !seen.has(child); level++) {
+        seen.add(child);
+        const rel = await maybe(`lei-records/${child}/direct-parent-relationship`, deadline);
+        if (!rel) {
+          const exception = await maybe(`lei-records/${child}/direct-parent-reporting-exception`, deadline);
+          if (exception) answers.push(exception);
+          break;
+        }
+        answers.push(rel);
+        const parent = await maybe(`lei-records/${child}/direct-parent`, deadline);
+        if (parent) answers.push(parent);
+        child = directParentOf([rel], child);
       }
       const stats = newStats();
       const records: RegistryRecord[] = [];

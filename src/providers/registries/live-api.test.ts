@@ -11,6 +11,7 @@ import {
   type EntityRecord,
   type ExceptionRecord,
   type PersonRecord,
+  type RegistryRecord,
   type RelationshipRecord,
 } from './index.js';
 
@@ -20,15 +21,28 @@ before(async () => (s = await startRegistryApiServer(KEY)));
 after(() => s.close());
 
 const soon = () => Date.now() + 5000;
-const gleif = (o: { perMinute?: number; timeoutMs?: number; allowPrivateNetworks?: boolean } = {}) =>
+const gleif = (o: { perMinute?: number; timeoutMs?: number; allowPrivateNetworks?: boolean; parentDepth?: number } = {}) =>
   gleifApi({
     baseUrl: s.gleifUrl,
     timeoutMs: o.timeoutMs ?? 3000,
     allowPrivateNetworks: o.allowPrivateNetworks ?? true,
     perMinute: o.perMinute ?? 600,
+    ...(o.parentDepth ? { parentDepth: o.parentDepth } : {}),
   });
-const ch = (apiKey = KEY) =>
-  companiesHouseApi({ baseUrl: s.companiesHouseUrl, timeoutMs: 3000, allowPrivateNetworks: true, perMinute: 600, apiKey });
+const ch = (apiKey = KEY, pscDepth?: number) =>
+  companiesHouseApi({
+    baseUrl: s.companiesHouseUrl,
+    timeoutMs: 3000,
+    allowPrivateNetworks: true,
+    perMinute: 600,
+    apiKey,
+    ...(pscDepth ? { pscDepth } : {}),
+  });
+const edges = (records: { kind: string }[]) =>
+  records
+    .filter((r): r is RelationshipRecord => r.kind === 'relationship')
+    .map((r) => `${r.subject} <- ${typeof r.interestedParty === 'string' ? r.interestedParty : 'unspecified'}`)
+    .sort();
 
 async function failure(p: Promise<unknown>): Promise<LiveRegistryError> {
   try {
@@ -146,6 +160,76 @@ test('Companies House API: basic auth with the key as user; profile, board offic
       ['07654321', 'dissolved'],
     ],
   );
+});
+
+test('GLEIF API: intermediate parents are followed up to the depth, each step a relationship with its parent record', async () => {
+  const direct = (r: { records: RegistryRecord[] }) =>
+    r.records
+      .filter((x): x is RelationshipRecord => x.kind === 'relationship' && x.sourceType === 'IS_DIRECTLY_CONSOLIDATED_BY')
+      .map((x) => `${x.subject} -> ${String(x.interestedParty)}`);
+  // Depth 1: the direct parent only (Bloomberg Finance L.P. -> Bloomberg L.P.), as before.
+  const one = await gleif({ parentDepth: 1 }).fetch('5493001KJTIIGC8Y1R12', soon());
+  assert.deepEqual(direct(one), ['5493001KJTIIGC8Y1R12 -> 549300B56MD0ZC402L06']);
+  // Depth 3: Bloomberg L.P.'s own direct parent, then that parent's reporting exception (natural persons).
+  const before = s.requests.length;
+  const three = await gleif({ parentDepth: 3 }).fetch('5493001KJTIIGC8Y1R12', soon());
+  assert.deepEqual(direct(three), ['5493001KJTIIGC8Y1R12 -> 549300B56MD0ZC402L06', '549300B56MD0ZC402L06 -> 549300RMUDWPHCUQNE66']);
+  assert.deepEqual(
+    three.records.filter((r): r is ExceptionRecord => r.kind === 'exception').map((x) => [x.subject, x.category, x.reason]),
+    [['549300RMUDWPHCUQNE66', 'DIRECT_ACCOUNTING_CONSOLIDATION_PARENT', 'NATURAL_PERSONS']],
+  );
+  const paths = s.requests.slice(before).map((q) => q.path.replace('/gleif/api/v1/lei-records/', ''));
+  assert.ok(paths.includes('549300B56MD0ZC402L06/direct-parent-relationship') && paths.includes('549300B56MD0ZC402L06/direct-parent'));
+  assert.ok(three.records.some((r) => r.kind === 'entity' && r.ref === '549300RMUDWPHCUQNE66'));
+  assert.notEqual(three.digest, one.digest, 'more answers, another batch');
+  // Depth 2 stops before the exception.
+  const two = await gleif({ parentDepth: 2 }).fetch('5493001KJTIIGC8Y1R12', soon());
+  assert.equal(direct(two).length, 2);
+  assert.equal(two.records.filter((r) => r.kind === 'exception').length, 0);
+});
+
+test('GLEIF API: a cycle of direct parents is read once around and stopped, whatever the depth', async () => {
+  const before = s.requests.length;
+  const r = await gleif({ parentDepth: 10 }).fetch('TESTCYCLEA0000000011', soon());
+  assert.deepEqual(
+    r.records
+      .filter((x): x is RelationshipRecord => x.kind === 'relationship')
+      .map((x) => `${x.subject} -> ${String(x.interestedParty)}`)
+      .sort(),
+    ['TESTCYCLEA0000000011 -> TESTCYCLEB0000000022', 'TESTCYCLEB0000000022 -> TESTCYCLEA0000000011'],
+  );
+  const asked = s.requests.slice(before).filter((q) => q.path.endsWith('/direct-parent-relationship'));
+  assert.equal(asked.length, 2, asked.map((q) => q.path).join(', '));
+});
+
+test('Companies House API: corporate PSCs that are UK companies are followed to the depth, a cycle read once', async () => {
+  // Depth 1: Foo Bar Limited (89101112) is a PSC, stored under its company number, its own PSCs not read.
+  const one = await ch(KEY, 1).fetch('01234567', soon());
+  assert.ok(edges(one.records).includes('01234567 <- 89101112'));
+  assert.ok(!edges(one.records).some((e) => e.startsWith('89101112')));
+  assert.ok(one.records.some((r) => r.kind === 'entity' && r.ref === '89101112' && r.name === 'Foo Bar Limited'));
+
+  // Depth 2: Foo Bar's PSCs: 01234567 itself (a cycle: an edge, not read again) and Deep Holdings (not read: depth).
+  const before = s.requests.length;
+  const two = await ch(KEY, 2).fetch('01234567', soon());
+  assert.deepEqual(
+    edges(two.records).filter((e) => e.startsWith('89101112') || e.startsWith('33333333')),
+    ['89101112 <- 01234567', '89101112 <- 33333333'],
+  );
+  const paths = s.requests.slice(before).map((q) => q.path.split('?')[0]);
+  assert.equal(paths.filter((p) => p === '/ch/company/01234567/persons-with-significant-control').length, 1, 'the cycle is not re-read');
+  assert.ok(!paths.some((p) => p?.startsWith('/ch/company/33333333')));
+  // The followed company's profile is its record (the registry's name), one entity per company in the batch.
+  assert.ok(two.records.some((r) => r.kind === 'entity' && r.ref === '89101112' && r.name === 'FOO BAR LIMITED'));
+  const refs = two.records.filter((r) => r.kind === 'entity').map((r) => (r as EntityRecord).ref);
+  assert.equal(new Set(refs).size, refs.length);
+
+  // Depth 3: Deep Holdings' PSC, a person with 75-100 %.
+  const three = await ch(KEY, 3).fetch('01234567', soon());
+  assert.ok(edges(three.records).includes('33333333 <- psc-party:indjane00000001'));
+  const jane = three.records.find((r): r is RelationshipRecord => r.kind === 'relationship' && r.subject === '33333333')!;
+  assert.deepEqual([jane.interests[0]?.share?.min, jane.interests[0]?.share?.max], [75, 100]);
+  assert.ok(three.records.some((r): r is PersonRecord => r.kind === 'person' && r.name.includes('Jane')));
 });
 
 test('Companies House API: a wrong key is a permanent failure whose message does not carry the key', async () => {
