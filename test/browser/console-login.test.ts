@@ -77,7 +77,11 @@ describe('console sign-in page in Chromium', { skip }, () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${server.base}/console`);
+    // The address with a trailing slash reaches the page too (a 308 to /console), not a 404.
+    const slash = await page.goto(`${server.base}/console/`);
+    assert.equal(slash?.status(), 200);
+    assert.equal(new URL(page.url()).pathname, '/console');
+    assert.equal(slash?.request().redirectedFrom()?.url(), `${server.base}/console/`);
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel('Password').fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in' }).click();

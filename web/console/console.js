@@ -4,8 +4,13 @@
 // acts through the public /v1 API as the operator (api.js); the server enforces the role.
 import { call, problem, session } from './api.js';
 import { renderAudit, renderCase } from './cases.js';
+import { renderDashboard, renderUsage } from './dashboard.js';
+import { renderJourney, renderJourneys } from './journeys.js';
+import { renderLists, renderMonitoring } from './lists.js';
 import { renderQueue } from './queue.js';
+import { renderRules } from './rules.js';
 import { renderSession } from './session.js';
+import { renderWebhooks } from './webhooks.js';
 
 /** @typedef {import('./api.js').Me} Me */
 
@@ -57,7 +62,7 @@ function signedOut(text = '') {
 }
 session.onSignedOut = () => signedOut('Your session ended; sign in again.');
 
-/** Renders the view the location's hash names: #/queue (default), #/sessions/<id>, #/cases/<id>, #/audit. */
+/** Renders the view the location's hash names: #/queue (default), #/sessions/<id>, #/cases/<id>, #/audit, #/dashboard, #/journeys[/<key>], #/rules, #/lists, #/monitoring, #/webhooks, #/usage. */
 async function route() {
   if (!session.me) return;
   const view = el('view');
@@ -69,6 +74,14 @@ async function route() {
   if (what === 'sessions' && id) await renderSession(view, decodeURIComponent(id), say);
   else if (what === 'cases' && id) await renderCase(view, decodeURIComponent(id), say);
   else if (what === 'audit') await renderAudit(view, say);
+  else if (what === 'journeys' && id) await renderJourney(view, decodeURIComponent(id), say);
+  else if (what === 'journeys') await renderJourneys(view, say);
+  else if (what === 'rules') await renderRules(view, say);
+  else if (what === 'lists') await renderLists(view, say);
+  else if (what === 'monitoring') await renderMonitoring(view, say);
+  else if (what === 'webhooks') await renderWebhooks(view, say);
+  else if (what === 'usage') await renderUsage(view, say);
+  else if (what === 'dashboard') await renderDashboard(view, say);
   else await renderQueue(view, say);
   view.querySelector('h1')?.focus();
 }

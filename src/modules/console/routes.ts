@@ -64,6 +64,8 @@ export const consoleModule: FastifyPluginAsync<ConsoleModuleOptions> = async (ap
   app.get('/console', page, async (_req, reply) =>
     reply.headers(security).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html),
   );
+  // The router is strict about the trailing slash: /console/ (a bookmark, a typed address) goes to the page.
+  app.get('/console/', page, async (_req, reply) => reply.header('cache-control', 'no-store').redirect('/console', 308));
   app.get<{ Params: { file: string } }>('/console/assets/:file', page, async (req, reply) => {
     const type = Object.hasOwn(ASSETS, req.params.file) ? ASSETS[req.params.file] : undefined;
     if (!type) throw notFound('asset');

@@ -1,0 +1,133 @@
+// The dashboard (the review backlog: open cases by kind, and how many are past the SLA, with bars) and
+// usage (per-module counts over a billing period, with bars). Counts come from the /v1 lists, paged.
+import { get, problem, session } from './api.js';
+import { ago, h, label, mount, table } from './dom.js';
+
+const KINDS = [
+  'verification_review',
+  'screening_alert',
+  'alert_review',
+  'transaction_rule',
+  'rule_error',
+  'wallet_risk',
+  'business_ownership',
+  'business_screening',
+  'travel_rule',
+];
+/** Pages of 100 read per kind and state before the dashboard says "more than". */
+const MAX_PAGES = 10;
+
+/**
+ * A horizontal bar: its length is value / max; the number is written beside it (the table is the data).
+ * @param {number} value
+ * @param {number} max
+ * @param {string} [cls]
+ */
+const bar = (value, max, cls = '') =>
+  h('span', { class: `bar ${cls}`, style: { width: `${max ? Math.max(2, Math.round((100 * value) / max)) : 0}%` }, 'aria-hidden': 'true' });
+
+/**
+ * Counts open cases of a kind, and those older than the SLA (created before the cut-off).
+ * @param {string} kind
+ * @param {string} cutoff ISO time
+ */
+async function count(kind, cutoff) {
+  let total = 0;
+  let overdue = 0;
+  let oldest = null;
+  let more = false;
+  /** @type {string | null} */
+  let cursor = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const q = new URLSearchParams({ limit: '100', kind, state: 'open' });
+    if (cursor) q.set('cursor', cursor);
+    const r = await get(`/v1/cases?${q}`);
+    if (r.status !== 200) throw new Error(problem(r));
+    for (const c of r.data.data) {
+      total++;
+      if (c.created_at < cutoff) overdue++;
+      if (!oldest || c.created_at < oldest) oldest = c.created_at;
+    }
+    cursor = r.data.next_cursor;
+    if (!cursor) break;
+    more = page === MAX_PAGES - 1;
+  }
+  return { kind, total, overdue, oldest, more };
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {(text: string) => void} say
+ */
+export async function renderDashboard(root, say) {
+  mount(root, h('h1', { tabindex: '-1' }, 'Dashboard'), h('p', null, 'Counting…'));
+  const slaHours = session.me?.review_sla_hours ?? 24;
+  const cutoff = new Date(Date.now() - slaHours * 3600_000).toISOString();
+  let rows;
+  try {
+    rows = await Promise.all(KINDS.map((k) => count(k, cutoff)));
+  } catch (e) {
+    return say(e instanceof Error ? e.message : String(e));
+  }
+  const max = Math.max(1, ...rows.map((r) => r.total));
+  const total = rows.reduce((s, r) => s + r.total, 0);
+  const overdue = rows.reduce((s, r) => s + r.overdue, 0);
+  mount(
+    root,
+    h('h1', { tabindex: '-1' }, 'Dashboard'),
+    h('p', { id: 'backlog' }, `Open cases: ${total} · past the ${slaHours} h SLA: ${overdue}`),
+    table(
+      'Review backlog by kind (open cases)',
+      ['Kind', 'Open', 'Within SLA', 'Past SLA', 'Oldest', 'Backlog'],
+      rows.map((r) => [
+        h('a', { href: '#/queue' }, label(r.kind)),
+        `${r.total}${r.more ? '+' : ''}`,
+        r.total - r.overdue,
+        h('span', { class: r.overdue ? 'overdue' : '' }, String(r.overdue)),
+        r.oldest ? ago(r.oldest) : '—',
+        h('span', { class: 'bars' }, bar(r.total - r.overdue, max, 'in-sla'), bar(r.overdue, max, 'overdue')),
+      ]),
+    ),
+  );
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {(text: string) => void} say
+ * @param {string} [period] YYYY-MM
+ */
+export async function renderUsage(root, say, period) {
+  const r = await get(`/v1/usage${period ? `?period=${encodeURIComponent(period)}` : ''}`);
+  if (r.status !== 200) return say(problem(r));
+  const u = r.data;
+  const max = Math.max(1, ...u.modules.map((/** @type {any} */ m) => m.count));
+  mount(
+    root,
+    h('h1', { tabindex: '-1' }, 'Usage'),
+    h(
+      'form',
+      {
+        class: 'filters',
+        'aria-label': 'Billing period',
+        onsubmit: (/** @type {SubmitEvent} */ e) => {
+          e.preventDefault();
+          const f = new FormData(/** @type {HTMLFormElement} */ (e.target));
+          void renderUsage(root, say, String(f.get('period') ?? ''));
+        },
+      },
+      h('label', null, 'Period', h('input', { type: 'month', name: 'period', value: u.period })),
+      h('button', { type: 'submit', class: 'secondary' }, 'Show'),
+    ),
+    h('p', { id: 'usage-total' }, `${u.period} · ${u.environment} · ${u.total} billable operations`),
+    table(
+      'Operations per module',
+      ['Module', 'Count', 'Operations', 'Share'],
+      u.modules.map((/** @type {any} */ m) => [
+        m.module,
+        m.count,
+        m.operations.map((/** @type {any} */ o) => `${o.operation}: ${o.count}`).join(', '),
+        h('span', { class: 'bars' }, bar(m.count, max)),
+      ]),
+    ),
+  );
+}
