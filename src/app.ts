@@ -27,7 +27,7 @@ import { Sealer } from './platform/crypto.js';
 import { createResources } from './platform/resources.js';
 import { READINESS } from './platform/readiness.js';
 import './platform/http/types.js';
-import { EVENTS, modules } from './modules/index.js';
+import { CASE_SUBJECT_SOURCES, EVENTS, modules, registerCaseSubjectSources } from './modules/index.js';
 import { registerEvents } from './platform/event-catalog.js';
 import { ConsoleAuth, consoleGate, consoleModule, consoleSettings } from './modules/console/index.js';
 import type { AppDeps } from './platform/app-types.js';
@@ -39,6 +39,7 @@ export type App = FastifyInstance;
 /** Builds the Fastify instance with every platform plugin and module; does not listen. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   registerEvents(EVENTS);
+  registerCaseSubjectSources(CASE_SUBJECT_SOURCES);
   setCursorSecret(deps.config.masterKey);
   configureAuditKey(deps.config.masterKey);
   const full = {

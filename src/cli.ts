@@ -7,7 +7,7 @@ import { readPassword } from './cli/password-input.js';
 import { runRemote } from './cli/admin-socket.js';
 import { configureAuditKey } from './platform/audit.js';
 import { registerEvents } from './platform/event-catalog.js';
-import { EVENTS } from './modules/index.js';
+import { CASE_SUBJECT_SOURCES, EVENTS, registerCaseSubjectSources } from './modules/index.js';
 import { resolve } from 'node:path';
 
 async function main(argv: string[]): Promise<number> {
@@ -18,6 +18,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   configureAuditKey(config.masterKey);
   registerEvents(EVENTS);
+  registerCaseSubjectSources(CASE_SUBJECT_SOURCES);
   // A checkpoint file is read by whichever process runs the command (the server, over the admin socket).
   argv = argv.map((a, i) =>
     argv[i - 1] === '--checkpoint' || (i === 2 && argv[0] === 'registries' && argv[1] === 'import' && !a.startsWith('-')) ? resolve(a) : a,

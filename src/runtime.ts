@@ -7,7 +7,7 @@ import { loggerOptions } from './platform/logger.js';
 import { Sealer } from './platform/crypto.js';
 import { configureAuditKey } from './platform/audit.js';
 import { WebhookDispatcher } from './modules/webhooks/index.js';
-import { EVENTS } from './modules/index.js';
+import { CASE_SUBJECT_SOURCES, EVENTS, registerCaseSubjectSources } from './modules/index.js';
 import { registerEvents } from './platform/event-catalog.js';
 import { createResources as makeResources, type Resources } from './platform/resources.js';
 
@@ -35,6 +35,7 @@ export function createResources(config: Config, db: Db): Resources {
 export function startWorker(config: Config, db: Db, log: pino.Logger, resources: Resources): () => Promise<void> {
   configureAuditKey(config.masterKey);
   registerEvents(EVENTS);
+  registerCaseSubjectSources(CASE_SUBJECT_SOURCES);
   const sealer = new Sealer(config.masterKey);
   const runner = new JobRunner({
     db,

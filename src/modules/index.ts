@@ -8,7 +8,7 @@ import { eventsModule } from './events/index.js';
 import { auditEventsModule } from './audit-events/index.js';
 import { usageModule } from './usage/index.js';
 import { CHECK_EVENTS, CHECK_ROUTES } from './checks/index.js';
-import { MONITORING_EVENTS, monitoringModule } from './monitoring/index.js';
+import { MONITORING_EVENTS, monitoringAlertCaseSubject, monitoringModule } from './monitoring/index.js';
 import { journeysModule } from './journeys/index.js';
 import {
   sandboxModule,
@@ -16,8 +16,9 @@ import {
   verificationsModule,
   verificationEvidenceModule,
   verificationImportsModule,
+  sessionCaseSubject,
 } from './verifications/index.js';
-import { CASE_EVENTS, casesModule } from './cases/index.js';
+import { CASE_EVENTS, casesModule, registerCaseSubjectSources, type CaseSubjectSource } from './cases/index.js';
 import { respondPageModule, TRAVEL_RULE_EVENTS, travelRuleModule, trpInboundModule } from './travel-rule/index.js';
 import { WALLET_EVENTS, walletsModule } from './wallets/index.js';
 import { RULE_EVENTS, rulesModule } from './rules/index.js';
@@ -72,3 +73,10 @@ export const EVENTS: readonly EventDeclaration[] = [
   ...TRANSACTION_EVENTS,
   ...BUSINESS_EVENTS,
 ];
+
+/**
+ * What cases point at in other modules (a session, a monitoring alert), each implemented by its owner:
+ * the entry points register the list beside the events (`registerCaseSubjectSources`).
+ */
+export const CASE_SUBJECT_SOURCES: readonly CaseSubjectSource[] = [sessionCaseSubject, monitoringAlertCaseSubject];
+export { registerCaseSubjectSources };

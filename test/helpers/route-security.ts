@@ -114,3 +114,74 @@ function templateRegExp(template: string): RegExp {
   const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
   return new RegExp(`^${escaped.replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
 }
+
+export interface CaptureRouteUnderTest {
+  method: 'GET' | 'POST' | 'PUT';
+  url: string;
+  /** Makes a session in the owner's tenant and returns its session token (the route's credential). */
+  session: (t: TestApp, owner: Tenant) => Promise<{ id: string; session_token: string }>;
+  body?: Buffer;
+  contentType?: string;
+  /** A URL whose parameter fails validation, and the field the error must name. */
+  malformed?: { url: string; field: string };
+}
+
+/**
+ * The shared cases of the capture API (the session token is its credential, not an API key): 401
+ * without a token, with an unknown or malformed one, with another scheme, with an API key of the
+ * session's own account, and with the token of a deleted session; 400 with field for a bad parameter.
+ * The capture routes serve one session, named by the token, so there is no other tenant's id to try.
+ * The coverage test requires a call for every sessionToken operation, as for API-key operations.
+ */
+export function captureSecurityTests(operationId: string, getApp: () => TestApp, route: CaptureRouteUnderTest): void {
+  const send = (t: TestApp, url: string, authorization: string | null) =>
+    t.app.inject({
+      method: route.method,
+      url,
+      headers: {
+        ...(authorization ? { authorization } : {}),
+        ...(route.body ? { 'content-type': route.contentType ?? 'application/octet-stream' } : {}),
+      },
+      ...(route.body ? { payload: route.body } : {}),
+    });
+  const unauthenticated = (res: { statusCode: number; json(): { error: { code: string } } }, what: string) => {
+    assert.equal(res.statusCode, 401, what);
+    assert.equal(res.json().error.code, 'unauthenticated', what);
+  };
+
+  test(`${operationId}: ${route.method} ${route.url} is operation ${operationId}`, async () => {
+    const t = getApp();
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiPaths;
+    assert.equal(operationAt(doc, route.method, route.url), operationId);
+  });
+
+  test(`${operationId}: no token, an unknown, malformed or other-scheme token, or an API key → 401`, async () => {
+    const t = getApp();
+    const owner = await t.tenant();
+    await route.session(t, owner); // the account has a live session: the refusals are not for want of one
+    unauthenticated(await send(t, route.url, null), 'no token');
+    for (const auth of [`Bearer vst_${'A'.repeat(43)}`, 'Bearer not-a-token', 'Basic abc'])
+      unauthenticated(await send(t, route.url, auth), auth);
+    for (const key of [owner.sandboxKey, owner.productionKey]) unauthenticated(await send(t, route.url, `Bearer ${key}`), 'an API key');
+  });
+
+  test(`${operationId}: the token of a deleted session → 401`, async () => {
+    const t = getApp();
+    const owner = await t.tenant();
+    const s = await route.session(t, owner);
+    assert.equal((await t.call('DELETE', `/v1/verifications/${s.id}`, { key: owner.sandboxKey })).statusCode, 200);
+    unauthenticated(await send(t, route.url, `Bearer ${s.session_token}`), 'a deleted session');
+  });
+
+  if (route.malformed) {
+    const bad = route.malformed;
+    test(`${operationId}: malformed parameter → 400 invalid_request with field ${bad.field}`, async () => {
+      const t = getApp();
+      const s = await route.session(t, await t.tenant());
+      const res = await send(t, bad.url, `Bearer ${s.session_token}`);
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(res.json().error.code, 'invalid_request');
+      assert.equal(res.json().error.field, bad.field);
+    });
+  }
+}

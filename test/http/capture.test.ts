@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { PDFDocument } from 'pdf-lib';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
+import { captureSecurityTests } from '../helpers/route-security.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
 import { ocrBAvailable, renderDocument } from '../fixtures/documents/render.js';
 import { ANNA } from '../fixtures/documents/specimen-mrz.js';
@@ -54,6 +55,28 @@ const plain = (w: number, h: number, colour: string) =>
   sharp({ create: { width: w, height: h, channels: 3, background: colour } })
     .jpeg()
     .toBuffer();
+
+const session = async (_t: TestApp, owner: Tenant) => createSession(owner);
+const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
+captureSecurityTests('getCaptureSession', () => t, { method: 'GET', url: '/capture/v1/session', session });
+captureSecurityTests('submitCapture', () => t, { method: 'POST', url: '/capture/v1/submit', session });
+captureSecurityTests('issueLivenessChallenge', () => t, { method: 'POST', url: '/capture/v1/challenge', session });
+captureSecurityTests('uploadCaptureMedia', () => t, {
+  method: 'PUT',
+  url: '/capture/v1/media/selfie',
+  session,
+  body: jpeg,
+  contentType: 'image/jpeg',
+  malformed: { url: '/capture/v1/media/passport_scan', field: 'kind' },
+});
+captureSecurityTests('uploadChallengeFrame', () => t, {
+  method: 'PUT',
+  url: '/capture/v1/challenge/frames/0',
+  session,
+  body: jpeg,
+  contentType: 'image/jpeg',
+  malformed: { url: '/capture/v1/challenge/frames/x', field: 'index' },
+});
 
 describe('hosted page', () => {
   test('GET /hosted/s/:id serves the page with a strict CSP, no referrer and no caching; assets load', async () => {

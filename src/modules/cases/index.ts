@@ -9,3 +9,4 @@ export { casesModule } from './routes.js';
 export { reviewSeverity } from './severity.js';
 export { CASE_EVENTS } from './events.js';
 export { assertReviewOwner } from './claim-case.js';
+export { registerCaseSubjectSources, type CaseSubjectSource } from './subject-sources.js';

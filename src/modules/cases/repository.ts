@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import { withSubjectReferences } from './subject-sources.js';
 import type { Actor, RequestContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
@@ -43,14 +44,14 @@ export interface CaseTransitionRow {
 }
 
 /**
- * Cases with their subject reference, read from the session, the monitoring alert or the latest generic
- * alert (so deletion needs no second copy), and the number of generic alerts attached.
+ * Cases with the latest generic alert's subject reference and the number of generic alerts attached. A
+ * session's or monitoring alert's case takes that object's subject instead (withSubjectReferences: its
+ * owner reads it, so deletion needs no second copy).
  */
 const VIEW = `(SELECT c.*,
-    coalesce(s.subject_reference, a.subject_reference,
-      (SELECT al.subject_reference FROM alerts al WHERE al.case_id = c.id ORDER BY al.id DESC LIMIT 1)) AS subject_reference,
+    (SELECT al.subject_reference FROM alerts al WHERE al.case_id = c.id ORDER BY al.id DESC LIMIT 1) AS subject_reference,
     (SELECT count(*)::int FROM alerts al WHERE al.case_id = c.id) AS alert_count
-  FROM cases c LEFT JOIN sessions s ON s.id = c.session_id LEFT JOIN monitoring_alerts a ON a.id = c.alert_id)`;
+  FROM cases c)`;
 
 /** Severity as a sort key (critical first); the same expression as the queue index of migration 0033. */
 const SEVERITY_RANK = "(CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END)";
@@ -163,7 +164,7 @@ export const caseRows = {
       t.environment,
       id,
     ]);
-    return rows[0] ?? null;
+    return (await withSubjectReferences(db, t, rows))[0] ?? null;
   },
 
   /** Locks the case row for a multi-step change (PATCH). */
@@ -183,11 +184,11 @@ export const caseRows = {
       [t.accountId, t.environment, sessionId],
     );
     if (locked.length === 0) return [];
-    return tx.query<CaseRow>(`SELECT * FROM ${VIEW} x WHERE account_id = $1 AND environment = $2 AND id = ANY($3::text[]) ORDER BY id`, [
-      t.accountId,
-      t.environment,
-      locked.map((r) => r.id),
-    ]);
+    const rows = await tx.query<CaseRow>(
+      `SELECT * FROM ${VIEW} x WHERE account_id = $1 AND environment = $2 AND id = ANY($3::text[]) ORDER BY id`,
+      [t.accountId, t.environment, locked.map((r) => r.id)],
+    );
+    return withSubjectReferences(tx, t, rows);
   },
 
   /** Locks the not yet closed cases of a monitoring alert; returns their ids. */
@@ -216,7 +217,7 @@ export const caseRows = {
     if (q.verification_id) add('session_id = ?', q.verification_id);
     if (q.created_gte) add('created_at >= ?::timestamptz', q.created_gte);
     if (q.created_lt) add('created_at < ?::timestamptz', q.created_lt);
-    return paginate<CaseRow & Record<string, unknown>>(db, t, {
+    const page = await paginate<CaseRow & Record<string, unknown>>(db, t, {
       from: `${VIEW} x`,
       where,
       params,
@@ -224,6 +225,8 @@ export const caseRows = {
       cursor: q.cursor,
       name: 'cases',
     });
+    await withSubjectReferences(db, t, page.data);
+    return page;
   },
 
   /**

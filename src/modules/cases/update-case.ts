@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../platform/context.js';
+import { caseSubjectsClosed } from './subject-sources.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { announceCaseChange } from './close-case.js';
@@ -39,12 +40,7 @@ export async function updateCase({ ctx, id, input }: { ctx: RequestContext; id: 
       await caseRows.setAttributes(tx, ctx, id, { owner: input.owner, severity: input.severity });
     if (target !== before.state)
       await caseRows.applyTransition(tx, ctx, id, before.state, reviewerEvent(before.state, target)!, input.resolution ?? null);
-    if (target === 'closed' && before.alert_id) {
-      await tx.query(
-        "UPDATE monitoring_alerts SET state = 'closed', closed_reason = 'case_closed', closed_at = now() WHERE account_id = $1 AND environment = $2 AND id = $3 AND state = 'open'",
-        [ctx.accountId, ctx.environment, before.alert_id],
-      );
-    }
+    if (target === 'closed') await caseSubjectsClosed(tx, ctx, before);
     if (target === 'closed' && before.kind === 'alert_review') await alertRows.closeOfCase(tx, ctx, id);
     const after = (await caseRows.get(tx, ctx, id))!;
     await announceCaseChange(tx, ctx, before, after);

@@ -3,3 +3,4 @@ export { enrolSubject } from './enrol.js';
 export { monitoringJobHandlers } from './jobs.js';
 export { monitoringModule } from './routes.js';
 export { MONITORING_EVENTS } from './events.js';
+export { monitoringAlertCaseSubject } from './case-subject.js';

@@ -205,6 +205,21 @@ export const monitoringAlerts = {
     );
     return rows[0] ?? null;
   },
+  /** The subject reference of each of these alerts (a case's subject, cases/subject-sources.ts). */
+  async subjectReferences(db: Queryable, t: Tenant, ids: readonly string[]): Promise<Map<string, string>> {
+    const rows = await db.query<{ id: string; subject_reference: string | null }>(
+      'SELECT id, subject_reference FROM monitoring_alerts WHERE account_id = $1 AND environment = $2 AND id = ANY($3::text[])',
+      [t.accountId, t.environment, ids],
+    );
+    return new Map(rows.filter((r) => r.subject_reference !== null).map((r) => [r.id, r.subject_reference!]));
+  },
+  /** Closing the alert's case closes the alert, if it is still open. */
+  async closeForCase(tx: Queryable, t: Tenant, id: string): Promise<void> {
+    await tx.query(
+      "UPDATE monitoring_alerts SET state = 'closed', closed_reason = 'case_closed', closed_at = now() WHERE account_id = $1 AND environment = $2 AND id = $3 AND state = 'open'",
+      [t.accountId, t.environment, id],
+    );
+  },
   async get(db: Queryable, t: Tenant, id: string): Promise<AlertRow | null> {
     const rows = await db.query<AlertRow>('SELECT * FROM monitoring_alerts WHERE account_id = $1 AND environment = $2 AND id = $3', [
       t.accountId,

@@ -12,5 +12,6 @@ export { sandboxModule, verificationsModule } from './routes.js';
 export { sessionByToken } from './session-token.js';
 export type { TokenSession } from './session-token.js';
 export { VERIFICATION_EVENTS } from './events.js';
+export { sessionCaseSubject } from './case-subject.js';
 export { createVerification } from './create-verification.js';
 export { CreatedVerification } from './schemas.js';

@@ -143,6 +143,14 @@ export const sessions = {
   },
 
   /** The session as a reader sees it (effective_status applies expiry at the boundary). */
+  /** The subject reference of each of these sessions that still has one (a review case's subject). */
+  async subjectReferences(db: Queryable, t: Tenant, ids: readonly string[]): Promise<Map<string, string>> {
+    const rows = await db.query<{ id: string; subject_reference: string | null }>(
+      'SELECT id, subject_reference FROM sessions WHERE account_id = $1 AND environment = $2 AND id = ANY($3::text[])',
+      [t.accountId, t.environment, ids],
+    );
+    return new Map(rows.filter((r) => r.subject_reference !== null).map((r) => [r.id, r.subject_reference!]));
+  },
   async get(db: Queryable, t: Tenant, id: string): Promise<(SessionRow & { effective_status: SessionState }) | null> {
     const rows = await db.query<SessionRow & { effective_status: SessionState }>(
       `SELECT * FROM ${EFFECTIVE} x WHERE account_id = $1 AND environment = $2 AND id = $3`,
