@@ -2,4 +2,4 @@
 export { normalizeListValue } from './normalize.js';
 export { listsModule } from './routes.js';
 export { listValueIndex, openValue, CLEAR_KINDS } from './protection.js';
-export { allowlistedEntities, listMembership, screeningListEntries, type ScreeningEntryRow } from './repository.js';
+export { allowlistedEntities, blocklistEntriesFor, listMembership, screeningListEntries, type ScreeningEntryRow } from './repository.js';

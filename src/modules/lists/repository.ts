@@ -164,6 +164,24 @@ export async function screeningListEntries(
   );
 }
 
+/**
+ * Live block list entries of `kind` whose blind index is one of `indexes`, for modules that screen one
+ * value against the block list (wallet screening: kind wallet_address). One indexed query.
+ */
+export async function blocklistEntriesFor(
+  db: Queryable,
+  t: Pick<RequestContext, 'accountId' | 'environment'>,
+  kind: string,
+  indexes: readonly string[],
+): Promise<Array<{ id: string; reason: string }>> {
+  if (indexes.length === 0) return [];
+  return db.query<{ id: string; reason: string }>(
+    `SELECT id, reason FROM list_entries WHERE account_id = $1 AND environment = $2 AND list = 'blocklist' AND kind = $3
+       AND value_index = ANY($4::text[]) AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now()) ORDER BY id`,
+    [t.accountId, t.environment, kind, indexes],
+  );
+}
+
 /** Allowlist screening_entity entries ("not this person") of these subjects, live: subject_reference and entity id. */
 export async function allowlistedEntities(
   db: Queryable,

@@ -1,10 +1,9 @@
 import type { Db } from '../../platform/db.js';
 import { defineResource } from '../../platform/resources.js';
-import type { ListEntity } from '../../engines/screening/types.js';
 import { AddressIndex, TransferGraph, type AttributionEntry, type Category } from '../../engines/wallets/index.js';
 import { cryptoEntriesFromEntities } from '../../providers/lists/ofac-crypto.js';
 import { SANDBOX_SOURCE, snapshots } from '../checks/index.js';
-import { cryptoEntitiesOf, walletData } from './repository.js';
+import { walletData } from './repository.js';
 import { PolicyCache } from './policy.js';
 
 // The in-process state wallet screening reads, so a screening touches no table but the block list
@@ -39,8 +38,7 @@ const LOAD_BATCH = 50_000;
 
 /** A snapshot's crypto entries (shared by the index and the re-screen diff). */
 export async function snapshotCryptoEntries(db: Db, snapshotId: string, source: string): Promise<AttributionEntry[]> {
-  const entities = (await cryptoEntitiesOf(db, snapshotId)) as ListEntity[];
-  return cryptoEntriesFromEntities(entities, { name: source, version: snapshotId });
+  return cryptoEntriesFromEntities(await snapshots.cryptoEntities(db, snapshotId), { name: source, version: snapshotId });
 }
 
 export class WalletIndexes {

@@ -405,27 +405,3 @@ export const walletListState = {
       );
   },
 };
-
-/** Block list entries of kind wallet_address whose blind index is one of `indexes`. */
-export async function blockedWalletEntries(
-  db: Queryable,
-  t: Tenant,
-  indexes: readonly string[],
-): Promise<Array<{ id: string; reason: string }>> {
-  if (indexes.length === 0) return [];
-  return db.query<{ id: string; reason: string }>(
-    `SELECT id, reason FROM list_entries WHERE account_id = $1 AND environment = $2 AND list = 'blocklist' AND kind = 'wallet_address'
-       AND value_index = ANY($3::text[]) AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now()) ORDER BY id`,
-    [t.accountId, t.environment, indexes],
-  );
-}
-
-/** Snapshot entities that carry a crypto identifier (the rest cannot name a wallet). */
-export async function cryptoEntitiesOf(db: Queryable, snapshotId: string): Promise<unknown[]> {
-  const rows = await db.query<{ entity: unknown }>(
-    `SELECT entity FROM list_snapshot_entities WHERE snapshot_id = $1
-       AND jsonb_path_exists(entity, '$.identifiers[*] ? (@.type starts with "crypto:")') ORDER BY entity_id`,
-    [snapshotId],
-  );
-  return rows.map((r) => (typeof r.entity === 'string' ? (JSON.parse(r.entity) as unknown) : r.entity));
-}

@@ -16,9 +16,9 @@ import {
   type ParsedAddress,
   type WalletScreenResult,
 } from '../../engines/wallets/index.js';
-import { listValueIndex, normalizeListValue } from '../lists/index.js';
+import { blocklistEntriesFor, listValueIndex, normalizeListValue } from '../lists/index.js';
 import type { WalletIndexes } from './indexes.js';
-import { blockedWalletEntries, toScreening, walletScreenings, type ScreeningRow } from './repository.js';
+import { toScreening, walletScreenings, type ScreeningRow } from './repository.js';
 import { WALLET_SCREENED } from './events.js';
 import type { ScreenWalletBody, WalletScreening } from './schemas.js';
 
@@ -41,7 +41,7 @@ async function blockListIndex(db: Queryable, sealer: Sealer, t: Tenant, input: s
     [input.trim(), parsed.normalized, parsed.input, ...parsed.keys].map((v) => normalizeListValue('wallet_address', v)),
   );
   const indexes = [...spellings].map((v) => listValueIndex(sealer, t, 'wallet_address', v));
-  const rows = await blockedWalletEntries(db, t, indexes);
+  const rows = await blocklistEntriesFor(db, t, 'wallet_address', indexes);
   const ix = new AddressIndex();
   if (rows.length)
     ix.add(

@@ -32,6 +32,16 @@ export const snapshots = {
     return rows[0] ?? null;
   },
 
+  /** A snapshot's entities that carry a crypto identifier (wallet screening's address index; the rest cannot name a wallet). */
+  async cryptoEntities(db: Queryable, snapshotId: string): Promise<ListEntity[]> {
+    const rows = await db.query<{ entity: ListEntity | string }>(
+      `SELECT entity FROM list_snapshot_entities WHERE snapshot_id = $1
+         AND jsonb_path_exists(entity, '$.identifiers[*] ? (@.type starts with "crypto:")') ORDER BY entity_id`,
+      [snapshotId],
+    );
+    return rows.map((r) => (typeof r.entity === 'string' ? (JSON.parse(r.entity) as ListEntity) : r.entity));
+  },
+
   async get(db: Queryable, id: string): Promise<SnapshotRow | null> {
     const rows = await db.query<SnapshotRow>('SELECT * FROM list_snapshots WHERE id = $1', [id]);
     return rows[0] ?? null;
