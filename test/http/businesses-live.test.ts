@@ -141,6 +141,29 @@ test('create from a live GLEIF result: the entry and its parents are fetched, st
   assert.deepEqual(again.json().sources, b.sources);
 });
 
+test('create from a live GLEIF entry with a chain: each direct parent up the chain is an edge of the graph with its batch', async () => {
+  const { sandboxKey: key } = await t.tenant();
+  const r = await t.call('POST', '/v1/businesses', { key, body: { source: 'gleif', source_ref: '5493001KJTIIGC8Y1R12', screen: false } });
+  assert.equal(r.statusCode, 201, r.body);
+  const b = r.json();
+  const edges = b.ownership.edges.filter((e: { from: string }) => !e.from.startsWith('exception:'));
+  assert.deepEqual(edges.map((e: { from: string; to: string }) => `${e.to} <- ${e.from}`).sort(), [
+    '5493001KJTIIGC8Y1R12 <- 549300B56MD0ZC402L06',
+    '5493001KJTIIGC8Y1R12 <- 549300RMUDWPHCUQNE66',
+    '549300B56MD0ZC402L06 <- 549300RMUDWPHCUQNE66',
+  ]);
+  const batch = edges[0].source;
+  assert.match(batch, /^gleif:/);
+  assert.ok(
+    edges.every((e: { source: string }) => e.source === batch),
+    'one fetch, one batch: the provenance of every step',
+  );
+  assert.deepEqual(
+    b.ownership.exceptions.map((x: { reason: string }) => x.reason),
+    ['NATURAL_PERSONS'],
+  );
+});
+
 test('create from Companies House: profile, board officers with their roles and dates, PSCs with bands; the PSC qualifies', async () => {
   const { sandboxKey: key } = await t.tenant();
   const r = await t.call('POST', '/v1/businesses', { key, body: { source: 'gb_coh', source_ref: '01234567', screen: false } });
