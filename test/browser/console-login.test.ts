@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { firstKeys, startServer, type RunningServer } from '../helpers/spawn-server.js';
 import { createTestDb } from '../helpers/test-db.js';
+import { seriousViolations } from './axe.js';
 
 /**
  * The console's sign-in page in a real browser (Debian's Chromium through playwright-core) against
@@ -82,6 +83,7 @@ describe('console sign-in page in Chromium', { skip }, () => {
     assert.equal(slash?.status(), 200);
     assert.equal(new URL(page.url()).pathname, '/console');
     assert.equal(slash?.request().redirectedFrom()?.url(), `${server.base}/console/`);
+    assert.deepEqual(await seriousViolations(page), [], 'sign-in page: axe-core');
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel('Password').fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -95,6 +97,7 @@ describe('console sign-in page in Chromium', { skip }, () => {
     assert.equal(await page.locator('#env-badge').textContent(), 'Sandbox');
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, 'console-signed-in.png') });
+    assert.deepEqual(await seriousViolations(page), [], 'review queue: axe-core');
 
     // The cookie is HttpOnly: the page's script cannot read it.
     assert.equal(await page.evaluate('document.cookie'), '');

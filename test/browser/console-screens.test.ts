@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { firstKeys, startServer, type RunningServer } from '../helpers/spawn-server.js';
 import { createTestDb } from '../helpers/test-db.js';
+import { seriousViolations } from './axe.js';
 
 /**
  * The console's configuration screens in Debian's Chromium against the real server (with its job
@@ -81,7 +82,7 @@ describe('console screens in Chromium', { skip }, () => {
     return { page, errors, close: () => context.close() };
   };
 
-  /** Screenshots at laptop and tablet widths; at the tablet width nothing scrolls sideways. */
+  /** Screenshots at laptop and tablet widths; at the tablet width nothing scrolls sideways; axe-core finds nothing serious. */
   const shots = async (page: Page, name: string) => {
     mkdirSync(SHOTS, { recursive: true });
     await page.setViewportSize(LAPTOP);
@@ -90,6 +91,8 @@ describe('console screens in Chromium', { skip }, () => {
     await page.screenshot({ path: join(SHOTS, `console-${name}-tablet.png`), fullPage: true });
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= TABLET.width, `${name}: the page is ${width} px wide at a ${TABLET.width} px tablet width`);
+    // Accessibility: axe-core finds no serious or critical violation on the screen as it is now.
+    assert.deepEqual(await seriousViolations(page), [], `${name}: axe-core`);
   };
 
   /** The status line under the view. */
