@@ -43,5 +43,8 @@ describe('names without a check digit (issue #19)', () => {
     assert.deepEqual(nameDoubts([lookalike], parsed), ['surname']);
     names[h] = { confidence: 94, alt: 'E' };
     assert.deepEqual(nameDoubts([lookalike], parsed), []);
+    // O unsure against 0 (a rendered STEVENSON<<PETER<JOHN at -7 degrees): names hold no digits.
+    names[h] = { confidence: 60, alt: '0' };
+    assert.deepEqual(nameDoubts([lookalike], parsed), []);
   });
 });

@@ -279,7 +279,8 @@ export function withNameDoubts(fc: FieldConfidence[], set: MrzReading[], parsed:
 
 /**
  * Names in doubt: (a) a letter that every PP-OCR reading of the reported names line was unsure of (below
- * NAME_LETTER_MIN_CONFIDENCE, or below NAME_LOOKALIKE_MIN_CONFIDENCE when its runner-up is a look-alike);
+ * NAME_LETTER_MIN_CONFIDENCE, or below NAME_LOOKALIKE_MIN_CONFIDENCE when its runner-up is a look-alike;
+ * a digit runner-up does not count);
  * (b) PP-OCR read the MRZ but none of its readings read the reported names line, and one read the name
  * differently (the name rests on tesseract alone against the other engine).
  */
@@ -307,7 +308,8 @@ export function nameDoubts(set: MrzReading[], parsed: ParsedMrz): FieldName[] {
     let best: number | null = null;
     for (const w of witnesses) {
       const e = w.evidence[lineIdx]?.[c];
-      if (!e) continue;
+      // A digit runner-up is no rival in a name (names hold no digits; O/0 and I/1 are settled by field type).
+      if (!e || (e.alt !== undefined && /^[0-9]$/.test(e.alt))) continue;
       const lookalike = LOOKALIKES.includes(ch) && e.alt !== undefined && LOOKALIKES.includes(e.alt);
       // A look-alike runner-up counts as if the network were less sure by the difference of the thresholds.
       best = Math.max(best ?? 0, e.confidence - (lookalike ? NAME_LOOKALIKE_MIN_CONFIDENCE - NAME_LETTER_MIN_CONFIDENCE : 0));
