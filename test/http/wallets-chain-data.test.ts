@@ -152,7 +152,7 @@ test('off by default: no provider, no schedule', () => {
 test('the outbound guard refuses loopback providers unless private networks are allowed; the error is kept per address', async () => {
   const btc = await monitor(BTC_ME);
   seen.length = 0;
-  const s = await pollChainData(t.db, { ...t.config.wallets.chainData, allowPrivateNetworks: false });
+  const s = await pollChainData(t.db, { ...t.config.wallets.chainData, allowPrivateNetworks: false }, t.resources.get(WALLET_INDEXES));
   assert.equal(seen.length, 0, 'nothing reached the servers');
   assert.equal(s.transfers, 0);
   assert.ok(s.failed.length >= 1);
@@ -175,7 +175,7 @@ test('Esplora and JSON-RPC transfers from OFAC-listed addresses re-screen the mo
   assert.equal(btc.risk.level, 'low');
   assert.equal(eth.risk.level, 'low');
   seen.length = 0;
-  const s = await pollChainData(t.db, t.config.wallets.chainData);
+  const s = await pollChainData(t.db, t.config.wallets.chainData, t.resources.get(WALLET_INDEXES));
   assert.deepEqual(s.failed, []);
   assert.equal(s.polled, 2);
   assert.equal(s.transfers, 2, 'the BTC payment (change is not a transfer) and the USDT transfer');
@@ -210,7 +210,7 @@ test('Esplora and JSON-RPC transfers from OFAC-listed addresses re-screen the mo
   // The cursors hold: a second poll asks again but records nothing new.
   const c = await chainCursors.get(t.db, { accountId: owner.accountId, environment: 'sandbox' }, 'esplora', BTC_ME);
   assert.deepEqual({ cursor: c?.cursor, error: c?.last_error }, { cursor: TXID, error: null });
-  const again = await pollChainData(t.db, t.config.wallets.chainData);
+  const again = await pollChainData(t.db, t.config.wallets.chainData, t.resources.get(WALLET_INDEXES));
   assert.equal(again.transfers, 0);
   const count = await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM wallet_transfers WHERE account_id = $1', [
     owner.accountId,

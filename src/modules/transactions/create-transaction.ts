@@ -18,7 +18,7 @@ import { raiseAlert } from '../cases/index.js';
 import { activeRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
 import { loadRuleContext } from './rule-context.js';
-import { subjectKey, subjectQueue } from './subject-queue.js';
+import { subjectKey, type KeyedQueue } from './subject-queue.js';
 import { transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
 import { toTransaction } from './present.js';
 import type { CreateTransaction, Transaction } from './schemas.js';
@@ -68,10 +68,13 @@ function validate(input: CreateTransaction): Date {
 export async function createTransaction({
   ctx,
   sealer,
+  queue,
   input,
 }: {
   ctx: RequestContext;
   sealer: Sealer;
+  /** The process's per-subject queue (the SUBJECT_QUEUE resource). */
+  queue: KeyedQueue;
   input: CreateTransaction;
 }): Promise<{ created: boolean; transaction: Transaction }> {
   const at = validate(input);
@@ -107,7 +110,7 @@ export async function createTransaction({
   // A subject's evaluations run one at a time (its aggregates are read, then its row written). They wait
   // in an in-process queue, holding no pool connection, so a burst on one subject never starves the pool
   // for other subjects; the advisory lock inside the short write transaction serialises across processes.
-  const result = await subjectQueue(ctx.db).run(subjectKey(ctx, input.subject.reference), () =>
+  const result = await queue.run(subjectKey(ctx, input.subject.reference), () =>
     withTransaction(
       ctx,
       async (tx) => {

@@ -7,6 +7,7 @@ import { IdParam, standardErrors } from '../../platform/schemas.js';
 import { CreateTransaction, ImportTransactions, Transaction, TransactionImport, TransactionsQuery } from './schemas.js';
 import { importTransactions } from './import-transactions.js';
 import { createTransaction } from './create-transaction.js';
+import { SUBJECT_QUEUE } from './subject-queue.js';
 import { transactionRows } from './repository.js';
 import { toTransaction } from './present.js';
 
@@ -31,7 +32,12 @@ export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app,
     },
     async (req, reply) => {
       reply.code(201); // before the verb: the stored idempotent response records the status
-      const r = await createTransaction({ ctx: req.ctx, sealer: deps.sealer, input: req.body });
+      const r = await createTransaction({
+        ctx: req.ctx,
+        sealer: deps.sealer,
+        queue: deps.resources.get(SUBJECT_QUEUE),
+        input: req.body,
+      });
       if (!r.created) reply.code(200);
       return r.transaction;
     },

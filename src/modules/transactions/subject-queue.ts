@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db.js';
+import { defineResource } from '../../platform/resources.js';
 
 /**
  * Runs tasks one after the other per key, in arrival order, without holding anything while they wait:
@@ -28,15 +28,16 @@ export class KeyedQueue {
   }
 }
 
-// One queue per database handle: the serialisation is per subject within a process; across processes
-// the advisory transaction lock in the write transaction does the rest (at most one waiter per process).
-const queues = new WeakMap<Db, KeyedQueue>();
-
-export function subjectQueue(db: Db): KeyedQueue {
-  let q = queues.get(db);
-  if (!q) queues.set(db, (q = new KeyedQueue()));
-  return q;
-}
+/**
+ * The process's queue (one per process, as its resources): the serialisation is per subject within a
+ * process; across processes the advisory transaction lock in the write transaction does the rest (at
+ * most one waiter per process). Nothing to close: a waiting task settles with its request.
+ */
+export const SUBJECT_QUEUE = defineResource<KeyedQueue>(
+  'transactions.subject_queue',
+  () => new KeyedQueue(),
+  () => undefined,
+);
 
 export function subjectKey(t: { accountId: string; environment: string }, subject: string): string {
   return JSON.stringify([t.accountId, t.environment, subject]);

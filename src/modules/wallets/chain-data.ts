@@ -13,7 +13,7 @@ import {
 import { chainCursors } from './chain-data-repository.js';
 import type { WalletsConfig } from './config.js';
 import { recordKnownTransfers } from './imports.js';
-import { walletIndexesFor } from './indexes.js';
+import type { WalletIndexes } from './indexes.js';
 
 type ChainDataSettings = WalletsConfig['chainData'];
 
@@ -45,7 +45,12 @@ export interface PollSummary {
  * changes) with the new cursor in the same transaction. A failing address keeps its cursor and its
  * error; the others go on.
  */
-export async function pollChainData(db: Db, s: ChainDataSettings, providers = chainDataProviders(s)): Promise<PollSummary> {
+export async function pollChainData(
+  db: Db,
+  s: ChainDataSettings,
+  indexes: WalletIndexes,
+  providers = chainDataProviders(s),
+): Promise<PollSummary> {
   const summary: PollSummary = { polled: 0, transfers: 0, failed: [] };
   for (const p of providers) {
     for (const due of await chainCursors.due(db, p.name, [p.chain], s.batch)) {
@@ -67,7 +72,7 @@ export async function pollChainData(db: Db, s: ChainDataSettings, providers = ch
           return r.recorded;
         });
         summary.transfers += recorded;
-        if (recorded) walletIndexesFor(db).invalidateTenant(t);
+        if (recorded) indexes.invalidateTenant(t);
       } catch (err) {
         const kind = err instanceof ChainDataError ? err.kind : 'transient';
         const error = `${kind}: ${(err as Error).message}`.slice(0, 500);
@@ -87,9 +92,9 @@ export async function pollChainData(db: Db, s: ChainDataSettings, providers = ch
 }
 
 /** `wallets.chain_data`: one poll (does nothing while chain data is disabled). */
-export function chainDataJobHandler(db: Db, s: ChainDataSettings): JobHandler {
+export function chainDataJobHandler(db: Db, s: ChainDataSettings, indexes: () => WalletIndexes): JobHandler {
   return async () => {
     if (!s.enabled) return;
-    await pollChainData(db, s);
+    await pollChainData(db, s, indexes());
   };
 }

@@ -47,8 +47,8 @@ export async function runWalletsCommand(
   try {
     const r =
       action === 'import-attributions'
-        ? await importAttributions(ctx, { list: a.list ?? '', content, on_error: onError })
-        : await importTransfers(ctx, { content, on_error: onError });
+        ? await importAttributions(ctx, { list: a.list ?? '', content, on_error: onError }, null)
+        : await importTransfers(ctx, { content, on_error: onError }, null);
     if (a.json) io.out(JSON.stringify(r));
     else {
       io.out(`${r.id}: ${r.lines} lines, ${r.imported} imported, ${r.rejected} rejected`);

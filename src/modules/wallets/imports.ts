@@ -10,7 +10,7 @@ import { runInOneOffWorker, workerFileUrl } from '../../platform/worker-pool.js'
 import { parseAddress, parseAmount } from '../../engines/wallets/index.js';
 import { parseAttributionLines, parseTransferLines, tryAddress, type LineError, type ParsedImport } from './import-parse.js';
 import type { ImportParseTask } from './import-parse-worker.js';
-import { walletIndexesFor } from './indexes.js';
+import type { WalletIndexes } from './indexes.js';
 import { toImport, walletData, type NewAttribution, type NewTransfer } from './repository.js';
 import type { ImportAttributionsBody, ImportTransfersBody, WalletImport } from './schemas.js';
 
@@ -73,7 +73,15 @@ async function enqueueRescreen(tx: Queryable, t: Tenant, keys: Set<string>, dept
   });
 }
 
-export async function importAttributions(ctx: RequestContext, body: ImportAttributionsBody): Promise<WalletImport> {
+/**
+ * `indexes`: the process's WALLET_INDEXES, told at once that the tenant's rows changed; null where the
+ * process holds none (the CLI), whose import other processes see within their refresh period.
+ */
+export async function importAttributions(
+  ctx: RequestContext,
+  body: ImportAttributionsBody,
+  indexes: WalletIndexes | null,
+): Promise<WalletImport> {
   const { lines, errors, rows, keys } = await parseImportOffThread({ kind: 'attributions', content: body.content });
   rejectOrKeep(errors, body.on_error, lines);
   const result = await withTransaction(ctx, async (tx) => {
@@ -97,11 +105,15 @@ export async function importAttributions(ctx: RequestContext, body: ImportAttrib
     if (keys.length) await enqueueRescreen(tx, ctx, new Set(keys), 2);
     return toImport(row, errors.length);
   });
-  walletIndexesFor(ctx.db).invalidateTenant(ctx);
+  indexes?.invalidateTenant(ctx);
   return result;
 }
 
-export async function importTransfers(ctx: RequestContext, body: ImportTransfersBody): Promise<WalletImport> {
+export async function importTransfers(
+  ctx: RequestContext,
+  body: ImportTransfersBody,
+  indexes: WalletIndexes | null,
+): Promise<WalletImport> {
   const { lines, errors, rows, keys } = await parseImportOffThread({ kind: 'transfers', content: body.content });
   rejectOrKeep(errors, body.on_error, lines);
   const result = await withTransaction(ctx, async (tx) => {
@@ -125,7 +137,7 @@ export async function importTransfers(ctx: RequestContext, body: ImportTransfers
     if (keys.length) await enqueueRescreen(tx, ctx, new Set(keys), 1);
     return toImport(row, errors.length);
   });
-  walletIndexesFor(ctx.db).invalidateTenant(ctx);
+  indexes?.invalidateTenant(ctx);
   return result;
 }
 

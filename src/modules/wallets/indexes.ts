@@ -56,16 +56,10 @@ export class WalletIndexes {
   constructor(
     private readonly db: Db,
     private readonly refreshMs = 1000,
-  ) {
-    let set = live.get(db);
-    if (!set) live.set(db, (set = new Set()));
-    set.add(this);
-  }
+  ) {}
 
-  /** Stops taking invalidations (the resources are closing). */
-  close(): void {
-    live.get(this.db)?.delete(this);
-  }
+  /** Nothing is held outside this object: its caches go with it (the resources are closing). */
+  close(): void {}
 
   /** The address indexes of the active list snapshots an environment may use (production never sees the sandbox list). */
   async listIndexes(environment: string): Promise<AddressIndex[]> {
@@ -251,18 +245,6 @@ export const WALLET_INDEXES = defineResource<WalletIndexes>(
   (r) => new WalletIndexes(r.db),
   (w) => w.close(),
 );
-
-/** The live index sets per database handle: only so walletIndexesFor can reach them (below). */
-const live = new WeakMap<Db, Set<WalletIndexes>>();
-
-/**
- * Invalidation for code that has no resources object yet (imports.ts, edited elsewhere: it should take
- * `resources.get(WALLET_INDEXES)` instead): tells every live index set on `db` that a tenant's rows
- * changed. It holds no index; the indexes belong to the resources.
- */
-export function walletIndexesFor(db: Db): Pick<WalletIndexes, 'invalidateTenant'> {
-  return { invalidateTenant: (t) => live.get(db)?.forEach((w) => w.invalidateTenant(t)) };
-}
 
 /**
  * Every address key within `hops` transfers of `keys` (both directions), the keys included: the

@@ -21,7 +21,7 @@ export function walletJobHandlers(
   indexes: () => WalletIndexes,
 ): Record<string, JobHandler> {
   return {
-    [QUEUES.walletsChainData]: chainDataJobHandler(db, config.chainData),
+    [QUEUES.walletsChainData]: chainDataJobHandler(db, config.chainData, indexes),
     [QUEUES.walletsRescreen]: async (job) => {
       const p = job.payload as { kind?: string };
       if (p.kind === 'keys') await rescreenKeys(db, sealerOf(), job.payload as never, indexes(), `job:${job.id}`);

@@ -200,7 +200,7 @@ export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
     },
     async (req, reply) => {
       reply.code(201);
-      return importAttributions(req.ctx, req.body);
+      return importAttributions(req.ctx, req.body, cache);
     },
   );
 
@@ -218,7 +218,7 @@ export const walletsModule: FastifyPluginAsync<ModuleOptions> = async (app, { de
     },
     async (req, reply) => {
       reply.code(201);
-      return importTransfers(req.ctx, req.body);
+      return importTransfers(req.ctx, req.body, cache);
     },
   );
 

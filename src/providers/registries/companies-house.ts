@@ -102,8 +102,12 @@ export function natureToInterest(code: string, start?: string, end?: string): In
   if (!type) return undefined;
   let share: Interest['share'];
   const band = /(\d+)-to-(\d+)-percent/.exec(code);
-  if (band) share = { min: Number(band[1]), max: Number(band[2]), minExclusive: true, maxExclusive: false };
-  else if (/more-than-25-percent/.test(code)) share = { min: 25, max: 100, minExclusive: true, maxExclusive: false };
+  // Companies House's bands (PSC data, "natures of control"): 25-to-50 is "more than 25% but not more
+  // than 50%", 50-to-75 "more than 50% but less than 75%", 75-to-100 "75% or more".
+  if (band) {
+    const [min, max] = [Number(band[1]), Number(band[2])];
+    share = { min, max, minExclusive: min !== 75, maxExclusive: max === 75 };
+  } else if (/more-than-25-percent/.test(code)) share = { min: 25, max: 100, minExclusive: true, maxExclusive: false };
   return {
     type,
     directOrIndirect: 'unknown',

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { gzipSync, deflateRawSync } from 'node:zlib';
 import { sharedData, SKIP_NO_DATA } from '../lists/fixtures/shared-data.js';
 import {
+  natureToInterest,
   newStats,
   registryFormats,
   RegistryFileError,
@@ -151,6 +152,19 @@ test('Companies House: company data, PSC kinds and bands with exclusive lower bo
   assert.deepEqual(person?.kind === 'person' && [person.birthYear, person.birthMonth, person.nationality], [1970, 4, 'British']);
 });
 
+test('Companies House bands: more than 25 up to 50, more than 50 but less than 75, 75 or more', () => {
+  const share = (code: string) => natureToInterest(code)?.share;
+  assert.deepEqual(share('ownership-of-shares-25-to-50-percent'), { min: 25, max: 50, minExclusive: true, maxExclusive: false });
+  assert.deepEqual(share('voting-rights-50-to-75-percent-as-trust'), { min: 50, max: 75, minExclusive: true, maxExclusive: true });
+  assert.deepEqual(share('ownership-of-shares-75-to-100-percent-as-firm'), { min: 75, max: 100, minExclusive: false, maxExclusive: false });
+  assert.deepEqual(share('ownership-of-shares-more-than-25-percent-registered-overseas-entity'), {
+    min: 25,
+    max: 100,
+    minExclusive: true,
+    maxExclusive: false,
+  });
+});
+
 test(
   'the shared PSC fixtures map to the right interests and bands, every kind read without a crash',
   { skip: sharedData('kyb') ? false : SKIP_NO_DATA },
@@ -166,7 +180,7 @@ test(
     const feldman = await read('gb-coh-psc', join(snap, 'psc-data-1.json'));
     const rel = feldman.records.find((r) => r.kind === 'relationship')!;
     assert.ok(rel.kind === 'relationship');
-    assert.deepEqual(rel.interests[0]?.share, { min: 75, max: 100, minExclusive: true, maxExclusive: false });
+    assert.deepEqual(rel.interests[0]?.share, { min: 75, max: 100, minExclusive: false, maxExclusive: false }, '75% or more');
     assert.deepEqual(
       feldman.records.find((r) => r.kind === 'exception')?.kind === 'exception' && feldman.records.find((r) => r.kind === 'exception'),
       {
