@@ -19,6 +19,11 @@ before(async () => {
       KYB_COMPANIES_HOUSE_API_KEY: KEY,
       KYB_LIVE_ALLOW_PRIVATE_NETWORKS: 'true',
       KYB_LIVE_TIMEOUT_MS: '3000',
+      // The tests of this file share one app, so one token bucket per registry: at the default 60 a
+      // minute, a fast run spends the burst of 10 before the parent chain test and is refused (the
+      // limiter itself is tested in providers/registries/live-api.test.ts).
+      KYB_GLEIF_API_PER_MINUTE: '6000',
+      KYB_COMPANIES_HOUSE_API_PER_MINUTE: '6000',
     },
   });
 });

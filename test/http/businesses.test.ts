@@ -278,9 +278,10 @@ test('re-import with a changed owner: business.ownership_changed event, audit ro
     ['business_ownership'],
   );
   const ubos = (await t.call('GET', `/v1/businesses/${b.id}/ubos?as_of=2024-01-01`, { key: owner.sandboxKey })).json();
+  // "more than 50% but less than 75%" (Companies House's 50-to-75 band)
   assert.deepEqual(ubos.owners.find((o: { name: string }) => o.name === 'Ms Ada Example').ownership, {
     exclusive_minimum: 50,
-    maximum: 75,
+    exclusive_maximum: 75,
   });
 
   // The same file again: recognised, nothing written, no event.
@@ -301,7 +302,7 @@ test('re-import with a changed owner: business.ownership_changed event, audit ro
   const after = (await t.call('GET', `/v1/businesses/${b.id}/ubos?as_of=2024-01-01`, { key: owner.sandboxKey })).json();
   assert.deepEqual(after.owners.find((o: { name: string }) => o.name === 'Ms Ada Example').ownership, {
     exclusive_minimum: 50,
-    maximum: 75,
+    exclusive_maximum: 75,
   });
   assert.equal((await t.db.query(`SELECT 1 FROM events WHERE resource_id = $1`, [b.id])).length, 2);
 });
