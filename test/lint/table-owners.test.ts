@@ -52,23 +52,9 @@ interface Exception {
   file: string;
   table: string;
   reason: string;
-  /** Work in progress elsewhere: not reported when it no longer applies. */
-  beingMoved?: true;
 }
 
 const EXCEPTIONS: readonly Exception[] = [
-  {
-    file: 'src/modules/wallets/repository.ts',
-    table: 'list_entries',
-    reason: "wallet screening reads the lists' entries; being moved behind the lists module's face",
-    beingMoved: true,
-  },
-  {
-    file: 'src/modules/wallets/repository.ts',
-    table: 'list_snapshot_entities',
-    reason: "wallet screening reads the screening snapshots' entities; being moved behind the checks module's face",
-    beingMoved: true,
-  },
   {
     file: 'src/modules/verifications/repository.ts',
     table: 'accounts',
@@ -154,6 +140,6 @@ test('each table is used in SQL only by the module that owns it (or an exception
     }
   }
   assert.deepEqual(violations, [], "use the owner's face (its index.ts) instead, or add an exception with a reason");
-  const stale = EXCEPTIONS.filter((e) => !e.beingMoved && !used.has(`${e.file} ${e.table}`));
+  const stale = EXCEPTIONS.filter((e) => !used.has(`${e.file} ${e.table}`));
   assert.deepEqual(stale, [], 'these exceptions no longer apply: remove them');
 });

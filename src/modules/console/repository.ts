@@ -119,6 +119,18 @@ export async function revokeSession(db: Queryable, tokenHash: string, now: Date)
   await db.query('UPDATE console_sessions SET revoked_at = coalesce(revoked_at, $2) WHERE token_hash = $1', [tokenHash, now]);
 }
 
+/**
+ * Inside a transaction: makes sure the subject's failure row exists and locks it, so concurrent failures
+ * for one subject count one after the other (read, add, write).
+ */
+export async function lockFailures(tx: Queryable, subject: string, now: Date): Promise<void> {
+  await tx.query(
+    `INSERT INTO console_login_failures (subject, failures, window_started_at) VALUES ($1, 0, $2) ON CONFLICT (subject) DO NOTHING`,
+    [subject, now],
+  );
+  await tx.query('SELECT 1 FROM console_login_failures WHERE subject = $1 FOR UPDATE', [subject]);
+}
+
 export async function readFailures(db: Queryable, subject: string): Promise<FailureState | null> {
   const rows = await db.query<{ failures: number; window_started_at: Date; locked_until: Date | null }>(
     'SELECT failures, window_started_at, locked_until FROM console_login_failures WHERE subject = $1',

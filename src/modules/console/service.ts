@@ -105,11 +105,7 @@ export class ConsoleAuth {
     if (operatorId) subjects.push([`operator:${operatorId}`, this.operatorPolicy]);
     for (const [subject, policy] of subjects) {
       await this.db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO console_login_failures (subject, failures, window_started_at) VALUES ($1, 0, $2) ON CONFLICT (subject) DO NOTHING`,
-          [subject, now],
-        );
-        await tx.query('SELECT 1 FROM console_login_failures WHERE subject = $1 FOR UPDATE', [subject]);
+        await repo.lockFailures(tx, subject, now);
         const current = await repo.readFailures(tx, subject);
         await repo.writeFailures(tx, subject, recordFailure(current && current.failures > 0 ? current : null, now, policy));
       });
