@@ -100,3 +100,30 @@ export function table(caption, columns, rows) {
     ),
   );
 }
+
+/**
+ * A labelled filter: a select bound to `state[name]`, calling `changed` after each choice.
+ * @param {Record<string, string>} state
+ * @param {string} name
+ * @param {string} text
+ * @param {ReadonlyArray<readonly [string, string]>} options
+ * @param {() => void} changed
+ */
+export function filterSelect(state, name, text, options, changed) {
+  return h(
+    'label',
+    null,
+    text,
+    h(
+      'select',
+      {
+        name,
+        onchange: (/** @type {Event} */ e) => {
+          state[name] = /** @type {HTMLSelectElement} */ (e.target).value;
+          changed();
+        },
+      },
+      options.map(([v, t]) => h('option', { value: v, selected: state[name] === v }, t)),
+    ),
+  );
+}

@@ -1,7 +1,7 @@
 // Allow and block lists (entries with reasons: search, add, remove) and monitoring subjects (enrol,
 // search by reference, remove), through /v1/lists and /v1/monitoring.
 import { actorName, call, can, get, problem } from './api.js';
-import { h, label, mount, table, when } from './dom.js';
+import { filterSelect, h, label, mount, table, when } from './dom.js';
 
 const KINDS = ['name', 'screening_entity', 'subject', 'email', 'phone', 'document_number', 'wallet_address', 'ip_address'];
 
@@ -61,23 +61,7 @@ export async function renderLists(root, say) {
     );
   };
   /** @param {string} name @param {string} text @param {[string, string][]} options */
-  const select = (name, text, options) =>
-    h(
-      'label',
-      null,
-      text,
-      h(
-        'select',
-        {
-          name,
-          onchange: (/** @type {Event} */ e) => {
-            /** @type {any} */ (state)[name] = /** @type {HTMLSelectElement} */ (e.target).value;
-            void load();
-          },
-        },
-        options.map(([v, t]) => h('option', { value: v, selected: /** @type {any} */ (state)[name] === v }, t)),
-      ),
-    );
+  const select = (name, text, options) => filterSelect(/** @type {any} */ (state), name, text, options, () => void load());
   const add = can('lists:write')
     ? h(
         'form',

@@ -1,7 +1,7 @@
 // The review queue: referred sessions, alerts and cases (GET /v1/cases) with filters, "claim next"
 // (POST /v1/cases/claim: the server locks the case to this operator) and each case's age against the SLA.
 import { actorName, call, can, get, problem, self, session } from './api.js';
-import { ago, h, label, mount, table } from './dom.js';
+import { ago, filterSelect, h, label, mount, table } from './dom.js';
 
 const KINDS = ['verification_review', 'screening_alert', 'alert_review'];
 const SEVERITIES = ['critical', 'high', 'medium', 'low'];
@@ -30,23 +30,7 @@ export async function renderQueue(root, say) {
    * @param {string} text
    * @param {ReadonlyArray<readonly [string, string]>} options
    */
-  const select = (name, text, options) =>
-    h(
-      'label',
-      null,
-      text,
-      h(
-        'select',
-        {
-          name,
-          onchange: (/** @type {Event} */ e) => {
-            /** @type {any} */ (filters)[name] = /** @type {HTMLSelectElement} */ (e.target).value;
-            void load();
-          },
-        },
-        options.map(([v, t]) => h('option', { value: v, selected: /** @type {any} */ (filters)[name] === v }, t)),
-      ),
-    );
+  const select = (name, text, options) => filterSelect(/** @type {any} */ (filters), name, text, options, () => void load());
   const claim = can('cases:write')
     ? h(
         'button',
