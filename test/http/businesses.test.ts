@@ -552,26 +552,30 @@ test('re-screening after a list update: a new listed owner raises business.scree
   const quiet = await rescreenBusinessesOnListUpdate(t.db, sealer, t.resources.get(SCREENING_INDEX));
   assert.deepEqual([quiet.sources, quiet.screened], [[], 0]);
 
-  await activateSnapshot(t.db, {
-    source: 'ofac_sdn',
-    format: null,
-    origin: 'import',
-    prepared: prepareSnapshot([
-      {
-        id: 'ofac-sdn:ada',
-        source: 'ofac_sdn',
-        datasets: ['sanctions'],
-        schema: 'person',
-        names: [{ full: 'Ada Example', quality: 'strong' }],
-        birthDates: [],
-        nationalities: [],
-        countries: [],
-        addresses: [],
-        identifiers: [],
-        programs: ['SDGT'],
-      },
-    ]),
-  });
+  await activateSnapshot(
+    t.db,
+    {
+      source: 'ofac_sdn',
+      format: null,
+      origin: 'import',
+      prepared: prepareSnapshot([
+        {
+          id: 'ofac-sdn:ada',
+          source: 'ofac_sdn',
+          datasets: ['sanctions'],
+          schema: 'person',
+          names: [{ full: 'Ada Example', quality: 'strong' }],
+          birthDates: [],
+          nationalities: [],
+          countries: [],
+          addresses: [],
+          identifiers: [],
+          programs: ['SDGT'],
+        },
+      ]),
+    },
+    t.resources,
+  );
   const run = await rescreenBusinessesOnListUpdate(t.db, sealer, t.resources.get(SCREENING_INDEX));
   assert.deepEqual(run.sources, ['ofac_sdn']);
   assert.ok(run.screened >= 1 && run.newHits >= 1, JSON.stringify(run));

@@ -13,12 +13,16 @@ before(async () => {
   const sanctionsOnly = sandboxList()
     .filter((e) => e.datasets.includes('sanctions'))
     .map((e) => ({ ...e, source: 'custom' as const, id: e.id.replace('sandbox:', 'custom:') }));
-  await activateSnapshot(t.db, {
-    source: 'custom',
-    format: 'custom_csv',
-    origin: 'import',
-    prepared: prepareSnapshot(sanctionsOnly as never),
-  });
+  await activateSnapshot(
+    t.db,
+    {
+      source: 'custom',
+      format: 'custom_csv',
+      origin: 'import',
+      prepared: prepareSnapshot(sanctionsOnly as never),
+    },
+    t.resources,
+  );
 });
 after(() => t.close());
 

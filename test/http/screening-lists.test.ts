@@ -34,7 +34,8 @@ let cliConfig: Config | undefined;
 async function cli(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, cliConfig ?? t.config);
+  // As over the server's admin socket: the command is given the server's resources (its screening index).
+  const code = await runCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, cliConfig ?? t.config, {}, t.resources);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -119,7 +120,11 @@ describe('lists import, list and sync', () => {
     const variants = [base.slice(0, 2), base.slice(0, 3), base.slice(0, 4), base];
     const results = await Promise.all(
       variants.map((entities) =>
-        activateSnapshot(t.db, { source: 'custom_race', format: 'custom_csv', origin: 'import', prepared: prepareSnapshot(entities) }),
+        activateSnapshot(
+          t.db,
+          { source: 'custom_race', format: 'custom_csv', origin: 'import', prepared: prepareSnapshot(entities) },
+          t.resources,
+        ),
       ),
     );
     const rows = await t.db.query<{ id: string; state: string; entity_count: number; n: number }>(

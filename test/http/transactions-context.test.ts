@@ -10,26 +10,30 @@ import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 let t: TestApp;
 before(async () => {
   t = await createTestApp();
-  await activateSnapshot(t.db, {
-    source: 'ofac_sdn',
-    format: null,
-    origin: 'import',
-    prepared: prepareSnapshot([
-      {
-        id: 'ofac-sdn:ctx1',
-        source: 'ofac_sdn',
-        datasets: ['sanctions'],
-        schema: 'organization',
-        names: [{ full: 'Example Mixer Ltd', quality: 'strong' }],
-        birthDates: [],
-        nationalities: [],
-        countries: [],
-        addresses: [],
-        identifiers: [{ type: 'crypto:ETH', value: SANCTIONED }],
-        programs: ['CYBER2'],
-      },
-    ]),
-  });
+  await activateSnapshot(
+    t.db,
+    {
+      source: 'ofac_sdn',
+      format: null,
+      origin: 'import',
+      prepared: prepareSnapshot([
+        {
+          id: 'ofac-sdn:ctx1',
+          source: 'ofac_sdn',
+          datasets: ['sanctions'],
+          schema: 'organization',
+          names: [{ full: 'Example Mixer Ltd', quality: 'strong' }],
+          birthDates: [],
+          nationalities: [],
+          countries: [],
+          addresses: [],
+          identifiers: [{ type: 'crypto:ETH', value: SANCTIONED }],
+          programs: ['CYBER2'],
+        },
+      ]),
+    },
+    t.resources,
+  );
   t.resources.get(WALLET_INDEXES).invalidateLists();
 });
 after(() => t.close());

@@ -39,7 +39,11 @@ before(async () => {
     identifiers: [{ type: 'crypto:ETH', value: OFAC_LAZARUS }],
     programs: ['DPRK3'],
   };
-  const r = await activateSnapshot(t.db, { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot([lazarus]) });
+  const r = await activateSnapshot(
+    t.db,
+    { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot([lazarus]) },
+    t.resources,
+  );
   snapshotId = (await t.db.query<{ id: string }>("SELECT id FROM list_snapshots WHERE source = 'ofac_sdn' AND state = 'active'"))[0]!.id;
   assert.ok(r);
   t.resources.get(WALLET_INDEXES).invalidateLists();

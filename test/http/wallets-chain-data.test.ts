@@ -117,15 +117,19 @@ before(async () => {
     identifiers: [{ type, value }],
     programs: ['CYBER2'],
   });
-  await activateSnapshot(t.db, {
-    source: 'ofac_sdn',
-    format: null,
-    origin: 'import',
-    prepared: prepareSnapshot([
-      entity('ofac-sdn:1', 'Listed Btc', 'crypto:XBT', OFAC_XBT),
-      entity('ofac-sdn:2', 'LAZARUS GROUP', 'crypto:ETH', OFAC_ETH),
-    ]),
-  });
+  await activateSnapshot(
+    t.db,
+    {
+      source: 'ofac_sdn',
+      format: null,
+      origin: 'import',
+      prepared: prepareSnapshot([
+        entity('ofac-sdn:1', 'Listed Btc', 'crypto:XBT', OFAC_XBT),
+        entity('ofac-sdn:2', 'LAZARUS GROUP', 'crypto:ETH', OFAC_ETH),
+      ]),
+    },
+    t.resources,
+  );
   t.resources.get(WALLET_INDEXES).invalidateLists();
 });
 after(async () => {

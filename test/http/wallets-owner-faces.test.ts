@@ -54,19 +54,23 @@ test('snapshots.cryptoEntities: only the entities of that snapshot with a crypto
     identifiers,
     programs: ['CYBER2'],
   });
-  await activateSnapshot(t.db, {
-    source: 'ofac_sdn',
-    format: null,
-    origin: 'import',
-    prepared: prepareSnapshot([
-      entity('ofac-sdn:1', [{ type: 'crypto:ETH', value: WALLET }]),
-      entity('ofac-sdn:2', [{ type: 'passport', value: 'X1' }]),
-      entity('ofac-sdn:3', [
-        { type: 'passport', value: 'X2' },
-        { type: 'crypto:XBT', value: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT' },
+  await activateSnapshot(
+    t.db,
+    {
+      source: 'ofac_sdn',
+      format: null,
+      origin: 'import',
+      prepared: prepareSnapshot([
+        entity('ofac-sdn:1', [{ type: 'crypto:ETH', value: WALLET }]),
+        entity('ofac-sdn:2', [{ type: 'passport', value: 'X1' }]),
+        entity('ofac-sdn:3', [
+          { type: 'passport', value: 'X2' },
+          { type: 'crypto:XBT', value: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT' },
+        ]),
       ]),
-    ]),
-  });
+    },
+    t.resources,
+  );
   const active = await snapshots.activeFor(t.db, 'ofac_sdn');
   assert.ok(active);
   const got = await snapshots.cryptoEntities(t.db, active.id);

@@ -31,7 +31,7 @@ const entity = (id: string, address: string): ListEntity => ({
   programs: ['CYBER2'],
 });
 const activate = (entities: ListEntity[]) =>
-  activateSnapshot(t.db, { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot(entities) });
+  activateSnapshot(t.db, { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot(entities) }, t.resources);
 const activeIds = async () =>
   (await t.db.query<{ id: string }>("SELECT id FROM list_snapshots WHERE state = 'active' ORDER BY id")).map((r) => r.id).sort();
 

@@ -50,7 +50,11 @@ function entity(id: string, name: string, ids: Array<[string, string]>, programs
 }
 
 async function activate(entities: ListEntity[]) {
-  const r = await activateSnapshot(t.db, { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot(entities) });
+  const r = await activateSnapshot(
+    t.db,
+    { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot(entities) },
+    t.resources,
+  );
   // Screening sees a switch within a second (WalletIndexes.refreshMs); the test does not wait for it.
   t.resources.get(WALLET_INDEXES).invalidateLists();
   return r;
@@ -248,12 +252,16 @@ describe('wallet screening', () => {
     ]
       .map((l) => JSON.stringify(l))
       .join('\n');
-    const snap = await activateSnapshot(t.db, {
-      source: 'opensanctions',
-      format: 'ftm_json',
-      origin: 'import',
-      prepared: prepareSnapshot(parseFtmJson(ftm)),
-    });
+    const snap = await activateSnapshot(
+      t.db,
+      {
+        source: 'opensanctions',
+        format: 'ftm_json',
+        origin: 'import',
+        prepared: prepareSnapshot(parseFtmJson(ftm)),
+      },
+      t.resources,
+    );
     t.resources.get(WALLET_INDEXES).invalidateLists();
     const body = (await screen(owner.productionKey, { address: 'TEAqwfMhXLaomXhZ8KeMhx3njGmQEDnsUR' })).json();
     assert.equal(body.chain, 'tron');
