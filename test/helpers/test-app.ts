@@ -9,6 +9,9 @@ import { createResources, type Resources } from '../../src/platform/resources.js
 import { READINESS } from '../../src/platform/readiness.js';
 import type { Environment, RequestContext } from '../../src/platform/context.js';
 import { createTestDb } from './test-db.js';
+import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
+import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
+import type { ListEntity } from '../../src/engines/screening/types.js';
 
 export interface Tenant {
   accountId: string;
@@ -98,4 +101,17 @@ export async function createTestApp(
       await close();
     },
   };
+}
+
+/**
+ * Activates a screening list snapshot of `source` holding `entities`, as an operator's import in the
+ * test app's own process would (its screening index is told of the switch).
+ */
+export function activateTestList(
+  t: Pick<TestApp, 'db' | 'resources'>,
+  source: string,
+  entities: ListEntity[],
+  format: string | null = null,
+) {
+  return activateSnapshot(t.db, { source, format, origin: 'import', prepared: prepareSnapshot(entities) }, t.resources);
 }

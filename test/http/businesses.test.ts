@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, type TestApp, activateTestList } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { importRegistryFile } from '../../src/modules/businesses/index.js';
@@ -539,8 +539,6 @@ test('UBO → KYC honours Idempotency-Key: the replay returns the first session 
 });
 
 test('re-screening after a list update: a new listed owner raises business.screening_hit (list_update) and an alert once', async () => {
-  const { activateSnapshot } = await import('../../src/modules/checks/screening/activate-snapshot.js');
-  const { prepareSnapshot } = await import('../../src/engines/screening/snapshot-diff.js');
   const { rescreenBusinessesOnListUpdate } = await import('../../src/modules/businesses/index.js');
   const { Sealer } = await import('../../src/platform/crypto.js');
   const sealer = new Sealer(t.config.masterKey);
@@ -552,30 +550,21 @@ test('re-screening after a list update: a new listed owner raises business.scree
   const quiet = await rescreenBusinessesOnListUpdate(t.db, sealer, t.resources.get(SCREENING_INDEX));
   assert.deepEqual([quiet.sources, quiet.screened], [[], 0]);
 
-  await activateSnapshot(
-    t.db,
+  await activateTestList(t, 'ofac_sdn', [
     {
+      id: 'ofac-sdn:ada',
       source: 'ofac_sdn',
-      format: null,
-      origin: 'import',
-      prepared: prepareSnapshot([
-        {
-          id: 'ofac-sdn:ada',
-          source: 'ofac_sdn',
-          datasets: ['sanctions'],
-          schema: 'person',
-          names: [{ full: 'Ada Example', quality: 'strong' }],
-          birthDates: [],
-          nationalities: [],
-          countries: [],
-          addresses: [],
-          identifiers: [],
-          programs: ['SDGT'],
-        },
-      ]),
+      datasets: ['sanctions'],
+      schema: 'person',
+      names: [{ full: 'Ada Example', quality: 'strong' }],
+      birthDates: [],
+      nationalities: [],
+      countries: [],
+      addresses: [],
+      identifiers: [],
+      programs: ['SDGT'],
     },
-    t.resources,
-  );
+  ]);
   const run = await rescreenBusinessesOnListUpdate(t.db, sealer, t.resources.get(SCREENING_INDEX));
   assert.deepEqual(run.sources, ['ofac_sdn']);
   assert.ok(run.screened >= 1 && run.newHits >= 1, JSON.stringify(run));

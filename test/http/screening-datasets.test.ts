@@ -1,8 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
-import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
+import { createTestApp, type TestApp, activateTestList } from '../helpers/test-app.js';
 import { sandboxList } from '../../src/providers/lists/sandbox-list.js';
 
 /** Screening a data set no list carries is check_unavailable naming it, never a clean no_match. */
@@ -13,16 +11,7 @@ before(async () => {
   const sanctionsOnly = sandboxList()
     .filter((e) => e.datasets.includes('sanctions'))
     .map((e) => ({ ...e, source: 'custom' as const, id: e.id.replace('sandbox:', 'custom:') }));
-  await activateSnapshot(
-    t.db,
-    {
-      source: 'custom',
-      format: 'custom_csv',
-      origin: 'import',
-      prepared: prepareSnapshot(sanctionsOnly as never),
-    },
-    t.resources,
-  );
+  await activateTestList(t, 'custom', sanctionsOnly as never, 'custom_csv');
 });
 after(() => t.close());
 

@@ -5,14 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, testConfig, type TestApp, activateTestList } from '../helpers/test-app.js';
 import { runCommand } from '../../src/cli/commands.js';
 import { sharedData, SKIP_NO_DATA } from '../../src/providers/lists/fixtures/shared-data.js';
 import { snapshots } from '../../src/modules/checks/screening/snapshot-repository.js';
 import { listSyncSchedule, screeningJobHandlers } from '../../src/modules/checks/screening/jobs.js';
 import { ConfigError, type Config, type EnvVars } from '../../src/config.js';
-import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
-import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import { sandboxList } from '../../src/providers/lists/sandbox-list.js';
 
 // Operator list management through the CLI: offline import of real official files, and sync
@@ -118,15 +116,7 @@ describe('lists import, list and sync', () => {
   test('concurrent activations of one source leave exactly one active snapshot, each with its full entity set', async () => {
     const base = sandboxList().map((e) => ({ ...e, source: 'custom' as const }));
     const variants = [base.slice(0, 2), base.slice(0, 3), base.slice(0, 4), base];
-    const results = await Promise.all(
-      variants.map((entities) =>
-        activateSnapshot(
-          t.db,
-          { source: 'custom_race', format: 'custom_csv', origin: 'import', prepared: prepareSnapshot(entities) },
-          t.resources,
-        ),
-      ),
-    );
+    const results = await Promise.all(variants.map((entities) => activateTestList(t, 'custom_race', entities, 'custom_csv')));
     const rows = await t.db.query<{ id: string; state: string; entity_count: number; n: number }>(
       "SELECT s.id, s.state, s.entity_count, (SELECT count(*)::int FROM list_snapshot_entities e WHERE e.snapshot_id = s.id) AS n FROM list_snapshots s WHERE source = 'custom_race'",
     );

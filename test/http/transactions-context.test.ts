@@ -1,8 +1,6 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
-import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
-import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
+import { createTestApp, type TestApp, type Tenant, activateTestList } from '../helpers/test-app.js';
 import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 
 // The rule context fields that come from other modules (subject, counterparty, wallet, lists), each
@@ -10,30 +8,21 @@ import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 let t: TestApp;
 before(async () => {
   t = await createTestApp();
-  await activateSnapshot(
-    t.db,
+  await activateTestList(t, 'ofac_sdn', [
     {
+      id: 'ofac-sdn:ctx1',
       source: 'ofac_sdn',
-      format: null,
-      origin: 'import',
-      prepared: prepareSnapshot([
-        {
-          id: 'ofac-sdn:ctx1',
-          source: 'ofac_sdn',
-          datasets: ['sanctions'],
-          schema: 'organization',
-          names: [{ full: 'Example Mixer Ltd', quality: 'strong' }],
-          birthDates: [],
-          nationalities: [],
-          countries: [],
-          addresses: [],
-          identifiers: [{ type: 'crypto:ETH', value: SANCTIONED }],
-          programs: ['CYBER2'],
-        },
-      ]),
+      datasets: ['sanctions'],
+      schema: 'organization',
+      names: [{ full: 'Example Mixer Ltd', quality: 'strong' }],
+      birthDates: [],
+      nationalities: [],
+      countries: [],
+      addresses: [],
+      identifiers: [{ type: 'crypto:ETH', value: SANCTIONED }],
+      programs: ['CYBER2'],
     },
-    t.resources,
-  );
+  ]);
   t.resources.get(WALLET_INDEXES).invalidateLists();
 });
 after(() => t.close());

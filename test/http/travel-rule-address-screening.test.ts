@@ -1,8 +1,6 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
-import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
-import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
+import { createTestApp, type TestApp, type Tenant, activateTestList } from '../helpers/test-app.js';
 import type { ListEntity } from '../../src/engines/screening/types.js';
 import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 import { buildJobHandlers } from '../../src/jobs/index.js';
@@ -39,11 +37,7 @@ before(async () => {
     identifiers: [{ type: 'crypto:ETH', value: OFAC_LAZARUS }],
     programs: ['DPRK3'],
   };
-  const r = await activateSnapshot(
-    t.db,
-    { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot([lazarus]) },
-    t.resources,
-  );
+  const r = await activateTestList(t, 'ofac_sdn', [lazarus]);
   snapshotId = (await t.db.query<{ id: string }>("SELECT id FROM list_snapshots WHERE source = 'ofac_sdn' AND state = 'active'"))[0]!.id;
   assert.ok(r);
   t.resources.get(WALLET_INDEXES).invalidateLists();

@@ -2,9 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestApp, testConfig, type TestApp, type Tenant } from '../helpers/test-app.js';
-import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
-import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
+import { createTestApp, testConfig, type TestApp, type Tenant, activateTestList } from '../helpers/test-app.js';
 import type { ListEntity } from '../../src/engines/screening/types.js';
 import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 import { chainDataSchedule, pollChainData } from '../../src/modules/wallets/index.js';
@@ -117,19 +115,10 @@ before(async () => {
     identifiers: [{ type, value }],
     programs: ['CYBER2'],
   });
-  await activateSnapshot(
-    t.db,
-    {
-      source: 'ofac_sdn',
-      format: null,
-      origin: 'import',
-      prepared: prepareSnapshot([
-        entity('ofac-sdn:1', 'Listed Btc', 'crypto:XBT', OFAC_XBT),
-        entity('ofac-sdn:2', 'LAZARUS GROUP', 'crypto:ETH', OFAC_ETH),
-      ]),
-    },
-    t.resources,
-  );
+  await activateTestList(t, 'ofac_sdn', [
+    entity('ofac-sdn:1', 'Listed Btc', 'crypto:XBT', OFAC_XBT),
+    entity('ofac-sdn:2', 'LAZARUS GROUP', 'crypto:ETH', OFAC_ETH),
+  ]);
   t.resources.get(WALLET_INDEXES).invalidateLists();
 });
 after(async () => {

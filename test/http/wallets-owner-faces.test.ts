@@ -1,10 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, type TestApp, activateTestList } from '../helpers/test-app.js';
 import { blocklistEntriesFor, listValueIndex, normalizeListValue } from '../../src/modules/lists/index.js';
 import { snapshots } from '../../src/modules/checks/index.js';
-import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
-import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import type { ListEntity } from '../../src/engines/screening/types.js';
 import { Sealer } from '../../src/platform/crypto.js';
 
@@ -54,23 +52,14 @@ test('snapshots.cryptoEntities: only the entities of that snapshot with a crypto
     identifiers,
     programs: ['CYBER2'],
   });
-  await activateSnapshot(
-    t.db,
-    {
-      source: 'ofac_sdn',
-      format: null,
-      origin: 'import',
-      prepared: prepareSnapshot([
-        entity('ofac-sdn:1', [{ type: 'crypto:ETH', value: WALLET }]),
-        entity('ofac-sdn:2', [{ type: 'passport', value: 'X1' }]),
-        entity('ofac-sdn:3', [
-          { type: 'passport', value: 'X2' },
-          { type: 'crypto:XBT', value: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT' },
-        ]),
-      ]),
-    },
-    t.resources,
-  );
+  await activateTestList(t, 'ofac_sdn', [
+    entity('ofac-sdn:1', [{ type: 'crypto:ETH', value: WALLET }]),
+    entity('ofac-sdn:2', [{ type: 'passport', value: 'X1' }]),
+    entity('ofac-sdn:3', [
+      { type: 'passport', value: 'X2' },
+      { type: 'crypto:XBT', value: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT' },
+    ]),
+  ]);
   const active = await snapshots.activeFor(t.db, 'ofac_sdn');
   assert.ok(active);
   const got = await snapshots.cryptoEntities(t.db, active.id);

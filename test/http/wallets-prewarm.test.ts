@@ -1,11 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, testConfig, type TestApp, type Tenant } from '../helpers/test-app.js';
+import { createTestApp, testConfig, type TestApp, type Tenant, activateTestList } from '../helpers/test-app.js';
 import { buildApp } from '../../src/app.js';
 import type { Db, Queryable } from '../../src/platform/db.js';
 import { MemoryRateLimiter } from '../../src/platform/rate-limit.js';
-import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
-import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import type { ListEntity } from '../../src/engines/screening/types.js';
 import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
 import { createResources } from '../../src/platform/resources.js';
@@ -30,8 +28,7 @@ const entity = (id: string, address: string): ListEntity => ({
   identifiers: [{ type: 'crypto:ETH', value: address }],
   programs: ['CYBER2'],
 });
-const activate = (entities: ListEntity[]) =>
-  activateSnapshot(t.db, { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot(entities) }, t.resources);
+const activate = (entities: ListEntity[]) => activateTestList(t, 'ofac_sdn', entities);
 const activeIds = async () =>
   (await t.db.query<{ id: string }>("SELECT id FROM list_snapshots WHERE state = 'active' ORDER BY id")).map((r) => r.id).sort();
 

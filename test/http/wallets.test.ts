@@ -1,9 +1,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
+import { createTestApp, type TestApp, type Tenant, activateTestList } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
-import { activateSnapshot } from '../../src/modules/checks/screening/activate-snapshot.js';
-import { prepareSnapshot } from '../../src/engines/screening/snapshot-diff.js';
 import type { ListEntity } from '../../src/engines/screening/types.js';
 import { parseFtmJson } from '../../src/providers/lists/ftm-json.js';
 import { Sealer } from '../../src/platform/crypto.js';
@@ -50,11 +48,7 @@ function entity(id: string, name: string, ids: Array<[string, string]>, programs
 }
 
 async function activate(entities: ListEntity[]) {
-  const r = await activateSnapshot(
-    t.db,
-    { source: 'ofac_sdn', format: null, origin: 'import', prepared: prepareSnapshot(entities) },
-    t.resources,
-  );
+  const r = await activateTestList(t, 'ofac_sdn', entities);
   // Screening sees a switch within a second (WalletIndexes.refreshMs); the test does not wait for it.
   t.resources.get(WALLET_INDEXES).invalidateLists();
   return r;
@@ -252,16 +246,7 @@ describe('wallet screening', () => {
     ]
       .map((l) => JSON.stringify(l))
       .join('\n');
-    const snap = await activateSnapshot(
-      t.db,
-      {
-        source: 'opensanctions',
-        format: 'ftm_json',
-        origin: 'import',
-        prepared: prepareSnapshot(parseFtmJson(ftm)),
-      },
-      t.resources,
-    );
+    const snap = await activateTestList(t, 'opensanctions', parseFtmJson(ftm), 'ftm_json');
     t.resources.get(WALLET_INDEXES).invalidateLists();
     const body = (await screen(owner.productionKey, { address: 'TEAqwfMhXLaomXhZ8KeMhx3njGmQEDnsUR' })).json();
     assert.equal(body.chain, 'tron');
