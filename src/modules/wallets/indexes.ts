@@ -58,9 +58,6 @@ export class WalletIndexes {
     private readonly refreshMs = 1000,
   ) {}
 
-  /** Nothing is held outside this object: its caches go with it (the resources are closing). */
-  close(): void {}
-
   /** The address indexes of the active list snapshots an environment may use (production never sees the sandbox list). */
   async listIndexes(environment: string): Promise<AddressIndex[]> {
     const entries = await this.activeSnapshots();
@@ -243,7 +240,7 @@ export class WalletIndexes {
 export const WALLET_INDEXES = defineResource<WalletIndexes>(
   'wallet indexes',
   (r) => new WalletIndexes(r.db),
-  (w) => w.close(),
+  () => undefined, // nothing held outside the object: its caches go with it
 );
 
 /**
