@@ -67,16 +67,26 @@ function journeyRuleReasons(
   const declines: string[] = [];
   const refers: string[] = [];
   const errorReason = (key: string, code: string) => `journey_rule_${key}_error_${code.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
-  for (const r of rules) {
-    const c = compiled(r);
-    if ('error' in c) {
-      refers.push(errorReason(r.key, c.error.code));
-      continue;
-    }
-    const [res] = evaluateJourneyRules(JOURNEY_CHECK_TYPES, [r], [c], { checks, risk, subject: facts.subject ?? {} });
-    if ('error' in res!) refers.push(errorReason(r.key, res.error.code));
-    else if (res!.matched) (r.outcome === 'decline' ? declines : refers).push(`journey_rule_${r.key}`);
-  }
+  const forms = rules.map(compiled);
+  const runnable = rules.flatMap((r, i) => {
+    const c = forms[i]!;
+    return 'error' in c ? [] : [{ r, c }];
+  });
+  // One context for every rule (keys are unique within a journey: checked when it is saved).
+  const results = new Map(
+    evaluateJourneyRules(
+      JOURNEY_CHECK_TYPES,
+      runnable.map((x) => x.r),
+      runnable.map((x) => x.c),
+      { checks, risk, subject: facts.subject ?? {} },
+    ).map((res) => [res.key, res]),
+  );
+  rules.forEach((r, i) => {
+    const c = forms[i]!;
+    const res = 'error' in c ? c : results.get(r.key)!;
+    if ('error' in res) refers.push(errorReason(r.key, res.error.code));
+    else if (res.matched) (r.outcome === 'decline' ? declines : refers).push(`journey_rule_${r.key}`);
+  });
   return { declines, refers };
 }
 
