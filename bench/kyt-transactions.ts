@@ -4,16 +4,21 @@
 // Usage: npm run bench -- kyt-transactions ; BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres,
 // BENCH_HISTORY (imported history rows, default 50000), BENCH_DATABASE_URL.
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import pg from 'pg';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
-import { insertBaseline, load, table, type LoadResult } from './lib/load.js';
+import { insertBaseline, loadWithCpu, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const history = Number(process.env.BENCH_HISTORY ?? 50_000);
 const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
 const dbs = (process.env.BENCH_DBS ?? 'pglite,postgres').split(',');
+/** BENCH_CPU_PROF=<dir>: a CPU profile of the API process during the load runs (node --cpu-prof). */
+const cpuProf = process.env.BENCH_CPU_PROF || null;
+/** BENCH_SKIP_BACKTEST=1: only the load runs. */
+const skipBacktest = process.env.BENCH_SKIP_BACKTEST === '1';
 const SUBJECTS = 1000;
 const DAY = 86_400_000;
 
@@ -80,9 +85,12 @@ async function importHistory(base: string, key: string): Promise<void> {
     await api(base, key, 'POST', '/v1/transactions/imports', { format: 'jsonl', data: lines.slice(i, i + 20_000).join('\n') });
 }
 
+/** The API process under load (for the CPU split). */
+let serverPid: number | undefined;
+
 async function loadTransactions(name: string, url: string, key: string, subjectOf: (n: number) => string): Promise<LoadResult> {
   const prefix = `${process.pid}-${Date.now()}-`;
-  return load(name, {
+  return loadWithCpu(serverPid, name, {
     url,
     method: 'POST',
     headers: { authorization: `Bearer ${key}` },
@@ -119,7 +127,10 @@ async function benchDb(kind: string): Promise<string> {
     console.error(JSON.stringify(insert));
 
     const port = await freePort();
-    const svc = await startChild(['src/server.ts'], svcEnv(port, false), /Verity is running[\s\S]*New key/);
+    const svc = await startChild(['src/server.ts'], svcEnv(port, false), /Verity is running[\s\S]*New key/, {
+      nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [],
+    });
+    serverPid = svc.proc.pid;
     const base = `http://127.0.0.1:${port}`;
     const keys = firstKeys(join(dir, 'svc'));
     const created = runCli(
@@ -132,6 +143,14 @@ async function benchDb(kind: string): Promise<string> {
     const t0 = Date.now();
     await importHistory(base, keys.sandbox);
     const importS = (Date.now() - t0) / 1000;
+    // Planner statistics as autovacuum (PostgreSQL) or the db.analyze job (embedded) has them a minute after
+    // an import: the load runs measure the steady state, not the first minute after a bulk load.
+    if (schema) {
+      const c = new pg.Client({ connectionString: schema.url });
+      await c.connect();
+      await c.query('ANALYZE');
+      await c.end();
+    }
     const ordinary = await loadTransactions(
       `Verity: POST /v1/transactions (${active} active rules, ordinary subjects)`,
       `${base}/v1/transactions`,
@@ -154,8 +173,10 @@ async function benchDb(kind: string): Promise<string> {
     let bt: string;
     let heavyIndexed: LoadResult | null = null;
     try {
+      if (skipBacktest) throw new Error('skipped (BENCH_SKIP_BACKTEST=1)');
       const port2 = await freePort();
       const svc2 = await startChild(['src/server.ts'], svcEnv(port2, true), /Verity is running/);
+      serverPid = svc2.proc.pid;
       try {
         const base2 = `http://127.0.0.1:${port2}`;
         // This server runs the worker: the derived-index sync queued at publish runs now (CONCURRENTLY).

@@ -10,7 +10,7 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../test/helpers/spawn-server.js';
-import { aimLine, insertBaseline, load, table, type LoadResult } from './lib/load.js';
+import { aimLine, insertBaseline, load, loadWithCpu, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 import { firstKeys } from '../test/helpers/spawn-server.js';
 
@@ -73,7 +73,7 @@ async function benchDb(kind: string): Promise<string> {
         { cwd: beforeDir },
       );
       try {
-        const run = await load(`before (${beforeDir}): POST /v1/lists/blocklist/entries`, {
+        const run = await loadWithCpu(before.proc.pid, `before (${beforeDir}): POST /v1/lists/blocklist/entries`, {
           url: `http://127.0.0.1:${bPort}/v1/lists/blocklist/entries`,
           method: 'POST',
           headers: { authorization: `Bearer ${firstKeys(bData).sandbox}` },
@@ -97,7 +97,7 @@ async function benchDb(kind: string): Promise<string> {
     });
     const key = firstKeys(join(dir, 'svc')).sandbox;
     const auth = { authorization: `Bearer ${key}` };
-    const post = await load('Verity: POST /v1/lists/blocklist/entries (auth, idempotent, audited)', {
+    const post = await loadWithCpu(svc.proc.pid, 'Verity: POST /v1/lists/blocklist/entries (auth, idempotent, audited)', {
       url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries`,
       method: 'POST',
       headers: auth,
@@ -111,7 +111,7 @@ async function benchDb(kind: string): Promise<string> {
     // or the db.analyze job (embedded) would within minutes, so the GET measures the steady state.
     await analyze(schema?.url ?? null, join(dir, 'svc'), svc.proc);
     rows.push(
-      await load('Verity: GET /v1/lists/blocklist/entries?limit=10 (auth)', {
+      await loadWithCpu(svc.proc.pid, 'Verity: GET /v1/lists/blocklist/entries?limit=10 (auth)', {
         url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries?limit=10`,
         headers: auth,
         seconds,

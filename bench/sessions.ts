@@ -15,7 +15,7 @@ import { freePort } from '../test/helpers/spawn-server.js';
 import { sharedDataDir } from '../test/fixtures/documents/shared-data.js';
 import { renderDocument } from '../test/fixtures/documents/render.js';
 import { ANNA } from '../test/fixtures/documents/specimen-mrz.js';
-import { aimLine, insertBaseline, load, table, type LoadResult } from './lib/load.js';
+import { aimLine, insertBaseline, loadWithCpu, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 import { percentile } from './lib/stats.js';
 import { firstKeys } from '../test/helpers/spawn-server.js';
@@ -137,7 +137,7 @@ async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<
         { cwd: beforeDir },
       );
       try {
-        const run = await load(`before (${beforeDir}): POST /v1/verifications`, {
+        const run = await loadWithCpu(before.proc.pid, `before (${beforeDir}): POST /v1/verifications`, {
           url: `http://127.0.0.1:${bPort}/v1/verifications`,
           method: 'POST',
           headers: { authorization: `Bearer ${firstKeys(bData).sandbox}` },
@@ -162,7 +162,7 @@ async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<
       /Verity is running[\s\S]*New key/,
     );
     const key = firstKeys(join(dir, 'svc')).sandbox;
-    const create = await load('Verity: POST /v1/verifications (kyc_standard, idempotency key, audited, billed)', {
+    const create = await loadWithCpu(api.proc.pid, 'Verity: POST /v1/verifications (kyc_standard, idempotency key, audited, billed)', {
       url: `http://127.0.0.1:${port}/v1/verifications`,
       method: 'POST',
       headers: { authorization: `Bearer ${key}` },

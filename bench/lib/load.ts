@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { freePort } from '../../test/helpers/spawn-server.js';
 import { startChild, stop } from './children.js';
+import { formatSplit, startCpuSplit } from './cpu.js';
 
 export interface LoadResult {
   name: string;
@@ -9,6 +10,15 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Cores used on average by the server, PostgreSQL and the load generator during the run (when measured). */
+  cpu?: string;
+}
+
+/** `load` with the CPU split of the run: the server process `pid`, PostgreSQL's processes and this process. */
+export async function loadWithCpu(pid: number | undefined, ...args: Parameters<typeof load>): Promise<LoadResult> {
+  const stopSplit = startCpuSplit(pid);
+  const r = await load(...args);
+  return { ...r, cpu: formatSplit(stopSplit()) };
 }
 
 /**
@@ -64,14 +74,16 @@ export async function load(
 }
 
 export function table(rows: LoadResult[], baseline?: { name: string; rps: number }): string {
+  const cpu = rows.some((r) => r.cpu);
   const lines = [
-    '| run | req/s | p50 ms | p99 ms | errors | non-2xx |' + (baseline ? ` vs ${baseline.name} |` : ''),
-    '|---|---:|---:|---:|---:|---:|' + (baseline ? '---:|' : ''),
+    '| run | req/s | p50 ms | p99 ms | errors | non-2xx |' + (baseline ? ` vs ${baseline.name} |` : '') + (cpu ? ' CPU (cores) |' : ''),
+    '|---|---:|---:|---:|---:|---:|' + (baseline ? '---:|' : '') + (cpu ? '---|' : ''),
   ];
   for (const r of rows)
     lines.push(
       `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |` +
-        (baseline ? ` ${((100 * r.rps) / baseline.rps).toFixed(0)} % |` : ''),
+        (baseline ? ` ${((100 * r.rps) / baseline.rps).toFixed(0)} % |` : '') +
+        (cpu ? ` ${r.cpu ?? ''} |` : ''),
     );
   return lines.join('\n');
 }
@@ -92,7 +104,7 @@ export async function insertBaseline(opts: { dataDir: string; databaseUrl?: stri
     /listening/,
   );
   try {
-    return await load('baseline: bare Fastify, 1 transaction of 2 INSERTs', {
+    return await loadWithCpu(child.proc.pid, 'baseline: bare Fastify, 1 transaction of 2 INSERTs', {
       url: `http://127.0.0.1:${port}/insert`,
       method: 'POST',
       body: {},

@@ -1,0 +1,62 @@
+// Where the CPU goes during a load run: the server process, PostgreSQL's processes and the load generator
+// (this process), read from /proc (Linux) before and after, in cores used on average over the run.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICKS = 100; // USER_HZ on Linux
+
+function ticksOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime are fields 14 and 15 (1-based); after the comm they are at 11 and 12 (0-based).
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Sum of utime+stime of every live process named `postgres` (the server and its backends), plus what exited backends left in their parent's cumulative times. */
+function postgresTicks(): number {
+  let sum = 0;
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      sum += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // + cutime, cstime (exited backends)
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return sum;
+}
+
+export interface CpuSplit {
+  server: number;
+  postgres: number;
+  loadGenerator: number;
+  seconds: number;
+}
+
+/** Starts measuring; the returned function stops and gives cores used per second of wall time. */
+export function startCpuSplit(serverPid: number | undefined): () => CpuSplit {
+  const t0 = process.hrtime.bigint();
+  const s0 = serverPid ? ticksOf(serverPid) : 0;
+  const p0 = postgresTicks();
+  const c0 = process.cpuUsage();
+  return () => {
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const c = process.cpuUsage(c0);
+    return {
+      server: (serverPid ? ticksOf(serverPid) - s0 : 0) / TICKS / seconds,
+      postgres: (postgresTicks() - p0) / TICKS / seconds,
+      loadGenerator: (c.user + c.system) / 1e6 / seconds,
+      seconds,
+    };
+  };
+}
+
+export function formatSplit(s: CpuSplit): string {
+  return `server ${s.server.toFixed(2)}, PostgreSQL ${s.postgres.toFixed(2)}, load generator ${s.loadGenerator.toFixed(2)} cores`;
+}
