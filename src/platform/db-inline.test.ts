@@ -25,9 +25,17 @@ test('placeholders inside quotes, quoted names, dollar bodies and comments are l
   );
 });
 
+test('a date is written as its instant in UTC', () => {
+  assert.equal(
+    inlineParams('SELECT $1::timestamptz', [new Date(Date.UTC(2026, 10, 23, 20, 33, 1, 510))]),
+    "SELECT '2026-11-23T20:33:01.510Z'::timestamptz",
+  );
+});
+
 test('values that are not plain scalars, a NUL byte or a missing value keep the extended protocol', () => {
   assert.equal(inlineParams('SELECT $1', [[1, 2]]), null);
-  assert.equal(inlineParams('SELECT $1', [new Date()]), null);
+  assert.equal(inlineParams('SELECT $1', [{ a: 1 }]), null);
+  assert.equal(inlineParams('SELECT $1', [new Date(Number.NaN)]), null);
   assert.equal(inlineParams('SELECT $1', [Buffer.from('x')]), null);
   assert.equal(inlineParams('SELECT $1', ['a\0b']), null);
   assert.equal(inlineParams('SELECT $2', ['a']), null);

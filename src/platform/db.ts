@@ -10,17 +10,59 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** One statement and its parameters. */
+export interface Statement {
+  sql: string;
+  params?: readonly unknown[];
+}
+
 /**
- * An open transaction that can send one last write together with its COMMIT (one round trip for
- * both). Nothing may read the statement's result; if it fails, the transaction rolls back and the
- * error is thrown from `Db.transaction` as if the statement had run inside it.
+ * Several statements in one round trip where their values can be written as literals (one simple-protocol
+ * message), else one after the other; the rows of each, in order. They run in order and stop at the first
+ * error, which is thrown. Outside a transaction they run in one implicit transaction.
  */
-export interface CommittingTx extends Queryable {
+export interface Batching {
+  queryBatch(stmts: readonly Statement[]): Promise<unknown[][]>;
+}
+
+export function canBatch(q: Queryable): q is Queryable & Batching {
+  return typeof (q as Partial<Batching>).queryBatch === 'function';
+}
+
+/** Runs statements as one batch where the connection can, else one after the other. */
+export async function queryBatch(q: Queryable, stmts: readonly Statement[]): Promise<unknown[][]> {
+  if (canBatch(q)) return q.queryBatch(stmts);
+  const out: unknown[][] = [];
+  for (const s of stmts) out.push(await q.query(s.sql, s.params ?? []));
+  return out;
+}
+
+/**
+ * An open transaction that can send a statement together with the next one, and one last write together
+ * with its COMMIT (one round trip each instead of two).
+ */
+export interface CommittingTx extends Queryable, Batching {
+  /**
+   * Sends the statement with the transaction's last write and its COMMIT. Nothing may read its result; if
+   * it fails, the transaction rolls back and the error is thrown from `Db.transaction` as if the statement
+   * had run inside it.
+   */
   sendWithCommit(sql: string, params: readonly unknown[]): void;
+  /**
+   * Sends the statement ahead of the transaction's next one, in the same round trip. `check` receives its
+   * rows before the next statement's rows are returned and may throw: the transaction then rolls back (so
+   * the next statement, which has run, is undone with it). Before COMMIT, a statement still waiting is sent
+   * and checked on its own.
+   */
+  sendWithNext(sql: string, params: readonly unknown[], check: (rows: unknown[]) => void | Promise<void>): void;
 }
 
 export function canSendWithCommit(tx: Queryable): tx is CommittingTx {
   return typeof (tx as Partial<CommittingTx>).sendWithCommit === 'function';
+}
+
+export function canSendWithNext(tx: Queryable): tx is CommittingTx {
+  return typeof (tx as Partial<CommittingTx>).sendWithNext === 'function';
 }
 
 export interface Db extends Queryable {
@@ -45,36 +87,68 @@ class PostgresDb implements Db {
     const r = await this.pool.query(sql, params as unknown[]);
     return r.rows as T[];
   }
+  async queryBatch(stmts: readonly Statement[]): Promise<unknown[][]> {
+    if (stmts.length === 1) return [await this.query(stmts[0]!.sql, stmts[0]!.params)];
+    const inlined = inlineAll(stmts);
+    if (inlined !== null) return resultRows(await this.pool.query(inlined.join(';\n')));
+    const client = await this.pool.connect();
+    try {
+      const out: unknown[][] = [];
+      for (const st of stmts) out.push((await client.query(st.sql, (st.params ?? []) as unknown[])).rows);
+      return out;
+    } finally {
+      client.release();
+    }
+  }
   /**
    * node-postgres sends one statement and waits for its answer before the next (no pipelining), so a
    * transaction of n statements costs n + 2 round trips. Where nothing is read in between, statements
    * go together as one simple-protocol message with their parameters written in as literals: BEGIN
-   * with the transaction's first statement, the last write (`sendWithCommit`) with COMMIT.
+   * and the statements queued with `sendWithNext` with the transaction's next statement or batch, the
+   * last write (`sendWithCommit`) with COMMIT.
    */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let begun = false;
-    let last: { sql: string; params: readonly unknown[] } | null = null;
+    let queued: { sql: string; params: readonly unknown[]; check: (rows: unknown[]) => void | Promise<void> }[] = [];
+    let last: Statement | null = null;
+    /** Sends BEGIN (the first time), the queued statements and `stmts`; checks the queued ones; the rows of `stmts`. */
+    const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
+      const ahead = queued;
+      queued = [];
+      const all = [...ahead, ...stmts];
+      const head = begun ? [] : ['BEGIN'];
+      begun = true;
+      const inlined = inlineAll(all);
+      if (inlined !== null) {
+        const rows = resultRows(await client.query([...head, ...inlined].join(';\n'))).slice(head.length);
+        for (let i = 0; i < ahead.length; i++) await ahead[i]!.check(rows[i]!);
+        return rows.slice(ahead.length);
+      }
+      if (head.length) await client.query('BEGIN');
+      for (const a of ahead) await a.check((await client.query(a.sql, a.params as unknown[])).rows);
+      const out: unknown[][] = [];
+      for (const st of stmts) out.push((await client.query(st.sql, (st.params ?? []) as unknown[])).rows);
+      return out;
+    };
     try {
       const tx: CommittingTx = {
-        query: async <R>(sql: string, params: readonly unknown[] = []) => {
-          if (!begun) {
-            begun = true;
-            const inlined = inlineParams(sql, params);
-            if (inlined !== null) return lastRows<R>(await client.query(`BEGIN;\n${inlined}`));
-            await client.query('BEGIN');
-          }
-          return (await client.query(sql, params as unknown[])).rows as R[];
-        },
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await send([{ sql, params }]))[0] as R[],
+        queryBatch: (stmts) => send(stmts),
         sendWithCommit: (sql, params) => void (last = { sql, params }),
+        sendWithNext: (sql, params, check) => void queued.push({ sql, params, check }),
       };
       const result = await fn(tx);
-      if (!begun) return result; // nothing was sent: nothing to commit
-      const final = last as { sql: string; params: readonly unknown[] } | null;
-      const inlined = final ? inlineParams(final.sql, final.params) : null;
-      if (inlined !== null) await client.query(`${inlined};\nCOMMIT`);
+      // A statement still queued is sent and checked before anything commits.
+      if (queued.length > 0) await send([]);
+      const final = last as Statement | null;
+      if (!begun && !final) return result; // nothing was sent: nothing to commit
+      const inlined = final ? inlineParams(final.sql, final.params ?? []) : null;
+      if (inlined !== null) await client.query(`${begun ? '' : 'BEGIN;\n'}${inlined};\nCOMMIT`);
       else {
-        if (final) await client.query(final.sql, final.params as unknown[]);
+        if (!begun) await client.query('BEGIN');
+        begun = true;
+        if (final) await client.query(final.sql, (final.params ?? []) as unknown[]);
         await client.query('COMMIT');
       }
       return result;
@@ -93,14 +167,26 @@ class PostgresDb implements Db {
   }
 }
 
-function lastRows<R>(r: pg.QueryResult | pg.QueryResult[]): R[] {
-  return (Array.isArray(r) ? r[r.length - 1]!.rows : r.rows) as R[];
+/** The rows of each statement of a simple-protocol message (node-postgres answers one result, or an array of them). */
+function resultRows(r: pg.QueryResult | pg.QueryResult[]): unknown[][] {
+  return (Array.isArray(r) ? r : [r]).map((x) => x.rows);
+}
+
+/** Every statement with its values written in, or null when one of them cannot be. */
+function inlineAll(stmts: readonly Statement[]): string[] | null {
+  const out: string[] = [];
+  for (const st of stmts) {
+    const inlined = inlineParams(st.sql, st.params ?? []);
+    if (inlined === null) return null;
+    out.push(inlined);
+  }
+  return out;
 }
 
 /**
  * The statement with its `$n` placeholders replaced by quoted literals (untyped, so the server infers
  * their types from the context exactly as it does for parameters), or null when a value is not a plain
- * string, number, boolean or null (arrays, dates, buffers keep the extended protocol), a string holds a
+ * string, number, boolean, date or null (arrays, objects, buffers keep the extended protocol), a string holds a
  * NUL byte, or a placeholder has no value. Placeholders inside quotes, quoted names, dollar-quoted
  * bodies and comments are left alone.
  */
@@ -112,7 +198,11 @@ export function inlineParams(sql: string, params: readonly unknown[]): string | 
       if (v.includes('\0')) return null;
       literals.push(quoteLiteral(v));
     } else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') literals.push(`'${String(v)}'`);
-    else return null;
+    else if (v instanceof Date) {
+      // An instant, written in UTC (every time column is timestamptz); an invalid date keeps the driver's error.
+      if (!Number.isFinite(v.getTime())) return null;
+      literals.push(`'${v.toISOString()}'`);
+    } else return null;
   }
   let out = '';
   let from = 0;
@@ -174,6 +264,15 @@ async function runOnPglite<R>(t: Pick<PGlite, 'query' | 'exec'>, sql: string, pa
   return (results[results.length - 1]?.rows ?? []) as R[];
 }
 
+/** Statements on PGlite: one `exec` (one message into the database) when every value can be written in, else one by one. */
+async function batchOnPglite(t: Pick<PGlite, 'query' | 'exec'>, stmts: readonly Statement[]): Promise<unknown[][]> {
+  const inlined = stmts.length > 1 ? inlineAll(stmts) : null;
+  if (inlined !== null) return (await t.exec(inlined.join(';\n'))).map((r) => r.rows);
+  const out: unknown[][] = [];
+  for (const st of stmts) out.push(await runOnPglite(t, st.sql, st.params ?? []));
+  return out;
+}
+
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   hasVector = false;
@@ -181,10 +280,32 @@ class PgliteDb implements Db {
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     return runOnPglite<T>(this.pglite, sql, params);
   }
+  queryBatch(stmts: readonly Statement[]): Promise<unknown[][]> {
+    return batchOnPglite(this.pglite, stmts);
+  }
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.pglite.transaction(async (t) =>
-      fn({ query: <R>(sql: string, params: readonly unknown[] = []) => runOnPglite<R>(t, sql, params) }),
-    );
+    return this.pglite.transaction(async (t) => {
+      let queued: { sql: string; params: readonly unknown[]; check: (rows: unknown[]) => void | Promise<void> }[] = [];
+      const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
+        const ahead = queued;
+        queued = [];
+        const rows = await batchOnPglite(t, [...ahead, ...stmts]);
+        for (let i = 0; i < ahead.length; i++) await ahead[i]!.check(rows[i]!);
+        return rows.slice(ahead.length);
+      };
+      let last: Statement | null = null;
+      const tx: CommittingTx = {
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await send([{ sql, params }]))[0] as R[],
+        queryBatch: (stmts) => send(stmts),
+        sendWithCommit: (sql, params) => void (last = { sql, params }),
+        sendWithNext: (sql, params, check) => void queued.push({ sql, params, check }),
+      };
+      const result = await fn(tx);
+      if (queued.length > 0) await send([]);
+      const final = last as Statement | null;
+      if (final) await runOnPglite(t, final.sql, final.params ?? []);
+      return result;
+    });
   }
   private closing: Promise<void> | null = null;
   close(): Promise<void> {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Db, Queryable } from './db.js';
+import { canSendWithNext, type Db, type Queryable } from './db.js';
 import type { IdempotencyBinding } from './context.js';
 import { AppError } from './errors.js';
 import { writeOrDefer } from './transaction.js';
@@ -229,9 +229,16 @@ export function claimInTransaction(db: Queryable, opts: ClaimOptions): Idempoten
     },
     async begin(tx: Queryable) {
       used = true;
-      const rows = await tx.query<{ key: string }>(CLAIM_SQL, [...params, opts.fingerprint, owner, leaseSeconds, opts.retentionHours]);
-      if (rows.length === 0) throw new IdempotencyOutcome(await settledOutcome(tx, opts, leaseSeconds));
-      claimed = true;
+      const claimParams = [...params, opts.fingerprint, owner, leaseSeconds, opts.retentionHours];
+      const taken = async (rows: unknown[]) => {
+        if (rows.length === 0) throw new IdempotencyOutcome(await settledOutcome(tx, opts, leaseSeconds));
+        claimed = true;
+      };
+      // The claim travels with the handler's first statement (one round trip for both). A key found taken
+      // throws when the claim's rows are checked, before the handler sees its statement's rows; the
+      // transaction rolls back, undoing that statement too.
+      if (canSendWithNext(tx)) tx.sendWithNext(CLAIM_SQL, claimParams, taken);
+      else await taken(await tx.query(CLAIM_SQL, claimParams));
     },
     stop() {},
     async record(tx: Queryable, result: unknown) {

@@ -1,4 +1,4 @@
-import { canSendWithCommit, type Queryable } from './db.js';
+import { canBatch, canSendWithCommit, canSendWithNext, type Batching, type CommittingTx, type Queryable } from './db.js';
 import type { RequestContext } from './context.js';
 
 interface Deferred {
@@ -54,6 +54,10 @@ export async function withTransaction<T>(
   return ctx.db.transaction(async (raw) => {
     const deferred: Deferred[] = [];
     const tx: DeferringTx = { query: (sql, params) => raw.query(sql, params), defer: (sql, params) => void deferred.push({ sql, params }) };
+    // What the connection can do beyond plain statements (batches, a statement sent with the next one) passes through.
+    if (canBatch(raw)) (tx as DeferringTx & Batching).queryBatch = (stmts) => raw.queryBatch(stmts);
+    if (canSendWithNext(raw))
+      (tx as DeferringTx & Pick<CommittingTx, 'sendWithNext'>).sendWithNext = (sql, params, check) => raw.sendWithNext(sql, params, check);
     const idem = ctx.idempotency && !ctx.idempotency.used ? ctx.idempotency : undefined;
     if (idem) await idem.begin(tx);
     const result = await fn(tx);
