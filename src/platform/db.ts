@@ -51,10 +51,11 @@ export interface CommittingTx extends Queryable, Batching {
   /**
    * Sends the statement ahead of the transaction's next one, in the same round trip. `check` receives its
    * rows before the next statement's rows are returned and may throw: the transaction then rolls back (so
-   * the next statement, which has run, is undone with it). Before COMMIT, a statement still waiting is sent
-   * and checked on its own.
+   * the next statement, which has run, is undone with it). Statements still waiting at the end go with the
+   * COMMIT when none has a check, else they are sent and checked on their own first. An error of a waiting
+   * statement rolls the transaction back and is thrown from wherever it was sent.
    */
-  sendWithNext(sql: string, params: readonly unknown[], check: (rows: unknown[]) => void | Promise<void>): void;
+  sendWithNext(sql: string, params: readonly unknown[], check?: (rows: unknown[]) => void | Promise<void>): void;
 }
 
 export function canSendWithCommit(tx: Queryable): tx is CommittingTx {
@@ -63,6 +64,49 @@ export function canSendWithCommit(tx: Queryable): tx is CommittingTx {
 
 export function canSendWithNext(tx: Queryable): tx is CommittingTx {
   return typeof (tx as Partial<CommittingTx>).sendWithNext === 'function';
+}
+
+/**
+ * Statements run through this travel with the transaction's next statement (`sendWithNext`); each answer
+ * arrives when that one is sent. For reads and locks whose results are needed only after a later statement
+ * (call `flushWithNext` when no such statement may follow). Without the capability, statements run at once.
+ */
+export function withNext(tx: Queryable): Queryable {
+  if (!canSendWithNext(tx)) return tx;
+  return {
+    query: <R>(sql: string, params: readonly unknown[] = []) =>
+      new Promise<R[]>((resolve) => tx.sendWithNext(sql, params, (rows) => resolve(rows as R[]))),
+  };
+}
+
+/** Sends the statements waiting to travel with the next one now. */
+export async function flushWithNext(tx: Queryable): Promise<void> {
+  if (canSendWithNext(tx)) await tx.queryBatch([]);
+}
+
+/**
+ * A reader that gathers the statements issued before the event loop's next turn (independent reads started
+ * together, as by Promise.all) and sends them as one batch: one round trip and one pool connection instead
+ * of one each. Only for reads that do not depend on each other; an error fails every read of its batch.
+ */
+export function batchingReader(db: Queryable): Queryable {
+  if (!canBatch(db)) return db;
+  let pending: { st: Statement; resolve: (rows: unknown[]) => void; reject: (err: unknown) => void }[] = [];
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    db.queryBatch(batch.map((p) => p.st)).then(
+      (rows) => batch.forEach((p, i) => p.resolve(rows[i]!)),
+      (err: unknown) => batch.forEach((p) => p.reject(err)),
+    );
+  };
+  return {
+    query: <R>(sql: string, params: readonly unknown[] = []) =>
+      new Promise<R[]>((resolve, reject) => {
+        if (pending.length === 0) setImmediate(flush);
+        pending.push({ st: { sql, params }, resolve: resolve as (rows: unknown[]) => void, reject });
+      }),
+  };
 }
 
 export interface Db extends Queryable {
@@ -110,23 +154,27 @@ class PostgresDb implements Db {
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let begun = false;
-    let queued: { sql: string; params: readonly unknown[]; check: (rows: unknown[]) => void | Promise<void> }[] = [];
+    let queued: Queued[] = [];
     let last: Statement | null = null;
     /** Sends BEGIN (the first time), the queued statements and `stmts`; checks the queued ones; the rows of `stmts`. */
     const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
       const ahead = queued;
       queued = [];
       const all = [...ahead, ...stmts];
+      if (all.length === 0) return [];
       const head = begun ? [] : ['BEGIN'];
       begun = true;
       const inlined = inlineAll(all);
       if (inlined !== null) {
         const rows = resultRows(await client.query([...head, ...inlined].join(';\n'))).slice(head.length);
-        for (let i = 0; i < ahead.length; i++) await ahead[i]!.check(rows[i]!);
+        for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
         return rows.slice(ahead.length);
       }
       if (head.length) await client.query('BEGIN');
-      for (const a of ahead) await a.check((await client.query(a.sql, a.params as unknown[])).rows);
+      for (const a of ahead) {
+        const rows = (await client.query(a.sql, a.params as unknown[])).rows;
+        await a.check?.(rows);
+      }
       const out: unknown[][] = [];
       for (const st of stmts) out.push((await client.query(st.sql, (st.params ?? []) as unknown[])).rows);
       return out;
@@ -139,16 +187,20 @@ class PostgresDb implements Db {
         sendWithNext: (sql, params, check) => void queued.push({ sql, params, check }),
       };
       const result = await fn(tx);
-      // A statement still queued is sent and checked before anything commits.
-      if (queued.length > 0) await send([]);
-      const final = last as Statement | null;
-      if (!begun && !final) return result; // nothing was sent: nothing to commit
-      const inlined = final ? inlineParams(final.sql, final.params ?? []) : null;
-      if (inlined !== null) await client.query(`${begun ? '' : 'BEGIN;\n'}${inlined};\nCOMMIT`);
-      else {
+      // Statements still queued with a check are sent and checked before anything commits; unchecked ones
+      // go with the COMMIT.
+      if (queued.some((q) => q.check)) await send([]);
+      const ending: Statement[] = [...queued, ...(last ? [last as Statement] : [])];
+      queued = [];
+      if (!begun && ending.length === 0) return result; // nothing was sent: nothing to commit
+      const inlined = inlineAll(ending);
+      if (inlined !== null) {
+        await client.query([...(begun ? [] : ['BEGIN']), ...inlined, 'COMMIT'].join(';\n'));
+        begun = true;
+      } else {
         if (!begun) await client.query('BEGIN');
         begun = true;
-        if (final) await client.query(final.sql, (final.params ?? []) as unknown[]);
+        for (const st of ending) await client.query(st.sql, (st.params ?? []) as unknown[]);
         await client.query('COMMIT');
       }
       return result;
@@ -165,6 +217,11 @@ class PostgresDb implements Db {
     this.closing ??= this.pool.end();
     return this.closing;
   }
+}
+
+/** A statement waiting to travel with a transaction's next one, and what checks its rows. */
+interface Queued extends Statement {
+  check?: (rows: unknown[]) => void | Promise<void>;
 }
 
 /** The rows of each statement of a simple-protocol message (node-postgres answers one result, or an array of them). */
@@ -285,12 +342,13 @@ class PgliteDb implements Db {
   }
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.pglite.transaction(async (t) => {
-      let queued: { sql: string; params: readonly unknown[]; check: (rows: unknown[]) => void | Promise<void> }[] = [];
+      let queued: Queued[] = [];
       const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
         const ahead = queued;
         queued = [];
+        if (ahead.length + stmts.length === 0) return [];
         const rows = await batchOnPglite(t, [...ahead, ...stmts]);
-        for (let i = 0; i < ahead.length; i++) await ahead[i]!.check(rows[i]!);
+        for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
         return rows.slice(ahead.length);
       };
       let last: Statement | null = null;
@@ -301,9 +359,10 @@ class PgliteDb implements Db {
         sendWithNext: (sql, params, check) => void queued.push({ sql, params, check }),
       };
       const result = await fn(tx);
-      if (queued.length > 0) await send([]);
-      const final = last as Statement | null;
-      if (final) await runOnPglite(t, final.sql, final.params ?? []);
+      if (queued.some((q) => q.check)) await send([]);
+      const ending: Statement[] = [...queued, ...(last ? [last as Statement] : [])];
+      queued = [];
+      if (ending.length > 0) await batchOnPglite(t, ending);
       return result;
     });
   }

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import { canSendWithNext, type Queryable } from './db.js';
 import type { RequestContext } from './context.js';
 import { newId } from './ids.js';
 import { isKnownEventType } from './event-catalog.js';
@@ -24,23 +24,24 @@ export async function enqueueEvent(
   if (!isKnownEventType(input.type)) throw new Error(`event type ${input.type} is not in the event catalogue`);
   const id = newId('event');
   const createdAt = new Date();
-  // Written at once, not deferred: statements combined into one have no defined order, and events
-  // of one resource must get their sequence numbers in the order they happened.
-  await tx.query(
-    `INSERT INTO events (id, account_id, environment, type, resource_type, resource_id, data, destination_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::timestamptz)`,
-    [
-      id,
-      ctx.accountId,
-      ctx.environment,
-      input.type,
-      input.resourceType ?? null,
-      input.resourceId ?? null,
-      JSON.stringify(input.data),
-      input.destinationId ?? null,
-      createdAt.toISOString(),
-    ],
-  );
+  // Not deferred into the combined write (statements combined into one have no defined order, and events
+  // of one resource must get their sequence numbers in the order they happened): sent in order with the
+  // transaction's next statement or its COMMIT where the transaction can, else at once.
+  const sql = `INSERT INTO events (id, account_id, environment, type, resource_type, resource_id, data, destination_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::timestamptz)`;
+  const params = [
+    id,
+    ctx.accountId,
+    ctx.environment,
+    input.type,
+    input.resourceType ?? null,
+    input.resourceId ?? null,
+    JSON.stringify(input.data),
+    input.destinationId ?? null,
+    createdAt.toISOString(),
+  ];
+  if (canSendWithNext(tx)) tx.sendWithNext(sql, params);
+  else await tx.query(sql, params);
   return { id, created_at: createdAt };
 }
 

@@ -4,6 +4,7 @@ import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { recordUsage } from '../../platform/usage.js';
 import { withTransaction } from '../../platform/transaction.js';
+import { batchingReader, flushWithNext, withNext } from '../../platform/db.js';
 import type { Sealer } from '../../platform/crypto.js';
 import {
   amountProblem,
@@ -78,12 +79,13 @@ export async function createTransaction({
   input: CreateTransaction;
 }): Promise<{ created: boolean; transaction: Transaction }> {
   const at = validate(input);
-  const existing = await transactionRows.byReference(ctx.db, ctx, input.reference);
+  // Reads started together go to the database as one batch (one round trip each stage).
+  const reader = batchingReader(ctx.db);
+  const [existing, compiled] = await Promise.all([transactionRows.byReference(reader, ctx, input.reference), activeRuleSet(reader, ctx)]);
   if (existing) return repeat(existing, input);
-  const compiled = await activeRuleSet(ctx.db, ctx);
   // What other modules know (KYC, business, screenings, wallets, lists): read before the write
   // transaction, and only what the rules read.
-  const known = compiled ? await loadRuleContext(ctx.db, ctx, sealer, input, requiredContext(compiled), at) : {};
+  const known = compiled ? await loadRuleContext(reader, ctx, sealer, input, requiredContext(compiled), at) : {};
 
   const id = newId('transaction');
   const cpKey = counterpartyKey(input.counterparty);
@@ -114,20 +116,28 @@ export async function createTransaction({
     withTransaction(
       ctx,
       async (tx) => {
-        await transactionRows.lockSubject(tx, ctx, input.subject.reference);
-        const again = await transactionRows.byReference(tx, ctx, input.reference);
-        if (again) return repeat(again, input);
-
-        let evaluation: Evaluation | null = null;
+        // The lock, the repeat re-check and the snoozes travel with the aggregate read: one round trip.
+        const ahead = withNext(tx);
+        void transactionRows.lockSubject(ahead, ctx, input.subject.reference);
+        const againRead = transactionRows.byReference(ahead, ctx, input.reference);
+        const snoozedRead = compiled ? ruleRows.snoozedFor(ahead, ctx, input.subject.reference, new Date()) : null;
+        let agg: Awaited<ReturnType<typeof computeTransactionAggregates>> = {};
         if (compiled) {
           const needed = new Set(requiredAggregates(compiled).map((a) => a.key));
-          const agg = await computeTransactionAggregates(
+          agg = await computeTransactionAggregates(
             tx,
             ctx,
             compiled.aggregates.filter((p) => needed.has(p.key)),
             txRow,
           );
-          const snoozed = await ruleRows.snoozedFor(tx, ctx, input.subject.reference, new Date());
+        }
+        await flushWithNext(tx); // when no aggregate read was sent
+        const again = await againRead;
+        if (again) return repeat(again, input);
+
+        let evaluation: Evaluation | null = null;
+        if (compiled) {
+          const snoozed = (await snoozedRead) ?? new Set<string>();
           evaluation = evaluate(
             compiled,
             {
