@@ -117,7 +117,7 @@ describe('API keys screen in Chromium', { skip }, () => {
     await page.evaluate(() => (location.hash = '#/queue'));
     await page.getByRole('heading', { name: 'Review queue' }).waitFor();
     await page.evaluate(() => (location.hash = '#/keys'));
-    await page.getByRole('cell', { name: 'Browser CRM' }).waitFor();
+    await page.getByRole('cell', { name: 'Browser CRM', exact: true }).waitFor();
     assert.equal(await page.locator('#key-secret').count(), 0);
     assert.ok(!(await page.content()).includes(secret));
 
