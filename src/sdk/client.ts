@@ -2,7 +2,7 @@
  * The typed Verity client: `import { Verity } from 'verity/client'`. Types come from the app's OpenAPI
  * document (src/sdk/openapi-types.ts, generated); the runtime is fetch and nothing else.
  *
- *   const verity = new Verity({ apiKey: process.env.VERITY_API_KEY!, baseUrl: 'https://verity.example.org' });
+ *   const verity = new Verity({ apiKey: 'sk_live_…', baseUrl: 'https://verity.example.org' });
  *   const key = await verity.request('createApiKey', { body: { name: 'CRM', scopes: ['usage:read'] } });
  *   const same = await verity.request('GET', '/v1/api-keys/{id}', { path: { id: key.id } });
  *   const page = await verity.apiKeys.listApiKeys({ query: { limit: 10 } });
