@@ -73,18 +73,17 @@ describe('happy path', () => {
   });
 
   test('a revoked key is refused at once even with a key cache that would hold it for a minute', async () => {
-    const cached = await createTestApp();
+    // createTestApp disables the cache; a second app on the same database keeps lookups for 60 s, as a busy server would.
+    const app = await buildApp({
+      config: t.config,
+      db: t.db,
+      rateLimiter: new MemoryRateLimiter(),
+      keyCacheTtlMs: 60_000,
+      resources: t.resources,
+    });
     try {
-      // createTestApp disables the cache; this app keeps lookups for 60 s, as a busy server would.
-      const app = await buildApp({
-        config: cached.config,
-        db: cached.db,
-        rateLimiter: new MemoryRateLimiter(),
-        keyCacheTtlMs: 60_000,
-        resources: cached.resources,
-      });
       await app.ready();
-      const owner = await cached.tenant();
+      const owner = await t.tenant();
       const call = (method: string, url: string, key: string, body?: unknown) =>
         app.inject({
           method: method as 'GET',
@@ -96,9 +95,8 @@ describe('happy path', () => {
       assert.equal((await call('GET', '/v1/usage', made.secret)).statusCode, 200);
       assert.equal((await call('POST', `/v1/api-keys/${made.id}/revoke`, owner.sandboxKey)).statusCode, 200);
       assert.equal((await call('GET', '/v1/usage', made.secret)).statusCode, 401);
-      await app.close();
     } finally {
-      await cached.close();
+      await app.close();
     }
   });
 
