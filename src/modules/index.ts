@@ -7,6 +7,7 @@ import { webhookDeliveriesModule, webhooksModule } from './webhooks/index.js';
 import { eventsModule } from './events/index.js';
 import { auditEventsModule } from './audit-events/index.js';
 import { usageModule } from './usage/index.js';
+import { apiKeysModule } from './api-keys/index.js';
 import { CHECK_EVENTS, CHECK_ROUTES } from './checks/index.js';
 import { MONITORING_EVENTS, monitoringAlertCaseSubject, monitoringModule } from './monitoring/index.js';
 import { journeysModule } from './journeys/index.js';
@@ -36,6 +37,7 @@ export const modules: { prefix: string; plugin: FastifyPluginAsync<ModuleOptions
   { prefix: '/v1/events', plugin: eventsModule },
   { prefix: '/v1/audit-events', plugin: auditEventsModule },
   { prefix: '/v1/usage', plugin: usageModule },
+  { prefix: '/v1/api-keys', plugin: apiKeysModule },
   // The check family: GET /v1/checks/{id} and each check type's standalone endpoint (checks/registry.ts).
   ...CHECK_ROUTES,
   { prefix: '/v1/monitoring', plugin: monitoringModule },

@@ -22,10 +22,13 @@ const TAG_ORDER = [
   'Events',
   'Audit',
   'Usage',
+  'API keys',
   'Sandbox',
   'Capture (session token)',
 ];
 const TAG_DESCRIPTIONS: Record<string, string> = {
+  'API keys':
+    "The caller's own environment's keys: created with scopes the caller holds, the secret shown once, revoked at once. See docs/security.md.",
   Verifications: 'Verification sessions: one journey run for one subject, ending in a decision. See docs/verifications.md.',
   Journeys: 'Versioned definitions of what a session checks and how it decides.',
   Checks: 'Standalone checks, one engine verdict each; sessions run the same checks.',

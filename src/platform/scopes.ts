@@ -17,6 +17,8 @@ export const MODULES = [
   'audit',
   'webhooks',
   'usage',
+  // The API keys of the caller's own account and environment (/v1/api-keys); operators: admin only.
+  'api_keys',
 ] as const;
 export type Module = (typeof MODULES)[number];
 /**

@@ -94,6 +94,10 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
     url: '/v1/webhooks',
     body: { url: 'https://example.org/replay', event_types: ['verification.completed'] },
   }),
+  createApiKey: async () => ({ url: '/v1/api-keys', body: { name: 'replay', scopes: ['usage:read'] } }),
+  revokeApiKey: async () => ({
+    url: `/v1/api-keys/${(await created('/v1/api-keys', { name: 'to revoke', scopes: ['usage:read'] })).id}/revoke`,
+  }),
   rotateWebhookSecret: async () => ({ url: `/v1/webhooks/${(await webhook()).id}/rotate-secret`, body: { overlap_hours: 1 } }),
   sendWebhookTest: async () => ({ url: `/v1/webhooks/${(await webhook()).id}/test` }),
   createDocumentCheck: async () => ({ url: '/v1/checks/document', body: { front: png } }),

@@ -6,6 +6,7 @@ import { call, problem, session } from './api.js';
 import { renderAudit, renderCase } from './cases.js';
 import { renderDashboard, renderUsage } from './dashboard.js';
 import { renderJourney, renderJourneys } from './journeys.js';
+import { renderKeys } from './keys.js';
 import { renderLists, renderMonitoring } from './lists.js';
 import { renderQueue } from './queue.js';
 import { renderRules } from './rules.js';
@@ -81,6 +82,7 @@ async function route() {
   else if (what === 'monitoring') await renderMonitoring(view, say);
   else if (what === 'webhooks') await renderWebhooks(view, say);
   else if (what === 'usage') await renderUsage(view, say);
+  else if (what === 'keys') await renderKeys(view, say);
   else if (what === 'dashboard') await renderDashboard(view, say);
   else await renderQueue(view, say);
   view.querySelector('h1')?.focus();

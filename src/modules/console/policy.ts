@@ -7,7 +7,8 @@ import { ALL_SCOPES } from '../../platform/scopes.js';
 export const ROLES = ['admin', 'reviewer', 'analyst', 'approver', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-const READ_ALL = ALL_SCOPES.filter((s) => s.endsWith(':read'));
+/** API keys are credentials: only the admin (`*`) lists, makes or revokes them, so no role reads them. */
+const READ_ALL = ALL_SCOPES.filter((s) => s.endsWith(':read') && s !== 'api_keys:read');
 
 /**
  * What each role may do through /v1. Maker-checker: an analyst drafts journeys and rules

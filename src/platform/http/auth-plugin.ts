@@ -146,7 +146,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const raw = request.headers[IDEMPOTENCY_HEADER];
     if (raw === undefined) return;
     const key = validateKey(raw);
-    const fingerprint = requestFingerprint(request.method, request.url.split('?')[0]!, request.body);
+    const path = request.url.split('?')[0]!;
+    const principal =
+      request.routeOptions.config.idempotencyScope === 'principal' ? ` ${request.ctx.actor.type}:${request.ctx.actor.id}` : '';
+    const fingerprint = requestFingerprint(request.method, path + principal, request.body);
     request.idempotencyKey = key;
     request.idempotencyFingerprint = fingerprint;
     const claimOptions = {

@@ -23,6 +23,12 @@ declare module 'fastify' {
      * handler runs (src/platform/idempotency.ts, claimInTransaction).
      */
     idempotency?: 'in-transaction';
+    /**
+     * 'principal': an Idempotency-Key is replayed only to the principal (key or operator) that used it
+     * first; another principal with the same key and body gets the mismatch 400. For responses holding
+     * a secret shown once (POST /v1/api-keys), so a replay never hands it to someone else.
+     */
+    idempotencyScope?: 'principal';
   }
 }
 
