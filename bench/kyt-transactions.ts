@@ -175,7 +175,9 @@ async function benchDb(kind: string): Promise<string> {
     try {
       if (skipBacktest) throw new Error('skipped (BENCH_SKIP_BACKTEST=1)');
       const port2 = await freePort();
-      const svc2 = await startChild(['src/server.ts'], svcEnv(port2, true), /Verity is running/);
+      const svc2 = await startChild(['src/server.ts'], svcEnv(port2, true), /Verity is running/, {
+        nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [],
+      });
       serverPid = svc2.proc.pid;
       try {
         const base2 = `http://127.0.0.1:${port2}`;

@@ -31,13 +31,32 @@ export interface AggregatePlan {
   staticMatch: (row: TxRow) => boolean;
   /** Depends on the evaluated transaction (tx references, default currency); null when there is none. */
   dynamicMatch: RowPredicate | null;
+  /**
+   * dynamicMatch without what the group key already decides (the default currency of an amount function
+   * is part of the key): what a window of one group must still check row by row, or null.
+   */
+  windowMatch: RowPredicate | null;
   /** The group key of a row or transaction, or null when a dimension is missing (no history then). */
   groupKey: (r: TxRow) => string | null;
   field: FilterField | undefined;
 }
 
+/**
+ * Parsed amounts, by their text: a window's rows are compared with every transaction evaluated while they
+ * are in it (filters on the evaluated transaction), so the same strings are parsed again and again. Bounded:
+ * cleared when full (a pure function's memo, no state that could differ between calls).
+ */
+const parsedUnits = new Map<string, bigint>();
+const PARSED_UNITS_MAX = 50_000;
+
 export function units(amount: string): bigint {
-  return toScaledUnits(parseDecimal(amount), SCALE);
+  let x = parsedUnits.get(amount);
+  if (x === undefined) {
+    x = toScaledUnits(parseDecimal(amount), SCALE);
+    if (parsedUnits.size >= PARSED_UNITS_MAX) parsedUnits.clear();
+    parsedUnits.set(amount, x);
+  }
+  return x;
 }
 
 const isDecimalField = (f: string) => (DECIMAL_FIELDS as readonly string[]).includes(f);
@@ -144,8 +163,12 @@ export function planAggregate(decl: AggregateDecl): AggregatePlan {
   const dynamics: RowPredicate[] = [];
   const dir = decl.direction ?? 'any';
   if (dir !== 'any') statics.push((row) => row.direction === dir);
+  // Summing across currencies means nothing; conversion, if wanted, is the caller's job. Without a named
+  // currency the transaction's own counts, and it joins the group key: a sliding window then holds one
+  // currency's rows and needs no per-row check (the check stays in dynamicMatch for plain scans).
+  const currencyInKey = isAmountFunction(decl.fn) && !decl.currency;
+  const windowDynamics: RowPredicate[] = [];
   if (isAmountFunction(decl.fn)) {
-    // Summing across currencies means nothing; conversion, if wanted, is the caller's job.
     if (decl.currency) {
       const cur = decl.currency;
       statics.push((row) => row.currency === cur);
@@ -154,9 +177,10 @@ export function planAggregate(decl: AggregateDecl): AggregatePlan {
   for (const f of decl.filters ?? []) {
     const p = filterPredicate(f);
     (p.dynamic ? dynamics : statics).push(p.pred);
+    if (p.dynamic) windowDynamics.push(p.pred);
   }
   const staticMatch = (row: TxRow) => statics.every((p) => p(row, row));
-  const dynamicMatch: RowPredicate | null = dynamics.length ? (row, tx) => dynamics.every((p) => p(row, tx)) : null;
+  const all = (ps: RowPredicate[]): RowPredicate | null => (ps.length ? (row, tx) => ps.every((p) => p(row, tx)) : null);
   const groupKey = (r: TxRow): string | null => {
     let k = '';
     for (const d of dims) {
@@ -164,9 +188,20 @@ export function planAggregate(decl: AggregateDecl): AggregatePlan {
       if (v === undefined || v === '') return null;
       k += (k ? '\u0000' : '') + v;
     }
-    return k;
+    return currencyInKey ? `${k}\u0001${r.currency}` : k;
   };
-  return { decl, key: decl.key, fn: decl.fn, windowMs, dims, staticMatch, dynamicMatch, groupKey, field: decl.field };
+  return {
+    decl,
+    key: decl.key,
+    fn: decl.fn,
+    windowMs,
+    dims,
+    staticMatch,
+    dynamicMatch: all(dynamics),
+    windowMatch: all(windowDynamics),
+    groupKey,
+    field: decl.field,
+  };
 }
 
 /** Accumulates the matching rows of one evaluation; shared by the reference scan and the window replay. */
@@ -192,7 +227,18 @@ export class Accumulator {
       this.distinct.add(v);
       return;
     }
-    const x = units(v);
+    this.addUnits(units(v));
+  }
+
+  /** A row whose amount was already parsed (`x`, undefined when the field is absent). */
+  addEntry(row: TxRow, x: bigint | undefined): void {
+    const { fn } = this.plan;
+    if (fn === 'count' || fn === 'count_distinct') this.add(row);
+    else if (x !== undefined) this.addUnits(x);
+  }
+
+  private addUnits(x: bigint): void {
+    const { fn } = this.plan;
     this.n++;
     this.sum += x;
     if (fn === 'stddev') this.sumSq += x * x;

@@ -144,6 +144,24 @@ test('sliding window replay equals the reference computation on random histories
       group_by: 'subject',
       filters: [{ field: 'amount', op: 'between', value: ['10', '60.5'] }],
     },
+    // An amount function in the transaction's currency (part of the window's group key) with a filter on the
+    // evaluated transaction (checked row by row).
+    {
+      key: 'ge',
+      fn: 'sum',
+      field: 'amount',
+      window: '3h',
+      group_by: 'subject',
+      filters: [{ field: 'amount', op: 'gte', value: { tx: 'amount' } }],
+    },
+    {
+      key: 'gea',
+      fn: 'max',
+      field: 'amount',
+      window: '2h',
+      group_by: 'counterparty',
+      filters: [{ field: 'amount', op: 'lt', value: { tx: 'amount' } }],
+    },
     {
       key: 'same',
       fn: 'count_distinct',

@@ -77,12 +77,13 @@ class GroupWindow {
 
   value(tx: TxRow): AggregateValue {
     const p = this.plan;
-    if (p.dynamicMatch) {
-      // Filters that depend on the evaluated transaction cannot be pre-aggregated: scan this group's window.
+    if (p.windowMatch) {
+      // Filters that depend on the evaluated transaction cannot be pre-aggregated: scan this group's window
+      // (its rows' amounts were parsed once, when they entered it).
       const acc = new Accumulator(p);
       for (let i = this.head; i < this.entries.length; i++) {
-        const row = this.entries[i]!.row;
-        if (p.dynamicMatch(row, tx)) acc.add(row);
+        const e = this.entries[i]!;
+        if (p.windowMatch(e.row, tx)) acc.addEntry(e.row, e.x);
       }
       return acc.value();
     }
