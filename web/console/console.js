@@ -3,6 +3,7 @@
 // modules served from web/console/ with no build step (docs/architecture.md). Every view reads and
 // acts through the public /v1 API as the operator (api.js); the server enforces the role.
 import { call, problem, session } from './api.js';
+import { renderBusiness, renderBusinessLookup } from './businesses.js';
 import { renderAudit, renderCase } from './cases.js';
 import { renderDashboard, renderUsage } from './dashboard.js';
 import { renderJourney, renderJourneys } from './journeys.js';
@@ -10,6 +11,7 @@ import { renderLists, renderMonitoring } from './lists.js';
 import { renderQueue } from './queue.js';
 import { renderRules } from './rules.js';
 import { renderSession } from './session.js';
+import { renderSnapshots } from './snapshots.js';
 import { renderWebhooks } from './webhooks.js';
 
 /** @typedef {import('./api.js').Me} Me */
@@ -62,7 +64,7 @@ function signedOut(text = '') {
 }
 session.onSignedOut = () => signedOut('Your session ended; sign in again.');
 
-/** Renders the view the location's hash names: #/queue (default), #/sessions/<id>, #/cases/<id>, #/audit, #/dashboard, #/journeys[/<key>], #/rules, #/lists, #/monitoring, #/webhooks, #/usage. */
+/** Renders the view the location's hash names: #/queue (default), #/sessions/<id>, #/cases/<id>, #/audit, #/dashboard, #/journeys[/<key>], #/rules, #/lists, #/snapshots, #/businesses[/<id>], #/monitoring, #/webhooks, #/usage. */
 async function route() {
   if (!session.me) return;
   const view = el('view');
@@ -78,6 +80,9 @@ async function route() {
   else if (what === 'journeys') await renderJourneys(view, say);
   else if (what === 'rules') await renderRules(view, say);
   else if (what === 'lists') await renderLists(view, say);
+  else if (what === 'snapshots') await renderSnapshots(view, say);
+  else if (what === 'businesses' && id) await renderBusiness(view, decodeURIComponent(id), say);
+  else if (what === 'businesses') renderBusinessLookup(view);
   else if (what === 'monitoring') await renderMonitoring(view, say);
   else if (what === 'webhooks') await renderWebhooks(view, say);
   else if (what === 'usage') await renderUsage(view, say);
