@@ -223,5 +223,5 @@ function shadowSection(say) {
       ),
     );
   })();
-  return h('section', { 'aria-labelledby': 'shadow-h' }, h('h2', { id: 'shadow-h' }, 'Shadow rules'), out);
+  return h('section', { 'aria-labelledby': 'shadow-h' }, h('h2', { id: 'shadow-h' }, 'Shadow hits (test mode)'), out);
 }
