@@ -67,7 +67,10 @@ session.onSignedOut = () => signedOut('Your session ended; sign in again.');
 /** Renders the view the location's hash names: #/queue (default), #/sessions/<id>, #/cases/<id>, #/audit, #/dashboard, #/journeys[/<key>], #/rules, #/lists, #/snapshots, #/businesses[/<id>], #/monitoring, #/webhooks, #/usage. */
 async function route() {
   if (!session.me) return;
-  const view = el('view');
+  // Each visit renders into a fresh container: a view still loading when the person moves on (a
+  // session's checks, a dashboard's counts) then fills a detached element instead of the new view.
+  const view = document.createElement('div');
+  el('view').replaceChildren(view);
   const [, what, id] = (location.hash || '#/queue').slice(1).split('/');
   for (const a of el('nav').querySelectorAll('a')) {
     if (a.getAttribute('href') === `#/${what}`) a.setAttribute('aria-current', 'page');
