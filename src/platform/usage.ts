@@ -27,10 +27,15 @@ export async function recordUsage(
   );
 }
 
-/** A tenant's usage in one billing period, summed per module and operation. */
+/**
+ * A tenant's usage in one billing period, summed per UTC day, module and operation (at most 31 days
+ * times the operations: the caller sums the period's totals from it, one pass over the period's rows).
+ */
 export function usageOfPeriod(db: Queryable, ctx: Pick<RequestContext, 'accountId' | 'environment'>, period: string) {
-  return db.query<{ module: string; operation: string; n: number }>(
-    'SELECT module, operation, sum(quantity)::int AS n FROM usage_records WHERE account_id = $1 AND environment = $2 AND period = $3 GROUP BY module, operation ORDER BY module, operation',
+  return db.query<{ day: string; module: string; operation: string; n: number }>(
+    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, module, operation, sum(quantity)::int AS n
+       FROM usage_records WHERE account_id = $1 AND environment = $2 AND period = $3
+      GROUP BY 1, module, operation ORDER BY 1, module, operation`,
     [ctx.accountId, ctx.environment, period],
   );
 }

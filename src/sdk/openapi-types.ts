@@ -788,6 +788,14 @@ export interface operations {
             count: number;
           }[];
         }[];
+        /** Per-day counts over the period, oldest first; days without usage are left out. */
+        days: {
+          /** A UTC day of the period (YYYY-MM-DD) with usage. */
+          date: string;
+          total: number;
+          /** Count per module that day. */
+          modules: Record<string, number>;
+        }[];
       };
       "400": components['schemas']["Error"];
       "401": components['schemas']["Error"];
@@ -1634,6 +1642,54 @@ export interface operations {
       "500": components['schemas']["Error"];
     };
     success: operations["createScreeningCheck"]['responses']["200"];
+  };
+  /** List the screening list snapshots: source, version, entity count, when imported, which one is active */
+  listScreeningListSnapshots: {
+    method: "GET";
+    path: "/v1/checks/screening/list-snapshots";
+    pathParams: Record<string, never>;
+    query: {
+      /** Only this list source (e.g. ofac_sdn, un_sc). */
+      source?: string;
+      state?: "active" | "superseded" | "failed";
+      /** Page size, 1 to 100. */
+      limit?: number;
+      /** The next_cursor of the previous page. */
+      cursor?: string;
+    };
+    body: never;
+    bodyRequired: false;
+    responses: {
+      "200": {
+        data: {
+          /** lsn_… */
+          id: string;
+          object: "list_snapshot";
+          source: string;
+          format: string | null;
+          version: string | null;
+          entity_count: number;
+          state: "active" | "superseded" | "failed";
+          /** Screening runs against this snapshot (exactly one per source). */
+          active: boolean;
+          origin: "import" | "sync" | "builtin";
+          error: string | null;
+          /** ISO 8601 UTC timestamp. */
+          imported_at: string;
+          superseded_at: string | null;
+        }[];
+        /** Pass as cursor to get the next page; null on the last page. */
+        next_cursor: string | null;
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["listScreeningListSnapshots"]['responses']["200"];
   };
   /** Classify and validate an address document */
   checkProofOfAddress: {
@@ -2997,6 +3053,52 @@ export interface operations {
       "500": components['schemas']["Error"];
     };
     success: operations["createVerification"]['responses']["201"];
+  };
+  /** Decisions per day (approved, declined, referred) and the approval rate over a window */
+  getVerificationDecisionStats: {
+    method: "GET";
+    path: "/v1/verifications/decision-stats";
+    pathParams: Record<string, never>;
+    query: {
+      /** First UTC day (YYYY-MM-DD); default 29 days before to. */
+      from?: string;
+      /** Last UTC day, included (YYYY-MM-DD); default today. */
+      to?: string;
+    };
+    body: never;
+    bodyRequired: false;
+    responses: {
+      "200": {
+        object: "decision_stats";
+        environment: string;
+        from: string;
+        to: string;
+        approved: number;
+        declined: number;
+        /** Sent to review and not decided by a person yet. */
+        referred: number;
+        /** approved / (approved + declined); null when nothing was approved or declined. */
+        approval_rate: number | null;
+        /** Every day of the window, oldest first (days without decisions count 0). */
+        days: {
+          date: string;
+          approved: number;
+          declined: number;
+          /** Sent to review and not decided by a person yet. */
+          referred: number;
+          /** approved / (approved + declined); null when nothing was approved or declined. */
+          approval_rate: number | null;
+        }[];
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["getVerificationDecisionStats"]['responses']["200"];
   };
   /** Retrieve the session with per-check results and current status */
   getVerification: {
@@ -7260,7 +7362,7 @@ export interface operations {
     };
     success: operations["diffRules"]['responses']["200"];
   };
-  /** Compile and type-check an expression (and aggregate declarations) */
+  /** Compile and type-check an expression (and aggregate declarations); test the draft against a sample transaction */
   validateRules: {
     method: "POST";
     path: "/v1/rules/validate";
@@ -7290,6 +7392,81 @@ export interface operations {
           };
         }[];
       }[];
+      /** A rule context (the fields rules read as tx.*, subject.*, counterparty.*, wallet.*, lists.*, agg.*); fields left out take their defaults. */
+      sample?: {
+        tx: {
+          id?: string;
+          reference?: string;
+          direction?: string;
+          type?: string;
+          channel?: string;
+          country?: string;
+          account?: string;
+          device?: string;
+          ip?: string;
+          wallet?: string;
+          chain?: string;
+          /** Decimal string. */
+          balance_before?: string;
+          /** Decimal string. */
+          balance_after?: string;
+          metadata?: Record<string, string>;
+          /** Decimal string. */
+          amount: string;
+          currency: string;
+          occurred_at: string;
+        };
+        subject?: {
+          type?: string;
+          reference?: string;
+          kyc_decision?: string;
+          risk_band?: string;
+          country?: string;
+          relationship_days?: number;
+          pep?: boolean;
+          business?: {
+            registered?: boolean;
+            legal_form?: string;
+            incorporation_country?: string;
+            industry?: string;
+            age_days?: number;
+          };
+        };
+        counterparty?: {
+          reference?: string;
+          name?: string;
+          account?: string;
+          country?: string;
+          bank_country?: string;
+          wallet?: string;
+          internal?: boolean;
+          screening?: {
+            status?: string;
+            score?: number;
+            lists?: string[];
+          };
+        };
+        wallet?: {
+          screened?: boolean;
+          address?: string;
+          chain?: string;
+          risk?: string;
+          score?: number;
+          sanctioned?: boolean;
+          categories?: string[];
+        };
+        lists?: {
+          subject_allowed?: boolean;
+          subject_blocked?: boolean;
+          counterparty_allowed?: boolean;
+          counterparty_blocked?: boolean;
+          wallet_blocked?: boolean;
+          ip_blocked?: boolean;
+          names?: string[];
+        };
+        /** Values of the draft's aggregates (counts as integers, amounts as decimal strings); a rule reading one not given errors. */
+        agg?: Record<string, number | string>;
+      };
     };
     bodyRequired: true;
     responses: {
@@ -7309,6 +7486,37 @@ export interface operations {
         }[];
         /** The context paths the expression reads (tx.amount, agg.x…). */
         reads: string[];
+        /** Present when the request carries a sample. */
+        sample_result?: {
+          /** What the draft would decide: approved, review, block_and_review, declined. */
+          status: string;
+          score: number;
+          /** Every active and test rule of the draft. */
+          outcomes: {
+            rule_id: string;
+            key: string;
+            /** The rule's status in the draft: active, or test (shadow: a hit is shadow_hit and never counts). */
+            status: string;
+            /** hit, no_hit, shadow_hit or error. */
+            outcome: string;
+            score: number;
+            values_used: Record<string, unknown>;
+            error: {
+              code: string;
+              message: string;
+            } | null;
+          }[];
+          /** The expression of the request over the sample (null when none was given or it does not compile). */
+          expression: {
+            /** hit, no_hit, shadow_hit or error. */
+            outcome: string;
+            values_used: Record<string, unknown>;
+            error: {
+              code: string;
+              message: string;
+            } | null;
+          } | null;
+        };
       };
       "400": components['schemas']["Error"];
       "401": components['schemas']["Error"];
@@ -9294,6 +9502,7 @@ export interface paths {
   "/v1/checks/face-search/enrollments": { POST: "createFaceEnrollment" };
   "/v1/checks/face-search/enrollments/{id}": { GET: "getFaceEnrollment"; DELETE: "deleteFaceEnrollment" };
   "/v1/checks/screening": { POST: "createScreeningCheck" };
+  "/v1/checks/screening/list-snapshots": { GET: "listScreeningListSnapshots" };
   "/v1/checks/proof-of-address": { POST: "checkProofOfAddress" };
   "/v1/checks/contact": { POST: "startContactCheck" };
   "/v1/checks/contact/{id}/confirm": { POST: "confirmContactCheck" };
@@ -9306,6 +9515,7 @@ export interface paths {
   "/v1/journeys": { GET: "listJourneys"; POST: "createJourney" };
   "/v1/journeys/{key}/versions/{version}/publish": { POST: "publishJourneyVersion" };
   "/v1/verifications": { GET: "listVerifications"; POST: "createVerification" };
+  "/v1/verifications/decision-stats": { GET: "getVerificationDecisionStats" };
   "/v1/verifications/{id}": { GET: "getVerification"; PATCH: "correctVerificationFields"; DELETE: "deleteVerification" };
   "/v1/verifications/{id}/decision": { GET: "getVerificationDecision"; POST: "recordVerificationDecision" };
   "/v1/verifications/{id}/evidence": { GET: "getVerificationEvidence" };
@@ -9395,6 +9605,7 @@ export const OPERATIONS = {
   getFaceEnrollment: { method: "GET", path: "/v1/checks/face-search/enrollments/{id}" },
   deleteFaceEnrollment: { method: "DELETE", path: "/v1/checks/face-search/enrollments/{id}" },
   createScreeningCheck: { method: "POST", path: "/v1/checks/screening" },
+  listScreeningListSnapshots: { method: "GET", path: "/v1/checks/screening/list-snapshots" },
   checkProofOfAddress: { method: "POST", path: "/v1/checks/proof-of-address" },
   startContactCheck: { method: "POST", path: "/v1/checks/contact" },
   confirmContactCheck: { method: "POST", path: "/v1/checks/contact/{id}/confirm" },
@@ -9411,6 +9622,7 @@ export const OPERATIONS = {
   publishJourneyVersion: { method: "POST", path: "/v1/journeys/{key}/versions/{version}/publish" },
   listVerifications: { method: "GET", path: "/v1/verifications" },
   createVerification: { method: "POST", path: "/v1/verifications" },
+  getVerificationDecisionStats: { method: "GET", path: "/v1/verifications/decision-stats" },
   getVerification: { method: "GET", path: "/v1/verifications/{id}" },
   correctVerificationFields: { method: "PATCH", path: "/v1/verifications/{id}" },
   deleteVerification: { method: "DELETE", path: "/v1/verifications/{id}" },
@@ -9485,10 +9697,10 @@ export const NAMESPACES = {
   audit: ["listAuditEvents"],
   usage: ["getUsage"],
   apiKeys: ["listApiKeys", "createApiKey", "getApiKey", "revokeApiKey"],
-  checks: ["listChecks", "getCheck", "getCheckMedia", "createDocumentCheck", "createLivenessCheck", "createFaceMatchCheck", "createAgeEstimationCheck", "createFaceSearchCheck", "createFaceEnrollment", "getFaceEnrollment", "deleteFaceEnrollment", "createScreeningCheck", "checkProofOfAddress", "startContactCheck", "confirmContactCheck", "resendContactCheck", "checkDocumentAi"],
+  checks: ["listChecks", "getCheck", "getCheckMedia", "createDocumentCheck", "createLivenessCheck", "createFaceMatchCheck", "createAgeEstimationCheck", "createFaceSearchCheck", "createFaceEnrollment", "getFaceEnrollment", "deleteFaceEnrollment", "createScreeningCheck", "listScreeningListSnapshots", "checkProofOfAddress", "startContactCheck", "confirmContactCheck", "resendContactCheck", "checkDocumentAi"],
   monitoring: ["listMonitoredSubjects", "enrolMonitoredSubject", "getMonitoredSubject", "unenrolMonitoredSubject", "listMonitoringAlerts", "getMonitoringAlert"],
   journeys: ["listJourneys", "createJourney", "publishJourneyVersion"],
-  verifications: ["listVerifications", "createVerification", "getVerification", "correctVerificationFields", "deleteVerification", "getVerificationDecision", "recordVerificationDecision", "getVerificationEvidence", "getVerificationReport", "importVerifications", "getVerificationImport"],
+  verifications: ["listVerifications", "createVerification", "getVerificationDecisionStats", "getVerification", "correctVerificationFields", "deleteVerification", "getVerificationDecision", "recordVerificationDecision", "getVerificationEvidence", "getVerificationReport", "importVerifications", "getVerificationImport"],
   sandbox: ["listSandboxSubjects"],
   cases: ["listCases", "claimNextCase", "getCase", "updateCase"],
   travelRule: ["listTravelRuleMessages", "createTravelRuleMessage", "getTravelRuleMessage", "sendTravelRuleMessage", "reviewTravelRuleMessage", "acceptTravelRuleMessage", "rejectTravelRuleMessage", "requestTravelRuleMessageRepair", "confirmTravelRuleMessage", "cancelTravelRuleMessage", "listTravelRuleCounterparties", "createTravelRuleCounterparty", "getTravelRuleCounterparty", "updateTravelRuleCounterparty", "getTravelRuleSettings", "updateTravelRuleSettings"],

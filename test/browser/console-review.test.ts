@@ -10,6 +10,7 @@ import { createTestDb } from '../helpers/test-db.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
 import { ocrBAvailable, renderDocument } from '../fixtures/documents/render.js';
 import { DEFAULT_JOURNEYS } from '../../src/modules/journeys/defaults.js';
+import { seriousViolations } from './axe.js';
 
 /**
  * The operator console as a reviewer and a viewer use it, in Debian's Chromium against the real
@@ -223,7 +224,11 @@ describe('console review in Chromium', { skip }, () => {
       `no horizontal scrolling on a tablet: ${wider.join(', ')}`,
     );
     await page.screenshot({ path: join(SHOTS, 'console-evidence-tablet.png'), fullPage: true });
+    // The evidence viewer with everything loaded (images, MRZ, hits, the decision form): axe-core finds
+    // no serious or critical violation, at the tablet and the laptop width.
+    assert.deepEqual(await seriousViolations(page), [], 'evidence viewer (tablet): axe-core');
     await page.setViewportSize(LAPTOP);
+    assert.deepEqual(await seriousViolations(page), [], 'evidence viewer (laptop): axe-core');
 
     // Approve with a reason code; the trail and the audit rows name the operator.
     await page.getByLabel('Approve').check();
@@ -276,6 +281,7 @@ describe('console review in Chromium', { skip }, () => {
     for (const name of ['Record decision', 'Save corrections', 'Claim this review'])
       assert.equal(await page.getByRole('button', { name }).count(), 0, `no ${name} button for a viewer`);
     await page.screenshot({ path: join(SHOTS, 'console-viewer.png'), fullPage: true });
+    assert.deepEqual(await seriousViolations(page), [], 'evidence viewer as a viewer: axe-core');
 
     // The same calls the buttons would make, from the page with the viewer's session: refused.
     // A string, not a function: the test is compiled by tsx, whose helpers do not exist in the page.

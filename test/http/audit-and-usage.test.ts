@@ -90,6 +90,24 @@ describe('GET /v1/usage', () => {
         ],
       },
     ]);
+    // Per UTC day over the period: one record moved to the first day of the month.
+    const today = new Date().toISOString().slice(0, 10);
+    assert.deepEqual(u.days, [{ date: today, total: 3, modules: { checks: 3 } }]);
+    await t.db.query(
+      "UPDATE usage_records SET created_at = date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' WHERE account_id = $1 AND resource_id = 'chk_1'",
+      [o.accountId],
+    );
+    const first = `${u.period}-01`;
+    const byDay = (await t.call('GET', '/v1/usage', { key: o.sandboxKey })).json().days;
+    assert.deepEqual(
+      byDay,
+      first === today
+        ? [{ date: today, total: 3, modules: { checks: 3 } }]
+        : [
+            { date: first, total: 1, modules: { checks: 1 } },
+            { date: today, total: 2, modules: { checks: 2 } },
+          ],
+    );
     assert.equal((await t.call('GET', '/v1/usage', { key: o.productionKey })).json().total, 1);
     const past = (await t.call('GET', '/v1/usage?period=2020-01', { key: o.sandboxKey })).json();
     assert.equal(past.total, 0);

@@ -87,6 +87,44 @@ describe('rules: draft, validation, maker-checker publication', () => {
     assert.ok(d.aggregates.length > 5);
   });
 
+  test('validate with a sample: the draft decides over it, test rules shadow-hit, the expression is evaluated; a mistyped sample is 400 at its field', async () => {
+    const o = await t.tenant();
+    await drafted(o);
+    await drafted(o, {
+      key: 'foreign_cp',
+      expression: 'counterparty.country != "" && counterparty.country != "DE"',
+      score: 30,
+      status: 'test',
+    });
+    const sample = {
+      tx: { amount: '1500.00', currency: 'EUR', occurred_at: '2026-03-01T10:00:00Z', direction: 'out' },
+      counterparty: { country: 'FR' },
+    };
+    const res = await call(o.sandboxKey, 'POST', '/v1/rules/validate', { expression: 'tx.hour == 10 && tx.amount > 2000.0', sample });
+    assert.equal(res.statusCode, 200, res.body);
+    const r = res.json().sample_result;
+    const by = (key: string) => r.outcomes.find((x: { key: string }) => x.key === key);
+    assert.deepEqual([by('large_amount').outcome, by('large_amount').score, by('large_amount').status], ['hit', 40, 'active']);
+    assert.deepEqual(by('large_amount').values_used, { 'tx.amount': '1500.00' });
+    assert.deepEqual([by('foreign_cp').outcome, by('foreign_cp').score, by('foreign_cp').status], ['shadow_hit', 0, 'test']);
+    assert.equal(r.score, 40);
+    // The draft's rules that are drafts are not evaluated; the expression reads derived fields (hour) too.
+    assert.ok(r.outcomes.every((x: { status: string }) => x.status === 'active' || x.status === 'test'));
+    assert.equal(r.expression.outcome, 'no_hit');
+    const low = (await call(o.sandboxKey, 'POST', '/v1/rules/validate', { sample: { tx: { ...sample.tx, amount: '10.00' } } })).json()
+      .sample_result;
+    assert.deepEqual([low.status, low.score, low.expression], ['approved', 0, null]);
+    for (const [body, field] of [
+      [{ sample: { tx: { ...sample.tx, amount: 1500 } } }, 'sample.tx.amount'],
+      [{ sample: { tx: sample.tx, subject: { pep: 'yes' } } }, 'sample.subject.pep'],
+      [{ sample: { tx: sample.tx, wallet: { colour: 'red' } } }, 'sample.wallet.colour'],
+    ] as const) {
+      const bad = await call(o.sandboxKey, 'POST', '/v1/rules/validate', body);
+      assert.equal(bad.statusCode, 400, JSON.stringify(body));
+      assert.equal(bad.json().error.field, field, bad.body);
+    }
+  });
+
   test('validate answers 200 with the position of the error; a write with the same expression is 400 naming expression', async () => {
     const o = await t.tenant();
     const v = (await call(o.sandboxKey, 'POST', '/v1/rules/validate', { expression: 'tx.amount > 1000.0 && agg.nope > 1' })).json();

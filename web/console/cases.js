@@ -36,7 +36,13 @@ export async function renderCase(root, id, say) {
       h('dt', null, 'Owner'),
       h('dd', null, c.owner ? actorName(c.owner) : 'unassigned'),
       h('dt', null, 'Subject'),
-      h('dd', null, `${c.subject_type} ${c.subject_reference ?? c.subject_id}`),
+      h(
+        'dd',
+        null,
+        c.subject_type === 'business'
+          ? h('a', { href: `#/businesses/${encodeURIComponent(c.subject_id)}` }, `business ${c.subject_reference ?? c.subject_id}`)
+          : `${c.subject_type} ${c.subject_reference ?? c.subject_id}`,
+      ),
       h('dt', null, 'Reasons'),
       h('dd', null, c.reason_codes.map(label).join(', ')),
       c.verification_id

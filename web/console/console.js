@@ -3,6 +3,7 @@
 // modules served from web/console/ with no build step (docs/architecture.md). Every view reads and
 // acts through the public /v1 API as the operator (api.js); the server enforces the role.
 import { call, problem, session } from './api.js';
+import { renderBusiness, renderBusinessLookup } from './businesses.js';
 import { renderAudit, renderCase } from './cases.js';
 import { renderDashboard, renderUsage } from './dashboard.js';
 import { renderJourney, renderJourneys } from './journeys.js';
@@ -11,6 +12,7 @@ import { renderLists, renderMonitoring } from './lists.js';
 import { renderQueue } from './queue.js';
 import { renderRules } from './rules.js';
 import { renderSession } from './session.js';
+import { renderSnapshots } from './snapshots.js';
 import { renderWebhooks } from './webhooks.js';
 
 /** @typedef {import('./api.js').Me} Me */
@@ -63,10 +65,13 @@ function signedOut(text = '') {
 }
 session.onSignedOut = () => signedOut('Your session ended; sign in again.');
 
-/** Renders the view the location's hash names: #/queue (default), #/sessions/<id>, #/cases/<id>, #/audit, #/dashboard, #/journeys[/<key>], #/rules, #/lists, #/monitoring, #/webhooks, #/usage. */
+/** Renders the view the location's hash names: #/queue (default), #/sessions/<id>, #/cases/<id>, #/audit, #/dashboard, #/journeys[/<key>], #/rules, #/lists, #/snapshots, #/businesses[/<id>], #/monitoring, #/webhooks, #/usage. */
 async function route() {
   if (!session.me) return;
-  const view = el('view');
+  // Each visit renders into a fresh container: a view still loading when the person moves on (a
+  // session's checks, a dashboard's counts) then fills a detached element instead of the new view.
+  const view = document.createElement('div');
+  el('view').replaceChildren(view);
   const [, what, id] = (location.hash || '#/queue').slice(1).split('/');
   for (const a of el('nav').querySelectorAll('a')) {
     if (a.getAttribute('href') === `#/${what}`) a.setAttribute('aria-current', 'page');
@@ -79,6 +84,9 @@ async function route() {
   else if (what === 'journeys') await renderJourneys(view, say);
   else if (what === 'rules') await renderRules(view, say);
   else if (what === 'lists') await renderLists(view, say);
+  else if (what === 'snapshots') await renderSnapshots(view, say);
+  else if (what === 'businesses' && id) await renderBusiness(view, decodeURIComponent(id), say);
+  else if (what === 'businesses') renderBusinessLookup(view);
   else if (what === 'monitoring') await renderMonitoring(view, say);
   else if (what === 'webhooks') await renderWebhooks(view, say);
   else if (what === 'usage') await renderUsage(view, say);

@@ -1,6 +1,9 @@
-// The dashboard (the review backlog: open cases by kind, and how many are past the SLA, with bars) and
-// usage (per-module counts over a billing period, with bars). Counts come from the /v1 lists, paged.
-import { get, problem, session } from './api.js';
+// The dashboard (the review backlog: open cases by kind, and how many are past the SLA, with bars;
+// decisions per day and the approval rate over the last 30 days, charted) and usage (per-module counts
+// over a billing period, with bars and a per-day chart). Backlog counts come from the /v1 lists, paged;
+// the charts from GET /v1/verifications/decision-stats and GET /v1/usage's days.
+import { can, get, problem, session } from './api.js';
+import { dayAxis, dayChart } from './charts.js';
 import { ago, h, label, mount, table } from './dom.js';
 
 const KINDS = [
@@ -69,6 +72,7 @@ export async function renderDashboard(root, say) {
   } catch (e) {
     return say(e instanceof Error ? e.message : String(e));
   }
+  const stats = can('verifications:read') ? await get('/v1/verifications/decision-stats') : null;
   const max = Math.max(1, ...rows.map((r) => r.total));
   const total = rows.reduce((s, r) => s + r.total, 0);
   const overdue = rows.reduce((s, r) => s + r.overdue, 0);
@@ -87,6 +91,57 @@ export async function renderDashboard(root, say) {
         r.oldest ? ago(r.oldest) : '—',
         h('span', { class: 'bars' }, bar(r.total - r.overdue, max, 'in-sla'), bar(r.overdue, max, 'overdue')),
       ]),
+    ),
+    stats && stats.status === 200 ? decisions(stats.data) : stats ? h('p', null, problem(stats)) : null,
+  );
+}
+
+/** @param {number | null} r */
+const percent = (r) => (r === null ? '—' : `${(r * 100).toFixed(1)} %`);
+
+/**
+ * Decisions per day and the approval rate: two charts and the figures they draw, in words.
+ * @param {any} s GET /v1/verifications/decision-stats
+ */
+function decisions(s) {
+  const days = dayAxis(s.from, s.to);
+  /** @param {'approved' | 'declined' | 'referred'} k */
+  const values = (k) => s.days.map((/** @type {any} */ d) => d[k]);
+  return h(
+    'section',
+    { id: 'decisions', 'aria-labelledby': 'decisions-title' },
+    h('h2', { id: 'decisions-title' }, `Decisions, ${s.from} to ${s.to}`),
+    h(
+      'p',
+      { id: 'decision-totals' },
+      `Approved ${s.approved} · declined ${s.declined} · referred ${s.referred} · approval rate ${percent(s.approval_rate)}`,
+    ),
+    h(
+      'div',
+      { class: 'charts' },
+      dayChart({
+        id: 'decisions-chart',
+        caption: 'Decisions per day',
+        days,
+        series: [
+          { label: 'Approved', values: values('approved'), color: '#146c2e' },
+          { label: 'Declined', values: values('declined'), color: '#b3261e' },
+          { label: 'Referred', values: values('referred'), color: '#8a5a00' },
+        ],
+      }),
+      dayChart({
+        id: 'approval-chart',
+        caption: 'Approval rate per day (approved of approved and declined)',
+        days,
+        percent: true,
+        series: [
+          {
+            label: 'Approval rate',
+            values: s.days.map((/** @type {any} */ d) => (d.approval_rate === null ? null : Math.round(d.approval_rate * 1000) / 10)),
+            color: '#0b57d0',
+          },
+        ],
+      }),
     ),
   );
 }
@@ -119,6 +174,7 @@ export async function renderUsage(root, say, period) {
       h('button', { type: 'submit', class: 'secondary' }, 'Show'),
     ),
     h('p', { id: 'usage-total' }, `${u.period} · ${u.environment} · ${u.total} billable operations`),
+    usageChart(u),
     table(
       'Operations per module',
       ['Module', 'Count', 'Operations', 'Share'],
@@ -130,4 +186,27 @@ export async function renderUsage(root, say, period) {
       ]),
     ),
   );
+}
+
+/**
+ * Operations per module and day over the billing period (to today for the current one).
+ * @param {any} u GET /v1/usage
+ */
+function usageChart(u) {
+  const last = new Date(Math.min(Date.parse(u.period_end) - 86_400_000, Date.now())).toISOString().slice(0, 10);
+  const first = u.period_start.slice(0, 10);
+  if (last < first) return null;
+  const days = dayAxis(first, last);
+  /** @type {Map<string, any>} */
+  const byDate = new Map(u.days.map((/** @type {any} */ d) => [d.date, d]));
+  const dates = days.map((t) => new Date(t * 1000).toISOString().slice(0, 10));
+  return dayChart({
+    id: 'usage-chart',
+    caption: `Operations per module and day, ${first} to ${last}`,
+    days,
+    series: u.modules.map((/** @type {any} */ m) => ({
+      label: m.module,
+      values: dates.map((d) => byDate.get(d)?.modules[m.module] ?? 0),
+    })),
+  });
 }

@@ -1,9 +1,11 @@
 // KYT rules: published versions, a diff between two versions (or a version and the draft), the draft's
 // rules with an expression editor checked by the server (POST /v1/rules/validate: each error shown at
 // its line and column), saving to the draft (PATCH /v1/rules/{id}) and publishing by a second person
-// (POST /v1/rules/publish: the server refuses the draft's authors, maker-checker).
+// (POST /v1/rules/publish: the server refuses the draft's authors, maker-checker). Testing against a
+// sample, backtests and shadow hits: rules-lab.js.
 import { actorName, call, can, get, problem } from './api.js';
-import { h, label, mount, table, when } from './dom.js';
+import { h, mount, table, when } from './dom.js';
+import { mode, rulesLab } from './rules-lab.js';
 
 /**
  * An error placed at its position: the expression's line with a caret under the column.
@@ -108,6 +110,7 @@ export async function renderRules(root, say) {
     diffForm,
     diffOut,
     d ? draftSection(d, reload, say) : null,
+    rulesLab(() => /** @type {HTMLTextAreaElement | null} */ (document.getElementById('expression'))?.value ?? '', say),
   );
 }
 
@@ -129,7 +132,7 @@ function draftSection(d, reload, say) {
   const ruleSelect = h(
     'select',
     { id: 'rule-id', name: 'rule_id', onchange: () => show() },
-    rules.map((/** @type {any} */ r) => h('option', { value: r.id }, `${r.key} (${r.status})`)),
+    rules.map((/** @type {any} */ r) => h('option', { value: r.id }, `${r.key} (${r.status === 'test' ? 'shadow test' : r.status})`)),
   );
   const status = h(
     'select',
@@ -224,7 +227,7 @@ function draftSection(d, reload, say) {
     table(
       'Rules in the draft',
       ['Rule', 'Status', 'Severity', 'Score', 'Expression'],
-      rules.map((/** @type {any} */ r) => [r.key, label(r.status), r.severity, r.score, h('code', null, r.expression)]),
+      rules.map((/** @type {any} */ r) => [r.key, mode(r.status), r.severity, r.score, h('code', null, r.expression)]),
     ),
     editor,
     publish,

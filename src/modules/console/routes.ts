@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../platform/errors.js';
@@ -16,6 +17,16 @@ const ASSETS: Record<string, string> = Object.fromEntries(
     .filter((f) => /^[a-z0-9-]+\.(js|css|svg)$/.test(f))
     .map((f) => [f, TYPES[f.split('.').pop()!]!]),
 );
+
+/**
+ * Libraries the console loads, served from their npm packages under /console/assets/ (no CDN, no
+ * copy in web/console/): uPlot draws the usage and dashboard charts (docs/console.md).
+ */
+const resolve = createRequire(import.meta.url).resolve;
+const VENDOR: Record<string, { path: string; type: string }> = {
+  'uplot.js': { path: resolve('uplot/dist/uPlot.esm.js'), type: TYPES.js! },
+  'uplot.css': { path: resolve('uplot/dist/uPlot.min.css'), type: TYPES.css! },
+};
 
 export interface ConsoleModuleOptions {
   auth: ConsoleAuth;
@@ -43,7 +54,10 @@ export const consoleModule: FastifyPluginAsync<ConsoleModuleOptions> = async (ap
   const cookie = (value: string, maxAgeSeconds: number) =>
     `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${auth.settings.cookieSecure ? '; Secure' : ''}`;
   const html = readFileSync(WEB_DIR + 'index.html');
-  const assets = Object.fromEntries(Object.keys(ASSETS).map((f) => [f, readFileSync(WEB_DIR + f)]));
+  const assets = Object.fromEntries([
+    ...Object.keys(ASSETS).map((f) => [f, { type: ASSETS[f]!, bytes: readFileSync(WEB_DIR + f) }] as const),
+    ...Object.entries(VENDOR).map(([f, v]) => [f, { type: v.type, bytes: readFileSync(v.path) }] as const),
+  ]);
   const security = { ...pageSecurityHeaders(publicOrigin), 'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()' };
   const page = { config: { public: true }, schema: { hide: true } };
   const api = (body?: unknown) => ({ config: { public: true }, schema: { hide: true, ...(body ? { body } : {}) } });
@@ -67,9 +81,9 @@ export const consoleModule: FastifyPluginAsync<ConsoleModuleOptions> = async (ap
   // The router is strict about the trailing slash: /console/ (a bookmark, a typed address) goes to the page.
   app.get('/console/', page, async (_req, reply) => reply.header('cache-control', 'no-store').redirect('/console', 308));
   app.get<{ Params: { file: string } }>('/console/assets/:file', page, async (req, reply) => {
-    const type = Object.hasOwn(ASSETS, req.params.file) ? ASSETS[req.params.file] : undefined;
-    if (!type) throw notFound('asset');
-    return reply.headers(security).header('cache-control', 'no-cache').type(type).send(assets[req.params.file]);
+    const asset = Object.hasOwn(assets, req.params.file) ? assets[req.params.file] : undefined;
+    if (!asset) throw notFound('asset');
+    return reply.headers(security).header('cache-control', 'no-cache').type(asset.type).send(asset.bytes);
   });
 
   app.post<{ Body: LoginBody }>('/console/api/login', api(LoginBody), async (req, reply) => {

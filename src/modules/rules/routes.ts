@@ -100,8 +100,9 @@ export const rulesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
       schema: {
         tags,
         operationId: 'validateRules',
-        summary: 'Compile and type-check an expression (and aggregate declarations)',
-        description: 'Always 200 with the diagnostics (field, code, message, position): nothing is stored.',
+        description:
+          "Always 200 with the diagnostics (field, code, message, position): nothing is stored. With `sample` (a rule context: tx, subject, counterparty, wallet, lists, agg), `sample_result` gives what the draft would decide for it, each active and test rule's outcome (a test rule's hit is shadow_hit) with the values it read, and the expression's own outcome.",
+        summary: 'Compile and type-check an expression (and aggregate declarations); test the draft against a sample transaction',
         body: ValidateRules,
         response: { 200: ValidationResult, ...standardErrors },
       },

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/schemas.js';
 import { AGGREGATE_FUNCTIONS, GROUP_DIMENSIONS } from '../../engines/rules/index.js';
+import { RuleSample, SampleResult } from './sample-test.js';
 
 const lit = <T extends string>(xs: readonly T[], o: object = {}) =>
   Type.Union(
@@ -200,6 +201,7 @@ export const ValidateRules = Type.Object(
       Type.String({ maxLength: 4000, description: "One expression, checked against the draft's aggregates (plus `aggregates` if given)." }),
     ),
     aggregates: Type.Optional(Type.Array(Aggregate, { maxItems: 100 })),
+    sample: Type.Optional(RuleSample),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -220,6 +222,7 @@ export const ValidationResult = Type.Object(
     valid: Type.Boolean(),
     errors: Type.Array(Diagnostic),
     reads: Type.Array(Type.String(), { description: 'The context paths the expression reads (tx.amount, agg.x…).' }),
+    sample_result: Type.Optional(SampleResult),
   },
   { title: 'RuleValidation' },
 );

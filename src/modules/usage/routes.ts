@@ -19,7 +19,18 @@ const Usage = Type.Object({
       operations: Type.Array(Type.Object({ operation: Type.String(), count: Type.Integer() })),
     }),
   ),
+  days: Type.Array(
+    Type.Object({
+      date: Type.String({ format: 'date', description: 'A UTC day of the period (YYYY-MM-DD) with usage.' }),
+      total: Type.Integer(),
+      modules: Type.Record(Type.String(), Type.Integer(), { description: 'Count per module that day.' }),
+    }),
+    { description: 'Per-day counts over the period, oldest first; days without usage are left out.' },
+  ),
 });
+
+/** Code-unit order (as the database's C collation): stable whatever the server's locale. */
+const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export const usageModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -42,12 +53,17 @@ export const usageModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
     async (req) => {
       const period = req.query.period ?? billingPeriod();
       const rows = await usageOfPeriod(req.ctx.db, req.ctx, period);
-      const modules = new Map<string, { module: string; count: number; operations: { operation: string; count: number }[] }>();
+      const modules = new Map<string, { module: string; count: number; operations: Map<string, number> }>();
+      const days = new Map<string, { date: string; total: number; modules: Record<string, number> }>();
       for (const row of rows) {
-        const m = modules.get(row.module) ?? { module: row.module, count: 0, operations: [] };
+        const m = modules.get(row.module) ?? { module: row.module, count: 0, operations: new Map<string, number>() };
         m.count += row.n;
-        m.operations.push({ operation: row.operation, count: row.n });
+        m.operations.set(row.operation, (m.operations.get(row.operation) ?? 0) + row.n);
         modules.set(row.module, m);
+        const d = days.get(row.day) ?? { date: row.day, total: 0, modules: {} };
+        d.total += row.n;
+        d.modules[row.module] = (d.modules[row.module] ?? 0) + row.n;
+        days.set(row.day, d);
       }
       const [y, mo] = period.split('-').map(Number) as [number, number];
       return {
@@ -57,7 +73,14 @@ export const usageModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
         period_end: new Date(Date.UTC(y, mo, 1)).toISOString(),
         environment: req.ctx.environment,
         total: rows.reduce((s, x) => s + x.n, 0),
-        modules: [...modules.values()],
+        modules: [...modules.values()]
+          .sort((a, b) => byCode(a.module, b.module))
+          .map((m) => ({
+            module: m.module,
+            count: m.count,
+            operations: [...m.operations].sort(([a], [b]) => byCode(a, b)).map(([operation, count]) => ({ operation, count })),
+          })),
+        days: [...days.values()],
       };
     },
   );

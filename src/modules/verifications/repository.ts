@@ -277,6 +277,19 @@ export const sessions = {
     return sessionChecks.setStatus(tx, t, sessionId, type, status, completed);
   },
 
+  /**
+   * Decisions per UTC day and decision between two moments (decided_at): a range scan of the
+   * sessions_decided index (migration 0036), at most one row per day and decision.
+   */
+  async decisionsPerDay(db: Queryable, t: Tenant, from: Date, to: Date) {
+    return db.query<{ day: string; decision: 'approved' | 'declined' | 'referred'; n: number }>(
+      `SELECT to_char(decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, decision, count(*)::int AS n
+         FROM sessions WHERE account_id = $1 AND environment = $2 AND decided_at >= $3 AND decided_at < $4 AND decision IS NOT NULL
+        GROUP BY 1, decision ORDER BY 1`,
+      [t.accountId, t.environment, from, to],
+    );
+  },
+
   async page(db: Queryable, t: Tenant, q: VerificationsQuery) {
     const where: string[] = [];
     const params: unknown[] = [];

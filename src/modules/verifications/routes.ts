@@ -17,6 +17,7 @@ import { correctFields } from './corrections/correct-fields.js';
 import { loadVerificationDetail } from './corrections/view.js';
 import { SCREENING_INDEX } from '../checks/index.js';
 import { OPERATION_DOCS } from './operation-docs.js';
+import { DecisionStats, DecisionStatsQuery, decisionStats, MAX_STATS_DAYS } from './decision-stats.js';
 
 export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -64,6 +65,22 @@ export const verificationsModule: FastifyPluginAsync<ModuleOptions> = async (app
       );
       return { data: page.data.map((s) => toVerification(s, checks.get(s.id) ?? [], hosted)), next_cursor: page.next_cursor };
     },
+  );
+
+  r.get(
+    '/decision-stats',
+    {
+      config: { scope: 'verifications:read' },
+      schema: {
+        tags,
+        operationId: 'getVerificationDecisionStats',
+        summary: 'Decisions per day (approved, declined, referred) and the approval rate over a window',
+        description: `Counts sessions by their current decision on the UTC day it was recorded, between from and to (both included, at most ${MAX_STATS_DAYS} days; default the last 30 days). approval_rate is approved / (approved + declined). The console's dashboard charts it.`,
+        querystring: DecisionStatsQuery,
+        response: { 200: DecisionStats, ...standardErrors },
+      },
+    },
+    async (req) => decisionStats({ ctx: req.ctx, query: req.query }),
   );
 
   r.get(

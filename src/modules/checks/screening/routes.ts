@@ -8,9 +8,10 @@ import { ScreeningRequest } from './schemas.js';
 import { screenSubject } from './screen-subject.js';
 import { SCREENING_INDEX } from './index-cache.js';
 import { OPERATION_DOCS } from './operation-docs.js';
+import { ListSnapshotPage, ListSnapshotsQuery, listListSnapshots } from './list-snapshots.js';
 
 /**
- * POST /v1/checks/screening. Once the app is
+ * POST /v1/checks/screening and GET /v1/checks/screening/list-snapshots. Once the app is
  * ready it installs the built-in sandbox list (first start only) and builds the screening indexes
  * in the background.
  */
@@ -36,5 +37,22 @@ export const screeningModule: FastifyPluginAsync<ModuleOptions> = async (app, { 
       },
     },
     async (req) => screenSubject({ ctx: req.ctx, sealer: deps.sealer, cache, input: req.body }),
+  );
+
+  r.get(
+    '/list-snapshots',
+    {
+      config: { scope: 'screening:read' },
+      schema: {
+        tags: ['Checks'],
+        operationId: 'listScreeningListSnapshots',
+        summary: 'List the screening list snapshots: source, version, entity count, when imported, which one is active',
+        description:
+          'Newest first. Exactly one snapshot per source is active (screening runs against it); superseded ones are earlier versions, failed ones are imports or syncs that did not replace the active one (with their error). Lists are shared by every tenant: this shows their metadata, never their entries.',
+        querystring: ListSnapshotsQuery,
+        response: { 200: ListSnapshotPage, ...standardErrors },
+      },
+    },
+    async (req) => listListSnapshots({ ctx: req.ctx, query: req.query }),
   );
 };

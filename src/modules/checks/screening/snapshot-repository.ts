@@ -51,6 +51,26 @@ export const snapshots = {
     return db.query<SnapshotRow>('SELECT * FROM list_snapshots ORDER BY imported_at DESC, id DESC LIMIT $1', [limit]);
   },
 
+  /**
+   * One page of finished snapshots (staging ones are imports in progress), newest first, after the
+   * id `before` (keyset on the primary key: a page is an index scan that stops at the limit).
+   */
+  async page(
+    db: Queryable,
+    o: { source?: string; notSource?: string; state?: 'active' | 'superseded' | 'failed'; before?: string; limit: number },
+  ): Promise<SnapshotRow[]> {
+    const params: unknown[] = [];
+    const where = ["state <> 'staging'"];
+    if (o.source !== undefined) where.push(`source = $${params.push(o.source)}`);
+    if (o.notSource !== undefined) where.push(`source <> $${params.push(o.notSource)}`);
+    if (o.state !== undefined) where.push(`state = $${params.push(o.state)}`);
+    if (o.before !== undefined) where.push(`id < $${params.push(o.before)}`);
+    return db.query<SnapshotRow>(
+      `SELECT * FROM list_snapshots WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.push(o.limit)}`,
+      params,
+    );
+  },
+
   async anyFor(db: Queryable, source: string): Promise<boolean> {
     const rows = await db.query<{ ok: boolean }>('SELECT EXISTS (SELECT 1 FROM list_snapshots WHERE source = $1) AS ok', [source]);
     return rows[0]?.ok === true;
