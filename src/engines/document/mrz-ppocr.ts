@@ -154,12 +154,8 @@ export class PpOcrRecogniser {
       if (line.text.length >= 10) read.push({ ...out, line });
     }
     const width = bandLineLength(read.map((r) => r.line.text.length));
-    // Not the names line (the first of a two-line MRZ, the last of a TD1): its long filler runs are where
-    // characters go missing, and padding the run (normaliseOcrLines) keeps the name; the length-constrained
-    // path instead put the missing characters into watermarked names (set A's CZE scan: 4 of 8 names wrong).
-    const namesLine = width === 30 ? read.length - 1 : 0;
-    const ppLines = read.map((r, i) =>
-      width !== null && i !== namesLine && r.line.text.length !== width && Math.abs(r.line.text.length - width) <= LENGTH_SLACK
+    const ppLines = read.map((r) =>
+      width !== null && r.line.text.length !== width && Math.abs(r.line.text.length - width) <= LENGTH_SLACK
         ? decodeCtcLength(r.probs, r.steps, r.nClass, classes, width)
         : r.line,
     );
