@@ -16,11 +16,11 @@
  * "reported valid" = mrz.valid and the verdict carries none of NAMES_IN_DOUBT (the service presents the
  * fields as verified). Latency: the document check's total per image, p50/p90 (loaded shared machine).
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import sharp from 'sharp';
 import { sharedData, SKIP_NO_DATA } from '../src/providers/lists/fixtures/shared-data.js';
+import { parseCsv, setB, stackLines, type LinesPart, type MrzLabel } from './lib/mrz-real-data.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const SETS = (process.env.MRZ_SETS ?? 'A,B,C').split(',');
@@ -47,44 +47,7 @@ interface Result {
 }
 type ReadFn = (input: Buffer, options: Record<string, unknown>) => Promise<Result>;
 
-interface Label {
-  kind: string;
-  number: string;
-  birth: string;
-  expiry: string;
-  surname: string;
-  given: string;
-  nationality: string;
-}
-
-function parseCsv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charAt(i);
-    if (quoted) {
-      if (c === '"' && text.charAt(i + 1) === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') cell += c;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  const [head, ...body] = rows;
-  return body.filter((r) => r.length > 1).map((r) => Object.fromEntries((head ?? []).map((h, i) => [h, r[i] ?? ''])));
-}
+type Label = MrzLabel;
 
 const yymmdd = (iso: string | null): string => (iso ? iso.slice(2).replace(/-/g, '') : '');
 const squash = (s: string): string => s.replace(/[<\s]+/g, ' ').trim();
@@ -158,28 +121,6 @@ function percentile(v: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
 }
 
-async function stackLines(files: string[]): Promise<Buffer> {
-  const H = 56;
-  const lines = await Promise.all(
-    files.map(async (f) => {
-      const { data, info } = await sharp(f).grayscale().resize({ height: H }).raw().toBuffer({ resolveWithObject: true });
-      return { data, width: info.width };
-    }),
-  );
-  const gap = 18;
-  const margin = 80;
-  const width = Math.max(...lines.map((l) => l.width)) + 2 * margin;
-  const height = lines.length * H + (lines.length - 1) * gap + 2 * margin;
-  const canvas = Buffer.alloc(width * height, 255);
-  lines.forEach((l, i) => {
-    const y0 = margin + i * (H + gap);
-    for (let y = 0; y < H; y++) l.data.copy(canvas, (y0 + y) * width + margin, y * l.width, (y + 1) * l.width);
-  });
-  return sharp(canvas, { raw: { width, height, channels: 1 } })
-    .png()
-    .toBuffer();
-}
-
 async function main(): Promise<void> {
   const real = sharedData('real', 'mrz');
   if (!real) {
@@ -236,45 +177,18 @@ async function main(): Promise<void> {
 
   if (SETS.includes('B')) {
     const t: Record<string, Tally> = {};
-    const lineRows = parseCsv(readFileSync(join(real, 'lines', 'labels.csv'), 'utf8'));
-    const mrzs = parseCsv(readFileSync(join(real, 'lines', 'mrz_reconstructed.csv'), 'utf8')).filter(
-      (m) => m.check_digits === 'all_checks_pass',
-    );
-    const sample =
-      LINES_LIMIT > 0 ? mrzs.filter((_, i) => i % Math.max(1, Math.floor(mrzs.length / LINES_LIMIT)) === 0).slice(0, LINES_LIMIT) : mrzs;
-    const picked = sample.filter((_, i) => LINES_PART === 'all' || (i % 2 === 0) === (LINES_PART === 'even'));
-    let skipped = 0;
-    for (const m of picked) {
-      const lines = lineRows
-        .filter((l) => l.mrz_id === m.mrz_id && l.group === m.group)
-        .sort((a, b) => Number(a.line_position_in_mrz) - Number(b.line_position_in_mrz));
-      const expected = m.mrz_format === 'TD1' ? 3 : 2;
-      const files = lines.map((l) => join(real, '..', l.image ?? ''));
-      if (lines.length !== expected || !files.every((f) => existsSync(f))) {
-        skipped++;
-        continue;
-      }
+    const { items, skipped, step, total } = setB(real, LINES_LIMIT, LINES_PART as LinesPart);
+    for (const { files, label, index } of items) {
       const r = await read(await stackLines(files));
       totals.push(r.timings.total ?? 0);
-      const label: Label = {
-        kind: m.mrz_format ?? '?',
-        number: m.doc_number ?? '',
-        birth: m.birth_date_yymmdd ?? '',
-        expiry: m.expiry_date_yymmdd ?? '',
-        surname: m.surname ?? '',
-        given: m.given_names ?? '',
-        nationality: m.nationality ?? '',
-      };
       const wrong = account(t, label.kind, r, label);
       if (wrong.length && r.mrz?.valid && !inDoubt(r))
-        console.log(`  ${m.mrz_id}: valid=${r.mrz.valid} wrong ${wrong.join(',')} [${r.reasons.join(',')}]`);
+        console.log(`  #${index} ${label.kind}: valid=${r.mrz.valid} wrong ${wrong.join(',')} [${r.reasons.join(',')}]`);
       else if (wrong.length && process.env.MRZ_VERBOSE)
-        console.log(
-          `  ${m.mrz_id} ${m.mrz_format}: wrong ${wrong.join(',')} read ${JSON.stringify(r.mrz?.lines ?? null)} [${r.reasons.join(',')}]`,
-        );
+        console.log(`  #${index} ${label.kind}: wrong ${wrong.join(',')} [${r.reasons.join(',')}]`);
     }
     report(
-      `B${LINES_PART === 'all' ? '' : ` (${LINES_PART} half${LINES_PART === 'odd' ? ', held out' : ', tuned on'})`}. real MRZ line crops re-stacked: ${picked.length - skipped} check-digit-verified MRZs (every ${Math.max(1, Math.floor(mrzs.length / Math.max(1, LINES_LIMIT)))}th of ${mrzs.length}; ${skipped} skipped: lines missing)`,
+      `B${LINES_PART === 'all' ? '' : ` (${LINES_PART} half${LINES_PART === 'odd' ? ', held out' : ', tuned on'})`}. real MRZ line crops re-stacked: ${items.length} check-digit-verified MRZs (every ${step}th of ${total}; ${skipped} skipped: lines missing)`,
       t,
     );
   }

@@ -88,8 +88,20 @@ export class PpOcrRecogniser {
   }
 
   /** One text line (grey, any size): resized to 48 px high, decoded over the MRZ alphabet. */
-  async recogniseLine(line: GrayImage, options: { stretch?: number; pad?: number } = {}): Promise<PpLine> {
-    const { session, ort, classes } = await this.ready();
+  async recogniseLine(line: GrayImage, options: { stretch?: number; pad?: number; length?: number } = {}): Promise<PpLine> {
+    const out = await this.lineProbs(line, options);
+    if (!out) return { text: '', confidence: 0, chars: [] };
+    const { classes } = await this.ready();
+    if (options.length !== undefined) return decodeCtcLength(out.probs, out.steps, out.nClass, classes, options.length);
+    return decodeCtc(out.probs, out.steps, out.nClass, classes);
+  }
+
+  /** The network's per-step class probabilities for one line (steps × classes, row-major). */
+  private async lineProbs(
+    line: GrayImage,
+    options: { stretch?: number; pad?: number } = {},
+  ): Promise<{ probs: Float32Array; steps: number; nClass: number } | null> {
+    const { session, ort } = await this.ready();
     // MRZ glyphs are narrow and set tight: stretched sideways each gets more CTC steps (8 px per step).
     const stretch = options.stretch ?? STRETCH;
     const pad = Math.round(line.height * (options.pad ?? PAD));
@@ -120,19 +132,33 @@ export class PpOcrRecogniser {
     const feeds = { [session.inputNames[0] ?? 'x']: new ort.Tensor('float32', input, [1, 3, REC_HEIGHT, width]) };
     const out = await session.run(feeds);
     const t = out[session.outputNames[0] ?? ''];
-    if (!t) return { text: '', confidence: 0, chars: [] };
+    if (!t) return null;
     const [, steps = 0, nClass = 0] = t.dims;
-    return decodeCtc(t.data, steps, nClass, classes);
+    return { probs: t.data, steps, nClass };
   }
 
-  /** A deskewed MRZ band crop: split into text lines by their ink profile, each line recognised. */
+  /**
+   * A deskewed MRZ band crop: split into text lines by their ink profile, each line recognised. Lines whose
+   * greedy reading is a few characters off the band's ICAO line length (30, 36 or 44) are decoded again
+   * under that length (decodeCtcLength): CTC merges a doubled character that no blank step separates ("00"
+   * in a date read as "0"), and greedy decoding cannot know the line is one character short.
+   */
   async recogniseBand(band: GrayImage): Promise<OcrResult & { ppLines: PpLine[] }> {
-    const ppLines: PpLine[] = [];
+    const { classes } = await this.ready();
+    const read: { probs: Float32Array; steps: number; nClass: number; line: PpLine }[] = [];
     for (const rows of splitLines(band)) {
       const crop = cropRows(band, rows[0], rows[1]);
-      const line = await this.recogniseLine(crop);
-      if (line.text.length >= 10) ppLines.push(line);
+      const out = await this.lineProbs(crop);
+      if (!out) continue;
+      const line = decodeCtc(out.probs, out.steps, out.nClass, classes);
+      if (line.text.length >= 10) read.push({ ...out, line });
     }
+    const width = bandLineLength(read.map((r) => r.line.text.length));
+    const ppLines = read.map((r) =>
+      width !== null && r.line.text.length !== width && Math.abs(r.line.text.length - width) <= LENGTH_SLACK
+        ? decodeCtcLength(r.probs, r.steps, r.nClass, classes, width)
+        : r.line,
+    );
     const lines: OcrLine[] = ppLines.map((l) => ({
       text: l.text,
       confidence: l.confidence,
@@ -204,6 +230,186 @@ export function decodeCtc(probs: Float32Array, steps: number, nClass: number, cl
       current.altP = secondP / total;
     }
     prev = symbol;
+  }
+  const confidence = chars.length ? (chars.reduce((s, c) => s + c.p, 0) / chars.length) * 100 : 0;
+  return { text: chars.map((c) => c.ch).join(''), confidence, chars };
+}
+
+/** How far (in characters) a greedy line reading may be from the ICAO length to be decoded again under it. */
+const LENGTH_SLACK = 3;
+const ICAO_LENGTHS = [30, 36, 44];
+
+/**
+ * The ICAO line length of a band from its lines' greedy lengths (lines of 20+ characters): the length
+ * nearest to most of them, or null when none is within LENGTH_SLACK of the lines' median.
+ */
+export function bandLineLength(lengths: number[]): number | null {
+  const long = lengths.filter((n) => n >= 20);
+  if (long.length === 0) return null;
+  const m = median(long);
+  let best: number | null = null;
+  for (const w of ICAO_LENGTHS) if (Math.abs(m - w) <= LENGTH_SLACK && (best === null || Math.abs(m - w) < Math.abs(m - best))) best = w;
+  return best;
+}
+
+/**
+ * CTC decoding under a known output length: the most probable frame path (blank or one MRZ class per step,
+ * the usual CTC collapse) that emits exactly `length` characters, by dynamic programming over (characters
+ * emitted, current class). Probabilities and runner-ups per character are read at the path's frames as in
+ * decodeCtc, except that a blank stronger than the chosen class counts as its rival: a character the length
+ * forced into a gap the network called empty is reported as unsure, so nothing downstream trusts it. Falls
+ * back to greedy decoding when the line has too few steps for the length.
+ */
+export function decodeCtcLength(probs: Float32Array, steps: number, nClass: number, classes: number[][], length: number): PpLine {
+  const K = classes.length;
+  if (length <= 0 || steps < length) return decodeCtc(probs, steps, nClass, classes);
+  const EPS = 1e-6;
+  const mass = new Float64Array(steps * K);
+  const blank = new Float64Array(steps);
+  for (let t = 0; t < steps; t++) {
+    blank[t] = probs[t * nClass] ?? 0;
+    for (let k = 0; k < K; k++) {
+      let p = 0;
+      for (const c of classes[k] ?? []) p += probs[t * nClass + c] ?? 0;
+      mass[t * K + k] = p;
+    }
+  }
+  const L = length;
+  const NEG = -Infinity;
+  // a[n*K+k]: best log score with n characters emitted, in class k; b[n]: same, in blank.
+  let a = new Float64Array((L + 1) * K).fill(NEG);
+  let b = new Float64Array(L + 1).fill(NEG);
+  // Back pointers per step: for class states, 0 = stayed in the same class, 1 = came from blank, 2 + j = came
+  // from class j; for blank states, -1 = stayed blank, j >= 0 = came from class j.
+  const backA = new Int16Array(steps * (L + 1) * K);
+  const backB = new Int16Array(steps * (L + 1));
+  b[0] = Math.log((blank[0] ?? 0) + EPS);
+  for (let k = 0; k < K; k++) a[K + k] = Math.log((mass[k] ?? 0) + EPS);
+  for (let t = 1; t < steps; t++) {
+    const na = new Float64Array((L + 1) * K).fill(NEG);
+    const nb = new Float64Array(L + 1).fill(NEG);
+    const lb = Math.log((blank[t] ?? 0) + EPS);
+    for (let n = 0; n <= L; n++) {
+      // Best and second-best class state with n - 1 characters (for a new, different character).
+      let top = -1;
+      let topV = NEG;
+      let sec = -1;
+      let secV = NEG;
+      if (n > 0)
+        for (let j = 0; j < K; j++) {
+          const v = a[(n - 1) * K + j] ?? NEG;
+          if (v > topV) {
+            sec = top;
+            secV = topV;
+            top = j;
+            topV = v;
+          } else if (v > secV) {
+            sec = j;
+            secV = v;
+          }
+        }
+      let bestA = -1;
+      let bestAV = NEG;
+      for (let k = 0; k < K; k++) {
+        const le = Math.log((mass[t * K + k] ?? 0) + EPS);
+        let v = a[n * K + k] ?? NEG;
+        let from = 0;
+        if (n > 0) {
+          const fromBlank = b[n - 1] ?? NEG;
+          if (fromBlank > v) {
+            v = fromBlank;
+            from = 1;
+          }
+          const [j, jv] = top === k ? [sec, secV] : [top, topV];
+          if (j >= 0 && jv > v) {
+            v = jv;
+            from = 2 + j;
+          }
+        }
+        if (v > NEG) {
+          na[n * K + k] = v + le;
+          backA[(t * (L + 1) + n) * K + k] = from;
+        }
+        const cur = a[n * K + k] ?? NEG;
+        if (cur > bestAV) {
+          bestAV = cur;
+          bestA = k;
+        }
+      }
+      const stay = b[n] ?? NEG;
+      if (stay >= bestAV && stay > NEG) {
+        nb[n] = stay + lb;
+        backB[t * (L + 1) + n] = -1;
+      } else if (bestA >= 0 && bestAV > NEG) {
+        nb[n] = bestAV + lb;
+        backB[t * (L + 1) + n] = bestA;
+      }
+    }
+    a = na;
+    b = nb;
+  }
+  // Trace back the frame path.
+  let state = -1;
+  let endV = b[L] ?? NEG;
+  for (let k = 0; k < K; k++)
+    if ((a[L * K + k] ?? NEG) > endV) {
+      endV = a[L * K + k] ?? NEG;
+      state = k;
+    }
+  if (endV === NEG) return decodeCtc(probs, steps, nClass, classes);
+  const path = new Int16Array(steps);
+  let n = L;
+  for (let t = steps - 1; t >= 0; t--) {
+    path[t] = state;
+    if (t === 0) break;
+    if (state < 0) {
+      const from = backB[t * (L + 1) + n] ?? -1;
+      state = from;
+    } else {
+      const from = backA[(t * (L + 1) + n) * K + state] ?? 0;
+      if (from === 1) {
+        n--;
+        state = -1;
+      } else if (from >= 2) {
+        n--;
+        state = from - 2;
+      }
+    }
+  }
+  const chars: PpCharReading[] = [];
+  let prev = -1;
+  let current: PpCharReading | null = null;
+  for (let t = 0; t < steps; t++) {
+    const k = path[t] ?? -1;
+    if (k < 0) {
+      prev = -1;
+      current = null;
+      continue;
+    }
+    const mk = mass[t * K + k] ?? 0;
+    let alt = -1;
+    let altP = 0;
+    for (let j = 0; j < K; j++) {
+      const p = mass[t * K + j] ?? 0;
+      if (j !== k && p > altP) {
+        alt = j;
+        altP = p;
+      }
+    }
+    const bl = blank[t] ?? 0;
+    const rival = Math.max(altP, bl > mk ? bl : 0);
+    const p = mk / (mk + rival + 1e-9);
+    const reading: PpCharReading = {
+      ch: MRZ_ALPHABET.charAt(k),
+      p,
+      alt: alt >= 0 ? MRZ_ALPHABET.charAt(alt) : '',
+      altP: rival / (mk + rival + 1e-9),
+    };
+    if (k !== prev || current === null) {
+      current = reading;
+      chars.push(current);
+    } else if (p > current.p) Object.assign(current, reading);
+    prev = k;
   }
   const confidence = chars.length ? (chars.reduce((s, c) => s + c.p, 0) / chars.length) * 100 : 0;
   return { text: chars.map((c) => c.ch).join(''), confidence, chars };

@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMrz } from './mrz-parse.js';
-import { nameDoubts, NAME_LETTER_MIN_CONFIDENCE, type MrzReading } from './read-mrz.js';
+import { nameDoubts, NAME_LETTER_MIN_CONFIDENCE, outranks, type MrzReading } from './read-mrz.js';
 import type { MrzEngine } from './mrz-vote.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -46,5 +46,24 @@ describe('names without a check digit (issue #19)', () => {
     // O unsure against 0 (a rendered STEVENSON<<PETER<JOHN at -7 degrees): names hold no digits.
     names[h] = { confidence: 60, alt: '0' };
     assert.deepEqual(nameDoubts([lookalike], parsed), []);
+  });
+});
+
+describe('fallback reading when no MRZ passes every check', () => {
+  const parsedOne = (lines: string[], score: number): MrzReading =>
+    ({ parsed: parseMrz(lines, { now: NOW }), score }) as unknown as MrzReading;
+  const unparsed = (score: number): MrzReading => ({ parsed: null, score }) as unknown as MrzReading;
+  // Two check digits wrong (document number and composite), the dates' digits right.
+  const nearly = parsedOne([L1, L2.replace('99009054<4', '99009054<5')], -8);
+  test('a reading that parsed with two or more valid check digits beats an unparsed one of any score', () => {
+    assert.ok((nearly.parsed?.checks.filter((c) => c.valid).length ?? 0) >= 2);
+    assert.equal(outranks(nearly, unparsed(0.1)), true);
+    assert.equal(outranks(unparsed(0.9), nearly), false);
+  });
+  test('otherwise the score decides', () => {
+    const garbled = parsedOne(['P<CZE' + 'X'.repeat(39), 'Y'.repeat(44)], -20);
+    assert.ok((garbled.parsed?.checks.filter((c) => c.valid).length ?? 0) < 2);
+    assert.equal(outranks(unparsed(0.1), garbled), true);
+    assert.equal(outranks(parsedOne([L1, L2], 140), nearly), true);
   });
 });

@@ -128,7 +128,7 @@ export async function readMrz(
     const take = async (flipped: boolean, pass: Pass): Promise<MrzReading> => {
       attempts++;
       const reading = await readBand(gray, band, flipped, pass, ocr, options.now, marginY);
-      if (!fallback || reading.score > fallback.score) {
+      if (!fallback || outranks(reading, fallback)) {
         fallback = reading;
         fallbackSet = set;
       }
@@ -148,17 +148,26 @@ export async function readMrz(
     // A poor upright read may be an upside-down document: settle the orientation before spending passes.
     if (!lead.parsed?.valid && (lead.ocrConfidence < 50 || validChecks(lead) === 0)) {
       const turned = await take(true, first);
-      if (turned.score > lead.score) lead = turned;
+      // An unparsed reading says nothing about the orientation (its confidence is noise on an upside-down
+      // or garbled band): turn only for a turned reading that parsed and beats the upright one. When neither
+      // parsed, stay upright (the usual capture) and let PP-OCR look both ways below.
+      if (turned.parsed && (!lead.parsed || turned.score > lead.score)) lead = turned;
     }
-    const flipped = lead.flipped;
+    let flipped = lead.flipped;
+    const orientationOpen = !lead.parsed;
     let vote = voteLines(set, options.now);
     for (const pass of rest) {
       if (vote && confirmed(vote, engines)) return finish(set, vote);
       // Always allow a second pass: a failing check is only held against the document if it is reproduced.
       if (over() && set.length >= 2) break;
-      // Nothing MRZ-like from tesseract either way: one PP-OCR look, then the next band.
-      if (!lead.parsed && pass.engine === 'tesseract') break;
-      await take(flipped, pass);
+      // Nothing MRZ-like from either engine: one PP-OCR look each way, then the next band. (When PP-OCR's
+      // look parsed as an MRZ, the band is one: the remaining passes may still reach a reading that passes.)
+      if (!lead.parsed && set.length === 0 && pass.engine === 'tesseract') break;
+      const r = await take(flipped, pass);
+      if (orientationOpen && set.length === 0 && pass.engine === 'ppocr') {
+        const turned = await take(!flipped, pass);
+        if (turned.parsed) flipped = turned.flipped;
+      } else if (orientationOpen && r.parsed && set.length === 1) flipped = r.flipped;
       vote = voteLines(set, options.now);
     }
     if (vote) return finish(set, vote);
@@ -317,6 +326,18 @@ export function nameDoubts(set: MrzReading[], parsed: ParsedMrz): FieldName[] {
     if (best !== null && best < NAME_LETTER_MIN_CONFIDENCE) out.add(split < 0 || c < split ? 'surname' : 'givenNames');
   }
   return [...out];
+}
+
+/**
+ * Whether `a` is a better reading to fall back on than `b`: by score, except that a reading that parsed as
+ * an MRZ with at least two valid check digits beats one that did not parse at all (a garbled tesseract pass
+ * at low confidence otherwise outscored a nearly right PP-OCR reading whose one failing check cost points).
+ */
+export function outranks(a: MrzReading, b: MrzReading): boolean {
+  const solid = (r: MrzReading): boolean => validChecks(r) >= 2;
+  if (solid(a) && !b.parsed) return true;
+  if (solid(b) && !a.parsed) return false;
+  return a.score > b.score;
 }
 
 function twoTd1Lines(text: string): boolean {
