@@ -2,6 +2,7 @@ import type { Queryable } from './db.js';
 import type { RequestContext } from './context.js';
 import { newId } from './ids.js';
 import { isKnownEventType } from './event-catalog.js';
+import { writeOrDefer } from './transaction.js';
 
 export interface EventInput {
   type: string;
@@ -10,6 +11,12 @@ export interface EventInput {
   data: Record<string, unknown>;
   /** Deliver to this destination only (test events). */
   destinationId?: string;
+  /**
+   * Send the row with COMMIT when the transaction collects deferred writes. Only for a resource's one
+   * event in its transaction (a new alert's alert.created): deferred rows are combined into one statement,
+   * which gives their sequence numbers no defined order.
+   */
+  deferred?: boolean;
 }
 
 /**
@@ -24,23 +31,23 @@ export async function enqueueEvent(
   if (!isKnownEventType(input.type)) throw new Error(`event type ${input.type} is not in the event catalogue`);
   const id = newId('event');
   const createdAt = new Date();
-  // Written at once, not deferred: statements combined into one have no defined order, and events
-  // of one resource must get their sequence numbers in the order they happened.
-  await tx.query(
-    `INSERT INTO events (id, account_id, environment, type, resource_type, resource_id, data, destination_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::timestamptz)`,
-    [
-      id,
-      ctx.accountId,
-      ctx.environment,
-      input.type,
-      input.resourceType ?? null,
-      input.resourceId ?? null,
-      JSON.stringify(input.data),
-      input.destinationId ?? null,
-      createdAt.toISOString(),
-    ],
-  );
+  // Written at once unless asked: statements combined into one have no defined order, and events of
+  // one resource must get their sequence numbers in the order they happened.
+  const sql = `INSERT INTO events (id, account_id, environment, type, resource_type, resource_id, data, destination_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::timestamptz)`;
+  const params = [
+    id,
+    ctx.accountId,
+    ctx.environment,
+    input.type,
+    input.resourceType ?? null,
+    input.resourceId ?? null,
+    JSON.stringify(input.data),
+    input.destinationId ?? null,
+    createdAt.toISOString(),
+  ];
+  if (input.deferred) await writeOrDefer(tx, sql, params);
+  else await tx.query(sql, params);
   return { id, created_at: createdAt };
 }
 
