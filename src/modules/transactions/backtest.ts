@@ -196,9 +196,17 @@ export async function runBacktest(db: Db, id: string): Promise<void> {
   let flaggedTp = 0;
   let flaggedFp = 0;
   const started = Date.now();
-  let after: { ms: number; id: string } | null = null;
+  const pageAfter = (after: { ms: number; id: string } | null) => {
+    const p = transactionRows.historyPage(db, t, { fromMs: fromMs - warm, toMs, after, limit: PAGE });
+    p.catch(() => undefined); // a read failing while a page is replayed surfaces at its await, not as an unhandled rejection
+    return p;
+  };
+  let next = pageAfter(null);
   for (;;) {
-    const page = await transactionRows.historyPage(db, t, { fromMs: fromMs - warm, toMs, after, limit: PAGE });
+    const page = await next;
+    // The next page is read while this one is replayed (the database and the evaluation overlap).
+    const last = page[page.length - 1];
+    if (page.length === PAGE && last) next = pageAfter({ ms: last.occurred_at, id: last.id });
     for (const row of page) {
       const inRange = row.occurred_at >= fromMs && (b.params.direction === 'any' || row.direction === b.params.direction);
       if (inRange) {
@@ -230,8 +238,6 @@ export async function runBacktest(db: Db, id: string): Promise<void> {
       windows.add(row);
     }
     if (page.length < PAGE) break;
-    const last = page[page.length - 1]!;
-    after = { ms: last.occurred_at, id: last.id };
   }
   const withLabels = labelled > 0;
   const contextDefaulted = defaultedInBacktest(requiredContext(c));
