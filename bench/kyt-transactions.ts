@@ -2,7 +2,8 @@
 // transaction) against the two-INSERT baseline measured in the same run, on PGlite and PostgreSQL; then a
 // backtest of the same rule set over the stored history (worker job).
 // Usage: npm run bench -- kyt-transactions ; BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres,
-// BENCH_HISTORY (imported history rows, default 50000), BENCH_DATABASE_URL.
+// BENCH_HISTORY (imported history rows, default 50000), BENCH_HEAVY (heavy subjects sharing 10 % of the history,
+// default 1), BENCH_LOAD=0 (import and backtest only: no load runs), BENCH_DATABASE_URL.
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { tmpdir, cpus } from 'node:os';
@@ -19,7 +20,10 @@ const dbs = (process.env.BENCH_DBS ?? 'pglite,postgres').split(',');
 const cpuProf = process.env.BENCH_CPU_PROF || null;
 /** BENCH_SKIP_BACKTEST=1: only the load runs. */
 const skipBacktest = process.env.BENCH_SKIP_BACKTEST === '1';
+const heavyCount = Math.max(1, Number(process.env.BENCH_HEAVY ?? 1));
+const withLoad = process.env.BENCH_LOAD !== '0';
 const SUBJECTS = 1000;
+const heavyName = (i: number) => (i === 0 ? 'cus_heavy' : `cus_heavy_${i}`);
 const DAY = 86_400_000;
 
 async function api(base: string, key: string, method: string, path: string, body?: unknown) {
@@ -61,7 +65,7 @@ async function publishRuleSet(base: string, maker: string, checker: string): Pro
   return v.rules.filter((r: { status: string }) => r.status === 'active').length;
 }
 
-/** History: `history` rows over 90 days across SUBJECTS subjects, one heavy subject with 10 % of them. */
+/** History: `history` rows over 90 days across SUBJECTS subjects, `heavyCount` heavy subjects sharing 10 % of them. */
 async function importHistory(base: string, key: string): Promise<void> {
   const rnd = lcg(42);
   const now = Date.now();
@@ -76,7 +80,7 @@ async function importHistory(base: string, key: string): Promise<void> {
         currency: 'EUR',
         direction: rnd() < 0.5 ? 'in' : 'out',
         type: rnd() < 0.1 ? 'cash' : 'transfer',
-        subject: { reference: heavy ? 'cus_heavy' : `cus_${Math.floor(rnd() * SUBJECTS)}` },
+        subject: { reference: heavy ? heavyName((i / 10) % heavyCount) : `cus_${Math.floor(rnd() * SUBJECTS)}` },
         counterparty: { reference: `cp_${Math.floor(rnd() * 5000)}`, bank_country: rnd() < 0.9 ? 'DE' : 'FR' },
       }),
     );
@@ -122,8 +126,10 @@ async function benchDb(kind: string): Promise<string> {
     RUN_WORKER: worker ? 'true' : 'false',
   });
   try {
-    const insert = await insertBaseline({ dataDir: join(dir, 'baseline'), databaseUrl: schema?.url, seconds });
-    rows.push(insert);
+    const insert = withLoad
+      ? await insertBaseline({ dataDir: join(dir, 'baseline'), databaseUrl: schema?.url, seconds })
+      : ({ name: 'two-INSERT baseline (not run: BENCH_LOAD=0)', rps: 0, p50: 0, p99: 0, errors: 0, non2xx: 0 } satisfies LoadResult);
+    if (withLoad) rows.push(insert);
     console.error(JSON.stringify(insert));
 
     const port = await freePort();
@@ -151,21 +157,27 @@ async function benchDb(kind: string): Promise<string> {
       await c.query('ANALYZE');
       await c.end();
     }
-    const ordinary = await loadTransactions(
-      `Verity: POST /v1/transactions (${active} active rules, ordinary subjects)`,
-      `${base}/v1/transactions`,
-      keys.sandbox,
-      (i) => `cus_${i % SUBJECTS}`,
-    );
-    rows.push(ordinary);
+    console.error(`imported ${history} rows in ${importS.toFixed(1)} s`);
+    const skipped: LoadResult = { name: 'not run (BENCH_LOAD=0)', rps: 0, p50: 0, p99: 0, errors: 0, non2xx: 0 };
+    const ordinary = !withLoad
+      ? skipped
+      : await loadTransactions(
+          `Verity: POST /v1/transactions (${active} active rules, ordinary subjects)`,
+          `${base}/v1/transactions`,
+          keys.sandbox,
+          (i) => `cus_${i % SUBJECTS}`,
+        );
+    if (withLoad) rows.push(ordinary);
     console.error(JSON.stringify(ordinary));
-    const heavy = await loadTransactions(
-      'Verity: POST /v1/transactions (every 2nd request on the heavy subject)',
-      `${base}/v1/transactions`,
-      keys.sandbox,
-      (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`),
-    );
-    rows.push(heavy);
+    const heavy = !withLoad
+      ? skipped
+      : await loadTransactions(
+          'Verity: POST /v1/transactions (every 2nd request on the heavy subject)',
+          `${base}/v1/transactions`,
+          keys.sandbox,
+          (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`),
+        );
+    if (withLoad) rows.push(heavy);
     console.error(JSON.stringify(heavy));
     await stop(svc.proc);
 
@@ -183,13 +195,14 @@ async function benchDb(kind: string): Promise<string> {
         const base2 = `http://127.0.0.1:${port2}`;
         // This server runs the worker: the derived-index sync queued at publish runs now (CONCURRENTLY).
         await new Promise((r) => setTimeout(r, 3000 + history / 100));
-        heavyIndexed = await loadTransactions(
-          'Verity: POST /v1/transactions (every 2nd on the heavy subject; derived indexes built, worker running)',
-          `${base2}/v1/transactions`,
-          keys.sandbox,
-          (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`),
-        );
-        rows.push(heavyIndexed);
+        if (withLoad)
+          heavyIndexed = await loadTransactions(
+            'Verity: POST /v1/transactions (every 2nd on the heavy subject; derived indexes built, worker running)',
+            `${base2}/v1/transactions`,
+            keys.sandbox,
+            (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`),
+          );
+        if (heavyIndexed) rows.push(heavyIndexed);
         console.error(JSON.stringify(heavyIndexed));
         const b = await api(base2, keys.sandbox, 'POST', '/v1/rules/backtest', {
           ruleset: 1,
@@ -214,12 +227,14 @@ async function benchDb(kind: string): Promise<string> {
     console.error(bt);
     return (
       `### ${kind === 'postgres' ? 'PostgreSQL 15 (local server)' : 'PGlite (embedded)'}\n\n` +
-      `History: ${history} imported transactions over 90 days, ${SUBJECTS} subjects plus one heavy subject holding 10 % (import: ${importS.toFixed(1)} s).\n\n` +
-      `${table(rows, { name: 'two-INSERT baseline', rps: insert.rps })}\n\n` +
-      `POST /v1/transactions = ${((100 * ordinary.rps) / insert.rps).toFixed(0)} % of the two-INSERT baseline (p99 ${ordinary.p99} ms); with the heavy subject ${((100 * heavy.rps) / insert.rps).toFixed(0)} % (p99 ${heavy.p99} ms)` +
-      (heavyIndexed
-        ? `; with the heavy subject after the derived indexes were built ${((100 * heavyIndexed.rps) / insert.rps).toFixed(0)} % (p99 ${heavyIndexed.p99} ms).\n\n`
-        : '.\n\n') +
+      `History: ${history} imported transactions over 90 days, ${SUBJECTS} subjects plus ${heavyCount} heavy subject(s) holding 10 % (import: ${importS.toFixed(1)} s, ${Math.round(history / importS)} rows/s).\n\n` +
+      (withLoad
+        ? `${table(rows, { name: 'two-INSERT baseline', rps: insert.rps })}\n\n` +
+          `POST /v1/transactions = ${((100 * ordinary.rps) / insert.rps).toFixed(0)} % of the two-INSERT baseline (p99 ${ordinary.p99} ms); with the heavy subject ${((100 * heavy.rps) / insert.rps).toFixed(0)} % (p99 ${heavy.p99} ms)` +
+          (heavyIndexed
+            ? `; with the heavy subject after the derived indexes were built ${((100 * heavyIndexed.rps) / insert.rps).toFixed(0)} % (p99 ${heavyIndexed.p99} ms).\n\n`
+            : '.\n\n')
+        : 'Load runs skipped (BENCH_LOAD=0).\n\n') +
       `Backtest of version 1 (${active} rules, every one evaluated) over the stored history: ${bt}.\n`
     );
   } finally {

@@ -2,6 +2,7 @@ import { canSendWithNext, type Queryable } from './db.js';
 import type { RequestContext } from './context.js';
 import { newId } from './ids.js';
 import { isKnownEventType } from './event-catalog.js';
+import { writeOrDefer } from './transaction.js';
 
 export interface EventInput {
   type: string;
@@ -10,6 +11,12 @@ export interface EventInput {
   data: Record<string, unknown>;
   /** Deliver to this destination only (test events). */
   destinationId?: string;
+  /**
+   * Send the row with COMMIT when the transaction collects deferred writes. Only for a resource's one
+   * event in its transaction (a new alert's alert.created): deferred rows are combined into one statement,
+   * which gives their sequence numbers no defined order.
+   */
+  deferred?: boolean;
 }
 
 /**
@@ -41,6 +48,7 @@ export async function enqueueEvent(
     createdAt.toISOString(),
   ];
   if (canSendWithNext(tx)) tx.sendWithNext(sql, params);
+  else if (input.deferred) await writeOrDefer(tx, sql, params);
   else await tx.query(sql, params);
   return { id, created_at: createdAt };
 }

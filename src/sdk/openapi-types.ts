@@ -2486,7 +2486,7 @@ export interface operations {
               rules?: {
                 /** Unique in the journey; the reason code is journey_rule_<key>. */
                 key: string;
-                /** A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check), risk.score (int), risk.band (low|medium|high) and subject.type / subject.reference / subject.country. */
+                /** A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check); results.<check type>.status / score (double) / scored / reasons (list); risk.score (int), risk.band (low|medium|high); subject.type / reference / country; document.read / type / issuing_country / nationality / age (int, at the decision) / age_known / expiry_date / days_to_expiry / expired (the fields the document check read); declared.name_given / birth_date_given / age / country (what the session was created with); capture.ip_country (always "": no IP-to-country data yet). Unknown text is "", unknown numbers 0: guard with document.read, document.age_known, results.<type>.scored. */
                 expression: string;
                 /** What a match does to the decision. */
                 outcome: "refer" | "decline";
@@ -2574,7 +2574,7 @@ export interface operations {
         rules?: {
           /** Unique in the journey; the reason code is journey_rule_<key>. */
           key: string;
-          /** A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check), risk.score (int), risk.band (low|medium|high) and subject.type / subject.reference / subject.country. */
+          /** A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check); results.<check type>.status / score (double) / scored / reasons (list); risk.score (int), risk.band (low|medium|high); subject.type / reference / country; document.read / type / issuing_country / nationality / age (int, at the decision) / age_known / expiry_date / days_to_expiry / expired (the fields the document check read); declared.name_given / birth_date_given / age / country (what the session was created with); capture.ip_country (always "": no IP-to-country data yet). Unknown text is "", unknown numbers 0: guard with document.read, document.age_known, results.<type>.scored. */
           expression: string;
           /** What a match does to the decision. */
           outcome: "refer" | "decline";
@@ -2647,7 +2647,7 @@ export interface operations {
             rules?: {
               /** Unique in the journey; the reason code is journey_rule_<key>. */
               key: string;
-              /** A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check), risk.score (int), risk.band (low|medium|high) and subject.type / subject.reference / subject.country. */
+              /** A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check); results.<check type>.status / score (double) / scored / reasons (list); risk.score (int), risk.band (low|medium|high); subject.type / reference / country; document.read / type / issuing_country / nationality / age (int, at the decision) / age_known / expiry_date / days_to_expiry / expired (the fields the document check read); declared.name_given / birth_date_given / age / country (what the session was created with); capture.ip_country (always "": no IP-to-country data yet). Unknown text is "", unknown numbers 0: guard with document.read, document.age_known, results.<type>.scored. */
               expression: string;
               /** What a match does to the decision. */
               outcome: "refer" | "decline";
@@ -2748,7 +2748,7 @@ export interface operations {
             rules?: {
               /** Unique in the journey; the reason code is journey_rule_<key>. */
               key: string;
-              /** A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check), risk.score (int), risk.band (low|medium|high) and subject.type / subject.reference / subject.country. */
+              /** A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check); results.<check type>.status / score (double) / scored / reasons (list); risk.score (int), risk.band (low|medium|high); subject.type / reference / country; document.read / type / issuing_country / nationality / age (int, at the decision) / age_known / expiry_date / days_to_expiry / expired (the fields the document check read); declared.name_given / birth_date_given / age / country (what the session was created with); capture.ip_country (always "": no IP-to-country data yet). Unknown text is "", unknown numbers 0: guard with document.read, document.age_known, results.<type>.scored. */
               expression: string;
               /** What a match does to the decision. */
               outcome: "refer" | "decline";
@@ -3437,6 +3437,18 @@ export interface operations {
         decided_reason: string | null;
         decided_at: string | null;
         evidence_bundle_url: string;
+        /** The trail of the journey's CEL rules at the system decision (definition.rules): each rule, its result and the values it used. Empty when the journey has no rules; erased with the session. */
+        journey_rules: {
+          key: string;
+          outcome: "refer" | "decline";
+          result: "match" | "no_match" | "error";
+          /** Each context path the rule read (e.g. document.age, results.document.score) and its value at the decision. */
+          values_used: Record<string, unknown>;
+          error?: {
+            code: string;
+            message: string;
+          };
+        }[];
       };
       "400": components['schemas']["Error"];
       "401": components['schemas']["Error"];
@@ -3488,6 +3500,18 @@ export interface operations {
         decided_reason: string | null;
         decided_at: string | null;
         evidence_bundle_url: string;
+        /** The trail of the journey's CEL rules at the system decision (definition.rules): each rule, its result and the values it used. Empty when the journey has no rules; erased with the session. */
+        journey_rules: {
+          key: string;
+          outcome: "refer" | "decline";
+          result: "match" | "no_match" | "error";
+          /** Each context path the rule read (e.g. document.age, results.document.score) and its value at the decision. */
+          values_used: Record<string, unknown>;
+          error?: {
+            code: string;
+            message: string;
+          };
+        }[];
       };
       "400": components['schemas']["Error"];
       "401": components['schemas']["Error"];

@@ -77,6 +77,31 @@ describe('generic alerts (cases raiseAlert)', () => {
     assert.notEqual(noDedupe.alert.id, first.alert.id);
   });
 
+  test('20 concurrent raises of one subject and key give one alert counted 20 times, in one case; 10 keys at once share that case', async () => {
+    const o = await t.tenant();
+    const raised = await Promise.all(Array.from({ length: 20 }, () => raise(o, { subjectId: 'cus_burst', subjectReference: 'cus_burst' })));
+    assert.equal(raised.filter((r) => !r.deduplicated).length, 1);
+    const alerts = await t.db.query<{ id: string; occurrences: number; case_id: string }>(
+      "SELECT id, occurrences, case_id FROM alerts WHERE account_id = $1 AND subject_id = 'cus_burst'",
+      [o.accountId],
+    );
+    assert.equal(alerts.length, 1);
+    assert.equal(alerts[0]!.occurrences, 20);
+    const keys = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        raise(o, { subjectId: 'cus_burst', subjectReference: 'cus_burst', dedupeKey: `rule_${i}`, severity: i === 7 ? 'critical' : 'low' }),
+      ),
+    );
+    assert.ok(keys.every((r) => !r.deduplicated && r.caseId === alerts[0]!.case_id));
+    const cases = await t.db.query<{ id: string; severity: string; reason_codes: string[] }>(
+      "SELECT id, severity, reason_codes FROM cases WHERE account_id = $1 AND subject_id = 'cus_burst'",
+      [o.accountId],
+    );
+    assert.deepEqual(cases, [{ id: alerts[0]!.case_id, severity: 'critical', reason_codes: ['transaction_rule'] }]);
+    const created = await t.db.query("SELECT 1 FROM events WHERE account_id = $1 AND type = 'alert.created'", [o.accountId]);
+    assert.equal(created.length, 11, 'one alert.created per new alert, none per repeat');
+  });
+
   test('filters by alert kind, severity, state and owner; closing the case closes its alerts and the next alert opens a new case', async () => {
     const o = await t.tenant();
     const tr = await raise(o, { subjectId: 'cus_a' });

@@ -106,3 +106,74 @@ test('POST /v1/transactions with the starter typologies active: statements per r
   // read, events with the next statement or COMMIT. 38 round trips before (one per statement).
   assert.ok(trips <= 24, `${trips} round trips`);
 });
+
+// Amounts differ from one transaction to the next, so the starter fan-in of identical amounts stays quiet.
+const hitsJurisdiction = (subject: string) => ({
+  ...body(subject, `${100 + seq}.00`),
+  counterparty: { reference: `cp_kp_${seq}`, name: 'Counterparty', bank_country: 'KP' },
+});
+
+test('POST /v1/transactions that raises an alert: the alert costs the lock, the dedupe and one write statement', async () => {
+  const o = await t.tenant();
+  await publishStarter(o);
+  const post = async (b: Record<string, unknown>) => {
+    log = [];
+    const res = await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: b });
+    const statements = log;
+    log = null;
+    assert.equal(res.statusCode, 201, res.body);
+    return { json: res.json(), statements };
+  };
+  const alertStatements = (s: string[]) =>
+    s.filter((x) => /hashtextextended\(\$1, 7\)|^UPDATE alerts|^WITH open_case|FROM cases|INSERT INTO (alerts|cases)/.test(x));
+  await post(body('cus_al', '131.00'));
+  const quiet = await post(body('cus_al', '147.00'));
+  assert.equal(quiet.json.alerts.length, 0);
+
+  const first = await post(hitsJurisdiction('cus_al'));
+  assert.notEqual(first.json.status, 'approved');
+  const raised = first.json.alerts.filter((a: { deduplicated: boolean }) => !a.deduplicated);
+  assert.equal(raised.length, 1, JSON.stringify(first.json.rules.filter((r: { outcome: string }) => r.outcome === 'hit')));
+  console.log(`statements with a new alert: ${first.statements.length}\n  ${first.statements.join('\n  ')}`);
+  // Before: lock, dedupe SELECT, open-case SELECT, case SELECT, case INSERT, alert INSERT, event INSERT (7).
+  assert.deepEqual(alertStatements(first.statements).length, 3, alertStatements(first.statements).join('\n'));
+  // The API key read is cached for a while, so whether a request reads it depends on timing: not counted here.
+  // The deferred writes (audit rows, event, rollup…) are one combined statement whatever it holds.
+  const others = (x: string[]) =>
+    x
+      .filter((q) => !q.startsWith('SELECT k.id') && !alertStatements([q]).length)
+      .map((q) => (/^(\(with COMMIT\) )?WITH d0 AS/.test(q) ? 'combined deferred writes' : q));
+  assert.deepEqual(others(first.statements), others(quiet.statements));
+
+  const repeat = await post(hitsJurisdiction('cus_al'));
+  assert.equal(repeat.json.alerts[0].deduplicated, true);
+  assert.equal(repeat.json.alerts[0].id, raised[0].id);
+  assert.deepEqual(alertStatements(repeat.statements).length, 2, alertStatements(repeat.statements).join('\n'));
+  assert.deepEqual(others(repeat.statements), others(quiet.statements));
+});
+
+test('20 concurrent transactions of one subject hitting one rule raise one alert (20 occurrences) in one case', async () => {
+  const o = await t.tenant();
+  await publishStarter(o);
+  const results = await Promise.all(
+    Array.from({ length: 20 }, () => t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: hitsJurisdiction('cus_burst') })),
+  );
+  for (const r of results) assert.equal(r.statusCode, 201, r.body);
+  const alerts = await t.db.query<{ kind: string; occurrences: number; case_id: string }>(
+    "SELECT kind, occurrences, case_id FROM alerts WHERE account_id = $1 AND subject_id = 'cus_burst' AND kind = 'transaction_rule'",
+    [o.accountId],
+  );
+  const byRule = await t.db.query<{ n: number }>(
+    "SELECT count(DISTINCT dedupe_key)::int AS n FROM alerts WHERE account_id = $1 AND subject_id = 'cus_burst'",
+    [o.accountId],
+  );
+  assert.equal(alerts.length, byRule[0]!.n, 'one alert per rule');
+  const jurisdiction = await t.db.query<{ occurrences: number }>(
+    `SELECT a.occurrences FROM alerts a WHERE a.account_id = $1 AND a.subject_id = 'cus_burst' AND a.details->>'rule_key' = 'high_risk_jurisdiction'`,
+    [o.accountId],
+  );
+  assert.deepEqual(jurisdiction, [{ occurrences: 20 }]);
+  assert.equal(new Set(alerts.map((a) => a.case_id)).size, 1);
+  const cases = await t.db.query("SELECT 1 FROM cases WHERE account_id = $1 AND subject_id = 'cus_burst'", [o.accountId]);
+  assert.equal(cases.length, 1);
+});

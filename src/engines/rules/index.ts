@@ -37,6 +37,8 @@ export {
   type JourneyRule,
   type JourneyRuleInput,
   type JourneyRuleResult,
+  type ValuesUsed,
+  ageAt,
   compileJourneyRules,
   evaluateJourneyRules,
 } from './journey-rules.js';

@@ -4,8 +4,8 @@ import { emitAudit } from '../../platform/audit.js';
 import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { announceCaseChange } from './close-case.js';
-import { alertRows, caseRows, toAlert, type AlertRow } from './repository.js';
-import { SEVERITIES, type Severity } from './severity.js';
+import { alertRows, caseRows, toAlert } from './repository.js';
+import type { Severity } from './severity.js';
 import type { Alert } from './schemas.js';
 
 /** Repeats of one alert within this many seconds are counted on it rather than raised again, unless told otherwise. */
@@ -33,6 +33,19 @@ export interface RaisedAlert {
   deduplicated: boolean;
 }
 
+// The subject locks each transaction already holds (transaction-scoped advisory locks: taking one again
+// is a round trip for nothing when one transaction raises several alerts of one subject).
+const heldLocks = new WeakMap<Queryable, Set<string>>();
+
+async function lockOnce(tx: Queryable, ctx: RequestContext, subjectType: string, subjectId: string): Promise<void> {
+  const key = JSON.stringify([ctx.accountId, ctx.environment, subjectType, subjectId]);
+  const held = heldLocks.get(tx) ?? new Set<string>();
+  if (held.has(key)) return;
+  await alertRows.lockSubject(tx, ctx, subjectType, subjectId);
+  held.add(key);
+  heldLocks.set(tx, held);
+}
+
 /**
  * Raises an alert of any pillar in the caller's transaction. A repeat of (kind, subject, dedupe key)
  * within the cooldown is counted on the earlier alert (occurrences, last_seen_at) and nothing else
@@ -40,55 +53,34 @@ export interface RaisedAlert {
  * rises to the alert's, with a case.updated event) or opens one (audit case.opened); the alert gets
  * an audit row and an alert.created event. The subject's alerts are serialised by a transaction
  * lock, so two concurrent raises never open two cases or two alerts.
+ *
+ * Statements: the lock, the dedupe (one UPDATE … RETURNING), then the case and the alert in one
+ * statement; the audit rows and the alert.created event travel with COMMIT when the transaction
+ * defers writes. A repeat costs 2 statements, a new alert 3 (+2 when it raises an open case's severity);
+ * the lock is taken once per subject and transaction.
  */
 export async function raiseAlert(tx: Queryable, ctx: RequestContext, input: RaiseAlertInput): Promise<RaisedAlert> {
   const dedupeKey = input.dedupeKey ?? '';
   const cooldown = input.cooldownSeconds ?? DEFAULT_ALERT_COOLDOWN_SECONDS;
-  await alertRows.lockSubject(tx, ctx, input.subjectType, input.subjectId);
+  await lockOnce(tx, ctx, input.subjectType, input.subjectId);
 
   if (cooldown > 0) {
     const since = new Date(Date.now() - cooldown * 1000);
-    const prior = await alertRows.recent(tx, ctx, {
+    const touched = await alertRows.touchRecent(tx, ctx, {
       kind: input.kind,
       subjectType: input.subjectType,
       subjectId: input.subjectId,
       dedupeKey,
       since,
     });
-    if (prior) {
-      const touched = await alertRows.touch(tx, ctx, prior.id);
-      return { alert: toAlert(touched), caseId: touched.case_id, deduplicated: true };
-    }
+    if (touched) return { alert: toAlert(touched), caseId: touched.case_id, deduplicated: true };
   }
 
-  let caseId: string;
-  const open = await alertRows.openCaseOfSubject(tx, ctx, input.subjectType, input.subjectId);
-  if (open) {
-    caseId = open.id;
-    await alertRows.addReason(tx, ctx, caseId, input.kind);
-    if (SEVERITIES.indexOf(input.severity) > SEVERITIES.indexOf(open.severity)) {
-      await caseRows.setAttributes(tx, ctx, caseId, { severity: input.severity });
-      await announceCaseChange(tx, ctx, open, (await caseRows.get(tx, ctx, caseId))!, { event: 'alert_raised', alert_kind: input.kind });
-    }
-  } else {
-    caseId = newId('case');
-    await caseRows.open(tx, ctx, {
-      id: caseId,
-      kind: 'alert_review',
-      subject: { type: input.subjectType, id: input.subjectId },
-      severity: input.severity,
-      reasonCode: input.kind,
-      reasonCodes: [input.kind],
-    });
-    await emitAudit(tx, ctx, {
-      action: 'case.opened',
-      resourceType: 'case',
-      resourceId: caseId,
-      metadata: { kind: 'alert_review', subject_type: input.subjectType, subject_id: input.subjectId, severity: input.severity },
-    });
-  }
-
-  const row: AlertRow = await alertRows.insert(tx, ctx, {
+  const {
+    alert: row,
+    opened,
+    raisedFrom,
+  } = await alertRows.insertWithCase(tx, ctx, {
     id: newId('caseAlert'),
     kind: input.kind,
     severity: input.severity,
@@ -98,8 +90,20 @@ export async function raiseAlert(tx: Queryable, ctx: RequestContext, input: Rais
     title: input.title,
     details: input.details ?? {},
     dedupeKey,
-    caseId,
+    newCaseId: newId('case'),
   });
+  const caseId = row.case_id;
+  if (opened) {
+    await emitAudit(tx, ctx, {
+      action: 'case.opened',
+      resourceType: 'case',
+      resourceId: caseId,
+      metadata: { kind: 'alert_review', subject_type: input.subjectType, subject_id: input.subjectId, severity: input.severity },
+    });
+  } else if (raisedFrom) {
+    const after = (await caseRows.get(tx, ctx, caseId))!;
+    await announceCaseChange(tx, ctx, { ...after, severity: raisedFrom }, after, { event: 'alert_raised', alert_kind: input.kind });
+  }
   await emitAudit(tx, ctx, {
     action: 'alert.created',
     resourceType: 'alert',
@@ -107,6 +111,7 @@ export async function raiseAlert(tx: Queryable, ctx: RequestContext, input: Rais
     metadata: { kind: row.kind, severity: row.severity, subject_type: row.subject_type, subject_id: row.subject_id, case_id: caseId },
   });
   const alert = toAlert(row);
-  await enqueueEvent(tx, ctx, { type: 'alert.created', resourceType: 'alert', resourceId: row.id, data: { ...alert } });
+  // The new alert's only event in this transaction: it may travel with COMMIT.
+  await enqueueEvent(tx, ctx, { type: 'alert.created', resourceType: 'alert', resourceId: row.id, data: { ...alert }, deferred: true });
   return { alert, caseId, deduplicated: false };
 }

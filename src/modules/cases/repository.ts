@@ -5,7 +5,7 @@ import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
 import { transition, IllegalCaseTransition, type CaseEvent, type CaseState } from './state-machine.js';
-import type { Severity } from './severity.js';
+import { SEVERITIES, type Severity } from './severity.js';
 import { CASE_KINDS, type Alert, type Case, type CaseKind, type CasesQuery } from './schemas.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
@@ -352,30 +352,35 @@ export const alertRows = {
     ]);
   },
 
-  /** The latest alert of this (kind, subject, dedupe key) created at or after `since`, locked. */
-  async recent(
+  /**
+   * A repeat within the cooldown, in one statement: the latest alert of this (kind, subject, dedupe key)
+   * created at or after `since` is counted (occurrences, last_seen_at) and returned; null when there is none.
+   * Run under lockSubject (a separate, earlier statement: a statement reads from a snapshot taken when it
+   * starts, so a lock taken inside it would not show alerts committed while it waited).
+   */
+  async touchRecent(
     tx: Queryable,
     t: Tenant,
     a: { kind: string; subjectType: string; subjectId: string; dedupeKey: string; since: Date },
   ): Promise<AlertRow | null> {
     const rows = await tx.query<AlertRow>(
-      `SELECT * FROM alerts WHERE account_id = $1 AND environment = $2 AND kind = $3 AND subject_type = $4 AND subject_id = $5
-         AND dedupe_key = $6 AND created_at >= $7::timestamptz ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
+      `UPDATE alerts SET occurrences = occurrences + 1, last_seen_at = now()
+       WHERE account_id = $1 AND environment = $2 AND id = (
+         SELECT id FROM alerts WHERE account_id = $1 AND environment = $2 AND kind = $3 AND subject_type = $4 AND subject_id = $5
+           AND dedupe_key = $6 AND created_at >= $7::timestamptz ORDER BY created_at DESC, id DESC LIMIT 1)
+       RETURNING *`,
       [t.accountId, t.environment, a.kind, a.subjectType, a.subjectId, a.dedupeKey, a.since.toISOString()],
     );
     return rows[0] ?? null;
   },
 
-  /** A deduplicated repeat: counted on the alert it repeats. */
-  async touch(tx: Queryable, t: Tenant, id: string): Promise<AlertRow> {
-    const rows = await tx.query<AlertRow>(
-      'UPDATE alerts SET occurrences = occurrences + 1, last_seen_at = now() WHERE account_id = $1 AND environment = $2 AND id = $3 RETURNING *',
-      [t.accountId, t.environment, id],
-    );
-    return rows[0]!;
-  },
-
-  async insert(
+  /**
+   * A new alert and its case in one statement: the subject's open alert_review case (locked) gets the
+   * alert's kind among its reasons and the alert's severity if higher, or a case is opened with `newCaseId`;
+   * the alert is inserted on it. Returns the alert, whether the case was opened, and the case's severity
+   * before when this alert raised it (null otherwise). Run under lockSubject (one open case per subject).
+   */
+  async insertWithCase(
     tx: Queryable,
     t: Tenant,
     a: {
@@ -388,12 +393,28 @@ export const alertRows = {
       title: string;
       details: Record<string, unknown>;
       dedupeKey: string;
-      caseId: string;
+      newCaseId: string;
     },
-  ): Promise<AlertRow> {
-    const rows = await tx.query<AlertRow>(
-      `INSERT INTO alerts (id, account_id, environment, kind, severity, subject_type, subject_id, subject_reference, title, details, dedupe_key, case_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12) RETURNING *`,
+  ): Promise<{ alert: AlertRow; opened: boolean; raisedFrom: Severity | null }> {
+    const rows = await tx.query<AlertRow & { case_opened: boolean; raised_from: Severity | null }>(
+      `WITH open_case AS (
+         SELECT id, severity FROM cases WHERE account_id = $2 AND environment = $3 AND subject_type = $6 AND subject_id = $7
+           AND kind = 'alert_review' AND state <> 'closed' ORDER BY id DESC LIMIT 1 FOR UPDATE),
+       new_case AS (
+         INSERT INTO cases (id, account_id, environment, kind, state, severity, reason_code, reason_codes, subject_type, subject_id)
+         SELECT $12, $2, $3, 'alert_review', 'open', $5, $4, ARRAY[$4]::text[], $6, $7 WHERE NOT EXISTS (SELECT 1 FROM open_case)
+         RETURNING id),
+       joined_case AS (
+         UPDATE cases c SET reason_codes = CASE WHEN $4 = ANY(c.reason_codes) THEN c.reason_codes ELSE c.reason_codes || $4::text END,
+           severity = CASE WHEN array_position($13::text[], $5) > array_position($13::text[], c.severity) THEN $5 ELSE c.severity END,
+           updated_at = now()
+         FROM open_case WHERE c.account_id = $2 AND c.environment = $3 AND c.id = open_case.id
+         RETURNING c.id, CASE WHEN c.severity <> open_case.severity THEN open_case.severity END AS raised_from),
+       new_alert AS (
+         INSERT INTO alerts (id, account_id, environment, kind, severity, subject_type, subject_id, subject_reference, title, details, dedupe_key, case_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, coalesce((SELECT id FROM open_case), $12))
+         RETURNING *)
+       SELECT new_alert.*, EXISTS (SELECT 1 FROM new_case) AS case_opened, (SELECT raised_from FROM joined_case) AS raised_from FROM new_alert`,
       [
         a.id,
         t.accountId,
@@ -406,29 +427,12 @@ export const alertRows = {
         a.title,
         JSON.stringify(a.details),
         a.dedupeKey,
-        a.caseId,
+        a.newCaseId,
+        SEVERITIES,
       ],
     );
-    return rows[0]!;
-  },
-
-  /** The subject's alert_review case that is not closed (at most one: opening is serialised by lockSubject), locked. */
-  async openCaseOfSubject(tx: Queryable, t: Tenant, subjectType: string, subjectId: string): Promise<CaseRow | null> {
-    const rows = await tx.query<{ id: string }>(
-      `SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND subject_type = $3 AND subject_id = $4
-         AND kind = 'alert_review' AND state <> 'closed' ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-      [t.accountId, t.environment, subjectType, subjectId],
-    );
-    return rows[0] ? caseRows.get(tx, t, rows[0].id) : null;
-  },
-
-  /** A new alert joins an open case: its kind among the case's reasons. */
-  async addReason(tx: Queryable, t: Tenant, caseId: string, kind: string): Promise<void> {
-    await tx.query(
-      `UPDATE cases SET reason_codes = CASE WHEN $4 = ANY(reason_codes) THEN reason_codes ELSE reason_codes || $4::text END, updated_at = now()
-       WHERE account_id = $1 AND environment = $2 AND id = $3`,
-      [t.accountId, t.environment, caseId, kind],
-    );
+    const { case_opened, raised_from, ...alert } = rows[0]!;
+    return { alert: alert as AlertRow, opened: case_opened, raisedFrom: raised_from };
   },
 
   /** The case was closed: its open alerts close with it. */

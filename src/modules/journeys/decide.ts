@@ -1,7 +1,14 @@
 import { JOURNEY_CHECK_TYPES, statusesOf, type JourneyCheckType } from '../checks/index.js';
 import type { OutcomeStatus } from '../checks/index.js';
 import type { JourneyDefinition } from './definition.js';
-import { compileJourneyRules, evaluateJourneyRules, type CompiledExpression, type JourneyRule } from '../../engines/rules/index.js';
+import {
+  compileJourneyRules,
+  evaluateJourneyRules,
+  type CompiledExpression,
+  type JourneyRule,
+  type JourneyRuleInput,
+  type ValuesUsed,
+} from '../../engines/rules/index.js';
 
 export type Decision = 'approved' | 'declined' | 'referred';
 export type RiskBand = 'low' | 'medium' | 'high';
@@ -17,6 +24,17 @@ export interface DecisionResult {
   reason_codes: string[];
   /** Every check of the journey with its final status, risk_score included (derived from the band). */
   checks: CheckOutcome[];
+  /** The journey's CEL rules as evaluated (empty when it has none): the decision trail. */
+  rules: JourneyRuleTrail[];
+}
+
+/** One journey rule at the decision: its key, what a match does, the result and the values it read. */
+export interface JourneyRuleTrail {
+  key: string;
+  outcome: 'refer' | 'decline';
+  result: 'match' | 'no_match' | 'error';
+  values_used: ValuesUsed;
+  error?: { code: string; message: string };
 }
 
 /**
@@ -38,10 +56,12 @@ export const REASON_CODES: readonly string[] = [
   'journey_rule_<key>_error_<code>',
 ];
 
-/** What the decision step knows of the subject (the session's creation data) for journey rules. */
-export interface DecisionFacts {
-  subject?: { type?: string | null; reference?: string | null; country?: string | null };
-}
+/**
+ * What the decision step knows beyond the statuses, for journey rules: the subject and declared data
+ * (the session's creation data), each check's score and reasons, the document's fields, the capture,
+ * and the decision time (ages and expiry are computed at it).
+ */
+export type DecisionFacts = Partial<Pick<JourneyRuleInput, 'subject' | 'results' | 'document' | 'declared' | 'capture' | 'now'>>;
 
 // Journey versions are immutable, so a rule's compiled form is cached by its source (bounded).
 const compiledRules = new Map<string, CompiledExpression | { error: { code: string; message: string } }>();
@@ -63,9 +83,10 @@ function journeyRuleReasons(
   checks: Record<string, string>,
   risk: { score: number; band: string },
   facts: DecisionFacts,
-): { declines: string[]; refers: string[] } {
+): { declines: string[]; refers: string[]; trail: JourneyRuleTrail[] } {
   const declines: string[] = [];
   const refers: string[] = [];
+  const trail: JourneyRuleTrail[] = [];
   const errorReason = (key: string, code: string) => `journey_rule_${key}_error_${code.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
   const forms = rules.map(compiled);
   const runnable = rules.flatMap((r, i) => {
@@ -78,16 +99,21 @@ function journeyRuleReasons(
       JOURNEY_CHECK_TYPES,
       runnable.map((x) => x.r),
       runnable.map((x) => x.c),
-      { checks, risk, subject: facts.subject ?? {} },
+      { ...facts, checks, risk, subject: facts.subject ?? {} },
     ).map((res) => [res.key, res]),
   );
   rules.forEach((r, i) => {
     const c = forms[i]!;
-    const res = 'error' in c ? c : results.get(r.key)!;
-    if ('error' in res) refers.push(errorReason(r.key, res.error.code));
-    else if (res.matched) (r.outcome === 'decline' ? declines : refers).push(`journey_rule_${r.key}`);
+    const res = 'error' in c ? { ...c, values_used: {} } : results.get(r.key)!;
+    if ('error' in res) {
+      refers.push(errorReason(r.key, res.error.code));
+      trail.push({ key: r.key, outcome: r.outcome, result: 'error', values_used: res.values_used, error: res.error });
+    } else {
+      if (res.matched) (r.outcome === 'decline' ? declines : refers).push(`journey_rule_${r.key}`);
+      trail.push({ key: r.key, outcome: r.outcome, result: res.matched ? 'match' : 'no_match', values_used: res.values_used });
+    }
   });
-  return { declines, refers };
+  return { declines, refers, trail };
 }
 
 const BAND_RANK: Record<RiskBand, number> = { low: 0, medium: 1, high: 2 };
@@ -126,16 +152,18 @@ export function decide(def: JourneyDefinition, outcomes: CheckOutcome[], facts: 
   const bandRefers = atBand(def.decision_rules.refer_at_band);
   if (bandDeclines) declines.push(`risk_band_${band}`);
   else if (bandRefers) refers.push(`risk_band_${band}`);
+  let trail: JourneyRuleTrail[] = [];
   if (def.rules?.length) {
     const checks = Object.fromEntries(def.checks.filter((c) => c.type !== 'risk_score').map((c) => [c.type, byType.get(c.type)!]));
     const fromRules = journeyRuleReasons(def.rules, checks, { score, band }, facts);
     declines.push(...fromRules.declines);
     refers.push(...fromRules.refers);
+    trail = fromRules.trail;
   }
 
   const decision: Decision = declines.length > 0 ? 'declined' : refers.length > 0 ? 'referred' : 'approved';
   const reason_codes = [...new Set(decision === 'declined' ? [...declines, ...refers] : decision === 'referred' ? refers : [])];
   const riskStatus: OutcomeStatus = bandDeclines ? 'failed' : bandRefers ? 'needs_review' : 'passed';
   const checks = def.checks.map((c) => ({ type: c.type, status: c.type === 'risk_score' ? riskStatus : byType.get(c.type)! }));
-  return { decision, risk: { score, band }, reason_codes, checks };
+  return { decision, risk: { score, band }, reason_codes, checks, rules: trail };
 }

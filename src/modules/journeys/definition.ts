@@ -72,7 +72,7 @@ export const JourneyDefinition = Type.Object(
               minLength: 1,
               maxLength: 4000,
               description:
-                'A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check), risk.score (int), risk.band (low|medium|high) and subject.type / subject.reference / subject.country.',
+                'A CEL expression (the language of GET /v1/rules) returning bool, over checks.<check type> (the final status, "" when the journey has no such check); results.<check type>.status / score (double) / scored / reasons (list); risk.score (int), risk.band (low|medium|high); subject.type / reference / country; document.read / type / issuing_country / nationality / age (int, at the decision) / age_known / expiry_date / days_to_expiry / expired (the fields the document check read); declared.name_given / birth_date_given / age / country (what the session was created with); capture.ip_country (always "": no IP-to-country data yet). Unknown text is "", unknown numbers 0: guard with document.read, document.age_known, results.<type>.scored.',
             }),
             outcome: Type.Union([Type.Literal('refer'), Type.Literal('decline')], { description: 'What a match does to the decision.' }),
             description: Type.Optional(Type.String({ maxLength: 500 })),

@@ -1,6 +1,6 @@
 // The public face of src/modules/journeys: other modules import only what is exported here.
 export { REASON_CODES, decide } from './decide.js';
-export type { CheckOutcome, DecisionResult } from './decide.js';
+export type { CheckOutcome, DecisionFacts, DecisionResult, JourneyRuleTrail } from './decide.js';
 export { JourneyDefinition } from './definition.js';
 export { ensureDefaultJourneys, journeys, seedDefaultJourneys } from './repository.js';
 export { journeysModule } from './routes.js';

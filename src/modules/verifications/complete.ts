@@ -4,7 +4,7 @@ import { emitAudit } from '../../platform/audit.js';
 import { conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
-import { decide, type CheckOutcome, type DecisionResult } from '../journeys/index.js';
+import { decide, type CheckOutcome, type DecisionFacts, type DecisionResult } from '../journeys/index.js';
 import { evidenceUrl, sessions, type SessionRow } from './repository.js';
 import { openReviewCase } from '../cases/index.js';
 import { sessionChecks } from '../checks/index.js';
@@ -44,7 +44,10 @@ export async function emitCompleted(
  * status, runs the journey's decision over them (the version the session pinned), moves the session
  * processing → approved | declined | referred, and in the same transaction stores the decision,
  * opens a review case for a referral, writes the audit row and the outbox event. `writeResults`
- * runs first in the same transaction (the pipeline stores each check's sealed result there).
+ * runs first in the same transaction (the pipeline stores each check's sealed result there). `facts`
+ * is what the journey's CEL rules read beyond the statuses (the pipeline's check results, document
+ * fields, declared data); the rules' trail (each rule, its result, the values it used) is stored with
+ * the decision and its audit row names each rule's result.
  */
 export async function completeSessionChecks(
   db: Db,
@@ -52,6 +55,7 @@ export async function completeSessionChecks(
   sessionId: string,
   outcomes: CheckOutcome[],
   writeResults?: (tx: Queryable) => Promise<void>,
+  facts: Omit<DecisionFacts, 'subject' | 'now'> = {},
 ): Promise<DecisionResult> {
   return db.transaction(async (tx) => {
     const s = await sessions.lock(tx, ctx, sessionId);
@@ -60,7 +64,9 @@ export async function completeSessionChecks(
     // The pipeline's check results, fields and media links commit with the decision they lead to.
     if (writeResults) await writeResults(tx);
     const result = decide(s.definition, outcomes, {
+      ...facts,
       subject: { type: s.subject_type, reference: s.subject_reference, country: s.subject_country },
+      now: Date.now(),
     });
     for (const c of result.checks) await sessions.setCheckStatus(tx, ctx, s.id, c.type, c.status, true);
     await sessions.applyTransition(tx, ctx, s.id, 'processing', EVENT_FOR[result.decision]);
@@ -71,12 +77,21 @@ export async function completeSessionChecks(
       reasonCodes: result.reason_codes,
       decidedBy: 'system',
       reason: null,
+      ruleTrail: result.rules.length ? result.rules : null,
     });
+    // The audit row names each rule and its result; the values (nationality, age…) stay with the session,
+    // erased with it, not in the append-only log.
+    const journeyRules = result.rules.map((r) => ({ key: r.key, result: r.result }));
     await emitAudit(tx, ctx, {
       action: `verification.${result.decision}`,
       resourceType: 'verification',
       resourceId: s.id,
-      metadata: { decision: result.decision, risk: result.risk, reason_codes: result.reason_codes },
+      metadata: {
+        decision: result.decision,
+        risk: result.risk,
+        reason_codes: result.reason_codes,
+        ...(journeyRules.length ? { journey_rules: journeyRules } : {}),
+      },
     });
     if (result.decision === 'referred') {
       const caseId = newId('case');

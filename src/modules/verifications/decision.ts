@@ -30,6 +30,7 @@ export function toDecision(s: SessionRow, status: SessionState, checks: SessionC
     decided_reason: s.decided_reason,
     decided_at: iso(s.decided_at),
     evidence_bundle_url: evidenceUrl(s.id),
+    journey_rules: s.rule_trail ?? [],
   };
 }
 

@@ -3,7 +3,7 @@ import type { Actor, RequestContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
-import type { JourneyDefinition } from '../journeys/index.js';
+import type { JourneyDefinition, JourneyRuleTrail } from '../journeys/index.js';
 import { checks, sessionChecks, type SessionCheckRow } from '../checks/index.js';
 import { transition, IllegalTransition, WAITING_STATES, type SessionEvent, type SessionState } from './state-machine.js';
 import type { Verification, VerificationsQuery } from './schemas.js';
@@ -45,6 +45,8 @@ export interface SessionRow {
   import_journey?: string | null;
   /** Migration 0034: the active liveness challenge the capture asked for (null until requested). */
   liveness_challenge?: LivenessChallenge | null;
+  /** Migration 0035: the journey rules' trail of the system decision (null without journey rules). */
+  rule_trail?: JourneyRuleTrail[] | null;
 }
 
 /** The actions asked of the subject, in order, and when (the frames must follow within the challenge's lifetime). */
@@ -167,7 +169,7 @@ export const sessions = {
   /** Erasure keeps a tombstone: status, timestamps, decision, risk and reason codes stay; personal fields go. */
   async eraseSubject(tx: Queryable, t: Tenant, id: string): Promise<SessionRow & { deleted_at: Date | null }> {
     const [r] = await tx.query<SessionRow & { deleted_at: Date | null }>(
-      `UPDATE sessions SET subject_reference = NULL, subject_country = NULL, redirect_url = NULL, decided_reason = NULL, extracted_fields_sealed = NULL, deleted_at = now(), updated_at = now()
+      `UPDATE sessions SET subject_reference = NULL, subject_country = NULL, redirect_url = NULL, decided_reason = NULL, extracted_fields_sealed = NULL, rule_trail = NULL, deleted_at = now(), updated_at = now()
        WHERE account_id = $1 AND environment = $2 AND id = $3 RETURNING *`,
       [t.accountId, t.environment, id],
     );
@@ -385,12 +387,28 @@ export const sessions = {
       reasonCodes: string[];
       decidedBy: string;
       reason: string | null;
+      /** The journey rules' trail of a system decision; undefined keeps the stored one (a manual decision). */
+      ruleTrail?: unknown[] | null;
     },
   ): Promise<void> {
+    const keep = d.ruleTrail === undefined;
     await tx.query(
-      `UPDATE sessions SET decision = $4, risk_score = $5, risk_band = $6, reason_codes = $7::text[], decided_by = $8, decided_reason = $9, decided_at = now(), updated_at = now()
+      `UPDATE sessions SET decision = $4, risk_score = $5, risk_band = $6, reason_codes = $7::text[], decided_by = $8, decided_reason = $9, decided_at = now(), updated_at = now(),
+         rule_trail = CASE WHEN $10::boolean THEN rule_trail ELSE $11::jsonb END
        WHERE account_id = $1 AND environment = $2 AND id = $3`,
-      [t.accountId, t.environment, sessionId, d.decision, d.score, d.band, d.reasonCodes, d.decidedBy, d.reason],
+      [
+        t.accountId,
+        t.environment,
+        sessionId,
+        d.decision,
+        d.score,
+        d.band,
+        d.reasonCodes,
+        d.decidedBy,
+        d.reason,
+        keep,
+        keep || d.ruleTrail === null ? null : JSON.stringify(d.ruleTrail),
+      ],
     );
   },
 

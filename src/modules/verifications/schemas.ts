@@ -183,6 +183,21 @@ export const DecisionObject = Type.Object(
     decided_reason: Type.Union([Type.String(), Type.Null()]),
     decided_at: Type.Union([Timestamp, Type.Null()]),
     evidence_bundle_url: Type.String(),
+    journey_rules: Type.Array(
+      Type.Object({
+        key: Type.String(),
+        outcome: Type.Union([Type.Literal('refer'), Type.Literal('decline')]),
+        result: Type.Union([Type.Literal('match'), Type.Literal('no_match'), Type.Literal('error')]),
+        values_used: Type.Record(Type.String(), Type.Unknown(), {
+          description: 'Each context path the rule read (e.g. document.age, results.document.score) and its value at the decision.',
+        }),
+        error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+      }),
+      {
+        description:
+          "The trail of the journey's CEL rules at the system decision (definition.rules): each rule, its result and the values it used. Empty when the journey has no rules; erased with the session.",
+      },
+    ),
   },
   { title: 'Decision' },
 );

@@ -90,8 +90,12 @@ export async function correctFields({
         .map((c) => ({ type: c.type, status: c.type === 'sanctions_pep' ? outcome!.status : c.status }) as JourneyOutcome);
       let recommendation: string | null = null;
       try {
+        // Journey rules read the corrected fields as the document's (declared data and check scores are not
+        // known here: they read their defaults; this is a recommendation, the reviewer decides).
         const d = decide(s.definition, outcomes, {
           subject: { type: s.subject_type, reference: s.subject_reference, country: s.subject_country },
+          document: corrected,
+          now: Date.now(),
         });
         recommendation = d.decision;
         await correctionRepo.storeRisk(tx, ctx, id, d);

@@ -65,19 +65,32 @@ export async function runPipeline(ctx: RequestContext, sealer: Sealer, res: Step
     used: new Map(),
     challenge: s.liveness_challenge?.actions ?? null,
   };
+  // What the session was created with, before a document's fields replace it (journey rules read both).
+  const declared = { ...st.fields, country: s.subject_country };
   const results = new Map<Step, StepOutcome>();
   for (const c of s.definition.checks) {
     if (c.type === 'risk_score') continue;
     results.set(c.type, await runStep(c.type, c.settings ?? {}, st, res));
   }
   const outcomes: DecisionInput[] = [...results].map(([type, o]) => ({ type, status: o.status as DecisionInput['status'] }));
-  await completeSessionChecks(ctx.db, ctx, sessionId, outcomes, async (tx) => {
-    const ids = await sessionChecks.idsByType(tx, ctx, sessionId);
-    for (const [type, o] of results) await writeResult(tx, ctx, sealer, sessionId, type, o);
-    for (const [type, mediaIds] of st.used) await sessionMedia.linkToCheck(tx, mediaIds, ids.get(type));
-    for (const m of st.produced) await checks.insertMedia(tx, ctx, sealer, { checkId: ids.get(m.check) ?? null, sessionId }, m);
-    if (st.fieldsRead) await sessionFields.write(tx, ctx, sealer, sessionId, st.fields);
-  });
+  await completeSessionChecks(
+    ctx.db,
+    ctx,
+    sessionId,
+    outcomes,
+    async (tx) => {
+      const ids = await sessionChecks.idsByType(tx, ctx, sessionId);
+      for (const [type, o] of results) await writeResult(tx, ctx, sealer, sessionId, type, o);
+      for (const [type, mediaIds] of st.used) await sessionMedia.linkToCheck(tx, mediaIds, ids.get(type));
+      for (const m of st.produced) await checks.insertMedia(tx, ctx, sealer, { checkId: ids.get(m.check) ?? null, sessionId }, m);
+      if (st.fieldsRead) await sessionFields.write(tx, ctx, sealer, sessionId, st.fields);
+    },
+    {
+      results: Object.fromEntries([...results].map(([type, o]) => [type, { status: o.status, score: o.score, reasons: o.reasons }])),
+      document: st.fieldsRead ? st.fields : null,
+      declared,
+    },
+  );
 }
 
 async function writeResult(
