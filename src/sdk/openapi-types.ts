@@ -3862,6 +3862,44 @@ export interface operations {
     };
     success: operations["listCases"]['responses']["200"];
   };
+  /** Count open cases per kind, with those past the review SLA and the oldest */
+  getCaseBacklog: {
+    method: "GET";
+    path: "/v1/cases/backlog";
+    pathParams: Record<string, never>;
+    query: {
+      /** A case open longer than this is past the SLA. */
+      sla_hours?: number;
+    };
+    body: never;
+    bodyRequired: false;
+    responses: {
+      "200": {
+        object: "case_backlog";
+        sla_hours: number;
+        /** Open cases created before this moment are past the SLA. */
+        cutoff: string;
+        /** Open cases (in the queue, unclaimed or not). */
+        open: number;
+        past_sla: number;
+        kinds: {
+          /** A case kind, or an alert kind: alert_review cases holding at least one alert of it (a case with alerts of two kinds counts under both), as the kind filter of GET /v1/cases. */
+          kind: string;
+          open: number;
+          past_sla: number;
+          oldest_created_at: string | null;
+        }[];
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["getCaseBacklog"]['responses']["200"];
+  };
   /** Claim the next case of the queue: it is locked to the caller and taken into review */
   claimNextCase: {
     method: "POST";
@@ -9548,6 +9586,7 @@ export interface paths {
   "/v1/verifications/imports/{id}": { GET: "getVerificationImport" };
   "/v1/sandbox/subjects": { GET: "listSandboxSubjects" };
   "/v1/cases": { GET: "listCases" };
+  "/v1/cases/backlog": { GET: "getCaseBacklog" };
   "/v1/cases/claim": { POST: "claimNextCase" };
   "/v1/cases/{id}": { GET: "getCase"; PATCH: "updateCase" };
   "/v1/travel-rule/messages": { GET: "listTravelRuleMessages"; POST: "createTravelRuleMessage" };
@@ -9658,6 +9697,7 @@ export const OPERATIONS = {
   getVerificationImport: { method: "GET", path: "/v1/verifications/imports/{id}" },
   listSandboxSubjects: { method: "GET", path: "/v1/sandbox/subjects" },
   listCases: { method: "GET", path: "/v1/cases" },
+  getCaseBacklog: { method: "GET", path: "/v1/cases/backlog" },
   claimNextCase: { method: "POST", path: "/v1/cases/claim" },
   getCase: { method: "GET", path: "/v1/cases/{id}" },
   updateCase: { method: "PATCH", path: "/v1/cases/{id}" },
@@ -9726,7 +9766,7 @@ export const NAMESPACES = {
   journeys: ["listJourneys", "createJourney", "publishJourneyVersion"],
   verifications: ["listVerifications", "createVerification", "getVerificationDecisionStats", "getVerification", "correctVerificationFields", "deleteVerification", "getVerificationDecision", "recordVerificationDecision", "getVerificationEvidence", "getVerificationReport", "importVerifications", "getVerificationImport"],
   sandbox: ["listSandboxSubjects"],
-  cases: ["listCases", "claimNextCase", "getCase", "updateCase"],
+  cases: ["listCases", "getCaseBacklog", "claimNextCase", "getCase", "updateCase"],
   travelRule: ["listTravelRuleMessages", "createTravelRuleMessage", "getTravelRuleMessage", "sendTravelRuleMessage", "reviewTravelRuleMessage", "acceptTravelRuleMessage", "rejectTravelRuleMessage", "requestTravelRuleMessageRepair", "confirmTravelRuleMessage", "cancelTravelRuleMessage", "listTravelRuleCounterparties", "createTravelRuleCounterparty", "getTravelRuleCounterparty", "updateTravelRuleCounterparty", "getTravelRuleSettings", "updateTravelRuleSettings"],
   wallets: ["screenWallet", "getWalletScreening", "monitorWallet", "listWalletMonitors", "getWalletMonitor", "stopWalletMonitor", "pauseWalletMonitor", "resumeWalletMonitor", "importWalletAttributions", "importWalletTransfers", "getWalletPolicy", "putWalletPolicy"],
   rules: ["getRules", "createRule", "getRuleDraft", "updateRuleDraft", "diffRules", "validateRules", "publishRules", "updateRule", "snoozeRule", "createRuleBacktest", "getRuleBacktest"],

@@ -1,24 +1,10 @@
 // The dashboard (the review backlog: open cases by kind, and how many are past the SLA, with bars;
 // decisions per day and the approval rate over the last 30 days, charted) and usage (per-module counts
-// over a billing period, with bars and a per-day chart). Backlog counts come from the /v1 lists, paged;
+// over a billing period, with bars and a per-day chart). Backlog counts come from GET /v1/cases/backlog;
 // the charts from GET /v1/verifications/decision-stats and GET /v1/usage's days.
 import { can, get, problem, session } from './api.js';
 import { dayAxis, dayChart } from './charts.js';
 import { ago, h, label, mount, table } from './dom.js';
-
-const KINDS = [
-  'verification_review',
-  'screening_alert',
-  'alert_review',
-  'transaction_rule',
-  'rule_error',
-  'wallet_risk',
-  'business_ownership',
-  'business_screening',
-  'travel_rule',
-];
-/** Pages of 100 read per kind and state before the dashboard says "more than". */
-const MAX_PAGES = 10;
 
 /**
  * A horizontal bar: its length is value / max; the number is written beside it (the table is the data).
@@ -30,52 +16,21 @@ const bar = (value, max, cls = '') =>
   h('span', { class: `bar ${cls}`, style: { width: `${max ? Math.max(2, Math.round((100 * value) / max)) : 0}%` }, 'aria-hidden': 'true' });
 
 /**
- * Counts open cases of a kind, and those older than the SLA (created before the cut-off).
- * @param {string} kind
- * @param {string} cutoff ISO time
- */
-async function count(kind, cutoff) {
-  let total = 0;
-  let overdue = 0;
-  let oldest = null;
-  let more = false;
-  /** @type {string | null} */
-  let cursor = null;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const q = new URLSearchParams({ limit: '100', kind, state: 'open' });
-    if (cursor) q.set('cursor', cursor);
-    const r = await get(`/v1/cases?${q}`);
-    if (r.status !== 200) throw new Error(problem(r));
-    for (const c of r.data.data) {
-      total++;
-      if (c.created_at < cutoff) overdue++;
-      if (!oldest || c.created_at < oldest) oldest = c.created_at;
-    }
-    cursor = r.data.next_cursor;
-    if (!cursor) break;
-    more = page === MAX_PAGES - 1;
-  }
-  return { kind, total, overdue, oldest, more };
-}
-
-/**
  * @param {HTMLElement} root
  * @param {(text: string) => void} say
  */
 export async function renderDashboard(root, say) {
   mount(root, h('h1', { tabindex: '-1' }, 'Dashboard'), h('p', null, 'Counting…'));
   const slaHours = session.me?.review_sla_hours ?? 24;
-  const cutoff = new Date(Date.now() - slaHours * 3600_000).toISOString();
-  let rows;
-  try {
-    rows = await Promise.all(KINDS.map((k) => count(k, cutoff)));
-  } catch (e) {
-    return say(e instanceof Error ? e.message : String(e));
-  }
+  // One grouped read of the open cases (GET /v1/cases/backlog), whatever the backlog's size.
+  const backlog = await get(`/v1/cases/backlog?sla_hours=${encodeURIComponent(String(slaHours))}`);
+  if (backlog.status !== 200) return say(problem(backlog));
+  /** @type {{ kind: string, open: number, past_sla: number, oldest_created_at: string | null }[]} */
+  const rows = backlog.data.kinds;
   const stats = can('verifications:read') ? await get('/v1/verifications/decision-stats') : null;
-  const max = Math.max(1, ...rows.map((r) => r.total));
-  const total = rows.reduce((s, r) => s + r.total, 0);
-  const overdue = rows.reduce((s, r) => s + r.overdue, 0);
+  const max = Math.max(1, ...rows.map((r) => r.open));
+  const total = backlog.data.open;
+  const overdue = backlog.data.past_sla;
   mount(
     root,
     h('h1', { tabindex: '-1' }, 'Dashboard'),
@@ -85,11 +40,11 @@ export async function renderDashboard(root, say) {
       ['Kind', 'Open', 'Within SLA', 'Past SLA', 'Oldest', 'Backlog'],
       rows.map((r) => [
         h('a', { href: '#/queue' }, label(r.kind)),
-        `${r.total}${r.more ? '+' : ''}`,
-        r.total - r.overdue,
-        h('span', { class: r.overdue ? 'overdue' : '' }, String(r.overdue)),
-        r.oldest ? ago(r.oldest) : '—',
-        h('span', { class: 'bars' }, bar(r.total - r.overdue, max, 'in-sla'), bar(r.overdue, max, 'overdue')),
+        r.open,
+        r.open - r.past_sla,
+        h('span', { class: r.past_sla ? 'overdue' : '' }, String(r.past_sla)),
+        r.oldest_created_at ? ago(r.oldest_created_at) : '—',
+        h('span', { class: 'bars' }, bar(r.open - r.past_sla, max, 'in-sla'), bar(r.past_sla, max, 'overdue')),
       ]),
     ),
     stats && stats.status === 200 ? decisions(stats.data) : stats ? h('p', null, problem(stats)) : null,

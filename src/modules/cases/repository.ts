@@ -119,7 +119,31 @@ export function caseSubject(c: {
   return c.kind === 'screening_alert' ? ['monitoring_alert', c.alertId!] : ['verification', c.sessionId!];
 }
 
+export interface BacklogRow {
+  kind: string;
+  open: number;
+  past_sla: number;
+  oldest: Date | null;
+}
+
 export const caseRows = {
+  /**
+   * Open cases per case kind, and per alert kind for alert_review cases (a case counted once per kind it
+   * holds), with those created before `cutoff` and the oldest: one statement over the open cases only.
+   */
+  async backlog(db: Queryable, t: Tenant, cutoff: Date): Promise<BacklogRow[]> {
+    return db.query<BacklogRow>(
+      `SELECT kind, count(*)::int AS open, (count(*) FILTER (WHERE created_at < $3::timestamptz))::int AS past_sla, min(created_at) AS oldest
+         FROM cases WHERE account_id = $1 AND environment = $2 AND state = 'open' GROUP BY kind
+       UNION ALL
+       SELECT a.kind, count(*)::int, (count(*) FILTER (WHERE c.created_at < $3::timestamptz))::int, min(c.created_at)
+         FROM cases c JOIN LATERAL (SELECT DISTINCT al.kind FROM alerts al WHERE al.case_id = c.id) a ON true
+        WHERE c.account_id = $1 AND c.environment = $2 AND c.state = 'open' AND c.kind = 'alert_review'
+        GROUP BY a.kind`,
+      [t.accountId, t.environment, cutoff.toISOString()],
+    );
+  },
+
   /** Opens a case (state open) and writes its first trail row. */
   async open(
     tx: Queryable,

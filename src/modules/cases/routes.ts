@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
 import { notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
-import { IdParam, standardErrors } from '../../platform/schemas.js';
-import { Case, CaseClaim, CasesQuery, ClaimCase, UpdateCase } from './schemas.js';
+import { IdParam, iso, standardErrors } from '../../platform/schemas.js';
+import { ALERT_KINDS, BacklogQuery, Case, CaseBacklog, CASE_KINDS, CaseClaim, CasesQuery, ClaimCase, UpdateCase } from './schemas.js';
 import { claimNextCase } from './claim-case.js';
 import { alertRows, caseRows, toCase } from './repository.js';
 import { updateCase } from './update-case.js';
@@ -36,6 +36,40 @@ export const casesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
         page.data.filter((c) => c.alert_count > 0).map((c) => c.id),
       );
       return { data: page.data.map((c) => toCase(c, undefined, alerts.get(c.id))), next_cursor: page.next_cursor };
+    },
+  );
+
+  r.get(
+    '/backlog',
+    {
+      config: { scope: 'cases:read' },
+      schema: {
+        tags,
+        operationId: 'getCaseBacklog',
+        summary: 'Count open cases per kind, with those past the review SLA and the oldest',
+        description:
+          'The review backlog in one read (the console dashboard): every case kind and alert kind, zero when none is open. An alert kind counts the alert_review cases holding alerts of it, as the kind filter of GET /v1/cases does; `open` and `past_sla` at the top count each case once.',
+        querystring: BacklogQuery,
+        response: { 200: CaseBacklog, ...standardErrors },
+      },
+    },
+    async (req) => {
+      const slaHours = req.query.sla_hours ?? 24;
+      const cutoff = new Date(Date.now() - slaHours * 3_600_000);
+      const rows = new Map((await caseRows.backlog(req.ctx.db, req.ctx, cutoff)).map((x) => [x.kind, x]));
+      const kinds = [...CASE_KINDS, ...ALERT_KINDS].map((kind) => {
+        const x = rows.get(kind);
+        return { kind, open: x?.open ?? 0, past_sla: x?.past_sla ?? 0, oldest_created_at: iso(x?.oldest ?? null) };
+      });
+      const caseKinds = kinds.filter((k) => (CASE_KINDS as readonly string[]).includes(k.kind));
+      return {
+        object: 'case_backlog' as const,
+        sla_hours: slaHours,
+        cutoff: cutoff.toISOString(),
+        open: caseKinds.reduce((s, k) => s + k.open, 0),
+        past_sla: caseKinds.reduce((s, k) => s + k.past_sla, 0),
+        kinds,
+      };
     },
   );
 

@@ -172,3 +172,36 @@ export const CaseClaim = Type.Object(
   { title: 'CaseClaim' },
 );
 export type CaseClaim = Static<typeof CaseClaim>;
+
+export const BacklogQuery = Type.Object(
+  {
+    sla_hours: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 8760, default: 24, description: 'A case open longer than this is past the SLA.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type BacklogQuery = Static<typeof BacklogQuery>;
+
+export const CaseBacklog = Type.Object(
+  {
+    object: Type.Literal('case_backlog'),
+    sla_hours: Type.Integer(),
+    cutoff: Type.String({ format: 'date-time', description: 'Open cases created before this moment are past the SLA.' }),
+    open: Type.Integer({ description: 'Open cases (in the queue, unclaimed or not).' }),
+    past_sla: Type.Integer(),
+    kinds: Type.Array(
+      Type.Object({
+        kind: Type.String({
+          description:
+            'A case kind, or an alert kind: alert_review cases holding at least one alert of it (a case with alerts of two kinds counts under both), as the kind filter of GET /v1/cases.',
+        }),
+        open: Type.Integer(),
+        past_sla: Type.Integer(),
+        oldest_created_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      }),
+    ),
+  },
+  { title: 'CaseBacklog' },
+);
+export type CaseBacklog = Static<typeof CaseBacklog>;
