@@ -23,11 +23,14 @@ export async function renderDashboard(root, say) {
   mount(root, h('h1', { tabindex: '-1' }, 'Dashboard'), h('p', null, 'Counting…'));
   const slaHours = session.me?.review_sla_hours ?? 24;
   // One grouped read of the open cases (GET /v1/cases/backlog), whatever the backlog's size.
-  const backlog = await get(`/v1/cases/backlog?sla_hours=${encodeURIComponent(String(slaHours))}`);
+  // The backlog and the decision figures are asked for together.
+  const [backlog, stats] = await Promise.all([
+    get(`/v1/cases/backlog?sla_hours=${encodeURIComponent(String(slaHours))}`),
+    can('verifications:read') ? get('/v1/verifications/decision-stats') : null,
+  ]);
   if (backlog.status !== 200) return say(problem(backlog));
   /** @type {{ kind: string, open: number, past_sla: number, oldest_created_at: string | null }[]} */
   const rows = backlog.data.kinds;
-  const stats = can('verifications:read') ? await get('/v1/verifications/decision-stats') : null;
   const max = Math.max(1, ...rows.map((r) => r.open));
   const total = backlog.data.open;
   const overdue = backlog.data.past_sla;
