@@ -88,3 +88,18 @@ test('a failing statement in a transaction batch rolls back the whole transactio
   );
   assert.deepEqual(await db.query("SELECT id FROM batch_t WHERE id = 'g'"), []);
 });
+
+test('a transaction whose only statement goes with COMMIT and fails leaves every connection usable', async () => {
+  await assert.rejects(
+    db.transaction(async (tx) => {
+      assert.ok(canSendWithNext(tx));
+      (tx as unknown as { sendWithCommit: (sql: string, p: readonly unknown[]) => void }).sendWithCommit(
+        'INSERT INTO batch_t VALUES ($1, $2)',
+        ['a', 9], // duplicate key
+      );
+    }),
+    /duplicate key/,
+  );
+  // More queries than the pool has connections: none may meet an aborted transaction.
+  for (let i = 0; i < 12; i++) assert.deepEqual(await db.query('SELECT 1 AS one'), [{ one: 1 }]);
+});

@@ -195,8 +195,11 @@ class PostgresDb implements Db {
       if (!begun && ending.length === 0) return result; // nothing was sent: nothing to commit
       const inlined = inlineAll(ending);
       if (inlined !== null) {
-        await client.query([...(begun ? [] : ['BEGIN']), ...inlined, 'COMMIT'].join(';\n'));
+        const head = begun ? [] : ['BEGIN'];
+        // Begun from here on: if a statement of this message fails, the server has opened the transaction
+        // and aborted it, and the connection must see a ROLLBACK before it goes back to the pool.
         begun = true;
+        await client.query([...head, ...inlined, 'COMMIT'].join(';\n'));
       } else {
         if (!begun) await client.query('BEGIN');
         begun = true;
