@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { bech32 } from '@scure/base';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -299,9 +299,28 @@ for (const prewarm of ['false', 'true']) {
   const a = await buildApp({ config: cfg, db: h, rateLimiter: new MemoryRateLimiter(), keyCacheTtlMs: 60_000, resources: res });
   await a.ready();
   const listenMs = performance.now() - t0;
-  // The pre-warm runs in the background: "ready" is when /readyz would answer 200.
+  // The pre-warm runs in the background: "ready" is when /readyz would answer 200. Meanwhile /readyz is
+  // asked every 50 ms (its answer time is what a load balancer sees) and the event loop's delay sampled.
+  const eld = monitorEventLoopDelay({ resolution: 10 });
+  eld.enable();
+  const probes: number[] = [];
+  let warm = true;
+  const probing = (async () => {
+    while (warm) {
+      const p0 = performance.now();
+      await a.inject({ method: 'GET', url: '/readyz' });
+      probes.push(performance.now() - p0);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
   await res.get(READINESS).whenReady();
   const readyMs = performance.now() - t0;
+  warm = false;
+  await probing;
+  eld.disable();
+  console.log(
+    `  while warming (WALLETS_PREWARM=${prewarm}): ${probes.length} /readyz probes answered, p50 ${percentile(probes, 50).toFixed(1)} ms, max ${Math.max(...probes).toFixed(1)} ms; event-loop delay p99 ${(eld.percentile(99) / 1e6).toFixed(1)} ms, max ${(eld.max / 1e6).toFixed(1)} ms`,
+  );
   const c = (method: 'GET' | 'POST', url: string, body?: unknown) =>
     a.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(body ? { payload: body as object } : {}) });
   await c('GET', '/v1/wallets/policy');

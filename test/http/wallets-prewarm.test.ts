@@ -131,3 +131,56 @@ test('once ready, the list indexes and the tenants with wallet data are built; a
     await resources.close();
   }
 });
+
+test('the warm-up yields to the event loop while it builds a large graph: a pause at least every 2,000 transfers', async () => {
+  const other = await t.tenant();
+  const N = 12_000;
+  await t.db.query(
+    `INSERT INTO wallet_transfers (account_id, environment, chain, from_address, to_address, amount, import_id)
+     SELECT $1, 'sandbox', 'ethereum', '0x' || lpad(to_hex(g % 997 + 1), 40, '0'), '0x' || lpad(to_hex((g * 7) % 991 + 1), 40, '0'),
+            (g % 13 + 1)::text, 'imp_bulk' FROM generate_series(1, $2::int) g`,
+    [other.accountId, N],
+  );
+  // Event-loop turns are counted by a setImmediate ticker; the turns between the transfer rows' arrival
+  // and readiness are the builder's own pauses (before, it built in one go: no turn at all).
+  let ticks = 0;
+  let stop = false;
+  const tick = () => {
+    ticks++;
+    if (!stop) setImmediate(tick);
+  };
+  let atRows: number | null = null;
+  const base = handle();
+  const db: Db = {
+    ...base,
+    query: async <T>(sql: string, params?: readonly unknown[]) => {
+      const rows = await base.query<T>(sql, params);
+      if (sql.includes('FROM wallet_transfers') && sql.includes('seq >') && params?.[0] === other.accountId && rows.length > 0)
+        atRows ??= ticks;
+      return rows;
+    },
+  };
+  const resources = createResources(testConfig(), db);
+  const app = await buildApp({ config: resources.config, db, rateLimiter: new MemoryRateLimiter(), resources });
+  tick();
+  try {
+    await app.ready();
+    await resources.get(READINESS).whenReady();
+    stop = true;
+    assert.notEqual(atRows, null, 'the tenant was warmed');
+    assert.ok(ticks - atRows! >= N / 2_000, `event-loop turns while building: ${ticks - atRows!}`);
+    assert.ok(resources.get(WALLET_INDEXES).state().tenants.includes(`${other.accountId}:sandbox`));
+    // And the graph it built is the one screenings walk.
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/wallets/screen',
+      headers: { authorization: `Bearer ${other.sandboxKey}` },
+      payload: { address: `0x${(5).toString(16).padStart(40, '0')}` },
+    });
+    assert.equal(res.statusCode, 200);
+  } finally {
+    stop = true;
+    await app.close();
+    await resources.close();
+  }
+});

@@ -156,3 +156,73 @@ test('EVM spellings meet in the graph; bad transfers are recorded, not dropped s
   assert.equal(graph.add({ chain: 'ethereum', from: A(Y), to: A(X), amount: '-1' }), false);
   assert.equal(graph.skipped.length, 2);
 });
+
+test('freezeInSteps builds the same view as freeze and pauses between steps of 65,536 edges', async () => {
+  const edges = 200_000;
+  const build = () => {
+    const g = new TransferGraph();
+    // A ring of 1,000 addresses with varying amounts: every node sends and receives.
+    for (let e = 0; e < edges; e++)
+      g.add({ chain: 'ethereum', from: A(1 + (e % 1000)), to: A(1 + ((e * 7 + 3) % 1000)), amount: String(1 + (e % 13)) });
+    return g;
+  };
+  const sync = build();
+  sync.freeze();
+  const stepped = build();
+  let pauses = 0;
+  await stepped.freezeInSteps(async () => void pauses++);
+  // Per direction: one pause after the offsets, one every 65,536 edges (3 in 200,000).
+  assert.equal(pauses, 8);
+  for (const n of [1, 2, 500, 1000]) {
+    const key = stepped.keyOf('ethereum', A(n));
+    const [a] = sync.nodesOf(key);
+    const [b] = stepped.nodesOf(key);
+    assert.deepEqual(b, a);
+    for (const dir of ['sent', 'received'] as const) {
+      const x = sync.neighbours(a!.id, dir);
+      const y = stepped.neighbours(b!.id, dir);
+      assert.deepEqual([...y.peers.subarray(y.start, y.end)], [...x.peers.subarray(x.start, x.end)]);
+      assert.deepEqual([...y.fracs.subarray(y.start, y.end)], [...x.fracs.subarray(x.start, x.end)]);
+      assert.equal(stepped.total(b!.id, dir), sync.total(a!.id, dir));
+    }
+  }
+  let again = 0;
+  await stepped.freezeInSteps(async () => void again++);
+  assert.equal(again, 0, 'nothing added since: no rebuild');
+});
+
+test('with autoFreeze off, walks read the last frozen view while rows are added, and see them after the next freeze', () => {
+  const { graph, index } = setup(
+    [
+      [SANC, X, '100'],
+      [CLEAN, X, '100'],
+    ],
+    [
+      [SANC, 'sanctions'],
+      [MIX, 'mixer'],
+    ],
+  );
+  graph.freeze();
+  graph.autoFreeze = false;
+  const lookup = (k: string) => index.lookupKey(k);
+  const before = computeExposure(graph, graph.keyOf('ethereum', A(X)), lookup);
+  assert.equal(before.find((f) => f.direction === 'received')!.share, 0.5);
+  // A refresh in progress: X receives from a mixer and a new address Y appears.
+  graph.add({ chain: 'ethereum', from: A(MIX), to: A(X), amount: '200' });
+  graph.add({ chain: 'ethereum', from: A(MIX), to: A(Y), amount: '5' });
+  assert.deepEqual(computeExposure(graph, graph.keyOf('ethereum', A(X)), lookup), before, 'the frozen view, not half a refresh');
+  assert.deepEqual(graph.nodesOf(graph.keyOf('ethereum', A(Y))), [], 'a node added after the freeze is not in the view');
+  graph.freeze();
+  const after = computeExposure(graph, graph.keyOf('ethereum', A(X)), lookup);
+  assert.deepEqual(
+    after
+      .filter((f) => f.direction === 'received')
+      .map((f) => [f.category, f.share])
+      .sort(),
+    [
+      ['mixer', 0.5],
+      ['sanctions', 0.25],
+    ],
+  );
+  assert.equal(graph.nodesOf(graph.keyOf('ethereum', A(Y))).length, 1);
+});

@@ -46,7 +46,7 @@ export function computeExposure(
   const out: ExposureFinding[] = [];
   for (const { id: origin, unit } of graph.nodesOf(addrKey)) {
     for (const direction of ['received', 'sent'] as const) {
-      const total = direction === 'received' ? graph.inTotal[origin]! : graph.outTotal[origin]!;
+      const total = graph.total(origin, direction);
       if (total === 0n) continue;
       const acc = new Map<Category, { share: number; hops: number; sources: Map<number, { share: number; hops: number }> }>();
       let frontier = new Map<number, number>([[origin, 1]]);

@@ -34,7 +34,11 @@ interface TenantState {
   loading: Promise<void> | null;
 }
 
-const LOAD_BATCH = 50_000;
+const LOAD_BATCH = 20_000;
+/** Rows added to an index or graph between two yields to the event loop. */
+const ADD_STEP = 2_000;
+/** Lets the event loop answer requests between steps of a long build (the warm-up of a million transfers). */
+const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A snapshot's crypto entries (shared by the index and the re-screen diff). */
 export async function snapshotCryptoEntries(db: Db, snapshotId: string, source: string): Promise<AttributionEntry[]> {
@@ -172,7 +176,7 @@ export class WalletIndexes {
       s = {
         attributions: new AddressIndex(),
         attributionSeq: '0',
-        graph: new TransferGraph(),
+        graph: Object.assign(new TransferGraph(), { autoFreeze: false }),
         transferSeq: '0',
         checkedAt: 0,
         loading: null,
@@ -203,29 +207,37 @@ export class WalletIndexes {
     while (BigInt(max.attributions) > BigInt(s.attributionSeq)) {
       const rows = await walletData.attributionsAfter(this.db, t, s.attributionSeq, LOAD_BATCH);
       if (rows.length === 0) break;
-      s.attributions.add(
-        rows.map((r) => ({
-          chain: r.chain,
-          address: r.address,
-          category: r.category as Category,
-          list: { name: `attribution:${r.list}`, version: r.import_id },
-          ...(r.entity_id || r.entity_name
-            ? { entity: { ...(r.entity_id ? { id: r.entity_id } : {}), ...(r.entity_name ? { name: r.entity_name } : {}) } }
-            : {}),
-          ...(r.source ? { program: r.source } : {}),
-        })),
-      );
+      for (let i = 0; i < rows.length; i += ADD_STEP) {
+        s.attributions.add(
+          rows.slice(i, i + ADD_STEP).map((r) => ({
+            chain: r.chain,
+            address: r.address,
+            category: r.category as Category,
+            list: { name: `attribution:${r.list}`, version: r.import_id },
+            ...(r.entity_id || r.entity_name
+              ? { entity: { ...(r.entity_id ? { id: r.entity_id } : {}), ...(r.entity_name ? { name: r.entity_name } : {}) } }
+              : {}),
+            ...(r.source ? { program: r.source } : {}),
+          })),
+        );
+        await pause();
+      }
       s.attributionSeq = rows[rows.length - 1]!.seq;
     }
+    // The graph grows in steps while walks keep reading its last frozen view (autoFreeze is off), so a
+    // request served during a refresh sees a consistent graph and never pays for a rebuild.
     while (BigInt(max.transfers) > BigInt(s.transferSeq)) {
       const rows = await walletData.transfersAfter(this.db, t, s.transferSeq, LOAD_BATCH);
       if (rows.length === 0) break;
-      for (const r of rows)
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]!;
         s.graph.add({ chain: r.chain, ...(r.asset ? { asset: r.asset } : {}), from: r.from_address, to: r.to_address, amount: r.amount });
+        if (i % ADD_STEP === ADD_STEP - 1) await pause();
+      }
       s.transferSeq = rows[rows.length - 1]!.seq;
     }
-    // The walk builds the CSR arrays lazily; build them here so no request pays for it.
-    s.graph.freeze();
+    // Build the CSR arrays here, in steps, so no request pays for them and none waits long behind them.
+    await s.graph.freezeInSteps(pause);
     if (s.generation !== generation) return; // invalidated meanwhile: the next read loads again
     s.checkedAt = checkedAt;
     s.mustWait = false;
