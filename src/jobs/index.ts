@@ -86,10 +86,16 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
  * 50 rows + 10 % since its last ANALYZE is analysed. PostgreSQL servers run autovacuum themselves.
  */
 export async function analyzeChangedTables(db: Db): Promise<string[]> {
-  if (db.kind !== 'pglite') return [];
+  // PGlite has no autovacuum. A PostgreSQL server runs its own, unless its operator turned it off (seen on
+  // a real machine: tables bulk-loaded by an import then had no statistics and 1M-row lookups took a
+  // sequential path); then this job stands in for it, on this deployment's own schemas only.
+  if (db.kind !== 'pglite') {
+    const [s] = await db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`);
+    if (s?.on) return [];
+  }
   const rows = await db.query<{ name: string }>(
     `SELECT format('%I.%I', schemaname, relname) AS name FROM pg_stat_user_tables
-      WHERE n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0) ORDER BY relname`,
+      WHERE schemaname = ANY (current_schemas(false)) AND n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0) ORDER BY relname`,
   );
   for (const r of rows) await db.query(`ANALYZE ${r.name}`);
   return rows.map((r) => r.name);
