@@ -52,7 +52,7 @@ const handle = (gate: Promise<void> = Promise.resolve()): Db => ({
   kind: t.db.kind,
   hasVector: t.db.hasVector,
   query: async <T>(sql: string, params?: readonly unknown[]) => {
-    if (sql.includes('FROM wallet_attributions GROUP BY')) await gate;
+    if (sql.includes('WITH RECURSIVE k(account_id, environment)')) await gate; // the warm-up's tenant query
     return t.db.query<T>(sql, params);
   },
   transaction: <T>(fn: (tx: Queryable) => Promise<T>) => t.db.transaction(fn),

@@ -330,10 +330,20 @@ export const walletData = {
   },
   /** Tenants with wallet data to pre-warm (attributions, transfers or active monitors), most recent first. */
   async warmTenants(db: Queryable, limit: number): Promise<Array<{ accountId: string; environment: 'sandbox' | 'production' }>> {
+    // The tenants of each table are found by a loose index scan (one index probe per tenant, then its
+    // max(seq) from the same index), not a GROUP BY over every row: over 1,000,000 transfers on PGlite,
+    // where a query holds the event loop, 3.1 s → 0.03–0.08 s (2026-11-23), same answer.
+    const tenantsOf = (table: 'wallet_attributions' | 'wallet_transfers') => `(WITH RECURSIVE k(account_id, environment) AS (
+           (SELECT account_id, environment FROM ${table} ORDER BY account_id, environment LIMIT 1)
+           UNION ALL
+           SELECT n.account_id, n.environment FROM k CROSS JOIN LATERAL (
+             SELECT w.account_id, w.environment FROM ${table} w WHERE (w.account_id, w.environment) > (k.account_id, k.environment)
+             ORDER BY w.account_id, w.environment LIMIT 1) n)
+         SELECT account_id, environment, (SELECT max(seq) FROM ${table} w WHERE w.account_id = k.account_id AND w.environment = k.environment) AS s FROM k)`;
     const rows = await db.query<{ account_id: string; environment: 'sandbox' | 'production' }>(
       `SELECT account_id, environment FROM (
-         SELECT account_id, environment, max(seq) AS s FROM wallet_attributions GROUP BY account_id, environment
-         UNION ALL SELECT account_id, environment, max(seq) FROM wallet_transfers GROUP BY account_id, environment
+         ${tenantsOf('wallet_attributions')}
+         UNION ALL ${tenantsOf('wallet_transfers')}
          UNION ALL SELECT DISTINCT account_id, environment, 0 FROM wallet_monitors WHERE state = 'active'
        ) t GROUP BY account_id, environment ORDER BY max(s) DESC, account_id, environment LIMIT $1`,
       [limit],
