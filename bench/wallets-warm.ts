@@ -29,7 +29,7 @@ let t0 = performance.now();
 // 200,000 addresses, amounts 1-13: the shape of bench/wallets-http.ts part 3.
 await db.query(
   `INSERT INTO wallet_transfers (account_id, environment, chain, from_address, to_address, amount, import_id)
-   SELECT $1, 'production', 'ethereum', '0x' || lpad(to_hex(g % 199999 + 1), 40, '0'), '0x' || lpad(to_hex((g * 7919) % 199999 + 1), 40, '0'),
+   SELECT $1, 'production', 'ethereum', '0x' || lpad(to_hex(g % 199999 + 1), 40, '0'), '0x' || lpad(to_hex((g::bigint * 7919) % 199999 + 1), 40, '0'),
           (g % 13 + 1)::text, 'imp_bench' FROM generate_series(1, $2::int) g`,
   [account.id, TRANSFERS],
 );
