@@ -60,7 +60,7 @@ type Pass = { engine: MrzEngine; enhanced: boolean; lineHeightPx: number };
 export async function readMrz(
   gray: GrayImage,
   ocr: MrzOcr,
-  options: { now: Date; maxAttempts?: number; timeBudgetMs?: number; onReading?: (r: MrzReading) => void },
+  options: { now: Date; maxAttempts?: number; timeBudgetMs?: number },
 ): Promise<MrzSearch> {
   const started = performance.now();
   const bands = await findMrzBands(gray);
@@ -140,7 +140,6 @@ export async function readMrz(
     const take = async (flipped: boolean, pass: Pass): Promise<MrzReading> => {
       attempts++;
       const reading = await readBand(gray, band, flipped, pass, ocr, options.now, marginY);
-      options.onReading?.(reading);
       if (!fallback || outranks(reading, fallback)) {
         fallback = reading;
         fallbackSet = set;
