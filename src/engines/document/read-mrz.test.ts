@@ -1,7 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMrz } from './mrz-parse.js';
-import { nameDoubts, NAME_LETTER_MIN_CONFIDENCE, outranks, type MrzReading } from './read-mrz.js';
+import { drawGlyph, SHAPES } from '../../../test/helpers/glyphs.js';
+import { nameDoubts, NAME_LETTER_MIN_CONFIDENCE, outranks, settleLookalikes, type MrzReading } from './read-mrz.js';
 import type { MrzEngine } from './mrz-vote.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -65,5 +66,55 @@ describe('fallback reading when no MRZ passes every check', () => {
     assert.ok((garbled.parsed?.checks.filter((c) => c.valid).length ?? 0) < 2);
     assert.equal(outranks(unparsed(0.1), garbled), true);
     assert.equal(outranks(parsedOne([L1, L2], 140), nearly), true);
+  });
+});
+
+describe('H, M, N and W in names settled by their glyph shape (issue #19)', () => {
+  const PITCH = 26;
+  const h = L1.indexOf('H');
+  /** A tesseract reading of L1/L2 whose band crop holds `glyph` drawn at the names line's column h. */
+  function tesseractReading(lines: string[], glyph: 'H' | 'M'): MrzReading {
+    const crop = { data: new Uint8Array(L1.length * PITCH * 40).fill(235), width: L1.length * PITCH, height: 40 };
+    drawGlyph(crop, SHAPES[glyph], { x: h * PITCH + 3, y: 4, w: 20, h: 32 }, 6);
+    const symbols = (lines[0] ?? '')
+      .split('')
+      .map((text, c) => ({ text, confidence: 75, x0: c * PITCH + 2, y0: 3, x1: c * PITCH + 24, y1: 37 }));
+    const evidence = lines.map((l) => l.split('').map(() => ({ confidence: 75 })));
+    return {
+      engine: 'tesseract',
+      lines,
+      parsed: parseMrz(lines, { now: NOW }),
+      evidence,
+      crop,
+      ocrLines: [{ text: lines[0], confidence: 75, symbols }],
+    } as unknown as MrzReading;
+  }
+  function ppReading(lines: string[], alt: string, confidence = 70): MrzReading {
+    const evidence = lines.map((l, i) =>
+      l.split('').map((_, c) => (i === 0 && c === h ? { confidence, alt } : { confidence: 99, alt: 'E' })),
+    );
+    return { engine: 'ppocr', lines, parsed: parseMrz(lines, { now: NOW }), evidence } as unknown as MrzReading;
+  }
+  const parsed = parseMrz([L1, L2], { now: NOW });
+  test('an M read as H by both engines, PP-OCR offering M as runner-up, is read as M from its shape', () => {
+    const set = [tesseractReading([L1, L2], 'M'), ppReading([L1, L2], 'M')];
+    const settled = settleLookalikes(set, parsed, NOW);
+    assert.equal(settled.resolved.get(h), 'M');
+    for (const r of settled.set) assert.equal(r.parsed?.fields.surname, 'SPECIMEN');
+    assert.deepEqual(nameDoubts(settled.set, settled.set[1]?.parsed as typeof parsed, settled), []);
+    // Without the shape test the runner-up leaves the surname in doubt.
+    assert.deepEqual(nameDoubts(set, parsed), ['surname']);
+  });
+  test('an H that looks like an H stays H; a runner-up of another shape (A) is not settled', () => {
+    assert.equal(settleLookalikes([tesseractReading([L1, L2], 'H'), ppReading([L1, L2], 'M')], parsed, NOW).resolved.get(h), 'H');
+    assert.equal(settleLookalikes([tesseractReading([L1, L2], 'M'), ppReading([L1, L2], 'A')], parsed, NOW).resolved.size, 0);
+  });
+  test('every reading says H but the glyph is an M: not corrected, the surname goes to review', () => {
+    // PP-OCR sure of its H (its runner-up E is no offer).
+    const set = [tesseractReading([L1, L2], 'M'), ppReading([L1, L2], 'E', 99)];
+    const settled = settleLookalikes(set, parsed, NOW);
+    assert.equal(settled.resolved.size, 0);
+    assert.deepEqual(settled.contested, [h]);
+    assert.deepEqual(nameDoubts(settled.set, parsed, settled), ['surname']);
   });
 });

@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { GrayImage } from './image-ops.js';
+import { classifyLookalike, glyphFeatures, LOOKALIKE_LETTERS, type Lookalike } from './mrz-glyph.js';
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
 import { lineCutVariants, normaliseOcrLines, type CharEvidence, type Correction } from './mrz-correct.js';
 import type { MrzOcr, OcrLine } from './mrz-ocr.js';
-import type { ParsedMrz } from './mrz-parse.js';
+import { parseMrz, type ParsedMrz } from './mrz-parse.js';
 import { alignEvidence, correctReading, voteLines, type FieldConfidence, type FieldName, type MrzEngine } from './mrz-vote.js';
 
 /** One OCR pass (one engine, one scale and contrast) over one candidate band, with its parse. */
@@ -81,7 +82,9 @@ export async function readMrz(
     { engine: 'tesseract', enhanced: false, lineHeightPx: 44 },
   ];
   const over = (): boolean => attempts >= maxAttempts || (attempts > 0 && performance.now() - started > budget);
-  const finish = (set: MrzReading[], vote: ReturnType<typeof voteLines>): MrzSearch => {
+  const finish = (readSet: MrzReading[], readVote: ReturnType<typeof voteLines>): MrzSearch => {
+    let set = readSet;
+    let vote = readVote;
     if (!vote) {
       const best = fallback;
       return {
@@ -95,10 +98,19 @@ export async function readMrz(
         confirmedBy: [],
       };
     }
+    // OCR-B H/M/N/W in the names, settled by their shape where the readings or PP-OCR's runner-up disagree.
+    const glyphs = settleLookalikes(set, vote.parsed, options.now);
+    if (glyphs.resolved.size > 0) {
+      const again = voteLines(glyphs.set, options.now);
+      if (again) {
+        set = glyphs.set;
+        vote = again;
+      }
+    }
     const lead = set[vote.lead] as MrzReading;
     // Geometry, glyph boxes and crop come from a tesseract reading of the band when there is one.
     const geometry = set.find((r) => r.engine === 'tesseract' && r.flipped === lead.flipped) ?? lead;
-    const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed);
+    const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed, glyphs);
     const best: MrzReading = {
       ...geometry,
       parsed: vote.parsed,
@@ -280,8 +292,13 @@ const LOOKALIKES = 'HMNW';
  * The vote's per-field confidence with surname/givenNames lowered to `low` where the PP-OCR evidence puts
  * the reported name in doubt (see nameDoubts).
  */
-export function withNameDoubts(fc: FieldConfidence[], set: MrzReading[], parsed: ParsedMrz): FieldConfidence[] {
-  const doubts = nameDoubts(set, parsed);
+export function withNameDoubts(
+  fc: FieldConfidence[],
+  set: MrzReading[],
+  parsed: ParsedMrz,
+  glyphs: { resolved: ReadonlyMap<number, Lookalike>; contested: readonly number[] } = { resolved: new Map(), contested: [] },
+): FieldConfidence[] {
+  const doubts = nameDoubts(set, parsed, glyphs);
   if (doubts.length === 0) return fc;
   return fc.map((f) => (doubts.includes(f.field) && f.level !== 'low' ? { ...f, level: 'low' } : f));
 }
@@ -291,9 +308,15 @@ export function withNameDoubts(fc: FieldConfidence[], set: MrzReading[], parsed:
  * NAME_LETTER_MIN_CONFIDENCE, or below NAME_LOOKALIKE_MIN_CONFIDENCE when its runner-up is a look-alike;
  * a digit runner-up does not count);
  * (b) PP-OCR read the MRZ but none of its readings read the reported names line, and one read the name
- * differently (the name rests on tesseract alone against the other engine).
+ * differently (the name rests on tesseract alone against the other engine);
+ * (c) a look-alike (H/M/N/W) that every reading read one way while its glyph's shape says another letter
+ * (settleLookalikes' `contested`). A column the shape test settled (`resolved`) is exempt from (a).
  */
-export function nameDoubts(set: MrzReading[], parsed: ParsedMrz): FieldName[] {
+export function nameDoubts(
+  set: MrzReading[],
+  parsed: ParsedMrz,
+  glyphs: { resolved: ReadonlyMap<number, Lookalike>; contested: readonly number[] } = { resolved: new Map(), contested: [] },
+): FieldName[] {
   const lineIdx = parsed.format === 'TD1' ? 2 : 0;
   const start = parsed.format === 'TD1' ? 0 : 5;
   const line = parsed.lines[lineIdx] ?? '';
@@ -305,15 +328,19 @@ export function nameDoubts(set: MrzReading[], parsed: ParsedMrz): FieldName[] {
   const pp = set.filter((r) => r.engine === 'ppocr' && r.parsed?.format === parsed.format);
   const witnesses = pp.filter((r) => sameLine(r.lines[lineIdx]));
   const out = new Set<FieldName>();
+  const split = line.indexOf('<<', start);
+  const fieldAt = (c: number): FieldName => (split < 0 || c < split ? 'surname' : 'givenNames');
+  // (c) A look-alike every reading read one way while its glyph's shape says another letter.
+  for (const c of glyphs.contested) out.add(fieldAt(c));
   if (witnesses.length === 0) {
     for (const f of ['surname', 'givenNames'] as const)
       if (pp.some((r) => r.parsed?.fields.documentType !== 'other' && r.parsed?.fields[f] !== parsed.fields[f])) out.add(f);
     return [...out];
   }
-  const split = line.indexOf('<<', start);
   for (let c = start; c < line.length; c++) {
     const ch = line.charAt(c);
-    if (!/[A-Z]/.test(ch)) continue;
+    // A look-alike whose glyph shape settled it (settleLookalikes) is no longer in doubt.
+    if (!/[A-Z]/.test(ch) || glyphs.resolved.get(c) === ch) continue;
     let best: number | null = null;
     for (const w of witnesses) {
       const e = w.evidence[lineIdx]?.[c];
@@ -323,9 +350,119 @@ export function nameDoubts(set: MrzReading[], parsed: ParsedMrz): FieldName[] {
       // A look-alike runner-up counts as if the network were less sure by the difference of the thresholds.
       best = Math.max(best ?? 0, e.confidence - (lookalike ? NAME_LOOKALIKE_MIN_CONFIDENCE - NAME_LETTER_MIN_CONFIDENCE : 0));
     }
-    if (best !== null && best < NAME_LETTER_MIN_CONFIDENCE) out.add(split < 0 || c < split ? 'surname' : 'givenNames');
+    if (best !== null && best < NAME_LETTER_MIN_CONFIDENCE) out.add(fieldAt(c));
   }
   return [...out];
+}
+
+/** The names line of a format and the column its names start at. */
+function namesSpan(format: string): { line: number; start: number } {
+  return format === 'TD1' ? { line: 2, start: 0 } : { line: 0, start: 5 };
+}
+
+/** Share of a glyph box's height added around it before the shape test (the test keeps the glyph's own ink). */
+const GLYPH_PAD = 0.15;
+
+/**
+ * OCR-B H, M, N and W in the names line settled by their shape (mrz-glyph.ts), where the readings disagree
+ * among these letters or PP-OCR's runner-up is one of them. At such a column every tesseract reading's glyph
+ * box is cut from its own band crop and tested; the column is settled when the glyphs that the test could
+ * judge (at least half of them) all say the same letter, and that letter is one some reading or runner-up
+ * offered. A column where a reading or runner-up offers any other letter (A, K, E...) is not touched: the
+ * test knows only these four shapes. Settled letters are written into every reading's names line (only over
+ * one of the four letters) and the readings are parsed again; check digits do not cover the names line, so
+ * no check changes. Columns the test could not settle are left to the name guard (nameDoubts).
+ */
+export function settleLookalikes(
+  set: MrzReading[],
+  parsed: ParsedMrz,
+  now: Date,
+): { set: MrzReading[]; resolved: Map<number, Lookalike>; contested: number[] } {
+  const resolved = new Map<number, Lookalike>();
+  const contested: number[] = [];
+  const { line: nl, start } = namesSpan(parsed.format);
+  const width = parsed.lines[nl]?.length ?? 0;
+  const same = set.filter((r) => r.parsed?.format === parsed.format && r.lines[nl]?.length === width);
+  const isLook = (ch: string | undefined): ch is Lookalike => ch !== undefined && ch !== '' && LOOKALIKE_LETTERS.includes(ch as Lookalike);
+  // Glyph boxes of each tesseract reading's names line, by column.
+  const boxes = same
+    .filter((r) => r.engine === 'tesseract')
+    .map((r) => {
+      const line = r.lines[nl] ?? '';
+      let best: { syms: OcrLine['symbols']; hits: number } | null = null;
+      for (const o of r.ocrLines) {
+        const syms = o.symbols.filter((x) => /^[A-Z0-9<]$/.test(x.text));
+        let hits = 0;
+        for (let c = 0; c < line.length; c++) if (syms[c]?.text === line.charAt(c)) hits++;
+        if (!best || hits > best.hits) best = { syms, hits };
+      }
+      return best && best.hits >= line.length * 0.8 ? { r, syms: best.syms } : null;
+    })
+    .filter((b): b is { r: MrzReading; syms: OcrLine['symbols'] } => b !== null);
+  if (boxes.length === 0) return { set, resolved, contested };
+  for (let c = start; c < width; c++) {
+    const offered = new Set<string>();
+    for (const r of same) {
+      const ch = r.lines[nl]?.charAt(c) ?? '';
+      if (/[A-Z]/.test(ch)) offered.add(ch);
+      // PP-OCR's runner-up is an offer where the network was not sure of its letter (as in nameDoubts).
+      const e = r.engine === 'ppocr' ? r.evidence[nl]?.[c] : null;
+      if (e?.alt !== undefined && /[A-Z]/.test(e.alt) && e.confidence < NAME_LOOKALIKE_MIN_CONFIDENCE) offered.add(e.alt);
+    }
+    const looks = [...offered].filter(isLook);
+    // One look-alike read by every reading, no runner-up: examined only to catch a shape that contradicts it.
+    const unanimous = looks.length === 1 && offered.size === 1;
+    if (!unanimous && (looks.length < 2 || looks.length !== offered.size)) continue;
+    const verdicts: (Lookalike | null)[] = [];
+    for (const { r, syms } of boxes) {
+      const sym = syms[c];
+      if (!sym || sym.text !== r.lines[nl]?.charAt(c)) continue;
+      const cell = cutGlyph(r.crop, sym);
+      const f = cell ? glyphFeatures(cell.img, cell.box) : null;
+      verdicts.push(f ? classifyLookalike(f) : null);
+    }
+    const decided = verdicts.filter((v): v is Lookalike => v !== null);
+    const letter = decided[0];
+    if (!letter || decided.some((v) => v !== letter) || decided.length * 2 < verdicts.length) continue;
+    // The shape says another letter than every reading: not corrected on the shape alone, left to review.
+    if (unanimous && !offered.has(letter)) contested.push(c);
+    else if (!unanimous && offered.has(letter)) resolved.set(c, letter);
+  }
+  if (resolved.size === 0) return { set, resolved, contested };
+  const out = set.map((r) => {
+    if (!same.includes(r)) return r;
+    const line = r.lines[nl] ?? '';
+    const fixed = line
+      .split('')
+      .map((ch, c) => (isLook(ch) ? (resolved.get(c) ?? ch) : ch))
+      .join('');
+    if (fixed === line) return r;
+    const lines = r.lines.map((l, i) => (i === nl ? fixed : l));
+    try {
+      return { ...r, lines, parsed: parseMrz(lines, { now }) };
+    } catch {
+      return r;
+    }
+  });
+  return { set: out, resolved, contested };
+}
+
+/** A glyph box with a margin, cut from a band crop, and the box's place inside the cut. */
+function cutGlyph(
+  crop: GrayImage,
+  s: { x0: number; y0: number; x1: number; y1: number },
+): { img: GrayImage; box: { x0: number; y0: number; x1: number; y1: number } } | null {
+  const pad = Math.round((s.y1 - s.y0) * GLYPH_PAD);
+  const x0 = Math.max(0, s.x0 - pad);
+  const x1 = Math.min(crop.width, s.x1 + pad);
+  const y0 = Math.max(0, s.y0 - pad);
+  const y1 = Math.min(crop.height, s.y1 + pad);
+  const w = x1 - x0;
+  const h = y1 - y0;
+  if (w <= 0 || h <= 0) return null;
+  const data = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) data.set(crop.data.subarray((y0 + y) * crop.width + x0, (y0 + y) * crop.width + x1), y * w);
+  return { img: { data, width: w, height: h }, box: { x0: s.x0 - x0, y0: s.y0 - y0, x1: s.x1 - x0, y1: s.y1 - y0 } };
 }
 
 /**
