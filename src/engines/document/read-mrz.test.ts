@@ -101,8 +101,8 @@ describe('H, M, N and W in names settled by their glyph shape (issue #19)', () =
     const settled = settleLookalikes(set, parsed, NOW);
     assert.equal(settled.resolved.get(h), 'M');
     for (const r of settled.set) assert.equal(r.parsed?.fields.surname, 'SPECIMEN');
-    assert.deepEqual(nameDoubts(settled.set, settled.set[1]?.parsed as typeof parsed, settled), []);
-    // Without the shape test the runner-up leaves the surname in doubt.
+    // The reading is corrected, but the surname stays in doubt (review): the shape test is not a check digit.
+    assert.deepEqual(nameDoubts(settled.set, settled.set[1]?.parsed as typeof parsed, settled), ['surname']);
     assert.deepEqual(nameDoubts(set, parsed), ['surname']);
   });
   test('an H that looks like an H stays H; a runner-up of another shape (A) is not settled', () => {
