@@ -218,6 +218,16 @@ export const registryRecords = {
     const q = identifierQuery(lei, number, limit);
     return q ? db.query<StoredRecord<EntityRecord>>(q.sql, q.params) : [];
   },
+  /** Entities of other sources than `except` registered under any of these numbers (same-entity links). */
+  async byRegistrationNumbers(db: Queryable, numbers: string[], except: string): Promise<StoredRecord<EntityRecord>[]> {
+    if (!numbers.length) return [];
+    return db.query<StoredRecord<EntityRecord>>(
+      `WITH m AS MATERIALIZED (
+         SELECT source, ref, batch_id, data FROM registry_entities WHERE registration_number = ANY($1::text[]) AND source <> $2
+       ) SELECT * FROM m ORDER BY source, ref LIMIT 1000`,
+      [numbers, except],
+    );
+  },
   /** Candidates sharing the most name words with the query (rarest words first is left to the scorer). */
   async byTokens(db: Queryable, tokens: string[], sources: string[] | null, limit: number) {
     if (!tokens.length) return [];
