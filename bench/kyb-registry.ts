@@ -4,7 +4,8 @@
 // then times POST /v1/businesses/search's verb over the set.
 //
 //   npm run bench -- kyb-registry                  (N = 1,000,000; PostgreSQL from BENCH_DATABASE_URL or
-//   KYB_BENCH_N=100000 npm run bench -- kyb-registry   TEST_DATABASE_URL, else an embedded PGlite in a temp dir)
+//   KYB_BENCH_N=100000 npm run bench -- kyb-registry   TEST_DATABASE_URL, else an embedded PGlite in a temp dir;
+//                                                   KYB_BENCH_KEEP=1 keeps the PostgreSQL schema)
 //
 // Baselines in the same run: parsing the CSV alone (no database) for the import; an exact-LEI search for the
 // name search.
@@ -132,6 +133,8 @@ async function database(dir: string): Promise<{ db: Db; kind: string; drop: () =
     kind: 'PostgreSQL 15 (local)',
     drop: async () => {
       await db.close();
+      // KYB_BENCH_KEEP=1 leaves the imported schema in place to study plans afterwards (drop it by hand).
+      if (process.env.KYB_BENCH_KEEP) return console.log(`schema ${schema} kept`);
       const c = new pg.Client({ connectionString: withUser(base) });
       await c.connect();
       await c.query(`DROP SCHEMA ${schema} CASCADE`);

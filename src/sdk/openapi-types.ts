@@ -8601,6 +8601,30 @@ export interface operations {
             /** Why the party is not identified (BODS unspecifiedReason or a GLEIF exception reason). */
             unspecified_reason: string | null;
             is_subject: boolean;
+            /** How an entity node is registered (entities with a registry record; null otherwise). */
+            registration?: {
+              /** Registration number in its register. */
+              number: string | null;
+              /** The register: a GLEIF registration-authority code, or the place a PSC says it is registered. */
+              authority: string | null;
+              /** The law it is formed under (a Companies House corporate PSC's legal_authority). */
+              legal_authority: string | null;
+              /** Legal form. */
+              legal_form: string | null;
+              /** Jurisdiction as the source writes it. */
+              jurisdiction: string | null;
+              /** ISO 3166-1 alpha-2 country of registration, where known. */
+              country: string | null;
+            } | null;
+            /** Imported records of other sources with the same registration number in the same country (e.g. a corporate owner registered abroad and its GLEIF record); search by the source and reference to create a business from one. */
+            same_as?: {
+              /** Registry source: gleif (LEI Level 1 and 2), gb_coh (UK Companies House and its PSC register), bods (a BODS 0.4 publication). */
+              source: "gleif" | "gb_coh" | "bods";
+              source_ref: string;
+              name: string;
+              /** LEI, where the record has one. */
+              lei: string | null;
+            }[];
           }[];
           edges: {
             id: string;
@@ -8810,6 +8834,30 @@ export interface operations {
             /** Why the party is not identified (BODS unspecifiedReason or a GLEIF exception reason). */
             unspecified_reason: string | null;
             is_subject: boolean;
+            /** How an entity node is registered (entities with a registry record; null otherwise). */
+            registration?: {
+              /** Registration number in its register. */
+              number: string | null;
+              /** The register: a GLEIF registration-authority code, or the place a PSC says it is registered. */
+              authority: string | null;
+              /** The law it is formed under (a Companies House corporate PSC's legal_authority). */
+              legal_authority: string | null;
+              /** Legal form. */
+              legal_form: string | null;
+              /** Jurisdiction as the source writes it. */
+              jurisdiction: string | null;
+              /** ISO 3166-1 alpha-2 country of registration, where known. */
+              country: string | null;
+            } | null;
+            /** Imported records of other sources with the same registration number in the same country (e.g. a corporate owner registered abroad and its GLEIF record); search by the source and reference to create a business from one. */
+            same_as?: {
+              /** Registry source: gleif (LEI Level 1 and 2), gb_coh (UK Companies House and its PSC register), bods (a BODS 0.4 publication). */
+              source: "gleif" | "gb_coh" | "bods";
+              source_ref: string;
+              name: string;
+              /** LEI, where the record has one. */
+              lei: string | null;
+            }[];
           }[];
           edges: {
             id: string;
@@ -9040,6 +9088,30 @@ export interface operations {
             /** Why the party is not identified (BODS unspecifiedReason or a GLEIF exception reason). */
             unspecified_reason: string | null;
             is_subject: boolean;
+            /** How an entity node is registered (entities with a registry record; null otherwise). */
+            registration?: {
+              /** Registration number in its register. */
+              number: string | null;
+              /** The register: a GLEIF registration-authority code, or the place a PSC says it is registered. */
+              authority: string | null;
+              /** The law it is formed under (a Companies House corporate PSC's legal_authority). */
+              legal_authority: string | null;
+              /** Legal form. */
+              legal_form: string | null;
+              /** Jurisdiction as the source writes it. */
+              jurisdiction: string | null;
+              /** ISO 3166-1 alpha-2 country of registration, where known. */
+              country: string | null;
+            } | null;
+            /** Imported records of other sources with the same registration number in the same country (e.g. a corporate owner registered abroad and its GLEIF record); search by the source and reference to create a business from one. */
+            same_as?: {
+              /** Registry source: gleif (LEI Level 1 and 2), gb_coh (UK Companies House and its PSC register), bods (a BODS 0.4 publication). */
+              source: "gleif" | "gb_coh" | "bods";
+              source_ref: string;
+              name: string;
+              /** LEI, where the record has one. */
+              lei: string | null;
+            }[];
           }[];
           edges: {
             id: string;

@@ -20,11 +20,13 @@ import {
 } from '../../providers/registries/index.js';
 import { entityTokens } from './name-tokens.js';
 import type { RegistryParseResult, RegistryParseTask } from './registry-parse-worker.js';
-import { registryBatches, registryRecords, type BatchRow } from './registry-repository.js';
+import { registryBatches, registryRecords, type BatchRow, type RegistryTable } from './registry-repository.js';
 
 export { nameTokens, entityTokens } from './name-tokens.js';
 
 const CHUNK = 1000;
+/** A batch that changed at least this many rows of a table refreshes that table's planner statistics. */
+export const ANALYZE_AFTER_ROWS = 1000;
 /** One chunk taking longer than this to parse means a hung reader: the worker is ended. */
 const CHUNK_TIMEOUT_MS = 10 * 60_000;
 
@@ -90,6 +92,7 @@ async function writeBatch(
   const id = newId('registryImport');
   const startedAt = new Date();
   const changedSubjects = new Set<string>();
+  const changedRows = { entities: 0, persons: 0, relationships: 0, exceptions: 0 };
   try {
     await db.transaction(async (tx) => {
       await registryBatches.insert(tx, {
@@ -118,11 +121,15 @@ async function writeBatch(
           else (xs.push(rec), counts.exceptions++);
         }
         const tokens = (e: EntityRecord) => chunk.tokens?.[e.ref] ?? entityTokens(e);
-        counts.changed += (await registryRecords.upsertEntities(tx, source, id, es, tokens)).length;
-        counts.changed += (await registryRecords.upsertPersons(tx, source, id, ps)).length;
+        const e = await registryRecords.upsertEntities(tx, source, id, es, tokens);
+        const p = await registryRecords.upsertPersons(tx, source, id, ps);
         const r = await registryRecords.upsertRelationships(tx, source, id, rs);
         const x = await registryRecords.upsertExceptions(tx, source, id, xs);
-        counts.changed += r.length + x.length;
+        counts.changed += e.length + p.length + r.length + x.length;
+        changedRows.entities += e.length;
+        changedRows.persons += p.length;
+        changedRows.relationships += r.length;
+        changedRows.exceptions += x.length;
         for (const s of [...r, ...x]) changedSubjects.add(s);
         counts.read = stats.read;
         counts.skipped = stats.skipped;
@@ -155,8 +162,20 @@ async function writeBatch(
     const [batch] = await registryBatches.byIds(db, [failedId]);
     return { ok: false, unchanged: false, batch, error: message, counts, ownershipChanged: { source, refs: [] } };
   }
+  // Statistics only steer the planner: the batch stands if refreshing them fails (autovacuum would catch up).
+  await registryRecords.analyze(db, bulkTables(changedRows)).catch(() => undefined);
   const [batch] = await registryBatches.byIds(db, [id]);
   return { ok: true, unchanged: false, batch, counts, ownershipChanged: { source, refs: [...changedSubjects] } };
+}
+
+/** The tables a batch changed in bulk (their statistics are refreshed once it has committed). */
+function bulkTables(rows: { entities: number; persons: number; relationships: number; exceptions: number }): RegistryTable[] {
+  const out: RegistryTable[] = [];
+  if (rows.entities >= ANALYZE_AFTER_ROWS) out.push('registry_entities', 'registry_name_tokens');
+  if (rows.persons >= ANALYZE_AFTER_ROWS) out.push('registry_persons');
+  if (rows.relationships >= ANALYZE_AFTER_ROWS) out.push('registry_relationships');
+  if (rows.exceptions >= ANALYZE_AFTER_ROWS) out.push('registry_exceptions');
+  return out;
 }
 
 export async function importRegistryFile(

@@ -163,6 +163,33 @@ export const OwnershipNode = Type.Object({
   name: Str('Name, where known.'),
   unspecified_reason: Str('Why the party is not identified (BODS unspecifiedReason or a GLEIF exception reason).'),
   is_subject: Type.Boolean(),
+  registration: Type.Optional(
+    Nullable(
+      Type.Object({
+        number: Str('Registration number in its register.'),
+        authority: Str('The register: a GLEIF registration-authority code, or the place a PSC says it is registered.'),
+        legal_authority: Str("The law it is formed under (a Companies House corporate PSC's legal_authority)."),
+        legal_form: Str('Legal form.'),
+        jurisdiction: Str('Jurisdiction as the source writes it.'),
+        country: Str('ISO 3166-1 alpha-2 country of registration, where known.'),
+      }),
+      'How an entity node is registered (entities with a registry record; null otherwise).',
+    ),
+  ),
+  same_as: Type.Optional(
+    Type.Array(
+      Type.Object({
+        source: Source,
+        source_ref: Type.String(),
+        name: Type.String(),
+        lei: Str('LEI, where the record has one.'),
+      }),
+      {
+        description:
+          'Imported records of other sources with the same registration number in the same country (e.g. a corporate owner registered abroad and its GLEIF record); search by the source and reference to create a business from one.',
+      },
+    ),
+  ),
 });
 export const OwnershipEdge = Type.Object({
   id: Type.String(),

@@ -93,6 +93,18 @@ function officers(l: LoadedGraph): Business['officers'] {
   return out;
 }
 
+function registration(e: EntityRecord | undefined) {
+  if (!e) return null;
+  return {
+    number: e.registrationNumber ?? null,
+    authority: e.registrationAuthority ?? null,
+    legal_authority: e.legalAuthority ?? null,
+    legal_form: e.legalForm ?? null,
+    jurisdiction: e.jurisdiction ?? null,
+    country: e.country ?? null,
+  };
+}
+
 export function ownershipView(l: LoadedGraph): Business['ownership'] {
   return {
     nodes: [...l.graph.nodes.values()].map((n) => ({
@@ -102,6 +114,13 @@ export function ownershipView(l: LoadedGraph): Business['ownership'] {
       name: n.name ?? null,
       unspecified_reason: n.unspecifiedReason ?? null,
       is_subject: n.id === l.rootRef,
+      registration: registration(l.entities.get(n.id)?.data),
+      same_as: (l.sameAs.get(n.id) ?? []).map(({ source, data: e }) => ({
+        source: source,
+        source_ref: e.ref,
+        name: e.name,
+        lei: e.lei ?? null,
+      })),
     })),
     edges: [...l.graph.edges.values()].map((e) => ({
       id: e.id,

@@ -3,7 +3,7 @@
 // with significant control. PSC items are the same resources as the PSC stream, so they are read by the
 // PSC reader of companies-house.ts (bands with their exclusive lower bound, every kind, unknown kinds skipped).
 
-import { companyNumber, pscRecords } from './companies-house.js';
+import { companyNumber, pscRecords, ukCompanyOf } from './companies-house.js';
 import { digestOf, getJson, LiveRegistryError, RateLimit, type LiveFetch, type LiveHttpOptions, type LiveRegistry } from './live-http.js';
 import { day, newStats, obj, skip, str, type EntityRecord, type RegistryRecord } from './registry-source.js';
 
@@ -19,18 +19,6 @@ export interface CompaniesHouseApiOptions extends LiveHttpOptions {
    * corporate PSCs that are UK companies (and so on), a company met twice read once. Default 1.
    */
   pscDepth?: number;
-}
-
-/** Where a corporate PSC registered to count as a UK company (Companies House writes these freely). */
-const UK_REGISTER = /^(united kingdom|uk|gb|great britain|england|wales|scotland|northern ireland|england (and|&) wales)$/i;
-
-/** The company number of a corporate PSC registered in the UK, if its identification gives one. */
-function ukCompanyOf(e: EntityRecord): string | undefined {
-  if (e.entityType !== 'registeredEntity' || !e.registrationNumber) return undefined;
-  const number = companyNumber(e.registrationNumber);
-  const where = [e.jurisdiction, e.registrationAuthority].filter(Boolean).join(' ');
-  const uk = (e.jurisdiction && UK_REGISTER.test(e.jurisdiction.trim())) || /companies house/i.test(where);
-  return uk && NUMBER_RE.test(number) ? number : undefined;
 }
 
 /** Officer roles that sit on the board (BODS boardMember); secretaries and others are not owners or managers. */

@@ -3,6 +3,7 @@
 // bands with an exclusive lower bound ("25-to-50-percent" means more than 25 % and at most 50 %), kept so.
 
 import type { Interest } from '../../engines/ownership/index.js';
+import { countryCode } from '../../engines/screening/countries.js';
 import { csvRows, fileLabel, jsonItems } from './read-input.js';
 import {
   day,
@@ -20,6 +21,25 @@ import {
 export function companyNumber(n: string): string {
   const t = n.trim().toUpperCase();
   return /^\d{1,7}$/.test(t) ? t.padStart(8, '0') : t;
+}
+
+const NUMBER_RE = /^[A-Z0-9]{8}$/;
+/** Where a corporate PSC registered to count as a UK company (Companies House writes these freely). */
+const UK_REGISTER = /^(united kingdom|uk|gb|great britain|england|wales|scotland|northern ireland|england (and|&) wales)$/i;
+
+/** The ISO country of a PSC's `country_registered` (free text: "England", "Cayman Islands", "US"), if known. */
+export function registeredCountry(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  return UK_REGISTER.test(text.trim()) ? 'GB' : countryCode(text);
+}
+
+/** The company number of a corporate PSC registered in the UK, if its identification gives one. */
+export function ukCompanyOf(e: EntityRecord): string | undefined {
+  if (e.entityType !== 'registeredEntity' || !e.registrationNumber) return undefined;
+  const number = companyNumber(e.registrationNumber);
+  const where = [e.jurisdiction, e.registrationAuthority].filter(Boolean).join(' ');
+  const uk = (e.jurisdiction && UK_REGISTER.test(e.jurisdiction.trim())) || /companies house/i.test(where);
+  return uk && NUMBER_RE.test(number) ? number : undefined;
 }
 
 const ukDate = (s: string | undefined): string | undefined => {
@@ -238,6 +258,9 @@ export function* pscRecords(value: unknown, stats: ParseStats, file: string, lin
       };
     } else {
       const ident = obj(d['identification']);
+      // A corporate owner registered abroad keeps what identifies it there (number, register, country, the law
+      // it is formed under), so it can be matched to another source's record (graph.ts: same_as).
+      const country = registeredCountry(str(ident['country_registered']));
       yield {
         kind: 'entity',
         ref: partyRef,
@@ -246,7 +269,9 @@ export function* pscRecords(value: unknown, stats: ParseStats, file: string, lin
         ...(str(ident['registration_number']) ? { registrationNumber: str(ident['registration_number']) } : {}),
         ...(str(ident['place_registered']) ? { registrationAuthority: str(ident['place_registered']) } : {}),
         ...(str(ident['country_registered']) ? { jurisdiction: str(ident['country_registered']) } : {}),
+        ...(country ? { country } : {}),
         ...(str(ident['legal_form']) ? { legalForm: str(ident['legal_form']) } : {}),
+        ...(str(ident['legal_authority']) ? { legalAuthority: str(ident['legal_authority']) } : {}),
         entityType: kind.startsWith('legal-person') ? 'legalEntity' : 'registeredEntity',
       };
     }

@@ -8,7 +8,7 @@ export const registryFormats: Record<string, RegistryFormat> = { ...gleifFormats
 
 export * from './registry-source.js';
 export { validateStatement, validatePackage, fromStatement, UNSPECIFIED_REASONS, type BodsDefect } from './bods.js';
-export { natureToInterest, companyNumber } from './companies-house.js';
+export { natureToInterest, companyNumber, ukCompanyOf } from './companies-house.js';
 export { gleifApi, type GleifApiOptions } from './gleif-api.js';
 export { companiesHouseApi, type CompaniesHouseApiOptions } from './companies-house-api.js';
 export { LiveRegistryError, type LiveRegistry, type LiveFetch, type LiveSearch, type LiveFailure } from './live-http.js';

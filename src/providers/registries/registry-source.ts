@@ -34,6 +34,8 @@ export interface EntityRecord extends Origin {
   jurisdiction?: string;
   country?: string;
   legalForm?: string;
+  /** The law an entity is formed under (a PSC's identification.legal_authority: "Companies Act 2006", …). */
+  legalAuthority?: string;
   /** Entity status: active, inactive, dissolved, … (lower case). */
   status?: string;
   /** LEI registration status (ISSUED, LAPSED, …) where the source has one. */
