@@ -5,7 +5,6 @@
 // BENCH_HISTORY (imported history rows, default 50000), BENCH_HEAVY (heavy subjects sharing 10 % of the history,
 // default 1), BENCH_LOAD=0 (import and backtest only: no load runs), BENCH_DATABASE_URL.
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
-import pg from 'pg';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
@@ -149,14 +148,7 @@ async function benchDb(kind: string): Promise<string> {
     const t0 = Date.now();
     await importHistory(base, keys.sandbox);
     const importS = (Date.now() - t0) / 1000;
-    // Planner statistics as autovacuum (PostgreSQL) or the db.analyze job (embedded) has them a minute after
-    // an import: the load runs measure the steady state, not the first minute after a bulk load.
-    if (schema) {
-      const c = new pg.Client({ connectionString: schema.url });
-      await c.connect();
-      await c.query('ANALYZE');
-      await c.end();
-    }
+    // No ANALYZE here: the import analyses the tables it filled (transactionRows.analyzeAfterBulkLoad).
     console.error(`imported ${history} rows in ${importS.toFixed(1)} s`);
     const skipped: LoadResult = { name: 'not run (BENCH_LOAD=0)', rps: 0, p50: 0, p99: 0, errors: 0, non2xx: 0 };
     const ordinary = !withLoad

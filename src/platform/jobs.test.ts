@@ -84,6 +84,30 @@ test('a job whose worker died is claimed again once its lease passes', async () 
   assert.equal(again[0]!.attempts, 2);
 });
 
+test('a job that runs longer than its lease is renewed, not run a second time alongside itself', async () => {
+  await enqueueJob(db, 'long', { n: 1 });
+  let runs = 0;
+  let running = 0;
+  let overlap = 0;
+  const handler = async () => {
+    runs++;
+    running++;
+    if (running > 1) overlap++;
+    await new Promise((r) => setTimeout(r, 3_500));
+    running--;
+  };
+  // A 1-second lease and a 3.5-second job: without renewal the runner itself claims it again after a second.
+  const a = new JobRunner({ db, handlers: { long: handler }, concurrency: 2, workerId: 'long-a', leaseMs: 1_000, pollMs: 50 });
+  const b = new JobRunner({ db, handlers: { long: handler }, concurrency: 2, workerId: 'long-b', leaseMs: 1_000, pollMs: 50 });
+  a.start();
+  b.start();
+  await new Promise((r) => setTimeout(r, 5_000));
+  await Promise.all([a.stop(), b.stop()]);
+  assert.deepEqual({ runs, overlap }, { runs: 1, overlap: 0 });
+  const [job] = await db.query<{ state: string; attempts: number }>("SELECT state, attempts FROM jobs WHERE queue = 'long'");
+  assert.deepEqual(job, { state: 'done', attempts: 1 });
+});
+
 test('dedupe keys keep one pending job per key', async () => {
   const a = await enqueueJob(db, 'sweep', {}, { dedupeKey: 'sweep' });
   const b = await enqueueJob(db, 'sweep', {}, { dedupeKey: 'sweep' });

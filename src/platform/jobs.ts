@@ -50,7 +50,7 @@ export interface JobRunnerOptions {
   db: Db;
   handlers: Record<string, JobHandler>;
   concurrency?: number;
-  /** How long a claimed job stays ours; a worker that dies is replaced once this passes. */
+  /** How long a claimed job stays ours without renewal (renewed every third of it while it runs); a worker that dies is replaced once this passes. */
   leaseMs?: number;
   pollMs?: number;
   workerId?: string;
@@ -78,7 +78,18 @@ export class JobRunner extends ClaimingRunner {
            AND (state = 'queued' OR (state = 'running' AND locked_until < now()))
          ORDER BY run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
        RETURNING id, queue, payload, attempts, max_attempts`,
-      [this.workerId, (this.opts.leaseMs ?? 60_000) / 1000, queues, limit],
+      [this.workerId, this.leaseMs / 1000, queues, limit],
+    );
+  }
+
+  private get leaseMs(): number {
+    return this.opts.leaseMs ?? 60_000;
+  }
+
+  private async renew(job: JobRow): Promise<void> {
+    await this.opts.db.query(
+      "UPDATE jobs SET locked_until = now() + make_interval(secs => $3) WHERE id = $1 AND locked_by = $2 AND state = 'running'",
+      [job.id, this.workerId, this.leaseMs / 1000],
     );
   }
 
@@ -108,11 +119,18 @@ export class JobRunner extends ClaimingRunner {
       const handler = this.opts.handlers[job.queue];
       const p = (async () => {
         let error: unknown = null;
+        // A live holder renews its lease (a third of it at a time), so a job that runs longer than the lease
+        // (a backtest over a million rows) is not claimed again and run a second time alongside itself; a
+        // worker that died stops renewing and its job is claimed again once the lease passes.
+        const renew = setInterval(() => void this.renew(job).catch((e) => this.opts.onError?.(e, job)), this.leaseMs / 3);
+        renew.unref();
         try {
           await handler!(job);
         } catch (err) {
           error = err;
           this.opts.onError?.(err, job);
+        } finally {
+          clearInterval(renew);
         }
         await this.finish(job, error).catch((e) => this.opts.onError?.(e, job));
       })();

@@ -36,6 +36,13 @@ export interface AggregatePlan {
    * is part of the key): what a window of one group must still check row by row, or null.
    */
   windowMatch: RowPredicate | null;
+  /**
+   * The first `eq` filter on the evaluated transaction as a lookup key: a row can only match a transaction
+   * whose `txKey` equals its `rowKey` (decimals by value: "5.0" and "5.00" share a key; undefined never
+   * matches). Sliding windows index their rows by it, so `amount == tx.amount` reads the rows of one amount,
+   * not the group's whole window. windowMatch still decides; null when there is no such filter.
+   */
+  windowKey: { rowKey: (row: TxRow) => string | undefined; txKey: (tx: TxRow) => string | undefined } | null;
   /** The group key of a row or transaction, or null when a dimension is missing (no history then). */
   groupKey: (r: TxRow) => string | null;
   field: FilterField | undefined;
@@ -179,6 +186,16 @@ export function planAggregate(decl: AggregateDecl): AggregatePlan {
     (p.dynamic ? dynamics : statics).push(p.pred);
     if (p.dynamic) windowDynamics.push(p.pred);
   }
+  const eqRef = (decl.filters ?? []).find((f) => f.op === 'eq' && typeof f.value === 'object' && !Array.isArray(f.value));
+  let windowKey: AggregatePlan['windowKey'] = null;
+  if (eqRef) {
+    const field = eqRef.field;
+    const ref = (eqRef.value as { tx: FilterField }).tx;
+    const norm = isDecimalField(field)
+      ? (v: string | undefined) => (v === undefined ? undefined : units(v).toString())
+      : (v: string | undefined) => v;
+    windowKey = { rowKey: (row) => norm(rowValue(row, field)), txKey: (tx) => norm(rowValue(tx, ref)) };
+  }
   const staticMatch = (row: TxRow) => statics.every((p) => p(row, row));
   const all = (ps: RowPredicate[]): RowPredicate | null => (ps.length ? (row, tx) => ps.every((p) => p(row, tx)) : null);
   const groupKey = (r: TxRow): string | null => {
@@ -199,6 +216,7 @@ export function planAggregate(decl: AggregateDecl): AggregatePlan {
     staticMatch,
     dynamicMatch: all(dynamics),
     windowMatch: all(windowDynamics),
+    windowKey,
     groupKey,
     field: decl.field,
   };

@@ -194,6 +194,62 @@ test('sliding window replay equals the reference computation on random histories
   }
 });
 
+test('a window indexed by an eq filter on the evaluated transaction equals the reference computation past compaction', () => {
+  // One group, a 1-hour window over 6,000 rows: thousands of evictions (the window compacts several times),
+  // few distinct amounts written several ways ("5", "5.0", "5.00" are one key), a counterparty filter on top.
+  const decls: AggregateDecl[] = [
+    {
+      key: 'same',
+      fn: 'count_distinct',
+      field: 'counterparty',
+      window: '1h',
+      group_by: 'subject',
+      direction: 'in',
+      filters: [
+        { field: 'amount', op: 'eq', value: { tx: 'amount' } },
+        { field: 'counterparty', op: 'ne', value: { tx: 'counterparty' } },
+      ],
+    },
+    {
+      key: 'sum_same',
+      fn: 'sum',
+      field: 'amount',
+      window: '30m',
+      group_by: 'subject',
+      filters: [{ field: 'amount', op: 'eq', value: { tx: 'amount' } }],
+    },
+    {
+      key: 'same_cp',
+      fn: 'count',
+      window: '2h',
+      group_by: 'subject',
+      filters: [{ field: 'counterparty', op: 'eq', value: { tx: 'counterparty' } }],
+    },
+  ];
+  let r = 777;
+  const rnd = (n: number) => ((r = (r * 1103515245 + 12345) % 2 ** 31), r % n);
+  const sw = new SlidingAggregates(decls);
+  const history: TxRow[] = [];
+  const spellings = ['5', '5.0', '5.00', '7.5', '7.50', '12'];
+  let t = T0;
+  for (let i = 0; i < 6000; i++) {
+    t += rnd(3) * 30_000;
+    const tx: TxRow = {
+      id: `k${i}`,
+      occurred_at: t,
+      amount: spellings[rnd(spellings.length)]!,
+      currency: 'EUR',
+      direction: rnd(2) ? 'in' : 'out',
+      subject: 's',
+      counterparty: `c${rnd(8)}`,
+    };
+    const got = sw.values(tx);
+    if (i % 7 === 0 || i > 5900) for (const d of decls) assert.deepEqual(got[d.key], computeAggregate(d, tx, history), `${d.key} at ${i}`);
+    sw.add(tx);
+    history.push(tx);
+  }
+});
+
 test('the sliding window refuses rows or transactions out of time order', () => {
   const sw = new SlidingAggregates([count()]);
   sw.add(row({ occurred_at: T0 }));

@@ -158,6 +158,19 @@ test('values_used reports nested paths and every referenced value, even past a s
   assert.deepEqual(o.values_used, { 'tx.amount': '250.50', 'counterparty.screening.status': 'clear' });
 });
 
+test('valuesUsed: false (replays) gives the same outcomes, scores and status without values_used', () => {
+  const c = compile([
+    rule({ key: 'a', score: 15, expression: 'tx.amount > 200.0' }),
+    rule({ key: 'b', score: 15, expression: 'agg.in_30d >= 4 && counterparty.screening.status == "clear"' }),
+    rule({ key: 'c', score: 40, expression: 'tx.amount > 1000.0' }),
+  ]);
+  const full = evaluate(c, input());
+  const lean = evaluate(c, input(), { valuesUsed: false });
+  const strip = (e: typeof full) => ({ ...e, outcomes: e.outcomes.map((o) => ({ ...o, values_used: {} })) });
+  assert.deepEqual(lean, strip(full));
+  assert.deepEqual(full.outcomes[1]!.values_used, { 'agg.in_30d': 4, 'counterparty.screening.status': 'clear' });
+});
+
 test('validateRuleSet returns the same errors without compiling for use', async () => {
   const { validateRuleSet } = await import('./ruleset.js');
   const errs = validateRuleSet({

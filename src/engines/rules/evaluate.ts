@@ -28,7 +28,11 @@ export interface Evaluation {
 export interface EvaluateOptions {
   /** Stable rule ids snoozed for this transaction's pivot (subject, account…). */
   snoozed?: ReadonlySet<string>;
+  /** false: outcomes carry no values_used (replays count outcomes only; building them is a third of evaluate). */
+  valuesUsed?: boolean;
 }
+
+const NO_VALUES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 const RANK: Record<Decision, number> = { approved: 0, review: 1, block_and_review: 2, declined: 3 };
 const FORCED: Record<ForcedOutcome, Decision> = { review: 'review', block_and_review: 'block_and_review', decline: 'declined' };
@@ -58,8 +62,11 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
   let forced: Decision = 'approved';
   const outcomes: RuleOutcome[] = [];
   for (const { rule, expression } of c.rules) {
-    const values_used: Record<string, unknown> = {};
-    expression.paths.forEach((p, i) => (values_used[p] = valueAt(normalized, expression.segments[i]!)));
+    let values_used = NO_VALUES;
+    if (opts.valuesUsed !== false) {
+      values_used = {};
+      for (let i = 0; i < expression.paths.length; i++) values_used[expression.paths[i]!] = valueAt(normalized, expression.segments[i]!);
+    }
     const base = { rule_id: rule.id, key: rule.key, version: rule.version, values_used };
     // A count the caller forgot to compute must not read as 0 (a "no activity" rule would fire).
     const missing = expression.aggregates.find((k) => input.agg?.[k] === undefined);

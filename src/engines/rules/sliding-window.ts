@@ -21,8 +21,16 @@ class GroupWindow {
   private minHead = 0;
   private maxs: number[] = [];
   private maxHead = 0;
+  /** Entries dropped by compaction before entries[0] (positions in `byKey` are absolute: base + index). */
+  private base = 0;
+  /** With plan.windowKey: the absolute positions of the window's entries per key, oldest first. */
+  private readonly byKey: Map<string, { at: number[]; head: number }> | null;
+  private keys: (string | undefined)[] | null;
 
-  constructor(private readonly plan: AggregatePlan) {}
+  constructor(private readonly plan: AggregatePlan) {
+    this.byKey = plan.windowKey ? new Map() : null;
+    this.keys = plan.windowKey ? [] : null;
+  }
 
   push(row: TxRow): void {
     const { fn, field } = this.plan;
@@ -31,6 +39,15 @@ class GroupWindow {
     if (fn === 'count_distinct') e.d = raw;
     else if (raw !== undefined) e.x = units(raw);
     const i = this.entries.push(e) - 1;
+    if (this.byKey) {
+      const k = this.plan.windowKey!.rowKey(row);
+      this.keys!.push(k);
+      if (k !== undefined) {
+        let l = this.byKey.get(k);
+        if (!l) this.byKey.set(k, (l = { at: [], head: 0 }));
+        l.at.push(this.base + i);
+      }
+    }
     if (fn === 'count') this.n++;
     else if (e.d !== undefined) this.distinct.set(e.d, (this.distinct.get(e.d) ?? 0) + 1);
     else if (e.x !== undefined) {
@@ -50,6 +67,19 @@ class GroupWindow {
     const { fn } = this.plan;
     while (this.head < this.entries.length && this.entries[this.head]!.t <= from) {
       const e = this.entries[this.head]!;
+      if (this.byKey) {
+        // Entries leave in order, so an evicted entry is the oldest of its key's list.
+        const k = this.keys![this.head];
+        if (k !== undefined) {
+          const l = this.byKey.get(k)!;
+          l.head++;
+          if (l.head === l.at.length) this.byKey.delete(k);
+          else if (l.head > 64 && l.head * 2 > l.at.length) {
+            l.at = l.at.slice(l.head);
+            l.head = 0;
+          }
+        }
+      }
       if (fn === 'count') this.n--;
       else if (e.d !== undefined) {
         const c = this.distinct.get(e.d)! - 1;
@@ -70,6 +100,8 @@ class GroupWindow {
   private compact(): void {
     const h = this.head;
     this.entries = this.entries.slice(h);
+    if (this.keys) this.keys = this.keys.slice(h);
+    this.base += h;
     this.mins = this.mins.slice(this.minHead).map((i) => i - h);
     this.maxs = this.maxs.slice(this.maxHead).map((i) => i - h);
     this.head = this.minHead = this.maxHead = 0;
@@ -81,6 +113,17 @@ class GroupWindow {
       // Filters that depend on the evaluated transaction cannot be pre-aggregated: scan this group's window
       // (its rows' amounts were parsed once, when they entered it).
       const acc = new Accumulator(p);
+      if (this.byKey) {
+        // Only the rows whose key equals the transaction's can match (see AggregatePlan.windowKey).
+        const k = p.windowKey!.txKey(tx);
+        const l = k === undefined ? undefined : this.byKey.get(k);
+        if (l)
+          for (let j = l.head; j < l.at.length; j++) {
+            const e = this.entries[l.at[j]! - this.base]!;
+            if (p.windowMatch(e.row, tx)) acc.addEntry(e.row, e.x);
+          }
+        return acc.value();
+      }
       for (let i = this.head; i < this.entries.length; i++) {
         const e = this.entries[i]!;
         if (p.windowMatch(e.row, tx)) acc.addEntry(e.row, e.x);

@@ -146,12 +146,16 @@ export class BacktestReplay {
       const inRange = row.occurred_at >= this.fromMs && (this.params.direction === 'any' || row.direction === this.params.direction);
       if (inRange) {
         const agg = this.windows.values(row);
-        const e = evaluate(c, {
-          tx: { ...row, reference: row.reference, occurred_at: row.occurred_at, balance_after: undefined },
-          subject: { reference: row.subject },
-          counterparty: { reference: row.counterparty, country: row.country, balance_after: row.counterparty_balance_after },
-          agg,
-        });
+        const e = evaluate(
+          c,
+          {
+            tx: { ...row, reference: row.reference, occurred_at: row.occurred_at, balance_after: undefined },
+            subject: { reference: row.subject },
+            counterparty: { reference: row.counterparty, country: row.country, balance_after: row.counterparty_balance_after },
+            agg,
+          },
+          { valuesUsed: false },
+        );
         this.evaluated++;
         statuses[e.status] = (statuses[e.status] ?? 0) + 1;
         if (row.label !== null) this.labelled++;

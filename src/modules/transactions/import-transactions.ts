@@ -17,7 +17,8 @@ const BATCH = 5_000;
  * POST /v1/transactions/imports: history without evaluation (no rules, alerts or events), so aggregates are
  * warm from day one. All or nothing: any bad row is a 400 naming its line and column, and nothing is stored.
  * References that exist already are skipped (an import can be re-run). The daily rollup is updated in the
- * same database transaction. Billed as one usage record per imported row.
+ * same database transaction. Billed as one usage record per imported row. After the commit the tables it filled
+ * are analysed when they changed by more than autovacuum's threshold (planner statistics for the aggregate reads).
  */
 export async function importTransactions({ ctx, input }: { ctx: RequestContext; input: ImportTransactions }): Promise<TransactionImport> {
   const preset = input.preset ?? 'verity';
@@ -71,7 +72,8 @@ export async function importTransactions({ ctx, input }: { ctx: RequestContext; 
     };
   });
   const importId = newId('transactionImport');
-  return withTransaction(ctx, async (tx) => {
+  let rollupRows = 0;
+  const result = await withTransaction(ctx, async (tx) => {
     const groups = new Map<string, { subject: string; day: string; direction: string; currency: string; n: number; total: string }>();
     let imported = 0;
     for (let i = 0; i < records.length; i += BATCH) {
@@ -92,6 +94,7 @@ export async function importTransactions({ ctx, input }: { ctx: RequestContext; 
         groups.set(k, g);
       }
     }
+    rollupRows = groups.size;
     await transactionRows.addManyToRollup(tx, ctx, [...groups.values()]);
     if (imported > 0) await recordUsage(tx, ctx, 'transactions', 'import', importId, imported);
     await emitAudit(tx, ctx, {
@@ -111,4 +114,7 @@ export async function importTransactions({ ctx, input }: { ctx: RequestContext; 
       labelled: rows.filter((r) => r.label !== null).length,
     };
   });
+  // Statistics are not data: after the commit, so the sample sees the rows (see analyzeAfterBulkLoad).
+  await transactionRows.analyzeAfterBulkLoad(ctx.db, { transactions: result.imported, transaction_daily: rollupRows });
+  return result;
 }
