@@ -696,6 +696,42 @@ export interface operations {
     };
     success: operations["getEvent"]['responses']["200"];
   };
+  /** Verify the hash chain over the caller's audit events */
+  verifyAuditChain: {
+    method: "GET";
+    path: "/v1/audit-events/verification";
+    pathParams: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    bodyRequired: false;
+    responses: {
+      "200": {
+        object: "audit_chain_verification";
+        /** Every sealed row of your account and environment holds, and so do its links to its neighbours. */
+        ok: boolean;
+        /** Your sealed rows verified. */
+        checked: number;
+        /** Your rows written but not yet sealed into the chain (sealed within seconds). */
+        unsealed: number;
+        /** The first chain position that does not hold. */
+        first_bad_sequence: number | null;
+        /** What does not hold there, in words. */
+        problem: string | null;
+        /** The chain's last sealed position when the check began (every tenant's rows count). */
+        head_sequence: number;
+        /** ISO 8601 UTC timestamp. */
+        verified_at: string;
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["verifyAuditChain"]['responses']["200"];
+  };
   /** Stream audit log events */
   listAuditEvents: {
     method: "GET";
@@ -894,6 +930,36 @@ export interface operations {
       "500": components['schemas']["Error"];
     };
     success: operations["createApiKey"]['responses']["201"];
+  };
+  /** The scopes a key can hold: a read and a write scope per module, the extra scopes, and * */
+  listApiKeyScopes: {
+    method: "GET";
+    path: "/v1/api-keys/scopes";
+    pathParams: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    bodyRequired: false;
+    responses: {
+      "200": {
+        object: "scope_catalogue";
+        /** Each module has a `<module>:read` and a `<module>:write` scope; write implies read. */
+        modules: string[];
+        /** Scopes beyond read and write (rules:publish: the checker of maker-checker). */
+        extra: string[];
+        /** Every scope a key can be given, in catalogue order. */
+        scopes: string[];
+        /** Every scope, present and future. */
+        wildcard: "*";
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["listApiKeyScopes"]['responses']["200"];
   };
   /** Retrieve a key (never the secret) */
   getApiKey: {
@@ -9548,9 +9614,11 @@ export interface paths {
   "/v1/webhook-deliveries/{id}/redeliver": { POST: "redeliverWebhook" };
   "/v1/events": { GET: "listEvents" };
   "/v1/events/{id}": { GET: "getEvent" };
+  "/v1/audit-events/verification": { GET: "verifyAuditChain" };
   "/v1/audit-events": { GET: "listAuditEvents" };
   "/v1/usage": { GET: "getUsage" };
   "/v1/api-keys": { GET: "listApiKeys"; POST: "createApiKey" };
+  "/v1/api-keys/scopes": { GET: "listApiKeyScopes" };
   "/v1/api-keys/{id}": { GET: "getApiKey" };
   "/v1/api-keys/{id}/revoke": { POST: "revokeApiKey" };
   "/v1/checks": { GET: "listChecks" };
@@ -9650,10 +9718,12 @@ export const OPERATIONS = {
   redeliverWebhook: { method: "POST", path: "/v1/webhook-deliveries/{id}/redeliver" },
   listEvents: { method: "GET", path: "/v1/events" },
   getEvent: { method: "GET", path: "/v1/events/{id}" },
+  verifyAuditChain: { method: "GET", path: "/v1/audit-events/verification" },
   listAuditEvents: { method: "GET", path: "/v1/audit-events" },
   getUsage: { method: "GET", path: "/v1/usage" },
   listApiKeys: { method: "GET", path: "/v1/api-keys" },
   createApiKey: { method: "POST", path: "/v1/api-keys" },
+  listApiKeyScopes: { method: "GET", path: "/v1/api-keys/scopes" },
   getApiKey: { method: "GET", path: "/v1/api-keys/{id}" },
   revokeApiKey: { method: "POST", path: "/v1/api-keys/{id}/revoke" },
   listChecks: { method: "GET", path: "/v1/checks" },
@@ -9758,9 +9828,9 @@ export const NAMESPACES = {
   lists: ["listListEntries", "createListEntry", "getListEntry", "deleteListEntry"],
   webhooks: ["listWebhookDestinations", "createWebhookDestination", "getWebhookDestination", "updateWebhookDestination", "deleteWebhookDestination", "rotateWebhookSecret", "sendWebhookTest", "listWebhookDeliveries", "getWebhookDelivery", "redeliverWebhook"],
   events: ["listEvents", "getEvent"],
-  audit: ["listAuditEvents"],
+  audit: ["verifyAuditChain", "listAuditEvents"],
   usage: ["getUsage"],
-  apiKeys: ["listApiKeys", "createApiKey", "getApiKey", "revokeApiKey"],
+  apiKeys: ["listApiKeys", "createApiKey", "listApiKeyScopes", "getApiKey", "revokeApiKey"],
   checks: ["listChecks", "getCheck", "getCheckMedia", "createDocumentCheck", "createLivenessCheck", "createFaceMatchCheck", "createAgeEstimationCheck", "createFaceSearchCheck", "createFaceEnrollment", "getFaceEnrollment", "deleteFaceEnrollment", "createScreeningCheck", "listScreeningListSnapshots", "checkProofOfAddress", "startContactCheck", "confirmContactCheck", "resendContactCheck", "checkDocumentAi"],
   monitoring: ["listMonitoredSubjects", "enrolMonitoredSubject", "getMonitoredSubject", "unenrolMonitoredSubject", "listMonitoringAlerts", "getMonitoringAlert"],
   journeys: ["listJourneys", "createJourney", "publishJourneyVersion"],

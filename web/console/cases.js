@@ -109,10 +109,14 @@ export async function renderCase(root, id, say) {
  */
 export async function renderAudit(root, say) {
   const list = h('div', { 'aria-live': 'polite' });
-  /** @param {Record<string, string>} q */
-  const load = async (q) => {
+  const chain = h('p', { id: 'audit-chain', class: 'status', role: 'status' }, 'Verifying the audit chain…');
+  /** @type {number | null} */
+  let badSeq = null;
+  /** @param {Record<string, string>} q @param {string | null} [cursor] */
+  const load = async (q, cursor = null) => {
     const params = new URLSearchParams({ limit: '100' });
     for (const [k, v] of Object.entries(q)) if (v) params.set(k, v);
+    if (cursor) params.set('cursor', cursor);
     const r = await get(`/v1/audit-events?${params}`);
     if (r.status !== 200) return say(problem(r));
     mount(
@@ -121,18 +125,22 @@ export async function renderAudit(root, say) {
         'Audit events (oldest first)',
         ['#', 'When', 'Action', 'By', 'Resource'],
         r.data.data.map((/** @type {any} */ a) => [
-          a.sequence,
+          a.sequence === badSeq ? h('span', { class: 'bad' }, `${a.sequence} (does not verify)`) : a.sequence,
           when(a.created_at),
           a.action,
           actorName(a.actor),
           `${a.resource.type} ${a.resource.id}`,
         ]),
       ),
+      r.data.next_cursor
+        ? h('button', { type: 'button', class: 'secondary', onclick: () => load(q, r.data.next_cursor) }, 'Next page')
+        : null,
     );
   };
   mount(
     root,
     h('h1', { tabindex: '-1' }, 'Audit log'),
+    chain,
     h(
       'form',
       {
@@ -152,4 +160,39 @@ export async function renderAudit(root, say) {
     list,
   );
   await load({});
+  // The chain is verified after the first page is on the screen: it reads every row of this environment.
+  void verifyChain(chain).then((seq) => {
+    badSeq = seq;
+    if (seq !== null) void load({});
+  });
+}
+
+/**
+ * GET /v1/audit-events/verification into the status line; resolves to the first position that does not hold.
+ * @param {HTMLElement} el
+ * @returns {Promise<number | null>}
+ */
+async function verifyChain(el) {
+  const v = await get('/v1/audit-events/verification');
+  if (v.status !== 200) {
+    mount(el, h('span', { class: 'bad' }, `The audit chain could not be verified: ${problem(v)}`));
+    return null;
+  }
+  const d = v.data;
+  const pending = d.unsealed ? ` (${d.unsealed} newer still being sealed)` : '';
+  mount(
+    el,
+    d.ok
+      ? h(
+          'span',
+          { class: 'ok' },
+          `Audit chain verified: ${d.checked} events of this environment intact${pending}, ${when(d.verified_at)}.`,
+        )
+      : h(
+          'span',
+          { class: 'bad' },
+          `Audit chain BROKEN at position ${d.first_bad_sequence}: ${d.problem}. ${d.checked} events before it hold.`,
+        ),
+  );
+  return d.ok ? null : d.first_bad_sequence;
 }
