@@ -3844,6 +3844,8 @@ export interface operations {
       /** Cases opened before this moment. */
       created_lt?: string;
       verification_id?: string;
+      /** true: only cases snoozed until a future moment; false: only cases not snoozed (the queue). */
+      snoozed?: boolean;
     };
     body: never;
     bodyRequired: false;
@@ -3905,6 +3907,10 @@ export interface operations {
           closed_at: string | null;
           /** How it was closed: the reviewer's note, decision: approved|declined, deleted, or entity_removed. */
           resolution: string | null;
+          /** Set when a reviewer closed an alert or alert review case: true_positive, false_positive or inconclusive. */
+          outcome: ("true_positive" | "false_positive" | "inconclusive") | null;
+          /** While in the future, the case stays open but is out of the queue (snoozed=false) and of claim next. */
+          snoozed_until: string | null;
           /** GET /v1/cases/{id} and PATCH only: every state change, oldest first (the first is the opening). */
           transitions?: {
             from: ("open" | "in_review" | "closed") | null;
@@ -4041,6 +4047,10 @@ export interface operations {
           closed_at: string | null;
           /** How it was closed: the reviewer's note, decision: approved|declined, deleted, or entity_removed. */
           resolution: string | null;
+          /** Set when a reviewer closed an alert or alert review case: true_positive, false_positive or inconclusive. */
+          outcome: ("true_positive" | "false_positive" | "inconclusive") | null;
+          /** While in the future, the case stays open but is out of the queue (snoozed=false) and of claim next. */
+          snoozed_until: string | null;
           /** GET /v1/cases/{id} and PATCH only: every state change, oldest first (the first is the opening). */
           transitions?: {
             from: ("open" | "in_review" | "closed") | null;
@@ -4129,6 +4139,10 @@ export interface operations {
         closed_at: string | null;
         /** How it was closed: the reviewer's note, decision: approved|declined, deleted, or entity_removed. */
         resolution: string | null;
+        /** Set when a reviewer closed an alert or alert review case: true_positive, false_positive or inconclusive. */
+        outcome: ("true_positive" | "false_positive" | "inconclusive") | null;
+        /** While in the future, the case stays open but is out of the queue (snoozed=false) and of claim next. */
+        snoozed_until: string | null;
         /** GET /v1/cases/{id} and PATCH only: every state change, oldest first (the first is the opening). */
         transitions?: {
           from: ("open" | "in_review" | "closed") | null;
@@ -4165,6 +4179,10 @@ export interface operations {
       severity?: "low" | "medium" | "high" | "critical";
       /** Required when closing: how the case was resolved. Kept in the audit trail: do not repeat personal data here. */
       resolution?: string;
+      /** Only when closing an alert or alert review case (state closed): how it ended. */
+      outcome?: "true_positive" | "false_positive" | "inconclusive";
+      /** Snooze an open or in-review case until this moment (in the future, at most 90 days ahead); null wakes it. Closing clears it. */
+      snoozed_until?: string | null;
     };
     bodyRequired: true;
     responses: {
@@ -4224,6 +4242,10 @@ export interface operations {
         closed_at: string | null;
         /** How it was closed: the reviewer's note, decision: approved|declined, deleted, or entity_removed. */
         resolution: string | null;
+        /** Set when a reviewer closed an alert or alert review case: true_positive, false_positive or inconclusive. */
+        outcome: ("true_positive" | "false_positive" | "inconclusive") | null;
+        /** While in the future, the case stays open but is out of the queue (snoozed=false) and of claim next. */
+        snoozed_until: string | null;
         /** GET /v1/cases/{id} and PATCH only: every state change, oldest first (the first is the opening). */
         transitions?: {
           from: ("open" | "in_review" | "closed") | null;
@@ -4243,6 +4265,88 @@ export interface operations {
       "500": components['schemas']["Error"];
     };
     success: operations["updateCase"]['responses']["200"];
+  };
+  /** A case's comments, oldest first */
+  listCaseComments: {
+    method: "GET";
+    path: "/v1/cases/{id}/comments";
+    pathParams: {
+      id: string;
+    };
+    query: {
+      /** Page size, 1 to 100; default 50. */
+      limit?: number;
+      /** The next_cursor of the previous page. */
+      cursor?: string;
+    };
+    body: never;
+    bodyRequired: false;
+    responses: {
+      "200": {
+        data: {
+          /** Comment id (cmt_…). */
+          id: string;
+          object: "case_comment";
+          case_id: string;
+          /** The operator or API key that wrote it. */
+          author: {
+            type: string;
+            id: string;
+          };
+          body: string;
+          /** ISO 8601 UTC timestamp. */
+          created_at: string;
+        }[];
+        /** Pass as cursor to get the next page; null on the last page. */
+        next_cursor: string | null;
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["listCaseComments"]['responses']["200"];
+  };
+  /** Comment on a case (audited by comment id; the text stays with the case) */
+  createCaseComment: {
+    method: "POST";
+    path: "/v1/cases/{id}/comments";
+    pathParams: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** The note. Kept with the case, not in the audit log (the audit row names the comment id). */
+      body: string;
+    };
+    bodyRequired: true;
+    responses: {
+      "201": {
+        /** Comment id (cmt_…). */
+        id: string;
+        object: "case_comment";
+        case_id: string;
+        /** The operator or API key that wrote it. */
+        author: {
+          type: string;
+          id: string;
+        };
+        body: string;
+        /** ISO 8601 UTC timestamp. */
+        created_at: string;
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["createCaseComment"]['responses']["201"];
   };
   /** List Travel Rule messages */
   listTravelRuleMessages: {
@@ -9657,6 +9761,7 @@ export interface paths {
   "/v1/cases/backlog": { GET: "getCaseBacklog" };
   "/v1/cases/claim": { POST: "claimNextCase" };
   "/v1/cases/{id}": { GET: "getCase"; PATCH: "updateCase" };
+  "/v1/cases/{id}/comments": { GET: "listCaseComments"; POST: "createCaseComment" };
   "/v1/travel-rule/messages": { GET: "listTravelRuleMessages"; POST: "createTravelRuleMessage" };
   "/v1/travel-rule/messages/{id}": { GET: "getTravelRuleMessage" };
   "/v1/travel-rule/messages/{id}/send": { POST: "sendTravelRuleMessage" };
@@ -9771,6 +9876,8 @@ export const OPERATIONS = {
   claimNextCase: { method: "POST", path: "/v1/cases/claim" },
   getCase: { method: "GET", path: "/v1/cases/{id}" },
   updateCase: { method: "PATCH", path: "/v1/cases/{id}" },
+  listCaseComments: { method: "GET", path: "/v1/cases/{id}/comments" },
+  createCaseComment: { method: "POST", path: "/v1/cases/{id}/comments" },
   listTravelRuleMessages: { method: "GET", path: "/v1/travel-rule/messages" },
   createTravelRuleMessage: { method: "POST", path: "/v1/travel-rule/messages" },
   getTravelRuleMessage: { method: "GET", path: "/v1/travel-rule/messages/{id}" },
@@ -9836,7 +9943,7 @@ export const NAMESPACES = {
   journeys: ["listJourneys", "createJourney", "publishJourneyVersion"],
   verifications: ["listVerifications", "createVerification", "getVerificationDecisionStats", "getVerification", "correctVerificationFields", "deleteVerification", "getVerificationDecision", "recordVerificationDecision", "getVerificationEvidence", "getVerificationReport", "importVerifications", "getVerificationImport"],
   sandbox: ["listSandboxSubjects"],
-  cases: ["listCases", "getCaseBacklog", "claimNextCase", "getCase", "updateCase"],
+  cases: ["listCases", "getCaseBacklog", "claimNextCase", "getCase", "updateCase", "listCaseComments", "createCaseComment"],
   travelRule: ["listTravelRuleMessages", "createTravelRuleMessage", "getTravelRuleMessage", "sendTravelRuleMessage", "reviewTravelRuleMessage", "acceptTravelRuleMessage", "rejectTravelRuleMessage", "requestTravelRuleMessageRepair", "confirmTravelRuleMessage", "cancelTravelRuleMessage", "listTravelRuleCounterparties", "createTravelRuleCounterparty", "getTravelRuleCounterparty", "updateTravelRuleCounterparty", "getTravelRuleSettings", "updateTravelRuleSettings"],
   wallets: ["screenWallet", "getWalletScreening", "monitorWallet", "listWalletMonitors", "getWalletMonitor", "stopWalletMonitor", "pauseWalletMonitor", "resumeWalletMonitor", "importWalletAttributions", "importWalletTransfers", "getWalletPolicy", "putWalletPolicy"],
   rules: ["getRules", "createRule", "getRuleDraft", "updateRuleDraft", "diffRules", "validateRules", "publishRules", "updateRule", "snoozeRule", "createRuleBacktest", "getRuleBacktest"],
@@ -9959,9 +10066,12 @@ export interface events {
       severity: string;
       owner: string | null;
       resolution: string | null;
+      /** true_positive, false_positive or inconclusive. */
+      outcome?: string | null;
+      snoozed_until?: string | null;
       verification_id: string | null;
       alert_id: string | null;
-      /** What changed: state, owner, severity. */
+      /** What changed: state, owner, severity, outcome, snoozed_until. */
       changed: string[];
     };
     delivery: {

@@ -1,8 +1,10 @@
 // One case or alert (GET /v1/cases/{id}): its alerts, trail, and the reviewer's moves through
-// PATCH /v1/cases/{id}: take it, return it to the queue, change severity, close with a resolution.
+// PATCH /v1/cases/{id}: take it, return it to the queue, change severity, assign, snooze, close with a
+// resolution and an outcome; comments and linked records (case-work.js).
 // And the audit log (GET /v1/audit-events), searchable by resource, actor and action.
 import { actorName, call, can, get, problem, self } from './api.js';
 import { h, label, mount, table, when } from './dom.js';
+import { assignAndSnooze, linkedRecords, outcomeSelect, renderComments } from './case-work.js';
 
 /**
  * @param {HTMLElement} root
@@ -21,6 +23,7 @@ export async function renderCase(root, id, say) {
     void renderCase(root, id, say);
   };
   const write = can('cases:write') && c.state !== 'closed';
+  const comments = await renderComments(c.id, say);
   mount(
     root,
     h('h1', { tabindex: '-1' }, `Case ${c.id}`),
@@ -49,6 +52,10 @@ export async function renderCase(root, id, say) {
         ? [h('dt', null, 'Session'), h('dd', null, h('a', { href: `#/sessions/${c.verification_id}` }, c.verification_id))]
         : null,
       c.resolution ? [h('dt', null, 'Resolution'), h('dd', null, c.resolution)] : null,
+      c.outcome ? [h('dt', null, 'Outcome'), h('dd', null, label(c.outcome))] : null,
+      c.snoozed_until && Date.parse(c.snoozed_until) > Date.now()
+        ? [h('dt', null, 'Snoozed until'), h('dd', null, when(c.snoozed_until))]
+        : null,
     ),
     write
       ? h(
@@ -72,6 +79,7 @@ export async function renderCase(root, id, say) {
           ),
         )
       : null,
+    write ? assignAndSnooze(c, patch) : null,
     write && c.kind !== 'verification_review'
       ? h(
           'form',
@@ -80,11 +88,12 @@ export async function renderCase(root, id, say) {
             onsubmit: (/** @type {SubmitEvent} */ e) => {
               e.preventDefault();
               const data = new FormData(/** @type {HTMLFormElement} */ (e.target));
-              void patch({ state: 'closed', resolution: String(data.get('resolution') ?? '') });
+              void patch({ state: 'closed', resolution: String(data.get('resolution') ?? ''), outcome: String(data.get('outcome') ?? '') });
             },
           },
           h('label', { for: 'resolution' }, 'Resolution'),
           h('input', { id: 'resolution', name: 'resolution', required: true }),
+          outcomeSelect(),
           h('button', { type: 'submit' }, 'Close case'),
         )
       : null,
@@ -95,6 +104,8 @@ export async function renderCase(root, id, say) {
           c.alerts.map((/** @type {any} */ a) => [a.id, label(a.kind), a.severity, a.title, when(a.last_seen_at), a.occurrences]),
         )
       : null,
+    linkedRecords(c),
+    comments,
     table(
       'Trail',
       ['When', 'From', 'To', 'Event', 'By'],
