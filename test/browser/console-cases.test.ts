@@ -1,6 +1,6 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromiumMissing, said, shots, startConsole, type Console } from './console-harness.js';
+import { chromiumMissing, PASSWORD, said, shots, startConsole, type Console } from './console-harness.js';
 
 /**
  * A case worked in Debian's Chromium as a person would (issue #16 item 4), against the real server: a
@@ -18,7 +18,8 @@ describe('console: cases and the audit chain in Chromium', { skip: skip || undef
   let txnId: string;
   let openCaseId: string;
   before(async () => {
-    c = await startConsole('cases');
+    // A one-minute idle timeout (the least allowed), so the last test sees a session expire.
+    c = await startConsole('cases', { CONSOLE_IDLE_MINUTES: '1' });
     c.operator('rita@example.com', 'reviewer');
     c.operator('vic@example.com', 'viewer');
     const rule = await c.api('POST', '/v1/rules', {
@@ -99,7 +100,8 @@ describe('console: cases and the audit chain in Chromium', { skip: skip || undef
     await page.getByLabel('Snoozed').selectOption('true');
     await page.locator('#queue-list').getByRole('link', { name: caseId }).click();
     await page.getByRole('button', { name: 'Wake now' }).click();
-    await said(page, 'Case updated.');
+    // The status line still says "Case updated." from the assignment: wait for the view itself.
+    await page.getByRole('button', { name: 'Wake now' }).waitFor({ state: 'detached' });
     assert.equal((await c.api('GET', `/v1/cases/${caseId}`)).data.snoozed_until, null);
     await shots(page, 'case');
 
@@ -107,11 +109,10 @@ describe('console: cases and the audit chain in Chromium', { skip: skip || undef
     await page.getByLabel('Resolution').fill('Explained by the flat sale');
     await page.getByLabel('Outcome').selectOption('false_positive');
     await page.getByRole('button', { name: 'Close case' }).click();
-    await said(page, 'Case updated.');
+    await page.locator('dl.summary dd').filter({ hasText: 'false positive' }).waitFor();
     const closed = (await c.api('GET', `/v1/cases/${caseId}`)).data;
     assert.equal(closed.state, 'closed');
     assert.equal(closed.outcome, 'false_positive');
-    await page.getByText('false positive').waitFor();
     const audit = await c.api('GET', `/v1/audit-events?resource_id=${caseId}`);
     const actions = audit.data.data.map((e: any) => `${e.action} ${e.actor.type}`);
     assert.ok(actions.includes('case.commented operator'), actions.join(', '));
@@ -137,6 +138,62 @@ describe('console: cases and the audit chain in Chromium', { skip: skip || undef
     await page.locator('#case-comments').waitFor();
     for (const name of ['Add comment', 'Assign to me', 'Snooze', 'Close case', 'Take into review'])
       assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, `a viewer is offered no ${name}`);
+    assert.deepEqual(vic.errors, []);
+    await vic.close();
+  });
+
+  test('signed in and moved around by keyboard; a wrong password, a cross-site request and an expired session are refused', async () => {
+    const vic = await c.blank();
+    const { page } = vic;
+    await page.goto(`${c.server.base}/console`);
+    await page.getByLabel('Email').focus();
+    await page.keyboard.type('vic@example.com');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('not the password');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'The email or password is wrong.' }).waitFor();
+    await page.getByLabel('Password').focus();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.locator('#who').filter({ hasText: 'vic@example.com' }).waitFor();
+    // Tab reaches the navigation; Enter follows a link.
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = (await page.evaluate('document.activeElement && document.activeElement.textContent')) === 'Audit log';
+    }
+    assert.ok(reached, 'Tab reaches the Audit log link');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+
+    // Another site, in the same browser with the session's cookie, posts to the API: nothing is written.
+    const evil = await page.context().newPage();
+    await page
+      .context()
+      .route('http://evil.test/**', (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>evil</title>' }));
+    await evil.goto('http://evil.test/');
+    const outcome = await evil.evaluate(`(async () => {
+      const body = JSON.stringify({ kind: 'email', value: 'csrf@evil.test', reason: 'cross-site' });
+      const out = [];
+      for (const init of [
+        { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body },
+        { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json', 'verity-environment': 'sandbox' }, body },
+      ]) {
+        try { const r = await fetch('${c.server.base}/v1/lists/blocklist/entries', init); out.push(r.type === 'opaque' ? 'opaque' : r.status); }
+        catch (e) { out.push('blocked'); }
+      }
+      return out;
+    })()`);
+    const entries = await c.api('GET', '/v1/lists/blocklist/entries?limit=100');
+    assert.ok(!JSON.stringify(entries.data).includes('csrf@evil.test'), `written from another site: ${JSON.stringify(outcome)}`);
+    await evil.close();
+
+    // Idle past the timeout: the next move finds the session ended and asks for the sign-in again.
+    await page.waitForTimeout(65_000);
+    await page.getByRole('link', { name: 'Review queue' }).click();
+    await page.getByText('Your session ended; sign in again.').waitFor();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
     assert.deepEqual(vic.errors, []);
     await vic.close();
   });
