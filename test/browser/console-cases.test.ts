@@ -192,8 +192,9 @@ describe('console: cases and the audit chain in Chromium', { skip: skip || undef
     // Idle past the timeout: the next move finds the session ended and asks for the sign-in again.
     await page.waitForTimeout(65_000);
     await page.getByRole('link', { name: 'Review queue' }).click();
-    await page.getByText('Your session ended; sign in again.').waitFor();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.match((await page.locator('#message').textContent()) ?? '', /inactivity|session ended/i);
+    assert.equal((await page.evaluate(`fetch('/console/api/me').then((r) => r.status)`)) as number, 401);
     assert.deepEqual(vic.errors, []);
     await vic.close();
   });
