@@ -85,6 +85,8 @@ describe('console: cases and the audit chain in Chromium', { skip: skip || undef
     // Assign to me.
     await page.getByRole('button', { name: 'Assign to me' }).click();
     await said(page, 'Case updated.');
+    // The message comes before the view is drawn again: wait for the new view (no "Assign to me" for its owner).
+    await page.getByRole('button', { name: 'Assign to me' }).waitFor({ state: 'detached' });
     assert.match((await c.api('GET', `/v1/cases/${caseId}`)).data.owner, /^operator:opr_/);
 
     // Snooze for a day: out of the queue, back after waking.
