@@ -343,3 +343,74 @@ export async function checkAuditCheckpoint(db: Queryable, c: AuditCheckpoint): P
     return `row ${c.head_seq} no longer has the hash the checkpoint (${c.created_at}) recorded: the chain was rewritten`;
   return null;
 }
+
+export interface TenantChainVerification extends ChainVerification {
+  /** The chain's last sealed row when the check began (rows of every tenant count). */
+  headSeq: number;
+}
+
+/**
+ * Verifies one tenant's rows of the chain (one account and environment), for the tenant's own eyes: each
+ * row's hash and row MAC, its link to the row before it and the row after it's link to it, whoever's those
+ * neighbours are (their content is neither read nor reported). An edited row, a forged row, or a deleted row
+ * next to one of the tenant's is found; a deleted run of other tenants' rows, or rows cut from the end, only
+ * by the whole-chain `verity audit verify` with a checkpoint. Reads the tenant's rows in id order (the order
+ * they were sealed in) over the tenant index, `pageSize` at a time.
+ */
+export async function verifyTenantAuditChain(
+  db: Queryable,
+  accountId: string,
+  environment: string,
+  pageSize = 2000,
+): Promise<TenantChainVerification> {
+  const meta = await chainMeta(db);
+  const [h] = await db.query<{ n: string | number | null }>('SELECT max(chain_seq) AS n FROM audit_events');
+  const headSeq = Number(h?.n ?? 0);
+  let after = '';
+  let checked = 0;
+  const bad = (seq: number, problem: string): TenantChainVerification => ({
+    ok: false,
+    checked,
+    unsealed: 0,
+    firstBadSeq: seq,
+    problem,
+    headSeq,
+  });
+  for (;;) {
+    const rows = await db.query<AuditRow & { before_hash: string | null; after_seq: string | number | null; after_prev: string | null }>(
+      `SELECT a.*, p.hash AS before_hash, n.chain_seq AS after_seq, n.prev_hash AS after_prev
+         FROM audit_events a
+         LEFT JOIN audit_events p ON p.chain_seq = a.chain_seq - 1
+         LEFT JOIN audit_events n ON n.chain_seq = a.chain_seq + 1
+        WHERE a.account_id = $1 AND a.environment = $2 AND a.id > $3 AND a.chain_seq IS NOT NULL AND a.chain_seq <= $4
+        ORDER BY a.id LIMIT $5`,
+      [accountId, environment, after, headSeq, pageSize],
+    );
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const seq = Number(row.chain_seq);
+      if (seq === 1 ? row.prev_hash !== GENESIS : row.before_hash === null)
+        return bad(
+          seq,
+          seq === 1
+            ? `row 1 (${row.id}) does not start the chain`
+            : `row ${seq - 1} of the chain, before row ${seq} (${row.id}), is missing`,
+        );
+      if (seq > 1 && row.prev_hash !== row.before_hash) return bad(seq, `row ${seq} (${row.id}) does not link to the previous row`);
+      const hash = auditRowHash(row.prev_hash!, seq, row, meta);
+      if (hash !== row.hash) return bad(seq, `row ${seq} (${row.id}) was altered after sealing`);
+      if (!rowVouched(row, meta)) return bad(seq, `row ${seq} (${row.id}) was not written by the service (no valid row MAC)`);
+      if (seq < headSeq && row.after_seq === null)
+        return bad(seq + 1, `row ${seq + 1} of the chain, after row ${seq} (${row.id}), is missing`);
+      if (row.after_seq !== null && row.after_prev !== hash)
+        return bad(seq + 1, `row ${seq + 1} of the chain does not link to row ${seq} (${row.id})`);
+      checked++;
+      after = row.id;
+    }
+  }
+  const [u] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM audit_events WHERE chain_seq IS NULL AND account_id = $1 AND environment = $2',
+    [accountId, environment],
+  );
+  return { ok: true, checked, unsealed: u?.n ?? 0, firstBadSeq: null, problem: null, headSeq };
+}

@@ -42,6 +42,7 @@ export const ID_PREFIX = {
   walletImport: 'wimp',
   registryImport: 'rimp',
   businessDocument: 'bdoc',
+  caseComment: 'cmt',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -696,6 +696,42 @@ export interface operations {
     };
     success: operations["getEvent"]['responses']["200"];
   };
+  /** Verify the hash chain over the caller's audit events */
+  verifyAuditChain: {
+    method: "GET";
+    path: "/v1/audit-events/verification";
+    pathParams: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    bodyRequired: false;
+    responses: {
+      "200": {
+        object: "audit_chain_verification";
+        /** Every sealed row of your account and environment holds, and so do its links to its neighbours. */
+        ok: boolean;
+        /** Your sealed rows verified. */
+        checked: number;
+        /** Your rows written but not yet sealed into the chain (sealed within seconds). */
+        unsealed: number;
+        /** The first chain position that does not hold. */
+        first_bad_sequence: number | null;
+        /** What does not hold there, in words. */
+        problem: string | null;
+        /** The chain's last sealed position when the check began (every tenant's rows count). */
+        head_sequence: number;
+        /** ISO 8601 UTC timestamp. */
+        verified_at: string;
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["verifyAuditChain"]['responses']["200"];
+  };
   /** Stream audit log events */
   listAuditEvents: {
     method: "GET";
@@ -894,6 +930,36 @@ export interface operations {
       "500": components['schemas']["Error"];
     };
     success: operations["createApiKey"]['responses']["201"];
+  };
+  /** The scopes a key can hold: a read and a write scope per module, the extra scopes, and * */
+  listApiKeyScopes: {
+    method: "GET";
+    path: "/v1/api-keys/scopes";
+    pathParams: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    bodyRequired: false;
+    responses: {
+      "200": {
+        object: "scope_catalogue";
+        /** Each module has a `<module>:read` and a `<module>:write` scope; write implies read. */
+        modules: string[];
+        /** Scopes beyond read and write (rules:publish: the checker of maker-checker). */
+        extra: string[];
+        /** Every scope a key can be given, in catalogue order. */
+        scopes: string[];
+        /** Every scope, present and future. */
+        wildcard: "*";
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["listApiKeyScopes"]['responses']["200"];
   };
   /** Retrieve a key (never the secret) */
   getApiKey: {
@@ -3778,6 +3844,8 @@ export interface operations {
       /** Cases opened before this moment. */
       created_lt?: string;
       verification_id?: string;
+      /** true: only cases snoozed until a future moment; false: only cases not snoozed (the queue). */
+      snoozed?: boolean;
     };
     body: never;
     bodyRequired: false;
@@ -3839,6 +3907,10 @@ export interface operations {
           closed_at: string | null;
           /** How it was closed: the reviewer's note, decision: approved|declined, deleted, or entity_removed. */
           resolution: string | null;
+          /** Set when a reviewer closed an alert or alert review case: true_positive, false_positive or inconclusive. */
+          outcome: ("true_positive" | "false_positive" | "inconclusive") | null;
+          /** While in the future, the case stays open but is out of the queue (snoozed=false) and of claim next. */
+          snoozed_until: string | null;
           /** GET /v1/cases/{id} and PATCH only: every state change, oldest first (the first is the opening). */
           transitions?: {
             from: ("open" | "in_review" | "closed") | null;
@@ -3975,6 +4047,10 @@ export interface operations {
           closed_at: string | null;
           /** How it was closed: the reviewer's note, decision: approved|declined, deleted, or entity_removed. */
           resolution: string | null;
+          /** Set when a reviewer closed an alert or alert review case: true_positive, false_positive or inconclusive. */
+          outcome: ("true_positive" | "false_positive" | "inconclusive") | null;
+          /** While in the future, the case stays open but is out of the queue (snoozed=false) and of claim next. */
+          snoozed_until: string | null;
           /** GET /v1/cases/{id} and PATCH only: every state change, oldest first (the first is the opening). */
           transitions?: {
             from: ("open" | "in_review" | "closed") | null;
@@ -4063,6 +4139,10 @@ export interface operations {
         closed_at: string | null;
         /** How it was closed: the reviewer's note, decision: approved|declined, deleted, or entity_removed. */
         resolution: string | null;
+        /** Set when a reviewer closed an alert or alert review case: true_positive, false_positive or inconclusive. */
+        outcome: ("true_positive" | "false_positive" | "inconclusive") | null;
+        /** While in the future, the case stays open but is out of the queue (snoozed=false) and of claim next. */
+        snoozed_until: string | null;
         /** GET /v1/cases/{id} and PATCH only: every state change, oldest first (the first is the opening). */
         transitions?: {
           from: ("open" | "in_review" | "closed") | null;
@@ -4099,6 +4179,10 @@ export interface operations {
       severity?: "low" | "medium" | "high" | "critical";
       /** Required when closing: how the case was resolved. Kept in the audit trail: do not repeat personal data here. */
       resolution?: string;
+      /** Only when closing an alert or alert review case (state closed): how it ended. */
+      outcome?: "true_positive" | "false_positive" | "inconclusive";
+      /** Snooze an open or in-review case until this moment (in the future, at most 90 days ahead); null wakes it. Closing clears it. */
+      snoozed_until?: string | null;
     };
     bodyRequired: true;
     responses: {
@@ -4158,6 +4242,10 @@ export interface operations {
         closed_at: string | null;
         /** How it was closed: the reviewer's note, decision: approved|declined, deleted, or entity_removed. */
         resolution: string | null;
+        /** Set when a reviewer closed an alert or alert review case: true_positive, false_positive or inconclusive. */
+        outcome: ("true_positive" | "false_positive" | "inconclusive") | null;
+        /** While in the future, the case stays open but is out of the queue (snoozed=false) and of claim next. */
+        snoozed_until: string | null;
         /** GET /v1/cases/{id} and PATCH only: every state change, oldest first (the first is the opening). */
         transitions?: {
           from: ("open" | "in_review" | "closed") | null;
@@ -4177,6 +4265,88 @@ export interface operations {
       "500": components['schemas']["Error"];
     };
     success: operations["updateCase"]['responses']["200"];
+  };
+  /** A case's comments, oldest first */
+  listCaseComments: {
+    method: "GET";
+    path: "/v1/cases/{id}/comments";
+    pathParams: {
+      id: string;
+    };
+    query: {
+      /** Page size, 1 to 100; default 50. */
+      limit?: number;
+      /** The next_cursor of the previous page. */
+      cursor?: string;
+    };
+    body: never;
+    bodyRequired: false;
+    responses: {
+      "200": {
+        data: {
+          /** Comment id (cmt_…). */
+          id: string;
+          object: "case_comment";
+          case_id: string;
+          /** The operator or API key that wrote it. */
+          author: {
+            type: string;
+            id: string;
+          };
+          body: string;
+          /** ISO 8601 UTC timestamp. */
+          created_at: string;
+        }[];
+        /** Pass as cursor to get the next page; null on the last page. */
+        next_cursor: string | null;
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["listCaseComments"]['responses']["200"];
+  };
+  /** Comment on a case (audited by comment id; the text stays with the case) */
+  createCaseComment: {
+    method: "POST";
+    path: "/v1/cases/{id}/comments";
+    pathParams: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** The note. Kept with the case, not in the audit log (the audit row names the comment id). */
+      body: string;
+    };
+    bodyRequired: true;
+    responses: {
+      "201": {
+        /** Comment id (cmt_…). */
+        id: string;
+        object: "case_comment";
+        case_id: string;
+        /** The operator or API key that wrote it. */
+        author: {
+          type: string;
+          id: string;
+        };
+        body: string;
+        /** ISO 8601 UTC timestamp. */
+        created_at: string;
+      };
+      "400": components['schemas']["Error"];
+      "401": components['schemas']["Error"];
+      "403": components['schemas']["Error"];
+      "404": components['schemas']["Error"];
+      "409": components['schemas']["Error"];
+      "429": components['schemas']["Error"];
+      "500": components['schemas']["Error"];
+    };
+    success: operations["createCaseComment"]['responses']["201"];
   };
   /** List Travel Rule messages */
   listTravelRuleMessages: {
@@ -9620,9 +9790,11 @@ export interface paths {
   "/v1/webhook-deliveries/{id}/redeliver": { POST: "redeliverWebhook" };
   "/v1/events": { GET: "listEvents" };
   "/v1/events/{id}": { GET: "getEvent" };
+  "/v1/audit-events/verification": { GET: "verifyAuditChain" };
   "/v1/audit-events": { GET: "listAuditEvents" };
   "/v1/usage": { GET: "getUsage" };
   "/v1/api-keys": { GET: "listApiKeys"; POST: "createApiKey" };
+  "/v1/api-keys/scopes": { GET: "listApiKeyScopes" };
   "/v1/api-keys/{id}": { GET: "getApiKey" };
   "/v1/api-keys/{id}/revoke": { POST: "revokeApiKey" };
   "/v1/checks": { GET: "listChecks" };
@@ -9661,6 +9833,7 @@ export interface paths {
   "/v1/cases/backlog": { GET: "getCaseBacklog" };
   "/v1/cases/claim": { POST: "claimNextCase" };
   "/v1/cases/{id}": { GET: "getCase"; PATCH: "updateCase" };
+  "/v1/cases/{id}/comments": { GET: "listCaseComments"; POST: "createCaseComment" };
   "/v1/travel-rule/messages": { GET: "listTravelRuleMessages"; POST: "createTravelRuleMessage" };
   "/v1/travel-rule/messages/{id}": { GET: "getTravelRuleMessage" };
   "/v1/travel-rule/messages/{id}/send": { POST: "sendTravelRuleMessage" };
@@ -9722,10 +9895,12 @@ export const OPERATIONS = {
   redeliverWebhook: { method: "POST", path: "/v1/webhook-deliveries/{id}/redeliver" },
   listEvents: { method: "GET", path: "/v1/events" },
   getEvent: { method: "GET", path: "/v1/events/{id}" },
+  verifyAuditChain: { method: "GET", path: "/v1/audit-events/verification" },
   listAuditEvents: { method: "GET", path: "/v1/audit-events" },
   getUsage: { method: "GET", path: "/v1/usage" },
   listApiKeys: { method: "GET", path: "/v1/api-keys" },
   createApiKey: { method: "POST", path: "/v1/api-keys" },
+  listApiKeyScopes: { method: "GET", path: "/v1/api-keys/scopes" },
   getApiKey: { method: "GET", path: "/v1/api-keys/{id}" },
   revokeApiKey: { method: "POST", path: "/v1/api-keys/{id}/revoke" },
   listChecks: { method: "GET", path: "/v1/checks" },
@@ -9773,6 +9948,8 @@ export const OPERATIONS = {
   claimNextCase: { method: "POST", path: "/v1/cases/claim" },
   getCase: { method: "GET", path: "/v1/cases/{id}" },
   updateCase: { method: "PATCH", path: "/v1/cases/{id}" },
+  listCaseComments: { method: "GET", path: "/v1/cases/{id}/comments" },
+  createCaseComment: { method: "POST", path: "/v1/cases/{id}/comments" },
   listTravelRuleMessages: { method: "GET", path: "/v1/travel-rule/messages" },
   createTravelRuleMessage: { method: "POST", path: "/v1/travel-rule/messages" },
   getTravelRuleMessage: { method: "GET", path: "/v1/travel-rule/messages/{id}" },
@@ -9830,15 +10007,15 @@ export const NAMESPACES = {
   lists: ["listListEntries", "createListEntry", "getListEntry", "deleteListEntry"],
   webhooks: ["listWebhookDestinations", "createWebhookDestination", "getWebhookDestination", "updateWebhookDestination", "deleteWebhookDestination", "rotateWebhookSecret", "sendWebhookTest", "listWebhookDeliveries", "getWebhookDelivery", "redeliverWebhook"],
   events: ["listEvents", "getEvent"],
-  audit: ["listAuditEvents"],
+  audit: ["verifyAuditChain", "listAuditEvents"],
   usage: ["getUsage"],
-  apiKeys: ["listApiKeys", "createApiKey", "getApiKey", "revokeApiKey"],
+  apiKeys: ["listApiKeys", "createApiKey", "listApiKeyScopes", "getApiKey", "revokeApiKey"],
   checks: ["listChecks", "getCheck", "getCheckMedia", "createDocumentCheck", "createLivenessCheck", "createFaceMatchCheck", "createAgeEstimationCheck", "createFaceSearchCheck", "createFaceEnrollment", "getFaceEnrollment", "deleteFaceEnrollment", "createScreeningCheck", "listScreeningListSnapshots", "checkProofOfAddress", "startContactCheck", "confirmContactCheck", "resendContactCheck", "checkDocumentAi"],
   monitoring: ["listMonitoredSubjects", "enrolMonitoredSubject", "getMonitoredSubject", "unenrolMonitoredSubject", "listMonitoringAlerts", "getMonitoringAlert"],
   journeys: ["listJourneys", "createJourney", "publishJourneyVersion"],
   verifications: ["listVerifications", "createVerification", "getVerificationDecisionStats", "getVerification", "correctVerificationFields", "deleteVerification", "getVerificationDecision", "recordVerificationDecision", "getVerificationEvidence", "getVerificationReport", "importVerifications", "getVerificationImport"],
   sandbox: ["listSandboxSubjects"],
-  cases: ["listCases", "getCaseBacklog", "claimNextCase", "getCase", "updateCase"],
+  cases: ["listCases", "getCaseBacklog", "claimNextCase", "getCase", "updateCase", "listCaseComments", "createCaseComment"],
   travelRule: ["listTravelRuleMessages", "createTravelRuleMessage", "getTravelRuleMessage", "sendTravelRuleMessage", "reviewTravelRuleMessage", "acceptTravelRuleMessage", "rejectTravelRuleMessage", "requestTravelRuleMessageRepair", "confirmTravelRuleMessage", "cancelTravelRuleMessage", "listTravelRuleCounterparties", "createTravelRuleCounterparty", "getTravelRuleCounterparty", "updateTravelRuleCounterparty", "getTravelRuleSettings", "updateTravelRuleSettings"],
   wallets: ["screenWallet", "getWalletScreening", "monitorWallet", "listWalletMonitors", "getWalletMonitor", "stopWalletMonitor", "pauseWalletMonitor", "resumeWalletMonitor", "importWalletAttributions", "importWalletTransfers", "getWalletPolicy", "putWalletPolicy"],
   rules: ["getRules", "createRule", "getRuleDraft", "updateRuleDraft", "diffRules", "validateRules", "publishRules", "updateRule", "snoozeRule", "createRuleBacktest", "getRuleBacktest"],
@@ -9961,9 +10138,12 @@ export interface events {
       severity: string;
       owner: string | null;
       resolution: string | null;
+      /** true_positive, false_positive or inconclusive. */
+      outcome?: string | null;
+      snoozed_until?: string | null;
       verification_id: string | null;
       alert_id: string | null;
-      /** What changed: state, owner, severity. */
+      /** What changed: state, owner, severity, outcome, snoozed_until. */
       changed: string[];
     };
     delivery: {

@@ -19,7 +19,7 @@ declare const location: { hash: string };
 export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumMissing = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (Debian package chromium)`;
 const SHOTS = join(process.cwd(), 'test/browser/screenshots');
-const PASSWORD = 'browser harness password 7';
+export const PASSWORD = 'browser harness password 7';
 export const LAPTOP = { width: 1280, height: 800 };
 export const TABLET = { width: 768, height: 1024 };
 
@@ -37,6 +37,8 @@ export interface Console {
     hash: string,
     viewport?: { width: number; height: number },
   ): Promise<{ page: Page; errors: string[]; close(): Promise<void> }>;
+  /** A fresh browser context (its own cookies) and page at a viewport, not signed in. */
+  blank(viewport?: { width: number; height: number }): Promise<{ page: Page; errors: string[]; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,13 @@ export async function startConsole(prefix: string, extraEnv: Record<string, stri
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Review queue' }).waitFor();
       await page.evaluate((h) => (location.hash = h), hash);
+      return { page, errors, close: () => context.close() };
+    },
+    async blank(viewport = LAPTOP) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
       return { page, errors, close: () => context.close() };
     },
     async close() {

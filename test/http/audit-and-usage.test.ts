@@ -66,6 +66,52 @@ describe('GET /v1/audit-events', () => {
   });
 });
 
+describe('GET /v1/audit-events/verification', () => {
+  routeSecurityTests('verifyAuditChain', () => t, { method: 'GET', url: () => '/v1/audit-events/verification', scope: 'audit:read' });
+
+  test("verifies the tenant's rows and their links; an edited row and a deleted neighbour are named", async () => {
+    const o = await t.tenant();
+    const other = await t.tenant();
+    for (let i = 0; i < 3; i++) {
+      await t.call('POST', '/v1/lists/blocklist/entries', { key: o.sandboxKey, body: entry(100 + i) });
+      await t.call('POST', '/v1/lists/blocklist/entries', { key: other.sandboxKey, body: entry(200 + i) });
+    }
+    const verify = async (key = o.sandboxKey) => (await t.call('GET', '/v1/audit-events/verification', { key })).json();
+    const good = await verify();
+    assert.equal(good.object, 'audit_chain_verification');
+    assert.equal(good.ok, true, good.problem);
+    assert.equal(good.first_bad_sequence, null);
+    const mine = await t.db.query<{ id: string; chain_seq: string }>(
+      "SELECT id, chain_seq FROM audit_events WHERE account_id = $1 AND environment = 'sandbox' ORDER BY chain_seq",
+      [o.accountId],
+    );
+    assert.equal(good.checked, mine.length);
+    assert.ok(good.head_sequence >= Number(mine.at(-1)!.chain_seq));
+    // Production has its own rows (none here).
+    assert.equal((await verify(o.productionKey)).checked, 0);
+
+    const seq = Number(mine[1]!.chain_seq);
+    const [row] = await t.db.query<{ resource_id: string }>('SELECT resource_id FROM audit_events WHERE chain_seq = $1', [seq]);
+    await t.db.query("UPDATE audit_events SET resource_id = 'forged' WHERE chain_seq = $1", [seq]);
+    const edited = await verify();
+    assert.equal(edited.ok, false);
+    assert.equal(edited.first_bad_sequence, seq);
+    assert.match(edited.problem, /altered after sealing/);
+    // The other tenant's own rows still hold.
+    assert.equal((await verify(other.sandboxKey)).ok, true);
+    await t.db.query('UPDATE audit_events SET resource_id = $2 WHERE chain_seq = $1', [seq, row!.resource_id]);
+    assert.equal((await verify()).ok, true);
+
+    // A deleted row next to one of the tenant's (whoever's it was) breaks a link the tenant's check follows.
+    const gone = Number(mine[2]!.chain_seq) - 1;
+    await t.db.query('DELETE FROM audit_events WHERE chain_seq = $1', [gone]);
+    const deleted = await verify();
+    assert.equal(deleted.ok, false);
+    assert.equal(deleted.first_bad_sequence, gone);
+    assert.match(deleted.problem, /is missing/);
+  });
+});
+
 describe('GET /v1/usage', () => {
   routeSecurityTests('getUsage', () => t, { method: 'GET', url: () => '/v1/usage', scope: 'usage:read' });
 

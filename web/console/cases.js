@@ -1,8 +1,10 @@
 // One case or alert (GET /v1/cases/{id}): its alerts, trail, and the reviewer's moves through
-// PATCH /v1/cases/{id}: take it, return it to the queue, change severity, close with a resolution.
+// PATCH /v1/cases/{id}: take it, return it to the queue, change severity, assign, snooze, close with a
+// resolution and an outcome; comments and linked records (case-work.js).
 // And the audit log (GET /v1/audit-events), searchable by resource, actor and action.
 import { actorName, call, can, get, problem, self } from './api.js';
 import { h, label, mount, table, when } from './dom.js';
+import { assignAndSnooze, linkedRecords, outcomeSelect, renderComments } from './case-work.js';
 
 /**
  * @param {HTMLElement} root
@@ -21,6 +23,7 @@ export async function renderCase(root, id, say) {
     void renderCase(root, id, say);
   };
   const write = can('cases:write') && c.state !== 'closed';
+  const comments = await renderComments(c.id, say);
   mount(
     root,
     h('h1', { tabindex: '-1' }, `Case ${c.id}`),
@@ -49,6 +52,10 @@ export async function renderCase(root, id, say) {
         ? [h('dt', null, 'Session'), h('dd', null, h('a', { href: `#/sessions/${c.verification_id}` }, c.verification_id))]
         : null,
       c.resolution ? [h('dt', null, 'Resolution'), h('dd', null, c.resolution)] : null,
+      c.outcome ? [h('dt', null, 'Outcome'), h('dd', null, label(c.outcome))] : null,
+      c.snoozed_until && Date.parse(c.snoozed_until) > Date.now()
+        ? [h('dt', null, 'Snoozed until'), h('dd', null, when(c.snoozed_until))]
+        : null,
     ),
     write
       ? h(
@@ -72,6 +79,7 @@ export async function renderCase(root, id, say) {
           ),
         )
       : null,
+    write ? assignAndSnooze(c, patch) : null,
     write && c.kind !== 'verification_review'
       ? h(
           'form',
@@ -80,11 +88,12 @@ export async function renderCase(root, id, say) {
             onsubmit: (/** @type {SubmitEvent} */ e) => {
               e.preventDefault();
               const data = new FormData(/** @type {HTMLFormElement} */ (e.target));
-              void patch({ state: 'closed', resolution: String(data.get('resolution') ?? '') });
+              void patch({ state: 'closed', resolution: String(data.get('resolution') ?? ''), outcome: String(data.get('outcome') ?? '') });
             },
           },
           h('label', { for: 'resolution' }, 'Resolution'),
           h('input', { id: 'resolution', name: 'resolution', required: true }),
+          outcomeSelect(),
           h('button', { type: 'submit' }, 'Close case'),
         )
       : null,
@@ -95,6 +104,8 @@ export async function renderCase(root, id, say) {
           c.alerts.map((/** @type {any} */ a) => [a.id, label(a.kind), a.severity, a.title, when(a.last_seen_at), a.occurrences]),
         )
       : null,
+    linkedRecords(c),
+    comments,
     table(
       'Trail',
       ['When', 'From', 'To', 'Event', 'By'],
@@ -109,10 +120,14 @@ export async function renderCase(root, id, say) {
  */
 export async function renderAudit(root, say) {
   const list = h('div', { 'aria-live': 'polite' });
-  /** @param {Record<string, string>} q */
-  const load = async (q) => {
+  const chain = h('p', { id: 'audit-chain', class: 'status', role: 'status' }, 'Verifying the audit chain…');
+  /** @type {number | null} */
+  let badSeq = null;
+  /** @param {Record<string, string>} q @param {string | null} [cursor] */
+  const load = async (q, cursor = null) => {
     const params = new URLSearchParams({ limit: '100' });
     for (const [k, v] of Object.entries(q)) if (v) params.set(k, v);
+    if (cursor) params.set('cursor', cursor);
     const r = await get(`/v1/audit-events?${params}`);
     if (r.status !== 200) return say(problem(r));
     mount(
@@ -121,18 +136,22 @@ export async function renderAudit(root, say) {
         'Audit events (oldest first)',
         ['#', 'When', 'Action', 'By', 'Resource'],
         r.data.data.map((/** @type {any} */ a) => [
-          a.sequence,
+          a.sequence === badSeq ? h('span', { class: 'bad' }, `${a.sequence} (does not verify)`) : a.sequence,
           when(a.created_at),
           a.action,
           actorName(a.actor),
           `${a.resource.type} ${a.resource.id}`,
         ]),
       ),
+      r.data.next_cursor
+        ? h('button', { type: 'button', class: 'secondary', onclick: () => load(q, r.data.next_cursor) }, 'Next page')
+        : null,
     );
   };
   mount(
     root,
     h('h1', { tabindex: '-1' }, 'Audit log'),
+    chain,
     h(
       'form',
       {
@@ -152,4 +171,39 @@ export async function renderAudit(root, say) {
     list,
   );
   await load({});
+  // The chain is verified after the first page is on the screen: it reads every row of this environment.
+  void verifyChain(chain).then((seq) => {
+    badSeq = seq;
+    if (seq !== null) void load({});
+  });
+}
+
+/**
+ * GET /v1/audit-events/verification into the status line; resolves to the first position that does not hold.
+ * @param {HTMLElement} el
+ * @returns {Promise<number | null>}
+ */
+async function verifyChain(el) {
+  const v = await get('/v1/audit-events/verification');
+  if (v.status !== 200) {
+    mount(el, h('span', { class: 'bad' }, `The audit chain could not be verified: ${problem(v)}`));
+    return null;
+  }
+  const d = v.data;
+  const pending = d.unsealed ? ` (${d.unsealed} newer still being sealed)` : '';
+  mount(
+    el,
+    d.ok
+      ? h(
+          'span',
+          { class: 'ok' },
+          `Audit chain verified: ${d.checked} events of this environment intact${pending}, ${when(d.verified_at)}.`,
+        )
+      : h(
+          'span',
+          { class: 'bad' },
+          `Audit chain BROKEN at position ${d.first_bad_sequence}: ${d.problem}. ${d.checked} events before it hold.`,
+        ),
+  );
+  return d.ok ? null : d.first_bad_sequence;
 }

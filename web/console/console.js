@@ -10,6 +10,7 @@ import { renderJourney, renderJourneys } from './journeys.js';
 import { renderKeys } from './keys.js';
 import { renderLists, renderMonitoring } from './lists.js';
 import { renderQueue } from './queue.js';
+import { renderRecord } from './records.js';
 import { renderRules } from './rules.js';
 import { renderSession } from './session.js';
 import { renderSnapshots } from './snapshots.js';
@@ -65,7 +66,7 @@ function signedOut(text = '') {
 }
 session.onSignedOut = () => signedOut('Your session ended; sign in again.');
 
-/** Renders the view the location's hash names: #/queue (default), #/sessions/<id>, #/cases/<id>, #/audit, #/dashboard, #/journeys[/<key>], #/rules, #/lists, #/snapshots, #/businesses[/<id>], #/monitoring, #/webhooks, #/usage. */
+/** Renders the view the location's hash names: #/queue (default), #/sessions/<id>, #/cases/<id>, #/audit, #/dashboard, #/journeys[/<key>], #/rules, #/lists, #/snapshots, #/businesses[/<id>], #/monitoring, #/webhooks, #/usage, #/transactions/<id>, #/wallets/<wmon_…>. */
 async function route() {
   if (!session.me) return;
   // Each visit renders into a fresh container: a view still loading when the person moves on (a
@@ -80,6 +81,7 @@ async function route() {
   if (what === 'sessions' && id) await renderSession(view, decodeURIComponent(id), say);
   else if (what === 'cases' && id) await renderCase(view, decodeURIComponent(id), say);
   else if (what === 'audit') await renderAudit(view, say);
+  else if ((what === 'transactions' || what === 'wallets') && id) await renderRecord(view, what, decodeURIComponent(id), say);
   else if (what === 'journeys' && id) await renderJourney(view, decodeURIComponent(id), say);
   else if (what === 'journeys') await renderJourneys(view, say);
   else if (what === 'rules') await renderRules(view, say);

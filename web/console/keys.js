@@ -4,26 +4,6 @@
 import { call, can, get, problem } from './api.js';
 import { h, mount, table, when } from './dom.js';
 
-/** The scope catalogue (src/platform/scopes.ts; test/http/api-keys.test.ts keeps the two lists equal). */
-export const MODULES = [
-  'verifications',
-  'checks',
-  'businesses',
-  'screening',
-  'transactions',
-  'wallets',
-  'travel_rule',
-  'journeys',
-  'rules',
-  'cases',
-  'lists',
-  'audit',
-  'webhooks',
-  'usage',
-  'api_keys',
-];
-const EXTRA = ['rules:publish'];
-
 /**
  * @param {HTMLElement} root
  * @param {(text: string) => void} say
@@ -34,8 +14,10 @@ export async function renderKeys(root, say, made = null) {
     mount(root, h('h1', { tabindex: '-1' }, 'API keys'), h('p', null, 'Only an admin manages API keys.'));
     return;
   }
-  const keys = await get('/v1/api-keys?limit=100');
+  // The scope catalogue comes from the server (one source: src/platform/scopes.ts), asked with the keys.
+  const [keys, catalogue] = await Promise.all([get('/v1/api-keys?limit=100'), get('/v1/api-keys/scopes')]);
   if (keys.status !== 200) return say(problem(keys));
+  if (catalogue.status !== 200) return say(problem(catalogue));
   const write = can('api_keys:write');
   /** @param {any} [k] */
   const reload = (k) => renderKeys(root, say, k);
@@ -88,7 +70,7 @@ export async function renderKeys(root, say, made = null) {
           'fieldset',
           { class: 'scopes' },
           h('legend', null, 'Scopes'),
-          [...MODULES.flatMap((m) => [`${m}:read`, `${m}:write`]), ...EXTRA].map((s) =>
+          catalogue.data.scopes.map((/** @type {string} */ s) =>
             h('label', null, h('input', { type: 'checkbox', name: 'scope', value: s }), ` ${s}`),
           ),
         ),

@@ -1,7 +1,7 @@
 // The review queue: referred sessions, alerts and cases (GET /v1/cases) with filters, "claim next"
 // (POST /v1/cases/claim: the server locks the case to this operator) and each case's age against the SLA.
 import { actorName, call, can, get, problem, self, session } from './api.js';
-import { ago, filterSelect, h, label, mount, table } from './dom.js';
+import { ago, filterSelect, h, label, mount, table, when } from './dom.js';
 
 const KINDS = ['verification_review', 'screening_alert', 'alert_review'];
 const SEVERITIES = ['critical', 'high', 'medium', 'low'];
@@ -12,8 +12,8 @@ const AGES = /** @type {const} */ ([
   ['168', 'Older than 7 days'],
 ]);
 
-/** @type {{ state: string, kind: string, severity: string, owner: string, age: string }} */
-const filters = { state: 'open', kind: '', severity: '', owner: '', age: '' };
+/** @type {{ state: string, kind: string, severity: string, owner: string, age: string, snoozed: string }} */
+const filters = { state: 'open', kind: '', severity: '', owner: '', age: '', snoozed: 'false' };
 
 /** Where a case is worked on: a session's evidence, or the case itself. @param {any} c */
 export const caseHref = (c) =>
@@ -71,6 +71,11 @@ export async function renderQueue(root, say) {
         ['none', 'Unassigned'],
       ]),
       select('age', 'Age', AGES),
+      select('snoozed', 'Snoozed', [
+        ['false', 'Hide snoozed'],
+        ['true', 'Only snoozed'],
+        ['', 'Show all'],
+      ]),
       claim,
     ),
     list,
@@ -83,6 +88,7 @@ export async function renderQueue(root, say) {
     if (filters.severity) q.set('severity', filters.severity);
     if (filters.owner) q.set('owner', filters.owner === 'me' ? self() : filters.owner);
     if (filters.age) q.set('created_lt', new Date(Date.now() - Number(filters.age) * 3600_000).toISOString());
+    if (filters.snoozed) q.set('snoozed', filters.snoozed);
     if (cursor) q.set('cursor', cursor);
     const r = await get(`/v1/cases?${q}`);
     if (r.status !== 200) return say(problem(r));
@@ -107,7 +113,10 @@ export async function renderQueue(root, say) {
           label(c.kind),
           c.subject_reference ?? '—',
           h('span', { class: `sev ${c.severity}` }, c.severity),
-          c.owner ? actorName(c.owner) : 'unassigned',
+          [
+            c.owner ? actorName(c.owner) : 'unassigned',
+            c.snoozed_until && Date.parse(c.snoozed_until) > Date.now() ? ` · snoozed until ${when(c.snoozed_until)}` : '',
+          ],
           age(c),
           label(c.reason_code),
         ]),

@@ -5,7 +5,8 @@ import { getTenantApiKey, pageApiKeys } from '../../platform/api-keys.js';
 import { notFound } from '../../platform/errors.js';
 import { Page, PageQuery } from '../../platform/pagination.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
-import { ApiKey, ApiKeyWithSecret, CreateApiKey } from './schemas.js';
+import { ALL_SCOPES, EXTRA_SCOPES, MODULES } from '../../platform/scopes.js';
+import { ApiKey, ApiKeyWithSecret, CreateApiKey, ScopeCatalogue } from './schemas.js';
 import { createKey, revokeKey, toApiKey } from './keys.js';
 
 /** /v1/api-keys: the caller's own account and environment only; the secret is never read back. */
@@ -31,6 +32,26 @@ export const apiKeysModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
       const page = await pageApiKeys(req.ctx.db, req.ctx, req.query);
       return { data: page.data.map(toApiKey), next_cursor: page.next_cursor };
     },
+  );
+
+  r.get(
+    '/scopes',
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: 'listApiKeyScopes',
+        summary: 'The scopes a key can hold: a read and a write scope per module, the extra scopes, and *',
+        response: { 200: ScopeCatalogue, ...standardErrors },
+      },
+    },
+    async () => ({
+      object: 'scope_catalogue' as const,
+      modules: [...MODULES],
+      extra: [...EXTRA_SCOPES],
+      scopes: [...ALL_SCOPES],
+      wildcard: '*' as const,
+    }),
   );
 
   r.post(

@@ -47,3 +47,17 @@ export const ApiKeyWithSecret = Type.Object(
   { title: 'ApiKeyWithSecret' },
 );
 export type ApiKeyWithSecret = Static<typeof ApiKeyWithSecret>;
+
+export const ScopeCatalogue = Type.Object(
+  {
+    object: Type.Literal('scope_catalogue'),
+    modules: Type.Array(Type.String(), {
+      description: 'Each module has a `<module>:read` and a `<module>:write` scope; write implies read.',
+    }),
+    extra: Type.Array(Type.String(), { description: 'Scopes beyond read and write (rules:publish: the checker of maker-checker).' }),
+    scopes: Type.Array(Type.String(), { description: 'Every scope a key can be given, in catalogue order.' }),
+    wildcard: Type.Literal('*', { description: 'Every scope, present and future.' }),
+  },
+  { title: 'ScopeCatalogue' },
+);
+export type ScopeCatalogue = Static<typeof ScopeCatalogue>;

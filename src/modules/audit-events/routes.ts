@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
-import { sealAuditChain } from '../../platform/audit.js';
+import { sealAuditChain, verifyTenantAuditChain } from '../../platform/audit.js';
 import { invalid } from '../../platform/errors.js';
 import { Page, paginate } from '../../platform/pagination.js';
 import { Timestamp, iso, standardErrors } from '../../platform/schemas.js';
@@ -34,6 +34,24 @@ const Query = Type.Object({
   after_sequence: Type.Optional(Type.Integer({ minimum: 0, description: 'Resume a stream after this sequence.' })),
 });
 
+const ChainVerification = Type.Object(
+  {
+    object: Type.Literal('audit_chain_verification'),
+    ok: Type.Boolean({ description: 'Every sealed row of your account and environment holds, and so do its links to its neighbours.' }),
+    checked: Type.Integer({ description: 'Your sealed rows verified.' }),
+    unsealed: Type.Integer({ description: 'Your rows written but not yet sealed into the chain (sealed within seconds).' }),
+    first_bad_sequence: Type.Union([Type.Integer(), Type.Null()], { description: 'The first chain position that does not hold.' }),
+    problem: Type.Union([Type.String(), Type.Null()], { description: 'What does not hold there, in words.' }),
+    head_sequence: Type.Integer({ description: "The chain's last sealed position when the check began (every tenant's rows count)." }),
+    verified_at: Timestamp,
+  },
+  {
+    title: 'AuditChainVerification',
+    description:
+      "Your rows' hashes and row MACs recomputed with the service's key, and each row's links to the rows before and after it. A deletion far from your rows, or rows cut from the chain's end, are found by the operator's whole-chain check (verity audit verify with a checkpoint).",
+  },
+);
+
 interface Row {
   id: string;
   chain_seq: number;
@@ -57,6 +75,32 @@ interface Row {
  */
 export const auditEventsModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.get(
+    '/verification',
+    {
+      config: { scope: 'audit:read' },
+      schema: {
+        tags: ['Audit'],
+        operationId: 'verifyAuditChain',
+        summary: "Verify the hash chain over the caller's audit events",
+        response: { 200: ChainVerification, ...standardErrors },
+      },
+    },
+    async (req) => {
+      await sealAuditChain(req.ctx.db);
+      const v = await verifyTenantAuditChain(req.ctx.db, req.ctx.accountId, req.ctx.environment);
+      return {
+        object: 'audit_chain_verification' as const,
+        ok: v.ok,
+        checked: v.checked,
+        unsealed: v.unsealed,
+        first_bad_sequence: v.firstBadSeq,
+        problem: v.problem,
+        head_sequence: v.headSeq,
+        verified_at: new Date().toISOString(),
+      };
+    },
+  );
   r.get(
     '',
     {

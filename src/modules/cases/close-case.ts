@@ -14,8 +14,11 @@ export async function announceCaseChange(
   extra: Record<string, unknown> = {},
 ): Promise<string[]> {
   const diff: Record<string, { before: unknown; after: unknown }> = {};
-  for (const k of ['state', 'owner', 'severity', 'resolution'] as const)
-    if (before[k] !== after[k]) diff[k] = { before: before[k], after: after[k] };
+  for (const k of ['state', 'owner', 'severity', 'resolution', 'outcome'] as const)
+    if ((before[k] ?? null) !== (after[k] ?? null)) diff[k] = { before: before[k] ?? null, after: after[k] ?? null };
+  const snooze = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  if (snooze(before.snoozed_until) !== snooze(after.snoozed_until))
+    diff.snoozed_until = { before: snooze(before.snoozed_until), after: snooze(after.snoozed_until) };
   const changed = Object.keys(diff).filter((k) => k !== 'resolution');
   if (changed.length === 0) return [];
   await emitAudit(tx, ctx, {
@@ -36,6 +39,8 @@ export async function announceCaseChange(
       severity: after.severity,
       owner: after.owner,
       resolution: after.resolution,
+      outcome: after.outcome ?? null,
+      snoozed_until: after.snoozed_until ? new Date(after.snoozed_until).toISOString() : null,
       verification_id: after.session_id,
       alert_id: after.alert_id,
       changed,

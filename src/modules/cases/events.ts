@@ -8,7 +8,7 @@ import { defineEvent } from '../../platform/event-catalog.js';
 export const CASE_EVENTS = [
   defineEvent(
     'case.updated',
-    "A case changed: its state (taken into review, back to the queue, closed by a reviewer, by the session's decision or deletion, or because the alert's entity left its list), owner or severity.",
+    "A case changed: its state (taken into review, back to the queue, closed by a reviewer, by the session's decision or deletion, or because the alert's entity left its list), owner, severity, outcome or snooze.",
     Type.Object({
       id: Type.String({ description: 'Case id.' }),
       kind: Type.String({ description: 'verification_review, screening_alert or alert_review.' }),
@@ -16,9 +16,11 @@ export const CASE_EVENTS = [
       severity: Type.String(),
       owner: Type.Union([Type.String(), Type.Null()]),
       resolution: Type.Union([Type.String(), Type.Null()]),
+      outcome: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'true_positive, false_positive or inconclusive.' })),
+      snoozed_until: Type.Optional(Type.Union([Type.String(), Type.Null()])),
       verification_id: Type.Union([Type.String(), Type.Null()]),
       alert_id: Type.Union([Type.String(), Type.Null()]),
-      changed: Type.Array(Type.String(), { description: 'What changed: state, owner, severity.' }),
+      changed: Type.Array(Type.String(), { description: 'What changed: state, owner, severity, outcome, snoozed_until.' }),
     }),
   ),
   defineEvent(

@@ -6,7 +6,7 @@ import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
 import { transition, IllegalCaseTransition, type CaseEvent, type CaseState } from './state-machine.js';
 import { SEVERITIES, type Severity } from './severity.js';
-import { CASE_KINDS, type Alert, type Case, type CaseKind, type CasesQuery } from './schemas.js';
+import { CASE_KINDS, type Alert, type Case, type CaseKind, type CaseOutcome, type CasesQuery } from './schemas.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 type Who = Tenant & { actor?: Actor; requestId?: string | null };
@@ -27,6 +27,9 @@ export interface CaseRow {
   reason_code: string;
   reason_codes: string[];
   resolution: string | null;
+  /** Migration 0039. */
+  outcome: CaseOutcome | null;
+  snoozed_until: Date | null;
   /** From the session (null once deleted) or the alert. */
   subject_reference: string | null;
   /** Generic alerts attached (alert_review cases). */
@@ -102,6 +105,8 @@ export function toCase(r: CaseRow, trail?: CaseTransitionRow[], alerts: AlertRow
     updated_at: iso(r.updated_at)!,
     closed_at: iso(r.closed_at),
     resolution: r.resolution,
+    outcome: r.outcome ?? null,
+    snoozed_until: iso(r.snoozed_until),
     ...(trail
       ? { transitions: trail.map((x) => ({ from: x.from_state, to: x.to_state, event: x.event, actor: x.actor, at: iso(x.at)! })) }
       : {}),
@@ -241,6 +246,8 @@ export const caseRows = {
     if (q.verification_id) add('session_id = ?', q.verification_id);
     if (q.created_gte) add('created_at >= ?::timestamptz', q.created_gte);
     if (q.created_lt) add('created_at < ?::timestamptz', q.created_lt);
+    if (q.snoozed === true) where.push('snoozed_until > now()');
+    else if (q.snoozed === false) where.push('(snoozed_until IS NULL OR snoozed_until <= now())');
     const page = await paginate<CaseRow & Record<string, unknown>>(db, t, {
       from: `${VIEW} x`,
       where,
@@ -297,6 +304,7 @@ export const caseRows = {
     const rows = await tx.query<{ id: string }>(
       `SELECT id FROM cases
         WHERE account_id = $1 AND environment = $2 AND state = 'open' AND owner IS NULL
+          AND (snoozed_until IS NULL OR snoozed_until <= now())
           AND ($3::text IS NULL OR kind = $3) AND ($4::text IS NULL OR severity = $4)
         ORDER BY ${SEVERITY_RANK}, created_at, id
         LIMIT 1 FOR UPDATE SKIP LOCKED`,
@@ -314,12 +322,28 @@ export const caseRows = {
     return rows[0]?.owner ?? null;
   },
 
-  /** Owner and severity (not state: that is applyTransition's alone). */
-  async setAttributes(tx: Queryable, t: Tenant, id: string, a: { owner?: string | null; severity?: Severity }): Promise<void> {
+  /** Owner, severity, snooze and outcome (not state: that is applyTransition's alone). */
+  async setAttributes(
+    tx: Queryable,
+    t: Tenant,
+    id: string,
+    a: { owner?: string | null; severity?: Severity; snoozedUntil?: string | null; outcome?: CaseOutcome },
+  ): Promise<void> {
     await tx.query(
-      `UPDATE cases SET owner = CASE WHEN $4::boolean THEN $5 ELSE owner END, severity = coalesce($6, severity), updated_at = now()
+      `UPDATE cases SET owner = CASE WHEN $4::boolean THEN $5 ELSE owner END, severity = coalesce($6, severity),
+         snoozed_until = CASE WHEN $7::boolean THEN $8::timestamptz ELSE snoozed_until END, outcome = coalesce($9, outcome), updated_at = now()
        WHERE account_id = $1 AND environment = $2 AND id = $3`,
-      [t.accountId, t.environment, id, a.owner !== undefined, a.owner ?? null, a.severity ?? null],
+      [
+        t.accountId,
+        t.environment,
+        id,
+        a.owner !== undefined,
+        a.owner ?? null,
+        a.severity ?? null,
+        a.snoozedUntil !== undefined,
+        a.snoozedUntil ?? null,
+        a.outcome ?? null,
+      ],
     );
   },
 

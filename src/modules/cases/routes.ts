@@ -2,9 +2,22 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
 import { notFound } from '../../platform/errors.js';
-import { Page } from '../../platform/pagination.js';
+import { Page, PageQuery } from '../../platform/pagination.js';
 import { IdParam, iso, standardErrors } from '../../platform/schemas.js';
-import { ALERT_KINDS, BacklogQuery, Case, CaseBacklog, CASE_KINDS, CaseClaim, CasesQuery, ClaimCase, UpdateCase } from './schemas.js';
+import {
+  ALERT_KINDS,
+  BacklogQuery,
+  Case,
+  CaseBacklog,
+  CaseComment,
+  CASE_KINDS,
+  CaseClaim,
+  CasesQuery,
+  ClaimCase,
+  CreateCaseComment,
+  UpdateCase,
+} from './schemas.js';
+import { commentOnCase, listCaseComments } from './case-comments.js';
 import { claimNextCase } from './claim-case.js';
 import { alertRows, caseRows, toCase } from './repository.js';
 import { updateCase } from './update-case.js';
@@ -124,5 +137,40 @@ export const casesModule: FastifyPluginAsync<ModuleOptions> = async (app) => {
       },
     },
     async (req) => updateCase({ ctx: req.ctx, id: req.params.id, input: req.body }),
+  );
+
+  r.get(
+    '/:id/comments',
+    {
+      config: { scope: 'cases:read' },
+      schema: {
+        tags,
+        operationId: 'listCaseComments',
+        summary: "A case's comments, oldest first",
+        params: IdParam,
+        querystring: PageQuery,
+        response: { 200: Page(CaseComment), ...standardErrors },
+      },
+    },
+    async (req) => listCaseComments(req.ctx, req.params.id, req.query),
+  );
+
+  r.post(
+    '/:id/comments',
+    {
+      config: { scope: 'cases:write' },
+      schema: {
+        tags,
+        operationId: 'createCaseComment',
+        summary: 'Comment on a case (audited by comment id; the text stays with the case)',
+        params: IdParam,
+        body: CreateCaseComment,
+        response: { 201: CaseComment, ...standardErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return commentOnCase({ ctx: req.ctx, id: req.params.id, input: req.body });
+    },
   );
 };

@@ -18,6 +18,9 @@ export const ALERT_KINDS = [
   'travel_rule',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+/** How an alert or alert review case ended (set when closing): the hit was real, was not, or could not be told. */
+export const CASE_OUTCOMES = ['true_positive', 'false_positive', 'inconclusive'] as const;
+export type CaseOutcome = (typeof CASE_OUTCOMES)[number];
 export type CaseKind = (typeof CASE_KINDS)[number];
 const lit = <T extends string>(xs: readonly T[], o: object = {}) =>
   Type.Union(
@@ -90,6 +93,12 @@ export const Case = Type.Object(
     resolution: Type.Union([Type.String(), Type.Null()], {
       description: "How it was closed: the reviewer's note, decision: approved|declined, deleted, or entity_removed.",
     }),
+    outcome: Type.Union([lit(CASE_OUTCOMES), Type.Null()], {
+      description: 'Set when a reviewer closed an alert or alert review case: true_positive, false_positive or inconclusive.',
+    }),
+    snoozed_until: Type.Union([Timestamp, Type.Null()], {
+      description: 'While in the future, the case stays open but is out of the queue (snoozed=false) and of claim next.',
+    }),
     transitions: Type.Optional(
       Type.Array(
         Type.Object({
@@ -124,6 +133,9 @@ export const CasesQuery = Type.Object({
   created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'Cases opened at or after this moment.' })),
   created_lt: Type.Optional(Type.String({ format: 'date-time', description: 'Cases opened before this moment.' })),
   verification_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  snoozed: Type.Optional(
+    Type.Boolean({ description: 'true: only cases snoozed until a future moment; false: only cases not snoozed (the queue).' }),
+  ),
 });
 export type CasesQuery = Static<typeof CasesQuery>;
 
@@ -142,6 +154,15 @@ export const UpdateCase = Type.Object(
         minLength: 1,
         maxLength: 500,
         description: 'Required when closing: how the case was resolved. Kept in the audit trail: do not repeat personal data here.',
+      }),
+    ),
+    outcome: Type.Optional(
+      lit(CASE_OUTCOMES, { description: 'Only when closing an alert or alert review case (state closed): how it ended.' }),
+    ),
+    snoozed_until: Type.Optional(
+      Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description:
+          'Snooze an open or in-review case until this moment (in the future, at most 90 days ahead); null wakes it. Closing clears it.',
       }),
     ),
   },
@@ -205,3 +226,29 @@ export const CaseBacklog = Type.Object(
   { title: 'CaseBacklog' },
 );
 export type CaseBacklog = Static<typeof CaseBacklog>;
+
+export const CreateCaseComment = Type.Object(
+  {
+    body: Type.String({
+      minLength: 1,
+      maxLength: 4000,
+      pattern: '\\S',
+      description: 'The note. Kept with the case, not in the audit log (the audit row names the comment id).',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CreateCaseComment = Static<typeof CreateCaseComment>;
+
+export const CaseComment = Type.Object(
+  {
+    id: Type.String({ description: 'Comment id (cmt_…).' }),
+    object: Type.Literal('case_comment'),
+    case_id: Type.String(),
+    author: Type.Object({ type: Type.String(), id: Type.String() }, { description: 'The operator or API key that wrote it.' }),
+    body: Type.String(),
+    created_at: Timestamp,
+  },
+  { title: 'CaseComment' },
+);
+export type CaseComment = Static<typeof CaseComment>;

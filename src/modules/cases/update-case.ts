@@ -7,9 +7,11 @@ import { alertRows, caseRows, toCase } from './repository.js';
 import type { Case, UpdateCase } from './schemas.js';
 import { reviewerEvent } from './state-machine.js';
 
+const MAX_SNOOZE_MS = 90 * 24 * 3600 * 1000;
+
 /**
- * PATCH /v1/cases/{id}: assign or unassign, change severity, and move the state (take into review,
- * back to the queue, close with a resolution) in one transaction with its trail row, audit row and
+ * PATCH /v1/cases/{id}: assign or unassign, change severity, snooze or wake, and move the state (take into review,
+ * back to the queue, close with a resolution and an outcome) in one transaction with its trail row, audit row and
  * case.updated event. A closed case is final (409). A verification review case is never closed
  * here: it closes with the session's decision (POST /v1/verifications/{id}/decision), so a referred
  * session can never sit without a case in the queue; closing a screening alert case also closes the alert.
@@ -31,13 +33,22 @@ export async function updateCase({ ctx, id, input }: { ctx: RequestContext; id: 
       }
       if (!input.resolution) throw invalid('resolution', 'Closing a case needs a resolution: how it was resolved.');
     }
+    if (input.outcome !== undefined && target !== 'closed')
+      throw invalid('outcome', 'An outcome is given only when closing the case (state closed).');
+    const snoozedUntil = target === 'closed' ? (before.snoozed_until ? null : undefined) : input.snoozed_until;
+    if (input.snoozed_until) {
+      const at = Date.parse(input.snoozed_until);
+      if (target === 'closed') throw invalid('snoozed_until', 'A closed case cannot be snoozed.');
+      if (!(at > Date.now())) throw invalid('snoozed_until', 'snoozed_until must be in the future (null wakes the case).');
+      if (at > Date.now() + MAX_SNOOZE_MS) throw invalid('snoozed_until', 'A case is snoozed for at most 90 days.');
+    }
     const owner = input.owner !== undefined ? input.owner : before.owner;
     if (target === 'in_review' && !owner) throw invalid('owner', 'A case in review needs an owner: set owner in the same request.');
     if (target !== before.state && !reviewerEvent(before.state, target))
       throw conflict(`The case is ${before.state}; it cannot move to ${target}.`, 'state');
 
-    if (input.owner !== undefined || input.severity !== undefined)
-      await caseRows.setAttributes(tx, ctx, id, { owner: input.owner, severity: input.severity });
+    if (input.owner !== undefined || input.severity !== undefined || snoozedUntil !== undefined || input.outcome !== undefined)
+      await caseRows.setAttributes(tx, ctx, id, { owner: input.owner, severity: input.severity, snoozedUntil, outcome: input.outcome });
     if (target !== before.state)
       await caseRows.applyTransition(tx, ctx, id, before.state, reviewerEvent(before.state, target)!, input.resolution ?? null);
     if (target === 'closed') await caseSubjectsClosed(tx, ctx, before);
