@@ -198,11 +198,19 @@ describe('GET /v1/cases, GET /v1/cases/{id}, PATCH /v1/cases/{id}', () => {
     assert.equal(last.statusCode, 409);
   });
 
-  test('deleting a referred session closes its case (resolution deleted); it stays referred and can no longer be decided', async () => {
+  test('deleting a referred session closes its case (resolution deleted) and erases its comments; it stays referred and can no longer be decided', async () => {
     const o = await t.tenant();
     const { sessionId, caseId } = await referred(t, o);
+    const other = await referred(t, o, 'sandbox_referred');
+    for (const id of [caseId, other.caseId]) {
+      const c = await t.call('POST', `/v1/cases/${id}/comments`, { key: o.sandboxKey, body: { body: 'Spoke to Jane Doe on the phone.' } });
+      assert.equal(c.statusCode, 201, c.body);
+    }
     const del = await t.call('DELETE', `/v1/verifications/${sessionId}`, { key: o.sandboxKey });
     assert.equal(del.statusCode, 200, del.body);
+    const comments = (id: string) => t.call('GET', `/v1/cases/${id}/comments`, { key: o.sandboxKey }).then((r) => r.json().data.length);
+    assert.equal(await comments(caseId), 0, 'the deleted session case keeps no free text about the person');
+    assert.equal(await comments(other.caseId), 1, "another session's case keeps its comment");
     assert.deepEqual([del.json().status, del.json().decision], ['referred', 'referred']);
     assert.ok(del.json().deleted_at);
     const c = await get(o, `/v1/cases/${caseId}`);

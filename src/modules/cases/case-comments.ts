@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
+import type { ErasureHook } from '../../platform/erasure.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { paginate } from '../../platform/pagination.js';
@@ -83,3 +84,20 @@ export async function listCaseComments(ctx: RequestContext, id: string, q: { lim
   });
   return { data: page.data.map(toComment), next_cursor: page.next_cursor };
 }
+
+/**
+ * Erasing a verification session (DELETE /v1/verifications/{id} or retention) deletes the comments of its
+ * cases: free text that may name the person. The audit rows of `case.commented` keep only the comment ids.
+ */
+export const caseCommentErasure: ErasureHook = {
+  name: 'case_comments',
+  async erase(tx, { ctx, sessionId }) {
+    const rows = await tx.query<{ n: number }>(
+      `WITH d AS (DELETE FROM case_comments WHERE account_id = $1 AND environment = $2
+                    AND case_id IN (SELECT id FROM cases WHERE account_id = $1 AND environment = $2 AND session_id = $3) RETURNING 1)
+       SELECT count(*)::int AS n FROM d`,
+      [ctx.accountId, ctx.environment, sessionId],
+    );
+    return rows[0]?.n ?? 0;
+  },
+};

@@ -10,3 +10,4 @@ export { reviewSeverity } from './severity.js';
 export { CASE_EVENTS } from './events.js';
 export { assertReviewOwner } from './claim-case.js';
 export { registerCaseSubjectSources, type CaseSubjectSource } from './subject-sources.js';
+export { caseCommentErasure } from './case-comments.js';
