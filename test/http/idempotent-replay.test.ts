@@ -6,6 +6,8 @@ import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js
 import { DEFAULT_JOURNEYS } from '../../src/modules/journeys/defaults.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
 import { readFileSync } from 'node:fs';
+import { withTransaction } from '../../src/platform/transaction.js';
+import { raiseAlert } from '../../src/modules/cases/index.js';
 
 const dataDir = sharedDataDir();
 /** Enrolment needs one clear face: a photo of the shared labelled set (absent from a bare clone). */
@@ -214,6 +216,21 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
     url: '/v1/travel-rule/counterparties',
     body: { name: 'Replay VASP', legal_name: 'Replay VASP Ltd' },
   }),
+  createCaseComment: async () => {
+    const { caseId } = await withTransaction(tenant.ctx(), (tx) =>
+      raiseAlert(tx, tenant.ctx(), {
+        kind: 'transaction_rule',
+        severity: 'high',
+        subjectType: 'customer',
+        subjectId: 'cus_replay',
+        subjectReference: 'cus_replay',
+        title: 'Replay',
+        details: { rule: 'replay' },
+        dedupeKey: 'rule_replay',
+      }),
+    );
+    return { url: `/v1/cases/${caseId}/comments`, body: { body: 'Replay note.' } };
+  },
   screenWallet: async () => ({ url: '/v1/wallets/screen', body: { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' } }),
   monitorWallet: async () => ({
     url: '/v1/wallets/monitor',
