@@ -25,7 +25,7 @@ const OWNERS: Record<string, readonly string[]> = {
     'registry_persons',
     'registry_relationships',
   ],
-  cases: ['alerts', 'case_transitions', 'cases'],
+  cases: ['alerts', 'case_comments', 'case_transitions', 'cases'],
   checks: ['checks', 'contact_sends', 'contact_verifications', 'face_enrollments', 'list_snapshot_entities', 'list_snapshots', 'media'],
   console: ['console_login_failures', 'console_sessions', 'operators'],
   journeys: ['journey_seeds', 'journey_versions', 'journeys'],
