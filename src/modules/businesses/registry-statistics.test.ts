@@ -42,6 +42,11 @@ test('an import that changes rows in bulk refreshes the statistics of the tables
   assert.equal(bulk.ok, true, bulk.error);
   assert.ok((await statsOf('registry_entities')) > 0, 'registry_entities analysed');
   assert.ok((await statsOf('registry_name_tokens')) > 0, 'registry_name_tokens analysed');
+  // Vacuumed too: the visibility map lets name searches read their postings index-only.
+  const [vis] = await db.query<{ n: number }>(
+    `SELECT relallvisible::int AS n FROM pg_class WHERE oid = to_regclass(current_schema() || '.registry_name_tokens')`,
+  );
+  assert.ok(vis!.n > 0, 'registry_name_tokens pages marked all-visible');
   // Not touched by this batch: left to autovacuum.
   assert.equal(await statsOf('registry_relationships'), 0);
 });

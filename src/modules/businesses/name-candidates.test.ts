@@ -1,0 +1,100 @@
+// Name candidates at scale: a word held by more than COMMON_WORD records is never read whole for a search,
+// yet the record holding the query's words is still found, whether the other words are rare or common too.
+// The postings read are counted with EXPLAIN ANALYZE; nothing here is timed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDb } from '../../../test/helpers/test-db.js';
+import type { Db } from '../../platform/db.js';
+import { importRegistryFile } from './registry-import.js';
+import { COMMON_WORD, registryRecords, tokenFrequencyQuery, tokenQuery } from './registry-repository.js';
+import { nameTokens } from './name-tokens.js';
+
+let db: Db, close: () => Promise<void>;
+const dir = mkdtempSync(join(tmpdir(), 'name-candidates-'));
+const lei = (i: number) => `5299${String(i).padStart(14, '0')}00`;
+// 0..1199 "Alpha …", 1200..2399 "Beta …": both words common. 2400 "Alpha Beta" (both common words),
+// 2401 "Alpha Zircon" (a common and a rare word), 2402 "Zircon Quartz" (the rare word elsewhere).
+const names = (i: number): string =>
+  i < 1200
+    ? `Alpha Word${i} Limited`
+    : i < 2400
+      ? `Beta Word${i} Limited`
+      : ['Alpha Beta Limited', 'Alpha Zircon Limited', 'Zircon Quartz Limited'][i - 2400]!;
+const N = 2403;
+
+before(async () => {
+  ({ db, close } = await createTestDb());
+  const lines = [
+    'LEI,Entity.LegalName,Entity.LegalAddress.Country,Entity.LegalJurisdiction,Entity.EntityStatus,Registration.RegistrationStatus',
+  ];
+  for (let i = 0; i < N; i++) lines.push(`${lei(i)},${names(i)},GB,GB,ACTIVE,ISSUED`);
+  const path = join(dir, 'lei.csv');
+  writeFileSync(path, lines.join('\n') + '\n');
+  const r = await importRegistryFile(db, { path, format: 'gleif-lei-csv' });
+  assert.equal(r.ok, true, r.error);
+});
+after(async () => (await close(), rmSync(dir, { recursive: true, force: true })));
+
+async function candidates(query: string, limit = 50) {
+  return (await registryRecords.byTokens(db, nameTokens([query]), null, limit)).map((r) => ({ name: r.data.name, hits: r.hits }));
+}
+
+/** Rows the plan's scans of registry_name_tokens returned, summed over loops. */
+async function postingsRead(query: string, limit = 50): Promise<number> {
+  const df = await db.query<{ token: string; df: number }>(tokenFrequencyQuery.sql, [nameTokens([query]), null, COMMON_WORD]);
+  const q = tokenQuery(df, null, limit)!;
+  // EXPLAIN takes no bind parameters on every driver: inline the test's values.
+  const lit = (v: unknown): string =>
+    v === null
+      ? 'NULL'
+      : Array.isArray(v)
+        ? `ARRAY[${v.map(lit).join(', ')}]::text[]`
+        : typeof v === 'number'
+          ? String(v)
+          : `'${String(v)}'`;
+  const sql = q.sql.replace(/\$(\d+)(::text\[\])?/g, (_, n: string) => lit(q.params[Number(n) - 1]));
+  const [row] = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`);
+  const plan = typeof row!['QUERY PLAN'] === 'string' ? JSON.parse(row!['QUERY PLAN']) : row!['QUERY PLAN'];
+  let rows = 0;
+  const walk = (n: Record<string, unknown>): void => {
+    if (n['Relation Name'] === 'registry_name_tokens') rows += Number(n['Actual Rows']) * Number(n['Actual Loops']);
+    for (const c of (n['Plans'] as Record<string, unknown>[] | undefined) ?? []) walk(c);
+  };
+  walk((plan as { Plan: Record<string, unknown> }[])[0]!.Plan);
+  return rows;
+}
+
+test('word frequencies are counted up to the common-word bound', async () => {
+  const df = await db.query<{ token: string; df: number }>(tokenFrequencyQuery.sql, [['alpha', 'zircon', 'nowhere'], null, COMMON_WORD]);
+  assert.deepEqual(Object.fromEntries(df.map((r) => [r.token, r.df])), { alpha: COMMON_WORD + 1, zircon: 2, nowhere: 0 });
+});
+
+test('a common and a rare word: the record holding both comes first, and the common word is not read whole', async () => {
+  const c = await candidates('Alpha Zircon Ltd');
+  assert.deepEqual(c[0], { name: 'Alpha Zircon Limited', hits: 2 });
+  assert.ok(c.some((x) => x.name === 'Zircon Quartz Limited' && x.hits === 1));
+  // 2 postings of "zircon", at most the limit of "alpha" to fill the list, one probe per candidate.
+  const read = await postingsRead('Alpha Zircon Ltd');
+  assert.ok(read < 200, `${read} postings read; "alpha" alone has 1,201`);
+});
+
+test('two common words: the record holding both is found though its postings sort last', async () => {
+  const c = await candidates('Alpha Beta');
+  assert.deepEqual(c[0], { name: 'Alpha Beta Limited', hits: 2 });
+  assert.equal(c.filter((x) => x.hits === 2).length, 1);
+});
+
+test('a misspelt word takes no part; a query of unknown words has no candidates', async () => {
+  const c = await candidates('Zirconn Quartz');
+  assert.deepEqual(c[0], { name: 'Zircon Quartz Limited', hits: 1 });
+  assert.deepEqual(await candidates('Nowhere Nothing'), []);
+});
+
+test('a source filter applies to every branch', async () => {
+  assert.deepEqual(await registryRecords.byTokens(db, nameTokens(['Alpha Zircon']), ['companies-house'], 50), []);
+  assert.deepEqual(await registryRecords.byTokens(db, nameTokens(['Alpha Beta']), ['companies-house'], 50), []);
+  assert.equal((await registryRecords.byTokens(db, nameTokens(['Alpha Beta']), ['gleif'], 50))[0]?.data.name, 'Alpha Beta Limited');
+});
