@@ -63,6 +63,13 @@ describe('console: cases and the audit chain in Chromium', { skip: skip || undef
     const { page } = rita;
     await page.getByRole('heading', { name: `Case ${caseId}` }).waitFor();
 
+    // The trail of a case a transaction opened starts with its opening, by the API key that sent the
+    // transaction (it was empty: the alert path wrote no trail row).
+    const trail = page.getByRole('table', { name: 'Trail' });
+    const opening = trail.getByRole('row').filter({ hasText: 'opened' });
+    await opening.waitFor();
+    assert.match(await opening.innerText(), /—\s+open\s+opened\s+api_key:key_/);
+
     // Linked records: the transaction the alert is about opens in the console.
     const links = page.locator('#case-links');
     await links.getByRole('link', { name: new RegExp(txnId) }).click();

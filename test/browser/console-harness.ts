@@ -18,7 +18,7 @@ declare const location: { hash: string };
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumMissing = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (Debian package chromium)`;
-const SHOTS = join(process.cwd(), 'test/browser/screenshots');
+export const SHOTS = join(process.cwd(), 'test/browser/screenshots');
 export const PASSWORD = 'browser harness password 7';
 export const LAPTOP = { width: 1280, height: 800 };
 export const TABLET = { width: 768, height: 1024 };
@@ -28,7 +28,14 @@ export interface Console {
   dir: string;
   /** The sandbox API key of the first account. */
   key: string;
-  api(method: string, path: string, body?: unknown): Promise<{ status: number; data: Record<string, any> }>;
+  /** The first account's id. */
+  account: string;
+  /** Its production API key. */
+  productionKey: string;
+  /** The API as an integration calls it, with the sandbox key unless another is given. */
+  api(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; data: Record<string, any> }>;
+  /** The environment's settings the server runs with (DATA_DIR, DATABASE_URL, MASTER_KEY …). */
+  env: Record<string, string>;
   /** `verity …` against the running server (over its admin socket with the embedded database). */
   cli(args: string[], input?: string): { status: number | null; stdout: string; stderr: string };
   operator(email: string, role: string): void;
@@ -42,7 +49,7 @@ export interface Console {
   close(): Promise<void>;
 }
 
-export async function startConsole(prefix: string, extraEnv: Record<string, string> = {}): Promise<Console> {
+export async function startConsole(prefix: string, extraEnv: Record<string, string> = {}, startTimeoutMs = 300_000): Promise<Console> {
   const dir = mkdtempSync(join(tmpdir(), `verity-${prefix}-`));
   const env: Record<string, string> = { DATA_DIR: join(dir, 'data'), MASTER_KEY: '67'.repeat(32), RUN_WORKER: 'true', ...extraEnv };
   let dropDb: (() => Promise<void>) | null = null;
@@ -51,8 +58,8 @@ export async function startConsole(prefix: string, extraEnv: Record<string, stri
     env.DATABASE_URL = db.url!;
     dropDb = db.close;
   }
-  const server = await startServer(env, 300_000);
-  const key = firstKeys(env.DATA_DIR!).sandbox;
+  const server = await startServer(env, startTimeoutMs);
+  const { sandbox: key, production: productionKey, account } = firstKeys(env.DATA_DIR!);
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
@@ -70,18 +77,20 @@ export async function startConsole(prefix: string, extraEnv: Record<string, stri
     server,
     dir,
     key,
+    account,
+    productionKey,
+    env,
     cli,
-    async api(method, path, body) {
+    async api(method, path, body, as = key) {
       const res = await fetch(`${server.base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: `Bearer ${as}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
       return { status: res.status, data: (text ? JSON.parse(text) : null) as Record<string, any> };
     },
     operator(email, role) {
-      const account = firstKeys(env.DATA_DIR!).account;
       const r = cli(['operators', 'create', '--account', account, '--email', email, '--role', role, '--password-stdin'], `${PASSWORD}\n`);
       assert.equal(r.status, 0, r.stderr + r.stdout);
     },

@@ -1,16 +1,12 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { firstKeys, startServer, type RunningServer } from '../helpers/spawn-server.js';
-import { createTestDb } from '../helpers/test-db.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
 import { ocrBAvailable, renderDocument } from '../fixtures/documents/render.js';
 import { DEFAULT_JOURNEYS } from '../../src/modules/journeys/defaults.js';
 import { seriousViolations } from './axe.js';
+import { chromiumMissing, LAPTOP, SHOTS, startConsole, TABLET, type Console } from './console-harness.js';
 
 /**
  * The operator console as a reviewer and a viewer use it, in Debian's Chromium against the real
@@ -24,78 +20,21 @@ import { seriousViolations } from './axe.js';
  */
 declare const document: { documentElement: { scrollWidth: number }; querySelectorAll(s: string): ArrayLike<{ naturalWidth: number }> };
 
-const CHROMIUM = '/usr/bin/chromium';
 const dataDir = sharedDataDir();
-const noChromium = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (Debian package chromium)`;
-if (noChromium && process.env.CI) {
-  test('Chromium is installed for the console review browser test', () => assert.fail(`${noChromium}: .ci/run installs it.`));
+if (chromiumMissing && process.env.CI) {
+  test('Chromium is installed for the console review browser test', () => assert.fail(`${chromiumMissing}: .ci/run installs it.`));
 }
-const skip = noChromium || (ocrBAvailable() ? false : 'OCR-B font (fonts-ocr-b) missing') || (dataDir ? false : MISSING_DATA);
-const SHOTS = join(process.cwd(), 'test/browser/screenshots');
-const PASSWORD = 'browser review password 9';
-const LAPTOP = { width: 1280, height: 800 };
-const TABLET = { width: 768, height: 1024 };
+const skip = chromiumMissing || (ocrBAvailable() ? false : 'OCR-B font (fonts-ocr-b) missing') || (dataDir ? false : MISSING_DATA);
 
-describe('console review in Chromium', { skip }, () => {
-  let dir: string;
-  let server: RunningServer;
-  let browser: Browser;
-  let dropDb: (() => Promise<void>) | null = null;
-  let env: Record<string, string>;
-  let key: string;
+describe('console review in Chromium', { skip: skip || undefined }, () => {
+  let c: Console;
   let sessionId: string;
-
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, data: (await res.json()) as Record<string, any> };
-  };
-
-  const operator = (email: string, role: string) => {
-    const cli = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli.ts',
-        'operators',
-        'create',
-        '--account',
-        firstKeys(env.DATA_DIR!).account,
-        '--email',
-        email,
-        '--role',
-        role,
-        '--password-stdin',
-      ],
-      { cwd: process.cwd(), env: { ...process.env, LOG_LEVEL: 'warn', ...env }, input: `${PASSWORD}\n`, encoding: 'utf8' },
-    );
-    assert.equal(cli.status, 0, cli.stderr + cli.stdout);
-  };
-
-  const signIn = async (page: Page, email: string) => {
-    await page.goto(`${server.base}/console`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Review queue' }).waitFor();
-  };
+  const api = (method: string, path: string, body?: unknown) => c.api(method, path, body);
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'verity-console-review-'));
-    env = { DATA_DIR: join(dir, 'data'), MASTER_KEY: '55'.repeat(32), RUN_WORKER: 'true' };
-    if (process.env.TEST_DATABASE_URL) {
-      const db = await createTestDb();
-      env.DATABASE_URL = db.url!;
-      dropDb = db.close;
-    }
-    server = await startServer(env, 900_000);
-    key = firstKeys(env.DATA_DIR!).sandbox!;
-    operator('rita@example.com', 'reviewer');
-    operator('vic@example.com', 'viewer');
+    c = await startConsole('console-review', {}, 900_000);
+    c.operator('rita@example.com', 'reviewer');
+    c.operator('vic@example.com', 'viewer');
 
     // A journey where a person reviews every session (document read or not), with screening.
     const standard = structuredClone(DEFAULT_JOURNEYS[0]!.definition);
@@ -144,14 +83,14 @@ describe('console review in Chromium', { skip }, () => {
       ['document_front', passport, 'image/png'],
       ['selfie', face('img2.jpg'), 'image/jpeg'],
     ] as const) {
-      const put = await fetch(`${server.base}/capture/v1/media/${kind}`, {
+      const put = await fetch(`${c.server.base}/capture/v1/media/${kind}`, {
         method: 'PUT',
         headers: { authorization: `Bearer ${token}`, 'content-type': type },
         body: data,
       });
       assert.equal(put.status, 201, await put.text());
     }
-    const submit = await fetch(`${server.base}/capture/v1/submit`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const submit = await fetch(`${c.server.base}/capture/v1/submit`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     assert.equal(submit.status, 202, await submit.text());
     const deadline = Date.now() + 300_000;
     for (;;) {
@@ -161,23 +100,12 @@ describe('console review in Chromium', { skip }, () => {
       assert.ok(Date.now() < deadline, 'the pipeline did not finish in 300 s');
       await new Promise((r) => setTimeout(r, 1000));
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
-    mkdirSync(SHOTS, { recursive: true });
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await dropDb?.();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => c?.close());
 
   test('a reviewer claims the referred session, inspects its evidence, corrects a field, approves it, and the audit names them', async () => {
-    const context = await browser.newContext({ viewport: LAPTOP });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await signIn(page, 'rita@example.com');
+    const { page, errors, close } = await c.open('rita@example.com', '#/queue');
     assert.equal(await page.locator('#env-badge').textContent(), 'Sandbox');
     await page.getByRole('link', { name: sessionId }).or(page.locator('#queue-list table')).first().waitFor();
     await page.screenshot({ path: join(SHOTS, 'console-queue.png'), fullPage: true });
@@ -256,7 +184,7 @@ describe('console review in Chromium', { skip }, () => {
     const rows = await api('GET', `/v1/audit-events?resource_id=${sessionId}&action=verification.manual_decision`);
     assert.equal(rows.data.data[0].actor.type, 'operator');
     assert.deepEqual(errors, []);
-    await context.close();
+    await close();
   });
 
   test('a viewer sees the queue and the evidence without any action, and the API refuses the actions', async () => {
@@ -270,9 +198,7 @@ describe('console review in Chromium', { skip }, () => {
       await new Promise((r) => setTimeout(r, 1000));
     }
     const caseId = (await api('GET', `/v1/cases?verification_id=${referred.data.id}`)).data.data[0].id as string;
-    const context = await browser.newContext({ viewport: TABLET });
-    const page = await context.newPage();
-    await signIn(page, 'vic@example.com');
+    const { page, errors, close } = await c.open('vic@example.com', '#/queue', TABLET);
     await page.getByRole('link', { name: caseId }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Claim next' }).count(), 0);
     await page.getByRole('link', { name: caseId }).click();
@@ -293,6 +219,7 @@ describe('console review in Chromium', { skip }, () => {
       return [claim.status, (await claim.json()).error.code, decide.status, (await decide.json()).error.code];
     })()`)) as unknown[];
     assert.deepEqual(refused, [403, 'insufficient_scope', 403, 'insufficient_scope']);
-    await context.close();
+    assert.deepEqual(errors, []);
+    await close();
   });
 });

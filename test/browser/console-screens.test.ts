@@ -1,15 +1,8 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { firstKeys, startServer, type RunningServer } from '../helpers/spawn-server.js';
-import { createTestDb } from '../helpers/test-db.js';
-import { seriousViolations } from './axe.js';
+import { chromiumMissing, said, shots, startConsole, type Console } from './console-harness.js';
 
 /**
  * The console's configuration screens in Debian's Chromium against the real server (with its job
@@ -20,92 +13,23 @@ import { seriousViolations } from './axe.js';
  * by kind after a transaction hits the published rule). Each action is checked through the API with
  * an API key; screenshots at laptop and tablet widths go to test/browser/screenshots/.
  */
-declare const document: { documentElement: { scrollWidth: number } };
 declare const location: { hash: string };
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (Debian package chromium)`;
+const skip = chromiumMissing;
 if (skip && process.env.CI) {
   test('Chromium is installed for the console screens browser test', () => assert.fail(`${skip}: .ci/run installs it.`));
 }
-const SHOTS = join(process.cwd(), 'test/browser/screenshots');
-const PASSWORD = 'browser screens password 3';
-const LAPTOP = { width: 1280, height: 800 };
-const TABLET = { width: 768, height: 1024 };
 
-describe('console screens in Chromium', { skip }, () => {
-  let dir: string;
-  let server: RunningServer;
-  let browser: Browser;
-  let dropDb: (() => Promise<void>) | null = null;
-  let env: Record<string, string>;
-  let key: string;
+describe('console screens in Chromium', { skip: skip || undefined }, () => {
+  let c: Console;
   let receiver: Server;
   let receiverUrl: string;
   const received: string[] = [];
   let failNext = 1;
-
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, data: (text ? JSON.parse(text) : null) as Record<string, any> };
-  };
-
-  const operator = (email: string, role: string) => {
-    const account = firstKeys(env.DATA_DIR!).account;
-    const args = ['operators', 'create', '--account', account, '--email', email, '--role', role, '--password-stdin'];
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-      cwd: process.cwd(),
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      input: `${PASSWORD}\n`,
-      encoding: 'utf8',
-    });
-    assert.equal(cli.status, 0, cli.stderr + cli.stdout);
-  };
-
-  /** A signed-in page at a view; page errors are collected and must stay empty. */
-  const open = async (email: string, hash: string, viewport = LAPTOP) => {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${server.base}/console`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Review queue' }).waitFor();
-    await page.evaluate((h) => (location.hash = h), hash);
-    return { page, errors, close: () => context.close() };
-  };
-
-  /** Screenshots at laptop and tablet widths; at the tablet width nothing scrolls sideways; axe-core finds nothing serious. */
-  const shots = async (page: Page, name: string) => {
-    mkdirSync(SHOTS, { recursive: true });
-    await page.setViewportSize(LAPTOP);
-    await page.screenshot({ path: join(SHOTS, `console-${name}-laptop.png`), fullPage: true });
-    await page.setViewportSize(TABLET);
-    await page.screenshot({ path: join(SHOTS, `console-${name}-tablet.png`), fullPage: true });
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(width <= TABLET.width, `${name}: the page is ${width} px wide at a ${TABLET.width} px tablet width`);
-    // Accessibility: axe-core finds no serious or critical violation on the screen as it is now.
-    assert.deepEqual(await seriousViolations(page), [], `${name}: axe-core`);
-  };
-
-  /** The status line under the view. */
-  const said = async (page: Page, text: string | RegExp) => {
-    try {
-      await page.locator('#message').filter({ hasText: text }).waitFor({ timeout: 20_000 });
-    } catch (e) {
-      throw new Error(`waited for ${String(text)}; the page says: ${await page.locator('#message').textContent()}`, { cause: e });
-    }
-  };
+  const api = (method: string, path: string, body?: unknown) => c.api(method, path, body);
+  const open = (email: string, hash: string) => c.open(email, hash);
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'verity-console-screens-'));
     receiver = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
@@ -118,34 +42,20 @@ describe('console screens in Chromium', { skip }, () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    env = {
-      DATA_DIR: join(dir, 'data'),
-      MASTER_KEY: '66'.repeat(32),
-      RUN_WORKER: 'true',
+    c = await startConsole('console-screens', {
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_REQUIRE_HTTPS: 'false',
       // After a failed attempt the next automatic one is an hour away: the retry is the operator's.
       WEBHOOK_RETRY_SCHEDULE: '3600',
-    };
-    if (process.env.TEST_DATABASE_URL) {
-      const db = await createTestDb();
-      env.DATABASE_URL = db.url!;
-      dropDb = db.close;
-    }
-    server = await startServer(env, 300_000);
-    key = firstKeys(env.DATA_DIR!).sandbox;
-    operator('ada@example.com', 'admin');
-    operator('ana@example.com', 'analyst');
-    operator('abe@example.com', 'approver');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    });
+    c.operator('ada@example.com', 'admin');
+    c.operator('ana@example.com', 'analyst');
+    c.operator('abe@example.com', 'approver');
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await dropDb?.();
+    await c?.close();
     await new Promise((resolve) => receiver?.close(resolve));
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   test('journeys: the analyst saves a draft (a bad definition is shown at the field); the approver cannot publish their own version and publishes the analyst’s', async () => {
@@ -181,6 +91,45 @@ describe('console screens in Chromium', { skip }, () => {
     const j = await api('GET', '/v1/journeys?key=kyc_standard');
     assert.equal(j.data.data[0].published_version, draftVersion);
     assert.equal(j.data.data[0].versions.find((v: any) => v.version === draftVersion).definition.session_lifetime_seconds, 7200);
+    assert.deepEqual(abe.errors, []);
+    await abe.close();
+  });
+
+  test('journeys: the analyst creates a new journey (a draft copy of another); the approver publishes it and a session can use it', async () => {
+    const ana = await open('ana@example.com', '#/journeys');
+    await ana.page.getByRole('heading', { name: 'Journeys' }).waitFor();
+    await ana.page.getByLabel(/^Key/).fill('console_new');
+    await ana.page.getByLabel('Name', { exact: true }).fill('Made in the console');
+    await ana.page.getByLabel('Start from').selectOption('kyc_standard');
+    await ana.page.getByRole('button', { name: 'Create draft' }).click();
+    await ana.page.getByRole('heading', { name: 'Journey console_new' }).waitFor();
+    await said(ana.page, 'Created journey console_new: draft version 1.');
+    let j = (await api('GET', '/v1/journeys?key=console_new')).data.data[0];
+    assert.equal(j.name, 'Made in the console');
+    assert.equal(j.published_version, null);
+    assert.equal(j.versions[0].created_by.includes('opr_'), true, JSON.stringify(j.versions[0]));
+    // Not published yet: a session cannot start on it.
+    const early = await api('POST', '/v1/verifications', {
+      journey: 'console_new',
+      subject: { type: 'individual', reference: 'cus_new_1' },
+    });
+    assert.notEqual(early.status, 201, 'a draft-only journey starts no session');
+    await ana.page.evaluate(() => (location.hash = '#/journeys'));
+    await ana.page.getByRole('link', { name: 'console_new' }).waitFor();
+    await shots(ana.page, 'journeys-new');
+    assert.deepEqual(ana.errors, []);
+    await ana.close();
+
+    const abe = await open('abe@example.com', '#/journeys/console_new');
+    await abe.page.getByRole('button', { name: 'Publish version 1', exact: true }).click();
+    await said(abe.page, 'Published version 1.');
+    j = (await api('GET', '/v1/journeys?key=console_new')).data.data[0];
+    assert.equal(j.published_version, 1);
+    const started = await api('POST', '/v1/verifications', {
+      journey: 'console_new',
+      subject: { type: 'individual', reference: 'cus_new_2' },
+    });
+    assert.equal(started.status, 201, JSON.stringify(started.data));
     assert.deepEqual(abe.errors, []);
     await abe.close();
   });

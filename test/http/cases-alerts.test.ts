@@ -1,5 +1,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { splitSql } from '../../src/platform/db.js';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { withTransaction } from '../../src/platform/transaction.js';
 import { raiseAlert, type RaiseAlertInput } from '../../src/modules/cases/index.js';
@@ -55,6 +57,53 @@ describe('generic alerts (cases raiseAlert)', () => {
     );
     assert.equal(events.length, 1);
     assert.equal(events[0]!.data.case_id, r.caseId);
+  });
+
+  test('a case opened by an alert has its opening in the trail, by the caller; a later move follows it (the console showed an empty trail)', async () => {
+    const o = await t.tenant();
+    const r = await raise(o);
+    const opened = await get(o, `/v1/cases/${r.caseId}`);
+    assert.deepEqual(
+      opened.transitions.map((x: any) => [x.from, x.to, x.event, x.actor]),
+      [[null, 'open', 'opened', 'system:test']],
+    );
+    // Joining the open case writes no second opening.
+    await raise(o, { dedupeKey: 'rule_other' });
+    const moved = await t.call('PATCH', `/v1/cases/${r.caseId}`, { key: o.sandboxKey, body: { state: 'in_review', owner: 'user:rita' } });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.deepEqual(
+      moved.json().transitions.map((x: any) => [x.from, x.to]),
+      [
+        [null, 'open'],
+        ['open', 'in_review'],
+      ],
+    );
+  });
+
+  test('0040: an alert case written without its opening gets it, before its later moves; a case with one is left alone', async () => {
+    const o = await t.tenant();
+    const bare = await raise(o, { subjectId: 'cus_bare' });
+    const kept = await raise(o, { subjectId: 'cus_kept' });
+    // As the code before the fix wrote it: no opening row; then a move by a reviewer.
+    await t.db.query('DELETE FROM case_transitions WHERE case_id = $1', [bare.caseId]);
+    await t.db.query("UPDATE cases SET created_at = now() - interval '1 hour' WHERE id = $1", [bare.caseId]);
+    const moved = await t.call('PATCH', `/v1/cases/${bare.caseId}`, {
+      key: o.sandboxKey,
+      body: { state: 'in_review', owner: 'user:rita' },
+    });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.equal(moved.json().transitions.length, 1);
+    for (const statement of splitSql(readFileSync(new URL('../../migrations/0040_alert_case_trail.sql', import.meta.url), 'utf8')))
+      await t.db.query(statement);
+    const fixed = await get(o, `/v1/cases/${bare.caseId}`);
+    assert.deepEqual(
+      fixed.transitions.map((x: any) => [x.from, x.to, x.actor]),
+      [
+        [null, 'open', 'system:system'],
+        ['open', 'in_review', moved.json().transitions[0].actor],
+      ],
+    );
+    assert.equal((await get(o, `/v1/cases/${kept.caseId}`)).transitions.length, 1);
   });
 
   test('a repeat within the cooldown is counted, not raised; another key joins the same case and raises its severity', async () => {

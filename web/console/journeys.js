@@ -11,6 +11,47 @@ import { h, mount, table, when } from './dom.js';
 export async function renderJourneys(root, say) {
   const r = await get('/v1/journeys?limit=100');
   if (r.status !== 200) return say(problem(r));
+  const journeys = /** @type {any[]} */ (r.data.data);
+  // A new journey starts as a draft copy of an existing one's newest version; the approver publishes it.
+  const create =
+    can('journeys:write') && journeys.length
+      ? h(
+          'form',
+          {
+            id: 'journey-new',
+            'aria-label': 'New journey',
+            onsubmit: async (/** @type {SubmitEvent} */ e) => {
+              e.preventDefault();
+              const f = new FormData(/** @type {HTMLFormElement} */ (e.target));
+              const from = journeys.find((j) => j.key === f.get('from'));
+              const key = String(f.get('key') ?? '');
+              const res = await call('POST', '/v1/journeys', {
+                key,
+                name: String(f.get('name') ?? ''),
+                definition: from.versions[0].definition,
+              });
+              if (res.status !== 201 && res.status !== 200) return say(problem(res));
+              // The router clears the status line on hashchange: say it after that.
+              window.addEventListener('hashchange', () => say(`Created journey ${key}: draft version ${res.data.latest_version}.`), {
+                once: true,
+              });
+              location.hash = `#/journeys/${encodeURIComponent(key)}`;
+            },
+          },
+          h('h2', null, 'New journey'),
+          h('label', { for: 'new-journey-key' }, 'Key (lower case, digits and _)'),
+          h('input', { id: 'new-journey-key', name: 'key', required: true, pattern: '[a-z][a-z0-9_]*', maxlength: '64' }),
+          h('label', { for: 'new-journey-name' }, 'Name'),
+          h('input', { id: 'new-journey-name', name: 'name', required: true }),
+          h('label', { for: 'new-journey-from' }, 'Start from'),
+          h(
+            'select',
+            { id: 'new-journey-from', name: 'from' },
+            journeys.map((j) => h('option', { value: j.key }, j.key)),
+          ),
+          h('button', { type: 'submit' }, 'Create draft'),
+        )
+      : null;
   mount(
     root,
     h('h1', { tabindex: '-1' }, 'Journeys'),
@@ -26,6 +67,7 @@ export async function renderJourneys(root, say) {
         when(j.updated_at),
       ]),
     ),
+    create,
   );
 }
 

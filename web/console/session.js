@@ -85,8 +85,8 @@ export async function renderSession(root, id, say) {
  * @param {(text: string) => void} say
  */
 function summary(v, reviewCase, reload, say) {
-  /** @param {string} path @param {string} name */
-  const download = (path, name) =>
+  /** @param {string} path @param {string} name @param {string} file the saved file's name */
+  const download = (path, name, file) =>
     h(
       'button',
       {
@@ -95,7 +95,7 @@ function summary(v, reviewCase, reload, say) {
         onclick: async () => {
           const url = await blobUrl(path);
           if (!url) return say(`The ${name} could not be made.`);
-          const a = h('a', { href: url, download: `${v.id}-${name.replace(/ /g, '-')}` });
+          const a = h('a', { href: url, download: file });
           document.body.append(a);
           a.click();
           a.remove();
@@ -164,8 +164,8 @@ function summary(v, reviewCase, reload, say) {
       { class: 'actions' },
       claim,
       release,
-      download(`/v1/verifications/${v.id}/evidence`, 'evidence zip'),
-      download(`/v1/verifications/${v.id}/report`, 'PDF report'),
+      download(`/v1/verifications/${v.id}/evidence`, 'evidence zip', `${v.id}-evidence.zip`),
+      download(`/v1/verifications/${v.id}/report`, 'PDF report', `${v.id}-report.pdf`),
     ),
   );
 }

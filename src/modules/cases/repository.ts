@@ -362,7 +362,7 @@ export const caseRows = {
 
   async transitionsOf(db: Queryable, t: Tenant, id: string): Promise<CaseTransitionRow[]> {
     return db.query<CaseTransitionRow>(
-      'SELECT from_state, to_state, event, actor, at FROM case_transitions WHERE account_id = $1 AND environment = $2 AND case_id = $3 ORDER BY id',
+      'SELECT from_state, to_state, event, actor, at FROM case_transitions WHERE account_id = $1 AND environment = $2 AND case_id = $3 ORDER BY at, id',
       [t.accountId, t.environment, id],
     );
   },
@@ -425,12 +425,13 @@ export const alertRows = {
   /**
    * A new alert and its case in one statement: the subject's open alert_review case (locked) gets the
    * alert's kind among its reasons and the alert's severity if higher, or a case is opened with `newCaseId`;
-   * the alert is inserted on it. Returns the alert, whether the case was opened, and the case's severity
+   * the alert is inserted on it, and a case it opens gets its first trail row (opened, by the caller: without
+   * it the case screen showed an empty trail). Returns the alert, whether the case was opened, and the case's severity
    * before when this alert raised it (null otherwise). Run under lockSubject (one open case per subject).
    */
   async insertWithCase(
     tx: Queryable,
-    t: Tenant,
+    t: Who,
     a: {
       id: string;
       kind: string;
@@ -452,6 +453,9 @@ export const alertRows = {
          INSERT INTO cases (id, account_id, environment, kind, state, severity, reason_code, reason_codes, subject_type, subject_id)
          SELECT $12, $2, $3, 'alert_review', 'open', $5, $4, ARRAY[$4]::text[], $6, $7 WHERE NOT EXISTS (SELECT 1 FROM open_case)
          RETURNING id),
+       new_case_trail AS (
+         INSERT INTO case_transitions (case_id, account_id, environment, from_state, to_state, event, actor, request_id)
+         SELECT id, $2, $3, NULL, 'open', 'opened', $14, $15 FROM new_case),
        joined_case AS (
          UPDATE cases c SET reason_codes = CASE WHEN $4 = ANY(c.reason_codes) THEN c.reason_codes ELSE c.reason_codes || $4::text END,
            severity = CASE WHEN array_position($13::text[], $5) > array_position($13::text[], c.severity) THEN $5 ELSE c.severity END,
@@ -477,6 +481,8 @@ export const alertRows = {
         a.dedupeKey,
         a.newCaseId,
         SEVERITIES,
+        actorOf(t),
+        t.requestId ?? null,
       ],
     );
     const { case_opened, raised_from, ...alert } = rows[0]!;
