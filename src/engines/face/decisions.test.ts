@@ -95,11 +95,15 @@ describe('liveness decision', () => {
   });
 
   test('fused passive score: a soft reprint with live-looking model scores fails; sharpness is read at the face’s own scale', () => {
-    const reprint = face({ texture: { ...face().texture!, sharpness: 15, moirePeakRatio: 40 } });
+    const reprint = face({ sizePx: 300, box: [10, 10, 300, 300], texture: { ...face().texture!, sharpness: 15, moirePeakRatio: 40 } });
     const d = decideLiveness([analysis(reprint)]);
     assert.equal(d.verdict, 'failed');
     assert.equal(d.signals.find((s) => s.name === 'passive_liveness_score')!.passed, false);
     assert.ok(d.score < PASSIVE_LIVENESS_MODEL.failBelow);
+    // The same low score on a face under 256 px (upsampled for the measures) is insufficient evidence: review.
+    const smallReprint = decideLiveness([analysis({ ...reprint, sizePx: 200, box: [10, 10, 200, 200] })]);
+    assert.equal(smallReprint.verdict, 'needs_review');
+    assert.equal(smallReprint.signals.find((s) => s.name === 'passive_liveness_score')!.passed, null);
     // Raw sharpness 60 on a 128-px face (upsampled to 256 for the measure) is more detail than 60 on a 256-px face.
     const texture = { ...face().texture!, sharpness: 60, moirePeakRatio: 20, moireTilePx: 128 };
     const small = face({ sizePx: 128, box: [16, 16, 128, 128], texture });

@@ -3,7 +3,13 @@ import { describeFaces, primaryFace, round } from './match-decision.js';
 import { meshMotion } from './motion.js';
 import { planarFit } from './flatness.js';
 import { cosineSimilarity, FACE_REVIEW_THRESHOLD } from './similarity.js';
-import { PASSIVE_LIVENESS_MODEL, PASSIVE_MOIRE_MIN_TILE, passiveFeatures, passiveScore } from './passive-score.js';
+import {
+  PASSIVE_FAIL_MIN_SIDE_PX,
+  PASSIVE_LIVENESS_MODEL,
+  PASSIVE_MOIRE_MIN_TILE,
+  passiveFeatures,
+  passiveScore,
+} from './passive-score.js';
 import type { DetectedFace, FaceAnalysis } from './types.js';
 import {
   challengeFrameCount,
@@ -84,14 +90,24 @@ export function decideLiveness(
   );
   // The fused passive score (passive-score.ts), lowest frame: 0.5 is the calibrated pass point, which the
   // `threshold` option moves; under PASSIVE_LIVENESS_MODEL.failBelow the passive evidence alone fails.
-  const score = round(Math.min(...faces.map((f) => passiveScore(passiveFeatures(f.face, f.image)))));
+  const scored = faces.map((f) => {
+    const features = passiveFeatures(f.face, f.image);
+    return { score: passiveScore(features), side: features.sidePx ?? 0 };
+  });
+  const lowest = scored.reduce((a, b) => (b.score < a.score ? b : a));
+  const score = round(lowest.score);
+  // A low score on a face too small for the texture measures (upsampled) is not enough to refuse: review.
+  const canRefuse = lowest.side >= PASSIVE_FAIL_MIN_SIDE_PX;
   const fused = signal(
     'passive_liveness_score',
     score,
-    score >= t.threshold ? true : score < PASSIVE_LIVENESS_MODEL.failBelow ? false : null,
+    score >= t.threshold ? true : score < PASSIVE_LIVENESS_MODEL.failBelow && canRefuse ? false : null,
     {
       threshold: t.threshold,
-      detail: `Logistic score over scale-normalised sharpness and moiré, fitted on real live/attack captures; under ${PASSIVE_LIVENESS_MODEL.failBelow} fails, between that and the threshold goes to review.`,
+      detail:
+        score < PASSIVE_LIVENESS_MODEL.failBelow && !canRefuse
+          ? `Insufficient evidence: a low score on a face under ${PASSIVE_FAIL_MIN_SIDE_PX} px (upsampled for the texture measures) goes to review, not a fail.`
+          : `Logistic score over scale-normalised sharpness and moiré, fitted on real live/attack captures; under ${PASSIVE_LIVENESS_MODEL.failBelow} fails (faces of ${PASSIVE_FAIL_MIN_SIDE_PX} px or more), between that and the threshold goes to review.`,
     },
   );
   signals.push(fused, ...hard, ...soft, ...info);

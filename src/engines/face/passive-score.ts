@@ -25,6 +25,8 @@ export interface PassiveFeatures {
   moire: number;
   /** False when the moiré measure was not usable (face square under PASSIVE_MOIRE_MIN_TILE px). */
   moireMeasured: boolean;
+  /** The face's side used for the scale normalisation (input pixels, at most 256). */
+  sidePx?: number;
 }
 
 export function passiveFeatures(face: DetectedFace, image: Pick<ImageInfo, 'width' | 'height'>): PassiveFeatures {
@@ -33,7 +35,7 @@ export function passiveFeatures(face: DetectedFace, image: Pick<ImageInfo, 'widt
   const sharpness = Math.log(1 + Math.min(Math.max(0, t?.sharpness ?? 0), SHARPNESS_CAP)) - 2 * Math.log(side / TEXTURE_SIZE);
   const moireMeasured = (t?.moireTilePx ?? 0) >= PASSIVE_MOIRE_MIN_TILE;
   const moire = Math.log(moireMeasured ? Math.max(1, Math.min(PASSIVE_MOIRE_CAP, t!.moirePeakRatio)) : PASSIVE_MOIRE_NEUTRAL);
-  return { sharpness, moire, moireMeasured };
+  return { sharpness, moire, moireMeasured, sidePx: side };
 }
 
 /**
@@ -50,6 +52,13 @@ export const PASSIVE_LIVENESS_MODEL = {
   /** Score below which the capture fails on the passive evidence alone (between it and 0.5: review). */
   failBelow: 0.2509,
 } as const;
+
+/**
+ * The face side (px, as in `passiveFeatures`) from which a low passive score may fail a capture on its own. A
+ * smaller face was upsampled for the texture measures: a low score there is insufficient evidence (review), as
+ * genuine low-resolution photos score like prints (docs/face.md).
+ */
+export const PASSIVE_FAIL_MIN_SIDE_PX = TEXTURE_SIZE;
 
 /** The passive score of one frame: 0.5 is the calibrated pass point. */
 export function passiveScore(f: PassiveFeatures, model: typeof PASSIVE_LIVENESS_MODEL = PASSIVE_LIVENESS_MODEL): number {
