@@ -3,6 +3,13 @@ import { describeFaces, primaryFace, round } from './match-decision.js';
 import { meshMotion } from './motion.js';
 import { planarFit } from './flatness.js';
 import { cosineSimilarity, FACE_REVIEW_THRESHOLD } from './similarity.js';
+import {
+  PASSIVE_FAIL_MIN_SIDE_PX,
+  PASSIVE_LIVENESS_MODEL,
+  PASSIVE_MOIRE_MIN_TILE,
+  passiveFeatures,
+  passiveScore,
+} from './passive-score.js';
 import type { DetectedFace, FaceAnalysis } from './types.js';
 import {
   challengeFrameCount,
@@ -26,8 +33,17 @@ export interface LivenessThresholds {
   minAntispoof: number;
   /** Human liveness confidence below which the frame fails (bona fide minimum seen 0.42). */
   minLiveness: number;
-  /** Moiré peak ratio above which the frame fails (bona fide maximum seen 46; recaptured portraits up to 305). */
+  /**
+   * Moiré peak ratio above which the frame goes to review (bona fide deepface photos up to 46; live webcam
+   * frames of ../shared/data/real/liveness up to 221, NUAA prints p50 47). It also weighs in the passive score.
+   */
   maxMoire: number;
+  /**
+   * Moiré peak ratio above which the frame fails outright, when measured on a face square of at least
+   * PASSIVE_MOIRE_MIN_TILE px (a screen's pixel grid: the real screen attack of the set reached 2,831; no bona
+   * fide capture or photo measured went above 221). Under that size the measure is insufficient evidence: review.
+   */
+  strongMoire: number;
   /** Laplacian variance below which the face is too soft for a live capture (bona fide minimum seen 130). */
   minSharpness: number;
 }
@@ -37,6 +53,7 @@ export const DEFAULT_LIVENESS_THRESHOLDS: LivenessThresholds = {
   minAntispoof: 0.25,
   minLiveness: 0.3,
   maxMoire: 60,
+  strongMoire: 300,
   minSharpness: 100,
 };
 
@@ -58,41 +75,63 @@ export function decideLiveness(
   const t = { ...DEFAULT_LIVENESS_THRESHOLDS, ...overrides };
   if (challenge) return decideChallenge(frames, t, challenge.actions, { ...DEFAULT_CHALLENGE_THRESHOLDS, ...challenge.thresholds });
   const signals: Signal[] = [];
-  const faces: DetectedFace[] = [];
+  const faces: { face: DetectedFace; image: FaceAnalysis['image'] }[] = [];
   frames.forEach((frame, i) => {
     const role = frames.length === 1 ? 'selfie' : `frame_${i}`;
     signals.push(...describeFaces(frame, role, false));
     const face = primaryFace(frame);
-    if (face) faces.push(face);
+    if (face) faces.push({ face, image: frame.image });
   });
   if (faces.length < frames.length) return { verdict: 'failed', score: 0, threshold: t.threshold, signals };
 
-  const { hard, soft, info, antispoof, liveness } = passiveSignals(faces, t);
-  signals.push(...hard, ...soft, info);
+  const { hard, soft, info } = passiveSignals(
+    faces.map((f) => f.face),
+    t,
+  );
+  // The fused passive score (passive-score.ts), lowest frame: 0.5 is the calibrated pass point, which the
+  // `threshold` option moves; under PASSIVE_LIVENESS_MODEL.failBelow the passive evidence alone fails.
+  const scored = faces.map((f) => {
+    const features = passiveFeatures(f.face, f.image);
+    return { score: passiveScore(features), side: features.sidePx ?? 0 };
+  });
+  const lowest = scored.reduce((a, b) => (b.score < a.score ? b : a));
+  const score = round(lowest.score);
+  // A low score on a face too small for the texture measures (upsampled) is not enough to refuse: review.
+  const canRefuse = lowest.side >= PASSIVE_FAIL_MIN_SIDE_PX;
+  const fused = signal(
+    'passive_liveness_score',
+    score,
+    score >= t.threshold ? true : score < PASSIVE_LIVENESS_MODEL.failBelow && canRefuse ? false : null,
+    {
+      threshold: t.threshold,
+      detail:
+        score < PASSIVE_LIVENESS_MODEL.failBelow && !canRefuse
+          ? `Insufficient evidence: a low score on a face under ${PASSIVE_FAIL_MIN_SIDE_PX} px (upsampled for the texture measures) goes to review, not a fail.`
+          : `Logistic score over scale-normalised sharpness and moiré, fitted on real live/attack captures; under ${PASSIVE_LIVENESS_MODEL.failBelow} fails (faces of ${PASSIVE_FAIL_MIN_SIDE_PX} px or more), between that and the threshold goes to review.`,
+    },
+  );
+  signals.push(fused, ...hard, ...soft, ...info);
 
-  const burst = burstSignals(faces);
+  const burst = burstSignals(faces.map((f) => f.face));
   signals.push(...burst);
 
-  // Model scores average; each failed hard texture/model signal halves it, a soft one takes 25 % off.
-  let score = (antispoof + liveness) / 2;
-  for (const s of hard) if (s.passed === false) score *= 0.5;
-  for (const s of soft) if (s.passed === false) score *= 0.75;
-  score = round(score);
-
-  const hardFail = hard.some((s) => s.passed === false) || burst.some((s) => s.passed === false);
-  const otherDoubt = signals.some((s) => s.passed === false);
+  const hardFail = hard.some((s) => s.passed === false) || burst.some((s) => s.passed === false) || fused.passed === false;
+  const otherDoubt =
+    signals.some((s) => s.passed === false) || fused.passed !== true || soft.some((s) => s.passed === null && s.value !== null);
   let verdict: CheckVerdict;
-  if (hardFail || score < t.threshold * 0.6) verdict = 'failed';
-  else if (score < t.threshold || otherDoubt) verdict = 'needs_review';
+  if (hardFail) verdict = 'failed';
+  else if (otherDoubt) verdict = 'needs_review';
   else verdict = 'passed';
   return { verdict, score, threshold: t.threshold, signals };
 }
 
-/** The passive model and texture signals over `faces` (lowest/highest frame). */
-function passiveSignals(
-  faces: DetectedFace[],
-  t: LivenessThresholds,
-): { hard: Signal[]; soft: Signal[]; info: Signal; antispoof: number; liveness: number } {
+/**
+ * The passive model and texture signals over `faces` (lowest/highest frame). Hard (fail): the model floors and
+ * a strong moiré peak measured on a face square of at least PASSIVE_MOIRE_MIN_TILE px. Soft (review): a moiré
+ * peak above `maxMoire`, or above it on a smaller face (insufficient evidence: `passed` null, never a fail).
+ * Sharpness is informational: it weighs in the passive score, scale-normalised.
+ */
+function passiveSignals(faces: DetectedFace[], t: LivenessThresholds): { hard: Signal[]; soft: Signal[]; info: Signal[] } {
   const worst = (pick: (f: DetectedFace) => number, lowest: boolean): number => {
     const values = faces.map(pick);
     return lowest ? Math.min(...values) : Math.max(...values);
@@ -101,7 +140,9 @@ function passiveSignals(
   const liveness = worst((f) => f.liveness ?? 0, true);
   // Faces too small for the moiré measure (moireTilePx 0) do not count: a missing measure is no evidence.
   const measured = faces.filter((f) => (f.texture?.moireTilePx ?? 0) > 0);
-  const moire = measured.length > 0 ? Math.max(...measured.map((f) => f.texture!.moirePeakRatio)) : null;
+  const top = measured.length > 0 ? measured.reduce((a, b) => (b.texture!.moirePeakRatio > a.texture!.moirePeakRatio ? b : a)) : null;
+  const moire = top ? top.texture!.moirePeakRatio : null;
+  const enough = top ? top.texture!.moireTilePx >= PASSIVE_MOIRE_MIN_TILE : false;
   const sharpness = worst((f) => f.texture?.sharpness ?? Infinity, true);
   const glare = worst((f) => f.texture?.glareShare ?? 0, false);
 
@@ -114,22 +155,37 @@ function passiveSignals(
       threshold: t.minLiveness,
       detail: 'Human liveness model, lowest frame.',
     }),
-    signal('screen_moire_peak_ratio', moire === null ? null : round(moire, 1), moire === null ? null : moire <= t.maxMoire, {
-      threshold: t.maxMoire,
-      detail:
-        moire === null
-          ? 'Not measured: the face is under 64 px.'
-          : 'Strongest periodic peak in the face square spectrum, never upsampled, JPEG block grid skipped (screens, halftone print).',
+    signal('screen_moire_strong', moire === null ? null : round(moire, 1), moire === null || !enough ? null : moire <= t.strongMoire, {
+      threshold: t.strongMoire,
+      detail: enough
+        ? 'A screen pixel grid: moiré peak far above any bona fide capture measured, on a face square large enough to carry it.'
+        : `Not judged: the face square is under ${PASSIVE_MOIRE_MIN_TILE} px, too small to carry screen moiré (insufficient evidence).`,
     }),
   ];
   const soft: Signal[] = [
-    signal('face_sharpness', round(sharpness, 1), sharpness >= t.minSharpness, {
-      threshold: t.minSharpness,
-      detail: 'Laplacian variance of the face crop; reprints and recaptures lose detail.',
-    }),
+    signal(
+      'screen_moire_peak_ratio',
+      moire === null ? null : round(moire, 1),
+      moire === null ? null : moire <= t.maxMoire ? true : enough ? false : null,
+      {
+        threshold: t.maxMoire,
+        detail:
+          moire === null
+            ? 'Not measured: the face is under 64 px.'
+            : enough || moire <= t.maxMoire
+              ? 'Strongest periodic peak in the face square spectrum, never upsampled, JPEG block grid skipped (screens, halftone print); above the threshold: review.'
+              : `Insufficient evidence: a peak above the threshold on a face square under ${PASSIVE_MOIRE_MIN_TILE} px (low-resolution photos show such peaks too): review, not a fail.`,
+      },
+    ),
   ];
-  const info = signal('glare_share', round(glare), null, { detail: 'Share of saturated white pixels on the face.' });
-  return { hard, soft, info, antispoof, liveness };
+  const info = [
+    signal('face_sharpness', round(sharpness, 1), null, {
+      threshold: t.minSharpness,
+      detail: 'Laplacian variance of the face crop (reprints lose detail); weighs in the passive score after scale normalisation.',
+    }),
+    signal('glare_share', round(glare), null, { detail: 'Share of saturated white pixels on the face.' }),
+  ];
+  return { hard, soft, info };
 }
 
 /**
@@ -181,13 +237,15 @@ function decideChallenge(
       detail: 'Lowest embedding similarity of any frame to the neutral frame: a face swapped mid-challenge fails.',
     }),
   ];
-  signals.push(...challengeSignals, ...hard, ...soft.map((s) => ({ ...s, passed: null })), info);
+  signals.push(...challengeSignals, ...hard, ...soft, ...info);
   let score = performed / Math.max(1, actions.length);
   for (const s of challengeSignals.slice(1)) if (s.passed === false) score *= 0.5;
   for (const s of hard) if (s.passed === false) score *= 0.5;
   score = round(score);
   const failed = challengeSignals.some((s) => s.passed === false) || hard.some((s) => s.passed === false);
-  return { verdict: failed ? 'failed' : 'passed', score, threshold: t.threshold, signals };
+  // A moiré peak above maxMoire (or unjudgeable on a small face) leaves a screen replay possible: review.
+  const doubt = soft.some((s) => s.passed !== true && s.value !== null);
+  return { verdict: failed ? 'failed' : doubt ? 'needs_review' : 'passed', score, threshold: t.threshold, signals };
 }
 
 function burstSignals(faces: DetectedFace[]): Signal[] {

@@ -1,0 +1,202 @@
+// Passive liveness calibration and report on real captures (issue #19): fits the fused passive score
+// (src/engines/face/passive-score.ts) on the calibration half of ../shared/data/real/liveness and reports the
+// shipped decision (decideLiveness) in ISO/IEC 30107-3 terms on both halves: APCER per attack type (attacks
+// `passed`) and BPCER (bona fide not `passed`; how many `failed` is given apart), 95 % Wilson intervals.
+// Subject groups are split by the FNV-1a hash of the group name (as bench/liveness-real-quality.ts): no
+// subject in both halves. A leave-one-group-out run of the same fitting recipe gives a second estimate.
+// The signals come from `npx tsx bench/liveness-features.ts FEATURES.json` (face models, slow; this is not).
+//
+// Run: npx tsx bench/liveness-fused.ts FEATURES.json
+import { readFileSync } from 'node:fs';
+import { decideLiveness } from '../src/engines/face/liveness-decision.js';
+import { passiveFeatures, PASSIVE_LIVENESS_MODEL } from '../src/engines/face/passive-score.js';
+import type { DetectedFace, FaceAnalysis } from '../src/engines/face/types.js';
+import { fitLogistic, predict } from './lib/logistic.js';
+
+interface Row {
+  set: 'liveness' | 'photos';
+  file: string;
+  group: string;
+  live: boolean;
+  attack: string;
+  source: string;
+  image: FaceAnalysis['image'];
+  faceCount: number;
+  face: Pick<DetectedFace, 'antispoof' | 'liveness' | 'texture' | 'sizePx' | 'box' | 'score' | 'pose'> | null;
+  shipped: { verdict: string; failed: string[] };
+}
+const file = process.argv[2];
+if (!file) {
+  console.log('usage: npx tsx bench/liveness-fused.ts FEATURES.json (from bench/liveness-features.ts)');
+  process.exit(1);
+}
+const rows: Row[] = JSON.parse(readFileSync(file, 'utf8')) as Row[];
+
+function half(group: string): 0 | 1 {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < group.length; i++) h = Math.imul(h ^ group.charCodeAt(i), 0x01000193);
+  return ((h >>> 0) & 1) as 0 | 1;
+}
+function wilson(k: number, n: number): [number, number] {
+  if (n === 0) return [0, 1];
+  const z = 1.96;
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const c = (p + (z * z) / (2 * n)) / d;
+  const m = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.max(0, c - m), Math.min(1, c + m)];
+}
+const rate = (k: number, n: number): string => {
+  const [lo, hi] = wilson(k, n);
+  return `${(k / (n || 1)).toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] (${k}/${n})`;
+};
+const q = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))] ?? NaN;
+const spread = (xs: number[]): string => [0.05, 0.25, 0.5, 0.75, 0.95].map((p) => q(xs, p).toFixed(2)).join(' / ');
+
+/** The stored signals as the engine's analysis of one frame (no mesh or embedding: single frames only). */
+function analysis(r: Row): FaceAnalysis {
+  const faces: DetectedFace[] = [];
+  if (r.face)
+    faces.push({
+      ...r.face,
+      detectorScore: r.face.score,
+      meshScore: r.face.score,
+      embedding: new Float32Array(0),
+      age: 30,
+      gender: 'unknown',
+      genderScore: 0,
+      mesh: new Float32Array(0),
+    } as DetectedFace);
+  for (let i = 1; i < r.faceCount; i++) faces.push({ ...faces[0]!, sizePx: 10, box: [0, 0, 10, 10] });
+  return { image: r.image, faces, timings: { decodeMs: 0, inferenceMs: 0, textureMs: 0, totalMs: 0 } };
+}
+const x = (r: Row): number[] => {
+  if (!r.face) return [0, 0];
+  const f = passiveFeatures(analysis(r).faces[0]!, r.image);
+  return [f.sharpness, f.moire];
+};
+
+const liveness = rows.filter((r) => r.set === 'liveness');
+const photos = rows.filter((r) => r.set === 'photos');
+const cal = liveness.filter((r) => half(r.group) === 0);
+const test = liveness.filter((r) => half(r.group) === 1);
+const groups = (rs: Row[]): string => [...new Set(rs.map((r) => r.group))].join(', ');
+console.log(
+  `# Passive liveness, fused score: ${liveness.length} images; calibration ${cal.length} (${groups(cal)}); test ${test.length} (${groups(test)})`,
+);
+
+console.log('\n## Signals on the calibration half (live vs attacks, p5/p25/p50/p75/p95)');
+for (const [name, pick] of [
+  ['antispoof', (r: Row) => r.face!.antispoof ?? NaN],
+  ['liveness model', (r: Row) => r.face!.liveness ?? NaN],
+  ['sharpness (raw)', (r: Row) => r.face!.texture!.sharpness],
+  ['sharpness feature (scale-normalised ln)', (r: Row) => x(r)[0]!],
+  ['moiré peak ratio', (r: Row) => r.face!.texture!.moirePeakRatio],
+  ['glare share', (r: Row) => r.face!.texture!.glareShare],
+  ['high-frequency share', (r: Row) => r.face!.texture!.highFrequencyShare],
+] as const) {
+  const withFace = cal.filter((r) => r.face);
+  console.log(
+    `  ${name}: live ${spread(withFace.filter((r) => r.live).map(pick))}; attacks ${spread(withFace.filter((r) => !r.live).map(pick))}`,
+  );
+}
+const why = new Map<string, number>();
+for (const r of cal.filter((r) => r.live)) {
+  const k = `${r.shipped.verdict} (${r.shipped.failed.join(' + ') || 'no failed signal'})`;
+  why.set(k, (why.get(k) ?? 0) + 1);
+}
+console.log(`  genuine captures under the decision the features were dumped with: ${[...why].map(([k, n]) => `${n} ${k}`).join('; ')}`);
+
+/** The recipe: LR on standardised features (λ 10); pass point = at most 5 % of attacks at or above; fail point = at most 5 % of live below. */
+function fit(train: Row[]): { intercept: number; sharpness: number; moire: number; failBelow: number } {
+  const tr = train.filter((r) => r.face);
+  const m = fitLogistic(
+    tr.map(x),
+    tr.map((r) => (r.live ? 1 : 0)),
+    10,
+  );
+  const attacks = tr
+    .filter((r) => !r.live)
+    .map((r) => predict(m, x(r)))
+    .sort((a, b) => b - a);
+  const live = tr
+    .filter((r) => r.live)
+    .map((r) => predict(m, x(r)))
+    .sort((a, b) => a - b);
+  const pass = attacks[Math.floor(0.05 * attacks.length)]! + 1e-6;
+  const fail = Math.min(live[Math.floor(0.05 * live.length)]!, pass);
+  const logit = (p: number): number => Math.log(p / (1 - p));
+  const c = m.w.map((w, j) => w / m.sd[j]!);
+  const intercept = m.b - m.w.reduce((s, w, j) => s + (w * m.mean[j]!) / m.sd[j]!, 0) - logit(pass);
+  return { intercept, sharpness: c[0]!, moire: c[1]!, failBelow: 1 / (1 + Math.exp(-(logit(fail) - logit(pass)))) };
+}
+const fitted = fit(cal);
+console.log(
+  `\n## Fitted on the calibration half: intercept ${fitted.intercept.toFixed(4)}, sharpness ${fitted.sharpness.toFixed(4)}, moire ${fitted.moire.toFixed(4)}, failBelow ${fitted.failBelow.toFixed(4)}`,
+);
+console.log(
+  `   in code (passive-score.ts): intercept ${PASSIVE_LIVENESS_MODEL.intercept}, sharpness ${PASSIVE_LIVENESS_MODEL.sharpness}, moire ${PASSIVE_LIVENESS_MODEL.moire}, failBelow ${PASSIVE_LIVENESS_MODEL.failBelow}`,
+);
+
+function report(title: string, set: Row[]): void {
+  const v = set.map((r) => ({ r, d: decideLiveness([analysis(r)]) }));
+  const live = v.filter((e) => e.r.live);
+  const notPassed = live.filter((e) => e.d.verdict !== 'passed').length;
+  const failed = live.filter((e) => e.d.verdict === 'failed').length;
+  console.log(
+    `  ${title}: BPCER ${rate(notPassed, live.length)}; of them failed ${rate(failed, live.length)}, review ${notPassed - failed}`,
+  );
+  const attacks = v.filter((e) => !e.r.live);
+  for (const a of [...new Set(attacks.map((e) => e.r.attack))]) {
+    const of = attacks.filter((e) => e.r.attack === a);
+    console.log(
+      `    APCER ${a}: ${rate(of.filter((e) => e.d.verdict === 'passed').length, of.length)} (failed ${of.filter((e) => e.d.verdict === 'failed').length})`,
+    );
+  }
+  console.log(`    APCER all attacks: ${rate(attacks.filter((e) => e.d.verdict === 'passed').length, attacks.length)}`);
+}
+console.log('\n## Shipped decision (decideLiveness, defaults)');
+report('calibration half (TUNED on it)', cal);
+report('test half', test);
+
+console.log(
+  '\n## Leave-one-subject-group-out (the fitting recipe, score only, no model floors): each group scored by a fit on the 12 others',
+);
+let lp = 0;
+let lf = 0;
+let nl = 0;
+const perAttack = new Map<string, [number, number]>();
+for (const g of new Set(liveness.map((r) => r.group))) {
+  const m = fit(liveness.filter((r) => r.group !== g));
+  for (const r of liveness.filter((r) => r.group === g)) {
+    const f = x(r);
+    const s = r.face ? 1 / (1 + Math.exp(-(m.intercept + m.sharpness * f[0]! + m.moire * f[1]!))) : 0;
+    if (r.live) {
+      nl++;
+      if (s < 0.5) lp++;
+      if (s < m.failBelow) lf++;
+    } else {
+      const [k, n] = perAttack.get(r.attack) ?? [0, 0];
+      perAttack.set(r.attack, [k + (s >= 0.5 ? 1 : 0), n + 1]);
+    }
+  }
+}
+console.log(`  BPCER ${rate(lp, nl)}; failed ${rate(lf, nl)}`);
+for (const [a, [k, n]] of perAttack) console.log(`    APCER ${a}: ${rate(k, n)}`);
+const all = [...perAttack.values()].reduce((s, [k, n]) => [s[0] + k, s[1] + n], [0, 0]);
+console.log(`    APCER all: ${rate(all[0], all[1])}`);
+
+console.log('\n## Genuine single-face photos (not live captures; never fitted on): shipped decision');
+for (const src of [...new Set(photos.map((r) => r.source))]) {
+  const of = photos.filter((r) => r.source === src);
+  const d = of.map((r) => decideLiveness([analysis(r)]));
+  const moireFailed = d.filter((e) => e.signals.some((s) => s.name === 'screen_moire_strong' && s.passed === false)).length;
+  const moireDoubt = d.filter((e) =>
+    e.signals.some((s) => s.name === 'screen_moire_peak_ratio' && s.passed !== true && s.value !== null),
+  ).length;
+  const before = of.filter((r) => r.shipped.failed.includes('screen_moire_peak_ratio')).length;
+  const beforeFailed = of.filter((r) => r.shipped.verdict === 'failed').length;
+  console.log(
+    `  ${src} (${of.length}): passed ${d.filter((e) => e.verdict === 'passed').length}, review ${d.filter((e) => e.verdict === 'needs_review').length}, failed ${d.filter((e) => e.verdict === 'failed').length} (before ${beforeFailed}); failed on moiré ${moireFailed} (before ${before}), moiré above the review threshold ${moireDoubt}`,
+  );
+}
