@@ -146,11 +146,15 @@ try {
     `generated ${N.toLocaleString('en')} LEI records and their relationships in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
 
-  t = performance.now();
-  let parsed = 0;
-  for await (const _ of registryFormats['gleif-lei-csv']!.parse(leiFile, newStats())) parsed++;
-  const parseS = (performance.now() - t) / 1000;
-  console.log(`baseline: parsing the LEI CSV alone: ${parsed.toLocaleString('en')} records in ${parseS.toFixed(1)} s`);
+  // The import's baseline: parsing alone (skipped when a kept schema is searched again).
+  let parseS = 0;
+  if (!process.env.KYB_BENCH_SCHEMA) {
+    t = performance.now();
+    let parsed = 0;
+    for await (const _ of registryFormats['gleif-lei-csv']!.parse(leiFile, newStats())) parsed++;
+    parseS = (performance.now() - t) / 1000;
+    console.log(`baseline: parsing the LEI CSV alone: ${parsed.toLocaleString('en')} records in ${parseS.toFixed(1)} s`);
+  }
 
   const { db, kind, reused, drop } = await database(dir);
   try {

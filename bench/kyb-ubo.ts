@@ -2,9 +2,9 @@
 // further up the group (1–2 each), 2 % of holdings crossed back (cycles). Seeded, so runs compare.
 import { addEdge, emptyGraph, resolveUbos } from '../src/engines/ownership/index.js';
 import { percentile } from './lib/stats.js';
+import { seeded } from './lib/random.js';
 
-let seed = 42;
-const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const rand = seeded(42);
 const N = 10_000,
   P = 2_000,
   g = emptyGraph();

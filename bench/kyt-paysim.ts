@@ -2,6 +2,7 @@
 // on GENERATED PaySim-shaped data: no PaySim file is staged in ../shared/data, so this script makes one
 // (seeded, deterministic) with PaySim's types and balance columns, replays it in time order with the
 // engine's sliding aggregates and evaluates the starter rule through compileRuleSet + evaluate.
+import { seeded } from './lib/random.js';
 import {
   compileRuleSet,
   evaluate,
@@ -11,8 +12,7 @@ import {
   type TxRow,
 } from '../src/engines/rules/index.js';
 
-let seed = 7;
-const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const rnd = seeded(7);
 const int = (n: number) => Math.floor(rnd() * n);
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2024, 0, 1);

@@ -231,7 +231,7 @@ export const registryRecords = {
   /** Candidates sharing the most name words with the query (rarest words first is left to the scorer). */
   async byTokens(db: Queryable, tokens: string[], sources: string[] | null, limit: number) {
     if (!tokens.length) return [];
-    const df = await db.query<{ token: string; df: number }>(tokenFrequencyQuery.sql, [tokens, sources, COMMON_WORD]);
+    const df = await db.query<{ token: string; df: number; share: number | null }>(tokenFrequencyQuery.sql, [tokens, sources, COMMON_WORD]);
     const q = tokenQuery(df, sources, limit);
     return q ? db.query<StoredRecord<EntityRecord> & { hits: number }>(q.sql, q.params) : [];
   },
@@ -298,10 +298,17 @@ export const COMMON_WORD = 1000;
 /** The common words of a query whose pairs are intersected (4 words: 6 pairs, 3 lists read). */
 const PAIRED_COMMON_WORDS = 4;
 
-/** How many postings each query word has, counted up to COMMON_WORD + 1 (an index-only scan each, capped). */
+/**
+ * How many postings each query word has, counted up to COMMON_WORD + 1 (an index-only scan each, capped), and
+ * for the words among the planner's most common values their estimated share of all postings: the capped
+ * counts cannot tell common words apart, and a pair of them is intersected by reading the less common one.
+ */
 export const tokenFrequencyQuery = {
-  sql: `SELECT q.token, (SELECT count(*)::int FROM (SELECT 1 FROM registry_name_tokens t
-          WHERE t.token = q.token AND ($2::text[] IS NULL OR t.source = ANY($2::text[])) LIMIT $3 + 1) x) AS df
+  sql: `WITH s AS (SELECT most_common_vals::text::text[] AS v, most_common_freqs AS f FROM pg_stats
+          WHERE schemaname = current_schema() AND tablename = 'registry_name_tokens' AND attname = 'token')
+        SELECT q.token, (SELECT count(*)::int FROM (SELECT 1 FROM registry_name_tokens t
+          WHERE t.token = q.token AND ($2::text[] IS NULL OR t.source = ANY($2::text[])) LIMIT $3 + 1) x) AS df,
+          (SELECT s.f[array_position(s.v, q.token)] FROM s) AS share
         FROM unnest($1::text[]) AS q(token)`,
 };
 
@@ -319,11 +326,15 @@ export const tokenFrequencyQuery = {
  * every candidate and decides the order.
  */
 export function tokenQuery(
-  frequencies: { token: string; df: number }[],
+  frequencies: { token: string; df: number; share?: number | null }[],
   sources: string[] | null,
   limit: number,
 ): { sql: string; params: unknown[] } | undefined {
-  const present = frequencies.filter((f) => f.df > 0).sort((a, b) => a.df - b.df || a.token.localeCompare(b.token));
+  // Least common first: by the capped count, then by the planner's share (a word outside its most common
+  // values is less common than those inside).
+  const present = frequencies
+    .filter((f) => f.df > 0)
+    .sort((a, b) => a.df - b.df || (a.share ?? 0) - (b.share ?? 0) || a.token.localeCompare(b.token));
   if (!present.length) return undefined;
   const rare = present.filter((f) => f.df <= COMMON_WORD).map((f) => f.token);
   const common = present.filter((f) => f.df > COMMON_WORD).map((f) => f.token);
@@ -349,8 +360,9 @@ export function tokenQuery(
     sql: `WITH p AS MATERIALIZED (
          SELECT source, ref, max(hits) AS hits FROM (${parts.join(' UNION ALL ')}) x GROUP BY source, ref
        ), c AS MATERIALIZED (
-         SELECT p.source, p.ref, p.hits + (SELECT count(*)::int FROM registry_name_tokens t
-           WHERE t.token = ANY($4::text[]) AND t.source = p.source AND t.ref = p.ref) AS hits, p.hits AS rare
+         SELECT p.source, p.ref, p.hits + (SELECT count(*)::int FROM unnest($4::text[]) AS w(token) WHERE EXISTS
+           (SELECT 1 FROM registry_name_tokens t WHERE t.token = w.token AND t.source = p.source AND t.ref = p.ref)) AS hits,
+           p.hits AS rare
          FROM p ORDER BY 3 DESC, 4 DESC, p.source, p.ref LIMIT $3
        )
        SELECT e.source, e.ref, e.batch_id, e.data, c.hits FROM c JOIN registry_entities e ON e.source = c.source AND e.ref = c.ref
