@@ -2,6 +2,7 @@
 // registry_persons, registry_relationships, registry_exceptions). Registry data is shared by every tenant.
 
 import type { Queryable } from '../../platform/db.js';
+import { analyzeChangedTables } from '../../platform/analyze.js';
 import type {
   EntityRecord,
   ExceptionRecord,
@@ -236,12 +237,16 @@ export const registryRecords = {
   },
 
   /**
-   * ANALYZE of the registry tables a batch changed in bulk. A large import otherwise leaves the planner
-   * without statistics until autovacuum comes round (never, where it is off), and the first searches are
-   * planned blind. Runs after the batch commits (not inside its transaction: nothing to roll back).
+   * ANALYZE of the registry tables a batch changed past autovacuum's threshold (`changed`: table → rows the
+   * batch wrote; platform/analyze.ts). A large import otherwise leaves the planner without statistics until
+   * autovacuum comes round (never, where it is off), and the first searches are planned blind. Runs after the
+   * batch commits (not inside its transaction: nothing to roll back). Returns the tables analysed.
    */
-  async analyze(db: Queryable, tables: RegistryTable[]): Promise<void> {
-    for (const t of tables) if (registryTables.includes(t)) await db.query(`ANALYZE ${t}`);
+  async analyze(db: Queryable, changed: Partial<Record<RegistryTable, number>>): Promise<string[]> {
+    return analyzeChangedTables(
+      db,
+      Object.fromEntries(Object.entries(changed).filter(([t]) => (registryTables as readonly string[]).includes(t))),
+    );
   },
 };
 
