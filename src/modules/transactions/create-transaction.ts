@@ -18,7 +18,7 @@ import {
 import { raiseAlert } from '../cases/index.js';
 import { activeRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
-import { loadRuleContext, type ScreenCounterparty } from './rule-context.js';
+import { loadRuleContext, markUnscreened, type ScreenCounterparty } from './rule-context.js';
 import { subjectKey, type KeyedQueue } from './subject-queue.js';
 import { transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
 import { toTransaction } from './present.js';
@@ -169,6 +169,7 @@ export async function createTransaction({
             },
             { snoozed },
           );
+          markUnscreened(evaluation, compiled, known);
         }
 
         const alerts: { id: string; kind: string; severity: string; case_id: string; deduplicated: boolean }[] = [];

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import type { Environment } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
-import { readsPath, type RuleContextInput } from '../../engines/rules/index.js';
+import { readsPath, type CompiledRuleSet, type Evaluation, type RuleContextInput } from '../../engines/rules/index.js';
 import { businessByReference, type BusinessRow } from '../businesses/index.js';
 import { checks, isNoListError, RESULT_PURPOSE, type NameScreening } from '../checks/index.js';
 import { listMembership } from '../lists/index.js';
@@ -204,7 +204,11 @@ function riskier(a: Plain, b: Plain | undefined): boolean {
   return d > 0 || (d === 0 && Number(a.score ?? 0) > Number(b.score ?? 0));
 }
 
-/** The name screened now; "unavailable" (never a hit) when the environment has no active list. */
+/**
+ * The name screened now. When it cannot be (no active list in the environment, or the screening failed) the
+ * status is "unavailable" with the reason in `unavailable`: the transaction is still evaluated, and the rules
+ * that read the screening without hitting otherwise report `error` (markUnscreened).
+ */
 async function liveScreening(db: Queryable, screen: ScreenCounterparty, name: string, ref: string | undefined): Promise<Plain> {
   try {
     const s = await screen(db, name, ref);
@@ -220,9 +224,26 @@ async function liveScreening(db: Queryable, screen: ScreenCounterparty, name: st
       list_versions: s.list_versions,
     };
   } catch (err) {
-    if (isNoListError(err)) return { status: 'unavailable', score: 0, screened_now: false };
-    throw err;
+    const reason = isNoListError(err) ? 'no active sanctions list in this environment' : `screening failed: ${(err as Error).message}`;
+    return { status: 'unavailable', score: 0, screened_now: false, unavailable: reason };
   }
+}
+
+/**
+ * Rules that read counterparty.screening while the name could not be screened did not really say "no hit":
+ * such outcomes (no_hit, or a test rule's silent shadow) become `error` (never blocking; a rule_error alert).
+ * A hit stands (a block entry or a wallet still decides it). Returns the evaluation changed in place.
+ */
+export function markUnscreened(evaluation: Evaluation, compiled: CompiledRuleSet, known: LoadedContext): Evaluation {
+  const reason = (known.counterparty?.screening as Plain | undefined)?.unavailable;
+  if (typeof reason !== 'string') return evaluation;
+  const reads = new Set(compiled.rules.filter((r) => readsPath(r.expression.paths, 'counterparty.screening')).map((r) => r.rule.id));
+  for (const o of evaluation.outcomes)
+    if (reads.has(o.rule_id) && o.outcome === 'no_hit') {
+      o.outcome = 'error';
+      o.error = { code: 'screening_unavailable', message: `counterparty.screening: ${reason}` };
+    }
+  return evaluation;
 }
 
 /** The riskiest latest screening among the transaction's addresses (sanctioned, then level, then score). */
