@@ -4,7 +4,8 @@
 // screening worker): counterparties repeating from a pool of 200 names (memo hits once warm) and every name new
 // (a worker round trip each). Wall time per request (p50, p99, mean) and the process's CPU time per request
 // (main thread + screening worker). PGlite by default; TEST_DATABASE_URL=postgres://… for PostgreSQL.
-// Usage: npx tsx bench/kyt-counterparty-screening.ts (N per phase, default 400).
+// Usage: npx tsx bench/kyt-counterparty-screening.ts (N per phase, default 400). On PostgreSQL the shell needs USER
+// (or PGUSER) set when TEST_DATABASE_URL names no user.
 import { loadavg } from 'node:os';
 import { createTestApp, activateTestList } from '../test/helpers/test-app.js';
 import { officialLists, seeded, syntheticName } from './screening-data.js';
