@@ -6,61 +6,17 @@
 // Usage: TEST_DATABASE_URL=postgres://127.0.0.1:5432/test npm run bench -- kyt-explain (BENCH_HISTORY, REPEAT, VERBOSE).
 import pg from 'pg';
 import { createTestApp } from '../test/helpers/test-app.js';
+import { historyLines, importHistory, publishRuleSet, testAppTenant } from './lib/kyt-setup.js';
 
 const history = Number(process.env.BENCH_HISTORY ?? 20_000);
 const REPEAT = Number(process.env.REPEAT ?? 9);
 const VERBOSE = Number(process.env.VERBOSE ?? 6);
-const DAY = 86_400_000;
 if (!process.env.TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL (PostgreSQL) is required');
-function lcg(seed: number) {
-  let s = seed >>> 0;
-  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
-}
 
 const t = await createTestApp();
-const o = await t.tenant();
-const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown, key = o.sandboxKey) => {
-  const r = await t.call(method as 'GET', url, { key, body });
-  if (r.statusCode >= 300) throw new Error(`${method} ${url}: ${r.statusCode} ${r.body.slice(0, 300)}`);
-  return r.json();
-};
-const draft = await call('GET', '/v1/rules/draft');
-for (const r of draft.rules) await call('PATCH', `/v1/rules/${r.id}`, { status: 'active' });
-for (const [key, expression] of [
-  ['amount_10k', 'tx.amount >= 10000.0'],
-  ['amount_50k', 'tx.amount >= 50000.0'],
-  ['night', 'tx.hour < 5 && tx.amount > 2000.0'],
-  ['crypto', 'tx.type == "crypto" && tx.amount > 1000.0'],
-  ['cash_out', 'tx.type == "cash_out" && tx.direction == "out"'],
-  ['foreign', 'counterparty.bank_country != "" && counterparty.bank_country != "DE"'],
-  ['weekend_big', 'tx.weekday == 0 && tx.amount > 5000.0'],
-  ['new_subject', 'subject.relationship_days < 7 && tx.amount > 3000.0'],
-  ['channel_atm', 'tx.channel == "atm" && tx.amount > 1000.0'],
-])
-  await call('POST', '/v1/rules', { key, name: key, expression, score: 10, severity: 'medium', status: 'active' });
-const revision = (await call('GET', '/v1/rules/draft')).revision;
-await call('POST', '/v1/rules/publish', { revision, change_note: 'explain' }, await o.keyWith(['rules:publish']));
-
-const rnd = lcg(42);
-const now = Date.now();
-const lines: string[] = [];
-for (let i = 0; i < history; i++) {
-  const heavy = i % 10 === 0;
-  lines.push(
-    JSON.stringify({
-      reference: `hist_${i}`,
-      occurred_at: new Date(now - 90 * DAY + Math.floor((i / history) * 89 * DAY)).toISOString(),
-      amount: (10 + Math.floor(rnd() * 500000) / 100).toFixed(2),
-      currency: 'EUR',
-      direction: rnd() < 0.5 ? 'in' : 'out',
-      type: rnd() < 0.1 ? 'cash' : 'transfer',
-      subject: { reference: heavy ? 'cus_heavy' : `cus_${Math.floor(rnd() * 1000)}` },
-      counterparty: { reference: `cp_${Math.floor(rnd() * 5000)}`, bank_country: rnd() < 0.9 ? 'DE' : 'FR' },
-    }),
-  );
-}
-for (let i = 0; i < lines.length; i += 20_000)
-  await call('POST', '/v1/transactions/imports', { format: 'jsonl', data: lines.slice(i, i + 20_000).join('\n') });
+const { maker: call, checker } = await testAppTenant(t);
+await publishRuleSet(call, checker, { note: 'explain' });
+await importHistory(call, historyLines(history));
 
 let captured: { text: string; values: unknown[] }[] | null = null;
 const orig = pg.Client.prototype.query;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
 import { insertBaseline, loadWithCpu, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
+import { historyLines, importHistory, publishRuleSet, type ApiCall } from './lib/kyt-setup.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const history = Number(process.env.BENCH_HISTORY ?? 50_000);
@@ -22,7 +23,6 @@ const skipBacktest = process.env.BENCH_SKIP_BACKTEST === '1';
 const heavyCount = Math.max(1, Number(process.env.BENCH_HEAVY ?? 1));
 const withLoad = process.env.BENCH_LOAD !== '0';
 const SUBJECTS = 1000;
-const heavyName = (i: number) => (i === 0 ? 'cus_heavy' : `cus_heavy_${i}`);
 const DAY = 86_400_000;
 
 async function api(base: string, key: string, method: string, path: string, body?: unknown) {
@@ -34,58 +34,6 @@ async function api(base: string, key: string, method: string, path: string, body
   const text = await r.text();
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 300)}`);
   return JSON.parse(text);
-}
-
-/** Deterministic pseudo-random sequence (no Math.random in measurements that are compared run to run). */
-function lcg(seed: number) {
-  let s = seed >>> 0;
-  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
-}
-
-/** 20 active rules: the 11 starter typologies (5 of them with filtered aggregates) and 9 plain ones. */
-async function publishRuleSet(base: string, maker: string, checker: string): Promise<number> {
-  const draft = await api(base, maker, 'GET', '/v1/rules/draft');
-  for (const r of draft.rules) await api(base, maker, 'PATCH', `/v1/rules/${r.id}`, { status: 'active' });
-  const plain = [
-    ['amount_10k', 'tx.amount >= 10000.0'],
-    ['amount_50k', 'tx.amount >= 50000.0'],
-    ['night', 'tx.hour < 5 && tx.amount > 2000.0'],
-    ['crypto', 'tx.type == "crypto" && tx.amount > 1000.0'],
-    ['cash_out', 'tx.type == "cash_out" && tx.direction == "out"'],
-    ['foreign', 'counterparty.bank_country != "" && counterparty.bank_country != "DE"'],
-    ['weekend_big', 'tx.weekday == 0 && tx.amount > 5000.0'],
-    ['new_subject', 'subject.relationship_days < 7 && tx.amount > 3000.0'],
-    ['channel_atm', 'tx.channel == "atm" && tx.amount > 1000.0'],
-  ];
-  for (const [key, expression] of plain)
-    await api(base, maker, 'POST', '/v1/rules', { key, name: key, expression, score: 10, severity: 'medium', status: 'active' });
-  const revision = (await api(base, maker, 'GET', '/v1/rules/draft')).revision;
-  const v = await api(base, checker, 'POST', '/v1/rules/publish', { revision, change_note: 'benchmark' });
-  return v.rules.filter((r: { status: string }) => r.status === 'active').length;
-}
-
-/** History: `history` rows over 90 days across SUBJECTS subjects, `heavyCount` heavy subjects sharing 10 % of them. */
-async function importHistory(base: string, key: string): Promise<void> {
-  const rnd = lcg(42);
-  const now = Date.now();
-  const lines: string[] = [];
-  for (let i = 0; i < history; i++) {
-    const heavy = i % 10 === 0;
-    lines.push(
-      JSON.stringify({
-        reference: `hist_${i}`,
-        occurred_at: new Date(now - 90 * DAY + Math.floor((i / history) * 89 * DAY)).toISOString(),
-        amount: (10 + Math.floor(rnd() * 500000) / 100).toFixed(2),
-        currency: 'EUR',
-        direction: rnd() < 0.5 ? 'in' : 'out',
-        type: rnd() < 0.1 ? 'cash' : 'transfer',
-        subject: { reference: heavy ? heavyName((i / 10) % heavyCount) : `cus_${Math.floor(rnd() * SUBJECTS)}` },
-        counterparty: { reference: `cp_${Math.floor(rnd() * 5000)}`, bank_country: rnd() < 0.9 ? 'DE' : 'FR' },
-      }),
-    );
-  }
-  for (let i = 0; i < lines.length; i += 20_000)
-    await api(base, key, 'POST', '/v1/transactions/imports', { format: 'jsonl', data: lines.slice(i, i + 20_000).join('\n') });
 }
 
 /** The API process under load (for the CPU split). */
@@ -144,9 +92,13 @@ async function benchDb(kind: string): Promise<string> {
     );
     if (created.code !== 0) throw new Error(`keys create: ${created.stderr}`);
     const checker = JSON.parse(created.stdout.trim().split('\n').at(-1)!).key as string;
-    const active = await publishRuleSet(base, keys.sandbox, checker);
+    const as =
+      (key: string): ApiCall =>
+      (method, path, body) =>
+        api(base, key, method, path, body);
+    const active = await publishRuleSet(as(keys.sandbox), as(checker));
     const t0 = Date.now();
-    await importHistory(base, keys.sandbox);
+    await importHistory(as(keys.sandbox), historyLines(history, { heavyCount, subjects: SUBJECTS }));
     const importS = (Date.now() - t0) / 1000;
     // No ANALYZE here: the import analyses the tables it filled (transactionRows.analyzeAfterBulkLoad).
     console.error(`imported ${history} rows in ${importS.toFixed(1)} s`);

@@ -1,5 +1,6 @@
 import { QUEUES } from '../platform/queues.js';
 import type { Db } from '../platform/db.js';
+import { analyzeChangedTables } from '../platform/analyze.js';
 import { enqueueJob, purgeFinishedJobs, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
@@ -76,29 +77,6 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
     ...derivedIndexJobHandlers(deps.db),
     ...businessJobHandlers(deps.db, sealerOf, () => deps.resources.get(SCREENING_INDEX)),
   };
-}
-
-/**
- * The embedded database has no autovacuum daemon, so its planner statistics never refresh by
- * themselves: a table that grew from nothing is still planned as empty (face search then scans every
- * enrolled face instead of using the HNSW index: 96 ms instead of 8 ms at 10,000 faces). This does what
- * autovacuum's analyze does on PostgreSQL, with its default thresholds: every table changed by more than
- * 50 rows + 10 % since its last ANALYZE is analysed. PostgreSQL servers run autovacuum themselves.
- */
-export async function analyzeChangedTables(db: Db): Promise<string[]> {
-  // PGlite has no autovacuum. A PostgreSQL server runs its own, unless its operator turned it off (seen on
-  // a real machine: tables bulk-loaded by an import then had no statistics and 1M-row lookups took a
-  // sequential path); then this job stands in for it, on this deployment's own schemas only.
-  if (db.kind !== 'pglite') {
-    const [s] = await db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`);
-    if (s?.on) return [];
-  }
-  const rows = await db.query<{ name: string }>(
-    `SELECT format('%I.%I', schemaname, relname) AS name FROM pg_stat_user_tables
-      WHERE schemaname = ANY (current_schemas(false)) AND n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0) ORDER BY relname`,
-  );
-  for (const r of rows) await db.query(`ANALYZE ${r.name}`);
-  return rows.map((r) => r.name);
 }
 
 /** Recurring maintenance, enqueued with a dedupe key so N workers still run each once per period. */

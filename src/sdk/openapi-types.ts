@@ -7676,6 +7676,10 @@ export interface operations {
             status?: string;
             score?: number;
             lists?: string[];
+            entity_ids?: string[];
+            datasets?: string[];
+            blocked?: boolean;
+            matches?: string[];
           };
         };
         wallet?: {

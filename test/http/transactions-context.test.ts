@@ -2,6 +2,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp, type Tenant, activateTestList } from '../helpers/test-app.js';
 import { WALLET_INDEXES } from '../../src/modules/wallets/indexes.js';
+import { NAME_SCREENINGS } from '../../src/modules/checks/index.js';
 
 // The rule context fields that come from other modules (subject, counterparty, wallet, lists), each
 // filled from data written through those modules' own APIs, read by rules that type-check.
@@ -154,7 +155,13 @@ describe('rule context: subject, counterparty, wallet, lists', () => {
       await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: txn({ counterparty: { reference: 'cp_unknown', name: 'X' } }) })
     ).json();
     assert.deepEqual(outcomes(clean), { sanctioned: 'no_hit', score: 'no_hit', internal: 'no_hit' });
-    assert.equal(used(clean, 'sanctioned')['counterparty.screening.status'], '');
+    // 'X' is screened now (no hit on the lists); the stored match of cp_bad stays the riskier for cp_bad.
+    assert.equal(used(clean, 'sanctioned')['counterparty.screening.status'], 'no_match');
+    assert.deepEqual(used(hit, 'sanctioned')['counterparty.screening.matches'], ['y "" (ofac_sdn, 0.97)']);
+    const anonymous = (
+      await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: txn({ counterparty: { account: 'DE00' } }) })
+    ).json();
+    assert.equal(used(anonymous, 'sanctioned')['counterparty.screening.status'], '', 'a counterparty without a name is not screened');
   });
 
   test('wallet: the riskiest latest screening among the addresses, via the wallets module; lists: allow/block membership', async () => {
@@ -215,4 +222,63 @@ describe('rule context: subject, counterparty, wallet, lists', () => {
     assert.equal(outcomes(x).sanctioned_counterparty, 'hit');
     assert.equal(x.alerts.length, 1);
   });
+
+  test('sanctioned_counterparty screens the counterparty name at transaction time: a listed name hits and names the entry, a near miss does not', async () => {
+    const o = await t.tenant();
+    await enableStarter(o, 'sanctioned_counterparty');
+    const post = async (counterparty: Record<string, unknown>) => {
+      const res = await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: txn({ counterparty }) });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json();
+    };
+    // The sandbox list's sanctioned person, never screened before as a check: only the name is known.
+    const listed = await post({ name: 'SANDBOX sanctioned  person', account: 'FR76 1' });
+    assert.equal(outcomes(listed).sanctioned_counterparty, 'hit');
+    assert.equal(listed.status, 'declined');
+    const u = used(listed, 'sanctioned_counterparty');
+    assert.equal(u['counterparty.screening.status'], 'potential_match'); // a name alone is never a confirmed match
+    assert.equal(u['counterparty.screening.score'], 1);
+    assert.deepEqual(u['counterparty.screening.datasets'], ['sanctions']);
+    assert.deepEqual(u['counterparty.screening.matches'], ['sandbox:sanctioned-person "Sandbox Sanctioned Person" (sandbox, 1)']);
+    const alert = (await t.call('GET', `/v1/cases?kind=transaction_rule`, { key: o.sandboxKey })).body;
+    assert.match(alert, /sandbox:sanctioned-person/, 'the alert carries the list entry');
+    // A test list loaded by the screening tests' helper (ofac_sdn), an organisation.
+    const ofac = await post({ name: 'Example Mixer Ltd', reference: 'cp_mixer' });
+    assert.equal(outcomes(ofac).sanctioned_counterparty, 'hit');
+    assert.match(
+      String(used(ofac, 'sanctioned_counterparty')['counterparty.screening.matches']),
+      /^ofac-sdn:ctx1 "Example Mixer Ltd" \(ofac_sdn, 1\)/,
+    );
+    // Near misses: a shorter name (0.87) and a different company (0.91) score below 0.95.
+    for (const name of ['Sandbox Sanctioned', 'Sandbox Sanctions Trading', 'Honest Bakery GmbH']) {
+      const near = await post({ name });
+      assert.equal(outcomes(near).sanctioned_counterparty, 'no_hit', name);
+      assert.equal(near.status, 'approved', name);
+    }
+    // The counterparty cleared for its reference (allowlist subject entry): no hit on the same name.
+    assert.equal(
+      (
+        await t.call('POST', '/v1/lists/allowlist/entries', {
+          key: o.sandboxKey,
+          body: { kind: 'subject', value: 'cp_cleared', reason: 'not the listed person' },
+        })
+      ).statusCode,
+      201,
+    );
+    assert.equal(outcomes(await post({ name: 'Sandbox Sanctioned Person', reference: 'cp_cleared' })).sanctioned_counterparty, 'no_hit');
+    // A repeat counterparty is answered from the memo (same key) with the same evaluation.
+    const again = await post({ name: 'Sandbox  Sanctioned Person', account: 'FR76 1' });
+    assert.deepEqual(used(again, 'sanctioned_counterparty'), u);
+    const memo = t.resources.get(NAME_SCREENINGS);
+    assert.ok(memo.hits >= 1, `memo hits ${memo.hits}`);
+  });
 });
+
+async function enableStarter(o: Tenant, key: string) {
+  const start = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json();
+  for (const r of start.rules)
+    await t.call('PATCH', `/v1/rules/${r.id}`, { key: o.sandboxKey, body: { status: r.key === key ? 'active' : 'disabled' } });
+  const revision = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json().revision;
+  const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:publish']), body: { revision } });
+  assert.equal(pub.statusCode, 201, pub.body);
+}

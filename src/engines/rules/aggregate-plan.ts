@@ -20,6 +20,12 @@ export type AggregateValue = number | string | null;
 
 type RowPredicate = (row: TxRow, tx: TxRow) => boolean;
 
+/** A field compared with the evaluated transaction, as index keys (decimals by value; undefined: no value). */
+export interface WindowKey {
+  rowKey: (row: TxRow) => string | undefined;
+  txKey: (tx: TxRow) => string | undefined;
+}
+
 /** A validated declaration turned into closures: which rows belong and what to accumulate. */
 export interface AggregatePlan {
   decl: AggregateDecl;
@@ -42,7 +48,15 @@ export interface AggregatePlan {
    * matches). Sliding windows index their rows by it, so `amount == tx.amount` reads the rows of one amount,
    * not the group's whole window. windowMatch still decides; null when there is no such filter.
    */
-  windowKey: { rowKey: (row: TxRow) => string | undefined; txKey: (tx: TxRow) => string | undefined } | null;
+  windowKey: WindowKey | null;
+  /**
+   * The `ne` filter on the evaluated transaction as a lookup key, when it is the only filter that depends on
+   * the transaction (fan-out's `counterparty != tx.counterparty`): the rows that match are the window's
+   * rows minus those whose key equals the transaction's or is missing. Sliding windows index their rows by
+   * it and subtract those two buckets from their running totals (count, sum, avg, stddev, count_distinct)
+   * instead of scanning the window; min and max still scan. null when there is no such filter.
+   */
+  windowExclude: WindowKey | null;
   /** The group key of a row or transaction, or null when a dimension is missing (no history then). */
   groupKey: (r: TxRow) => string | null;
   field: FilterField | undefined;
@@ -186,16 +200,19 @@ export function planAggregate(decl: AggregateDecl): AggregatePlan {
     (p.dynamic ? dynamics : statics).push(p.pred);
     if (p.dynamic) windowDynamics.push(p.pred);
   }
-  const eqRef = (decl.filters ?? []).find((f) => f.op === 'eq' && typeof f.value === 'object' && !Array.isArray(f.value));
-  let windowKey: AggregatePlan['windowKey'] = null;
-  if (eqRef) {
-    const field = eqRef.field;
-    const ref = (eqRef.value as { tx: FilterField }).tx;
+  const isRef = (f: AggregateFilter) => typeof f.value === 'object' && !Array.isArray(f.value);
+  const keyOf = (f: AggregateFilter): WindowKey => {
+    const field = f.field;
+    const ref = (f.value as { tx: FilterField }).tx;
     const norm = isDecimalField(field)
       ? (v: string | undefined) => (v === undefined ? undefined : units(v).toString())
       : (v: string | undefined) => v;
-    windowKey = { rowKey: (row) => norm(rowValue(row, field)), txKey: (tx) => norm(rowValue(tx, ref)) };
-  }
+    return { rowKey: (row) => norm(rowValue(row, field)), txKey: (tx) => norm(rowValue(tx, ref)) };
+  };
+  const eqRef = (decl.filters ?? []).find((f) => f.op === 'eq' && isRef(f));
+  const windowKey: AggregatePlan['windowKey'] = eqRef ? keyOf(eqRef) : null;
+  const refs = (decl.filters ?? []).filter(isRef);
+  const windowExclude: AggregatePlan['windowExclude'] = !eqRef && refs.length === 1 && refs[0]!.op === 'ne' ? keyOf(refs[0]!) : null;
   const staticMatch = (row: TxRow) => statics.every((p) => p(row, row));
   const all = (ps: RowPredicate[]): RowPredicate | null => (ps.length ? (row, tx) => ps.every((p) => p(row, tx)) : null);
   const groupKey = (r: TxRow): string | null => {
@@ -217,6 +234,7 @@ export function planAggregate(decl: AggregateDecl): AggregatePlan {
     dynamicMatch: all(dynamics),
     windowMatch: all(windowDynamics),
     windowKey,
+    windowExclude,
     groupKey,
     field: decl.field,
   };

@@ -11,6 +11,24 @@ export interface CompiledExpression {
   segments: string[][];
   /** Aggregate keys read (the `agg.<key>` paths without the prefix). */
   aggregates: string[];
+  /**
+   * Paths not read but reported with values_used because they explain what was (EVIDENCE): a rule on
+   * counterparty.screening.score also reports counterparty.screening.matches, the list entries behind it.
+   */
+  evidence: string[];
+  evidenceSegments: string[][];
+}
+
+/** A rule reading under the key reports the value too, unless it reads it already. */
+export const EVIDENCE: Record<string, string> = { 'counterparty.screening': 'counterparty.screening.matches' };
+
+function evidenceFor(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const [under, also] of Object.entries(EVIDENCE)) {
+    const reads = paths.some((p) => p === under || p.startsWith(`${under}.`) || under.startsWith(`${p}.`));
+    if (reads && !paths.includes(also)) out.push(also);
+  }
+  return out;
 }
 
 export type CompileResult = { ok: true; expression: CompiledExpression } | { ok: false; errors: ValidationError[] };
@@ -104,7 +122,19 @@ export function compileExpression(re: RuleEnvironment, source: string, field = '
     };
   }
   const aggregates = paths.filter((p) => p.startsWith('agg.')).map((p) => p.slice(4));
-  return { ok: true, expression: { source, run, paths, segments: paths.map((p) => p.split('.')), aggregates } };
+  const evidence = evidenceFor(paths);
+  return {
+    ok: true,
+    expression: {
+      source,
+      run,
+      paths,
+      segments: paths.map((p) => p.split('.')),
+      aggregates,
+      evidence,
+      evidenceSegments: evidence.map((p) => p.split('.')),
+    },
+  };
 }
 
 function celError(e: unknown, source: string, field: string, fallback: string): ValidationError {

@@ -53,7 +53,15 @@ export const CONTEXT_TYPES: Record<string, Record<string, FieldType>> = {
     pep: 'bool',
     business: { type: 'Business' },
   },
-  Screening: { status: 'string', score: 'double', lists: 'list<string>' },
+  Screening: {
+    status: 'string',
+    score: 'double',
+    lists: 'list<string>',
+    entity_ids: 'list<string>',
+    datasets: 'list<string>',
+    blocked: 'bool',
+    matches: 'list<string>',
+  },
   Counterparty: {
     reference: 'string',
     name: 'string',

@@ -155,7 +155,25 @@ test('values_used reports nested paths and every referenced value, even past a s
   const c = compile([rule({ key: 'v', expression: 'tx.amount > 1000.0 && counterparty.screening.status == "hit"' })]);
   const o = evaluate(c, input()).outcomes[0]!;
   assert.equal(o.outcome, 'no_hit');
-  assert.deepEqual(o.values_used, { 'tx.amount': '250.50', 'counterparty.screening.status': 'clear' });
+  // A rule on the counterparty's screening also reports the list entries behind it (evidence), here none.
+  assert.deepEqual(o.values_used, {
+    'tx.amount': '250.50',
+    'counterparty.screening.status': 'clear',
+    'counterparty.screening.matches': [],
+  });
+});
+
+test('values_used of a rule on counterparty.screening names the matched list entries, read or not', () => {
+  const c = compile([
+    rule({ key: 's', expression: 'counterparty.screening.score >= 0.95' }),
+    rule({ key: 'm', expression: 'counterparty.screening.matches.size() > 0' }),
+    rule({ key: 't', expression: 'tx.amount > 1.0' }),
+  ]);
+  const matches = ['ofac-sdn:1 "Evil Corp" (ofac_sdn, 0.98)'];
+  const e = evaluate(c, { ...input(), counterparty: { screening: { status: 'potential_match', score: 0.98, matches } } });
+  assert.deepEqual(e.outcomes[0]!.values_used, { 'counterparty.screening.score': 0.98, 'counterparty.screening.matches': matches });
+  assert.deepEqual(e.outcomes[1]!.values_used, { 'counterparty.screening.matches': matches });
+  assert.deepEqual(e.outcomes[2]!.values_used, { 'tx.amount': '250.50' });
 });
 
 test('valuesUsed: false (replays) gives the same outcomes, scores and status without values_used', () => {
@@ -168,7 +186,11 @@ test('valuesUsed: false (replays) gives the same outcomes, scores and status wit
   const lean = evaluate(c, input(), { valuesUsed: false });
   const strip = (e: typeof full) => ({ ...e, outcomes: e.outcomes.map((o) => ({ ...o, values_used: {} })) });
   assert.deepEqual(lean, strip(full));
-  assert.deepEqual(full.outcomes[1]!.values_used, { 'agg.in_30d': 4, 'counterparty.screening.status': 'clear' });
+  assert.deepEqual(full.outcomes[1]!.values_used, {
+    'agg.in_30d': 4,
+    'counterparty.screening.status': 'clear',
+    'counterparty.screening.matches': [],
+  });
 });
 
 test('validateRuleSet returns the same errors without compiling for use', async () => {

@@ -66,6 +66,8 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
     if (opts.valuesUsed !== false) {
       values_used = {};
       for (let i = 0; i < expression.paths.length; i++) values_used[expression.paths[i]!] = valueAt(normalized, expression.segments[i]!);
+      for (let i = 0; i < expression.evidence.length; i++)
+        values_used[expression.evidence[i]!] = valueAt(normalized, expression.evidenceSegments[i]!);
     }
     const base = { rule_id: rule.id, key: rule.key, version: rule.version, values_used };
     // A count the caller forgot to compute must not read as 0 (a "no activity" rule would fire).

@@ -23,13 +23,22 @@ class GroupWindow {
   private maxHead = 0;
   /** Entries dropped by compaction before entries[0] (positions in `byKey` are absolute: base + index). */
   private base = 0;
-  /** With plan.windowKey: the absolute positions of the window's entries per key, oldest first. */
-  private readonly byKey: Map<string, { at: number[]; head: number }> | null;
+  /**
+   * With plan.windowKey or plan.windowExclude: the absolute positions of the window's entries per key
+   * (undefined: rows without the field), oldest first.
+   */
+  private readonly byKey: Map<string | undefined, { at: number[]; head: number }> | null;
   private keys: (string | undefined)[] | null;
+  private readonly indexKey: AggregatePlan['windowKey'];
 
-  constructor(private readonly plan: AggregatePlan) {
-    this.byKey = plan.windowKey ? new Map() : null;
-    this.keys = plan.windowKey ? [] : null;
+  constructor(
+    private readonly plan: AggregatePlan,
+    /** Rows read by value() (its scans and bucket lookups), for the replay's statistics and tests. */
+    private readonly stats: { rowsExamined: number },
+  ) {
+    this.indexKey = plan.windowKey ?? plan.windowExclude;
+    this.byKey = this.indexKey ? new Map() : null;
+    this.keys = this.indexKey ? [] : null;
   }
 
   push(row: TxRow): void {
@@ -40,13 +49,11 @@ class GroupWindow {
     else if (raw !== undefined) e.x = units(raw);
     const i = this.entries.push(e) - 1;
     if (this.byKey) {
-      const k = this.plan.windowKey!.rowKey(row);
+      const k = this.indexKey!.rowKey(row);
       this.keys!.push(k);
-      if (k !== undefined) {
-        let l = this.byKey.get(k);
-        if (!l) this.byKey.set(k, (l = { at: [], head: 0 }));
-        l.at.push(this.base + i);
-      }
+      let l = this.byKey.get(k);
+      if (!l) this.byKey.set(k, (l = { at: [], head: 0 }));
+      l.at.push(this.base + i);
     }
     if (fn === 'count') this.n++;
     else if (e.d !== undefined) this.distinct.set(e.d, (this.distinct.get(e.d) ?? 0) + 1);
@@ -70,14 +77,12 @@ class GroupWindow {
       if (this.byKey) {
         // Entries leave in order, so an evicted entry is the oldest of its key's list.
         const k = this.keys![this.head];
-        if (k !== undefined) {
-          const l = this.byKey.get(k)!;
-          l.head++;
-          if (l.head === l.at.length) this.byKey.delete(k);
-          else if (l.head > 64 && l.head * 2 > l.at.length) {
-            l.at = l.at.slice(l.head);
-            l.head = 0;
-          }
+        const l = this.byKey.get(k)!;
+        l.head++;
+        if (l.head === l.at.length) this.byKey.delete(k);
+        else if (l.head > 64 && l.head * 2 > l.at.length) {
+          l.at = l.at.slice(l.head);
+          l.head = 0;
         }
       }
       if (fn === 'count') this.n--;
@@ -97,6 +102,41 @@ class GroupWindow {
     if (this.head > 1024 && this.head * 2 > this.entries.length) this.compact();
   }
 
+  /**
+   * A `ne` filter on the evaluated transaction (AggregatePlan.windowExclude): the running totals minus the
+   * rows whose key equals the transaction's and the rows without the field (neither matches `ne`), read from
+   * their buckets, not the window. A transaction without the compared value matches no row.
+   */
+  private excluding(tx: TxRow): AggregateValue {
+    const p = this.plan;
+    const k = p.windowExclude!.txKey(tx);
+    if (k === undefined) return new Accumulator(p).value();
+    let n = this.n;
+    let sum = this.sum;
+    let sumSq = this.sumSq;
+    const removed = new Map<string, number>();
+    for (const key of [k, undefined]) {
+      const l = this.byKey!.get(key);
+      if (!l) continue;
+      for (let j = l.head; j < l.at.length; j++) {
+        const e = this.entries[l.at[j]! - this.base]!;
+        this.stats.rowsExamined++;
+        if (p.fn === 'count') n--;
+        else if (p.fn === 'count_distinct') {
+          if (e.d !== undefined) removed.set(e.d, (removed.get(e.d) ?? 0) + 1);
+        } else if (e.x !== undefined) {
+          n--;
+          sum -= e.x;
+          sumSq -= e.x * e.x;
+        }
+      }
+    }
+    // A distinct value leaves only when every one of its rows was removed.
+    let distinct = this.distinct.size;
+    for (const [d, c] of removed) if (this.distinct.get(d) === c) distinct--;
+    return finish(p.fn, n, sum, sumSq, null, null, distinct);
+  }
+
   private compact(): void {
     const h = this.head;
     this.entries = this.entries.slice(h);
@@ -113,17 +153,20 @@ class GroupWindow {
       // Filters that depend on the evaluated transaction cannot be pre-aggregated: scan this group's window
       // (its rows' amounts were parsed once, when they entered it).
       const acc = new Accumulator(p);
-      if (this.byKey) {
+      if (this.byKey && p.windowKey) {
         // Only the rows whose key equals the transaction's can match (see AggregatePlan.windowKey).
-        const k = p.windowKey!.txKey(tx);
+        const k = p.windowKey.txKey(tx);
         const l = k === undefined ? undefined : this.byKey.get(k);
         if (l)
           for (let j = l.head; j < l.at.length; j++) {
             const e = this.entries[l.at[j]! - this.base]!;
+            this.stats.rowsExamined++;
             if (p.windowMatch(e.row, tx)) acc.addEntry(e.row, e.x);
           }
         return acc.value();
       }
+      if (this.byKey && p.windowExclude && p.fn !== 'min' && p.fn !== 'max') return this.excluding(tx);
+      this.stats.rowsExamined += this.entries.length - this.head;
       for (let i = this.head; i < this.entries.length; i++) {
         const e = this.entries[i]!;
         if (p.windowMatch(e.row, tx)) acc.addEntry(e.row, e.x);
@@ -146,6 +189,8 @@ export class SlidingAggregates {
   private readonly groups: Map<string, GroupWindow>[];
   private readonly ids = new Set<string>();
   private last = -Infinity;
+  /** Rows read to answer values() (window scans and key buckets): what the window indexes save. */
+  readonly stats = { rowsExamined: 0 };
 
   constructor(decls: readonly AggregateDecl[]) {
     this.plans = decls.map(planAggregate);
@@ -178,7 +223,7 @@ export class SlidingAggregates {
       if (key === null || !p.staticMatch(row)) return;
       const groups = this.groups[i]!;
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = new GroupWindow(p)));
+      if (!g) groups.set(key, (g = new GroupWindow(p, this.stats)));
       g.evict(row.occurred_at - p.windowMs);
       g.push(row);
     });

@@ -184,3 +184,20 @@ for (const [key, c] of Object.entries(cases)) {
     assert.equal(run(key, c.neg), 'no_hit');
   });
 }
+
+test('typology sanctioned_counterparty: a name-only screening fires from 0.95 on a sanctions entry, not below, not on a PEP entry', () => {
+  const screening = (score: number, datasets: string[]) => ({
+    tx: {},
+    history: [],
+    ctx: { counterparty: { screening: { status: 'potential_match', score, datasets, matches: [`x "X" (ofac_sdn, ${score})`] } } },
+  });
+  assert.equal(run('sanctioned_counterparty', screening(0.99, ['sanctions'])), 'hit');
+  assert.equal(run('sanctioned_counterparty', screening(0.95, ['sanctions'])), 'hit');
+  assert.equal(run('sanctioned_counterparty', screening(0.91, ['sanctions'])), 'no_hit');
+  assert.equal(run('sanctioned_counterparty', screening(1, ['pep'])), 'no_hit');
+  assert.equal(run('sanctioned_counterparty', screening(0.5, ['blocklist'])), 'no_hit');
+  assert.equal(
+    run('sanctioned_counterparty', { tx: {}, history: [], ctx: { counterparty: { screening: { status: 'match', blocked: true } } } }),
+    'hit',
+  );
+});

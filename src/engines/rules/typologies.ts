@@ -283,12 +283,12 @@ export const STARTER_TYPOLOGIES: readonly Typology[] = [
   ),
   t(
     'sanctioned_counterparty',
-    "Counterparty (or a wallet in the transaction) is a sanctions match or on the block list: counterparty.screening is Verity's latest screening of the counterparty reference (a sanctions_pep check or a business record's screening), wallet the latest wallet screening of the transaction's addresses, lists the /v1/lists entries (counterparty reference as a subject entry, counterparty name, wallet addresses).",
-    'Only as good as the screening behind it: Verity does not screen the counterparty at transaction time, so a counterparty never screened (status "") does not fire. A "potential_match" does not fire either (route those to review with a separate rule if wanted).',
+    "Counterparty (or a wallet in the transaction) is sanctioned or on the block list: counterparty.screening is the counterparty name screened at transaction time against the active sanctions lists and the tenant's allow/block entries (or Verity's stored screening of the counterparty reference when riskier); it fires on a confirmed match, on a name scoring at least 0.95 against a sanctions entry, or on a block entry. wallet is the latest wallet screening of the transaction's addresses, lists the /v1/lists entries (counterparty reference as a subject entry, counterparty name, wallet addresses). values_used names the list entries (counterparty.screening.matches).",
+    'A name alone: a counterparty sharing a sanctioned name (with no date of birth or identifier to tell them apart) fires, so expect reviews on common names; clear one with an allowlist subject entry for its reference or a screening_entity allowlist entry. Names scoring 0.8-0.95 (near misses) do not fire: route them to review with a separate rule on counterparty.screening.score if wanted. Without an active list in the environment, counterparty.screening.status is "unavailable" and only block entries fire.',
     draft(
       'sanctioned_counterparty',
       'Sanctioned or blocklisted counterparty',
-      '(counterparty.screening.status == "match" && !lists.counterparty_allowed) || lists.counterparty_blocked || wallet.sanctioned || lists.wallet_blocked',
+      '((counterparty.screening.status == "match" || (counterparty.screening.score >= 0.95 && "sanctions" in counterparty.screening.datasets)) && !lists.counterparty_allowed) || counterparty.screening.blocked || lists.counterparty_blocked || wallet.sanctioned || lists.wallet_blocked',
       100,
       'critical',
       'sanctions',

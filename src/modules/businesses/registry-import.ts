@@ -25,8 +25,6 @@ import { registryBatches, registryRecords, type BatchRow, type RegistryTable } f
 export { nameTokens, entityTokens } from './name-tokens.js';
 
 const CHUNK = 1000;
-/** A batch that changed at least this many rows of a table refreshes that table's planner statistics. */
-export const ANALYZE_AFTER_ROWS = 1000;
 /** One chunk taking longer than this to parse means a hung reader: the worker is ended. */
 const CHUNK_TIMEOUT_MS = 10 * 60_000;
 
@@ -163,19 +161,25 @@ async function writeBatch(
     return { ok: false, unchanged: false, batch, error: message, counts, ownershipChanged: { source, refs: [] } };
   }
   // Statistics only steer the planner: the batch stands if refreshing them fails (autovacuum would catch up).
-  await registryRecords.analyze(db, bulkTables(changedRows)).catch(() => undefined);
+  await registryRecords.analyze(db, changedTables(changedRows)).catch(() => undefined);
   const [batch] = await registryBatches.byIds(db, [id]);
   return { ok: true, unchanged: false, batch, counts, ownershipChanged: { source, refs: [...changedSubjects] } };
 }
 
-/** The tables a batch changed in bulk (their statistics are refreshed once it has committed). */
-function bulkTables(rows: { entities: number; persons: number; relationships: number; exceptions: number }): RegistryTable[] {
-  const out: RegistryTable[] = [];
-  if (rows.entities >= ANALYZE_AFTER_ROWS) out.push('registry_entities', 'registry_name_tokens');
-  if (rows.persons >= ANALYZE_AFTER_ROWS) out.push('registry_persons');
-  if (rows.relationships >= ANALYZE_AFTER_ROWS) out.push('registry_relationships');
-  if (rows.exceptions >= ANALYZE_AFTER_ROWS) out.push('registry_exceptions');
-  return out;
+/** The rows a batch wrote per table (each entity has at least one name token): whose statistics may be stale. */
+function changedTables(rows: {
+  entities: number;
+  persons: number;
+  relationships: number;
+  exceptions: number;
+}): Partial<Record<RegistryTable, number>> {
+  return {
+    registry_entities: rows.entities,
+    registry_name_tokens: rows.entities,
+    registry_persons: rows.persons,
+    registry_relationships: rows.relationships,
+    registry_exceptions: rows.exceptions,
+  };
 }
 
 export async function importRegistryFile(

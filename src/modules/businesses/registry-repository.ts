@@ -2,6 +2,7 @@
 // registry_persons, registry_relationships, registry_exceptions). Registry data is shared by every tenant.
 
 import type { Queryable } from '../../platform/db.js';
+import { analyzeChangedTables } from '../../platform/analyze.js';
 import type {
   EntityRecord,
   ExceptionRecord,
@@ -237,15 +238,18 @@ export const registryRecords = {
   },
 
   /**
-   * ANALYZE of the registry tables a batch changed in bulk. A large import otherwise leaves the planner
-   * without statistics until autovacuum comes round (never, where it is off), and the first searches are
-   * planned blind. Runs after the batch commits (not inside its transaction: nothing to roll back).
+   * VACUUM (ANALYZE) of the registry tables a batch changed past autovacuum's threshold (`changed`: table → rows the
+   * batch wrote; platform/analyze.ts). A large import otherwise leaves the planner without statistics until
+   * autovacuum comes round (never, where it is off), and the first searches are planned blind. Runs after the
+   * batch commits (not inside its transaction: nothing to roll back). Returns the tables analysed.
    */
-  async analyze(db: Queryable, tables: RegistryTable[]): Promise<void> {
-    // VACUUM as well: it sets the visibility map of the new pages, without which a name search's postings
-    // are read through the heap instead of index-only (at 1,000,000 records: 16,601 heap blocks read for
-    // one query, 445 ms, against 13 ms once vacuumed). Autovacuum's insert threshold would do the same.
-    for (const t of tables) if (registryTables.includes(t)) await db.query(`VACUUM (ANALYZE) ${t}`);
+  async analyze(db: Queryable, changed: Partial<Record<RegistryTable, number>>): Promise<string[]> {
+    // VACUUM as well: name searches read the word postings index-only (see analyzeChangedTables).
+    return analyzeChangedTables(
+      db,
+      Object.fromEntries(Object.entries(changed).filter(([t]) => (registryTables as readonly string[]).includes(t))),
+      { vacuum: true },
+    );
   },
 };
 

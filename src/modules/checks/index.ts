@@ -45,6 +45,8 @@ export { TEXT_CHECKS } from './proof-of-address/index.js';
 export type { TextChecks } from './proof-of-address/index.js';
 export {
   LISTS_USAGE,
+  NAME_SCREENINGS,
+  NameScreeningMemo,
   RESCREEN_QUEUE,
   SANDBOX_SOURCE,
   SCREENING_INDEX,
@@ -53,11 +55,20 @@ export {
   ScreeningQueryFields,
   ensureSandboxSnapshot,
   evaluateScreening,
+  isNoListError,
   listSyncSchedule,
   runListsCommand,
   screeningInputFor,
+  screenName,
   screeningJobHandlers,
   snapshots,
   toScreeningQuery,
 } from './screening/index.js';
-export type { DeltaAlert, QueryFields, ScreeningIndexCache, ScreeningWorker, SessionScreeningSettings } from './screening/index.js';
+export type {
+  DeltaAlert,
+  NameScreening,
+  QueryFields,
+  ScreeningIndexCache,
+  ScreeningWorker,
+  SessionScreeningSettings,
+} from './screening/index.js';

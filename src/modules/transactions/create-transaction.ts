@@ -18,7 +18,7 @@ import {
 import { raiseAlert } from '../cases/index.js';
 import { activeRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
-import { loadRuleContext } from './rule-context.js';
+import { loadRuleContext, markUnscreened, type ScreenCounterparty } from './rule-context.js';
 import { subjectKey, type KeyedQueue } from './subject-queue.js';
 import { transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
 import { toTransaction } from './present.js';
@@ -70,12 +70,15 @@ export async function createTransaction({
   ctx,
   sealer,
   queue,
+  screen,
   input,
 }: {
   ctx: RequestContext;
   sealer: Sealer;
   /** The process's per-subject queue (the SUBJECT_QUEUE resource). */
   queue: KeyedQueue;
+  /** Screens the counterparty name when a rule reads counterparty.screening (none: stored screenings only). */
+  screen?: ScreenCounterparty;
   input: CreateTransaction;
 }): Promise<{ created: boolean; transaction: Transaction }> {
   const at = validate(input);
@@ -83,9 +86,10 @@ export async function createTransaction({
   const reader = batchingReader(ctx.db);
   const [existing, compiled] = await Promise.all([transactionRows.byReference(reader, ctx, input.reference), activeRuleSet(reader, ctx)]);
   if (existing) return repeat(existing, input);
-  // What other modules know (KYC, business, screenings, wallets, lists): read before the write
-  // transaction, and only what the rules read.
-  const known = compiled ? await loadRuleContext(reader, ctx, sealer, input, requiredContext(compiled), at) : {};
+  // What other modules know (KYC, business, screenings, wallets, lists) and the counterparty name's
+  // screening: read before the write transaction (no lock held while the screening worker answers), and
+  // only what the rules read. The evaluation that used them is stored in the one write transaction.
+  const known = compiled ? await loadRuleContext(reader, ctx, sealer, input, requiredContext(compiled), at, screen) : {};
 
   const id = newId('transaction');
   const cpKey = counterpartyKey(input.counterparty);
@@ -165,6 +169,7 @@ export async function createTransaction({
             },
             { snoozed },
           );
+          markUnscreened(evaluation, compiled, known);
         }
 
         const alerts: { id: string; kind: string; severity: string; case_id: string; deduplicated: boolean }[] = [];

@@ -1,3 +1,4 @@
+import { analyzeChangedTables } from '../../platform/analyze.js';
 import type { RequestContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { invalid } from '../../platform/errors.js';
@@ -114,7 +115,9 @@ export async function importTransactions({ ctx, input }: { ctx: RequestContext; 
       labelled: rows.filter((r) => r.label !== null).length,
     };
   });
-  // Statistics are not data: after the commit, so the sample sees the rows (see analyzeAfterBulkLoad).
-  await transactionRows.analyzeAfterBulkLoad(ctx.db, { transactions: result.imported, transaction_daily: rollupRows });
+  // Statistics are not data: after the commit, so the sample sees the rows. Without them a table filled by an
+  // import keeps the statistics of the empty table where autovacuum is off, and the aggregate reads are planned
+  // as over nothing (platform/analyze.ts).
+  await analyzeChangedTables(ctx.db, { transactions: result.imported, transaction_daily: rollupRows });
   return result;
 }

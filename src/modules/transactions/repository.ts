@@ -369,25 +369,6 @@ export const transactionRows = {
     );
   },
 
-  /**
-   * Planner statistics after a bulk load (imports): ANALYZE each of `changed`'s tables whose changes since its
-   * last ANALYZE (the statistics counter, which lags up to a second on PostgreSQL, plus the rows this load
-   * wrote) pass autovacuum's default threshold, 50 rows + 10 % of the table. Without it a table filled by an
-   * import keeps the statistics of the empty table where autovacuum is off (the embedded database, or a server
-   * configured so), and the aggregate reads are planned as over nothing. Runs after the load's commit (the
-   * sample must see the rows); ANALYZE takes no lock that blocks writers. Returns the tables analysed.
-   */
-  async analyzeAfterBulkLoad(db: Queryable, changed: { transactions: number; transaction_daily: number }): Promise<string[]> {
-    const stats = await db.query<{ name: 'transactions' | 'transaction_daily'; tuples: number; modified: number }>(
-      `SELECT c.relname AS name, greatest(c.reltuples, 0)::float8 AS tuples, coalesce(s.n_mod_since_analyze, 0)::float8 AS modified
-         FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
-        WHERE c.oid IN ('transactions'::regclass, 'transaction_daily'::regclass)`,
-    );
-    const due = stats.filter((r) => changed[r.name] > 0 && Number(r.modified) + changed[r.name] > 50 + 0.1 * Number(r.tuples));
-    for (const r of due) await db.query(`ANALYZE ${r.name}`);
-    return due.map((r) => r.name);
-  },
-
   /** History in (occurred_at, id) order from a keyset position, for replays (backtests). */
   async historyPage(
     db: Queryable,

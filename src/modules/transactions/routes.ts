@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../platform/app-types.js';
+import type { RequestContext } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { Page } from '../../platform/pagination.js';
 import { IdParam, standardErrors } from '../../platform/schemas.js';
@@ -10,11 +11,26 @@ import { createTransaction } from './create-transaction.js';
 import { SUBJECT_QUEUE } from './subject-queue.js';
 import { transactionRows } from './repository.js';
 import { toTransaction } from './present.js';
+import { NAME_SCREENINGS, SCREENING_INDEX, screenName } from '../checks/index.js';
+import type { ScreenCounterparty } from './rule-context.js';
 
 /** KYT: transactions evaluated against the published rule set. */
 export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Transactions'];
+  // The screening index and memo start on the first transaction whose rules read counterparty.screening.
+  const screenFor =
+    (t: Pick<RequestContext, 'accountId' | 'environment'>): ScreenCounterparty =>
+    (db, name, reference) =>
+      screenName({
+        db,
+        tenant: t,
+        sealer: deps.sealer,
+        cache: deps.resources.get(SCREENING_INDEX),
+        memo: deps.resources.get(NAME_SCREENINGS),
+        name,
+        reference,
+      });
 
   r.post(
     '',
@@ -36,6 +52,7 @@ export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app,
         ctx: req.ctx,
         sealer: deps.sealer,
         queue: deps.resources.get(SUBJECT_QUEUE),
+        screen: screenFor(req.ctx),
         input: req.body,
       });
       if (!r.created) reply.code(200);

@@ -1,9 +1,9 @@
 import type { Queryable } from '../../platform/db.js';
 import type { Environment } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
-import { readsPath, type RuleContextInput } from '../../engines/rules/index.js';
+import { readsPath, type CompiledRuleSet, type Evaluation, type RuleContextInput } from '../../engines/rules/index.js';
 import { businessByReference, type BusinessRow } from '../businesses/index.js';
-import { checks, RESULT_PURPOSE } from '../checks/index.js';
+import { checks, isNoListError, RESULT_PURPOSE, type NameScreening } from '../checks/index.js';
 import { listMembership } from '../lists/index.js';
 import { sessions } from '../verifications/index.js';
 import { latestWalletScreening, type WalletRuleContext } from '../wallets/index.js';
@@ -18,15 +18,22 @@ const LEVEL_RANK: Record<string, number> = { '': 0, low: 1, medium: 2, high: 3, 
 export type LoadedContext = Pick<RuleContextInput, 'subject' | 'counterparty' | 'wallet' | 'lists'>;
 
 /**
+ * Screens a counterparty name at transaction time (the screening module's screenName, memoised), or
+ * undefined when the process has no screening (then only stored screenings are read).
+ */
+export type ScreenCounterparty = (db: Queryable, name: string, reference: string | undefined) => Promise<NameScreening>;
+
+/**
  * The parts of the rule context that come from other modules, read before the write transaction (no
  * lock held) and only for the paths the evaluated rules read (`requiredContext`): a rule set that reads
  * only `tx` and `agg` costs no query here.
  * - subject: the latest decided verification session of the subject reference (decision, risk band,
  *   country, type), its business record (by reference), whether its latest screening matched a PEP
  *   data set, and the age of the relationship (first session, business record or stored transaction).
- * - counterparty: the request's fields, `internal` (Verity knows the reference as a subject) and the
- *   latest screening Verity holds for the counterparty reference (a sanctions_pep check, else the
- *   screening of a business record with that reference). Verity does not screen here: it is not free.
+ * - counterparty: the request's fields, `internal` (Verity knows the reference as a subject) and
+ *   `screening`: the counterparty name screened now against the active lists and the tenant's allow/block
+ *   entries (`screen`, memoised per name and list version), or the latest screening Verity holds for the
+ *   counterparty reference (a sanctions_pep check, else a business record's screening), the riskier of the two.
  * - wallet: the latest wallet screening of each address in the transaction (crypto.wallet and
  *   counterparty.wallet), the riskiest one.
  * - lists: allow/block list membership of the subject and counterparty references, the counterparty
@@ -39,11 +46,12 @@ export async function loadRuleContext(
   input: CreateTransaction,
   paths: readonly string[],
   at: Date,
+  screen?: ScreenCounterparty,
 ): Promise<LoadedContext> {
   const reads = (field: string) => readsPath(paths, field);
   const [subject, counterparty, wallet, lists] = await Promise.all([
     reads('subject') ? subjectContext(db, t, sealer, input, paths, at) : undefined,
-    reads('counterparty') ? counterpartyContext(db, t, sealer, input, paths) : undefined,
+    reads('counterparty') ? counterpartyContext(db, t, sealer, input, paths, screen) : undefined,
     reads('wallet') ? walletContext(db, t, input) : undefined,
     reads('lists') ? listsContext(db, t, sealer, input) : undefined,
   ]);
@@ -111,9 +119,23 @@ async function subjectContext(
 }
 
 interface Hit {
+  entity_id?: string;
   source?: string;
+  names?: string[];
   datasets?: string[];
   score?: number;
+  blocked?: boolean;
+}
+
+/** The Screening context fields a stored screening's hits give (entity ids, kinds, the readable matches). */
+function fromHits(hits: Hit[]): Plain {
+  return {
+    lists: [...new Set(hits.flatMap((h) => (h.source ? [h.source] : [])))].sort(),
+    entity_ids: hits.flatMap((h) => (h.entity_id ? [h.entity_id] : [])),
+    datasets: [...new Set(hits.flatMap((h) => [...(h.blocked ? ['blocklist'] : []), ...(h.datasets ?? [])]))].sort(),
+    blocked: hits.some((h) => h.blocked === true),
+    matches: hits.map((h) => `${h.entity_id ?? ''} "${h.names?.[0] ?? ''}" (${h.source ?? ''}, ${h.score ?? 0})`),
+  };
 }
 
 function screeningHits(sealer: Sealer, sealed: string): Hit[] {
@@ -127,18 +149,25 @@ async function counterpartyContext(
   sealer: Sealer,
   input: CreateTransaction,
   paths: readonly string[],
+  screen: ScreenCounterparty | undefined,
 ): Promise<Plain | undefined> {
   const c = input.counterparty;
   if (!c) return undefined;
   const out: Plain = { ...c };
   const ref = c.reference;
-  if (!ref) return out;
   const reads = (f: string) => readsPath(paths, `counterparty.${f}`);
-  const [check, business, standing, firstTx] = await Promise.all([
+  const live = reads('screening') && screen && c.name?.trim() ? liveScreening(db, screen, c.name, ref) : undefined;
+  if (!ref) {
+    const l = await live;
+    if (l) out.screening = l;
+    return out;
+  }
+  const [check, business, standing, firstTx, now] = await Promise.all([
     reads('screening') ? checks.latestOfSubject(db, t, 'sanctions_pep', ref) : null,
     reads('screening') ? businessByReference(db, t, ref) : undefined,
     reads('internal') ? sessions.standingOf(db, t, ref) : null,
     reads('internal') ? transactionRows.firstSeen(db, t, ref) : null,
+    live,
   ]);
   out.internal = Boolean(standing?.first_seen || firstTx);
   const businessScreening = business?.screening as
@@ -150,7 +179,7 @@ async function counterpartyContext(
     out.screening = {
       status: check.status,
       score: check.score ?? 0,
-      lists: [...new Set(hits.flatMap((h) => (h.source ? [h.source] : [])))].sort(),
+      ...fromHits(hits),
       check_id: check.id,
     };
   } else if (businessScreening?.status) {
@@ -158,11 +187,63 @@ async function counterpartyContext(
     out.screening = {
       status: businessScreening.status,
       score: Math.max(0, ...parties.map((p) => p.score ?? 0)),
-      lists: [...new Set(parties.flatMap((p) => (p.hits ?? []).flatMap((h) => (h.source ? [h.source] : []))))].sort(),
+      ...fromHits(parties.flatMap((p) => p.hits ?? [])),
       business_id: business!.id,
     };
   }
+  if (now && riskier(now, out.screening as Plain | undefined)) out.screening = now;
   return out;
+}
+
+const STATUS_RANK: Record<string, number> = { match: 3, potential_match: 2, no_match: 1, unavailable: 0 };
+
+/** Whether screening a is riskier than b (status, then score); a stored screening wins ties. */
+function riskier(a: Plain, b: Plain | undefined): boolean {
+  if (!b) return true;
+  const d = (STATUS_RANK[a.status as string] ?? 0) - (STATUS_RANK[b.status as string] ?? 0);
+  return d > 0 || (d === 0 && Number(a.score ?? 0) > Number(b.score ?? 0));
+}
+
+/**
+ * The name screened now. When it cannot be (no active list in the environment, or the screening failed) the
+ * status is "unavailable" with the reason in `unavailable`: the transaction is still evaluated, and the rules
+ * that read the screening without hitting otherwise report `error` (markUnscreened).
+ */
+async function liveScreening(db: Queryable, screen: ScreenCounterparty, name: string, ref: string | undefined): Promise<Plain> {
+  try {
+    const s = await screen(db, name, ref);
+    return {
+      status: s.status,
+      score: s.score,
+      lists: s.lists,
+      entity_ids: s.entity_ids,
+      datasets: s.datasets,
+      blocked: s.blocked,
+      matches: s.matches,
+      screened_now: true,
+      list_versions: s.list_versions,
+    };
+  } catch (err) {
+    const reason = isNoListError(err) ? 'no active sanctions list in this environment' : `screening failed: ${(err as Error).message}`;
+    return { status: 'unavailable', score: 0, screened_now: false, unavailable: reason };
+  }
+}
+
+/**
+ * Rules that read counterparty.screening while the name could not be screened did not really say "no hit":
+ * such outcomes (no_hit, or a test rule's silent shadow) become `error` (never blocking; a rule_error alert).
+ * A hit stands (a block entry or a wallet still decides it). Returns the evaluation changed in place.
+ */
+export function markUnscreened(evaluation: Evaluation, compiled: CompiledRuleSet, known: LoadedContext): Evaluation {
+  const reason = (known.counterparty?.screening as Plain | undefined)?.unavailable;
+  if (typeof reason !== 'string') return evaluation;
+  const reads = new Set(compiled.rules.filter((r) => readsPath(r.expression.paths, 'counterparty.screening')).map((r) => r.rule.id));
+  for (const o of evaluation.outcomes)
+    if (reads.has(o.rule_id) && o.outcome === 'no_hit') {
+      o.outcome = 'error';
+      o.error = { code: 'screening_unavailable', message: `counterparty.screening: ${reason}` };
+    }
+  return evaluation;
 }
 
 /** The riskiest latest screening among the transaction's addresses (sanctioned, then level, then score). */

@@ -9,6 +9,8 @@ export { toScreeningQuery } from './run-screening.js';
 export type { QueryFields } from './run-screening.js';
 export { DATASETS, ScreeningHit, ScreeningQueryFields, ScreeningRequest } from './schemas.js';
 export { evaluateScreening } from './screen-subject.js';
+export { NAME_SCREENINGS, NameScreeningMemo, isNoListError, screenName } from './screen-name.js';
+export type { NameScreening } from './screen-name.js';
 export { SCREENING_WORKER } from './screening-worker.js';
 export type { ScreeningWorker } from './screening-worker.js';
 export type { ScreeningSettings } from './settings.js';

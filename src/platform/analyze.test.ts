@@ -1,8 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Db } from '../platform/db.js';
+import type { Db } from './db.js';
 import { createTestDb } from '../../test/helpers/test-db.js';
-import { analyzeChangedTables } from './index.js';
+import { ANALYZE_BASE_ROWS, ANALYZE_SCALE_FACTOR, analyzeChangedTables } from './analyze.js';
 
 let db: Db;
 let closeDb: () => Promise<void>;
@@ -43,4 +43,28 @@ test('without autovacuum (the embedded database, or a server with it off), table
   );
   await flushStats();
   assert.ok(!(await analyzeChangedTables(db)).some((n) => n.endsWith('.face_enrollments')));
+});
+
+test('after a bulk load (changed rows given): only the named tables, counting the rows just written, also where autovacuum runs', async () => {
+  await db.query('ANALYZE face_enrollments');
+  const tuples = async () =>
+    Number((await db.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'face_enrollments'::regclass"))[0]!.n);
+  const base = await tuples();
+  assert.deepEqual(await analyzeChangedTables(db, { face_enrollments: 0 }), [], 'no rows changed: not even looked at');
+  // 30 rows is under 50 + 10 % whatever the statistics counter says.
+  await db.query(
+    `INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model) SELECT 'fen_b' || g, 'acct_t', 'production', 'c', 'm' FROM generate_series(1, 30) g`,
+  );
+  assert.deepEqual(await analyzeChangedTables(db, { face_enrollments: 30 }), []);
+  // The load says how many rows it wrote: due at once, before the statistics collector has counted them.
+  const big = Math.ceil(ANALYZE_BASE_ROWS + ANALYZE_SCALE_FACTOR * base) + 1;
+  await db.query(
+    `INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model) SELECT 'fen_c' || g, 'acct_t', 'production', 'c', 'm' FROM generate_series(1, $1::int) g`,
+    [big],
+  );
+  const analysed = await analyzeChangedTables(db, { face_enrollments: big, no_such_table: 5000 });
+  assert.equal(analysed.length, 1, analysed.join());
+  assert.match(analysed[0]!, /\.face_enrollments$/);
+  const total = Number((await db.query<{ n: number }>('SELECT count(*)::float8 AS n FROM face_enrollments'))[0]!.n);
+  assert.equal(await tuples(), total, 'planned by its real size');
 });
