@@ -116,3 +116,21 @@ test('a key held by a request that crashed is taken over once its lease passes',
   assert.equal((await post(o.sandboxKey, 'crashed')).statusCode, 201);
   assert.equal(await count(o.accountId), 1);
 });
+
+test('50 parallel session creations with one key make one session, one bill and one audit row', async () => {
+  const o = await t.tenant();
+  const session = { journey: 'kyc_standard', subject: { type: 'individual', reference: 'burst-1' } };
+  const results = await Promise.all(
+    Array.from({ length: 50 }, () =>
+      t.call('POST', '/v1/verifications', { key: o.sandboxKey, body: session, headers: { 'idempotency-key': 'burst-session' } }),
+    ),
+  );
+  const ok = results.filter((r) => r.statusCode === 201);
+  const conflicts = results.filter((r) => r.statusCode === 409);
+  assert.equal(ok.length + conflicts.length, 50, results.map((r) => r.statusCode).join(','));
+  assert.equal(new Set(ok.map((r) => r.body)).size, 1, 'every 201 is the one response');
+  const n = async (sql: string) => (await t.db.query<{ n: number }>(sql, [o.accountId]))[0]!.n;
+  assert.equal(await n('SELECT count(*)::int AS n FROM sessions WHERE account_id = $1'), 1);
+  assert.equal(await n("SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1 AND module = 'verifications'"), 1);
+  assert.equal(await n("SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND resource_type = 'verification'"), 1);
+});
