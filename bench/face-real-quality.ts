@@ -14,6 +14,7 @@ import sharp from 'sharp';
 import { createFaceEngine, type FaceEngine } from '../src/engines/face/face-engine.js';
 import { cosineSimilarity, FACE_MATCH_THRESHOLD, FACE_REVIEW_THRESHOLD } from '../src/engines/face/similarity.js';
 import type { FaceEmbedder } from '../src/engines/face/types.js';
+import { half, rateWithInterval } from './lib/stats.js';
 
 const REAL = fileURLToPath(new URL('../../shared/data/real/', import.meta.url));
 if (!existsSync(`${REAL}faces/pairs.csv`)) {
@@ -40,27 +41,8 @@ for (const p of pairs) {
   identityOf.set(p.b, p.idB);
 }
 
-/** FNV-1a: a fixed, seed-free split of identities into halves (0: calibration, 1: test). */
-function half(identity: string): 0 | 1 {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < identity.length; i++) h = Math.imul(h ^ identity.charCodeAt(i), 0x01000193);
-  return ((h >>> 0) & 1) as 0 | 1;
-}
-
-function wilson(k: number, n: number): [number, number] {
-  if (n === 0) return [0, 1];
-  const z = 1.96;
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const m = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.max(0, c - m), Math.min(1, c + m)];
-}
 const f3 = (x: number): string => x.toFixed(3);
-const rate = (k: number, n: number): string => {
-  const [lo, hi] = wilson(k, n);
-  return `${f3(k / (n || 1))} [${f3(lo)}, ${f3(hi)}] (${k}/${n})`;
-};
+const rate = rateWithInterval;
 
 async function embedAll(engine: FaceEngine, files: string[]): Promise<{ emb: Map<string, Float32Array>; ms: number[] }> {
   const emb = new Map<string, Float32Array>();

@@ -12,6 +12,7 @@ import { decideLiveness } from '../src/engines/face/liveness-decision.js';
 import { passiveFeatures, PASSIVE_LIVENESS_MODEL } from '../src/engines/face/passive-score.js';
 import type { DetectedFace, FaceAnalysis } from '../src/engines/face/types.js';
 import { fitLogistic, predict } from './lib/logistic.js';
+import { half, rateWithInterval } from './lib/stats.js';
 
 interface Row {
   set: 'liveness' | 'photos';
@@ -32,24 +33,7 @@ if (!file) {
 }
 const rows: Row[] = JSON.parse(readFileSync(file, 'utf8')) as Row[];
 
-function half(group: string): 0 | 1 {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < group.length; i++) h = Math.imul(h ^ group.charCodeAt(i), 0x01000193);
-  return ((h >>> 0) & 1) as 0 | 1;
-}
-function wilson(k: number, n: number): [number, number] {
-  if (n === 0) return [0, 1];
-  const z = 1.96;
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const m = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.max(0, c - m), Math.min(1, c + m)];
-}
-const rate = (k: number, n: number): string => {
-  const [lo, hi] = wilson(k, n);
-  return `${(k / (n || 1)).toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] (${k}/${n})`;
-};
+const rate = rateWithInterval;
 const q = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))] ?? NaN;
 const spread = (xs: number[]): string => [0.05, 0.25, 0.5, 0.75, 0.95].map((p) => q(xs, p).toFixed(2)).join(' / ');
 

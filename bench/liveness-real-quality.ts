@@ -14,6 +14,7 @@ import type { FaceAnalysis } from '../src/engines/face/types.js';
 import sharp from 'sharp';
 import { planarFit, planeHomography } from '../src/engines/face/flatness.js';
 import { warpPerspective } from './lib/planar-warp.js';
+import { half, rateWithInterval } from './lib/stats.js';
 
 const REAL = fileURLToPath(new URL('../../shared/data/real/', import.meta.url));
 if (!existsSync(`${REAL}liveness/labels.csv`)) {
@@ -35,24 +36,7 @@ const samples: Sample[] = readFileSync(`${REAL}liveness/labels.csv`, 'utf8')
   .map((l) => l.split(','))
   .map(([file, group, label, attack]) => ({ file: file!, group: group!, live: label === 'live', attack: attack! }));
 
-function half(group: string): 0 | 1 {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < group.length; i++) h = Math.imul(h ^ group.charCodeAt(i), 0x01000193);
-  return ((h >>> 0) & 1) as 0 | 1;
-}
-function wilson(k: number, n: number): [number, number] {
-  if (n === 0) return [0, 1];
-  const z = 1.96;
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const m = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.max(0, c - m), Math.min(1, c + m)];
-}
-const rate = (k: number, n: number): string => {
-  const [lo, hi] = wilson(k, n);
-  return `${(k / (n || 1)).toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] (${k}/${n})`;
-};
+const rate = rateWithInterval;
 
 // A long task timeout: on the shared machine the first task also waits for the models to load.
 const engine = createFaceEngine({ poolSize: 2, taskTimeoutMs: 600_000 });

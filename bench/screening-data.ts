@@ -7,6 +7,7 @@ import { parseUnXml } from '../src/providers/lists/un-xml.js';
 import { parseUkCsv } from '../src/providers/lists/uk-csv.js';
 import { sharedData } from '../src/providers/lists/fixtures/shared-data.js';
 import type { ListEntity } from '../src/engines/screening/types.js';
+import { seeded } from './lib/random.js';
 
 export function dataDir(): string {
   const d = sharedData();
@@ -40,16 +41,7 @@ export function ofacSnapshots(): { prev: ListEntity[]; next: ListEntity[] } {
 }
 
 /** Deterministic PRNG (mulberry32) so synthetic data is identical on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded };
 
 const SYLLABLES = [
   'ka',

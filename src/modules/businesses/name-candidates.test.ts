@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDb } from '../../../test/helpers/test-db.js';
+import { inlineParams } from '../../../test/helpers/explain.js';
 import type { Db } from '../../platform/db.js';
 import { importRegistryFile } from './registry-import.js';
 import { COMMON_WORD, registryRecords, tokenFrequencyQuery, tokenQuery } from './registry-repository.js';
@@ -46,16 +47,7 @@ async function candidates(query: string, limit = 50) {
 async function postingsRead(query: string, limit = 50): Promise<number> {
   const df = await db.query<{ token: string; df: number }>(tokenFrequencyQuery.sql, [nameTokens([query]), null, COMMON_WORD]);
   const q = tokenQuery(df, null, limit)!;
-  // EXPLAIN takes no bind parameters on every driver: inline the test's values.
-  const lit = (v: unknown): string =>
-    v === null
-      ? 'NULL'
-      : Array.isArray(v)
-        ? `ARRAY[${v.map(lit).join(', ')}]::text[]`
-        : typeof v === 'number'
-          ? String(v)
-          : `'${String(v)}'`;
-  const sql = q.sql.replace(/\$(\d+)(::text\[\])?/g, (_, n: string) => lit(q.params[Number(n) - 1]));
+  const sql = inlineParams(q);
   const [row] = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`);
   const plan = typeof row!['QUERY PLAN'] === 'string' ? JSON.parse(row!['QUERY PLAN']) : row!['QUERY PLAN'];
   let rows = 0;

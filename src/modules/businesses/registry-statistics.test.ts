@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDb } from '../../../test/helpers/test-db.js';
+import { inlineParams } from '../../../test/helpers/explain.js';
 import type { Db } from '../../platform/db.js';
 import { importRegistryFile } from './registry-import.js';
 import { identifierQuery } from './registry-repository.js';
@@ -58,22 +59,9 @@ async function planPreferringOrderedScans(q: { sql: string; params: unknown[] })
     // the primary key in order under LIMIT looks cheaper than sorting; making sorts prohibitive reproduces
     // that choice on a small table.
     await tx.query('SET LOCAL enable_sort = off');
-    const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${inline(q)}`);
+    const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${inlineParams(q)}`);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   });
-}
-
-/** EXPLAIN takes no bind parameters on every driver: the test's values are inlined as literals. */
-function inline(q: { sql: string; params: unknown[] }): string {
-  const lit = (v: unknown): string =>
-    v === null
-      ? 'NULL'
-      : Array.isArray(v)
-        ? `ARRAY[${v.map(lit).join(', ')}]::text[]`
-        : typeof v === 'number'
-          ? String(v)
-          : `'${String(v).replace(/'/g, "''")}'`;
-  return q.sql.replace(/\$(\d+)(::text\[\])?/g, (_, n: string) => lit(q.params[Number(n) - 1]));
 }
 
 test('exact-LEI and number lookups use their indexes, never an ordered primary-key scan with a filter', async () => {
