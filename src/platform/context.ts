@@ -22,6 +22,8 @@ export interface IdempotencyBinding {
   stop(): void;
   /** For a POST that wrote nothing in a transaction: store its response after the fact. */
   storeResponse(status: number, body: string): Promise<void>;
+  /** The transaction that recorded the response has committed. */
+  committed?(): void;
   /** A transaction has taken the key. */
   readonly used: boolean;
   /** The response was recorded or the key released. */
@@ -30,7 +32,9 @@ export interface IdempotencyBinding {
    * A key claimed inside the mutation's transaction (`claimInTransaction`): after a failure before
    * the claim, what a request with an already used key answers instead (replay, mismatch, 409), or null.
    */
-  afterFailure?(): Promise<
+  afterFailure?(
+    err?: unknown,
+  ): Promise<
     { kind: 'replay'; status: number; body: string } | { kind: 'mismatch' } | { kind: 'in_progress'; retryAfterSeconds: number } | null
   >;
 }

@@ -43,9 +43,9 @@ export async function queryBatch(q: Queryable, stmts: readonly Statement[]): Pro
  */
 export interface CommittingTx extends Queryable, Batching {
   /**
-   * Sends the statement with the transaction's last write and its COMMIT. Nothing may read its result; if
-   * it fails, the transaction rolls back and the error is thrown from `Db.transaction` as if the statement
-   * had run inside it.
+   * Sends the statement with the transaction's last writes and its COMMIT (several calls: in the order
+   * called). Nothing may read its result; if it fails, the transaction rolls back and the error is thrown
+   * from `Db.transaction` as if the statement had run inside it.
    */
   sendWithCommit(sql: string, params: readonly unknown[]): void;
   /**
@@ -155,7 +155,7 @@ class PostgresDb implements Db {
     const client = await this.pool.connect();
     let begun = false;
     let queued: Queued[] = [];
-    let last: Statement | null = null;
+    const last: Statement[] = [];
     /** Sends BEGIN (the first time), the queued statements and `stmts`; checks the queued ones; the rows of `stmts`. */
     const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
       const ahead = queued;
@@ -183,14 +183,14 @@ class PostgresDb implements Db {
       const tx: CommittingTx = {
         query: async <R>(sql: string, params: readonly unknown[] = []) => (await send([{ sql, params }]))[0] as R[],
         queryBatch: (stmts) => send(stmts),
-        sendWithCommit: (sql, params) => void (last = { sql, params }),
+        sendWithCommit: (sql, params) => void last.push({ sql, params }),
         sendWithNext: (sql, params, check) => void queued.push({ sql, params, check }),
       };
       const result = await fn(tx);
       // Statements still queued with a check are sent and checked before anything commits; unchecked ones
       // go with the COMMIT.
       if (queued.some((q) => q.check)) await send([]);
-      const ending: Statement[] = [...queued, ...(last ? [last as Statement] : [])];
+      const ending: Statement[] = [...queued, ...last];
       queued = [];
       if (!begun && ending.length === 0) return result; // nothing was sent: nothing to commit
       const inlined = inlineAll(ending);
@@ -354,16 +354,16 @@ class PgliteDb implements Db {
         for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
         return rows.slice(ahead.length);
       };
-      let last: Statement | null = null;
+      const last: Statement[] = [];
       const tx: CommittingTx = {
         query: async <R>(sql: string, params: readonly unknown[] = []) => (await send([{ sql, params }]))[0] as R[],
         queryBatch: (stmts) => send(stmts),
-        sendWithCommit: (sql, params) => void (last = { sql, params }),
+        sendWithCommit: (sql, params) => void last.push({ sql, params }),
         sendWithNext: (sql, params, check) => void queued.push({ sql, params, check }),
       };
       const result = await fn(tx);
       if (queued.some((q) => q.check)) await send([]);
-      const ending: Statement[] = [...queued, ...(last ? [last as Statement] : [])];
+      const ending: Statement[] = [...queued, ...last];
       queued = [];
       if (ending.length > 0) await batchOnPglite(t, ending);
       return result;

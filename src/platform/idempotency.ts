@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { canSendWithNext, type Db, type Queryable } from './db.js';
+import { type Db, type Queryable } from './db.js';
 import type { IdempotencyBinding } from './context.js';
 import { AppError } from './errors.js';
-import { writeOrDefer } from './transaction.js';
+import { statementOrDefer, writeOrDefer } from './transaction.js';
 import type { Sealer } from './crypto.js';
 
 const RESPONSE_PURPOSE = 'idempotent-response';
@@ -201,24 +201,48 @@ export function outcomeError(outcome: Extract<ClaimResult, { kind: 'mismatch' | 
   );
 }
 
+/** The SQLSTATE `idempotency_key_taken()` raises (migration 0042). */
+export const KEY_TAKEN_CODE = 'VK001';
+
+function isKeyTaken(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === KEY_TAKEN_CODE;
+}
+
 /**
- * The key of a short handler, claimed by the first statement of the mutation's own transaction
- * instead of a transaction of its own: one commit per request instead of two. The claim and the
- * stored response commit with the change; a concurrent duplicate's claim waits on the key's unique
- * index until this transaction ends and then replays (or claims, if this one rolled back); a request
- * that dies leaves nothing behind, so its key is free at once. A failure before the claim (a lookup
- * that 404s, a refusal of the input) checks the key afterwards, so a request whose key was already
- * used still gets the stored response, the mismatch or the 409 it got with a claim made up front.
- * Only for handlers whose whole work is one `withTransaction` that is short (a waiting duplicate
- * holds a pool connection for as long): long or multi-step handlers keep `claimKey`.
+ * The key row of a short handler, written once, at commit, already holding its response: a new key, an
+ * expired one, or one whose holder crashed (lease passed, same request) becomes ours; a key any other request
+ * holds or has used raises `idempotency_key_taken()` and so rolls back the whole transaction.
+ */
+const RECORD_IN_TX_SQL = `WITH k AS (
+  INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, state, owner, locked_until, expires_at, response_status, response_body)
+     VALUES ($1, $2, $3, $4, 'done', $5, now(), now() + make_interval(hours => $6), $7, $8)
+     ON CONFLICT (account_id, environment, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'done', owner = EXCLUDED.owner,
+       locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, created_at = now(),
+       response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body
+       WHERE idempotency_keys.expires_at <= now()
+          OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until < now() AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
+     RETURNING 1)
+SELECT CASE WHEN EXISTS (SELECT 1 FROM k) THEN 1 ELSE idempotency_key_taken() END`;
+
+/**
+ * The key of a short handler, claimed inside the mutation's own transaction instead of a transaction of
+ * its own: one commit per request instead of two, and one write of the key row instead of two. The row
+ * is inserted with the stored response as the transaction's last statements, sent with its COMMIT; a
+ * concurrent duplicate's insert waits on the key's unique index until the first transaction ends, then
+ * finds the key taken, rolls back everything it did (its resource, its usage, its audit row) and replays
+ * (or takes the key, if the first rolled back). A request that dies leaves nothing behind, so its key is
+ * free at once. A request that fails (a lookup that 404s, a refusal of the input, the key found taken)
+ * looks the key up afterwards, so a request whose key was already used gets the stored response, the
+ * mismatch or the 409 it would have got with a claim made up front. Duplicates do the handler's work
+ * before they find the key taken (it is rolled back), so only for handlers whose whole work is one
+ * `withTransaction` that is short: long or multi-step handlers keep `claimKey`.
  */
 export function claimInTransaction(db: Queryable, opts: ClaimOptions): IdempotencyBinding {
   const owner = randomUUID();
   const leaseSeconds = opts.leaseSeconds ?? LEASE_SECONDS;
   const params = [opts.accountId, opts.environment, opts.key];
-  const mine = `account_id = $1 AND environment = $2 AND key = $3 AND owner = $4`;
   let used = false;
-  let claimed = false;
+  let committed = false;
   let settled = false;
   return {
     get used() {
@@ -227,34 +251,28 @@ export function claimInTransaction(db: Queryable, opts: ClaimOptions): Idempoten
     get settled() {
       return settled;
     },
-    async begin(tx: Queryable) {
+    async begin() {
       used = true;
-      const claimParams = [...params, opts.fingerprint, owner, leaseSeconds, opts.retentionHours];
-      const taken = async (rows: unknown[]) => {
-        if (rows.length === 0) throw new IdempotencyOutcome(await settledOutcome(tx, opts, leaseSeconds));
-        claimed = true;
-      };
-      // The claim travels with the handler's first statement (one round trip for both). A key found taken
-      // throws when the claim's rows are checked, before the handler sees its statement's rows; the
-      // transaction rolls back, undoing that statement too.
-      if (canSendWithNext(tx)) tx.sendWithNext(CLAIM_SQL, claimParams, taken);
-      else await taken(await tx.query(CLAIM_SQL, claimParams));
     },
     stop() {},
     async record(tx: Queryable, result: unknown) {
       const { status, body } = opts.serialize(result);
       settled = true;
-      await writeOrDefer(tx, `UPDATE idempotency_keys SET state = 'done', response_status = $5, response_body = $6 WHERE ${mine}`, [
+      await statementOrDefer(tx, RECORD_IN_TX_SQL, [
         ...params,
+        opts.fingerprint,
         owner,
+        opts.retentionHours,
         status,
         opts.sealer.seal(RESPONSE_PURPOSE, body),
       ]);
     },
-    async release(tx: Queryable = db) {
+    committed() {
+      committed = true;
+    },
+    async release() {
+      // Nothing to free: the key row is written only by the commit that stores the response.
       settled = true;
-      // The claim rolled back with its transaction unless something committed it without a response.
-      if (claimed) await tx.query(`DELETE FROM idempotency_keys WHERE ${mine} AND state = 'running'`, [...params, owner]);
     },
     async storeResponse(status: number, body: string) {
       settled = true;
@@ -266,8 +284,9 @@ export function claimInTransaction(db: Queryable, opts: ClaimOptions): Idempoten
         [...params, owner, opts.fingerprint, opts.retentionHours, status, opts.sealer.seal(RESPONSE_PURPOSE, body)],
       );
     },
-    async afterFailure() {
-      if (claimed) return null;
+    async afterFailure(err?: unknown) {
+      if (committed) return null;
+      if (isKeyTaken(err)) return settledOutcome(db, opts, leaseSeconds);
       const stored = await findStoredResponse(db, opts.accountId, opts.environment, opts.key);
       return stored ? settledOutcome(db, opts, leaseSeconds) : null;
     },

@@ -14,10 +14,22 @@ interface Deferred {
  */
 export interface DeferringTx extends Queryable {
   defer(sql: string, params: readonly unknown[]): void;
+  /**
+   * A write sent as a statement of its own just before the deferred ones (and with them and COMMIT, in one
+   * message where the connection can): for a statement that must fail the transaction by raising an error
+   * (a data-modifying CTE cannot be nested in the combined one).
+   */
+  deferStatement(sql: string, params: readonly unknown[]): void;
 }
 
 export function canDefer(tx: Queryable): tx is DeferringTx {
   return typeof (tx as Partial<DeferringTx>).defer === 'function';
+}
+
+/** Runs a statement now, or on its own at the end of the transaction when the transaction collects them. */
+export async function statementOrDefer(tx: Queryable, sql: string, params: readonly unknown[]): Promise<void> {
+  if (canDefer(tx)) tx.deferStatement(sql, params);
+  else await tx.query(sql, params);
 }
 
 /** Runs a write now, or at the end of the transaction when the transaction collects them. */
@@ -51,22 +63,29 @@ export async function withTransaction<T>(
     response?: (result: T) => unknown;
   } = {},
 ): Promise<T> {
-  return ctx.db.transaction(async (raw) => {
+  const idem = ctx.idempotency && !ctx.idempotency.used ? ctx.idempotency : undefined;
+  const result = await ctx.db.transaction(async (raw) => {
     const deferred: Deferred[] = [];
-    const tx: DeferringTx = { query: (sql, params) => raw.query(sql, params), defer: (sql, params) => void deferred.push({ sql, params }) };
+    const own: Deferred[] = [];
+    const tx: DeferringTx = {
+      query: (sql, params) => raw.query(sql, params),
+      defer: (sql, params) => void deferred.push({ sql, params }),
+      deferStatement: (sql, params) => void own.push({ sql, params }),
+    };
     // What the connection can do beyond plain statements (batches, a statement sent with the next one) passes through.
     if (canBatch(raw)) (tx as DeferringTx & Batching).queryBatch = (stmts) => raw.queryBatch(stmts);
     if (canSendWithNext(raw))
       (tx as DeferringTx & Pick<CommittingTx, 'sendWithNext'>).sendWithNext = (sql, params, check) => raw.sendWithNext(sql, params, check);
-    const idem = ctx.idempotency && !ctx.idempotency.used ? ctx.idempotency : undefined;
     if (idem) await idem.begin(tx);
     const result = await fn(tx);
     if (idem) await idem.record(tx, opts.response ? opts.response(result) : result);
-    if (deferred.length > 0) {
-      const { sql, params } = combineStatements(deferred);
+    const ending = deferred.length > 0 ? [...own, combineStatements(deferred)] : own;
+    for (const { sql, params } of ending) {
       if (canSendWithCommit(raw)) raw.sendWithCommit(sql, params);
       else await raw.query(sql, params);
     }
     return result;
   });
+  idem?.committed?.();
+  return result;
 }

@@ -85,7 +85,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(async (thrown: FastifyError | AppError | IdempotencyOutcome, request, reply) => {
     // A key claimed in the mutation's transaction: taken there, or already used when the handler failed before it.
     const taken =
-      thrown instanceof IdempotencyOutcome ? thrown.outcome : await request.ctx?.idempotency?.afterFailure?.().catch(() => null);
+      thrown instanceof IdempotencyOutcome ? thrown.outcome : await request.ctx?.idempotency?.afterFailure?.(thrown).catch(() => null);
     if (taken) return taken.kind === 'replay' ? sendReplay(reply, taken) : sendErrorOf(reply, request, outcomeError(taken));
     const err = thrown as FastifyError | AppError;
     if (err instanceof AppError) return sendErrorOf(reply, request, err);
