@@ -158,7 +158,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       key,
       fingerprint,
       retentionHours: deps.config.idempotencyRetentionHours,
-      serialize: (result: unknown) => ({ status: reply.statusCode, body: reply.serialize(result) as string }),
+      serialize: (result: unknown) => serializeOnce(reply, result),
       sealer: deps.sealer,
     };
     if (request.routeOptions.config.idempotency === 'in-transaction') {
@@ -190,4 +190,22 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onResponse', async (request) => {
     request.ctx?.idempotency?.stop();
   });
+}
+
+/**
+ * The response serialised once: the bytes stored for the Idempotency-Key are the bytes sent. Until the reply
+ * goes out, sending the same object at the same status sends those bytes; anything else (an error, a replay)
+ * is serialised as Fastify would.
+ */
+function serializeOnce(reply: FastifyReply, result: unknown): { status: number; body: string } {
+  const status = reply.statusCode;
+  const body = reply.serialize(result) as string;
+  reply.type('application/json; charset=utf-8').serializer((payload: unknown) => {
+    if (payload === result && reply.statusCode === status) return body;
+    if (typeof payload === 'string') return payload;
+    // Fastify's own serialiser (the route's response schema for the status) from here on.
+    reply.serializer(null as unknown as (payload: unknown) => string);
+    return reply.serialize(payload) as string;
+  });
+  return { status, body };
 }
