@@ -216,7 +216,7 @@ export async function sealAuditChain(db: Db, batch = 1000): Promise<number> {
     let seq = head ? Number(head.chain_seq) : 0;
     let prev = head?.hash ?? GENESIS;
     const meta = await chainMeta(tx);
-    // The unsealed rows are the NULL entries of the chain_seq unique index (migration 0042).
+    // The unsealed rows are the NULL entries of the chain_seq unique index (migration 0045).
     const rows = await tx.query<AuditRow>('SELECT * FROM audit_events WHERE chain_seq IS NULL ORDER BY id LIMIT $1', [batch]);
     if (rows.length === 0) return 0;
     const ids: string[] = [];

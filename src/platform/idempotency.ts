@@ -201,7 +201,7 @@ export function outcomeError(outcome: Extract<ClaimResult, { kind: 'mismatch' | 
   );
 }
 
-/** The SQLSTATE `idempotency_key_taken()` raises (migration 0042). */
+/** The SQLSTATE `idempotency_key_taken()` raises (migration 0045). */
 export const KEY_TAKEN_CODE = 'VK001';
 
 function isKeyTaken(err: unknown): boolean {
