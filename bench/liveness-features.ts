@@ -23,7 +23,8 @@ const rows = (file: string): string[][] =>
     .slice(1)
     .map((l) => l.split(','));
 
-interface Item {
+/** One labelled image of the real sets (the rows of the features file, before their measured fields). */
+export interface Item {
   set: 'liveness' | 'photos';
   file: string;
   group: string;

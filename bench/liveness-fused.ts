@@ -13,14 +13,9 @@ import { passiveFeatures, PASSIVE_LIVENESS_MODEL } from '../src/engines/face/pas
 import type { DetectedFace, FaceAnalysis } from '../src/engines/face/types.js';
 import { fitLogistic, predict } from './lib/logistic.js';
 import { half, rateWithInterval } from './lib/stats.js';
+import type { Item } from './liveness-features.js';
 
-interface Row {
-  set: 'liveness' | 'photos';
-  file: string;
-  group: string;
-  live: boolean;
-  attack: string;
-  source: string;
+interface Row extends Item {
   image: FaceAnalysis['image'];
   faceCount: number;
   face: Pick<DetectedFace, 'antispoof' | 'liveness' | 'texture' | 'sizePx' | 'box' | 'score' | 'pose'> | null;
