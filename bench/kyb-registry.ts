@@ -207,14 +207,22 @@ try {
       typo: number[] = [],
       byLei: number[] = [];
     let found = 0;
-    for (const [i, n] of names.entries()) {
+    // One pass per kind: a name and its misspelling one after the other would find the same candidates, which
+    // the search keeps prepared (search.ts), and flatter the second.
+    for (const n of names) {
       const e = await time({ query: n, limit: 10 });
       exact.push(e.ms);
       if (e.r.data.some((d) => d.name === n)) found++;
+    }
+    for (const [i, n] of names.entries()) {
       const p = 1 + (i % (n.length - 2));
       typo.push((await time({ query: n.slice(0, p) + (n[p] === 'a' ? 'e' : 'a') + n.slice(p + 1), limit: 10 })).ms);
-      byLei.push((await time({ lei: lei(i * 7) })).ms);
     }
+    for (const i of names.keys()) byLei.push((await time({ lei: lei(i * 7) })).ms);
+    const [words] = await db.query<{ rows: number; size: string }>(
+      `SELECT count(*)::int AS rows, pg_size_pretty(pg_total_relation_size('registry_name_tokens')) AS size FROM registry_name_tokens`,
+    );
+    console.log(`name postings (words and pairs): ${words!.rows.toLocaleString('en')} rows, ${words!.size} with indexes`);
     const line = (label: string, xs: number[]) =>
       `${label}: p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms (${(percentile(xs, 99) / percentile(byLei, 99)).toFixed(1)}× the exact-LEI p99)`;
     console.log(`search over ${N.toLocaleString('en')} records, ${names.length} queries each:`);

@@ -9,6 +9,7 @@
 // Negatives: well-known people on none of these lists; a hit at 0.80 is a false alert. The same names in
 // Latin are screened too: a rendering that alerts where its Latin spelling does not is the cost of
 // reading transcriptions. Random names made of transcription characters give the alert volume on noise.
+import { seeded } from './lib/random.js';
 import { officialLists } from './screening-data.js';
 import { ScreeningIndex, DEFAULT_THRESHOLD } from '../src/engines/screening/index.js';
 import { normalizeText } from '../src/engines/screening/normalize.js';
@@ -175,8 +176,7 @@ for (const [script, s] of neg)
 
 // Noise: random names made of transcription characters (two words joined by the interpunct, 2–4
 // characters each) and random Tamil syllable strings; unlabelled, so every alert counts as false.
-let seed = 11;
-const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const rnd = seeded(11);
 const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]!;
 const hanChars = [
   ...'阿埃艾安奥乌尔伊因英恩亚雅耶约尤布巴贝比博波班本宾拜鲍伯普帕佩皮潘彭德达代迪蒂多杜丹登丁东敦顿特塔泰提托图坦唐格加盖吉戈古根金京贡克卡凯基科库坎康肯孔夫瓦维沃武万文温法费菲福芬弗娃兹扎泽齐佐祖赞津斯萨塞西索苏桑森辛松莎什沙谢希肖舒申舍奇查切乔丘琴钦契贾杰詹赫哈霍胡汉亨拉莱利洛卢兰朗伦林隆勒列里罗鲁雷姆马梅米莫穆曼门明蒙麦迈默玛纳内尼诺努南宁娜妮茨察策日热',

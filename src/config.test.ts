@@ -70,3 +70,21 @@ test('a malformed URL is refused by name without echoing it', () => {
       e instanceof ConfigError && /DATABASE_URL must be a URL starting with postgres:\/\//.test(e.message) && !/s3cret/.test(e.message),
   );
 });
+
+test('prepared statements are off by default; on, each connection keeps DATABASE_PREPARED_PER_CONNECTION', () => {
+  const key = { MASTER_KEY: '11'.repeat(32) };
+  assert.equal(loadConfig(key).preparedPerConnection, 0);
+  assert.equal(loadConfig({ ...key, DATABASE_PREPARED_PER_CONNECTION: '50' }).preparedPerConnection, 0);
+  assert.equal(loadConfig({ ...key, DATABASE_PREPARED_STATEMENTS: 'true' }).preparedPerConnection, 100);
+  assert.equal(
+    loadConfig({ ...key, DATABASE_PREPARED_STATEMENTS: 'on', DATABASE_PREPARED_PER_CONNECTION: '50' }).preparedPerConnection,
+    50,
+  );
+  assert.throws(
+    () => loadConfig({ ...key, DATABASE_PREPARED_STATEMENTS: 'sometimes', DATABASE_PREPARED_PER_CONNECTION: '0' }),
+    (err: unknown) =>
+      err instanceof ConfigError &&
+      err.problems.some((p) => p.startsWith('DATABASE_PREPARED_STATEMENTS')) &&
+      err.problems.some((p) => p.startsWith('DATABASE_PREPARED_PER_CONNECTION')),
+  );
+});

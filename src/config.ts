@@ -28,6 +28,9 @@ const platformConfig = section(
     hostedBaseUrl: Var.url('HOSTED_BASE_URL', ['http:', 'https:']),
     databaseUrl: Var.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: Var.text('DATA_DIR'),
+    /** PostgreSQL: statements of transactions and batches prepared once per pooled connection (platform/prepared-statements.ts). */
+    databasePreparedStatements: Var.bool('DATABASE_PREPARED_STATEMENTS', false),
+    databasePreparedPerConnection: Var.int('DATABASE_PREPARED_PER_CONNECTION', 100, 1, 10_000),
     redisUrl: Var.url('REDIS_URL', ['redis:', 'rediss:']),
     logLevel: Var.oneOf('LOG_LEVEL', LOG_LEVELS),
     /** 32 bytes, hex or base64 (checked by decodeKey below). */
@@ -73,6 +76,8 @@ const platformConfig = section(
       publicBaseUrl,
       hostedBaseUrl: (v.hostedBaseUrl ?? `${publicBaseUrl}/hosted`).replace(/\/+$/, ''),
       databaseUrl: v.databaseUrl ?? null,
+      /** Statements each pooled PostgreSQL connection keeps prepared; 0: none (every statement travels as text). */
+      preparedPerConnection: v.databasePreparedStatements ? v.databasePreparedPerConnection : 0,
       dataDir,
       redisUrl: v.redisUrl ?? null,
       logLevel: v.logLevel ?? (nodeEnv === 'test' ? 'silent' : 'info'),

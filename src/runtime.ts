@@ -13,7 +13,11 @@ import { createResources as makeResources, type Resources } from './platform/res
 
 /** Opens the database and applies migrations; shared by the server, the worker and the CLI. */
 export async function openDatabase(config: Config, log: pino.Logger): Promise<Db> {
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    preparedPerConnection: config.preparedPerConnection,
+  });
   await migrate(db, (m) => log.info(m));
   return db;
 }

@@ -1,18 +1,3 @@
-// Seeded pseudo-random numbers for generated bench data, so runs compare.
-//
-// The benches used to write `seed = (seed * 1103515245 + 12345) % 2 ** 31` in plain numbers: the product
-// exceeds 2^53, loses its low bits, and the sequence falls into a cycle of about 14,500 values. The
-// 1,000,000-record KYB bench held only 2,447 distinct names that way. This is mulberry32 (32-bit integer
-// arithmetic throughout, period 2^32).
-
-/** A generator of floats in [0, 1) from a 32-bit seed. */
-export function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+// Seeded pseudo-random numbers for generated bench data, so runs compare. One copy, shared with the
+// tests (which cannot import bench/): mulberry32, see test/helpers/random.ts for why not the old LCG.
+export { seeded, seededInts } from '../../test/helpers/random.js';

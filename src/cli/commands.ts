@@ -87,6 +87,8 @@ export async function runCommand(
       'password-stdin': { type: 'boolean', default: false },
       list: { type: 'string' },
       skip: { type: 'boolean', default: false },
+      full: { type: 'boolean', default: false },
+      delta: { type: 'boolean', default: false },
     },
   });
   const json = values.json === true;
@@ -300,7 +302,13 @@ export async function runCommand(
       }
       case 'registries import':
       case 'registries list':
-        return await runRegistriesCommand(db, action!, { positionals, format: values.format, json }, io);
+        if (values.full && values.delta) throw new UsageError('--full and --delta exclude each other');
+        return await runRegistriesCommand(
+          db,
+          action!,
+          { positionals, format: values.format, json, ...(values.full ? { mode: 'full' } : values.delta ? { mode: 'delta' } : {}) },
+          io,
+        );
       default:
         io.err(USAGE);
         return group ? 64 : 0;

@@ -4,6 +4,10 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
+import { inlineParams } from './sql-literals.js';
+import { PreparedStatements, type Message } from './prepared-statements.js';
+
+export { inlineParams } from './sql-literals.js';
 
 /** Anything that runs SQL: the database itself or an open transaction. Repositories take this. */
 export interface Queryable {
@@ -126,17 +130,30 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   hasVector = false;
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Statements prepared once per connection (null: every statement travels as text). */
+    readonly prepared: PreparedStatements | null = null,
+  ) {}
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     const r = await this.pool.query(sql, params as unknown[]);
     return r.rows as T[];
   }
   async queryBatch(stmts: readonly Statement[]): Promise<unknown[][]> {
-    if (stmts.length === 1) return [await this.query(stmts[0]!.sql, stmts[0]!.params)];
-    const inlined = inlineAll(stmts);
-    if (inlined !== null) return resultRows(await this.pool.query(inlined.join(';\n')));
+    if (stmts.length === 1 && this.prepared === null) return [await this.query(stmts[0]!.sql, stmts[0]!.params)];
+    if (this.prepared === null) {
+      const inlined = inlineAll(stmts);
+      if (inlined !== null) return resultRows(await this.pool.query(inlined.join(';\n')));
+    }
     const client = await this.pool.connect();
     try {
+      // Without prepared statements the literal text was tried above: here the statements go one by one.
+      const msg = this.prepared?.compose(client, stmts) ?? null;
+      if (msg !== null) {
+        const rows = await this.run(client, msg.texts);
+        if (msg.probe.length > 0) await this.prepared?.probe(client, msg.probe);
+        return msg.at.map((i) => rows[i]!);
+      }
       const out: unknown[][] = [];
       for (const st of stmts) out.push((await client.query(st.sql, (st.params ?? []) as unknown[])).rows);
       return out;
@@ -144,18 +161,39 @@ class PostgresDb implements Db {
       client.release();
     }
   }
+  /** The statements as one simple-protocol message on this connection (prepared where they may be), or null when a value cannot be written in. */
+  private message(client: pg.PoolClient, stmts: readonly Statement[]): Message | null {
+    if (this.prepared !== null) return this.prepared.compose(client, stmts);
+    const texts = inlineAll(stmts);
+    return texts === null ? null : { texts, at: texts.map((_, i) => i), probe: [] };
+  }
+  /**
+   * Sends the texts as one message; the rows of each. If it fails, the statements before the failing one have
+   * run, and PREPARE and DEALLOCATE are not undone by a rollback: the connection's prepared set is forgotten.
+   */
+  private async run(client: pg.PoolClient, texts: readonly string[]): Promise<unknown[][]> {
+    if (texts.length === 0) return [];
+    try {
+      return resultRows(await client.query(texts.join(';\n')));
+    } catch (err) {
+      this.prepared?.failed(client);
+      throw err;
+    }
+  }
   /**
    * node-postgres sends one statement and waits for its answer before the next (no pipelining), so a
    * transaction of n statements costs n + 2 round trips. Where nothing is read in between, statements
    * go together as one simple-protocol message with their parameters written in as literals: BEGIN
    * and the statements queued with `sendWithNext` with the transaction's next statement or batch, the
-   * last write (`sendWithCommit`) with COMMIT.
+   * last write (`sendWithCommit`) with COMMIT. With prepared statements on, a statement in such a
+   * message is `EXECUTE` of its prepared form (PreparedStatements).
    */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let begun = false;
     let queued: Queued[] = [];
     const last: Statement[] = [];
+    const probe: string[] = [];
     /** Sends BEGIN (the first time), the queued statements and `stmts`; checks the queued ones; the rows of `stmts`. */
     const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
       const ahead = queued;
@@ -164,9 +202,11 @@ class PostgresDb implements Db {
       if (all.length === 0) return [];
       const head = begun ? [] : ['BEGIN'];
       begun = true;
-      const inlined = inlineAll(all);
-      if (inlined !== null) {
-        const rows = resultRows(await client.query([...head, ...inlined].join(';\n'))).slice(head.length);
+      const msg = this.message(client, all);
+      if (msg !== null) {
+        const results = await this.run(client, [...head, ...msg.texts]);
+        probe.push(...msg.probe);
+        const rows = msg.at.map((i) => results[head.length + i]!);
         for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
         return rows.slice(ahead.length);
       }
@@ -193,19 +233,22 @@ class PostgresDb implements Db {
       const ending: Statement[] = [...queued, ...last];
       queued = [];
       if (!begun && ending.length === 0) return result; // nothing was sent: nothing to commit
-      const inlined = inlineAll(ending);
-      if (inlined !== null) {
+      const msg = this.message(client, ending);
+      if (msg !== null) {
         const head = begun ? [] : ['BEGIN'];
         // Begun from here on: if a statement of this message fails, the server has opened the transaction
         // and aborted it, and the connection must see a ROLLBACK before it goes back to the pool.
         begun = true;
-        await client.query([...head, ...inlined, 'COMMIT'].join(';\n'));
+        await this.run(client, [...head, ...msg.texts, 'COMMIT']);
+        probe.push(...msg.probe);
       } else {
         if (!begun) await client.query('BEGIN');
         begun = true;
         for (const st of ending) await client.query(st.sql, (st.params ?? []) as unknown[]);
         await client.query('COMMIT');
       }
+      // Outside the transaction now: texts seen for the first time are tried as prepared statements.
+      if (probe.length > 0) await this.prepared?.probe(client, probe);
       return result;
     } catch (err) {
       if (begun) await client.query('ROLLBACK').catch(() => undefined);
@@ -241,74 +284,6 @@ function inlineAll(stmts: readonly Statement[]): string[] | null {
     out.push(inlined);
   }
   return out;
-}
-
-/**
- * The statement with its `$n` placeholders replaced by quoted literals (untyped, so the server infers
- * their types from the context exactly as it does for parameters), or null when a value is not a plain
- * string, number, boolean, date or null (arrays, objects, buffers keep the extended protocol), a string holds a
- * NUL byte, or a placeholder has no value. Placeholders inside quotes, quoted names, dollar-quoted
- * bodies and comments are left alone.
- */
-export function inlineParams(sql: string, params: readonly unknown[]): string | null {
-  const literals: string[] = [];
-  for (const v of params) {
-    if (v === null || v === undefined) literals.push('NULL');
-    else if (typeof v === 'string') {
-      if (v.includes('\0')) return null;
-      literals.push(quoteLiteral(v));
-    } else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') literals.push(`'${String(v)}'`);
-    else if (v instanceof Date) {
-      // An instant, written in UTC (every time column is timestamptz); an invalid date keeps the driver's error.
-      if (!Number.isFinite(v.getTime())) return null;
-      literals.push(`'${v.toISOString()}'`);
-    } else return null;
-  }
-  let out = '';
-  let from = 0;
-  const tokens = SQL_TOKENS;
-  tokens.lastIndex = 0;
-  for (let m = tokens.exec(sql); m !== null; m = tokens.exec(sql)) {
-    if (m[0] === '/*') {
-      // Block comments nest in PostgreSQL (`/* a /* b */ c */` is one comment): skip to its end.
-      const end = blockCommentEnd(sql, m.index);
-      if (end < 0) return null; // unterminated: let the server report it
-      tokens.lastIndex = end;
-      continue;
-    }
-    const n = m[2];
-    if (n === undefined) continue;
-    const lit = literals[Number(n) - 1];
-    if (lit === undefined) return null;
-    out += sql.slice(from, m.index) + lit;
-    from = m.index + m[0].length;
-  }
-  return out + sql.slice(from);
-}
-
-/** Quoted strings and names, line comments, dollar-quoted bodies (kept as they are), the start of a block comment and `$n` placeholders (captured). */
-const SQL_TOKENS = /'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\/\*|\$([A-Za-z_][A-Za-z_0-9]*)?\$[\s\S]*?\$\1\$|\$(\d+)/g;
-
-/** The index just past the block comment opened at `start`, counting nested `/*`, or -1 when it never closes. */
-function blockCommentEnd(sql: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < sql.length - 1; i++) {
-    if (sql[i] === '/' && sql[i + 1] === '*') {
-      depth++;
-      i++;
-    } else if (sql[i] === '*' && sql[i + 1] === '/') {
-      depth--;
-      i++;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
-/** The same literal as node-postgres' escapeLiteral: doubled quotes; with a backslash, an E'' string with doubled backslashes. */
-function quoteLiteral(v: string): string {
-  const q = v.includes("'") ? v.replace(/'/g, "''") : v;
-  return v.includes('\\') ? ` E'${q.replace(/\\/g, '\\\\')}'` : `'${q}'`;
 }
 
 /**
@@ -382,6 +357,11 @@ export interface OpenDbOptions {
   /** Directory for PGlite's files; `memory://` keeps it in memory (tests). */
   dataDir?: string;
   poolSize?: number;
+  /**
+   * PostgreSQL only: how many statements each pooled connection keeps prepared (PreparedStatements); 0 or
+   * absent: none, every statement travels as text.
+   */
+  preparedPerConnection?: number;
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
@@ -393,7 +373,8 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
       idleTimeoutMillis: 30_000,
     });
     pool.on('error', () => undefined); // idle-client errors surface on the next query instead of crashing
-    const db = new PostgresDb(pool);
+    const per = opts.preparedPerConnection ?? 0;
+    const db = new PostgresDb(pool, per > 0 ? new PreparedStatements(per) : null);
     db.hasVector = await detectVector(db);
     return db;
   }

@@ -8765,7 +8765,7 @@ export interface operations {
           } | null;
         }[];
         ownership: {
-          nodes: {
+          nodes: Array<{
             id: string;
             kind: "entity" | "person" | "unknown";
             /** BODS entityType or personType. */
@@ -8775,6 +8775,8 @@ export interface operations {
             /** Why the party is not identified (BODS unspecifiedReason or a GLEIF exception reason). */
             unspecified_reason: string | null;
             is_subject: boolean;
+            /** The register the node's record comes from (the business's own, or another one reached through a same-entity link). */
+            source?: string | null;
             /** How an entity node is registered (entities with a registry record; null otherwise). */
             registration?: {
               /** Registration number in its register. */
@@ -8799,7 +8801,7 @@ export interface operations {
               /** LEI, where the record has one. */
               lei: string | null;
             }[];
-          }[];
+          }>;
           edges: {
             id: string;
             /** The interested party (owner). */
@@ -8830,6 +8832,18 @@ export interface operations {
             source: string;
             /** BODS statementId, where the source is BODS. */
             statement_id: string | null;
+          }[];
+          links?: {
+            /** same_as:<from>><to>; appears in UBO paths (edge_ids) where a path crosses registers. */
+            id: string;
+            /** The other register's record, whose owners the graph continues through. */
+            from: string;
+            /** The record without owners in its own register. */
+            to: string;
+            relation: "same_entity";
+            matched_on: "registration_number_and_country";
+            /** The other record's registry source and import batch (source:batch id). */
+            source: string;
           }[];
           exceptions: {
             subject: string;
@@ -8998,7 +9012,7 @@ export interface operations {
           } | null;
         }[];
         ownership: {
-          nodes: {
+          nodes: Array<{
             id: string;
             kind: "entity" | "person" | "unknown";
             /** BODS entityType or personType. */
@@ -9008,6 +9022,8 @@ export interface operations {
             /** Why the party is not identified (BODS unspecifiedReason or a GLEIF exception reason). */
             unspecified_reason: string | null;
             is_subject: boolean;
+            /** The register the node's record comes from (the business's own, or another one reached through a same-entity link). */
+            source?: string | null;
             /** How an entity node is registered (entities with a registry record; null otherwise). */
             registration?: {
               /** Registration number in its register. */
@@ -9032,7 +9048,7 @@ export interface operations {
               /** LEI, where the record has one. */
               lei: string | null;
             }[];
-          }[];
+          }>;
           edges: {
             id: string;
             /** The interested party (owner). */
@@ -9063,6 +9079,18 @@ export interface operations {
             source: string;
             /** BODS statementId, where the source is BODS. */
             statement_id: string | null;
+          }[];
+          links?: {
+            /** same_as:<from>><to>; appears in UBO paths (edge_ids) where a path crosses registers. */
+            id: string;
+            /** The other register's record, whose owners the graph continues through. */
+            from: string;
+            /** The record without owners in its own register. */
+            to: string;
+            relation: "same_entity";
+            matched_on: "registration_number_and_country";
+            /** The other record's registry source and import batch (source:batch id). */
+            source: string;
           }[];
           exceptions: {
             subject: string;
@@ -9252,7 +9280,7 @@ export interface operations {
           } | null;
         }[];
         ownership: {
-          nodes: {
+          nodes: Array<{
             id: string;
             kind: "entity" | "person" | "unknown";
             /** BODS entityType or personType. */
@@ -9262,6 +9290,8 @@ export interface operations {
             /** Why the party is not identified (BODS unspecifiedReason or a GLEIF exception reason). */
             unspecified_reason: string | null;
             is_subject: boolean;
+            /** The register the node's record comes from (the business's own, or another one reached through a same-entity link). */
+            source?: string | null;
             /** How an entity node is registered (entities with a registry record; null otherwise). */
             registration?: {
               /** Registration number in its register. */
@@ -9286,7 +9316,7 @@ export interface operations {
               /** LEI, where the record has one. */
               lei: string | null;
             }[];
-          }[];
+          }>;
           edges: {
             id: string;
             /** The interested party (owner). */
@@ -9317,6 +9347,18 @@ export interface operations {
             source: string;
             /** BODS statementId, where the source is BODS. */
             statement_id: string | null;
+          }[];
+          links?: {
+            /** same_as:<from>><to>; appears in UBO paths (edge_ids) where a path crosses registers. */
+            id: string;
+            /** The other register's record, whose owners the graph continues through. */
+            from: string;
+            /** The record without owners in its own register. */
+            to: string;
+            relation: "same_entity";
+            matched_on: "registration_number_and_country";
+            /** The other record's registry source and import batch (source:batch id). */
+            source: string;
           }[];
           exceptions: {
             subject: string;

@@ -10,6 +10,9 @@ configureAuditKey(Buffer.from(TEST_MASTER_KEY, 'hex'));
 /**
  * A migrated database for one test file: an in-memory PGlite by default, or a private schema on
  * the PostgreSQL server named by TEST_DATABASE_URL (dropped on close), so test files never share rows.
+ * As in the default configuration, statements travel as text; TEST_PREPARED_STATEMENTS=true prepares those of
+ * transactions and batches per connection on PostgreSQL, as DATABASE_PREPARED_STATEMENTS=true does
+ * (docs/performance.md, "step 4"; src/platform/db-prepared.test.ts turns it on for itself).
  */
 export async function createTestDb(): Promise<{ db: Db; url: string | null; close: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
@@ -24,7 +27,8 @@ export async function createTestDb(): Promise<{ db: Db; url: string | null; clos
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const url = withSearchPath(base, schema);
-  const db = await openDb({ databaseUrl: url, poolSize: 10 });
+  const prepared = ['1', 'true', 'yes', 'on'].includes((process.env.TEST_PREPARED_STATEMENTS ?? '').toLowerCase());
+  const db = await openDb({ databaseUrl: url, poolSize: 10, preparedPerConnection: prepared ? 100 : 0 });
   await migrate(db);
   return {
     db,

@@ -150,9 +150,11 @@ test('ubos: PSC band qualifies at 25 %, as_of brings back a ceased owner, basis 
     [{ exclusive_minimum: 25, maximum: 50 }, true, ['ownership_gt_threshold', 'voting_gt_threshold'], 'declared'],
   );
   assert.deepEqual(ada.paths[0].node_ids, ['psc-party:ada1', '06528297']);
+  // The corporate PSC (a UK plc not on file as a company) has no owners in Companies House; its LEI record
+  // (same company number) reports NO_KNOWN_PERSON for its ultimate parent: the walk crosses to it and stops there.
   assert.deepEqual(
     now.json().unresolved.map((u: { node_id: string; reason: string }) => [u.node_id, u.reason]),
-    [['psc-party:corp1', 'no_known_person']],
+    [['gleif:5493001KJTIIGC8Y1R12', 'no_known_person']],
   );
   const past = await t.call('GET', `/v1/businesses/${id}/ubos?as_of=2015-06-01`, { key });
   assert.deepEqual(
@@ -585,4 +587,39 @@ test('re-screening after a list update: a new listed owner raises business.scree
   const again = await rescreenBusinessesOnListUpdate(t.db, sealer, t.resources.get(SCREENING_INDEX));
   assert.deepEqual([again.sources, again.screened], [[], 0]);
   assert.equal((await t.db.query(`SELECT 1 FROM events WHERE resource_id = $1 AND type = 'business.screening_hit'`, [b.id])).length, 1);
+});
+
+test('a GLEIF change reaches a Companies House business whose graph crosses into it: ownership_changed, /ubos follows', async () => {
+  const { runRegistriesCommand } = await import('../../src/modules/businesses/index.js');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const { sandboxKey: key } = await t.tenant();
+  const b = (await createFrom(key, 'gb_coh', '06528297', 'crosses')).json();
+  const lei = '5493001KJTIIGC8Y1R12';
+  const before = await t.call('GET', `/v1/businesses/${b.id}/ubos?as_of=2024-01-01`, { key });
+  assert.deepEqual(
+    before.json().unresolved.map((u: { node_id: string }) => u.node_id),
+    [`gleif:${lei}`],
+  );
+  const path = join(mkdtempSync(join(tmpdir(), 'kyb-')), 'repex-delta.csv');
+  // A delta withdraws the LEI's only reporting exception: nothing is recorded above it in GLEIF any more.
+  writeFileSync(
+    path,
+    `LEI,ExceptionCategory,ExceptionReason.1,ExceptionReference.1,Extension.Deletion.DeletedAt\n${lei},ULTIMATE_ACCOUNTING_CONSOLIDATION_PARENT,NO_KNOWN_PERSON,,2024-06-01T00:00:00Z\n`,
+  );
+  const io = { out: () => undefined, err: () => undefined };
+  assert.equal(await runRegistriesCommand(t.db, 'import', { positionals: [path], format: 'gleif-repex-csv', json: false }, io), 0);
+  const events = await t.db.query<{ type: string }>(
+    `SELECT type FROM events WHERE resource_id = $1 AND type = 'business.ownership_changed'`,
+    [b.id],
+  );
+  assert.equal(events.length, 1);
+  const after = await t.call('GET', `/v1/businesses/${b.id}/ubos?as_of=2024-01-01`, { key });
+  assert.deepEqual(
+    after.json().unresolved.map((u: { node_id: string; reason: string }) => [u.node_id, u.reason]),
+    [['psc-party:corp1', 'no_known_person']],
+  );
+  const view = (await t.call('GET', `/v1/businesses/${b.id}`, { key })).json();
+  assert.deepEqual(view.ownership.links, []);
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { laplacianVariance } from './texture.js';
 import { fft1d } from '../image/fft.js';
 import { spectralMeasures } from '../image/spectrum.js';
+import { seededInts } from '../../../test/helpers/random.js';
 
 const SIZE = 256;
 
@@ -47,11 +48,8 @@ describe('texture measures', () => {
   });
 
   test('blurring lowers the Laplacian variance', () => {
-    let seed = 12345;
-    const noise = (): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return (seed >>> 16) % 64;
-    };
+    const int = seededInts(12345);
+    const noise = (): number => int(64);
     const sharp = smoothImage().map((v) => v + noise());
     const blurred = new Float32Array(sharp.length);
     for (let y = 1; y < SIZE - 1; y++) {

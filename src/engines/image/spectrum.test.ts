@@ -1,13 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spectralMeasures, spectralPeakRatio } from './spectrum.js';
+import { seeded } from '../../../test/helpers/random.js';
 
 function noise(seed: number, n: number): Float32Array {
-  let s = seed;
-  return Float32Array.from({ length: n }, () => {
-    s = (s * 1103515245 + 12345) & 0x7fffffff;
-    return (s / 0x7fffffff) * 255;
-  });
+  const rnd = seeded(seed);
+  return Float32Array.from({ length: n }, () => rnd() * 255);
 }
 
 test('spectralPeakRatio equals the face engine measure (noise, and noise plus a rotated grating)', () => {

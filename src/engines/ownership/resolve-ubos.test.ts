@@ -166,3 +166,29 @@ test('OFAC 50 % rule: met, possible, not met; control flagged separately', () =>
   const ctl = sanctionsExposure(g, 's', new Set(['w']), at);
   assert.deepEqual([ctl.ofac50PercentRule, ctl.controlledByListed], ['not_met', true]);
 });
+
+test('a same-entity link carries shares and control across unchanged, is not a level of ownership, and is never a declared owner', () => {
+  // B (one register, no owners there) is the same legal entity as B2 (another register), whose owner is P.
+  const g = graph(['P'], [['B', 'A', [sh(r(60))]]]);
+  g.nodes.set('B2', { id: 'B2', kind: 'entity', type: 'registeredEntity' });
+  g.nodes.set('P', { id: 'P', kind: 'person', type: 'knownPerson' });
+  addEdge(g, { id: 'link', from: 'B2', to: 'B', interests: [], isComponent: false, componentIds: [], sameEntity: true });
+  addEdge(g, { id: 'e9', from: 'P', to: 'B2', interests: [sh(r(50))], isComponent: false, componentIds: [] });
+  const res = resolveUbos(g, 'A', { asOf: '2024-01-01', maxDepth: 2 });
+  assert.deepEqual(
+    res.owners.map((o) => [o.personId, o.ownership, o.paths[0]?.nodeIds, o.paths[0]?.edgeIds]),
+    [['P', r(30), ['P', 'B2', 'B', 'A'], ['e9', 'link', 'e0']]],
+  );
+  assert.deepEqual(res.unresolved, []);
+  // Two ownership levels: the link does not count towards max_depth, but the levels do.
+  assert.deepEqual(
+    resolveUbos(g, 'A', { asOf: '2024-01-01', maxDepth: 1 }).unresolved.map((u) => [u.nodeId, u.reason]),
+    [['B', 'depth_limit']],
+  );
+  // A link straight into the subject is not an owner of it.
+  const h = graph(['P'], [['P', 'A2', [sh(r(80))]]]);
+  h.nodes.set('A', { id: 'A', kind: 'entity' });
+  addEdge(h, { id: 'link', from: 'A2', to: 'A', interests: [], isComponent: false, componentIds: [], sameEntity: true });
+  const r2 = resolveUbos(h, 'A', { asOf: '2024-01-01' });
+  assert.deepEqual([r2.owners.map((o) => [o.personId, o.ownership]), r2.unresolved], [[['P', r(80)]], []]);
+});

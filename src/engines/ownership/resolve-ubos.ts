@@ -75,6 +75,8 @@ const REASONS: Record<string, UnresolvedReason> = {
   NON_CONSOLIDATING: 'no_known_person',
 };
 
+const FULL: ShareRange = { min: 100, max: 100, minExclusive: false, maxExclusive: false };
+
 export function isActive(i: Interest, asOf: string): boolean {
   return (!i.startDate || i.startDate <= asOf) && (!i.endDate || i.endDate > asOf);
 }
@@ -122,6 +124,8 @@ export function resolveUbos(g: OwnershipGraph, subjectId: string, opts: UboOptio
   const nodes: string[] = [subjectId],
     edges: string[] = [];
   const onPath = new Set([subjectId]);
+  /** Same-entity links on the current path: a step across registers is not a level of ownership. */
+  let links = 0;
 
   const walk = (at: string, own: ShareRange, vote: ShareRange, ctl: boolean, ctlTypes: string[], missing: boolean): void => {
     const inbound = (g.inbound.get(at) ?? []).map((id) => g.edges.get(id)!).filter(Boolean);
@@ -139,7 +143,7 @@ export function resolveUbos(g: OwnershipGraph, subjectId: string, opts: UboOptio
       acc.set(at, a);
       return;
     }
-    if (nodes.length > maxDepth) {
+    if (nodes.length - links > maxDepth) {
       depthHits.add(at);
       return;
     }
@@ -148,14 +152,16 @@ export function resolveUbos(g: OwnershipGraph, subjectId: string, opts: UboOptio
         cycles.push([...nodes.slice(nodes.indexOf(e.from)), e.from]);
         continue;
       }
-      const o = hopShare(ints, 'shareholding'),
-        v = hopShare(ints, 'votingRights');
+      const link = e.sameEntity === true;
+      const o = link ? { share: FULL, missing: false } : hopShare(ints, 'shareholding'),
+        v = link ? { share: FULL, missing: false } : hopShare(ints, 'votingRights');
       const hopCtl = ints.filter((i) => i.directOrIndirect !== 'indirect' && i.type && CONTROL.has(i.type)).map((i) => i.type!);
       // Control passes up a chain through control interests or a sure majority of votes or shares.
-      const carries = hopCtl.length > 0 || surelyAbove(o.share, 50) || surelyAbove(v.share, 50);
+      const carries = link || hopCtl.length > 0 || surelyAbove(o.share, 50) || surelyAbove(v.share, 50);
       nodes.push(e.from);
       edges.push(e.id);
       onPath.add(e.from);
+      if (link) links++;
       walk(
         e.from,
         multiply(o.share, own),
@@ -167,22 +173,16 @@ export function resolveUbos(g: OwnershipGraph, subjectId: string, opts: UboOptio
       nodes.pop();
       edges.pop();
       onPath.delete(e.from);
+      if (link) links--;
     }
   };
-  walk(
-    subjectId,
-    { min: 100, max: 100, minExclusive: false, maxExclusive: false },
-    { min: 100, max: 100, minExclusive: false, maxExclusive: false },
-    true,
-    [],
-    false,
-  );
+  walk(subjectId, FULL, FULL, true, [], false);
 
   // Relationships the register declared between a party and the subject itself (BODS primary relationships).
   const declared = new Map<string, OwnershipEdge[]>();
   for (const id of g.inbound.get(subjectId) ?? []) {
     const e = g.edges.get(id)!;
-    if (e.isComponent) continue;
+    if (e.isComponent || e.sameEntity) continue;
     declared.set(e.from, [...(declared.get(e.from) ?? []), e]);
     // An owning entity with owners of its own was walked through; only a party at the top is an end point.
     // (An owner whose only inbound edges are indirect summaries, such as a GLEIF ultimate-parent exception, is at the top too.)

@@ -43,6 +43,11 @@ export interface OwnershipEdge {
   componentIds: string[];
   source?: string;
   statementId?: string;
+  /**
+   * Not an interest: `from` and `to` are records of the same legal entity in two registers (the step from a
+   * record without owners to the other register's record that names them). Carries everything across unchanged.
+   */
+  sameEntity?: boolean;
 }
 
 export interface OwnershipGraph {

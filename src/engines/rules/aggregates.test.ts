@@ -4,6 +4,7 @@ import type { AggregateDecl, TxRow } from './aggregates.js';
 import { validateAggregate } from './aggregates.js';
 import { computeAggregate } from './aggregate-compute.js';
 import { SlidingAggregates } from './sliding-window.js';
+import { seededInts } from '../../../test/helpers/random.js';
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -171,8 +172,7 @@ test('sliding window replay equals the reference computation on random histories
       filters: [{ field: 'amount', op: 'eq', value: { tx: 'amount' } }],
     },
   ];
-  let r = 12345;
-  const rnd = (n: number) => ((r = (r * 1103515245 + 12345) % 2 ** 31), r % n);
+  const rnd = seededInts(12345);
   const sw = new SlidingAggregates(decls);
   const history: TxRow[] = [];
   let t = T0;
@@ -226,8 +226,7 @@ test('a window indexed by an eq filter on the evaluated transaction equals the r
       filters: [{ field: 'counterparty', op: 'eq', value: { tx: 'counterparty' } }],
     },
   ];
-  let r = 777;
-  const rnd = (n: number) => ((r = (r * 1103515245 + 12345) % 2 ** 31), r % n);
+  const rnd = seededInts(777);
   const sw = new SlidingAggregates(decls);
   const history: TxRow[] = [];
   const spellings = ['5', '5.0', '5.00', '7.5', '7.50', '12'];
@@ -271,8 +270,7 @@ test('a ne filter on the evaluated transaction is answered from the window total
     { key: 'cps', fn: 'count_distinct', field: 'counterparty', window: '24h', group_by: 'subject', filters: ne('amount') },
   ];
   const run = (withIndex: boolean) => {
-    let r = 4242;
-    const rnd = (n: number) => ((r = (r * 1103515245 + 12345) % 2 ** 31), r % n);
+    const rnd = seededInts(4242);
     const sw = new SlidingAggregates(withIndex ? decls : decls.map((d) => ({ ...d })));
     if (!withIndex) for (const p of (sw as unknown as { plans: { windowExclude: unknown }[] }).plans) p.windowExclude = null;
     const history: TxRow[] = [];

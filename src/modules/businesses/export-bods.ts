@@ -88,6 +88,7 @@ export async function exportBods(ctx: RequestContext, id: string): Promise<Json[
     }
   }
   for (const edge of g.edges.values()) {
+    if (edge.sameEntity) continue; // two records of one entity, not a relationship (BODS has no statement for it)
     const from = g.nodes.get(edge.from);
     const reason = from?.kind === 'unknown' ? from.unspecifiedReason : undefined;
     const interestedParty =

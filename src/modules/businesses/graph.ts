@@ -3,15 +3,10 @@
 
 import type { Queryable } from '../../platform/db.js';
 import { addEdge, emptyGraph, type OwnershipGraph } from '../../engines/ownership/index.js';
-import {
-  companyNumber,
-  ukCompanyOf,
-  type EntityRecord,
-  type ExceptionRecord,
-  type PersonRecord,
-  type RelationshipRecord,
-} from '../../providers/registries/index.js';
-import { registryRecords, type StoredRecord } from './registry-repository.js';
+import { type EntityRecord, type ExceptionRecord, type PersonRecord, type RelationshipRecord } from '../../providers/registries/index.js';
+import type { StoredRecord } from './registry-repository.js';
+import { sameEntityElsewhere } from './same-entity.js';
+import { loadPart, type Part } from './registry-part.js';
 
 /** How far up the graph is loaded; deeper owners are reported by the resolver as a depth limit. */
 export const LOAD_DEPTH = 12;
@@ -30,6 +25,8 @@ export interface LoadedGraph {
   truncated: boolean;
   /** Records of other sources that are the same entity as a node (same registration number and country). */
   sameAs: Map<string, StoredRecord<EntityRecord>[]>;
+  /** Nodes whose record comes from another register than the business's (reached through a same-entity link). */
+  nodeSources: Map<string, string>;
 }
 
 /** Entity nodes whose other-source records are looked up (a bound on one query's size). */
@@ -47,104 +44,98 @@ function exceptionReason(x: ExceptionRecord): string {
 
 const inactive = (r: RelationshipRecord): boolean => r.recordStatus === 'closed' || r.status === 'inactive';
 
+/** Most steps across registers followed for one business (each costs a few queries). */
+const MAX_LINKS = 50;
+
 /**
- * Corporate PSCs of this level that are UK companies found in the imported data (their company record or
- * their own PSCs): each maps to its company number, so the walk continues through that company's owners
- * offline as the live adapter does (a company met twice is read once; a cycle ends at a node already seen).
+ * The graph of a business: its register's records upwards, and where a record has no owners in its own
+ * register but the same entity's record in another register has (relationships or reporting exceptions),
+ * that register's graph upwards from there, joined by a same-entity link (`sameEntity` edge, no interest).
+ * Nodes of the business's own register keep their refs as ids; others are `<source>:<ref>`. A record met
+ * again across registers is not read twice (the resolver reports the cycle); the depth and relationship
+ * bounds hold for the whole graph.
  */
-async function ukCompanyParties(db: Queryable, source: string, partyRefs: string[]): Promise<Map<string, StoredRecord<EntityRecord>>> {
-  const out = new Map<string, StoredRecord<EntityRecord>>();
-  if (source !== 'gb_coh' || !partyRefs.length) return out;
-  const parties = await registryRecords.entities(
-    db,
-    partyRefs.map((ref) => ({ source, ref })),
-  );
-  const byNumber = new Map<string, StoredRecord<EntityRecord>[]>();
-  for (const p of parties) {
-    const n = ukCompanyOf(p.data);
-    if (n && n !== p.ref) byNumber.set(n, [...(byNumber.get(n) ?? []), p]);
+export async function loadGraph(db: Queryable, source: string, rootRef: string): Promise<LoadedGraph> {
+  const nodeId = (s: string, ref: string) => (s === source ? ref : `${s}:${ref}`);
+  const out = emptyLoaded(source, rootRef);
+  const g = out.graph;
+  /** Records whose owners are loaded (node ids). */
+  const loaded = new Set<string>();
+  let pending: { source: string; ref: string; depth: number; linkTo?: string; linkBatch?: string }[] = [{ source, ref: rootRef, depth: 0 }];
+  let links = 0,
+    edgeCount = 0;
+  while (pending.length) {
+    const next: typeof pending = [];
+    for (const p of pending) {
+      const id = nodeId(p.source, p.ref);
+      if (loaded.has(id)) {
+        // Already in the graph with its owners (a cycle across registers): link to it, read nothing twice.
+        if (p.linkTo && (g.inbound.get(id)?.length ?? 0) > 0) addLink(g, id, p.linkTo, `${p.source}:${p.linkBatch}`);
+        continue;
+      }
+      const part = await loadPart(db, p.source, [p.ref], LOAD_DEPTH - p.depth, LOAD_EDGES - edgeCount);
+      // Crossing only where the other register records something above the entity.
+      if (p.linkTo && !part.rels.length && !part.exceptions.length) continue;
+      loaded.add(id);
+      for (const r of part.rels) loaded.add(nodeId(p.source, r.data.subject));
+      /** Records with owners in this register (a relationship in force or a reporting exception). */
+      const owned = new Set([
+        ...part.rels.filter((r) => !inactive(r.data) && !r.ended_batch_id).map((r) => r.data.subject),
+        ...part.exceptions.map((x) => x.data.subject),
+      ]);
+      edgeCount += part.rels.length;
+      out.truncated ||= part.truncated;
+      mergePart(out, p.source, part, (ref) => nodeId(p.source, ref));
+      if (p.linkTo) addLink(g, id, p.linkTo, `${p.source}:${p.linkBatch}`);
+
+      const withRecords = [...part.entities.values()].slice(0, SAME_AS_NODES).map((record) => ({ key: record.ref, record }));
+      const same = await sameEntityElsewhere(db, p.source, withRecords);
+      for (const [ref, others] of same) {
+        const here = nodeId(p.source, ref);
+        out.sameAs.set(here, others);
+        const depth = p.depth + (part.depthOf.get(ref) ?? 0);
+        if (owned.has(ref) || depth >= LOAD_DEPTH || edgeCount >= LOAD_EDGES) continue;
+        for (const o of others)
+          if (links < MAX_LINKS) {
+            links++;
+            next.push({ source: o.source, ref: o.ref, depth, linkTo: here, linkBatch: o.batch_id });
+          } else out.truncated = true;
+      }
+    }
+    pending = next;
   }
-  if (!byNumber.size) return out;
-  const numbers = [...byNumber.keys()];
-  const known = new Set([
-    ...(
-      await registryRecords.entities(
-        db,
-        numbers.map((ref) => ({ source, ref })),
-      )
-    ).map((e) => e.ref),
-    ...(await registryRecords.relationshipsOf(db, source, numbers)).map((r) => r.data.subject),
-  ]);
-  for (const [n, ps] of byNumber) if (known.has(n)) for (const p of ps) out.set(p.ref, { ...p, ref: n, data: { ...p.data, ref: n } });
   return out;
 }
 
-export async function loadGraph(db: Queryable, source: string, rootRef: string): Promise<LoadedGraph> {
-  const rels: StoredRecord<RelationshipRecord>[] = [];
-  const seenRel = new Set<string>();
-  const subjects = new Set<string>([rootRef]);
-  /** A corporate PSC's party ref → its UK company number (the node it becomes), with its PSC record. */
-  const alias = new Map<string, StoredRecord<EntityRecord>>();
-  let frontier = [rootRef];
-  let truncated = false;
-  for (let depth = 0; depth < LOAD_DEPTH && frontier.length; depth++) {
-    const found = await registryRecords.relationshipsOf(db, source, frontier);
-    // BODS declared indirect relationships name their component relationships, which may hang elsewhere.
-    const componentRefs = found.flatMap((r) => r.data.componentRefs).filter((c) => !seenRel.has(c));
-    const components = await registryRecords.relationshipsByRef(db, source, componentRefs);
-    const level: StoredRecord<RelationshipRecord>[] = [];
-    for (const r of [...found, ...components]) {
-      if (seenRel.has(r.ref)) continue;
-      if (rels.length + level.length >= LOAD_EDGES) {
-        truncated = true;
-        break;
-      }
-      seenRel.add(r.ref);
-      level.push(r);
-    }
-    const parties = level.map((r) => r.data.interestedParty).filter((p): p is string => typeof p === 'string' && !subjects.has(p));
-    for (const [ref, company] of await ukCompanyParties(db, source, [...new Set(parties)])) alias.set(ref, company);
-    const next: string[] = [];
-    for (const r of level) {
-      const party = typeof r.data.interestedParty === 'string' ? r.data.interestedParty : undefined;
-      const named = party && alias.has(party) ? { ...r, data: { ...r.data, interestedParty: alias.get(party)!.ref } } : r;
-      rels.push(named);
-      for (const ref of [named.data.subject, typeof named.data.interestedParty === 'string' ? named.data.interestedParty : undefined])
-        if (ref && !subjects.has(ref)) (subjects.add(ref), next.push(ref));
-    }
-    if (truncated) break;
-    frontier = next;
-  }
-  const refs = [...subjects];
-  const entities = new Map(
-    (
-      await registryRecords.entities(
-        db,
-        refs.map((ref) => ({ source, ref })),
-      )
-    ).map((e) => [e.ref, e]),
-  );
-  // A UK company known only by its PSCs keeps the name its owner's PSC record gave it.
-  for (const company of alias.values()) if (!entities.has(company.ref)) entities.set(company.ref, company);
-  const persons = new Map((await registryRecords.persons(db, source, refs)).map((p) => [p.ref, p]));
-  const exceptions = await registryRecords.exceptionsOf(db, source, refs);
-  const sameAs = await sameEntityElsewhere(db, source, [...entities.values()].slice(0, SAME_AS_NODES));
+function addLink(g: OwnershipGraph, from: string, to: string, source: string): void {
+  addEdge(g, { id: `same_as:${from}>${to}`, from, to, interests: [], isComponent: false, componentIds: [], source, sameEntity: true });
+}
 
-  const g = emptyGraph();
-  for (const ref of refs) {
-    const e = entities.get(ref),
-      p = persons.get(ref);
+/** One register's part into the graph, its refs made node ids. */
+function mergePart(out: LoadedGraph, source: string, part: Part, id: (ref: string) => string): void {
+  const g = out.graph;
+  const party = (p: RelationshipRecord['interestedParty']) => (typeof p === 'string' ? id(p) : p);
+  for (const [ref, e] of part.entities) out.entities.set(id(ref), e);
+  for (const [ref, p] of part.persons) out.persons.set(id(ref), p);
+  const mark = (nid: string) => {
+    if (source !== out.source) out.nodeSources.set(nid, source);
+  };
+  for (const ref of part.refs) {
+    const nid = id(ref);
+    mark(nid);
+    const e = part.entities.get(ref),
+      p = part.persons.get(ref);
     if (p)
-      g.nodes.set(ref, {
-        id: ref,
+      g.nodes.set(nid, {
+        id: nid,
         kind: 'person',
         type: p.data.personType,
         name: p.data.name,
         ...(p.data.unspecifiedReason ? { unspecifiedReason: p.data.unspecifiedReason } : {}),
       });
     else
-      g.nodes.set(ref, {
-        id: ref,
+      g.nodes.set(nid, {
+        id: nid,
         kind: 'entity',
         ...(e?.data.entityType ? { type: e.data.entityType } : {}),
         ...(e ? { name: e.data.name } : {}),
@@ -152,12 +143,15 @@ export async function loadGraph(db: Queryable, source: string, rootRef: string):
         ...(e?.data.unspecifiedReason ? { unspecifiedReason: e.data.unspecifiedReason } : {}),
       });
   }
-  for (const { data: r, batch_id } of rels) {
-    if (inactive(r)) continue;
+  for (const rel of part.rels) {
+    const r = { ...rel.data, ref: id(rel.data.ref), subject: id(rel.data.subject), interestedParty: party(rel.data.interestedParty) };
+    out.relationships.push({ ...rel, data: r });
+    if (inactive(rel.data) || rel.ended_batch_id) continue;
     let from: string;
     if (typeof r.interestedParty === 'string') from = r.interestedParty;
     else {
-      from = `unspecified:${r.ref}`;
+      from = id(`unspecified:${rel.data.ref}`);
+      mark(from);
       g.nodes.set(from, {
         id: from,
         kind: 'unknown',
@@ -171,17 +165,20 @@ export async function loadGraph(db: Queryable, source: string, rootRef: string):
       to: r.subject,
       interests: r.interests,
       isComponent: r.isComponent,
-      componentIds: r.componentRefs,
-      source: `${source}:${batch_id}`,
+      componentIds: r.componentRefs.map(id),
+      source: `${source}:${rel.batch_id}`,
       ...(r.statementId ? { statementId: r.statementId } : {}),
     });
   }
-  for (const { data: x, batch_id } of exceptions) {
-    const id = `exception:${x.ref}`;
-    g.nodes.set(id, { id, kind: 'unknown', unspecifiedReason: exceptionReason(x), name: `${x.category}: ${x.reason}` });
+  for (const stored of part.exceptions) {
+    const x = { ...stored.data, subject: id(stored.data.subject) };
+    out.exceptions.push({ ...stored, data: x });
+    const nid = id(`exception:${stored.data.ref}`);
+    mark(nid);
+    g.nodes.set(nid, { id: nid, kind: 'unknown', unspecifiedReason: exceptionReason(x), name: `${x.category}: ${x.reason}` });
     addEdge(g, {
-      id,
-      from: id,
+      id: nid,
+      from: nid,
       to: x.subject,
       interests: [
         {
@@ -193,60 +190,24 @@ export async function loadGraph(db: Queryable, source: string, rootRef: string):
       ],
       isComponent: false,
       componentIds: [],
-      source: `${source}:${batch_id}`,
+      source: `${source}:${stored.batch_id}`,
     });
   }
-  const batchIds = new Set([...rels, ...exceptions, ...entities.values(), ...persons.values()].map((r) => r.batch_id));
-  return { source, rootRef, graph: g, entities, persons, relationships: rels, exceptions, batchIds, truncated, sameAs };
-}
-
-/** The country a record is registered in: its jurisdiction's country part, else its country. */
-const registeredIn = (e: EntityRecord): string | undefined => {
-  const j = e.jurisdiction && /^[A-Z]{2}(-|$)/.test(e.jurisdiction) ? e.jurisdiction.slice(0, 2) : undefined;
-  return j ?? e.country;
-};
-const numberKey = (n: string, country: string | undefined): string => {
-  const t = n.trim().toUpperCase().replace(/\s+/g, '');
-  return country === 'GB' ? companyNumber(t) : t;
-};
-
-/**
- * Records of other sources with the same registration number in the same country as an entity of the graph
- * (a corporate PSC registered abroad and its GLEIF record, a UK company and its LEI). Both the number and the
- * country must agree: registration numbers repeat across registers.
- */
-async function sameEntityElsewhere(
-  db: Queryable,
-  source: string,
-  nodes: StoredRecord<EntityRecord>[],
-): Promise<Map<string, StoredRecord<EntityRecord>[]>> {
-  const out = new Map<string, StoredRecord<EntityRecord>[]>();
-  const wanted = new Map<string, string[]>();
-  for (const n of nodes) {
-    const country = registeredIn(n.data);
-    if (!n.data.registrationNumber || !country) continue;
-    const key = `${country}\u0000${numberKey(n.data.registrationNumber, country)}`;
-    wanted.set(key, [...(wanted.get(key) ?? []), n.ref]);
-  }
-  if (!wanted.size) return out;
-  const numbers = [...new Set([...wanted.keys()].map((k) => k.split('\u0000')[1]!))];
-  for (const other of await registryRecords.byRegistrationNumbers(db, numbers, source)) {
-    const country = registeredIn(other.data);
-    if (!country || !other.data.registrationNumber) continue;
-    for (const ref of wanted.get(`${country}\u0000${numberKey(other.data.registrationNumber, country)}`) ?? [])
-      out.set(ref, [...(out.get(ref) ?? []), other]);
-  }
-  return out;
+  for (const r of [...part.rels, ...part.exceptions, ...part.entities.values(), ...part.persons.values()]) out.batchIds.add(r.batch_id);
 }
 
 /** A business entered by hand has no registry graph: the business alone (so it can still be screened). */
 export function singleNodeGraph(source: string, ref: string, name: string): LoadedGraph {
-  const g = emptyGraph();
-  g.nodes.set(ref, { id: ref, kind: 'entity', name });
+  const l = emptyLoaded(source, ref);
+  l.graph.nodes.set(ref, { id: ref, kind: 'entity', name });
+  return l;
+}
+
+function emptyLoaded(source: string, rootRef: string): LoadedGraph {
   return {
     source,
-    rootRef: ref,
-    graph: g,
+    rootRef,
+    graph: emptyGraph(),
     entities: new Map(),
     persons: new Map(),
     relationships: [],
@@ -254,5 +215,6 @@ export function singleNodeGraph(source: string, ref: string, name: string): Load
     batchIds: new Set(),
     truncated: false,
     sameAs: new Map(),
+    nodeSources: new Map(),
   };
 }

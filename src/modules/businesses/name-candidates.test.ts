@@ -11,7 +11,8 @@ import { inlineParams } from '../../../test/helpers/explain.js';
 import type { Db } from '../../platform/db.js';
 import { importRegistryFile } from './registry-import.js';
 import { COMMON_WORD, registryRecords, tokenFrequencyQuery, tokenQuery } from './registry-repository.js';
-import { nameTokens } from './name-tokens.js';
+import { entityTokens, nameTokens, PAIR_WORDS } from './name-tokens.js';
+import { readFileSync } from 'node:fs';
 
 let db: Db, close: () => Promise<void>;
 const dir = mkdtempSync(join(tmpdir(), 'name-candidates-'));
@@ -77,6 +78,9 @@ test('two common words: the record holding both is found though its postings sor
   const c = await candidates('Alpha Beta');
   assert.deepEqual(c[0], { name: 'Alpha Beta Limited', hits: 2 });
   assert.equal(c.filter((x) => x.hits === 2).length, 1);
+  // Through the pair's own posting: neither list of 1,201 is read or intersected.
+  const read = await postingsRead('Alpha Beta');
+  assert.ok(read < 200, `${read} postings read; "alpha" and "beta" have 1,201 each`);
 });
 
 test('a misspelt word takes no part; a query of unknown words has no candidates', async () => {
@@ -89,4 +93,32 @@ test('a source filter applies to every branch', async () => {
   assert.deepEqual(await registryRecords.byTokens(db, nameTokens(['Alpha Zircon']), ['companies-house'], 50), []);
   assert.deepEqual(await registryRecords.byTokens(db, nameTokens(['Alpha Beta']), ['companies-house'], 50), []);
   assert.equal((await registryRecords.byTokens(db, nameTokens(['Alpha Beta']), ['gleif'], 50))[0]?.data.name, 'Alpha Beta Limited');
+});
+
+test('stored pairs follow one rule, at import and in the migration that indexed the words stored before', async () => {
+  // More words than PAIR_WORDS, in several scripts (the normaliser transliterates most; an astral ideograph stays).
+  const name = 'Zeta alpha Öster Beta ärlig 𝒜stral Ωmega 東京 𠀋 Ebene Delta Gamma Kappa';
+  const path = join(dir, 'many-words.csv');
+  writeFileSync(
+    path,
+    `LEI,Entity.LegalName,Entity.LegalAddress.Country,Entity.LegalJurisdiction,Entity.EntityStatus,Registration.RegistrationStatus\n${lei(9999)},${name},DE,DE,ACTIVE,ISSUED\n`,
+  );
+  assert.equal((await importRegistryFile(db, { path, format: 'gleif-lei-csv' })).ok, true);
+  const stored = async () =>
+    (
+      await db.query<{ token: string }>(`SELECT token FROM registry_name_tokens WHERE ref = $1 ORDER BY token COLLATE "C"`, [lei(9999)])
+    ).map((r) => r.token);
+  const imported = await stored();
+  const words = nameTokens([name]);
+  assert.ok(words.length > PAIR_WORDS);
+  assert.deepEqual(
+    imported,
+    [...entityTokens({ name, otherNames: [] } as never)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+  );
+  assert.equal(imported.length, words.length + (PAIR_WORDS * (PAIR_WORDS - 1)) / 2);
+  // The migration's SQL, run on the words alone, writes the same pairs.
+  await db.query(`DELETE FROM registry_name_tokens WHERE ref = $1 AND position(' ' IN token) > 0`, [lei(9999)]);
+  const migration = readFileSync(new URL('../../../migrations/0047_registry_name_pairs.sql', import.meta.url), 'utf8');
+  await db.query(migration.replace(/^WHERE a\.n/m, `WHERE a.ref = '${lei(9999)}' AND a.n`));
+  assert.deepEqual(await stored(), imported);
 });

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db.js';
 import { registryFormats } from '../../providers/registries/index.js';
-import { importRegistryFile, type ImportCounts } from './registry-import.js';
+import { importMode, importRegistryFile, type ImportCounts, type ImportMode } from './registry-import.js';
 import { registryBatches, type BatchRow } from './registry-repository.js';
 import { notifyOwnershipChanges } from './ownership-events.js';
 
@@ -9,8 +9,11 @@ interface Io {
   err(line: string): void;
 }
 
-export const REGISTRIES_USAGE = `  registries import FILE --format FORMAT [--json]
-                                            import a registry file (plain, .gz or .zip) offline as one batch
+export const REGISTRIES_USAGE = `  registries import FILE --format FORMAT [--full|--delta] [--json]
+                                            import a registry file (plain, .gz or .zip) offline as one batch;
+                                            --full: the file states every GLEIF relationship or reporting
+                                            exception (what it no longer carries ends); default from the name
+                                            (…-golden-copy.csv[.zip] is full), else a delta (adds and updates)
                                             formats: ${Object.keys(registryFormats).join(', ')}
   registries list [--json]                  recent registry import batches`;
 
@@ -26,7 +29,7 @@ const line = (b: BatchRow): string =>
 export async function runRegistriesCommand(
   db: Db,
   action: string,
-  o: { positionals: string[]; format?: string; json: boolean },
+  o: { positionals: string[]; format?: string; json: boolean; mode?: ImportMode },
   io: Io,
 ): Promise<number> {
   switch (action) {
@@ -36,10 +39,16 @@ export async function runRegistriesCommand(
         io.err(`error: registries import needs FILE and --format (${Object.keys(registryFormats).join(', ')})`);
         return 64;
       }
+      try {
+        importMode(o.format, path, o.mode);
+      } catch (e) {
+        io.err(`error: ${(e as Error).message}`);
+        return 64;
+      }
       const progress = (c: ImportCounts) => {
         if (!o.json) io.out(`… ${c.read} records read, ${c.changed} rows changed`);
       };
-      const r = await importRegistryFile(db, { path, format: o.format, progress });
+      const r = await importRegistryFile(db, { path, format: o.format, ...(o.mode ? { mode: o.mode } : {}), progress });
       if (!r.ok) {
         if (o.json) io.out(JSON.stringify({ ok: false, error: r.error, batch: r.batch?.id ?? null, counts: r.counts }));
         io.err(`error: ${r.error}; nothing was imported from this file (registry data unchanged)`);
@@ -64,7 +73,7 @@ export async function runRegistriesCommand(
         io.out(
           `imported ${b.file_name} as batch ${b.id} (${b.source}, published ${b.publish_date ?? 'unknown'}): ${r.counts.read} records read; ` +
             `${r.counts.entities} entities, ${r.counts.persons} persons, ${r.counts.relationships} relationships, ${r.counts.exceptions} exceptions; ` +
-            `${r.counts.changed} rows changed; skipped: ${skipped(r.counts.skipped)}${events ? `; ${events} business.ownership_changed events` : ''}`,
+            `${r.counts.changed} rows changed; ${r.counts.mode} file, ${r.counts.ended} ended; skipped: ${skipped(r.counts.skipped)}${events ? `; ${events} business.ownership_changed events` : ''}`,
         );
       return 0;
     }

@@ -45,7 +45,31 @@ export interface ImportCounts {
   relationships: number;
   exceptions: number;
   changed: number;
+  /** Relationships and reporting exceptions this batch ended (withdrawn in a delta, or absent from a full file). */
+  ended: number;
+  /** `full`: the file states every record of its kind (what it no longer carries ends); `delta`: adds and updates. */
+  mode: ImportMode;
   skipped: Record<string, number>;
+}
+
+export type ImportMode = 'full' | 'delta';
+
+/**
+ * Full or delta. Asked for explicitly (`--full` / `--delta`, the `mode` option), else from GLEIF's file names:
+ * a golden copy is `…-gleif-goldencopy-rr-golden-copy.csv.zip`, its deltas `…-intra-day`, `…-last-day`,
+ * `…-last-week`, `…-last-month`. Anything else is a delta (it adds and updates only), so a file of unknown
+ * completeness never ends anything. Only formats that declare `fullFileOf` can be full.
+ */
+export function importMode(format: string, fileName: string, asked?: ImportMode): ImportMode {
+  const f = registryFormats[format];
+  const mode = asked ?? (/-golden-copy\.[a-z.]+$/i.test(fileName) ? 'full' : 'delta');
+  if (mode === 'full' && !f?.fullFileOf)
+    throw new Error(
+      `format "${format}" cannot be imported as a full file (only ${Object.keys(registryFormats)
+        .filter((k) => registryFormats[k]!.fullFileOf)
+        .join(', ')})`,
+    );
+  return mode;
 }
 
 /** Records of a batch in chunks, each with the reader's statistics so far and (from the worker) entity name words. */
@@ -60,9 +84,23 @@ interface BatchMeta {
   format: string;
   fileName: string;
   sha: string;
+  mode: ImportMode;
 }
 
-const emptyCounts = (): ImportCounts => ({ read: 0, entities: 0, persons: 0, relationships: 0, exceptions: 0, changed: 0, skipped: {} });
+const emptyCounts = (mode: ImportMode = 'delta'): ImportCounts => ({
+  read: 0,
+  entities: 0,
+  persons: 0,
+  relationships: 0,
+  exceptions: 0,
+  changed: 0,
+  ended: 0,
+  mode,
+  skipped: {},
+});
+
+const WITHDRAWABLE = { relationship: 'registry_relationships', exception: 'registry_exceptions' } as const;
+const endOf = (r: RelationshipRecord | ExceptionRecord) => ({ ref: r.ref, on: r.withdrawn?.on ?? null });
 
 /** The same content already imported (completed batch): nothing to do. */
 async function previousImport(db: Db, m: BatchMeta): Promise<ImportOutcome | undefined> {
@@ -72,7 +110,7 @@ async function previousImport(db: Db, m: BatchMeta): Promise<ImportOutcome | und
     ok: true,
     unchanged: true,
     batch: previous,
-    counts: { ...emptyCounts(), ...(previous.counts as object) },
+    counts: { ...emptyCounts(m.mode), ...(previous.counts as object) },
     ownershipChanged: { source: m.source, refs: [] },
   };
 }
@@ -85,7 +123,8 @@ async function writeBatch(
   progress?: (counts: ImportCounts) => void,
 ): Promise<ImportOutcome> {
   const { source } = m;
-  const counts = emptyCounts();
+  const counts = emptyCounts(m.mode);
+  const full = m.mode === 'full' ? WITHDRAWABLE[registryFormats[m.format]!.fullFileOf!] : undefined;
   let stats = newStats();
   const id = newId('registryImport');
   const startedAt = new Date();
@@ -121,14 +160,26 @@ async function writeBatch(
         const tokens = (e: EntityRecord) => chunk.tokens?.[e.ref] ?? entityTokens(e);
         const e = await registryRecords.upsertEntities(tx, source, id, es, tokens);
         const p = await registryRecords.upsertPersons(tx, source, id, ps);
-        const r = await registryRecords.upsertRelationships(tx, source, id, rs);
-        const x = await registryRecords.upsertExceptions(tx, source, id, xs);
-        counts.changed += e.length + p.length + r.length + x.length;
+        const liveRs = rs.filter((rel) => !rel.withdrawn),
+          liveXs = xs.filter((ex) => !ex.withdrawn);
+        const r = await registryRecords.upsertRelationships(tx, source, id, liveRs);
+        const x = await registryRecords.upsertExceptions(tx, source, id, liveXs);
+        const ended = [
+          ...(await registryRecords.endRows(tx, 'registry_relationships', source, id, rs.filter((rel) => rel.withdrawn).map(endOf))),
+          ...(await registryRecords.endRows(tx, 'registry_exceptions', source, id, xs.filter((ex) => ex.withdrawn).map(endOf))),
+        ];
+        if (full)
+          await registryRecords.noteStated(
+            tx,
+            (full === 'registry_relationships' ? liveRs : liveXs).map((rec) => rec.ref),
+          );
+        counts.changed += e.length + p.length + r.length + x.length + ended.length;
+        counts.ended += ended.length;
         changedRows.entities += e.length;
         changedRows.persons += p.length;
         changedRows.relationships += r.length;
         changedRows.exceptions += x.length;
-        for (const s of [...r, ...x]) changedSubjects.add(s);
+        for (const s of [...r, ...x, ...ended]) changedSubjects.add(s);
         counts.read = stats.read;
         counts.skipped = stats.skipped;
         if (progress && counts.read - lastProgress >= 10_000) {
@@ -138,6 +189,13 @@ async function writeBatch(
       }
       counts.read = stats.read;
       counts.skipped = stats.skipped;
+      if (full) {
+        const gone = await registryRecords.endUnstated(tx, full, source, id, stats.publishDate ?? null);
+        gone.forEach((s) => changedSubjects.add(s));
+        counts.ended += gone.length;
+        counts.changed += gone.length;
+        changedRows[full === 'registry_relationships' ? 'relationships' : 'exceptions'] += gone.length;
+      }
       await registryBatches.finish(tx, id, stats.publishDate ?? null, { ...counts });
     });
   } catch (e) {
@@ -184,12 +242,13 @@ function changedTables(rows: {
 
 export async function importRegistryFile(
   db: Db,
-  o: { path: string; format: string; progress?: (counts: ImportCounts) => void },
+  o: { path: string; format: string; mode?: ImportMode; progress?: (counts: ImportCounts) => void },
 ): Promise<ImportOutcome> {
   const format = registryFormats[o.format];
   if (!format) throw new Error(`unknown registry format "${o.format}"`);
   const source = format.source;
   const fileName = basename(o.path);
+  const mode = importMode(o.format, fileName, o.mode);
   const pool = createWorkerPool<RegistryParseTask, RegistryParseResult>({
     file: workerFileUrl(import.meta.url, './registry-parse-worker.js'),
     size: 1,
@@ -207,11 +266,11 @@ export async function importRegistryFile(
         unchanged: false,
         batch: undefined,
         error: `${fileName}: cannot read: ${(e as Error).message}`,
-        counts: emptyCounts(),
+        counts: emptyCounts(mode),
         ownershipChanged: { source, refs: [] },
       };
     }
-    const meta = { source, format: o.format, fileName, sha };
+    const meta = { source, format: o.format, fileName, sha, mode };
     const previous = await previousImport(db, meta);
     if (previous) return previous;
     const ask = () => {
@@ -240,7 +299,7 @@ export async function importLiveRecords(
   db: Db,
   o: { source: string; format: string; label: string; digest: string; records: RegistryRecord[]; stats: ParseStats },
 ): Promise<ImportOutcome> {
-  const meta = { source: o.source, format: o.format, fileName: o.label.slice(0, 300), sha: o.digest };
+  const meta = { source: o.source, format: o.format, fileName: o.label.slice(0, 300), sha: o.digest, mode: 'delta' as const };
   const previous = await previousImport(db, meta);
   if (previous) return previous;
   async function* one(): AsyncGenerator<Chunk> {

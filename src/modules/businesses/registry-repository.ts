@@ -3,6 +3,7 @@
 
 import type { Queryable } from '../../platform/db.js';
 import { analyzeChangedTables } from '../../platform/analyze.js';
+import { pairToken } from './name-tokens.js';
 import type {
   EntityRecord,
   ExceptionRecord,
@@ -30,6 +31,8 @@ export interface StoredRecord<T> {
   ref: string;
   batch_id: string;
   data: T;
+  /** Relationships and reporting exceptions: the batch that withdrew it (it no longer counts), else null. */
+  ended_batch_id?: string | null;
 }
 
 const batchCols = 'id, source, format, file_name, file_sha256, publish_date, state, counts, error, started_at, finished_at';
@@ -82,6 +85,8 @@ async function upsert(
   table: string,
   extraCols: string[],
   rows: Record<string, unknown>[],
+  /** Tables with withdrawals: a row stated again applies again, even where its content is unchanged. */
+  revives = false,
 ): Promise<{ ref: string; inserted: boolean }[]> {
   if (!rows.length) return [];
   const cols = ['source', 'ref', 'batch_id', ...extraCols, 'data'];
@@ -89,11 +94,13 @@ async function upsert(
   const updates = cols
     .filter((c) => c !== 'source' && c !== 'ref')
     .map((c) => `${c} = excluded.${c}`)
+    .concat(revives ? ['ended_batch_id = NULL', 'ended_on = NULL'] : [])
     .join(', ');
+  const changed = `${table}.data IS DISTINCT FROM excluded.data${revives ? ` OR ${table}.ended_batch_id IS NOT NULL` : ''}`;
   return tx.query<{ ref: string; inserted: boolean }>(
     `INSERT INTO ${table} (${cols.join(', ')})
      SELECT ${cols.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${defs})
-     ON CONFLICT (source, ref) DO UPDATE SET ${updates} WHERE ${table}.data IS DISTINCT FROM excluded.data
+     ON CONFLICT (source, ref) DO UPDATE SET ${updates} WHERE ${changed}
      RETURNING ref, (xmax = 0) AS inserted`,
     [JSON.stringify(rows)],
   );
@@ -151,14 +158,46 @@ export const registryRecords = {
       interested_ref: typeof r.interestedParty === 'string' ? r.interestedParty : null,
       data: r,
     }));
-    const changed = await upsert(tx, 'registry_relationships', ['subject_ref', 'interested_ref'], rows);
+    const changed = await upsert(tx, 'registry_relationships', ['subject_ref', 'interested_ref'], rows, true);
     return changed.map(({ ref }) => byRef.get(ref)!.subject);
   },
   async upsertExceptions(tx: Queryable, source: string, batchId: string, xs: ExceptionRecord[]) {
     const byRef = new Map(xs.map((x) => [x.ref, x]));
     const rows = [...byRef.values()].map((x) => ({ source, ref: x.ref, batch_id: batchId, subject_ref: x.subject, data: x }));
-    const changed = await upsert(tx, 'registry_exceptions', ['subject_ref'], rows);
+    const changed = await upsert(tx, 'registry_exceptions', ['subject_ref'], rows, true);
     return changed.map(({ ref }) => byRef.get(ref)!.subject);
+  },
+  /** Withdrawals of a delta file: the rows stop applying from this batch on (kept as history). Returns the subjects. */
+  async endRows(tx: Queryable, table: WithdrawableTable, source: string, batchId: string, ends: { ref: string; on: string | null }[]) {
+    if (!ends.length) return [];
+    const rows = await tx.query<{ subject_ref: string }>(
+      `UPDATE ${table} t SET ended_batch_id = $2, ended_on = x.ended_on
+       FROM jsonb_to_recordset($3::jsonb) AS x(ref text, ended_on text)
+       WHERE t.source = $1 AND t.ref = x.ref AND t.ended_batch_id IS NULL
+       RETURNING t.subject_ref`,
+      [source, batchId, JSON.stringify(ends.map((e) => ({ ref: e.ref, ended_on: e.on })))],
+    );
+    return rows.map((r) => r.subject_ref);
+  },
+  /**
+   * A full file: the refs it states are noted in a table of the transaction (dropped at its end), so what it no
+   * longer carries is found without holding millions of refs in memory.
+   */
+  async noteStated(tx: Queryable, refs: string[]): Promise<void> {
+    await tx.query(`CREATE TEMP TABLE IF NOT EXISTS registry_stated (ref text PRIMARY KEY) ON COMMIT DROP`);
+    if (refs.length)
+      await tx.query(`INSERT INTO registry_stated (ref) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING`, [[...new Set(refs)]]);
+  },
+  /** After a full file: every live row of its kind it did not state ends with this batch. Returns the subjects. */
+  async endUnstated(tx: Queryable, table: WithdrawableTable, source: string, batchId: string, on: string | null): Promise<string[]> {
+    await this.noteStated(tx, []);
+    const rows = await tx.query<{ subject_ref: string }>(
+      `UPDATE ${table} t SET ended_batch_id = $2, ended_on = $3
+       WHERE t.source = $1 AND t.ended_batch_id IS NULL AND NOT EXISTS (SELECT 1 FROM registry_stated s WHERE s.ref = t.ref)
+       RETURNING t.subject_ref`,
+      [source, batchId, on],
+    );
+    return rows.map((r) => r.subject_ref);
   },
 
   async entity(db: Queryable, source: string, ref: string): Promise<StoredRecord<EntityRecord> | undefined> {
@@ -186,7 +225,7 @@ export const registryRecords = {
   async relationshipsOf(db: Queryable, source: string, subjects: string[]): Promise<StoredRecord<RelationshipRecord>[]> {
     if (!subjects.length) return [];
     return db.query<StoredRecord<RelationshipRecord>>(
-      `SELECT source, ref, batch_id, data FROM registry_relationships WHERE source = $1 AND subject_ref = ANY($2::text[])`,
+      `SELECT source, ref, batch_id, data, ended_batch_id FROM registry_relationships WHERE source = $1 AND subject_ref = ANY($2::text[])`,
       [source, subjects],
     );
   },
@@ -202,14 +241,14 @@ export const registryRecords = {
   async relationshipsByRef(db: Queryable, source: string, refs: string[]): Promise<StoredRecord<RelationshipRecord>[]> {
     if (!refs.length) return [];
     return db.query<StoredRecord<RelationshipRecord>>(
-      `SELECT source, ref, batch_id, data FROM registry_relationships WHERE source = $1 AND ref = ANY($2::text[])`,
+      `SELECT source, ref, batch_id, data, ended_batch_id FROM registry_relationships WHERE source = $1 AND ref = ANY($2::text[])`,
       [source, refs],
     );
   },
   async exceptionsOf(db: Queryable, source: string, subjects: string[]): Promise<StoredRecord<ExceptionRecord>[]> {
     if (!subjects.length) return [];
     return db.query<StoredRecord<ExceptionRecord>>(
-      `SELECT source, ref, batch_id, data FROM registry_exceptions WHERE source = $1 AND subject_ref = ANY($2::text[])`,
+      `SELECT source, ref, batch_id, data, ended_batch_id FROM registry_exceptions WHERE source = $1 AND subject_ref = ANY($2::text[])`,
       [source, subjects],
     );
   },
@@ -261,6 +300,7 @@ export const registryTables = [
   'registry_exceptions',
 ] as const;
 export type RegistryTable = (typeof registryTables)[number];
+export type WithdrawableTable = 'registry_relationships' | 'registry_exceptions';
 
 /**
  * Exact LEI or registration number (or a record's own reference, e.g. a company number), each branch one
@@ -299,7 +339,7 @@ export function identifierQuery(
  */
 export const COMMON_WORD = 1000;
 
-/** The common words of a query whose pairs are intersected (4 words: 6 pairs, 3 lists read). */
+/** The common words of a query whose pairs are read (4 words: 6 pairs). */
 const PAIRED_COMMON_WORDS = 4;
 
 /**
@@ -320,14 +360,16 @@ export const tokenFrequencyQuery = {
  * Name candidates: the records sharing most of the query's words, found without reading a common word's
  * postings whole (see COMMON_WORD). The candidates are
  * - the records holding any of the query's words that are not common (at most COMMON_WORD postings each);
- * - where two or more words are common, the records holding two of them (for each pair of the
- *   PAIRED_COMMON_WORDS least common ones, the less common word's list read and probed for the other);
- * - the first postings of the least common of the common words, as the old full read would have given them;
+ * - where two or more words are common, the records holding two of them: for each pair of the
+ *   PAIRED_COMMON_WORDS least common ones, the first postings of the pair's own token ("a b", indexed at import
+ *   beside the words: name-tokens.ts), so no two long lists are intersected;
+ * - the first postings of the least common of the common words, as a full read would have given them, as far
+ *   as the branches above left the list short of `limit`;
  * and each candidate's common words are then counted by an index probe, so `hits` is the number of the
  * query's words the record holds. A word with no posting (a misspelling) takes no part. The records sharing
- * most words are kept, and among those the ones sharing more rare words (a rare word says more of a name); they are materialised before the join, so the join is always the few candidates
- * looked up by primary key, whatever the planner guesses. The screening engine's name comparison then scores
- * every candidate and decides the order.
+ * most words are kept, and among those the ones sharing more rare words (a rare word says more of a name); they
+ * are materialised before the join, so the join is always the few candidates looked up by primary key, whatever
+ * the planner guesses. The screening engine's name comparison then scores every candidate and decides the order.
  */
 export function tokenQuery(
   frequencies: { token: string; df: number; share?: number | null }[],
@@ -342,35 +384,36 @@ export function tokenQuery(
   if (!present.length) return undefined;
   const rare = present.filter((f) => f.df <= COMMON_WORD).map((f) => f.token);
   const common = present.filter((f) => f.df > COMMON_WORD).map((f) => f.token);
+  const paired = common.slice(0, PAIRED_COMMON_WORDS);
+  const pairs = paired.flatMap((a, i) => paired.slice(i + 1).map((b) => pairToken(a, b)));
   const src = `($2::text[] IS NULL OR t.source = ANY($2::text[]))`;
-  const holds = (i: number) =>
-    `EXISTS (SELECT 1 FROM registry_name_tokens u WHERE u.token = ($4::text[])[${i}] AND u.source = t.source AND u.ref = t.ref)`;
+  const first = (token: string) => `(SELECT t.source, t.ref, 0 FROM registry_name_tokens t WHERE t.token = ${token} AND ${src}
+       ORDER BY t.source, t.ref LIMIT $3)`;
   const parts = [
     `SELECT t.source, t.ref, count(*)::int AS hits FROM registry_name_tokens t
        WHERE t.token = ANY($1::text[]) AND ${src} GROUP BY t.source, t.ref`,
+    ...pairs.map((_, i) => first(`($5::text[])[${i + 1}]`)),
   ];
-  // Records holding two of the common words: each word's list (but the commonest's) read once and probed for
-  // the commoner ones.
-  const paired = Math.min(common.length, PAIRED_COMMON_WORDS);
-  for (let i = 1; i < paired; i++) {
-    const others = Array.from({ length: paired - i }, (_, k) => holds(i + k + 1));
-    parts.push(`(SELECT t.source, t.ref, 0 FROM registry_name_tokens t WHERE t.token = ($4::text[])[${i}] AND ${src}
-       AND (${others.join(' OR ')}) ORDER BY t.source, t.ref LIMIT $3)`);
-  }
-  if (common.length)
-    parts.push(`(SELECT t.source, t.ref, 0 FROM registry_name_tokens t WHERE t.token = ($4::text[])[1] AND ${src}
-       ORDER BY t.source, t.ref LIMIT $3)`);
+  // The least common common word's first postings fill the list only as far as the other branches left it
+  // short (each candidate costs a probe below; records holding one common word rank below those holding two).
+  const fill = common.length
+    ? ` UNION ALL (SELECT t.source, t.ref, 0 FROM registry_name_tokens t WHERE t.token = ($4::text[])[1] AND ${src}
+         ORDER BY t.source, t.ref LIMIT greatest(0, $3 - (SELECT count(*) FROM p0)))`
+    : '';
   return {
-    sql: `WITH p AS MATERIALIZED (
+    sql: `WITH p0 AS MATERIALIZED (
          SELECT source, ref, max(hits) AS hits FROM (${parts.join(' UNION ALL ')}) x GROUP BY source, ref
+       ), p AS MATERIALIZED (
+         SELECT source, ref, max(hits) AS hits FROM (SELECT source, ref, hits FROM p0${fill}) x GROUP BY source, ref
        ), c AS MATERIALIZED (
-         SELECT p.source, p.ref, p.hits + (SELECT count(*)::int FROM unnest($4::text[]) AS w(token) WHERE EXISTS
-           (SELECT 1 FROM registry_name_tokens t WHERE t.token = w.token AND t.source = p.source AND t.ref = p.ref)) AS hits,
+         SELECT p.source, p.ref, p.hits + (SELECT count(*)::int FROM registry_name_tokens t
+           WHERE t.source = p.source AND t.ref = p.ref AND t.token = ANY($4::text[])) AS hits,
            p.hits AS rare
          FROM p ORDER BY 3 DESC, 4 DESC, p.source, p.ref LIMIT $3
        )
        SELECT e.source, e.ref, e.batch_id, e.data, c.hits FROM c JOIN registry_entities e ON e.source = c.source AND e.ref = c.ref
        ORDER BY c.hits DESC, c.rare DESC, e.source, e.ref`,
-    params: [rare, sources, limit, common],
+    // $5 only where pairs are read: a parameter no statement mentions has no type to bind.
+    params: pairs.length ? [rare, sources, limit, common, pairs] : [rare, sources, limit, common],
   };
 }

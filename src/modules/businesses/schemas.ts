@@ -163,6 +163,9 @@ export const OwnershipNode = Type.Object({
   name: Str('Name, where known.'),
   unspecified_reason: Str('Why the party is not identified (BODS unspecifiedReason or a GLEIF exception reason).'),
   is_subject: Type.Boolean(),
+  source: Type.Optional(
+    Str("The register the node's record comes from (the business's own, or another one reached through a same-entity link)."),
+  ),
   registration: Type.Optional(
     Nullable(
       Type.Object({
@@ -191,6 +194,20 @@ export const OwnershipNode = Type.Object({
     ),
   ),
 });
+export const SameEntityLink = Type.Object(
+  {
+    id: Type.String({ description: 'same_as:<from>><to>; appears in UBO paths (edge_ids) where a path crosses registers.' }),
+    from: Type.String({ description: "The other register's record, whose owners the graph continues through." }),
+    to: Type.String({ description: 'The record without owners in its own register.' }),
+    relation: Type.Literal('same_entity'),
+    matched_on: Type.Literal('registration_number_and_country'),
+    source: Type.String({ description: "The other record's registry source and import batch (source:batch id)." }),
+  },
+  {
+    description:
+      'Two records of the same legal entity in two registers, joined where the first has no owners in its own register and the other records some. Not an interest: it carries shares and control across unchanged and is not a level of ownership (max_depth).',
+  },
+);
 export const OwnershipEdge = Type.Object({
   id: Type.String(),
   from: Type.String({ description: 'The interested party (owner).' }),
@@ -334,6 +351,7 @@ export const Business = Type.Object(
     ownership: Type.Object({
       nodes: Type.Array(OwnershipNode),
       edges: Type.Array(OwnershipEdge),
+      links: Type.Optional(Type.Array(SameEntityLink)),
       exceptions: Type.Array(Exception),
       truncated: Type.Boolean({ description: 'The graph was larger than the load bound and is cut.' }),
     }),

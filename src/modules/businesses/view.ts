@@ -114,6 +114,7 @@ export function ownershipView(l: LoadedGraph): Business['ownership'] {
       name: n.name ?? null,
       unspecified_reason: n.unspecifiedReason ?? null,
       is_subject: n.id === l.rootRef,
+      source: l.nodeSources.get(n.id) ?? l.source,
       registration: registration(l.entities.get(n.id)?.data),
       same_as: (l.sameAs.get(n.id) ?? []).map(({ source, data: e }) => ({
         source: source,
@@ -122,16 +123,28 @@ export function ownershipView(l: LoadedGraph): Business['ownership'] {
         lei: e.lei ?? null,
       })),
     })),
-    edges: [...l.graph.edges.values()].map((e) => ({
-      id: e.id,
-      from: e.from,
-      to: e.to,
-      interests: e.interests.map(interestView),
-      is_component: e.isComponent,
-      component_edge_ids: e.componentIds,
-      source: e.source ?? l.source,
-      statement_id: e.statementId ?? null,
-    })),
+    edges: [...l.graph.edges.values()]
+      .filter((e) => !e.sameEntity)
+      .map((e) => ({
+        id: e.id,
+        from: e.from,
+        to: e.to,
+        interests: e.interests.map(interestView),
+        is_component: e.isComponent,
+        component_edge_ids: e.componentIds,
+        source: e.source ?? l.source,
+        statement_id: e.statementId ?? null,
+      })),
+    links: [...l.graph.edges.values()]
+      .filter((e) => e.sameEntity)
+      .map((e) => ({
+        id: e.id,
+        from: e.from,
+        to: e.to,
+        relation: 'same_entity' as const,
+        matched_on: 'registration_number_and_country' as const,
+        source: e.source ?? l.source,
+      })),
     exceptions: l.exceptions.map(({ data: x }) => ({
       subject: x.subject,
       category: x.category,
@@ -176,7 +189,7 @@ export function businessView(
     source: row.source as Business['source'],
     source_ref: row.source_ref,
     officers: loaded ? officers(loaded) : [],
-    ownership: loaded ? ownershipView(loaded) : { nodes: [], edges: [], exceptions: [], truncated: false },
+    ownership: loaded ? ownershipView(loaded) : { nodes: [], edges: [], links: [], exceptions: [], truncated: false },
     sources: batches.map((b) => ({
       batch_id: b.id,
       source: b.source,

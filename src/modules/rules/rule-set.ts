@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import { BoundedMap } from '../../platform/bounded-map.js';
 import type { RequestContext } from '../../platform/context.js';
 import { invalid } from '../../platform/errors.js';
 import { iso } from '../../platform/schemas.js';
@@ -121,8 +122,7 @@ export function compileOrThrow(doc: EngineRuleSet, rename: (field: string) => st
 }
 
 // Published versions never change: their compiled form is cached per (tenant, version).
-const cache = new Map<string, CompiledRuleSet>();
-const CACHE_MAX = 200;
+const cache = new BoundedMap<string, CompiledRuleSet>(200);
 
 /** The current published rule set, compiled (null when none was published). */
 export async function activeRuleSet(db: Queryable, t: Tenant): Promise<CompiledRuleSet | null> {
@@ -139,7 +139,6 @@ export async function compiledVersion(db: Queryable, t: Tenant, version: number)
   if (!row) return null;
   const r = compileRuleSet({ ...row.document, version });
   if (!r.ok) throw new Error(`published rule set version ${version} does not compile: ${r.errors[0]!.message}`);
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(k, r.compiled);
   return r.compiled;
 }

@@ -71,6 +71,7 @@ function relationship(
   type: string,
   status: string | undefined,
   period: { start?: string; end?: string },
+  withdrawn?: { on?: string },
 ): RelationshipRecord {
   const interest: Interest = {
     type: 'otherInfluenceOrControl',
@@ -89,11 +90,38 @@ function relationship(
     componentRefs: [],
     sourceType: type,
     ...(status ? { status: status.toLowerCase() } : {}),
+    ...(withdrawn ? { withdrawn } : {}),
   };
 }
 
-function exception(lei: string, category: string, reason: string, reference?: string): ExceptionRecord {
-  return { kind: 'exception', ref: `${lei}|${category}`, subject: lei, category, reason, ...(reference ? { reference } : {}) };
+function exception(lei: string, category: string, reason: string, reference?: string, withdrawn?: { on?: string }): ExceptionRecord {
+  return {
+    kind: 'exception',
+    ref: `${lei}|${category}`,
+    subject: lei,
+    category,
+    reason,
+    ...(reference ? { reference } : {}),
+    ...(withdrawn ? { withdrawn } : {}),
+  };
+}
+
+/** Registration statuses of a relationship record that no longer applies (it leaves the graph, as a withdrawal). */
+const ENDED_REGISTRATIONS = new Set(['RETIRED', 'ANNULLED', 'DUPLICATE']);
+
+/**
+ * A delta file's withdrawal of a record: GLEIF's golden-copy extension `Extension/Deletion/DeletedAt` (the XML and
+ * JSON delta files carry it on relationship records and reporting exceptions that were removed; the CSV flattens the
+ * path into the column name, as for every other field); for a relationship record, also a retired registration.
+ */
+function withdrawal(row: Record<string, string | undefined>, relationship: boolean): { on?: string } | undefined {
+  const deleted = str(row['Extension.Deletion.DeletedAt']);
+  if (deleted) return { ...(day(deleted) ? { on: day(deleted) } : {}) };
+  if (relationship && ENDED_REGISTRATIONS.has(str(row['Registration.RegistrationStatus']) ?? '')) {
+    const on = day(row['Registration.LastUpdateDate']);
+    return on ? { on } : {};
+  }
+  return undefined;
 }
 
 function checkLei(file: string, line: number, lei: string | undefined, what: string): string {
@@ -171,7 +199,7 @@ async function* rrCsv(path: string, stats: ParseStats): AsyncGenerator<RegistryR
       if (row[`Relationship.Period.${i}.periodType`] === 'RELATIONSHIP_PERIOD')
         period = { start: day(row[`Relationship.Period.${i}.startDate`]), end: day(row[`Relationship.Period.${i}.endDate`]) };
     }
-    yield relationship(child, parent, type, str(row['Relationship.RelationshipStatus']), period);
+    yield relationship(child, parent, type, str(row['Relationship.RelationshipStatus']), period, withdrawal(row, true));
   }
 }
 
@@ -183,7 +211,7 @@ async function* repexCsv(path: string, stats: ParseStats): AsyncGenerator<Regist
     const category = str(row['ExceptionCategory']);
     const reason = str(row['ExceptionReason.1']);
     if (!category || !reason) throw new RegistryFileError(file, line, 'ExceptionCategory and ExceptionReason.1 are required');
-    yield exception(lei, category, reason, str(row['ExceptionReference.1']));
+    yield exception(lei, category, reason, str(row['ExceptionReference.1']), withdrawal(row, false));
   }
 }
 
@@ -259,8 +287,18 @@ export function* jsonApiRecords(value: unknown, stats: ParseStats, file: string,
 
 export const gleifFormats: Record<string, RegistryFormat> = {
   'gleif-lei-csv': { source: 'gleif', description: 'GLEIF golden copy LEI-CDF CSV (Level 1)', parse: leiCsv },
-  'gleif-rr-csv': { source: 'gleif', description: 'GLEIF golden copy RR-CDF CSV (Level 2 relationships)', parse: rrCsv },
-  'gleif-repex-csv': { source: 'gleif', description: 'GLEIF golden copy reporting exceptions CSV', parse: repexCsv },
+  'gleif-rr-csv': {
+    source: 'gleif',
+    description: 'GLEIF golden copy RR-CDF CSV (Level 2 relationships)',
+    parse: rrCsv,
+    fullFileOf: 'relationship',
+  },
+  'gleif-repex-csv': {
+    source: 'gleif',
+    description: 'GLEIF golden copy reporting exceptions CSV',
+    parse: repexCsv,
+    fullFileOf: 'exception',
+  },
   'gleif-json': {
     source: 'gleif',
     description: 'GLEIF API JSON:API responses (lei-records, relationship-records, reporting-exceptions)',

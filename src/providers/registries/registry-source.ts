@@ -75,6 +75,8 @@ export interface RelationshipRecord extends Origin {
   /** The source's own relationship type (IS_DIRECTLY_CONSOLIDATED_BY, a PSC nature of control, …). */
   sourceType?: string;
   status?: string;
+  /** A delta file withdraws the record (GLEIF's deletion extension): it stops applying, on this day if given. */
+  withdrawn?: { on?: string };
 }
 
 /** "No parent reported, because …" (GLEIF repex) or "no registrable person" (PSC statements, exemptions). */
@@ -87,6 +89,8 @@ export interface ExceptionRecord {
   reference?: string;
   startDate?: string;
   endDate?: string;
+  /** A delta file withdraws the exception (GLEIF's deletion extension): it stops applying, on this day if given. */
+  withdrawn?: { on?: string };
 }
 
 export type RegistryRecord = EntityRecord | PersonRecord | RelationshipRecord | ExceptionRecord;
@@ -125,6 +129,11 @@ export interface RegistryFormat {
   source: RegistrySourceName;
   description: string;
   parse(path: string, stats: ParseStats): AsyncIterable<RegistryRecord>;
+  /**
+   * A full file of this format states every record of one kind the source has (a GLEIF golden copy): what it
+   * no longer carries has ended. Formats without it are only ever read as deltas (they add and update).
+   */
+  fullFileOf?: 'relationship' | 'exception';
 }
 
 export const day = (s: unknown): string | undefined => (typeof s === 'string' && s.length >= 10 ? s.slice(0, 10) : undefined);

@@ -1,5 +1,6 @@
 import { workerData } from 'node:worker_threads';
 import { FaceIndex, type FaceIndexHit } from '../../../engines/face/index.js';
+import { BoundedMap } from '../../../platform/bounded-map.js';
 import { serveWorkerTasks } from '../../../platform/worker-pool.js';
 
 /**
@@ -47,31 +48,21 @@ export type FaceIndexResult =
   { found: true; hits: FaceIndexHit[]; size: number } | { found: false; state: FaceIndexState | null } | { applied: true; size: number };
 
 const maxIndexes = Number((workerData as { maxIndexes?: number } | null)?.maxIndexes ?? 32);
-const indexes = new Map<string, { index: FaceIndex; state: Omit<FaceIndexState, 'size'> | null }>();
-
-function touch(key: string): { index: FaceIndex; state: Omit<FaceIndexState, 'size'> | null } | undefined {
-  const entry = indexes.get(key);
-  if (entry) {
-    indexes.delete(key);
-    indexes.set(key, entry);
-  }
-  return entry;
-}
+const indexes = new BoundedMap<string, { index: FaceIndex; state: Omit<FaceIndexState, 'size'> | null }>(maxIndexes, 'use');
 
 serveWorkerTasks<FaceIndexTask, FaceIndexResult>(async (task) => {
   if (task.kind === 'search') {
-    const entry = touch(task.key);
+    const entry = indexes.get(task.key);
     if (!entry?.state || entry.state.stamp !== task.stamp) {
       return { result: { found: false, state: entry?.state ? { ...entry.state, size: entry.index.size } : null } };
     }
     const hits = task.embedding ? entry.index.search(task.embedding, { k: task.k }) : [];
     return { result: { found: true, hits, size: entry.index.size } };
   }
-  let entry = touch(task.key);
+  let entry = indexes.get(task.key);
   if (task.reset || !entry || entry.index.dimensions !== task.dimensions) {
     entry = { index: new FaceIndex(task.dimensions), state: null };
     indexes.set(task.key, entry);
-    while (indexes.size > maxIndexes) indexes.delete(indexes.keys().next().value!);
   }
   // Not searchable at its old stamp while an update is under way: a search in between reloads.
   entry.state = null;

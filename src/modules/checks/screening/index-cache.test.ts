@@ -10,6 +10,7 @@ import { activateSnapshot } from './activate-snapshot.js';
 import { prepareSnapshot } from '../../../engines/screening/snapshot-diff.js';
 import { createResources } from '../../../platform/resources.js';
 import { testConfig } from '../../../../test/helpers/test-app.js';
+import { seeded } from '../../../../test/helpers/random.js';
 import { createScreeningWorker, type ScreeningWorker } from './screening-worker.js';
 import type { ListRules } from './list-rules.js';
 
@@ -65,8 +66,7 @@ function syntheticEntities(source: string, count: number): ListEntity[] {
     'ric',
     'hol',
   ];
-  let seed = 12345;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const rnd = seeded(12345);
   const word = () => Array.from({ length: 2 + Math.floor(rnd() * 2) }, () => syl[Math.floor(rnd() * syl.length)]).join('');
   const name = () => `${word()} ${word()}${rnd() < 0.3 ? ` ${word()}` : ''}`;
   return Array.from(

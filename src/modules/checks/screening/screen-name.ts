@@ -1,6 +1,7 @@
 import type { Queryable } from '../../../platform/db.js';
 import type { Environment } from '../../../platform/context.js';
 import type { Sealer } from '../../../platform/crypto.js';
+import { BoundedMap } from '../../../platform/bounded-map.js';
 import { AppError } from '../../../platform/errors.js';
 import { defineResource } from '../../../platform/resources.js';
 import { normalizeListValue } from '../../lists/index.js';
@@ -43,10 +44,12 @@ const MEMO_ENTRIES = 20_000;
  * removed list entry changes the key, so nothing stale is answered; entries are evicted oldest first.
  */
 export class NameScreeningMemo {
-  private readonly map = new Map<string, NameScreening>();
+  private readonly map: BoundedMap<string, NameScreening>;
   hits = 0;
   misses = 0;
-  constructor(private readonly max = MEMO_ENTRIES) {}
+  constructor(max = MEMO_ENTRIES) {
+    this.map = new BoundedMap(max);
+  }
   get(key: string): NameScreening | undefined {
     const v = this.map.get(key);
     if (v) this.hits++;
@@ -54,7 +57,6 @@ export class NameScreeningMemo {
     return v;
   }
   set(key: string, v: NameScreening): void {
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
     this.map.set(key, v);
   }
   get size(): number {

@@ -1,0 +1,188 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestDb } from '../../test/helpers/test-db.js';
+import { canSendWithNext, openDb, queryBatch, type Db } from './db.js';
+import { PreparedStatements } from './prepared-statements.js';
+
+// Statements prepared once per pooled PostgreSQL connection (PreparedStatements). Each test opens its own
+// pool of ONE connection on the test schema, so every statement runs in the session whose
+// pg_prepared_statements it reads. On PGlite (no TEST_DATABASE_URL) only the last test runs.
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+let shared: Db;
+let url: string | null;
+let close: () => Promise<void>;
+before(async () => {
+  ({ db: shared, url, close } = await createTestDb());
+  await shared.query('CREATE TABLE prep_t (id text PRIMARY KEY, n int, at timestamptz)');
+});
+after(() => close());
+
+const INSERT = 'INSERT INTO prep_t (id, n, at) VALUES ($1, $2, $3) RETURNING id, n';
+const COUNT = 'SELECT count(*)::int AS c FROM prep_t WHERE n >= $1';
+const SUM = 'SELECT coalesce(sum(n), 0)::int AS s FROM prep_t WHERE id LIKE $1';
+
+/** The prepared statements of the pool's one connection: name → executions so far (read outside the prepared path). */
+async function serverSide(db: Db): Promise<Map<string, number>> {
+  const rows = await db.query<{ name: string; runs: number }>(
+    'SELECT name, (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements',
+  );
+  return new Map(rows.map((r) => [r.name, r.runs]));
+}
+
+async function onePool(perConnection: number): Promise<Db> {
+  return openDb({ databaseUrl: url!, poolSize: 1, preparedPerConnection: perConnection });
+}
+
+async function reset(): Promise<void> {
+  await shared.query('DELETE FROM prep_t');
+}
+
+test('a statement is tried once as text, then prepared once on the connection and executed', { skip: !onPostgres }, async () => {
+  await reset();
+  const db = await onePool(10);
+  try {
+    const name = PreparedStatements.nameOf(INSERT);
+    const at = new Date(Date.UTC(2026, 10, 24, 7, 0, 0, 123));
+    // First sight: sent as text in the transaction's message, then PREPAREd alone after COMMIT.
+    const first = await db.transaction((tx) => tx.query(INSERT, ['a', 1, at]));
+    assert.deepEqual(first, [{ id: 'a', n: 1 }]);
+    assert.deepEqual(await serverSide(db), new Map([[name, 0]]));
+    // Afterwards: EXECUTE inside the same messages (BEGIN with the first, COMMIT with the last).
+    for (const [i, id] of ['b', 'c', 'd'].entries()) {
+      const rows = await db.transaction(async (tx) => {
+        assert.ok(canSendWithNext(tx));
+        tx.sendWithCommit(INSERT, [`${id}2`, 20 + i, at]);
+        return tx.query(INSERT, [id, 2 + i, at]);
+      });
+      assert.deepEqual(rows, [{ id, n: 2 + i }]);
+    }
+    assert.deepEqual(await serverSide(db), new Map([[name, 6]]));
+    const stored = await shared.query<{ id: string; at: Date }>("SELECT id, at FROM prep_t WHERE id = 'c2'");
+    assert.equal(stored[0]!.at.getTime(), at.getTime());
+    // Batches outside transactions use the same prepared statements.
+    const rows = await queryBatch(db, [
+      { sql: COUNT, params: [2] },
+      { sql: INSERT, params: ["it's", 9, null] },
+    ]);
+    assert.deepEqual(rows, [[{ c: 6 }], [{ id: "it's", n: 9 }]]);
+    assert.equal((await serverSide(db)).get(name), 7);
+  } finally {
+    await db.close();
+  }
+});
+
+test('a statement whose parameter types the server cannot infer stays text', { skip: !onPostgres }, async () => {
+  const db = await onePool(10);
+  try {
+    const untyped = 'SELECT 1 AS one WHERE $1 IS NULL';
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(await db.transaction((tx) => tx.query(untyped, [null])), [{ one: 1 }]);
+      assert.deepEqual(await db.transaction((tx) => tx.query(untyped, ['x'])), []);
+    }
+    assert.equal((await serverSide(db)).has(PreparedStatements.nameOf(untyped)), false);
+  } finally {
+    await db.close();
+  }
+});
+
+test('a message that fails before or after its PREPARE leaves the connection usable and its set known', { skip: !onPostgres }, async () => {
+  await reset();
+  // One statement per connection: preparing another deallocates the first, so the next use of the first
+  // PREPAREs it again inside a message.
+  const db = await onePool(1);
+  try {
+    const at = new Date();
+    await db.transaction((tx) => tx.query(INSERT, ['p1', 1, at])); // INSERT learnt and prepared
+    await db.transaction((tx) => tx.query(COUNT, [0])); // COUNT learnt; prepared, INSERT dropped (deallocated with the next message)
+
+    // The failing statement comes first: the PREPARE of INSERT after it never runs.
+    await assert.rejects(
+      db.transaction(async (tx) => {
+        assert.ok(canSendWithNext(tx));
+        tx.sendWithNext('SELECT 1 / $1::int AS x', [0]);
+        await tx.query(INSERT, ['p2', 2, at]);
+      }),
+      /division by zero/,
+    );
+    // Had the connection believed INSERT prepared, this EXECUTE would fail ("does not exist").
+    assert.deepEqual(await db.transaction((tx) => tx.query(INSERT, ['p3', 3, at])), [{ id: 'p3', n: 3 }]);
+
+    // The failing statement comes last: INSERT's PREPARE ran and is not undone by the ROLLBACK.
+    await db.transaction((tx) => tx.query(COUNT, [0])); // COUNT prepared again, INSERT dropped
+    await assert.rejects(
+      db.transaction(async (tx) => {
+        await tx.query(INSERT, ['p4', 4, at]);
+        await tx.query('SELECT 1 / $1::int AS x', [0]);
+      }),
+      /division by zero/,
+    );
+    const left = await serverSide(db);
+    assert.equal(left.has(PreparedStatements.nameOf(INSERT)), true, 'PREPARE survives the rollback');
+    // Had the connection believed INSERT not prepared, its PREPARE would fail here ("already exists").
+    assert.deepEqual(await db.transaction((tx) => tx.query(INSERT, ['p5', 5, at])), [{ id: 'p5', n: 5 }]);
+    const ids = await shared.query<{ id: string }>("SELECT id FROM prep_t WHERE id LIKE 'p%' ORDER BY id");
+    assert.deepEqual(
+      ids.map((r) => r.id),
+      ['p1', 'p3', 'p5'],
+    );
+  } finally {
+    await db.close();
+  }
+});
+
+test('a connection keeps at most its cap of prepared statements, the least recently used deallocated', { skip: !onPostgres }, async () => {
+  await reset();
+  const db = await onePool(2);
+  try {
+    const at = new Date();
+    const run = (sql: string, params: unknown[]) => db.transaction((tx) => tx.query(sql, params));
+    for (let i = 0; i < 3; i++) {
+      await run(INSERT, [`c${i}`, i, at]);
+      await run(COUNT, [0]);
+      await run(SUM, ['c%']);
+    }
+    const names = await serverSide(db);
+    assert.equal(names.size, 2);
+    assert.deepEqual(await run(SUM, ['c%']), [{ s: 3 }]);
+    assert.deepEqual(await run(COUNT, [1]), [{ c: 2 }]);
+  } finally {
+    await db.close();
+  }
+});
+
+test('a new connection starts with nothing prepared', { skip: !onPostgres }, async () => {
+  await reset();
+  const db = await onePool(10);
+  try {
+    await db.transaction((tx) => tx.query(COUNT, [0]));
+    await db.transaction((tx) => tx.query(COUNT, [0]));
+    assert.equal((await serverSide(db)).size, 1);
+    // The backend goes away; the pool opens a new connection, and the statement is prepared there again.
+    const [backend] = await db.transaction((tx) => tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'));
+    await shared.query('SELECT pg_terminate_backend($1)', [backend!.pid]);
+    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 2; i++) {
+      try {
+        await db.transaction((tx) => tx.query(COUNT, [0]));
+      } catch {
+        // the first use of the dead connection may fail before the pool drops it
+      }
+    }
+    assert.deepEqual(await db.transaction((tx) => tx.query(COUNT, [0])), [{ c: 0 }]);
+    assert.deepEqual([...(await serverSide(db)).keys()], [PreparedStatements.nameOf(COUNT)]);
+  } finally {
+    await db.close();
+  }
+});
+
+test('PGlite: the setting changes nothing, nothing is prepared', { skip: onPostgres }, async () => {
+  const db = await openDb({ dataDir: 'memory://', preparedPerConnection: 10 });
+  try {
+    await db.query('CREATE TABLE prep_t (id text PRIMARY KEY, n int, at timestamptz)');
+    for (let i = 0; i < 3; i++) await db.transaction((tx) => tx.query(INSERT, [`g${i}`, i, new Date()]));
+    assert.deepEqual(await db.query('SELECT name FROM pg_prepared_statements'), []);
+    assert.deepEqual(await db.query(COUNT, [1]), [{ c: 2 }]);
+  } finally {
+    await db.close();
+  }
+});

@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PreparedStatements } from './prepared-statements.js';
+
+// The messages composed for one connection, without a database (db-prepared.test.ts runs them on PostgreSQL).
+const INSERT = 'INSERT INTO t (a, b) VALUES ($1, $2)';
+const READ = 'SELECT a FROM t WHERE a = $1';
+const name = PreparedStatements.nameOf;
+
+/** A connection whose PREPAREs succeed, or fail as a parameter type the server cannot infer. */
+function fakeClient(fail: (sql: string) => boolean = () => false) {
+  const sent: string[] = [];
+  return {
+    sent,
+    query: async (sql: string) => {
+      sent.push(sql);
+      if (fail(sql)) throw Object.assign(new Error('could not determine data type of parameter $1'), { code: '42P18' });
+      return {};
+    },
+  };
+}
+
+test('text first, PREPARE alone afterwards, then EXECUTE with the same literals in the message', async () => {
+  const ps = new PreparedStatements(10);
+  const client = fakeClient();
+  const first = ps.compose(client, [{ sql: INSERT, params: ["it's", 1] }]);
+  assert.deepEqual(first, { texts: [`INSERT INTO t (a, b) VALUES ('it''s', '1')`], at: [0], probe: [INSERT] });
+  await ps.probe(client, first!.probe);
+  assert.deepEqual(client.sent, [`PREPARE ${name(INSERT)} AS ${INSERT}`]);
+  const second = ps.compose(client, [{ sql: INSERT, params: ['x', null] }, { sql: 'SELECT now()' }, { sql: INSERT, params: ['y', 2] }]);
+  assert.deepEqual(second, {
+    texts: [`EXECUTE ${name(INSERT)}('x', NULL)`, 'SELECT now()', `EXECUTE ${name(INSERT)}('y', '2')`],
+    at: [0, 1, 2],
+    probe: [],
+  });
+  // Another connection PREPAREs it inside its message, the first time.
+  const other = ps.compose(fakeClient(), [{ sql: INSERT, params: ['z', 3] }]);
+  assert.deepEqual(other!.texts, [`PREPARE ${name(INSERT)} AS ${INSERT}`, `EXECUTE ${name(INSERT)}('z', '3')`]);
+  assert.deepEqual(other!.at, [1]);
+});
+
+test('not prepared: no parameters, values that cannot be written in, unused values, other statements, texts that fail to prepare', async () => {
+  const ps = new PreparedStatements(10);
+  const client = fakeClient((sql) => sql.includes('IS NULL'));
+  assert.deepEqual(ps.compose(client, [{ sql: 'SELECT 1' }])!.probe, []);
+  assert.equal(ps.compose(client, [{ sql: READ, params: [['a', 'b']] }]), null);
+  assert.deepEqual(ps.compose(client, [{ sql: READ, params: ['a', 'unused'] }])!.probe, []);
+  assert.deepEqual(ps.compose(client, [{ sql: "SET LOCAL statement_timeout = '1s'" }])!.probe, []);
+  assert.deepEqual(ps.compose(client, [{ sql: `SELECT a FROM t WHERE b = $1 ${' '.repeat(8_000)}`, params: [1] }])!.probe, []);
+  const untyped = 'SELECT 1 WHERE $1 IS NULL';
+  await ps.probe(client, ps.compose(client, [{ sql: untyped, params: [null] }])!.probe);
+  assert.deepEqual(ps.compose(client, [{ sql: untyped, params: [null] }]), { texts: ['SELECT 1 WHERE NULL IS NULL'], at: [0], probe: [] });
+});
+
+test('after an error the next message starts with DEALLOCATE ALL and prepares again; the cap deallocates the least recently used', async () => {
+  const ps = new PreparedStatements(1);
+  const client = fakeClient();
+  await ps.probe(client, ps.compose(client, [{ sql: INSERT, params: ['a', 1] }])!.probe);
+  await ps.probe(client, ps.compose(client, [{ sql: READ, params: ['a'] }])!.probe); // INSERT dropped to make room
+  assert.deepEqual(ps.compose(client, [{ sql: INSERT, params: ['b', 2] }])!.texts, [
+    `DEALLOCATE ${name(INSERT)}`,
+    `DEALLOCATE ${name(READ)}`,
+    `PREPARE ${name(INSERT)} AS ${INSERT}`,
+    `EXECUTE ${name(INSERT)}('b', '2')`,
+  ]);
+  ps.failed(client);
+  const after = ps.compose(client, [{ sql: INSERT, params: ['c', 3] }])!;
+  assert.deepEqual(after.texts, ['DEALLOCATE ALL', `PREPARE ${name(INSERT)} AS ${INSERT}`, `EXECUTE ${name(INSERT)}('c', '3')`]);
+  assert.deepEqual(after.at, [2]);
+});

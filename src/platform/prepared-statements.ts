@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import { BoundedMap } from './bounded-map.js';
+import { placeLiterals, sqlLiterals } from './sql-literals.js';
+
+/** One statement and its parameters (as `Statement` in db.ts). */
+interface Stmt {
+  sql: string;
+  params?: readonly unknown[];
+}
+
+/** A statement text's name on the server, and whether the server can infer its parameters' types (null: not tried yet). */
+interface Known {
+  name: string;
+  ok: boolean | null;
+}
+
+/** What one connection has prepared (SQL `PREPARE` lasts for the session; ROLLBACK does not undo it). */
+interface Session {
+  /** Names prepared on the server, least recently used first. */
+  names: BoundedMap<string, true>;
+  /** After an error the server's set is not known: the next message starts with DEALLOCATE ALL. */
+  unknown: boolean;
+  /** Names `names` dropped to make room, still to DEALLOCATE on the server (in the next message). */
+  dropped: string[];
+}
+
+/** One simple-protocol message for some statements on one connection. */
+export interface Message {
+  /** The message's statements in order: DEALLOCATE, PREPARE, EXECUTE or the statement with its values written in. */
+  texts: string[];
+  /** For each statement given, the index of its result among `texts`. */
+  at: number[];
+  /** Statement texts sent as literals this time, to try preparing once the connection is outside a transaction. */
+  probe: string[];
+}
+
+/** Longer texts are not prepared: they are the ones whose shape varies with the input, and each plan costs backend memory. */
+export const MAX_PREPARED_TEXT = 8_000;
+/** Statement texts remembered process-wide (name and whether they prepare), past which the least recently used are forgotten. */
+const KNOWN_TEXTS = 5_000;
+const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
+/** Errors of a PREPARE that say the statement cannot be prepared as it is (syntax or access rule, e.g. a parameter's type cannot be inferred; feature not supported). */
+const UNPREPARABLE_CLASSES = ['42', '0A'];
+
+/**
+ * Statements prepared once per pooled PostgreSQL connection and executed inside the same simple-protocol
+ * messages as before: the statement with its values written in becomes `EXECUTE v_<hash>(<literals>)`, preceded
+ * by its `PREPARE` the first time the connection runs it. The server then parses, analyses and (after five
+ * executions, if no dearer than the custom plans) plans it once per connection instead of at every request.
+ *
+ * Which statements: those sent by `Db.transaction` and `queryBatch` whose values can all be written in, with
+ * at least one parameter, every `$n` up to the number of values used, beginning with SELECT, INSERT, UPDATE,
+ * DELETE or WITH, at most MAX_PREPARED_TEXT characters. Whether the server can infer a text's parameter types is
+ * learnt once per process: the first time, the text travels as today's literal text and is PREPAREd alone on
+ * the same connection after its transaction (a failure there harms nothing); a text that cannot be prepared
+ * stays literal text. At most `perConnection` statements per connection, the least recently used deallocated.
+ * After any error on a connection its set is forgotten and its next message begins with DEALLOCATE ALL.
+ */
+export class PreparedStatements {
+  private readonly sessions = new WeakMap<object, Session>();
+  private readonly known = new BoundedMap<string, Known>(KNOWN_TEXTS, 'use');
+
+  constructor(readonly perConnection: number) {
+    if (!Number.isInteger(perConnection) || perConnection < 1)
+      throw new RangeError(`perConnection must be a positive integer, got ${perConnection}`);
+  }
+
+  /** The message for `stmts` on `client`, or null when a value cannot be written in (nothing is changed then). */
+  compose(client: object, stmts: readonly Stmt[]): Message | null {
+    const placed: { text: string; literals: string[]; known: Known | null }[] = [];
+    for (const st of stmts) {
+      const params = st.params ?? [];
+      const literals = sqlLiterals(params);
+      if (literals === null) return null;
+      const p = placeLiterals(st.sql, literals);
+      if (p === null) return null;
+      const known = params.length > 0 && p.highest === params.length ? this.candidate(st.sql) : null;
+      placed.push({ text: p.text, literals, known });
+    }
+    const s = this.session(client);
+    const texts: string[] = [];
+    if (s.unknown) {
+      texts.push('DEALLOCATE ALL');
+      s.names.clear();
+      s.dropped = [];
+      s.unknown = false;
+    }
+    for (const name of s.dropped.splice(0)) texts.push(`DEALLOCATE ${name}`);
+    const at: number[] = [];
+    const probe: string[] = [];
+    for (let i = 0; i < placed.length; i++) {
+      const { text, literals, known } = placed[i]!;
+      if (known !== null && known.ok === null && s.names.has(known.name)) known.ok = true; // forgotten process-wide, still prepared here
+      if (known === null || known.ok !== true) {
+        if (known?.ok === null) probe.push(stmts[i]!.sql);
+        at.push(texts.length);
+        texts.push(text);
+        continue;
+      }
+      if (s.names.get(known.name) === undefined) {
+        s.names.set(known.name, true);
+        // The name dropped to make room, if one was, goes before the PREPARE (it may be prepared again below).
+        for (const name of s.dropped.splice(0)) texts.push(`DEALLOCATE ${name}`);
+        texts.push(`PREPARE ${known.name} AS ${stmts[i]!.sql}`);
+      }
+      at.push(texts.length);
+      texts.push(`EXECUTE ${known.name}(${literals.join(', ')})`);
+    }
+    return { texts, at, probe };
+  }
+
+  /** After an error on a message composed for `client`: what it has prepared is no longer known. */
+  failed(client: object): void {
+    const s = this.sessions.get(client);
+    if (s) s.unknown = true;
+  }
+
+  /**
+   * PREPAREs each text not tried yet on `client`, which must be outside a transaction (a failing PREPARE then
+   * aborts nothing): a success is recorded for the process and the connection, a failure of the statement
+   * itself marks the text as not preparable. Never throws.
+   */
+  async probe(client: { query(sql: string): Promise<unknown> }, sqls: readonly string[]): Promise<void> {
+    const s = this.session(client);
+    for (const sql of new Set(sqls)) {
+      const known = this.known.get(sql);
+      if (s.unknown || known === undefined || known.ok === false) continue;
+      if (s.names.has(known.name)) {
+        known.ok = true;
+        continue;
+      }
+      try {
+        await client.query(`PREPARE ${known.name} AS ${sql}`);
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (typeof code === 'string' && UNPREPARABLE_CLASSES.includes(code.slice(0, 2))) known.ok = false;
+        else s.unknown = true;
+        continue;
+      }
+      known.ok = true;
+      s.names.set(known.name, true);
+    }
+  }
+
+  /** The server-side name a statement text is prepared under. */
+  static nameOf(sql: string): string {
+    return `v_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+  }
+
+  /** Whether the text may be prepared by its shape (see the class), remembered with its name. */
+  private candidate(sql: string): Known | null {
+    let known = this.known.get(sql);
+    if (known === undefined) {
+      const ok = sql.length <= MAX_PREPARED_TEXT && PREPARABLE.test(sql) ? null : false;
+      known = { name: PreparedStatements.nameOf(sql), ok };
+      this.known.set(sql, known);
+    }
+    return known.ok === false ? null : known;
+  }
+
+  private session(client: object): Session {
+    let s = this.sessions.get(client);
+    if (s === undefined) {
+      const session: Session = {
+        names: new BoundedMap(this.perConnection, 'use', (name) => session.dropped.push(name)),
+        unknown: false,
+        dropped: [],
+      };
+      this.sessions.set(client, (s = session));
+    }
+    return s;
+  }
+}
