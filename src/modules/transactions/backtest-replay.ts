@@ -9,6 +9,7 @@ import {
   requiredContext,
   SlidingAggregates,
   type CompiledRuleSet,
+  type Evaluation,
   type RuleSet as EngineRuleSet,
   type Rule as EngineRule,
   type TxRow,
@@ -100,10 +101,14 @@ export class BacktestReplay {
   private flaggedFp = 0;
   private readonly started = Date.now();
 
-  /** Throws with the first compile error when the rule set does not compile. */
+  /**
+   * Throws with the first compile error when the rule set does not compile. `observe` sees every evaluated
+   * row's evaluation (the bench hashes them to show that a change to the engine keeps every outcome).
+   */
   constructor(
     ruleset: EngineRuleSet,
     private readonly params: ReplayParams,
+    private readonly observe?: (row: ReplayRow, e: Evaluation) => void,
   ) {
     const rules: EngineRule[] = ruleset.rules
       .filter((r) => r.status !== 'disabled')
@@ -157,6 +162,7 @@ export class BacktestReplay {
           { valuesUsed: false },
         );
         this.evaluated++;
+        this.observe?.(row, e);
         statuses[e.status] = (statuses[e.status] ?? 0) + 1;
         if (row.label !== null) this.labelled++;
         if (row.label === true) this.positives++;
