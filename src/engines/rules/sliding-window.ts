@@ -42,8 +42,8 @@ class GroupWindow {
   }
 
   push(row: TxRow): void {
-    const { fn, field } = this.plan;
-    const raw = fn === 'count' || field === undefined ? undefined : row[field];
+    const { fn, fieldValue } = this.plan;
+    const raw = fieldValue?.(row);
     const e: Entry = { t: row.occurred_at, row, x: undefined, d: undefined };
     if (fn === 'count_distinct') e.d = raw;
     else if (raw !== undefined) e.x = units(raw);
@@ -157,7 +157,15 @@ class GroupWindow {
         // Only the rows whose key equals the transaction's can match (see AggregatePlan.windowKey).
         const k = p.windowKey.txKey(tx);
         const l = k === undefined ? undefined : this.byKey.get(k);
-        if (l)
+        // Nothing else to check: a count is the key's row count, other functions read the key's rows.
+        if (l && p.keyDecides && p.fn === 'count') return l.at.length - l.head;
+        if (l && p.keyDecides)
+          for (let j = l.head; j < l.at.length; j++) {
+            const e = this.entries[l.at[j]! - this.base]!;
+            this.stats.rowsExamined++;
+            acc.addEntry(e.row, e.x);
+          }
+        else if (l)
           for (let j = l.head; j < l.at.length; j++) {
             const e = this.entries[l.at[j]! - this.base]!;
             this.stats.rowsExamined++;
@@ -179,6 +187,15 @@ class GroupWindow {
   }
 }
 
+/** Plans whose rows share a group key (AggregatePlan.groupShape): the key is computed once per row for all. */
+interface Shape {
+  groupKey: (r: TxRow) => string | null;
+  /** Indexes into plans. */
+  plans: number[];
+  /** Group key → that group's window per plan of the shape, in `plans` order (undefined until a row enters it). */
+  groups: Map<string, (GroupWindow | undefined)[]>;
+}
+
 /**
  * Sliding-window aggregates for replays over long histories in time order (AMLSim bench, backtests).
  * Call values(tx) before add(rows of tx): it refuses a transaction whose rows were already added, so the
@@ -186,46 +203,88 @@ class GroupWindow {
  */
 export class SlidingAggregates {
   private readonly plans: AggregatePlan[];
-  private readonly groups: Map<string, GroupWindow>[];
-  private readonly ids = new Set<string>();
+  /** What an aggregate is over no rows (a pure function of its plan). */
+  private readonly empty: AggregateValue[];
+  private readonly shapes: Shape[];
+  /**
+   * Ids added at the latest time. Rows come in time order and values() refuses a transaction before it, so a
+   * transaction already added can only be one of these: the guard needs no set of every id ever added.
+   */
+  private idsAtLast = new Set<string>();
   private last = -Infinity;
+  /** The group keys values() computed, per shape, for the row add() is most likely given next. */
+  private keysOf: TxRow | null = null;
+  private readonly keys: (string | null)[];
   /** Rows read to answer values() (window scans and key buckets): what the window indexes save. */
   readonly stats = { rowsExamined: 0 };
 
   constructor(decls: readonly AggregateDecl[]) {
     this.plans = decls.map(planAggregate);
-    this.groups = this.plans.map(() => new Map());
+    this.empty = this.plans.map((p) => new Accumulator(p).value());
+    const byShape = new Map<string, Shape>();
+    this.plans.forEach((p, i) => {
+      let s = byShape.get(p.groupShape);
+      if (!s) byShape.set(p.groupShape, (s = { groupKey: p.groupKey, plans: [], groups: new Map() }));
+      s.plans.push(i);
+    });
+    this.shapes = [...byShape.values()];
+    this.keys = this.shapes.map(() => null);
+  }
+
+  private groupKeys(row: TxRow): (string | null)[] {
+    if (this.keysOf !== row) {
+      for (let s = 0; s < this.shapes.length; s++) this.keys[s] = this.shapes[s]!.groupKey(row);
+      this.keysOf = row;
+    }
+    return this.keys;
   }
 
   values(tx: TxRow): Record<string, AggregateValue> {
-    if (this.ids.has(tx.id)) throw new Error(`transaction ${tx.id} was already added: evaluate before adding`);
     if (tx.occurred_at < this.last) throw new Error('transactions must come in time order');
+    if (tx.occurred_at === this.last && this.idsAtLast.has(tx.id))
+      throw new Error(`transaction ${tx.id} was already added: evaluate before adding`);
     const out: Record<string, AggregateValue> = {};
-    this.plans.forEach((p, i) => {
-      const key = p.groupKey(tx);
-      const g = key === null ? undefined : this.groups[i]!.get(key);
-      if (!g) {
-        out[p.key] = new Accumulator(p).value();
-        return;
+    const keys = this.groupKeys(tx);
+    for (let s = 0; s < this.shapes.length; s++) {
+      const shape = this.shapes[s]!;
+      const key = keys[s];
+      const gs = key === null ? undefined : shape.groups.get(key!);
+      for (let j = 0; j < shape.plans.length; j++) {
+        const i = shape.plans[j]!;
+        const p = this.plans[i]!;
+        const g = gs?.[j];
+        if (!g) {
+          out[p.key] = this.empty[i]!;
+          continue;
+        }
+        g.evict(tx.occurred_at - p.windowMs);
+        out[p.key] = g.value(tx);
       }
-      g.evict(tx.occurred_at - p.windowMs);
-      out[p.key] = g.value(tx);
-    });
+    }
     return out;
   }
 
   add(row: TxRow): void {
     if (row.occurred_at < this.last) throw new Error('rows must come in time order');
+    if (row.occurred_at !== this.last) this.idsAtLast = new Set();
     this.last = row.occurred_at;
-    this.ids.add(row.id);
-    this.plans.forEach((p, i) => {
-      const key = p.groupKey(row);
-      if (key === null || !p.staticMatch(row)) return;
-      const groups = this.groups[i]!;
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = new GroupWindow(p, this.stats)));
-      g.evict(row.occurred_at - p.windowMs);
-      g.push(row);
-    });
+    this.idsAtLast.add(row.id);
+    const keys = this.groupKeys(row);
+    for (let s = 0; s < this.shapes.length; s++) {
+      const key = keys[s];
+      if (key === null) continue;
+      const shape = this.shapes[s]!;
+      let gs: (GroupWindow | undefined)[] | undefined;
+      for (let j = 0; j < shape.plans.length; j++) {
+        const p = this.plans[shape.plans[j]!]!;
+        if (!p.staticMatch(row)) continue;
+        gs ??= shape.groups.get(key!);
+        if (!gs) shape.groups.set(key!, (gs = new Array<GroupWindow | undefined>(shape.plans.length).fill(undefined)));
+        let g = gs[j];
+        if (!g) gs[j] = g = new GroupWindow(p, this.stats);
+        g.evict(row.occurred_at - p.windowMs);
+        g.push(row);
+      }
+    }
   }
 }
