@@ -289,7 +289,8 @@ function celRecord(re: RuleEnvironment, type: string, o: Plain | undefined): obj
 }
 
 function buildRecord(re: RuleEnvironment, type: string, o: Plain | undefined): object {
-  const out: Plain = {};
+  // Fields set on the record itself, in the order toCelContext's Object.assign gives them (one object, not two).
+  const out = new re.classes[type]!({}) as Plain;
   for (const [k, t] of FIELDS[type]!) {
     const raw = o?.[k];
     if (typeof t === 'object') {
@@ -302,5 +303,5 @@ function buildRecord(re: RuleEnvironment, type: string, o: Plain | undefined): o
     else if (t === 'double') out[k] = Number(v);
     else out[k] = v;
   }
-  return new re.classes[type]!(out);
+  return out;
 }
