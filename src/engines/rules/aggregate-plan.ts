@@ -328,6 +328,15 @@ export class Accumulator {
     else if (x !== undefined) this.addUnits(x);
   }
 
+  /** A row as a window keeps it: its parsed amount and its distinct value (undefined when absent). */
+  addParsed(x: bigint | undefined, d: string | undefined): void {
+    const { fn } = this.plan;
+    if (fn === 'count') this.n++;
+    else if (fn === 'count_distinct') {
+      if (d !== undefined) this.distinct.add(d);
+    } else if (x !== undefined) this.addUnits(x);
+  }
+
   private addUnits(x: bigint): void {
     const { fn } = this.plan;
     this.n++;
