@@ -1,6 +1,11 @@
 import type { AggregateDecl, TxRow } from './aggregates.js';
 import { type AggregatePlan, type AggregateValue, Accumulator, finish, planAggregate, units } from './aggregate-plan.js';
 
+// Shared by the windows that do not use them: a backtest keeps a window per group and aggregate (a million
+// subject–counterparty pairs over 365 days), so what each window allocates for nothing adds up.
+const NONE: number[] = [];
+const NO_DISTINCT = new Map<string, number>();
+
 /**
  * One group's rows inside one aggregate's window, with running totals (amortised O(1) per row). The rows are
  * kept as columns holding only what the aggregate reads (times always; parsed amounts, distinct values, the
@@ -20,11 +25,13 @@ class GroupWindow {
   n = 0;
   sum = 0n;
   sumSq = 0n;
-  readonly distinct = new Map<string, number>();
-  // Monotone deques of indexes into the columns (min and max only): front is the current min / max.
-  private mins: number[] = [];
+  /** Rows per distinct value (count_distinct; else one shared empty map, never written). */
+  private readonly distinct: Map<string, number>;
+  // Monotone deques of indexes into the columns (min and max only; else one shared empty array, never
+  // written): front is the current min / max.
+  private mins: number[] = NONE;
   private minHead = 0;
-  private maxs: number[] = [];
+  private maxs: number[] = NONE;
   private maxHead = 0;
   /** Entries dropped by compaction before index 0 (positions in `byKey` are absolute: base + index). */
   private base = 0;
@@ -52,6 +59,11 @@ class GroupWindow {
     this.extremes = plan.fn === 'min' || plan.fn === 'max';
     this.xs = this.amounts ? [] : null;
     this.ds = plan.fn === 'count_distinct' ? [] : null;
+    this.distinct = this.ds ? new Map() : NO_DISTINCT;
+    if (this.extremes) {
+      this.mins = [];
+      this.maxs = [];
+    }
     // Rows are kept only for the predicate of a scan: not when the key decides alone, nor for a ne filter
     // answered from the buckets (excluding()).
     const bucketed = plan.windowKey ? plan.keyDecides : plan.windowExclude !== null && !this.extremes;
@@ -183,8 +195,10 @@ class GroupWindow {
     if (this.rows) this.rows = this.rows.slice(h);
     if (this.keys) this.keys = this.keys.slice(h);
     this.base += h;
-    this.mins = this.mins.slice(this.minHead).map((i) => i - h);
-    this.maxs = this.maxs.slice(this.maxHead).map((i) => i - h);
+    if (this.extremes) {
+      this.mins = this.mins.slice(this.minHead).map((i) => i - h);
+      this.maxs = this.maxs.slice(this.maxHead).map((i) => i - h);
+    }
     this.head = this.minHead = this.maxHead = 0;
   }
 
