@@ -177,20 +177,25 @@ function defaultFor(t: FieldType): unknown {
               : {};
 }
 
-/** Fills defaults and derived tx fields; the result is what values_used reports from. */
-export function normalizeContext(input: RuleContextInput, aggregates: readonly AggregateDecl[]): Record<RootVariable, Plain> {
-  const ms = typeof input.tx.occurred_at === 'number' ? input.tx.occurred_at : Date.parse(input.tx.occurred_at);
+/** The tx with its derived fields (seconds, hour, weekday…); throws on a bad time or amount. */
+function derivedTx(t: RuleContextInput['tx']): Plain {
+  const ms = typeof t.occurred_at === 'number' ? t.occurred_at : Date.parse(t.occurred_at);
   if (!Number.isFinite(ms)) throw new Error('tx.occurred_at is not a valid time');
-  parseDecimal(input.tx.amount);
+  parseDecimal(t.amount);
   const d = new Date(ms);
-  const tx = {
-    ...input.tx,
+  return {
+    ...t,
     occurred_at: Math.floor(ms / 1000),
     hour: d.getUTCHours(),
     weekday: d.getUTCDay(),
-    amount_decimal: input.tx.amount,
-    balance_known: input.tx.balance_before !== undefined || input.tx.balance_after !== undefined,
+    amount_decimal: t.amount,
+    balance_known: t.balance_before !== undefined || t.balance_after !== undefined,
   };
+}
+
+/** Fills defaults and derived tx fields; the result is what values_used reports from. */
+export function normalizeContext(input: RuleContextInput, aggregates: readonly AggregateDecl[]): Record<RootVariable, Plain> {
+  const tx = derivedTx(input.tx);
   const fill = (type: string, o: Plain | undefined): Plain => {
     const out: Plain = {};
     for (const [k, t] of FIELDS[type]!) {
@@ -248,18 +253,7 @@ export function toCelContext(re: RuleEnvironment, n: Record<RootVariable, Plain>
  * the two-step path.
  */
 export function celContextOf(re: RuleEnvironment, input: RuleContextInput): Record<string, object> {
-  const ms = typeof input.tx.occurred_at === 'number' ? input.tx.occurred_at : Date.parse(input.tx.occurred_at);
-  if (!Number.isFinite(ms)) throw new Error('tx.occurred_at is not a valid time');
-  parseDecimal(input.tx.amount);
-  const d = new Date(ms);
-  const tx = {
-    ...input.tx,
-    occurred_at: Math.floor(ms / 1000),
-    hour: d.getUTCHours(),
-    weekday: d.getUTCDay(),
-    amount_decimal: input.tx.amount,
-    balance_known: input.tx.balance_before !== undefined || input.tx.balance_after !== undefined,
-  };
+  const tx = derivedTx(input.tx);
   const agg: Plain = {};
   for (const a of re.aggregates) {
     const v = input.agg?.[a.key] ?? null;
