@@ -1,7 +1,10 @@
 // The backtest replay alone (BacktestReplay: sliding windows + 20 rules, no database), on history shaped like
 // bench/kyt-transactions.ts's (1,000 subjects, BENCH_HEAVY heavy subjects holding 10 %, 90 days), fed in pages
 // of 5,000 as the worker is. Prints tx/s and tx per CPU second (the figure that survives a loaded machine) per repeat. Usage: BENCH_HISTORY=100000 npx tsx bench/kyt-replay.ts
-// (BENCH_CPU_PROF: run with node --cpu-prof for a profile).
+// (BENCH_CPU_PROF: run with node --cpu-prof for a profile). The first repeat also hashes every evaluated
+// transaction's status, score and rule outcomes (sha256, printed), so two versions of the engine can be shown to
+// give the same outcomes; later repeats do not hash, so their CPU figures are the replay's alone.
+import { createHash } from 'node:crypto';
 import { starterRuleSet, type Rule } from '../src/engines/rules/index.js';
 import { BacktestReplay, type ReplayRow } from '../src/modules/transactions/backtest-replay.js';
 
@@ -63,17 +66,24 @@ for (let i = 0; i < history; i++) {
 for (let k = 0; k < repeats; k++) {
   const started = performance.now();
   const cpu0 = process.cpuUsage();
-  const replay = new BacktestReplay(rs, {
-    from: new Date(now - 100 * DAY).toISOString(),
-    to: new Date(now + DAY).toISOString(),
-    direction: 'any',
-  });
+  const hash = k === 0 ? createHash('sha256') : null;
+  const replay = new BacktestReplay(
+    rs,
+    { from: new Date(now - 100 * DAY).toISOString(), to: new Date(now + DAY).toISOString(), direction: 'any' },
+    hash
+      ? (row, e) => {
+          let line = `${row.reference} ${e.status} ${e.score}`;
+          for (const o of e.outcomes) line += ` ${o.key}:${o.outcome}${o.error ? `:${o.error.code}` : ''}`;
+          hash.update(line + '\n');
+        }
+      : undefined,
+  );
   for (let i = 0; i < rows.length; i += 5000) replay.page(rows.slice(i, i + 5000));
   const r = replay.result();
   const s = (performance.now() - started) / 1000;
   const c = process.cpuUsage(cpu0);
   const cpuS = (c.user + c.system) / 1e6;
   console.log(
-    `replay ${k + 1}: ${r.evaluated} transactions in ${s.toFixed(2)} s (${Math.round(r.evaluated / s)} tx/s); CPU ${cpuS.toFixed(2)} s (${Math.round(r.evaluated / cpuS)} tx per CPU second), flagged ${r.flagged.count}`,
+    `replay ${k + 1}: ${r.evaluated} transactions in ${s.toFixed(2)} s (${Math.round(r.evaluated / s)} tx/s); CPU ${cpuS.toFixed(2)} s (${Math.round(r.evaluated / cpuS)} tx per CPU second), flagged ${r.flagged.count}${hash ? `, outcomes sha256 ${hash.digest('hex').slice(0, 16)}` : ''}`,
   );
 }

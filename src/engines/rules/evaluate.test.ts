@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileRuleSet, type CompiledRuleSet, type Rule, type RuleSet } from './ruleset.js';
 import { decide, evaluate } from './evaluate.js';
-import type { RuleContextInput } from './context.js';
+import { celContextOf, normalizeContext, toCelContext, type RuleContextInput } from './context.js';
 
 const rule = (o: Partial<Rule>): Rule => ({
   id: `rul_${o.key}`,
@@ -191,6 +191,33 @@ test('valuesUsed: false (replays) gives the same outcomes, scores and status wit
     'counterparty.screening.status': 'clear',
     'counterparty.screening.matches': [],
   });
+});
+
+test('the one-pass CEL context of replays equals the normalized one, whatever the input leaves out', () => {
+  const c = compile([rule({ key: 'a', expression: 'tx.amount > 200.0' })]);
+  const inputs: RuleContextInput[] = [
+    input(),
+    input(
+      { occurred_at: Date.UTC(2024, 1, 29, 23, 59, 59, 999), balance_after: '0', type: null, hour: 7 },
+      { in_30d: 0, in_sum_30d: null },
+    ),
+    { tx: { amount: '0.000000000000000001', currency: 'JPY', occurred_at: 0 } },
+    {
+      tx: { amount: '12', currency: 'EUR', occurred_at: '2024-03-01T10:00:00Z', balance_before: '3.5', id: 'txn_1' },
+      subject: { reference: 's', relationship_days: '12', pep: null, business: { age_days: 3n, registered: true } },
+      counterparty: { reference: 'c', country: 'FR', screening: null },
+      wallet: { score: '0.7', categories: ['mixer'] },
+      lists: { names: ['x'], counterparty_blocked: true },
+      agg: { in_30d: 2, in_sum_30d: '99999999999.999999999999999999' },
+    },
+  ];
+  for (const i of inputs) {
+    const twoSteps = toCelContext(c.environment, normalizeContext(i, c.ruleset.aggregates));
+    assert.deepEqual(celContextOf(c.environment, i), twoSteps);
+    assert.deepEqual(celContextOf(c.environment, i), twoSteps, 'the shared default records are unchanged by a use');
+  }
+  assert.throws(() => celContextOf(c.environment, input({ amount: '1e3' })), /decimal/);
+  assert.throws(() => celContextOf(c.environment, input({ occurred_at: 'yesterday' })), /valid time/);
 });
 
 test('validateRuleSet returns the same errors without compiling for use', async () => {

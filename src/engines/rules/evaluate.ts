@@ -1,4 +1,4 @@
-import { type RootVariable, type RuleContextInput, normalizeContext, toCelContext } from './context.js';
+import { type RootVariable, type RuleContextInput, celContextOf, normalizeContext, toCelContext } from './context.js';
 import { runExpression } from './compile.js';
 import type { CompiledRuleSet, Decision, ForcedOutcome, Thresholds } from './ruleset.js';
 
@@ -56,25 +56,36 @@ function valueAt(n: Record<RootVariable, Record<string, unknown>>, path: string[
  * throws gives `error` and never blocks. A snoozed rule is still evaluated (for would_hit) but never counts.
  */
 export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: EvaluateOptions = {}): Evaluation {
-  const normalized = normalizeContext(input, c.ruleset.aggregates);
-  const cel = toCelContext(c.environment, normalized);
+  const withValues = opts.valuesUsed !== false;
+  const normalized = withValues ? normalizeContext(input, c.ruleset.aggregates) : null;
+  const cel = normalized ? toCelContext(c.environment, normalized) : celContextOf(c.environment, input);
   let score = 0;
   let forced: Decision = 'approved';
   const outcomes: RuleOutcome[] = [];
+  // Outcomes are object literals in one key order (rule_id, key, version, values_used, outcome, score, …):
+  // the order responses are serialised in, without a spread per rule.
   for (const { rule, expression } of c.rules) {
     let values_used = NO_VALUES;
-    if (opts.valuesUsed !== false) {
+    if (normalized) {
       values_used = {};
       for (let i = 0; i < expression.paths.length; i++) values_used[expression.paths[i]!] = valueAt(normalized, expression.segments[i]!);
       for (let i = 0; i < expression.evidence.length; i++)
         values_used[expression.evidence[i]!] = valueAt(normalized, expression.evidenceSegments[i]!);
     }
-    const base = { rule_id: rule.id, key: rule.key, version: rule.version, values_used };
+    const { id: rule_id, key, version } = rule;
     // A count the caller forgot to compute must not read as 0 (a "no activity" rule would fire).
-    const missing = expression.aggregates.find((k) => input.agg?.[k] === undefined);
+    let missing: string | undefined;
+    for (const k of expression.aggregates)
+      if (input.agg?.[k] === undefined) {
+        missing = k;
+        break;
+      }
     if (missing !== undefined) {
       outcomes.push({
-        ...base,
+        rule_id,
+        key,
+        version,
+        values_used,
         outcome: 'error',
         score: 0,
         error: { code: 'aggregate_missing', message: `agg.${missing} was not provided` },
@@ -83,17 +94,17 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
     }
     const run = runExpression(expression, cel);
     if (!run.ok) {
-      outcomes.push({ ...base, outcome: 'error', score: 0, error: run.error });
+      outcomes.push({ rule_id, key, version, values_used, outcome: 'error', score: 0, error: run.error });
       continue;
     }
     const hit = run.value;
     if (opts.snoozed?.has(rule.id)) {
-      outcomes.push({ ...base, outcome: 'snoozed', score: 0, would_hit: hit });
+      outcomes.push({ rule_id, key, version, values_used, outcome: 'snoozed', score: 0, would_hit: hit });
     } else if (rule.status === 'test') {
-      outcomes.push({ ...base, outcome: hit ? 'shadow_hit' : 'no_hit', score: 0 });
+      outcomes.push({ rule_id, key, version, values_used, outcome: hit ? 'shadow_hit' : 'no_hit', score: 0 });
     } else if (hit) {
       score += rule.score;
-      const o: RuleOutcome = { ...base, outcome: 'hit', score: rule.score };
+      const o: RuleOutcome = { rule_id, key, version, values_used, outcome: 'hit', score: rule.score };
       if (rule.force_outcome) {
         o.forced_outcome = rule.force_outcome;
         const d = FORCED[rule.force_outcome];
@@ -101,7 +112,7 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
       }
       outcomes.push(o);
     } else {
-      outcomes.push({ ...base, outcome: 'no_hit', score: 0 });
+      outcomes.push({ rule_id, key, version, values_used, outcome: 'no_hit', score: 0 });
     }
   }
   const byScore = decide(score, c.ruleset.thresholds);

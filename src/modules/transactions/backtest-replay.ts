@@ -9,6 +9,7 @@ import {
   requiredContext,
   SlidingAggregates,
   type CompiledRuleSet,
+  type Evaluation,
   type RuleSet as EngineRuleSet,
   type Rule as EngineRule,
   type TxRow,
@@ -91,6 +92,8 @@ export class BacktestReplay {
   private readonly c: CompiledRuleSet;
   private readonly windows: SlidingAggregates;
   private readonly stats: Map<string, RuleStats>;
+  /** stats in the compiled rules' order. */
+  private readonly ruleStats: RuleStats[];
   private readonly statuses: Record<string, number> = { approved: 0, review: 0, block_and_review: 0, declined: 0 };
   private readonly fromMs: number;
   private evaluated = 0;
@@ -100,10 +103,14 @@ export class BacktestReplay {
   private flaggedFp = 0;
   private readonly started = Date.now();
 
-  /** Throws with the first compile error when the rule set does not compile. */
+  /**
+   * Throws with the first compile error when the rule set does not compile. `observe` sees every evaluated
+   * row's evaluation (the bench hashes them to show that a change to the engine keeps every outcome).
+   */
   constructor(
     ruleset: EngineRuleSet,
     private readonly params: ReplayParams,
+    private readonly observe?: (row: ReplayRow, e: Evaluation) => void,
   ) {
     const rules: EngineRule[] = ruleset.rules
       .filter((r) => r.status !== 'disabled')
@@ -137,19 +144,22 @@ export class BacktestReplay {
         },
       ]),
     );
+    this.ruleStats = c.rules.map(({ rule }) => this.stats.get(rule.id)!);
   }
 
   /** The next rows in (occurred_at, id) order. */
   page(rows: readonly ReplayRow[]): void {
-    const { c, stats, statuses } = this;
+    const { c, ruleStats, statuses } = this;
     for (const row of rows) {
       const inRange = row.occurred_at >= this.fromMs && (this.params.direction === 'any' || row.direction === this.params.direction);
       if (inRange) {
         const agg = this.windows.values(row);
+        // The row is the tx as it is (fields outside the context's Tx type are not read; a stored row has no
+        // balance_before or balance_after, so balance_known is false).
         const e = evaluate(
           c,
           {
-            tx: { ...row, reference: row.reference, occurred_at: row.occurred_at, balance_after: undefined },
+            tx: row as ReplayRow & Record<string, unknown>,
             subject: { reference: row.subject },
             counterparty: { reference: row.counterparty, country: row.country, balance_after: row.counterparty_balance_after },
             agg,
@@ -157,14 +167,17 @@ export class BacktestReplay {
           { valuesUsed: false },
         );
         this.evaluated++;
+        this.observe?.(row, e);
         statuses[e.status] = (statuses[e.status] ?? 0) + 1;
         if (row.label !== null) this.labelled++;
         if (row.label === true) this.positives++;
         const flagged = e.status !== 'approved';
         if (flagged && row.label === true) this.flaggedTp++;
         if (flagged && row.label === false) this.flaggedFp++;
-        for (const o of e.outcomes) {
-          const s = stats.get(o.rule_id)!;
+        // One outcome per compiled rule, in the rules' order (evaluate's contract).
+        for (let i = 0; i < e.outcomes.length; i++) {
+          const o = e.outcomes[i]!;
+          const s = ruleStats[i]!;
           s.evaluated++;
           if (o.outcome === 'error') s.errors++;
           if (o.outcome !== 'hit') continue;
