@@ -65,29 +65,45 @@ export function isReferenceTaken(err: unknown): boolean {
   return e?.code === '23505' && e.constraint === 'transactions_reference';
 }
 
-/** jsonb's key order: shorter keys first, then bytewise (as PostgreSQL stores and returns an object's keys). */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** jsonb's key order: shorter keys first (in UTF-8 bytes), then bytewise (as PostgreSQL stores and returns an object's keys). */
 function jsonbKeyOrder(a: string, b: string): number {
-  const la = Buffer.byteLength(a);
-  const lb = Buffer.byteLength(b);
-  return la !== lb ? la - lb : Buffer.compare(Buffer.from(a), Buffer.from(b));
+  if (ASCII.test(a) && ASCII.test(b)) return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length !== y.length ? x.length - y.length : Buffer.compare(x, y);
 }
 
 /**
  * A value as a jsonb column reads back: JSON's rules (undefined and functions dropped from objects, null in
  * arrays, non-finite numbers null, toJSON applied) and jsonb's key order, without a round trip through text.
+ * On the request path (the POST's answer): keys are sorted only when they are out of order.
  */
 export function asJsonb(v: unknown): unknown {
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => (x === undefined || typeof x === 'function' ? null : asJsonb(x)));
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = typeof v[i] === 'function' ? null : asJsonb(v[i]);
+    return out;
+  }
   if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return asJsonb((v as { toJSON: () => unknown }).toJSON());
   const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  for (let i = 1; i < keys.length; i++)
+    if (jsonbKeyOrder(keys[i - 1]!, keys[i]!) > 0) {
+      keys.sort(jsonbKeyOrder);
+      break;
+    }
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(o)
-    .filter((k) => o[k] !== undefined && typeof o[k] !== 'function')
-    .sort(jsonbKeyOrder))
-    Object.defineProperty(out, k, { value: asJsonb(o[k]), enumerable: true, writable: true, configurable: true });
+  for (const k of keys) {
+    const x = o[k];
+    if (x === undefined || typeof x === 'function') continue;
+    if (k === '__proto__') Object.defineProperty(out, k, { value: asJsonb(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = asJsonb(x);
+  }
   return out;
 }
 
