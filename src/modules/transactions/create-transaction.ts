@@ -116,115 +116,87 @@ export async function createTransaction({
   // A subject's evaluations run one at a time (its aggregates are read, then its row written). They wait
   // in an in-process queue, holding no pool connection, so a burst on one subject never starves the pool
   // for other subjects; the advisory lock inside the short write transaction serialises across processes.
-  const result = await queue
-    .run(subjectKey(ctx, input.subject.reference), () =>
-      withTransaction(
-        ctx,
-        async (tx) => {
-          // The lock, the repeat re-check and the snoozes travel with the aggregate read: one round trip.
-          const ahead = withNext(tx);
-          const nowRead = transactionRows.lockSubject(ahead, ctx, input.subject.reference);
-          const againRead = transactionRows.byReference(ahead, ctx, input.reference);
-          const snoozedRead = compiled ? ruleRows.snoozedFor(ahead, ctx, input.subject.reference, new Date()) : null;
-          let agg: Awaited<ReturnType<typeof computeTransactionAggregates>> = {};
-          if (compiled) {
-            const needed = new Set(requiredAggregates(compiled).map((a) => a.key));
-            agg = await computeTransactionAggregates(
-              tx,
-              ctx,
-              compiled.aggregates.filter((p) => needed.has(p.key)),
-              txRow,
-            );
-          }
-          await flushWithNext(tx); // when no aggregate read was sent
-          const again = await againRead;
-          if (again) return repeat(again, input);
+  const running = queue.run(subjectKey(ctx, input.subject.reference), () =>
+    withTransaction(
+      ctx,
+      async (tx) => {
+        // The lock, the repeat re-check and the snoozes travel with the aggregate read: one round trip.
+        const ahead = withNext(tx);
+        const nowRead = transactionRows.lockSubject(ahead, ctx, input.subject.reference);
+        const againRead = transactionRows.byReference(ahead, ctx, input.reference);
+        const snoozedRead = compiled ? ruleRows.snoozedFor(ahead, ctx, input.subject.reference, new Date()) : null;
+        let agg: Awaited<ReturnType<typeof computeTransactionAggregates>> = {};
+        if (compiled) {
+          const needed = new Set(requiredAggregates(compiled).map((a) => a.key));
+          agg = await computeTransactionAggregates(
+            tx,
+            ctx,
+            compiled.aggregates.filter((p) => needed.has(p.key)),
+            txRow,
+          );
+        }
+        await flushWithNext(tx); // when no aggregate read was sent
+        const again = await againRead;
+        if (again) return repeat(again, input);
 
-          let evaluation: Evaluation | null = null;
-          if (compiled) {
-            const snoozed = (await snoozedRead) ?? new Set<string>();
-            evaluation = evaluate(
-              compiled,
-              {
-                tx: {
-                  id,
-                  reference: input.reference,
-                  occurred_at: at.getTime(),
-                  amount: input.amount,
-                  currency: input.currency,
-                  direction: input.direction,
-                  type: txRow.type,
-                  channel: input.channel,
-                  country,
-                  account: input.account,
-                  device: input.device,
-                  ip: input.ip,
-                  wallet: wallet ?? undefined,
-                  chain: input.crypto?.chain,
-                  balance_before: input.balance_before,
-                  balance_after: input.balance_after,
-                  metadata: input.metadata ?? {},
-                },
-                ...known,
-                agg,
+        let evaluation: Evaluation | null = null;
+        if (compiled) {
+          const snoozed = (await snoozedRead) ?? new Set<string>();
+          evaluation = evaluate(
+            compiled,
+            {
+              tx: {
+                id,
+                reference: input.reference,
+                occurred_at: at.getTime(),
+                amount: input.amount,
+                currency: input.currency,
+                direction: input.direction,
+                type: txRow.type,
+                channel: input.channel,
+                country,
+                account: input.account,
+                device: input.device,
+                ip: input.ip,
+                wallet: wallet ?? undefined,
+                chain: input.crypto?.chain,
+                balance_before: input.balance_before,
+                balance_after: input.balance_after,
+                metadata: input.metadata ?? {},
               },
-              { snoozed },
-            );
-            markUnscreened(evaluation, compiled, known);
-          }
+              ...known,
+              agg,
+            },
+            { snoozed },
+          );
+          markUnscreened(evaluation, compiled, known);
+        }
 
-          const alerts: { id: string; kind: string; severity: string; case_id: string; deduplicated: boolean }[] = [];
-          if (evaluation && compiled) {
-            const byId = new Map(compiled.rules.map((r) => [r.rule.id, r.rule]));
-            if (evaluation.status !== 'approved') {
-              for (const o of evaluation.outcomes.filter((x) => x.outcome === 'hit')) {
-                const rule = byId.get(o.rule_id)!;
-                const r = await raiseAlert(tx, ctx, {
-                  kind: 'transaction_rule',
-                  severity: rule.severity,
-                  subjectType: 'customer',
-                  subjectId: input.subject.reference,
-                  subjectReference: input.subject.reference,
-                  title: `${rule.name} (${evaluation.status})`,
-                  details: {
-                    transaction_id: id,
-                    reference: input.reference,
-                    status: evaluation.status,
-                    score: evaluation.score,
-                    ruleset_version: evaluation.ruleset_version,
-                    rule_id: rule.id,
-                    rule_key: rule.key,
-                    values_used: o.values_used,
-                  },
-                  dedupeKey: rule.id,
-                  cooldownSeconds: TRANSACTION_ALERT_COOLDOWN_S,
-                });
-                alerts.push({
-                  id: r.alert.id,
-                  kind: r.alert.kind,
-                  severity: r.alert.severity,
-                  case_id: r.caseId,
-                  deduplicated: r.deduplicated,
-                });
-              }
-            }
-            for (const o of evaluation.outcomes.filter((x) => x.outcome === 'error')) {
+        const alerts: { id: string; kind: string; severity: string; case_id: string; deduplicated: boolean }[] = [];
+        if (evaluation && compiled) {
+          const byId = new Map(compiled.rules.map((r) => [r.rule.id, r.rule]));
+          if (evaluation.status !== 'approved') {
+            for (const o of evaluation.outcomes.filter((x) => x.outcome === 'hit')) {
               const rule = byId.get(o.rule_id)!;
               const r = await raiseAlert(tx, ctx, {
-                kind: 'rule_error',
-                severity: 'medium',
-                subjectType: 'rule',
-                subjectId: rule.id,
-                subjectReference: null,
-                title: `Rule ${rule.key} failed to evaluate: ${o.error?.code ?? 'error'}`,
+                kind: 'transaction_rule',
+                severity: rule.severity,
+                subjectType: 'customer',
+                subjectId: input.subject.reference,
+                subjectReference: input.subject.reference,
+                title: `${rule.name} (${evaluation.status})`,
                 details: {
                   transaction_id: id,
+                  reference: input.reference,
+                  status: evaluation.status,
+                  score: evaluation.score,
+                  ruleset_version: evaluation.ruleset_version,
                   rule_id: rule.id,
                   rule_key: rule.key,
-                  ruleset_version: evaluation.ruleset_version,
-                  error: o.error ?? null,
+                  values_used: o.values_used,
                 },
-                cooldownSeconds: RULE_ERROR_COOLDOWN_S,
+                dedupeKey: rule.id,
+                cooldownSeconds: TRANSACTION_ALERT_COOLDOWN_S,
               });
               alerts.push({
                 id: r.alert.id,
@@ -235,74 +207,103 @@ export async function createTransaction({
               });
             }
           }
+          for (const o of evaluation.outcomes.filter((x) => x.outcome === 'error')) {
+            const rule = byId.get(o.rule_id)!;
+            const r = await raiseAlert(tx, ctx, {
+              kind: 'rule_error',
+              severity: 'medium',
+              subjectType: 'rule',
+              subjectId: rule.id,
+              subjectReference: null,
+              title: `Rule ${rule.key} failed to evaluate: ${o.error?.code ?? 'error'}`,
+              details: {
+                transaction_id: id,
+                rule_id: rule.id,
+                rule_key: rule.key,
+                ruleset_version: evaluation.ruleset_version,
+                error: o.error ?? null,
+              },
+              cooldownSeconds: RULE_ERROR_COOLDOWN_S,
+            });
+            alerts.push({
+              id: r.alert.id,
+              kind: r.alert.kind,
+              severity: r.alert.severity,
+              case_id: r.caseId,
+              deduplicated: r.deduplicated,
+            });
+          }
+        }
 
-          const row: NewTransaction = {
+        const row: NewTransaction = {
+          id,
+          reference: input.reference,
+          occurred_at: at,
+          amount: input.amount,
+          currency: input.currency,
+          direction: input.direction,
+          type: txRow.type!,
+          channel: input.channel ?? null,
+          subject_reference: input.subject.reference,
+          subject: {
+            ...(input.subject.type ? { type: input.subject.type } : {}),
+            ...(input.subject.country ? { country: input.subject.country } : {}),
+          },
+          counterparty_key: cpKey,
+          account: input.account ?? null,
+          wallet,
+          device: input.device ?? null,
+          ip: input.ip ?? null,
+          country: country ?? null,
+          balance_after: input.counterparty?.balance_after ?? null,
+          counterparty: input.counterparty ?? null,
+          crypto: input.crypto ?? null,
+          metadata: input.metadata ?? {},
+          source: 'api',
+          label_suspicious: null,
+          status: evaluation?.status ?? 'approved',
+          score: String(evaluation?.score ?? 0),
+          ruleset_version: evaluation?.ruleset_version ?? null,
+          evaluation: { rules: evaluation?.outcomes ?? [], alerts },
+        };
+        // Sent with COMMIT: a concurrent insert of the reference fails the whole transaction (referenceTaken).
+        const stored = await transactionRows.insert(tx, ctx, row, await nowRead);
+        await transactionRows.addToRollup(tx, ctx, {
+          subject: row.subject_reference,
+          occurredAt: at,
+          direction: row.direction,
+          currency: row.currency,
+          amount: row.amount,
+        });
+        const transaction = toTransaction(stored);
+        await enqueueEvent(tx, ctx, {
+          type: 'transaction.evaluated',
+          resourceType: 'transaction',
+          resourceId: id,
+          data: {
             id,
-            reference: input.reference,
-            occurred_at: at,
-            amount: input.amount,
-            currency: input.currency,
-            direction: input.direction,
-            type: txRow.type!,
-            channel: input.channel ?? null,
-            subject_reference: input.subject.reference,
-            subject: {
-              ...(input.subject.type ? { type: input.subject.type } : {}),
-              ...(input.subject.country ? { country: input.subject.country } : {}),
-            },
-            counterparty_key: cpKey,
-            account: input.account ?? null,
-            wallet,
-            device: input.device ?? null,
-            ip: input.ip ?? null,
-            country: country ?? null,
-            balance_after: input.counterparty?.balance_after ?? null,
-            counterparty: input.counterparty ?? null,
-            crypto: input.crypto ?? null,
-            metadata: input.metadata ?? {},
-            source: 'api',
-            label_suspicious: null,
-            status: evaluation?.status ?? 'approved',
-            score: String(evaluation?.score ?? 0),
-            ruleset_version: evaluation?.ruleset_version ?? null,
-            evaluation: { rules: evaluation?.outcomes ?? [], alerts },
-          };
-          // Sent with COMMIT: a concurrent insert of the reference fails the whole transaction (caught below).
-          const stored = await transactionRows.insert(tx, ctx, row, await nowRead);
-          await transactionRows.addToRollup(tx, ctx, {
-            subject: row.subject_reference,
-            occurredAt: at,
-            direction: row.direction,
-            currency: row.currency,
-            amount: row.amount,
-          });
-          const transaction = toTransaction(stored);
-          await enqueueEvent(tx, ctx, {
-            type: 'transaction.evaluated',
-            resourceType: 'transaction',
-            resourceId: id,
-            data: {
-              id,
-              reference: transaction.reference,
-              subject_reference: transaction.subject.reference,
-              status: transaction.status,
-              score: transaction.score,
-              ruleset_version: transaction.ruleset_version,
-              hits: transaction.rules.filter((r) => r.outcome === 'hit').map((r) => r.key),
-              alert_ids: alerts.filter((a) => !a.deduplicated).map((a) => a.id),
-            },
-          });
-          await recordUsage(tx, ctx, 'transactions', 'evaluation', id);
-          return { created: true, transaction };
-        },
-        { response: (r) => r.transaction },
-      ),
-    )
-    .catch((err: unknown) => {
-      if (isReferenceTaken(err)) throw conflict('A transaction with this reference is being stored; retry.', 'reference');
-      throw err;
-    });
-  return result;
+            reference: transaction.reference,
+            subject_reference: transaction.subject.reference,
+            status: transaction.status,
+            score: transaction.score,
+            ruleset_version: transaction.ruleset_version,
+            hits: transaction.rules.filter((r) => r.outcome === 'hit').map((r) => r.key),
+            alert_ids: alerts.filter((a) => !a.deduplicated).map((a) => a.id),
+          },
+        });
+        await recordUsage(tx, ctx, 'transactions', 'evaluation', id);
+        return { created: true, transaction };
+      },
+      { response: (r) => r.transaction },
+    ),
+  );
+  return running.catch(referenceTaken);
+}
+
+/** A concurrent insert of the same reference (the unique violation at COMMIT) is the conflict it always was. */
+function referenceTaken(err: unknown): never {
+  if (isReferenceTaken(err)) throw conflict('A transaction with this reference is being stored; retry.', 'reference');
+  throw err;
 }
 
 function repeat(row: TransactionRow, input: CreateTransaction): { created: boolean; transaction: Transaction } {
