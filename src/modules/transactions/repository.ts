@@ -244,18 +244,17 @@ export const transactionRows = {
             AND day < ${p(r.toDay)}::date${r.direction === 'any' ? '' : ` AND direction = ${p(r.direction)}`}${
               r.currency === null ? '' : ` AND currency = ${p(r.currency)}`
             }`;
-      const where = [
-        'account_id = $1',
-        'environment = $2',
-        `occurred_at > ${p(new Date(r.fromMs).toISOString())}::timestamptz`,
-        `occurred_at <= ${p(new Date(r.toMs).toISOString())}::timestamptz`,
-      ];
-      for (const [dim, value] of Object.entries(r.dims)) where.push(`${DIM_COLUMN[dim]} = ${p(value)}`);
-      if (r.gap)
-        where.push(
-          `NOT (occurred_at >= ${p(new Date(r.gap.from).toISOString())}::timestamptz AND occurred_at < ${p(new Date(r.gap.to).toISOString())}::timestamptz)`,
-        );
-      return `SELECT ${q} AS q, ${HISTORY_COLUMNS}, NULL::text AS n, NULL::text AS total FROM transactions WHERE ${where.join(' AND ')}`;
+      const iso = (ms: number) => `${p(new Date(ms).toISOString())}::timestamptz`;
+      const branch = (...times: string[]) => {
+        const where = ['account_id = $1', 'environment = $2', `occurred_at > ${iso(r.fromMs)}`, `occurred_at <= ${iso(r.toMs)}`, ...times];
+        for (const [dim, value] of Object.entries(r.dims)) where.push(`${DIM_COLUMN[dim]} = ${p(value)}`);
+        return `SELECT ${q} AS q, ${HISTORY_COLUMNS}, NULL::text AS n, NULL::text AS total FROM transactions WHERE ${where.join(' AND ')}`;
+      };
+      // Rows around a gap (the whole days a rollup covers) are two ranges, two branches tagged alike: each is one
+      // index range under a generic plan too. `NOT (gap)` made the generic plan scan the group's whole window and
+      // filter (42 ms for a subject with 20,000 rows in it). Whether the gap is empty depends on the window only.
+      if (!r.gap || r.gap.from >= r.gap.to) return branch();
+      return `${branch(`occurred_at < ${iso(r.gap.from)}`)}\nUNION ALL\n${branch(`occurred_at >= ${iso(r.gap.to)}`)}`;
     });
     const rows = await db.query<HistoryRow & { q: number; n: string | null; total: string | null }>(branches.join('\nUNION ALL\n'), params);
     const out: (TxRow[] | { n: number; total: string })[] = reads.map((r) => (r.kind === 'rollup' ? { n: 0, total: '0' } : []));
