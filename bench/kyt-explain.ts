@@ -75,6 +75,10 @@ for (const [label, subject, direction] of [
     const text = s.text.trim();
     if (/^(BEGIN|COMMIT|ROLLBACK)$/i.test(text) || /^(PREPARE|DEALLOCATE) /.test(text)) continue;
     const name = /^EXECUTE (v_\w+)\(/.exec(text)?.[1];
+    if (name !== undefined && !preparedText.has(name)) {
+      console.log(`  (its PREPARE was sent before the capture began) ${text.slice(0, 60)}`);
+      continue;
+    }
     if (name !== undefined && !preparedHere.has(name)) {
       await client.query(`PREPARE ${name} AS ${preparedText.get(name)}`);
       preparedHere.add(name);
