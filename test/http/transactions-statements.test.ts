@@ -2,11 +2,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import type { Queryable } from '../../src/platform/db.js';
+import { sqlLiterals } from '../../src/platform/sql-literals.js';
 
 // Counts the SQL statements (each one a round trip on node-postgres) one POST /v1/transactions sends, with
 // the starter typologies active: the cost of the write path is a number a test can hold, not a feeling.
 let t: TestApp;
 let log: string[] | null = null;
+/** The same statements whole, with their values (while `log` is on). */
+let full: { sql: string; params: readonly unknown[] }[] = [];
 /** Round trips: each statement run on its own, each batch (queued statements travel with the next one; the deferred write with COMMIT). */
 let trips = 0;
 before(async () => {
@@ -17,6 +20,7 @@ before(async () => {
   const counted = (q: Queryable['query']): Queryable['query'] =>
     ((sql: string, params?: readonly unknown[]) => {
       log?.push(sql.replace(/\s+/g, ' ').slice(0, 90));
+      if (log) full.push({ sql, params: params ?? [] });
       if (log) trips++;
       return q(sql, params);
     }) as Queryable['query'];
@@ -25,6 +29,7 @@ before(async () => {
   if (outerBatch)
     (db as { queryBatch?: typeof outerBatch }).queryBatch = (st) => {
       for (const x of st) log?.push(x.sql.replace(/\s+/g, ' ').slice(0, 90));
+      if (log) full.push(...st.map((x) => ({ sql: x.sql, params: (x as { params?: unknown[] }).params ?? [] })));
       if (log) trips++;
       return outerBatch(st);
     };
@@ -36,6 +41,7 @@ before(async () => {
       if (send)
         tx.sendWithCommit = (sql, p) => {
           log?.push(`(with COMMIT) ${sql.replace(/\s+/g, ' ').slice(0, 76)}`);
+          if (log) full.push({ sql, params: p });
           send.call(raw, sql, p);
         };
       // Statements that travel with the next one are statements too (not round trips: see trips below).
@@ -44,12 +50,14 @@ before(async () => {
       if (next)
         (tx as { sendWithNext?: Next }).sendWithNext = (sql, p, check) => {
           log?.push(`(with next) ${sql.replace(/\s+/g, ' ').slice(0, 80)}`);
+          if (log) full.push({ sql, params: p });
           next.call(raw, sql, p, check);
         };
       const batch = (raw as { queryBatch?: (st: { sql: string }[]) => Promise<unknown[][]> }).queryBatch;
       if (batch)
         (tx as { queryBatch?: typeof batch }).queryBatch = (st) => {
           for (const x of st) log?.push(x.sql.replace(/\s+/g, ' ').slice(0, 90));
+          if (log) full.push(...st.map((x) => ({ sql: x.sql, params: (x as { params?: unknown[] }).params ?? [] })));
           if (st.length > 0 && log) trips++;
           return batch.call(raw, st);
         };
@@ -155,6 +163,32 @@ test('POST /v1/transactions that raises an alert: the alert costs the lock, the 
   assert.deepEqual(alertStatements(repeat.statements).length, 2, alertStatements(repeat.statements).join('\n'));
   assert.equal(events(repeat.statements), events(quiet.statements));
   assert.deepEqual(others(repeat.statements), others(quiet.statements));
+});
+
+test('every statement of a POST can travel in a batch and be prepared: values written in, the same texts for every transaction', async () => {
+  const o = await t.tenant();
+  await publishStarter(o);
+  const capture = async (subject: string, amount: string) => {
+    log = [];
+    full = [];
+    const res = await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: { ...body(subject, amount), direction: 'in' } });
+    log = null;
+    assert.equal(res.statusCode, 201, res.body);
+    // The API key read is cached for a while and runs on its own (not in a batch): not counted here.
+    return full.filter((s) => !s.sql.trimStart().startsWith('SELECT k.id'));
+  };
+  await capture('cus_pa', '900.00');
+  await capture('cus_pb', '900.00');
+  const a = await capture('cus_pa', '9500.00');
+  const b = await capture('cus_pb', '9400.00');
+  // An array or object value cannot be written into a batched message: the whole batch then goes one statement
+  // at a time (the rule context's reads, the alert's case statement did before) and nothing in it is prepared.
+  for (const s of [...a, ...b])
+    assert.notEqual(sqlLiterals(s.params), null, `a value cannot be written in: ${s.sql.replace(/\s+/g, ' ').slice(0, 120)}`);
+  // Prepared statements are keyed by text: a value inlined into the text would make a new statement per transaction.
+  const texts = (x: typeof a) => x.map((s) => s.sql).sort();
+  assert.deepEqual(texts(a), texts(b));
+  assert.ok(a.length >= 15, `${a.length} statements`);
 });
 
 test('20 concurrent transactions of one subject hitting one rule raise one alert (20 occurrences) in one case', async () => {

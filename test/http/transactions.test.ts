@@ -216,6 +216,28 @@ describe('POST /v1/transactions, GET /v1/transactions/{id}, GET /v1/transactions
     );
   });
 
+  test('the POST answers byte for byte what GET reads back (the stored row is not read back after its insert)', async () => {
+    const o = await t.tenant();
+    await publish(o, {
+      rules: [
+        { key: 'large', name: 'Large amount', expression: 'tx.amount > 1000.0 && tx.metadata["zeta"] == "1"', score: 40 },
+        { key: 'broken', name: 'Broken', expression: 'tx.metadata["missing"] == "x"', score: 5 },
+      ],
+    });
+    // Keys out of jsonb's order (shorter first, then bytewise) and a non-ASCII key.
+    const body = txn({
+      amount: '1500.50',
+      metadata: { zeta: '1', a: '2', ab: '3', Zz: '4', é: '5' },
+      counterparty: { reference: 'cp_9', name: 'Zed Ltd', bank_country: 'FR', account: 'FR7630006000011234567890189' },
+      subject: { reference: 'cus_bytes', country: 'DE', type: 'individual' },
+    });
+    const res = await post(o, body);
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.json().status, 'review');
+    const got = await t.call('GET', `/v1/transactions/${res.json().id}`, { key: o.sandboxKey });
+    assert.equal(got.body, res.body);
+  });
+
   test('a snoozed rule is evaluated but does not count for that subject', async () => {
     const o = await t.tenant();
     const ids = await publish(o, { rules: [{ key: 'large', name: 'Large amount', expression: 'tx.amount > 1000.0', score: 40 }] });

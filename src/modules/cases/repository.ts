@@ -56,6 +56,8 @@ const VIEW = `(SELECT c.*,
     (SELECT count(*)::int FROM alerts al WHERE al.case_id = c.id) AS alert_count
   FROM cases c)`;
 
+/** The severities in rising order as an SQL constant: part of the statement's text, not a parameter (an array value keeps a statement out of batches and prepared statements). */
+const SEVERITY_ORDER = `ARRAY[${SEVERITIES.map((s) => `'${s}'`).join(', ')}]::text[]`;
 /** Severity as a sort key (critical first); the same expression as the queue index of migration 0033. */
 const SEVERITY_RANK = "(CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END)";
 
@@ -455,10 +457,10 @@ export const alertRows = {
          RETURNING id),
        new_case_trail AS (
          INSERT INTO case_transitions (case_id, account_id, environment, from_state, to_state, event, actor, request_id)
-         SELECT id, $2, $3, NULL, 'open', 'opened', $14, $15 FROM new_case),
+         SELECT id, $2, $3, NULL, 'open', 'opened', $13, $14 FROM new_case),
        joined_case AS (
          UPDATE cases c SET reason_codes = CASE WHEN $4 = ANY(c.reason_codes) THEN c.reason_codes ELSE c.reason_codes || $4::text END,
-           severity = CASE WHEN array_position($13::text[], $5) > array_position($13::text[], c.severity) THEN $5 ELSE c.severity END,
+           severity = CASE WHEN array_position(${SEVERITY_ORDER}, $5) > array_position(${SEVERITY_ORDER}, c.severity) THEN $5 ELSE c.severity END,
            updated_at = now()
          FROM open_case WHERE c.account_id = $2 AND c.environment = $3 AND c.id = open_case.id
          RETURNING c.id, CASE WHEN c.severity <> open_case.severity THEN open_case.severity END AS raised_from),
@@ -480,7 +482,6 @@ export const alertRows = {
         JSON.stringify(a.details),
         a.dedupeKey,
         a.newCaseId,
-        SEVERITIES,
         actorOf(t),
         t.requestId ?? null,
       ],

@@ -129,6 +129,15 @@ export const listEntries = {
   },
 };
 
+/**
+ * Strings as one PostgreSQL array literal (`{"a","b"}`) for a `$n::text[]` parameter. A plain string, unlike an
+ * array value, can be written into a batched statement, so the reads KYT and screening send together stay one
+ * message and can be prepared (an array parameter sends the whole batch one statement at a time).
+ */
+function textArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+}
+
 /** A list entry as screening reads it (values possibly sealed). */
 export interface ScreeningEntryRow {
   id: string;
@@ -160,7 +169,15 @@ export async function screeningListEntries(
           OR (list = 'blocklist' AND kind = 'document_number' AND (value_index = ANY($7::text[]) OR normalized_value = ANY($5::text[])) AND (subject_reference IS NULL OR subject_reference = $3))
         )
       ORDER BY id`,
-    [t.accountId, t.environment, q.subjectReference, q.names, q.documents, q.nameIndexes, q.documentIndexes],
+    [
+      t.accountId,
+      t.environment,
+      q.subjectReference,
+      textArray(q.names),
+      textArray(q.documents),
+      textArray(q.nameIndexes),
+      textArray(q.documentIndexes),
+    ],
   );
 }
 
@@ -227,9 +244,9 @@ export async function listMembership(
     [
       t.accountId,
       t.environment,
-      [...new Set(probes.map((p) => p.kind))],
-      probes.flatMap((p) => (p.index ? [p.index] : [])),
-      probes.map((p) => p.normalized),
+      textArray([...new Set(probes.map((p) => p.kind))]),
+      textArray(probes.flatMap((p) => (p.index ? [p.index] : []))),
+      textArray(probes.map((p) => p.normalized)),
       subjectReference,
     ],
   );

@@ -20,7 +20,7 @@ import { activeRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
 import { loadRuleContext, markUnscreened, type ScreenCounterparty } from './rule-context.js';
 import { subjectKey, type KeyedQueue } from './subject-queue.js';
-import { transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
+import { isReferenceTaken, transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
 import { toTransaction } from './present.js';
 import type { CreateTransaction, Transaction } from './schemas.js';
 
@@ -116,13 +116,13 @@ export async function createTransaction({
   // A subject's evaluations run one at a time (its aggregates are read, then its row written). They wait
   // in an in-process queue, holding no pool connection, so a burst on one subject never starves the pool
   // for other subjects; the advisory lock inside the short write transaction serialises across processes.
-  const result = await queue.run(subjectKey(ctx, input.subject.reference), () =>
+  const running = queue.run(subjectKey(ctx, input.subject.reference), () =>
     withTransaction(
       ctx,
       async (tx) => {
         // The lock, the repeat re-check and the snoozes travel with the aggregate read: one round trip.
         const ahead = withNext(tx);
-        void transactionRows.lockSubject(ahead, ctx, input.subject.reference);
+        const nowRead = transactionRows.lockSubject(ahead, ctx, input.subject.reference);
         const againRead = transactionRows.byReference(ahead, ctx, input.reference);
         const snoozedRead = compiled ? ruleRows.snoozedFor(ahead, ctx, input.subject.reference, new Date()) : null;
         let agg: Awaited<ReturnType<typeof computeTransactionAggregates>> = {};
@@ -266,8 +266,8 @@ export async function createTransaction({
           ruleset_version: evaluation?.ruleset_version ?? null,
           evaluation: { rules: evaluation?.outcomes ?? [], alerts },
         };
-        const stored = await transactionRows.insert(tx, ctx, row);
-        if (!stored) throw conflict('A transaction with this reference is being stored; retry.', 'reference');
+        // Sent with COMMIT: a concurrent insert of the reference fails the whole transaction (referenceTaken).
+        const stored = await transactionRows.insert(tx, ctx, row, await nowRead);
         await transactionRows.addToRollup(tx, ctx, {
           subject: row.subject_reference,
           occurredAt: at,
@@ -297,7 +297,13 @@ export async function createTransaction({
       { response: (r) => r.transaction },
     ),
   );
-  return result;
+  return running.catch(referenceTaken);
+}
+
+/** A concurrent insert of the same reference (the unique violation at COMMIT) is the conflict it always was. */
+function referenceTaken(err: unknown): never {
+  if (isReferenceTaken(err)) throw conflict('A transaction with this reference is being stored; retry.', 'reference');
+  throw err;
 }
 
 function repeat(row: TransactionRow, input: CreateTransaction): { created: boolean; transaction: Transaction } {
