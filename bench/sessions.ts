@@ -26,6 +26,8 @@ const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test
 const dbs = (process.env.BENCH_DBS ?? 'postgres,pglite').split(',');
 const creationOnly = process.argv.includes('--creation-only') || process.env.BENCH_PARTS === 'create';
 const beforeDir = process.env.BENCH_BEFORE_DIR || null;
+/** BENCH_CPU_PROF=<dir>: a CPU profile of the API process of the creation run (node --cpu-prof). */
+const cpuProf = process.env.BENCH_CPU_PROF || null;
 /** The issue's aim for creation (issue 17): ≥ 40 % of the two-INSERT baseline, p99 < 100 ms on PostgreSQL. */
 const AIM = { ratio: 40, p99: 100 };
 const dataDir = sharedDataDir();
@@ -160,6 +162,7 @@ async function benchDb(kind: string, passport: Buffer, selfie: Buffer): Promise<
       ['src/server.ts'],
       { ...common, PORT: String(port), RUN_WORKER: 'false' },
       /Verity is running[\s\S]*New key/,
+      { nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [] },
     );
     const key = firstKeys(join(dir, 'svc')).sandbox;
     const create = await loadWithCpu(api.proc.pid, 'Verity: POST /v1/verifications (kyc_standard, idempotency key, audited, billed)', {

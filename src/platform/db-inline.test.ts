@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inlineParams } from './db.js';
+import { createTestDb } from '../../test/helpers/test-db.js';
 
 test('placeholders become quoted literals; quotes in values are escaped', () => {
   assert.equal(
@@ -32,12 +33,52 @@ test('a date is written as its instant in UTC', () => {
   );
 });
 
-test('values that are not plain scalars, a NUL byte or a missing value keep the extended protocol', () => {
-  assert.equal(inlineParams('SELECT $1', [[1, 2]]), null);
-  assert.equal(inlineParams('SELECT $1', [{ a: 1 }]), null);
+test('arrays and plain objects are written as node-postgres sends them: an array literal, JSON', () => {
+  assert.equal(inlineParams('SELECT $1::text[]', [['a', 'b c']]), `SELECT '{"a","b c"}'::text[]`);
+  assert.equal(inlineParams('SELECT $1::int[]', [[1, 2]]), `SELECT '{"1","2"}'::int[]`);
+  assert.equal(inlineParams('SELECT $1', [[]]), "SELECT '{}'");
+  assert.equal(inlineParams('SELECT $1', [[null, ['x']]]), `SELECT '{NULL,{"x"}}'`);
+  assert.equal(inlineParams('SELECT $1::jsonb', [{ a: 1, b: ["x'y"] }]), `SELECT '{"a":1,"b":["x''y"]}'::jsonb`);
+});
+
+test('written-in arrays and objects read back as the values themselves on the database (quotes, backslashes, NULLs, nesting)', async () => {
+  const { db, close } = await createTestDb();
+  try {
+    const tricky = ["it's", 'a"b', 'c\\d', '{x,y}', 'NULL', '', ' sp ', 'é€😀'];
+    const [row] = await db.query<{ a: string[]; n: (number | null)[][]; j: unknown }>(
+      inlineParams('SELECT $1::text[] AS a, $2::int[] AS n, $3::jsonb AS j', [
+        tricky,
+        [
+          [1, null],
+          [3, 4],
+        ],
+        { k: tricky, z: null },
+      ])!,
+    );
+    assert.deepEqual(row!.a, tricky);
+    assert.deepEqual(row!.n, [
+      [1, null],
+      [3, 4],
+    ]);
+    assert.deepEqual(row!.j, { k: tricky, z: null });
+    // Untyped, as a parameter is: the server infers the array type from the context.
+    const [any] = await db.query<{ n: number }>(
+      inlineParams(`SELECT count(*)::int AS n FROM (VALUES ('a'), ('b"'), ('c')) v(x) WHERE x = ANY($1)`, [['b"', 'c', 'z']])!,
+    );
+    assert.equal(any!.n, 2);
+  } finally {
+    await close();
+  }
+});
+
+test('buffers, typed arrays, a NUL byte, an invalid date or a missing value keep the extended protocol', () => {
   assert.equal(inlineParams('SELECT $1', [new Date(Number.NaN)]), null);
   assert.equal(inlineParams('SELECT $1', [Buffer.from('x')]), null);
+  assert.equal(inlineParams('SELECT $1', [[Buffer.from('x')]]), null);
+  assert.equal(inlineParams('SELECT $1', [new Uint8Array(2)]), null);
   assert.equal(inlineParams('SELECT $1', ['a\0b']), null);
+  assert.equal(inlineParams('SELECT $1', [['a\0b']]), null);
+  assert.equal(inlineParams('SELECT $1', [{ toPostgres: () => 'x' }]), null);
   assert.equal(inlineParams('SELECT $2', ['a']), null);
 });
 

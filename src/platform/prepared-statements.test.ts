@@ -39,11 +39,17 @@ test('text first, PREPARE alone afterwards, then EXECUTE with the same literals 
   assert.deepEqual(other!.at, [1]);
 });
 
-test('not prepared: no parameters, values that cannot be written in, unused values, other statements, texts that fail to prepare', async () => {
+test('not prepared: no parameters, arrays and objects, values that cannot be written in, unused values, other statements, texts that fail to prepare', async () => {
   const ps = new PreparedStatements(10);
   const client = fakeClient((sql) => sql.includes('IS NULL'));
   assert.deepEqual(ps.compose(client, [{ sql: 'SELECT 1' }])!.probe, []);
-  assert.equal(ps.compose(client, [{ sql: READ, params: [['a', 'b']] }]), null);
+  // A list is written in (its plan depends on it) but never prepared; a buffer cannot be written in at all.
+  assert.deepEqual(ps.compose(client, [{ sql: READ, params: [['a', 'b']] }]), {
+    texts: [`SELECT a FROM t WHERE a = '{"a","b"}'`],
+    at: [0],
+    probe: [],
+  });
+  assert.equal(ps.compose(client, [{ sql: READ, params: [Buffer.from('a')] }]), null);
   assert.deepEqual(ps.compose(client, [{ sql: READ, params: ['a', 'unused'] }])!.probe, []);
   assert.deepEqual(ps.compose(client, [{ sql: "SET LOCAL statement_timeout = '1s'" }])!.probe, []);
   assert.deepEqual(ps.compose(client, [{ sql: `SELECT a FROM t WHERE b = $1 ${' '.repeat(8_000)}`, params: [1] }])!.probe, []);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BoundedMap } from './bounded-map.js';
-import { placeLiterals, sqlLiterals } from './sql-literals.js';
+import { placeLiterals, scalarsOnly, sqlLiterals } from './sql-literals.js';
 
 /** One statement and its parameters (as `Statement` in db.ts). */
 interface Stmt {
@@ -74,7 +74,9 @@ export class PreparedStatements {
       if (literals === null) return null;
       const p = placeLiterals(st.sql, literals);
       if (p === null) return null;
-      const known = params.length > 0 && p.highest === params.length ? this.candidate(st.sql) : null;
+      // Arrays and objects travel written in but are never prepared: where a statement takes a list (token
+      // searches, `= ANY`), its best plan depends on the values.
+      const known = params.length > 0 && p.highest === params.length && scalarsOnly(params) ? this.candidate(st.sql) : null;
       placed.push({ text: p.text, literals, known });
     }
     const s = this.session(client);

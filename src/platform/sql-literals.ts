@@ -6,8 +6,9 @@
 /**
  * The statement with its `$n` placeholders replaced by quoted literals (untyped, so the server infers
  * their types from the context exactly as it does for parameters), or null when a value is not a plain
- * string, number, boolean, date or null (arrays, objects, buffers keep the extended protocol), a string holds a
- * NUL byte, or a placeholder has no value. Placeholders inside quotes, quoted names, dollar-quoted
+ * string, number, boolean, date, array of those or plain object (written as node-postgres writes them: an array
+ * as a PostgreSQL array literal, an object as its JSON; buffers keep the extended protocol), a value holds a NUL
+ * byte, or a placeholder has no value. Placeholders inside quotes, quoted names, dollar-quoted
  * bodies and comments are left alone.
  */
 export function inlineParams(sql: string, params: readonly unknown[]): string | null {
@@ -19,18 +20,68 @@ export function inlineParams(sql: string, params: readonly unknown[]): string | 
 export function sqlLiterals(params: readonly unknown[]): string[] | null {
   const literals: string[] = [];
   for (const v of params) {
-    if (v === null || v === undefined) literals.push('NULL');
-    else if (typeof v === 'string') {
-      if (v.includes('\0')) return null;
-      literals.push(quoteLiteral(v));
-    } else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') literals.push(`'${String(v)}'`);
-    else if (v instanceof Date) {
-      // An instant, written in UTC (every time column is timestamptz); an invalid date keeps the driver's error.
-      if (!Number.isFinite(v.getTime())) return null;
-      literals.push(`'${v.toISOString()}'`);
-    } else return null;
+    if (v === null || v === undefined) {
+      literals.push('NULL');
+      continue;
+    }
+    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
+      literals.push(`'${String(v)}'`);
+      continue;
+    }
+    const text = parameterText(v);
+    if (text === null || text.includes('\0')) return null;
+    literals.push(quoteLiteral(text));
   }
   return literals;
+}
+
+/** Whether every value is a plain scalar (no array or object): what `PreparedStatements` prepares. */
+export function scalarsOnly(params: readonly unknown[]): boolean {
+  return params.every((v) => v === null || typeof v !== 'object' || v instanceof Date);
+}
+
+/**
+ * The text node-postgres sends for a non-null value (its `prepareValue`): a string as it is, a date as its
+ * instant (in UTC here, the same instant), an array as a PostgreSQL array literal (elements quoted and
+ * escaped, NULL for null, nested arrays nested), a plain object as JSON. Null for what cannot be text
+ * here: buffers and typed arrays (sent as bytes), invalid dates, objects with their own `toPostgres`.
+ */
+function parameterText(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (typeof v !== 'object' || v === null) return null;
+  if (v instanceof Date) return Number.isFinite(v.getTime()) ? v.toISOString() : null;
+  if (ArrayBuffer.isView(v)) return null;
+  if (Array.isArray(v)) return arrayLiteral(v);
+  if (typeof (v as { toPostgres?: unknown }).toPostgres === 'function') return null;
+  const json = JSON.stringify(v) as string | undefined;
+  return json === undefined ? null : json;
+}
+
+/**
+ * Strings as one PostgreSQL array literal (`{"a","b"}`), passed as a plain string for a `$n::text[]` parameter: a
+ * string value is prepared with its statement where an array value is only written in (see PreparedStatements),
+ * for lists whose plan does not depend on their values (a membership probe of a few values).
+ */
+export function textArrayLiteral(values: readonly string[]): string {
+  return arrayLiteral(values)!;
+}
+
+function arrayLiteral(items: readonly unknown[]): string | null {
+  const parts: string[] = [];
+  for (const item of items) {
+    if (item === null || item === undefined) parts.push('NULL');
+    else if (Array.isArray(item)) {
+      const inner = arrayLiteral(item);
+      if (inner === null) return null;
+      parts.push(inner);
+    } else {
+      const text = parameterText(item);
+      if (text === null) return null;
+      parts.push(`"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
+    }
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /**

@@ -19,20 +19,26 @@ async function decided(o: Tenant, environment: 'sandbox' | 'production', decisio
   const ctx = o.ctx(environment);
   const id = newId('session');
   await t.db.transaction(async (tx) => {
-    await sessions.insert(tx, ctx, {
-      id,
-      journeyKey: 'kyc_standard',
-      journeyVersion: 1,
-      definition: DEFAULT_JOURNEYS[0]!.definition,
-      subjectType: 'individual',
-      subjectReference: `cus_${id}`,
-      subjectCountry: null,
-      redirectUrl: null,
-      expiresAt: new Date(Date.now() + 3_600_000),
-      tokenHash: `hash_${id}`,
-      tokenExpiresAt: new Date(Date.now() + 3_600_000),
-      sandboxOutcome: null,
-    });
+    await sessions.insert(
+      tx,
+      ctx,
+      {
+        id,
+        journeyKey: 'kyc_standard',
+        journeyVersion: 1,
+        definition: DEFAULT_JOURNEYS[0]!.definition,
+        subjectType: 'individual',
+        subjectReference: `cus_${id}`,
+        subjectCountry: null,
+        redirectUrl: null,
+        expiresAt: new Date(Date.now() + 3_600_000),
+        tokenHash: `hash_${id}`,
+        tokenExpiresAt: new Date(Date.now() + 3_600_000),
+        sandboxOutcome: null,
+        fieldsSealed: null,
+      },
+      'token_issued',
+    );
     const status = decision === 'referred' ? 'referred' : decision;
     await tx.query('UPDATE sessions SET status = $2, decision = $3, decided_at = $4 WHERE id = $1', [id, status, decision, at]);
   });

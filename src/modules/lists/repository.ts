@@ -2,6 +2,7 @@ import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
+import { textArrayLiteral } from '../../platform/sql-literals.js';
 import type { ListEntry } from './schemas.js';
 import type { Db } from '../../platform/db.js';
 import type { Sealer } from '../../platform/crypto.js';
@@ -129,15 +130,6 @@ export const listEntries = {
   },
 };
 
-/**
- * Strings as one PostgreSQL array literal (`{"a","b"}`) for a `$n::text[]` parameter. A plain string, unlike an
- * array value, can be written into a batched statement, so the reads KYT and screening send together stay one
- * message and can be prepared (an array parameter sends the whole batch one statement at a time).
- */
-function textArray(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
-}
-
 /** A list entry as screening reads it (values possibly sealed). */
 export interface ScreeningEntryRow {
   id: string;
@@ -173,10 +165,10 @@ export async function screeningListEntries(
       t.accountId,
       t.environment,
       q.subjectReference,
-      textArray(q.names),
-      textArray(q.documents),
-      textArray(q.nameIndexes),
-      textArray(q.documentIndexes),
+      textArrayLiteral(q.names),
+      textArrayLiteral(q.documents),
+      textArrayLiteral(q.nameIndexes),
+      textArrayLiteral(q.documentIndexes),
     ],
   );
 }
@@ -244,9 +236,9 @@ export async function listMembership(
     [
       t.accountId,
       t.environment,
-      textArray([...new Set(probes.map((p) => p.kind))]),
-      textArray(probes.flatMap((p) => (p.index ? [p.index] : []))),
-      textArray(probes.map((p) => p.normalized)),
+      textArrayLiteral([...new Set(probes.map((p) => p.kind))]),
+      textArrayLiteral(probes.flatMap((p) => (p.index ? [p.index] : []))),
+      textArrayLiteral(probes.map((p) => p.normalized)),
       subjectReference,
     ],
   );

@@ -13,7 +13,7 @@ import { checks } from '../checks/index.js';
 import { ensureDefaultJourneys, journeys } from '../journeys/index.js';
 import { sessions, toVerification } from './repository.js';
 import { issueSessionToken } from './session-token.js';
-import { sessionFields } from './fields.js';
+import { sealSubjectFields } from './fields.js';
 import { emptyFields } from '../checks/index.js';
 import { sandboxOutcome, SANDBOX_SHORT_LIFETIME_SECONDS } from './sandbox.js';
 import type { CreateVerification } from './schemas.js';
@@ -42,46 +42,49 @@ export async function createVerification(args: {
   const expiresAt = new Date(Date.now() + 1000 * (short ? SANDBOX_SHORT_LIFETIME_SECONDS : journey.definition.session_lifetime_seconds));
   const token = issueSessionToken();
 
+  const { given_names, surname, date_of_birth } = input.subject;
+  const fieldsSealed =
+    given_names || surname || date_of_birth
+      ? sealSubjectFields(args.sealer, {
+          ...emptyFields(),
+          given_names: given_names ?? null,
+          surname: surname ?? null,
+          date_of_birth: date_of_birth ?? null,
+        })
+      : null;
+
   return withTransaction(ctx, async (tx) => {
     const id = newId('session');
-    const row = await sessions.insert(tx, ctx, {
-      id,
-      journeyKey: journey.key,
-      journeyVersion: journey.version,
-      definition: journey.definition,
-      subjectType: input.subject.type,
-      subjectReference: input.subject.reference,
-      subjectCountry: input.subject.country ?? null,
-      redirectUrl: input.redirect_url ?? null,
-      expiresAt,
-      tokenHash: token.hash,
-      // The token lives as long as the session waits on the subject, never longer.
-      tokenExpiresAt: expiresAt,
-      sandboxOutcome: forced?.reference ?? null,
-    });
-    const made = await checks.insertMany(
+    // One round trip for the session (inserted already awaiting the subject, its transition's row with it);
+    // the pending checks, usage, audit and stored response travel with the COMMIT.
+    const row = await sessions.insert(
+      tx,
+      ctx,
+      {
+        id,
+        journeyKey: journey.key,
+        journeyVersion: journey.version,
+        definition: journey.definition,
+        subjectType: input.subject.type,
+        subjectReference: input.subject.reference,
+        subjectCountry: input.subject.country ?? null,
+        redirectUrl: input.redirect_url ?? null,
+        expiresAt,
+        tokenHash: token.hash,
+        // The token lives as long as the session waits on the subject, never longer.
+        tokenExpiresAt: expiresAt,
+        sandboxOutcome: forced?.reference ?? null,
+        fieldsSealed,
+      },
+      'token_issued',
+    );
+    const made = journey.definition.checks.map((c) => ({ id: newId('check'), type: c.type, status: 'pending' as const }));
+    await checks.insertMany(
       tx,
       ctx,
       args.sealer,
-      journey.definition.checks.map((c) => ({
-        id: newId('check'),
-        type: c.type,
-        status: 'pending',
-        subjectReference: input.subject.reference,
-        sessionId: id,
-        payload: EMPTY_PAYLOAD,
-      })),
+      made.map((c) => ({ ...c, subjectReference: input.subject.reference, sessionId: id, payload: EMPTY_PAYLOAD })),
     );
-    const { given_names, surname, date_of_birth } = input.subject;
-    if (given_names || surname || date_of_birth) {
-      await sessionFields.write(tx, ctx, args.sealer, id, {
-        ...emptyFields(),
-        given_names: given_names ?? null,
-        surname: surname ?? null,
-        date_of_birth: date_of_birth ?? null,
-      });
-    }
-    const status = await sessions.applyTransition(tx, ctx, id, 'created', 'token_issued');
     if (args.within) await args.within(tx, id);
     await recordUsage(tx, ctx, 'verifications', 'session', id);
     await emitAudit(tx, ctx, {
@@ -99,7 +102,7 @@ export async function createVerification(args: {
       );
     }
     const view = toVerification(
-      { ...row, status },
+      row,
       made.map((c) => ({ id: c.id, session_id: id, type: c.type, status: c.status })),
       args.hostedBaseUrl,
     );

@@ -23,6 +23,11 @@ export const sessionFields = {
     sessionId: string,
     fields: SubjectFields,
   ): Promise<void> {
-    await sessions.setSealedFields(tx, t, sessionId, sealer.seal(FIELDS_PURPOSE, JSON.stringify(fields)));
+    await sessions.setSealedFields(tx, t, sessionId, sealSubjectFields(sealer, fields));
   },
 };
+
+/** The subject's fields as a session stores them (sealed), e.g. given at creation. */
+export function sealSubjectFields(sealer: Sealer, fields: SubjectFields): string {
+  return sealer.seal(FIELDS_PURPOSE, JSON.stringify(fields));
+}

@@ -103,9 +103,14 @@ export function toVerification(
 }
 
 export const sessions = {
+  /**
+   * Inserts a new session already moved by its first event (`created` → the state machine's answer to `event`),
+   * with that transition's trail row, in one statement: both happen in the creating transaction, so nobody ever
+   * sees the session in `created`. The subject's fields, when given at creation, are stored sealed with it.
+   */
   async insert(
     tx: Queryable,
-    t: Tenant,
+    t: Tenant & Who,
     s: {
       id: string;
       journeyKey: string;
@@ -119,11 +124,19 @@ export const sessions = {
       tokenHash: string;
       tokenExpiresAt: Date;
       sandboxOutcome: string | null;
+      fieldsSealed: string | null;
     },
+    event: SessionEvent,
   ): Promise<SessionRow> {
+    const to = transition('created', event);
     const rows = await tx.query<SessionRow>(
-      `INSERT INTO sessions (id, account_id, environment, journey_key, journey_version, definition, status, subject_type, subject_reference, subject_country, redirect_url, expires_at, token_hash, token_expires_at, sandbox_outcome)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'created', $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+      `WITH s AS (
+         INSERT INTO sessions (id, account_id, environment, journey_key, journey_version, definition, status, subject_type, subject_reference, subject_country, redirect_url, expires_at, token_hash, token_expires_at, sandbox_outcome, extracted_fields_sealed)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $16, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *),
+       trail AS (
+         INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id)
+         SELECT id, $2, $3, 'created', $16, $17, $18, $19, $20 FROM s)
+       SELECT * FROM s`,
       [
         s.id,
         t.accountId,
@@ -139,6 +152,12 @@ export const sessions = {
         s.tokenHash,
         s.tokenExpiresAt,
         s.sandboxOutcome,
+        s.fieldsSealed,
+        to,
+        event,
+        t.actor.type,
+        t.actor.id,
+        t.requestId ?? null,
       ],
     );
     return rows[0]!;

@@ -5,6 +5,7 @@ import { newId } from '../../../platform/ids.js';
 import { paginate } from '../../../platform/pagination.js';
 import type { ErasureHook } from '../../../platform/erasure.js';
 import { iso } from '../../../platform/schemas.js';
+import { writeOrDefer } from '../../../platform/transaction.js';
 import type { Check } from './schemas.js';
 import { sha256Hex, type MediaInput } from './media.js';
 
@@ -101,19 +102,23 @@ export const checks = {
     );
     return rows[0]!;
   },
-  /** Several checks in one statement (a session's pending checks at creation). */
+  /**
+   * Several checks in one statement (a session's pending checks at creation), written with the transaction's
+   * last writes where it collects them (nothing reads them back inside it: the caller knows what it wrote).
+   */
   async insertMany(
     tx: Queryable,
     t: Tenant,
     sealer: Sealer,
     cs: { id: string; type: string; status: string; subjectReference: string | null; sessionId: string | null; payload: CheckPayload }[],
-  ): Promise<CheckRow[]> {
-    if (cs.length === 0) return [];
-    const rows = await tx.query<CheckRow>(
+  ): Promise<void> {
+    if (cs.length === 0) return;
+    await writeOrDefer(
+      tx,
       `INSERT INTO checks (id, account_id, environment, type, status, subject_reference, session_id, result_sealed)
        SELECT c.id, $1, $2, c.type, c.status, c.subject_reference, c.session_id, c.result_sealed
        FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS c(id, type, status, subject_reference, session_id, result_sealed, n)
-       ORDER BY c.n RETURNING *`,
+       ORDER BY c.n`,
       [
         t.accountId,
         t.environment,
@@ -125,8 +130,6 @@ export const checks = {
         cs.map((c) => sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload))),
       ],
     );
-    const order = new Map(cs.map((c, i) => [c.id, i]));
-    return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   },
   async insertMedia(
     tx: Queryable,
