@@ -24,10 +24,6 @@ export function sqlLiterals(params: readonly unknown[]): string[] | null {
       literals.push('NULL');
       continue;
     }
-    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
-      literals.push(`'${String(v)}'`);
-      continue;
-    }
     const text = parameterText(v);
     if (text === null || text.includes('\0')) return null;
     literals.push(quoteLiteral(text));
