@@ -4,14 +4,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS = 100; // USER_HZ on Linux
 
-function ticksOf(pid: number): number {
+/** [utime, stime] of one process in clock ticks. */
+function ticksOf(pid: number): [number, number] {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime, stime are fields 14 and 15 (1-based); after the comm they are at 11 and 12 (0-based).
-    return Number(f[11]) + Number(f[12]);
+    return [Number(f[11]), Number(f[12])];
   } catch {
-    return 0;
+    return [0, 0];
   }
 }
 
@@ -34,6 +35,8 @@ function postgresTicks(): number {
 
 export interface CpuSplit {
   server: number;
+  /** The part of `server` spent in the kernel (system time: socket writes and reads over loopback). */
+  serverSystem: number;
   postgres: number;
   loadGenerator: number;
   seconds: number;
@@ -42,14 +45,16 @@ export interface CpuSplit {
 /** Starts measuring; the returned function stops and gives cores used per second of wall time. */
 export function startCpuSplit(serverPid: number | undefined): () => CpuSplit {
   const t0 = process.hrtime.bigint();
-  const s0 = serverPid ? ticksOf(serverPid) : 0;
+  const s0: [number, number] = serverPid ? ticksOf(serverPid) : [0, 0];
   const p0 = postgresTicks();
   const c0 = process.cpuUsage();
   return () => {
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const c = process.cpuUsage(c0);
+    const s1 = serverPid ? ticksOf(serverPid) : s0;
     return {
-      server: (serverPid ? ticksOf(serverPid) - s0 : 0) / TICKS / seconds,
+      server: (s1[0] - s0[0] + s1[1] - s0[1]) / TICKS / seconds,
+      serverSystem: (s1[1] - s0[1]) / TICKS / seconds,
       postgres: (postgresTicks() - p0) / TICKS / seconds,
       loadGenerator: (c.user + c.system) / 1e6 / seconds,
       seconds,
@@ -58,5 +63,5 @@ export function startCpuSplit(serverPid: number | undefined): () => CpuSplit {
 }
 
 export function formatSplit(s: CpuSplit): string {
-  return `server ${s.server.toFixed(2)}, PostgreSQL ${s.postgres.toFixed(2)}, load generator ${s.loadGenerator.toFixed(2)} cores`;
+  return `server ${s.server.toFixed(2)} (kernel ${s.serverSystem.toFixed(2)}), PostgreSQL ${s.postgres.toFixed(2)}, load generator ${s.loadGenerator.toFixed(2)} cores`;
 }

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto';
+import { randomBytesPooled } from './random.js';
 
 /**
  * Envelope for secrets and personal data at rest: AES-256-GCM with a key derived from MASTER_KEY
@@ -21,7 +22,7 @@ export class Sealer {
   }
 
   sealBytes(purpose: string, plain: Buffer): Buffer {
-    const nonce = randomBytes(12);
+    const nonce = randomBytesPooled(12);
     const cipher = createCipheriv('aes-256-gcm', this.key(purpose), nonce);
     cipher.setAAD(Buffer.from(purpose));
     const body = Buffer.concat([cipher.update(plain), cipher.final()]);

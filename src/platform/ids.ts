@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytesPooled } from './random.js';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
 
@@ -63,24 +63,33 @@ export function newId(kind: IdKind, now = Date.now()): string {
     }
     now = lastMs;
   } else {
-    rand = randomBytes(10);
+    rand = randomBytesPooled(10);
   }
   lastMs = now;
   lastRand = rand;
   const time = encodeTime(now);
-  let bits = 0n;
-  for (const b of rand) bits = (bits << 8n) | BigInt(b);
-  let r = '';
-  for (let i = 0; i < 16; i++) {
-    r = ALPHABET[Number(bits & 31n)] + r;
-    bits >>= 5n;
-  }
-  return `${ID_PREFIX[kind]}_${time}${r}`;
+  return `${ID_PREFIX[kind]}_${time}${base32of80(rand)}`;
 }
 
 /** The smallest id of `kind` made at `ms` or later: `id > idFloor(kind, t)` selects ids made since t (by the making process's clock). */
 export function idFloor(kind: IdKind, ms: number): string {
   return `${ID_PREFIX[kind]}_${encodeTime(Math.max(0, Math.floor(ms)))}${'0'.repeat(16)}`;
+}
+
+/** 10 bytes (80 bits, big-endian) as 16 Crockford base32 characters, most significant first. */
+export function base32of80(b: Buffer): string {
+  return base32of40(b, 0) + base32of40(b, 5);
+}
+
+/** Five bytes from `at` (big-endian, 40 bits) as 8 base32 characters. */
+function base32of40(b: Buffer, at: number): string {
+  let v = b[at]! * 2 ** 32 + b.readUInt32BE(at + 1);
+  let r = '';
+  for (let i = 0; i < 8; i++) {
+    r = ALPHABET[v % 32] + r;
+    v = Math.floor(v / 32);
+  }
+  return r;
 }
 
 /** Milliseconds as the 10 leading base32 characters of an id. */

@@ -37,6 +37,23 @@ describe('POST /v1/lists/{list}/entries', () => {
     assert.equal(audit[0]!.request_id, res.headers['x-request-id']);
   });
 
+  test('the created entry is answered exactly as it is read back (sealed and clear kinds, expiry, subject)', async () => {
+    const owner = await t.tenant();
+    const bodies = [
+      { ...body, expires_at: '2099-03-04T05:06:07.891Z', subject_reference: 'cust-42' },
+      { kind: 'screening_entity', value: 'ofac-sdn-12345', reason: 'cleared after review', subject_reference: 'cust-7' },
+      { kind: 'phone', value: '+44 20 7946 0000', reason: 'mule' },
+    ];
+    for (const [i, b] of bodies.entries()) {
+      const list = i === 1 ? 'allowlist' : 'blocklist';
+      const res = await t.call('POST', `/v1/lists/${list}/entries`, { key: owner.sandboxKey, body: b });
+      assert.equal(res.statusCode, 201, res.body);
+      const got = await t.call('GET', `/v1/lists/${list}/entries/${res.json().id}`, { key: owner.sandboxKey });
+      assert.equal(got.statusCode, 200);
+      assert.deepEqual(res.json(), got.json());
+    }
+  });
+
   test('an allowlist entry for a screening entity must name its subject', async () => {
     const owner = await t.tenant();
     const res = await t.call('POST', '/v1/lists/allowlist/entries', {

@@ -3,7 +3,7 @@ import { emitAudit } from '../../platform/audit.js';
 import { invalid } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { withTransaction } from '../../platform/transaction.js';
-import { listEntries, toListEntry } from './repository.js';
+import { listEntries, presentListEntry } from './repository.js';
 import { normalizeListValue } from './normalize.js';
 import { protectValue } from './protection.js';
 import type { Sealer } from '../../platform/crypto.js';
@@ -43,6 +43,6 @@ export async function addListEntry({
       resourceId: row.id,
       metadata: { list, kind: row.kind, reason: row.reason },
     });
-    return toListEntry(row, sealer);
+    return presentListEntry(row, { value: input.value, normalized });
   });
 }

@@ -26,7 +26,11 @@ export interface ListEntryRow {
 }
 
 export function toListEntry(r: ListEntryRow, sealer: Sealer): ListEntry {
-  const { value, normalized } = openValue(sealer, r);
+  return presentListEntry(r, openValue(sealer, r));
+}
+
+/** A row as the API shows it, with its value already in clear (a row just written: nothing to open). */
+export function presentListEntry(r: ListEntryRow, { value, normalized }: { value: string; normalized: string }): ListEntry {
   return {
     id: r.id,
     object: 'list_entry',
@@ -45,10 +49,11 @@ export function toListEntry(r: ListEntryRow, sealer: Sealer): ListEntry {
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 
 export const listEntries = {
+  /** Inserts a row and returns it as stored (only `created_at` is read back: the rest is what was written). */
   async insert(tx: Queryable, t: Tenant, row: Omit<ListEntryRow, 'created_at'>): Promise<ListEntryRow> {
-    const rows = await tx.query<ListEntryRow>(
+    const rows = await tx.query<Pick<ListEntryRow, 'created_at'>>(
       `INSERT INTO list_entries (id, account_id, environment, list, kind, value, normalized_value, value_sealed, value_index, subject_reference, reason, created_by, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING created_at`,
       [
         row.id,
         t.accountId,
@@ -65,7 +70,7 @@ export const listEntries = {
         row.expires_at,
       ],
     );
-    return rows[0]!;
+    return { ...row, created_at: rows[0]!.created_at };
   },
 
   async get(db: Queryable, t: Tenant, list: string, id: string): Promise<ListEntryRow | null> {
