@@ -7,6 +7,8 @@ import { enqueueJob, JobRunner } from '../../src/platform/jobs.js';
 import { hashSessionToken, sessionForToken } from '../../src/modules/verifications/session-token.js';
 import { startCapture, submitCapture } from '../../src/modules/verifications/complete.js';
 import { DEFAULT_JOURNEYS } from '../../src/modules/journeys/defaults.js';
+import { sessions } from '../../src/modules/verifications/repository.js';
+import { newId } from '../../src/platform/ids.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));
@@ -77,6 +79,40 @@ describe('POST /v1/verifications', () => {
     assert.ok(checks.every((c) => c.status === 'pending' && c.completed_at === null));
   });
 
+  test('the row the insert answers (built from what was written, timestamps read back) is the stored row', async () => {
+    const o = await t.tenant();
+    const ctx = o.ctx('sandbox');
+    const id = newId('session');
+    const def = DEFAULT_JOURNEYS[0]!.definition;
+    const made = await t.db.transaction((tx) =>
+      sessions.insert(
+        tx,
+        ctx,
+        {
+          id,
+          journeyKey: 'kyc_standard',
+          journeyVersion: 1,
+          definition: def,
+          subjectType: 'individual',
+          subjectReference: 'cus_row_check',
+          subjectCountry: 'GB',
+          redirectUrl: 'https://example.com/done',
+          expiresAt: new Date(Date.now() + 3_600_000),
+          tokenHash: `hash_${id}`,
+          tokenExpiresAt: new Date(Date.now() + 1_800_000),
+          sandboxOutcome: null,
+          fieldsSealed: null,
+        },
+        'token_issued',
+      ),
+    );
+    const [stored] = await t.db.query<Record<string, unknown>>('SELECT * FROM sessions WHERE id = $1', [id]);
+    // Every column a reader gets (token hash and sealed fields are never part of the row type).
+    const { token_hash: _h, extracted_fields_sealed: _f, ...readable } = stored!;
+    assert.deepEqual(Object.keys(made!).sort(), Object.keys(readable).sort());
+    assert.deepEqual(made, readable);
+  });
+
   test("a journey not published in the key's environment is 400 with field journey", async () => {
     const owner = await t.tenant();
     const draft = { key: 'kyc_draft', name: 'draft', definition: DEFAULT_JOURNEYS[1]!.definition, publish: false };
@@ -130,6 +166,35 @@ describe('POST /v1/verifications', () => {
     const old = (await t.call('GET', `/v1/verifications/${first}`, { key: owner.sandboxKey })).json();
     assert.equal(old.journey_version, 1);
     assert.equal(old.checks.length, 5);
+  });
+
+  test('a version published by another process (the cached published version is stale) is the one a new session pins', async () => {
+    const owner = await t.tenant();
+    const v2 = { key: 'kyc_standard', name: 'KYC v2', definition: DEFAULT_JOURNEYS[1]!.definition, publish: true };
+    assert.equal((await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: v2 })).json().published_version, 2);
+    const a = (await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body })).json();
+    assert.equal(a.journey_version, 2); // this process now holds v2 as the published version
+    // Another process publishes v1 again: its UPDATE, not this process's publish, so nothing here forgot v2.
+    const moved = await t.db.query(
+      "UPDATE journeys SET published_version = 1 WHERE account_id = $1 AND environment = 'sandbox' AND key = 'kyc_standard' RETURNING id",
+      [owner.accountId],
+    );
+    assert.equal(moved.length, 1);
+    const b = await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body });
+    assert.equal(b.statusCode, 201, b.body);
+    assert.equal(b.json().journey_version, 1);
+    assert.equal(b.json().checks.length, 5);
+    // Withdrawn by another process: 400 on the journey, and nothing half-written.
+    await t.db.query(
+      "UPDATE journeys SET published_version = NULL WHERE account_id = $1 AND environment = 'sandbox' AND key = 'kyc_standard'",
+      [owner.accountId],
+    );
+    const before = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE account_id = $1', [owner.accountId]);
+    const c = await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body });
+    assert.equal(c.statusCode, 400);
+    assert.equal(c.json().error.field, 'journey');
+    const after = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE account_id = $1', [owner.accountId]);
+    assert.equal(after[0]!.n, before[0]!.n);
   });
 });
 

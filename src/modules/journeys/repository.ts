@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
+import { BoundedMap } from '../../platform/bounded-map.js';
 import { newId } from '../../platform/ids.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
@@ -9,6 +10,32 @@ import { DEFAULT_JOURNEYS } from './defaults.js';
 import { validateDefinition } from './definition.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
+
+/** A journey's published version, as sessions pin it. */
+export interface PublishedJourney {
+  key: string;
+  version: number;
+  definition: JourneyDefinition;
+}
+
+/** Published versions read by session creation (see `journeys.publishedCached`), per tenant, environment and key or id. */
+const publishedCache = new BoundedMap<string, PublishedJourney>(2_000, 'use');
+
+/**
+ * The SQL condition a write adds to stay true to a cached published version: the journey `$key` of the tenant
+ * (`$account`, `$environment`) still has `$version` published. Placeholders are given by the caller.
+ */
+export function publishedCheck(account: string, environment: string, key: string, version: string): string {
+  return `EXISTS (SELECT 1 FROM journeys WHERE account_id = ${account} AND environment = ${environment} AND key = ${key} AND published_version = ${version})`;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
 
 export interface JourneyRow {
   id: string;
@@ -102,6 +129,8 @@ export const journeys = {
       'UPDATE journeys SET published_version = $2, updated_at = now() WHERE id = $1 RETURNING *',
       [j.id, version],
     );
+    // This process's readers see the new version at once; other processes find out at their next write.
+    publishedCache.clear();
     return updated!;
   },
 
@@ -131,6 +160,24 @@ export const journeys = {
       [t.accountId, t.environment, keyOrId],
     );
     return rows[0] ?? null;
+  },
+
+  /**
+   * `published`, remembered per process: a session's creation reads it without a round trip. The version
+   * may have been replaced since (a publish in another process), so whoever uses it must check at write time
+   * that it is still the published one (`publishedCheck`) and, if not, `forget` it and read again. The
+   * definition is frozen: it is shared by every request that reads it.
+   */
+  async publishedCached(db: Queryable, t: Tenant, keyOrId: string): Promise<PublishedJourney | null> {
+    const k = `${t.accountId}\n${t.environment}\n${keyOrId}`;
+    const hit = publishedCache.get(k);
+    if (hit) return hit;
+    const found = await journeys.published(db, t, keyOrId);
+    if (found) publishedCache.set(k, deepFreeze(found));
+    return found;
+  },
+  forget(t: Tenant, keyOrId: string): void {
+    publishedCache.delete(`${t.accountId}\n${t.environment}\n${keyOrId}`);
   },
 
   async page(db: Queryable, t: Tenant, q: { limit?: number; cursor?: string; key?: string }) {

@@ -10,7 +10,7 @@ import { recordUsage } from '../../platform/usage.js';
 import { iso } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { checks } from '../checks/index.js';
-import { ensureDefaultJourneys, journeys } from '../journeys/index.js';
+import { ensureDefaultJourneys, journeys, type PublishedJourney } from '../journeys/index.js';
 import { sessions, toVerification } from './repository.js';
 import { issueSessionToken } from './session-token.js';
 import { sealSubjectFields } from './fields.js';
@@ -35,11 +35,17 @@ export async function createVerification(args: {
 }) {
   const { ctx, input } = args;
   await ensureDefaultJourneys(ctx.db, ctx);
-  const journey = await journeys.published(ctx.db, ctx, input.journey);
-  if (!journey) throw invalid('journey', `No journey "${input.journey}" is published in the ${ctx.environment} environment.`);
+  const unpublished = () => invalid('journey', `No journey "${input.journey}" is published in the ${ctx.environment} environment.`);
+  // The published version as this process last read it (no round trip); the session's insert checks that it
+  // is still the published one and, if another process has published since, it is read again in the transaction.
+  const cached = await journeys.publishedCached(ctx.db, ctx, input.journey);
+  if (!cached) throw unpublished();
+  let journey: PublishedJourney = cached;
   const forced = sandboxOutcome(ctx.environment, input.subject.reference);
   const short = forced?.reaches === 'expired' || forced?.reaches === 'abandoned';
-  const expiresAt = new Date(Date.now() + 1000 * (short ? SANDBOX_SHORT_LIFETIME_SECONDS : journey.definition.session_lifetime_seconds));
+  const expiry = (j: PublishedJourney) =>
+    new Date(Date.now() + 1000 * (short ? SANDBOX_SHORT_LIFETIME_SECONDS : j.definition.session_lifetime_seconds));
+  let expiresAt = expiry(journey);
   const token = issueSessionToken();
 
   const { given_names, surname, date_of_birth } = input.subject;
@@ -57,27 +63,40 @@ export async function createVerification(args: {
     const id = newId('session');
     // One round trip for the session (inserted already awaiting the subject, its transition's row with it);
     // the pending checks, usage, audit and stored response travel with the COMMIT.
-    const row = await sessions.insert(
-      tx,
-      ctx,
-      {
-        id,
-        journeyKey: journey.key,
-        journeyVersion: journey.version,
-        definition: journey.definition,
-        subjectType: input.subject.type,
-        subjectReference: input.subject.reference,
-        subjectCountry: input.subject.country ?? null,
-        redirectUrl: input.redirect_url ?? null,
-        expiresAt,
-        tokenHash: token.hash,
-        // The token lives as long as the session waits on the subject, never longer.
-        tokenExpiresAt: expiresAt,
-        sandboxOutcome: forced?.reference ?? null,
-        fieldsSealed,
-      },
-      'token_issued',
-    );
+    const insert = (j: PublishedJourney) =>
+      sessions.insert(
+        tx,
+        ctx,
+        {
+          id,
+          journeyKey: j.key,
+          journeyVersion: j.version,
+          definition: j.definition,
+          subjectType: input.subject.type,
+          subjectReference: input.subject.reference,
+          subjectCountry: input.subject.country ?? null,
+          redirectUrl: input.redirect_url ?? null,
+          expiresAt,
+          tokenHash: token.hash,
+          // The token lives as long as the session waits on the subject, never longer.
+          tokenExpiresAt: expiresAt,
+          sandboxOutcome: forced?.reference ?? null,
+          fieldsSealed,
+        },
+        'token_issued',
+        { ifStillPublished: true },
+      );
+    let row = await insert(journey);
+    if (!row) {
+      // Another version was published (or the journey withdrawn) since this process cached it: read it again.
+      journeys.forget(ctx, input.journey);
+      const current = await journeys.publishedCached(tx, ctx, input.journey);
+      if (!current) throw unpublished();
+      journey = current;
+      expiresAt = expiry(journey);
+      row = await insert(journey);
+      if (!row) throw unpublished();
+    }
     const made = journey.definition.checks.map((c) => ({ id: newId('check'), type: c.type, status: 'pending' as const }));
     await checks.insertMany(
       tx,

@@ -3,7 +3,7 @@ import type { Actor, RequestContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
-import type { JourneyDefinition, JourneyRuleTrail } from '../journeys/index.js';
+import { publishedCheck, type JourneyDefinition, type JourneyRuleTrail } from '../journeys/index.js';
 import { checks, sessionChecks, type SessionCheckRow } from '../checks/index.js';
 import { transition, IllegalTransition, WAITING_STATES, type SessionEvent, type SessionState } from './state-machine.js';
 import type { Verification, VerificationsQuery } from './schemas.js';
@@ -107,6 +107,8 @@ export const sessions = {
    * Inserts a new session already moved by its first event (`created` → the state machine's answer to `event`),
    * with that transition's trail row, in one statement: both happen in the creating transaction, so nobody ever
    * sees the session in `created`. The subject's fields, when given at creation, are stored sealed with it.
+   * Only the timestamps the database sets are read back (the pinned definition is not parsed again): the row is
+   * what was written plus the columns' defaults (a test holds it equal to the stored row).
    */
   async insert(
     tx: Queryable,
@@ -127,16 +129,19 @@ export const sessions = {
       fieldsSealed: string | null;
     },
     event: SessionEvent,
-  ): Promise<SessionRow> {
+    /** Insert only while `journeyVersion` is still the journey's published version (a cached read): null if not. */
+    opts: { ifStillPublished?: boolean } = {},
+  ): Promise<SessionRow | null> {
     const to = transition('created', event);
-    const rows = await tx.query<SessionRow>(
+    const rows = await tx.query<Pick<SessionRow, 'created_at' | 'updated_at'>>(
       `WITH s AS (
          INSERT INTO sessions (id, account_id, environment, journey_key, journey_version, definition, status, subject_type, subject_reference, subject_country, redirect_url, expires_at, token_hash, token_expires_at, sandbox_outcome, extracted_fields_sealed)
-         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $16, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *),
+         SELECT $1, $2, $3, $4, $5, $6::jsonb, $16, $7, $8, $9, $10, $11, $12, $13, $14, $15${opts.ifStillPublished ? ` WHERE ${publishedCheck('$2', '$3', '$4', '$5')}` : ''}
+         RETURNING id, created_at, updated_at),
        trail AS (
          INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id)
          SELECT id, $2, $3, 'created', $16, $17, $18, $19, $20 FROM s)
-       SELECT * FROM s`,
+       SELECT created_at, updated_at FROM s`,
       [
         s.id,
         t.accountId,
@@ -160,7 +165,42 @@ export const sessions = {
         t.requestId ?? null,
       ],
     );
-    return rows[0]!;
+    if (rows.length === 0) return null;
+    const { created_at, updated_at } = rows[0]!;
+    return {
+      id: s.id,
+      account_id: t.accountId,
+      environment: t.environment,
+      journey_key: s.journeyKey,
+      journey_version: s.journeyVersion,
+      definition: s.definition,
+      status: to,
+      subject_type: s.subjectType,
+      subject_reference: s.subjectReference,
+      deleted_at: null,
+      subject_country: s.subjectCountry,
+      redirect_url: s.redirectUrl,
+      expires_at: s.expiresAt,
+      token_expires_at: s.tokenExpiresAt,
+      capture_started_at: null,
+      decision: null,
+      risk_score: null,
+      risk_band: null,
+      reason_codes: [],
+      decided_by: null,
+      decided_reason: null,
+      decided_at: null,
+      sandbox_outcome: s.sandboxOutcome,
+      created_at,
+      updated_at,
+      completed_at: null,
+      origin: 'native',
+      import_provider: null,
+      import_external_id: null,
+      import_journey: null,
+      liveness_challenge: null,
+      rule_trail: null,
+    };
   },
 
   /** The session as a reader sees it (effective_status applies expiry at the boundary). */
