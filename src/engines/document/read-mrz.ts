@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { GrayImage } from './image-ops.js';
+import { namesSpan, settleByGrid } from './mrz-grid-settle.js';
 import { classifyLookalike, glyphFeatures, LOOKALIKE_LETTERS, type Lookalike } from './mrz-glyph.js';
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
 import { lineCutVariants, normaliseOcrLines, type CharEvidence, type Correction } from './mrz-correct.js';
@@ -82,7 +83,7 @@ export async function readMrz(
     { engine: 'tesseract', enhanced: false, lineHeightPx: 44 },
   ];
   const over = (): boolean => attempts >= maxAttempts || (attempts > 0 && performance.now() - started > budget);
-  const finish = (readSet: MrzReading[], readVote: ReturnType<typeof voteLines>): MrzSearch => {
+  const finish = async (readSet: MrzReading[], readVote: ReturnType<typeof voteLines>): Promise<MrzSearch> => {
     let set = readSet;
     let vote = readVote;
     if (!vote) {
@@ -107,10 +108,22 @@ export async function readMrz(
         vote = again;
       }
     }
+    // Name letters the readings still disagree on, settled by the fixed-pitch cell reader where it is sure.
+    const grid = await settleByGrid(set, vote.parsed, ocr, options.now);
+    if (grid.resolved.size > 0) {
+      const again = voteLines(grid.set, options.now);
+      if (again) {
+        set = grid.set;
+        vote = again;
+      }
+    }
     const lead = set[vote.lead] as MrzReading;
     // Geometry, glyph boxes and crop come from a tesseract reading of the band when there is one.
     const geometry = set.find((r) => r.engine === 'tesseract' && r.flipped === lead.flipped) ?? lead;
-    const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed, glyphs);
+    // A name letter the grid changed is a third opinion against the vote's: the name goes to review.
+    const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed, glyphs).map((f) =>
+      grid.fields.includes(f.field) && f.level !== 'low' ? { ...f, level: 'low' as const } : f,
+    );
     const best: MrzReading = {
       ...geometry,
       parsed: vote.parsed,
@@ -355,11 +368,6 @@ export function nameDoubts(
     if (best !== null && best < NAME_LETTER_MIN_CONFIDENCE) out.add(fieldAt(c));
   }
   return [...out];
-}
-
-/** The names line of a format and the column its names start at. */
-function namesSpan(format: string): { line: number; start: number } {
-  return format === 'TD1' ? { line: 2, start: 0 } : { line: 0, start: 5 };
 }
 
 /** Share of a glyph box's height added around it before the shape test (the test keeps the glyph's own ink). */
