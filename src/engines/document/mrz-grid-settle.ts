@@ -84,21 +84,7 @@ export async function settleByGrid(
     if (ch && ok && offered.has(ch)) resolved.set(c, ch);
   }
   if (resolved.size === 0) return none;
-  const out = set.map((r) => {
-    if (!same.includes(r)) return r;
-    const line = r.lines[nl] ?? '';
-    const fixed = line
-      .split('')
-      .map((ch, c) => resolved.get(c) ?? ch)
-      .join('');
-    if (fixed === line) return r;
-    const lines = r.lines.map((l, i) => (i === nl ? fixed : l));
-    try {
-      return { ...r, lines, parsed: parseMrz(lines, { now }) };
-    } catch {
-      return r;
-    }
-  });
+  const out = writeNamesLine(set, same, nl, (_, c) => resolved.get(c), now);
   // The fields where the grid changed the reported letter or overruled a PP-OCR reading (the name guard
   // judges names by PP-OCR's evidence, which the written letter no longer matches): review, never valid alone.
   const reported = parsed.lines[nl] ?? '';
@@ -109,4 +95,32 @@ export async function settleByGrid(
     if (reported.charAt(c) !== ch || overruled) fields.add(split < 0 || c < split ? 'surname' : 'givenNames');
   }
   return { set: out, resolved, fields: [...fields] };
+}
+
+/**
+ * The readings of `same` with their names line (`nl`) rewritten where `letter(ch, column)` answers one, each
+ * parsed again (names carry no check digit, so no check changes); other readings as they were.
+ */
+export function writeNamesLine(
+  set: MrzReading[],
+  same: MrzReading[],
+  nl: number,
+  letter: (ch: string, column: number) => string | undefined,
+  now: Date,
+): MrzReading[] {
+  return set.map((r) => {
+    if (!same.includes(r)) return r;
+    const line = r.lines[nl] ?? '';
+    const fixed = line
+      .split('')
+      .map((ch, c) => letter(ch, c) ?? ch)
+      .join('');
+    if (fixed === line) return r;
+    const lines = r.lines.map((l, i) => (i === nl ? fixed : l));
+    try {
+      return { ...r, lines, parsed: parseMrz(lines, { now }) };
+    } catch {
+      return r;
+    }
+  });
 }

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { GrayImage } from './image-ops.js';
-import { namesSpan, settleByGrid } from './mrz-grid-settle.js';
+import { namesSpan, settleByGrid, writeNamesLine } from './mrz-grid-settle.js';
 import { classifyLookalike, glyphFeatures, LOOKALIKE_LETTERS, type Lookalike } from './mrz-glyph.js';
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
 import { lineCutVariants, normaliseOcrLines, type CharEvidence, type Correction } from './mrz-correct.js';
 import type { MrzOcr, OcrLine } from './mrz-ocr.js';
-import { parseMrz, type ParsedMrz } from './mrz-parse.js';
+import type { ParsedMrz } from './mrz-parse.js';
 import { alignEvidence, correctReading, voteLines, type FieldConfidence, type FieldName, type MrzEngine } from './mrz-vote.js';
 
 /** One OCR pass (one engine, one scale and contrast) over one candidate band, with its parse. */
@@ -439,21 +439,7 @@ export function settleLookalikes(
     else if (!unanimous && offered.has(letter)) resolved.set(c, letter);
   }
   if (resolved.size === 0) return { set, resolved, contested };
-  const out = set.map((r) => {
-    if (!same.includes(r)) return r;
-    const line = r.lines[nl] ?? '';
-    const fixed = line
-      .split('')
-      .map((ch, c) => (isLook(ch) ? (resolved.get(c) ?? ch) : ch))
-      .join('');
-    if (fixed === line) return r;
-    const lines = r.lines.map((l, i) => (i === nl ? fixed : l));
-    try {
-      return { ...r, lines, parsed: parseMrz(lines, { now }) };
-    } catch {
-      return r;
-    }
-  });
+  const out = writeNamesLine(set, same, nl, (ch, c) => (isLook(ch) ? resolved.get(c) : undefined), now);
   return { set: out, resolved, contested };
 }
 
