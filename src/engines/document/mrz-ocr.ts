@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { GrayImage } from './image-ops.js';
+import { GridReader, type GridLine } from './mrz-grid.js';
 import { PpOcrRecogniser, type PpLine } from './mrz-ppocr.js';
 
 /**
@@ -44,19 +45,33 @@ export class MrzOcr {
   private starting: Promise<Worker> | null = null;
   private textWorker: Promise<Worker> | null = null;
   private readonly pp: PpOcrRecogniser | null;
+  private grid: Promise<GridReader | null> | null;
 
   /**
    * `secondEngine` (default true): also read the MRZ with PP-OCRv4 (mrz-ppocr.ts) and accept readings by
    * whole-line vote of both engines. Off, only tesseract reads (the reader before PP-OCR; benches compare).
+   * `gridReader` (default true): the fixed-pitch OCR-B cell reader (mrz-grid.ts) as a third opinion on
+   * name letters the engines read differently; off, the reader before it (benches compare).
    */
-  constructor(options: { secondEngine?: boolean } = {}) {
+  constructor(options: { secondEngine?: boolean; gridReader?: boolean } = {}) {
     this.pp = options.secondEngine === false ? null : new PpOcrRecogniser();
+    this.grid = options.gridReader === false ? Promise.resolve(null) : null;
+  }
+
+  /** One MRZ line read cell by cell (N cells); null when the OCR-B font is not installed or no cells were cut. */
+  async readGridLine(line: GrayImage, cells: number, allowed?: (cell: number) => string): Promise<GridLine | null> {
+    // Templates are rendered from the font on first use (about a second).
+    this.grid ??= GridReader.load().catch(() => null);
+    const grid = await this.grid;
+    return grid ? grid.readLine(line, cells, allowed) : null;
   }
 
   /** Starts the tesseract worker(s) (~1-2 s each) and the PP-OCR session; called lazily on first use when omitted. */
   async init(options: { text?: boolean } = {}): Promise<void> {
     await this.ready();
     await this.pp?.init();
+    this.grid ??= GridReader.load().catch(() => null);
+    await this.grid;
     if (options.text) await this.recogniseText({ data: new Uint8Array(64 * 32).fill(255), width: 64, height: 32 });
   }
 

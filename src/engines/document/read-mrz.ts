@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { GrayImage } from './image-ops.js';
+import { namesSpan, settleByGrid, writeNamesLine } from './mrz-grid-settle.js';
 import { classifyLookalike, glyphFeatures, LOOKALIKE_LETTERS, type Lookalike } from './mrz-glyph.js';
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
 import { lineCutVariants, normaliseOcrLines, type CharEvidence, type Correction } from './mrz-correct.js';
 import type { MrzOcr, OcrLine } from './mrz-ocr.js';
-import { parseMrz, type ParsedMrz } from './mrz-parse.js';
+import type { ParsedMrz } from './mrz-parse.js';
 import { alignEvidence, correctReading, voteLines, type FieldConfidence, type FieldName, type MrzEngine } from './mrz-vote.js';
 
 /** One OCR pass (one engine, one scale and contrast) over one candidate band, with its parse. */
@@ -82,7 +83,7 @@ export async function readMrz(
     { engine: 'tesseract', enhanced: false, lineHeightPx: 44 },
   ];
   const over = (): boolean => attempts >= maxAttempts || (attempts > 0 && performance.now() - started > budget);
-  const finish = (readSet: MrzReading[], readVote: ReturnType<typeof voteLines>): MrzSearch => {
+  const finish = async (readSet: MrzReading[], readVote: ReturnType<typeof voteLines>): Promise<MrzSearch> => {
     let set = readSet;
     let vote = readVote;
     if (!vote) {
@@ -107,10 +108,22 @@ export async function readMrz(
         vote = again;
       }
     }
+    // Name letters the readings still disagree on, settled by the fixed-pitch cell reader where it is sure.
+    const grid = await settleByGrid(set, vote.parsed, ocr, options.now);
+    if (grid.resolved.size > 0) {
+      const again = voteLines(grid.set, options.now);
+      if (again) {
+        set = grid.set;
+        vote = again;
+      }
+    }
     const lead = set[vote.lead] as MrzReading;
     // Geometry, glyph boxes and crop come from a tesseract reading of the band when there is one.
     const geometry = set.find((r) => r.engine === 'tesseract' && r.flipped === lead.flipped) ?? lead;
-    const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed, glyphs);
+    // A name letter the grid changed is a third opinion against the vote's: the name goes to review.
+    const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed, glyphs).map((f) =>
+      grid.fields.includes(f.field) && f.level !== 'low' ? { ...f, level: 'low' as const } : f,
+    );
     const best: MrzReading = {
       ...geometry,
       parsed: vote.parsed,
@@ -357,11 +370,6 @@ export function nameDoubts(
   return [...out];
 }
 
-/** The names line of a format and the column its names start at. */
-function namesSpan(format: string): { line: number; start: number } {
-  return format === 'TD1' ? { line: 2, start: 0 } : { line: 0, start: 5 };
-}
-
 /** Share of a glyph box's height added around it before the shape test (the test keeps the glyph's own ink). */
 const GLYPH_PAD = 0.15;
 
@@ -431,21 +439,7 @@ export function settleLookalikes(
     else if (!unanimous && offered.has(letter)) resolved.set(c, letter);
   }
   if (resolved.size === 0) return { set, resolved, contested };
-  const out = set.map((r) => {
-    if (!same.includes(r)) return r;
-    const line = r.lines[nl] ?? '';
-    const fixed = line
-      .split('')
-      .map((ch, c) => (isLook(ch) ? (resolved.get(c) ?? ch) : ch))
-      .join('');
-    if (fixed === line) return r;
-    const lines = r.lines.map((l, i) => (i === nl ? fixed : l));
-    try {
-      return { ...r, lines, parsed: parseMrz(lines, { now }) };
-    } catch {
-      return r;
-    }
-  });
+  const out = writeNamesLine(set, same, nl, (ch, c) => (isLook(ch) ? resolved.get(c) : undefined), now);
   return { set: out, resolved, contested };
 }
 
