@@ -1,7 +1,13 @@
 import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
-import { addDecimal, computeAggregate, type AggregateValue, type CompiledRuleSet, type TxRow } from '../../engines/rules/index.js';
-import { transactionRows, type AggregateRead } from './repository.js';
+import {
+  computeAggregate,
+  computeAggregateWith,
+  type AggregateValue,
+  type CompiledRuleSet,
+  type TxRow,
+} from '../../engines/rules/index.js';
+import { transactionRows, type AggregateRead, type RollupTotals } from './repository.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 type Plan = CompiledRuleSet['aggregates'][number];
@@ -9,20 +15,37 @@ export const DAY_MS = 86_400_000;
 
 const dayString = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+const ROLLUP_FUNCTIONS: ReadonlySet<string> = new Set(['count', 'sum', 'avg', 'stddev', 'min', 'max']);
+
+/** `currency == tx.currency` or `currency == "EUR"`: a filter the rollup's currency column answers. */
+const isCurrencyFilter = (f: NonNullable<Plan['decl']['filters']>[number]) =>
+  f.field === 'currency' &&
+  f.op === 'eq' &&
+  (typeof f.value === 'string' || (typeof f.value === 'object' && !Array.isArray(f.value) && f.value.tx === 'currency'));
+
 /**
- * Served by the daily rollup: whole-day windows of count or sum grouped by subject alone with no filters
- * (direction and, for sum, currency are rollup columns). Everything else reads raw rows.
+ * Served by the daily rollup: whole-day windows of count, sum, avg, stddev, min or max grouped by subject alone,
+ * with no filter but a count's currency (direction and currency are rollup columns; an amount function's
+ * currency is its declared one or the transaction's). Everything else reads raw rows.
  */
 export function usesRollup(p: Plan): boolean {
-  const d = p.decl;
+  const filters = p.decl.filters ?? [];
   return (
-    (d.fn === 'count' || d.fn === 'sum') &&
+    ROLLUP_FUNCTIONS.has(p.decl.fn) &&
     p.dims.length === 1 &&
     p.dims[0] === 'subject' &&
-    (d.filters ?? []).length === 0 &&
+    (filters.length === 0 || (filters.length === 1 && p.decl.fn === 'count' && isCurrencyFilter(filters[0]!))) &&
     p.windowMs >= DAY_MS &&
     p.windowMs % DAY_MS === 0
   );
+}
+
+/** The currency a rollup aggregate's whole days are read in (the rollup's column), null for all (usesRollup holds). */
+function rollupCurrency(p: Plan, tx: TxRow): string | null {
+  const d = p.decl;
+  if (d.fn !== 'count') return d.currency ?? tx.currency;
+  const v = d.filters?.[0]?.value;
+  return v === undefined ? null : typeof v === 'string' ? v : tx.currency;
 }
 
 /**
@@ -81,7 +104,7 @@ export async function computeTransactionAggregates(
               fromDay: dayString(firstFull),
               toDay: dayString(today),
               direction: p.decl.direction ?? 'any',
-              currency: p.decl.fn === 'sum' ? (p.decl.currency ?? tx.currency) : null,
+              currency: rollupCurrency(p, tx),
             });
       rollups.push({ p, partial, days });
       continue;
@@ -98,13 +121,10 @@ export async function computeTransactionAggregates(
   }));
   const results = await transactionRows.readMany(db, t, reads);
   for (const { g, i } of groups) for (const p of g.plans) out[p.key] = computeAggregate(p, tx, results[i] as TxRow[]);
-  for (const { p, partial, days } of rollups) {
-    const rawValue = computeAggregate(p, tx, results[partial] as TxRow[]);
-    if (days === null) out[p.key] = rawValue;
-    else {
-      const r = results[days] as { n: number; total: string };
-      out[p.key] = p.decl.fn === 'count' ? (rawValue as number) + r.n : addDecimal(String(rawValue), r.total);
-    }
-  }
+  for (const { p, partial, days } of rollups)
+    out[p.key] =
+      days === null
+        ? computeAggregate(p, tx, results[partial] as TxRow[])
+        : computeAggregateWith(p, tx, results[partial] as TxRow[], results[days] as RollupTotals);
   return out;
 }
