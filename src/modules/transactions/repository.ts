@@ -173,9 +173,35 @@ export interface RollupTotals {
   max: string | null;
 }
 
+/**
+ * A condition a raw-row read carries into SQL (aggregate-pushdown.ts): a whitelisted column compared with a
+ * value sent as a parameter; amounts compare as numerics.
+ */
+export interface RowCondition {
+  column: 'direction' | 'type' | 'channel' | 'country' | 'currency' | 'amount';
+  op: 'eq' | 'gt' | 'gte' | 'lt' | 'lte';
+  value: string;
+}
+const CONDITION_OPS = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+const CONDITION_COLUMNS = {
+  direction: 'direction',
+  type: 'type',
+  channel: 'channel',
+  country: 'country',
+  currency: 'currency',
+  amount: 'amount',
+} as const;
+
 /** One read an aggregate needs: raw rows of a group in (fromMs, toMs] (minus a gap), or rollup totals over whole days. */
 export type AggregateRead =
-  | { kind: 'history'; dims: Record<string, string>; fromMs: number; toMs: number; gap?: { from: number; to: number } }
+  | {
+      kind: 'history';
+      dims: Record<string, string>;
+      fromMs: number;
+      toMs: number;
+      gap?: { from: number; to: number };
+      where?: readonly RowCondition[];
+    }
   | { kind: 'rollup'; subject: string; fromDay: string; toDay: string; direction: 'in' | 'out' | 'any'; currency: string | null };
 
 export const transactionRows = {
@@ -263,6 +289,8 @@ export const transactionRows = {
       const branch = (...times: string[]) => {
         const where = ['account_id = $1', 'environment = $2', `occurred_at > ${iso(r.fromMs)}`, `occurred_at <= ${iso(r.toMs)}`, ...times];
         for (const [dim, value] of Object.entries(r.dims)) where.push(`${DIM_COLUMN[dim]} = ${p(value)}`);
+        for (const c of r.where ?? [])
+          where.push(`${CONDITION_COLUMNS[c.column]} ${CONDITION_OPS[c.op]} ${p(c.value)}${c.column === 'amount' ? '::numeric' : ''}`);
         return `SELECT ${q} AS q, ${HISTORY_COLUMNS}, NULL::text AS n, NULL::text AS total, NULL::text AS sum_sq, NULL::text AS lo,
           NULL::text AS hi FROM transactions WHERE ${where.join(' AND ')}`;
       };
