@@ -105,69 +105,24 @@ describe('daily rollup: sums, sums of squares, min and max agree with the raw ro
     const res = await call(o, 'POST', '/v1/transactions/imports', { format: 'jsonl', data: rows.map((r) => JSON.stringify(r)).join('\n') });
     assert.equal(res.statusCode, 201, res.body);
     const starter = STARTER_TYPOLOGIES.flatMap((x) => x.aggregates);
+    const bySubject = (key: string, fn: AggregateDecl['fn'], window: string, o: Partial<AggregateDecl>): AggregateDecl => ({
+      key,
+      fn,
+      window,
+      group_by: 'subject',
+      ...(fn === 'count' ? {} : { field: 'amount' }),
+      ...o,
+    });
+    const on = (field: string, op: string, value: unknown) => ({ field, op, value }) as NonNullable<AggregateDecl['filters']>[number];
     const extra: AggregateDecl[] = [
-      {
-        key: 'between',
-        fn: 'sum',
-        field: 'amount',
-        window: '12d',
-        group_by: 'subject',
-        filters: [{ field: 'amount', op: 'between', value: ['7.5', '1000'] }],
-      },
-      {
-        key: 'same_amount',
-        fn: 'count',
-        window: '30d',
-        group_by: 'subject',
-        filters: [{ field: 'amount', op: 'eq', value: { tx: 'amount' } }],
-      },
-      {
-        key: 'bigger',
-        fn: 'max',
-        field: 'amount',
-        window: '20d',
-        group_by: 'subject',
-        direction: 'in',
-        filters: [{ field: 'amount', op: 'gt', value: { tx: 'amount' } }],
-      },
-      {
-        key: 'usd_min',
-        fn: 'min',
-        field: 'amount',
-        currency: 'USD',
-        window: '30d',
-        group_by: 'subject',
-        filters: [{ field: 'type', op: 'eq', value: { tx: 'type' } }],
-      },
-      {
-        key: 'same_type_sd',
-        fn: 'stddev',
-        field: 'amount',
-        window: '30d',
-        group_by: 'subject',
-        filters: [{ field: 'type', op: 'eq', value: { tx: 'type' } }],
-      },
-      {
-        key: 'atm_avg',
-        fn: 'avg',
-        field: 'amount',
-        window: '9d',
-        group_by: 'subject',
-        filters: [
-          { field: 'channel', op: 'eq', value: 'atm' },
-          { field: 'amount', op: 'lte', value: '5000' },
-        ],
-      },
-      {
-        key: 'two_currencies',
-        fn: 'sum',
-        field: 'amount',
-        currency: 'USD',
-        window: '30d',
-        group_by: 'subject',
-        filters: [{ field: 'currency', op: 'eq', value: { tx: 'currency' } }],
-      },
-      { key: 'no_type', fn: 'count', window: '30d', group_by: 'subject', filters: [{ field: 'type', op: 'eq', value: { tx: 'type' } }] },
+      bySubject('between', 'sum', '12d', { filters: [on('amount', 'between', ['7.5', '1000'])] }),
+      bySubject('same_amount', 'count', '30d', { filters: [on('amount', 'eq', { tx: 'amount' })] }),
+      bySubject('bigger', 'max', '20d', { direction: 'in', filters: [on('amount', 'gt', { tx: 'amount' })] }),
+      bySubject('usd_min', 'min', '30d', { currency: 'USD', filters: [on('type', 'eq', { tx: 'type' })] }),
+      bySubject('same_type_sd', 'stddev', '30d', { filters: [on('type', 'eq', { tx: 'type' })] }),
+      bySubject('atm_avg', 'avg', '9d', { filters: [on('channel', 'eq', 'atm'), on('amount', 'lte', '5000')] }),
+      bySubject('two_currencies', 'sum', '30d', { currency: 'USD', filters: [on('currency', 'eq', { tx: 'currency' })] }),
+      bySubject('no_type', 'count', '30d', { filters: [on('type', 'eq', { tx: 'type' })] }),
     ];
     const plans = [...starter, ...extra].map(planAggregate);
     const fanIn = plans.find((p) => p.key === 'fan_in_same_amount_senders_90d')!;
