@@ -8,7 +8,7 @@ import {
   type TxRow,
 } from '../../engines/rules/index.js';
 import { rowConditions } from './aggregate-pushdown.js';
-import { transactionRows, type AggregateRead, type RollupTotals, type RowCondition } from './repository.js';
+import { transactionRows, type AggregateRead, type RollupTotals, type RowFilter } from './repository.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 type Plan = CompiledRuleSet['aggregates'][number];
@@ -53,9 +53,9 @@ function rollupCurrency(p: Plan, tx: TxRow): string | null {
  * The values of the aggregates the rules read, for the transaction about to be stored (it is not in
  * the table yet, and computeAggregate also excludes its id): window (t − w, t]. Rollup aggregates add
  * the whole days strictly inside the window from transaction_daily to the raw rows of the two partial
- * days; the others scan the raw rows of their group within the window that pass the conditions SQL can
- * check (aggregate-pushdown.ts; aggregates with the same group and conditions share a read). Every read (raw
- * groups, partial days, rollup sums) is planned first and sent as one statement.
+ * days; the others read the raw rows of their group (one read per grouping, over its longest window) that at
+ * least one of them can use: its window and the conditions SQL can check (aggregate-pushdown.ts). Every read
+ * (raw groups, partial days, rollup sums) is planned first and sent as one statement.
  */
 export async function computeTransactionAggregates(
   db: Queryable,
@@ -72,7 +72,8 @@ export async function computeTransactionAggregates(
     if (i === undefined) readIndex.set(k, (i = reads.push(r) - 1));
     return i;
   };
-  const raw = new Map<string, { dims: Record<string, string>; where: RowCondition[]; windowMs: number; plans: Plan[] }>();
+  type RawGroup = { dims: Record<string, string>; windowMs: number; plans: Plan[]; any: Map<string, RowFilter> };
+  const raw = new Map<string, RawGroup>();
   const rollups: { p: Plan; partial: number; days: number | null }[] = [];
   for (const p of plans) {
     const dims: Record<string, string> = {};
@@ -111,16 +112,18 @@ export async function computeTransactionAggregates(
       rollups.push({ p, partial, days });
       continue;
     }
-    const where = rowConditions(p, tx);
-    const k = JSON.stringify([p.dims, where]);
-    const g = raw.get(k) ?? { dims, where, windowMs: 0, plans: [] };
+    const k = p.dims.join(',');
+    const g: RawGroup = raw.get(k) ?? { dims, windowMs: 0, plans: [], any: new Map() };
     g.windowMs = Math.max(g.windowMs, p.windowMs);
     g.plans.push(p);
+    const where = rowConditions(p, tx);
+    const fromMs = tx.occurred_at - p.windowMs;
+    g.any.set(JSON.stringify([fromMs, where]), { fromMs, where });
     raw.set(k, g);
   }
   const groups = [...raw.values()].map((g) => ({
     g,
-    i: need({ kind: 'history', dims: g.dims, fromMs: tx.occurred_at - g.windowMs, toMs: tx.occurred_at, where: g.where }),
+    i: need({ kind: 'history', dims: g.dims, fromMs: tx.occurred_at - g.windowMs, toMs: tx.occurred_at, any: [...g.any.values()] }),
   }));
   const results = await transactionRows.readMany(db, t, reads);
   for (const { g, i } of groups) for (const p of g.plans) out[p.key] = computeAggregate(p, tx, results[i] as TxRow[]);

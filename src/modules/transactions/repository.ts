@@ -182,6 +182,11 @@ export interface RowCondition {
   op: 'eq' | 'gt' | 'gte' | 'lt' | 'lte';
   value: string;
 }
+/** Rows after `fromMs` that pass every condition of `where`: what one aggregate of a raw-row read can use. */
+export interface RowFilter {
+  fromMs: number;
+  where: readonly RowCondition[];
+}
 const CONDITION_OPS = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 const CONDITION_COLUMNS = {
   direction: 'direction',
@@ -200,7 +205,8 @@ export type AggregateRead =
       fromMs: number;
       toMs: number;
       gap?: { from: number; to: number };
-      where?: readonly RowCondition[];
+      /** Only rows that pass at least one of these (each from its own window start); all rows when absent. */
+      any?: readonly RowFilter[];
     }
   | { kind: 'rollup'; subject: string; fromDay: string; toDay: string; direction: 'in' | 'out' | 'any'; currency: string | null };
 
@@ -286,11 +292,17 @@ export const transactionRows = {
               r.currency === null ? '' : ` AND currency = ${p(r.currency)}`
             }`;
       const iso = (ms: number) => `${p(new Date(ms).toISOString())}::timestamptz`;
+      const anyOf = (f: RowFilter) =>
+        [
+          `occurred_at > ${iso(f.fromMs)}`,
+          ...f.where.map(
+            (c) => `${CONDITION_COLUMNS[c.column]} ${CONDITION_OPS[c.op]} ${p(c.value)}${c.column === 'amount' ? '::numeric' : ''}`,
+          ),
+        ].join(' AND ');
       const branch = (...times: string[]) => {
         const where = ['account_id = $1', 'environment = $2', `occurred_at > ${iso(r.fromMs)}`, `occurred_at <= ${iso(r.toMs)}`, ...times];
         for (const [dim, value] of Object.entries(r.dims)) where.push(`${DIM_COLUMN[dim]} = ${p(value)}`);
-        for (const c of r.where ?? [])
-          where.push(`${CONDITION_COLUMNS[c.column]} ${CONDITION_OPS[c.op]} ${p(c.value)}${c.column === 'amount' ? '::numeric' : ''}`);
+        if (r.any?.length) where.push(`(${r.any.map(anyOf).join(' OR ')})`);
         return `SELECT ${q} AS q, ${HISTORY_COLUMNS}, NULL::text AS n, NULL::text AS total, NULL::text AS sum_sq, NULL::text AS lo,
           NULL::text AS hi FROM transactions WHERE ${where.join(' AND ')}`;
       };
