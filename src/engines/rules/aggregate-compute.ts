@@ -1,5 +1,5 @@
 import type { AggregateDecl, TxRow } from './aggregates.js';
-import { type AggregatePlan, type AggregateValue, Accumulator, planAggregate } from './aggregate-plan.js';
+import { type AggregatePlan, type AggregateValue, Accumulator, SCALE, finish, planAggregate } from './aggregate-plan.js';
 
 /**
  * Reference computation over given history rows, O(n) per aggregate.
@@ -9,10 +9,13 @@ import { type AggregatePlan, type AggregateValue, Accumulator, planAggregate } f
  * avg, min, max and stddev (population) are null when no row matches.
  */
 export function computeAggregate(plan: AggregatePlan | AggregateDecl, tx: TxRow, rows: Iterable<TxRow>): AggregateValue {
-  const p = 'staticMatch' in plan ? plan : planAggregate(plan);
+  return accumulate('staticMatch' in plan ? plan : planAggregate(plan), tx, rows).value();
+}
+
+function accumulate(p: AggregatePlan, tx: TxRow, rows: Iterable<TxRow>): Accumulator {
   const acc = new Accumulator(p);
   const key = p.groupKey(tx);
-  if (key === null) return acc.value();
+  if (key === null) return acc;
   const from = tx.occurred_at - p.windowMs;
   for (const row of rows) {
     if (row.id === tx.id || row.occurred_at <= from || row.occurred_at > tx.occurred_at) continue;
@@ -20,7 +23,50 @@ export function computeAggregate(plan: AggregatePlan | AggregateDecl, tx: TxRow,
     if (p.dynamicMatch && !p.dynamicMatch(row, tx)) continue;
     acc.add(row);
   }
-  return acc.value();
+  return acc;
+}
+
+/**
+ * Totals of rows summed elsewhere (a daily rollup: row count, sum, sum of squares, smallest and largest
+ * amount, as exact decimal text of any length). Amounts are at SCALE, the sum of squares at 2·SCALE.
+ */
+export interface PresummedTotals {
+  n: number;
+  total: string;
+  sumSq: string;
+  min: string | null;
+  max: string | null;
+}
+
+/**
+ * The aggregate over the given rows (as computeAggregate: window, group, filters, the transaction excluded)
+ * together with rows already summed elsewhere that match it too (the whole days of a rollup): count, sum,
+ * avg, stddev, min and max; the same exact arithmetic and definitions (population stddev) as computeAggregate.
+ */
+export function computeAggregateWith(plan: AggregatePlan, tx: TxRow, rows: Iterable<TxRow>, more: PresummedTotals): AggregateValue {
+  if (plan.fn === 'count_distinct') throw new Error('count_distinct cannot be combined from totals');
+  const a = accumulate(plan, tx, rows);
+  const lo = more.min === null ? null : exactUnits(more.min, SCALE);
+  const hi = more.max === null ? null : exactUnits(more.max, SCALE);
+  return finish(
+    plan.fn,
+    a.n + more.n,
+    a.sum + exactUnits(more.total, SCALE),
+    plan.fn === 'stddev' ? a.sumSq + exactUnits(more.sumSq, 2 * SCALE) : 0n,
+    lo === null || (a.min !== null && a.min < lo) ? a.min : lo,
+    hi === null || (a.max !== null && a.max > hi) ? a.max : hi,
+    0,
+  );
+}
+
+/** Exact decimal text (a database numeric, no length limit) as units of 10^-scale; throws rather than rounding. */
+export function exactUnits(text: string, scale: number): bigint {
+  const m = /^(-?)([0-9]+)(?:\.([0-9]*))?$/.exec(text);
+  if (!m) throw new Error(`not a plain decimal: ${text.slice(0, 40)}`);
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  if (frac.length > scale) throw new Error(`more than ${scale} fraction digits: ${text.slice(0, 40)}`);
+  const v = BigInt(m[2]! + frac.padEnd(scale, '0'));
+  return m[1] ? -v : v;
 }
 
 export function computeAggregates(

@@ -29,7 +29,7 @@ export {
   MAX_WINDOW_MS,
 } from './aggregates.js';
 export { type AggregateValue, planAggregate } from './aggregate-plan.js';
-export { computeAggregate, computeAggregates } from './aggregate-compute.js';
+export { type PresummedTotals, computeAggregate, computeAggregateWith, computeAggregates } from './aggregate-compute.js';
 export { SlidingAggregates } from './sliding-window.js';
 export { CONTEXT_TYPES, CONTEXT_VARIABLES, type RuleContextInput, buildEnvironment } from './context.js';
 export { compileExpression, runExpression, type CompiledExpression } from './compile.js';

@@ -1,7 +1,14 @@
 import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
-import { addDecimal, computeAggregate, type AggregateValue, type CompiledRuleSet, type TxRow } from '../../engines/rules/index.js';
-import { transactionRows, type AggregateRead } from './repository.js';
+import {
+  computeAggregate,
+  computeAggregateWith,
+  type AggregateValue,
+  type CompiledRuleSet,
+  type TxRow,
+} from '../../engines/rules/index.js';
+import { rowConditions } from './aggregate-pushdown.js';
+import { transactionRows, type AggregateRead, type RollupTotals, type RowFilter } from './repository.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 type Plan = CompiledRuleSet['aggregates'][number];
@@ -9,28 +16,46 @@ export const DAY_MS = 86_400_000;
 
 const dayString = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+const ROLLUP_FUNCTIONS: ReadonlySet<string> = new Set(['count', 'sum', 'avg', 'stddev', 'min', 'max']);
+
+/** `currency == tx.currency` or `currency == "EUR"`: a filter the rollup's currency column answers. */
+const isCurrencyFilter = (f: NonNullable<Plan['decl']['filters']>[number]) =>
+  f.field === 'currency' &&
+  f.op === 'eq' &&
+  (typeof f.value === 'string' || (typeof f.value === 'object' && !Array.isArray(f.value) && f.value.tx === 'currency'));
+
 /**
- * Served by the daily rollup: whole-day windows of count or sum grouped by subject alone with no filters
- * (direction and, for sum, currency are rollup columns). Everything else reads raw rows.
+ * Served by the daily rollup: whole-day windows of count, sum, avg, stddev, min or max grouped by subject alone,
+ * with no filter but a count's currency (direction and currency are rollup columns; an amount function's
+ * currency is its declared one or the transaction's). Everything else reads raw rows.
  */
 export function usesRollup(p: Plan): boolean {
-  const d = p.decl;
+  const filters = p.decl.filters ?? [];
   return (
-    (d.fn === 'count' || d.fn === 'sum') &&
+    ROLLUP_FUNCTIONS.has(p.decl.fn) &&
     p.dims.length === 1 &&
     p.dims[0] === 'subject' &&
-    (d.filters ?? []).length === 0 &&
+    (filters.length === 0 || (filters.length === 1 && p.decl.fn === 'count' && isCurrencyFilter(filters[0]!))) &&
     p.windowMs >= DAY_MS &&
     p.windowMs % DAY_MS === 0
   );
+}
+
+/** The currency a rollup aggregate's whole days are read in (the rollup's column), null for all (usesRollup holds). */
+function rollupCurrency(p: Plan, tx: TxRow): string | null {
+  const d = p.decl;
+  if (d.fn !== 'count') return d.currency ?? tx.currency;
+  const v = d.filters?.[0]?.value;
+  return v === undefined ? null : typeof v === 'string' ? v : tx.currency;
 }
 
 /**
  * The values of the aggregates the rules read, for the transaction about to be stored (it is not in
  * the table yet, and computeAggregate also excludes its id): window (t − w, t]. Rollup aggregates add
  * the whole days strictly inside the window from transaction_daily to the raw rows of the two partial
- * days; the others scan the raw rows of their group within the window. Every read (raw groups, partial
- * days, rollup sums) is planned first and sent as one statement.
+ * days; the others read the raw rows of their group (one read per grouping, over its longest window) that at
+ * least one of them can use: its window and the conditions SQL can check (aggregate-pushdown.ts). Every read
+ * (raw groups, partial days, rollup sums) is planned first and sent as one statement.
  */
 export async function computeTransactionAggregates(
   db: Queryable,
@@ -47,7 +72,8 @@ export async function computeTransactionAggregates(
     if (i === undefined) readIndex.set(k, (i = reads.push(r) - 1));
     return i;
   };
-  const raw = new Map<string, { dims: Record<string, string>; windowMs: number; plans: Plan[] }>();
+  type RawGroup = { dims: Record<string, string>; windowMs: number; plans: Plan[]; any: Map<string, RowFilter> };
+  const raw = new Map<string, RawGroup>();
   const rollups: { p: Plan; partial: number; days: number | null }[] = [];
   for (const p of plans) {
     const dims: Record<string, string> = {};
@@ -81,30 +107,30 @@ export async function computeTransactionAggregates(
               fromDay: dayString(firstFull),
               toDay: dayString(today),
               direction: p.decl.direction ?? 'any',
-              currency: p.decl.fn === 'sum' ? (p.decl.currency ?? tx.currency) : null,
+              currency: rollupCurrency(p, tx),
             });
       rollups.push({ p, partial, days });
       continue;
     }
     const k = p.dims.join(',');
-    const g = raw.get(k) ?? { dims, windowMs: 0, plans: [] };
+    const g: RawGroup = raw.get(k) ?? { dims, windowMs: 0, plans: [], any: new Map() };
     g.windowMs = Math.max(g.windowMs, p.windowMs);
     g.plans.push(p);
+    const where = rowConditions(p, tx);
+    const fromMs = tx.occurred_at - p.windowMs;
+    g.any.set(JSON.stringify([fromMs, where]), { fromMs, where });
     raw.set(k, g);
   }
   const groups = [...raw.values()].map((g) => ({
     g,
-    i: need({ kind: 'history', dims: g.dims, fromMs: tx.occurred_at - g.windowMs, toMs: tx.occurred_at }),
+    i: need({ kind: 'history', dims: g.dims, fromMs: tx.occurred_at - g.windowMs, toMs: tx.occurred_at, any: [...g.any.values()] }),
   }));
   const results = await transactionRows.readMany(db, t, reads);
   for (const { g, i } of groups) for (const p of g.plans) out[p.key] = computeAggregate(p, tx, results[i] as TxRow[]);
-  for (const { p, partial, days } of rollups) {
-    const rawValue = computeAggregate(p, tx, results[partial] as TxRow[]);
-    if (days === null) out[p.key] = rawValue;
-    else {
-      const r = results[days] as { n: number; total: string };
-      out[p.key] = p.decl.fn === 'count' ? (rawValue as number) + r.n : addDecimal(String(rawValue), r.total);
-    }
-  }
+  for (const { p, partial, days } of rollups)
+    out[p.key] =
+      days === null
+        ? computeAggregate(p, tx, results[partial] as TxRow[])
+        : computeAggregateWith(p, tx, results[partial] as TxRow[], results[days] as RollupTotals);
   return out;
 }

@@ -69,10 +69,17 @@ test('CLI chunks repeat the CSV header and keep quoted cells intact', () => {
   assert.ok(parts[1]!.startsWith('reference,counterparty_name\nr5000,"A, B"'));
 });
 
-test('only whole-day, unfiltered count/sum aggregates grouped by subject read the rollup', () => {
+test('only whole-day aggregates grouped by subject, without filters but a count currency, read the rollup', () => {
   const p = (o: object) => planAggregate({ key: 'k', fn: 'count', window: '30d', group_by: 'subject', ...o } as never);
+  const sameCurrency = { field: 'currency', op: 'eq', value: { tx: 'currency' } };
   assert.equal(usesRollup(p({})), true);
   assert.equal(usesRollup(p({ fn: 'sum', field: 'amount', direction: 'out' })), true);
+  for (const fn of ['avg', 'stddev', 'min', 'max']) assert.equal(usesRollup(p({ fn, field: 'amount', currency: 'EUR' })), true, fn);
+  assert.equal(usesRollup(p({ filters: [sameCurrency] })), true);
+  assert.equal(usesRollup(p({ filters: [{ field: 'currency', op: 'eq', value: 'EUR' }] })), true);
+  assert.equal(usesRollup(p({ fn: 'avg', field: 'amount', filters: [sameCurrency] })), false);
+  assert.equal(usesRollup(p({ filters: [{ field: 'currency', op: 'ne', value: { tx: 'currency' } }] })), false);
+  assert.equal(usesRollup(p({ filters: [sameCurrency, { field: 'type', op: 'eq', value: 'cash' }] })), false);
   assert.equal(usesRollup(p({ window: '12h' })), false);
   assert.equal(usesRollup(p({ window: '36h' })), false);
   assert.equal(usesRollup(p({ group_by: 'counterparty' })), false);

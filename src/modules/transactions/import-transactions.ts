@@ -5,7 +5,7 @@ import { invalid } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { recordUsage } from '../../platform/usage.js';
 import { withTransaction } from '../../platform/transaction.js';
-import { addDecimal, amountProblem } from '../../engines/rules/index.js';
+import { amountProblem } from '../../engines/rules/index.js';
 import { counterpartyKey, MAX_FUTURE_MS } from './create-transaction.js';
 import { ImportError, MAX_IMPORT_ROWS, parseImport } from './import-format.js';
 import { transactionRows, type NewTransaction } from './repository.js';
@@ -75,28 +75,11 @@ export async function importTransactions({ ctx, input }: { ctx: RequestContext; 
   const importId = newId('transactionImport');
   let rollupRows = 0;
   const result = await withTransaction(ctx, async (tx) => {
-    const groups = new Map<string, { subject: string; day: string; direction: string; currency: string; n: number; total: string }>();
-    let imported = 0;
-    for (let i = 0; i < records.length; i += BATCH) {
-      const inserted = await transactionRows.insertMany(tx, ctx, records.slice(i, i + BATCH));
-      imported += inserted.length;
-      for (const r of inserted) {
-        const k = JSON.stringify([r.subject_reference, r.day, r.direction, r.currency]);
-        const g = groups.get(k) ?? {
-          subject: r.subject_reference,
-          day: r.day,
-          direction: r.direction,
-          currency: r.currency,
-          n: 0,
-          total: '0',
-        };
-        g.n++;
-        g.total = addDecimal(g.total, r.amount);
-        groups.set(k, g);
-      }
-    }
-    rollupRows = groups.size;
-    await transactionRows.addManyToRollup(tx, ctx, [...groups.values()]);
+    const inserted: Awaited<ReturnType<typeof transactionRows.insertMany>> = [];
+    for (let i = 0; i < records.length; i += BATCH)
+      for (const r of await transactionRows.insertMany(tx, ctx, records.slice(i, i + BATCH))) inserted.push(r);
+    const imported = inserted.length;
+    rollupRows = await transactionRows.addManyToRollup(tx, ctx, inserted);
     if (imported > 0) await recordUsage(tx, ctx, 'transactions', 'import', importId, imported);
     await emitAudit(tx, ctx, {
       action: 'transactions.imported',

@@ -159,9 +159,55 @@ function toTxRow(r: HistoryRow): TxRow {
   return row;
 }
 
+/** A rollup upsert's conflict branch: the new rows (EXCLUDED) added to the day's totals. */
+const ROLLUP_ADD = `n = transaction_daily.n + EXCLUDED.n, total = transaction_daily.total + EXCLUDED.total,
+         sum_sq = transaction_daily.sum_sq + EXCLUDED.sum_sq, min_amount = LEAST(transaction_daily.min_amount, EXCLUDED.min_amount),
+         max_amount = GREATEST(transaction_daily.max_amount, EXCLUDED.max_amount)`;
+
+/** A rollup read's totals over its whole days (numerics as text; min and max null when there is no row). */
+export interface RollupTotals {
+  n: number;
+  total: string;
+  sumSq: string;
+  min: string | null;
+  max: string | null;
+}
+
+/**
+ * A condition a raw-row read carries into SQL (aggregate-pushdown.ts): a whitelisted column compared with a
+ * value sent as a parameter; amounts compare as numerics.
+ */
+export interface RowCondition {
+  column: 'direction' | 'type' | 'channel' | 'country' | 'currency' | 'amount';
+  op: 'eq' | 'gt' | 'gte' | 'lt' | 'lte';
+  value: string;
+}
+/** Rows after `fromMs` that pass every condition of `where`: what one aggregate of a raw-row read can use. */
+export interface RowFilter {
+  fromMs: number;
+  where: readonly RowCondition[];
+}
+const CONDITION_OPS = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+const CONDITION_COLUMNS = {
+  direction: 'direction',
+  type: 'type',
+  channel: 'channel',
+  country: 'country',
+  currency: 'currency',
+  amount: 'amount',
+} as const;
+
 /** One read an aggregate needs: raw rows of a group in (fromMs, toMs] (minus a gap), or rollup totals over whole days. */
 export type AggregateRead =
-  | { kind: 'history'; dims: Record<string, string>; fromMs: number; toMs: number; gap?: { from: number; to: number } }
+  | {
+      kind: 'history';
+      dims: Record<string, string>;
+      fromMs: number;
+      toMs: number;
+      gap?: { from: number; to: number };
+      /** Only rows that pass at least one of these (each from its own window start); all rows when absent. */
+      any?: readonly RowFilter[];
+    }
   | { kind: 'rollup'; subject: string; fromDay: string; toDay: string; direction: 'in' | 'out' | 'any'; currency: string | null };
 
 export const transactionRows = {
@@ -230,7 +276,7 @@ export const transactionRows = {
    * Several history and rollup reads as one statement (UNION ALL, each branch tagged with its index and
    * using its own index as before): the aggregates of one transaction cost one round trip, not one per read.
    */
-  async readMany(db: Queryable, t: Tenant, reads: readonly AggregateRead[]): Promise<(TxRow[] | { n: number; total: string })[]> {
+  async readMany(db: Queryable, t: Tenant, reads: readonly AggregateRead[]): Promise<(TxRow[] | RollupTotals)[]> {
     if (reads.length === 0) return [];
     const params: unknown[] = [t.accountId, t.environment];
     const p = (v: unknown) => (params.push(v), `$${params.length}`);
@@ -239,16 +285,26 @@ export const transactionRows = {
       NULL::text AS account, NULL::text AS wallet, NULL::text AS device, NULL::text AS ip, NULL::text AS balance_after`;
     const branches = reads.map((r, q) => {
       if (r.kind === 'rollup')
-        return `SELECT ${q} AS q, ${NULLS}, sum(n)::text AS n, sum(total)::text AS total FROM transaction_daily
+        return `SELECT ${q} AS q, ${NULLS}, sum(n)::text AS n, sum(total)::text AS total, sum(sum_sq)::text AS sum_sq,
+          min(min_amount)::text AS lo, max(max_amount)::text AS hi FROM transaction_daily
           WHERE account_id = $1 AND environment = $2 AND subject_reference = ${p(r.subject)} AND day >= ${p(r.fromDay)}::date
             AND day < ${p(r.toDay)}::date${r.direction === 'any' ? '' : ` AND direction = ${p(r.direction)}`}${
               r.currency === null ? '' : ` AND currency = ${p(r.currency)}`
             }`;
       const iso = (ms: number) => `${p(new Date(ms).toISOString())}::timestamptz`;
+      const anyOf = (f: RowFilter) =>
+        [
+          `occurred_at > ${iso(f.fromMs)}`,
+          ...f.where.map(
+            (c) => `${CONDITION_COLUMNS[c.column]} ${CONDITION_OPS[c.op]} ${p(c.value)}${c.column === 'amount' ? '::numeric' : ''}`,
+          ),
+        ].join(' AND ');
       const branch = (...times: string[]) => {
         const where = ['account_id = $1', 'environment = $2', `occurred_at > ${iso(r.fromMs)}`, `occurred_at <= ${iso(r.toMs)}`, ...times];
         for (const [dim, value] of Object.entries(r.dims)) where.push(`${DIM_COLUMN[dim]} = ${p(value)}`);
-        return `SELECT ${q} AS q, ${HISTORY_COLUMNS}, NULL::text AS n, NULL::text AS total FROM transactions WHERE ${where.join(' AND ')}`;
+        if (r.any?.length) where.push(`(${r.any.map(anyOf).join(' OR ')})`);
+        return `SELECT ${q} AS q, ${HISTORY_COLUMNS}, NULL::text AS n, NULL::text AS total, NULL::text AS sum_sq, NULL::text AS lo,
+          NULL::text AS hi FROM transactions WHERE ${where.join(' AND ')}`;
       };
       // Rows around a gap (the whole days a rollup covers) are two ranges, two branches tagged alike: each is one
       // index range under a generic plan too. `NOT (gap)` made the generic plan scan the group's whole window and
@@ -256,29 +312,24 @@ export const transactionRows = {
       if (!r.gap || r.gap.from >= r.gap.to) return branch();
       return `${branch(`occurred_at < ${iso(r.gap.from)}`)}\nUNION ALL\n${branch(`occurred_at >= ${iso(r.gap.to)}`)}`;
     });
-    const rows = await db.query<HistoryRow & { q: number; n: string | null; total: string | null }>(branches.join('\nUNION ALL\n'), params);
-    const out: (TxRow[] | { n: number; total: string })[] = reads.map((r) => (r.kind === 'rollup' ? { n: 0, total: '0' } : []));
+    type Row = HistoryRow & {
+      q: number;
+      n: string | null;
+      total: string | null;
+      sum_sq: string | null;
+      lo: string | null;
+      hi: string | null;
+    };
+    const rows = await db.query<Row>(branches.join('\nUNION ALL\n'), params);
+    const none: RollupTotals = { n: 0, total: '0', sumSq: '0', min: null, max: null };
+    const out: (TxRow[] | RollupTotals)[] = reads.map((r) => (r.kind === 'rollup' ? none : []));
     for (const row of rows) {
       const q = Number(row.q);
-      if (reads[q]!.kind === 'rollup') out[q] = { n: Number(row.n ?? 0), total: row.total ?? '0' };
+      if (reads[q]!.kind === 'rollup')
+        out[q] = { n: Number(row.n ?? 0), total: row.total ?? '0', sumSq: row.sum_sq ?? '0', min: row.lo, max: row.hi };
       else (out[q] as TxRow[]).push(toTxRow(row));
     }
     return out;
-  },
-
-  /** Rollup totals of a subject over whole days [fromDay, toDay) (YYYY-MM-DD), one direction or both, one currency or all. */
-  async rollup(
-    db: Queryable,
-    t: Tenant,
-    q: { subject: string; fromDay: string; toDay: string; direction: 'in' | 'out' | 'any'; currency: string | null },
-  ): Promise<{ n: number; total: string }> {
-    const rows = await db.query<{ n: string | null; total: string | null }>(
-      `SELECT sum(n)::text AS n, sum(total)::text AS total FROM transaction_daily
-       WHERE account_id = $1 AND environment = $2 AND subject_reference = $3 AND day >= $4::date AND day < $5::date
-         AND ($6::text = 'any' OR direction = $6) AND ($7::text IS NULL OR currency = $7)`,
-      [t.accountId, t.environment, q.subject, q.fromDay, q.toDay, q.direction, q.currency],
-    );
-    return { n: Number(rows[0]?.n ?? 0), total: rows[0]?.total ?? '0' };
   },
 
   /**
@@ -348,10 +399,10 @@ export const transactionRows = {
     // Nothing reads the rollup inside the evaluating transaction after this: it goes with the deferred writes.
     await writeOrDefer(
       tx,
-      `INSERT INTO transaction_daily (account_id, environment, subject_reference, day, direction, currency, n, total)
-       VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC')::date, $5, $6, 1, $7::numeric)
+      `INSERT INTO transaction_daily (account_id, environment, subject_reference, day, direction, currency, n, total, sum_sq, min_amount, max_amount)
+       VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC')::date, $5, $6, 1, $7::numeric, $7::numeric * $7::numeric, $7::numeric, $7::numeric)
        ON CONFLICT (account_id, environment, subject_reference, day, direction, currency)
-       DO UPDATE SET n = transaction_daily.n + 1, total = transaction_daily.total + EXCLUDED.total`,
+       DO UPDATE SET ${ROLLUP_ADD}`,
       [t.accountId, t.environment, r.subject, r.occurredAt.toISOString(), r.direction, r.currency, r.amount],
     );
   },
@@ -409,30 +460,35 @@ export const transactionRows = {
     );
   },
 
-  /** Adds imported rows to the daily rollup, pre-summed per (subject, day, direction, currency). */
+  /**
+   * Adds imported rows to the daily rollup, summed per (subject, day, direction, currency) by the database
+   * (exact numeric sums and sums of squares). Returns how many rollup rows it wrote.
+   */
   async addManyToRollup(
     tx: Queryable,
     t: Tenant,
-    groups: { subject: string; day: string; direction: string; currency: string; n: number; total: string }[],
-  ) {
-    if (groups.length === 0) return;
-    await tx.query(
-      `INSERT INTO transaction_daily (account_id, environment, subject_reference, day, direction, currency, n, total)
-       SELECT $1, $2, u.s, u.d, u.dir, u.cur, u.n, u.total
-       FROM unnest($3::text[], $4::date[], $5::text[], $6::text[], $7::bigint[], $8::numeric[]) AS u(s, d, dir, cur, n, total)
+    rows: readonly { subject_reference: string; day: string; direction: string; currency: string; amount: string }[],
+  ): Promise<number> {
+    if (rows.length === 0) return 0;
+    const written = await tx.query(
+      `INSERT INTO transaction_daily (account_id, environment, subject_reference, day, direction, currency, n, total, sum_sq, min_amount, max_amount)
+       SELECT $1, $2, u.s, u.d, u.dir, u.cur, count(*), sum(u.a), sum(u.a * u.a), min(u.a), max(u.a)
+       FROM unnest($3::text[], $4::date[], $5::text[], $6::text[], $7::numeric[]) AS u(s, d, dir, cur, a)
+       GROUP BY u.s, u.d, u.dir, u.cur
        ON CONFLICT (account_id, environment, subject_reference, day, direction, currency)
-       DO UPDATE SET n = transaction_daily.n + EXCLUDED.n, total = transaction_daily.total + EXCLUDED.total`,
+       DO UPDATE SET ${ROLLUP_ADD}
+       RETURNING 1`,
       [
         t.accountId,
         t.environment,
-        groups.map((g) => g.subject),
-        groups.map((g) => g.day),
-        groups.map((g) => g.direction),
-        groups.map((g) => g.currency),
-        groups.map((g) => g.n),
-        groups.map((g) => g.total),
+        rows.map((r) => r.subject_reference),
+        rows.map((r) => r.day),
+        rows.map((r) => r.direction),
+        rows.map((r) => r.currency),
+        rows.map((r) => r.amount),
       ],
     );
+    return written.length;
   },
 
   /** History in (occurred_at, id) order from a keyset position, for replays (backtests). */
