@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
 import { paginate } from '../../platform/pagination.js';
 import { statementOrDefer, writeOrDefer } from '../../platform/transaction.js';
-import type { RuleSet as EngineRuleSet, TxRow } from '../../engines/rules/index.js';
+import type { RuleSet as EngineRuleSet, PresummedTotals, TxRow } from '../../engines/rules/index.js';
 import type { TransactionsQuery } from './schemas.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
@@ -164,14 +164,8 @@ const ROLLUP_ADD = `n = transaction_daily.n + EXCLUDED.n, total = transaction_da
          sum_sq = transaction_daily.sum_sq + EXCLUDED.sum_sq, min_amount = LEAST(transaction_daily.min_amount, EXCLUDED.min_amount),
          max_amount = GREATEST(transaction_daily.max_amount, EXCLUDED.max_amount)`;
 
-/** A rollup read's totals over its whole days (numerics as text; min and max null when there is no row). */
-export interface RollupTotals {
-  n: number;
-  total: string;
-  sumSq: string;
-  min: string | null;
-  max: string | null;
-}
+/** A rollup read's totals over its whole days (numerics as text; min and max null when there is no row): what the engine combines. */
+export type RollupTotals = PresummedTotals;
 
 /**
  * A condition a raw-row read carries into SQL (aggregate-pushdown.ts): a whitelisted column compared with a
