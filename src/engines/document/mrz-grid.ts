@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import type { GrayImage } from './image-ops.js';
 import { CELL_H, CELL_W, cellVector, cutCells, darkness } from './mrz-grid-cells.js';
+import { seededRandom } from '../seeded-random.js';
 
 export { cutCells, type CellGeometry } from './mrz-grid-cells.js';
 
@@ -35,18 +36,6 @@ export interface GridLine {
 
 /** Classes (nearest by class mean) whose templates are compared one by one. */
 const SHORTLIST = 8;
-
-/** Deterministic pseudo-random numbers (mulberry32), so the templates are the same on every start. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Degradation {
   fontPx: number;
@@ -129,7 +118,7 @@ export class GridReader {
   /** Renders the templates from the installed OCR-B font (about a second); null when the font is missing. */
   static async load(options: { lines?: number; seed?: number } = {}): Promise<GridReader | null> {
     if (!existsSync(OCRB_FONT)) return null;
-    const rnd = random(options.seed ?? 19);
+    const rnd = seededRandom(options.seed ?? 19);
     const labels: number[] = [];
     const vecs: Float32Array[] = [];
     const count = options.lines ?? 36;

@@ -1,3 +1,5 @@
+import { seededRandom } from '../seeded-random.js';
+
 /**
  * The coarse stage of FaceIndex: one sign bit per dimension of a randomly rotated, centred copy of
  * every row (1,024 bits = 128 bytes per face), scored against the unquantised query with byte lookup
@@ -268,12 +270,7 @@ export class SignCodes {
 
 /** ±1 from a fixed seed (mulberry32), so a rebuilt or restored index encodes identically. */
 function seededSigns(n: number, seed: number): Float64Array {
-  let state = seed >>> 0;
-  return Float64Array.from({ length: n }, () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) & 1 ? 1 : -1;
-  });
+  const next = seededRandom(seed);
+  // The low bit of mulberry32's 32-bit output: next() is that output / 2^32, exactly.
+  return Float64Array.from({ length: n }, () => ((next() * 4294967296) & 1 ? 1 : -1));
 }
