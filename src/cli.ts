@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const release = config.databaseUrl ? () => undefined : acquireLock(config.dataDir, null);
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2, embeddedThread: config.embeddedThread });
   try {
     if (argv[0] !== 'migrate') await migrate(db);
     return await runCommand(db, argv, io, config, input);

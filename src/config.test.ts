@@ -71,10 +71,14 @@ test('a malformed URL is refused by name without echoing it', () => {
   );
 });
 
-test('prepared statements are off by default; on, each connection keeps DATABASE_PREPARED_PER_CONNECTION', () => {
+test('prepared statements are on by default; each connection keeps DATABASE_PREPARED_PER_CONNECTION; off on request', () => {
   const key = { MASTER_KEY: '11'.repeat(32) };
-  assert.equal(loadConfig(key).preparedPerConnection, 0);
-  assert.equal(loadConfig({ ...key, DATABASE_PREPARED_PER_CONNECTION: '50' }).preparedPerConnection, 0);
+  assert.equal(loadConfig(key).preparedPerConnection, 100);
+  assert.equal(loadConfig({ ...key, DATABASE_PREPARED_PER_CONNECTION: '50' }).preparedPerConnection, 50);
+  assert.equal(
+    loadConfig({ ...key, DATABASE_PREPARED_STATEMENTS: 'false', DATABASE_PREPARED_PER_CONNECTION: '50' }).preparedPerConnection,
+    0,
+  );
   assert.equal(loadConfig({ ...key, DATABASE_PREPARED_STATEMENTS: 'true' }).preparedPerConnection, 100);
   assert.equal(
     loadConfig({ ...key, DATABASE_PREPARED_STATEMENTS: 'on', DATABASE_PREPARED_PER_CONNECTION: '50' }).preparedPerConnection,

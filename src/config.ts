@@ -29,8 +29,10 @@ const platformConfig = section(
     databaseUrl: Var.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: Var.text('DATA_DIR'),
     /** PostgreSQL: statements of transactions and batches prepared once per pooled connection (platform/prepared-statements.ts). */
-    databasePreparedStatements: Var.bool('DATABASE_PREPARED_STATEMENTS', false),
+    databasePreparedStatements: Var.bool('DATABASE_PREPARED_STATEMENTS', true),
     databasePreparedPerConnection: Var.int('DATABASE_PREPARED_PER_CONNECTION', 100, 1, 10_000),
+    /** PGlite: the embedded database on a worker thread of its own, beside the event loop (platform/pglite-thread.ts). */
+    databaseEmbeddedThread: Var.bool('DATABASE_EMBEDDED_THREAD', false),
     redisUrl: Var.url('REDIS_URL', ['redis:', 'rediss:']),
     logLevel: Var.oneOf('LOG_LEVEL', LOG_LEVELS),
     /** 32 bytes, hex or base64 (checked by decodeKey below). */
@@ -78,6 +80,8 @@ const platformConfig = section(
       databaseUrl: v.databaseUrl ?? null,
       /** Statements each pooled PostgreSQL connection keeps prepared; 0: none (every statement travels as text). */
       preparedPerConnection: v.databasePreparedStatements ? v.databasePreparedPerConnection : 0,
+      /** PGlite runs on a worker thread of its own (false: on the event loop's thread). */
+      embeddedThread: v.databaseEmbeddedThread,
       dataDir,
       redisUrl: v.redisUrl ?? null,
       logLevel: v.logLevel ?? (nodeEnv === 'test' ? 'silent' : 'info'),

@@ -17,6 +17,8 @@ export async function openDatabase(config: Config, log: pino.Logger): Promise<Db
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     preparedPerConnection: config.preparedPerConnection,
+    embeddedThread: config.embeddedThread,
+    warn: (message) => log.warn(message),
   });
   await migrate(db, (m) => log.info(m));
   return db;

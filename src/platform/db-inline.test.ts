@@ -80,6 +80,11 @@ test('buffers, typed arrays, a NUL byte, an invalid date or a missing value keep
   assert.equal(inlineParams('SELECT $1', [['a\0b']]), null);
   assert.equal(inlineParams('SELECT $1', [{ toPostgres: () => 'x' }]), null);
   assert.equal(inlineParams('SELECT $2', ['a']), null);
+  assert.equal(inlineParams('SELECT $0', ['a']), null);
+  // The text is cut at its placeholders once and cached: the same text with other values, or too few, is answered anew.
+  assert.equal(inlineParams('SELECT $1, $2', ['a', 'b']), "SELECT 'a', 'b'");
+  assert.equal(inlineParams('SELECT $1, $2', ['c', 'd']), "SELECT 'c', 'd'");
+  assert.equal(inlineParams('SELECT $1, $2', ['c']), null);
 });
 
 test('block comments, nested as PostgreSQL nests them, hide quotes and placeholders', () => {

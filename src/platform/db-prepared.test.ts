@@ -29,8 +29,28 @@ async function serverSide(db: Db): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.name, r.runs]));
 }
 
-async function onePool(perConnection: number): Promise<Db> {
-  return openDb({ databaseUrl: url!, poolSize: 1, preparedPerConnection: perConnection });
+async function onePool(perConnection: number, warn?: (message: string) => void): Promise<Db> {
+  return openDb({ databaseUrl: url!, poolSize: 1, preparedPerConnection: perConnection, warn });
+}
+
+/** Whether the pool still prepares statements (PostgresDb.preparing). */
+const preparing = (db: Db): boolean => (db as unknown as { preparing: boolean }).preparing;
+
+/** A one-connection pool that records its warnings, closed after `fn`. */
+async function withWarnings(fn: (db: Db, warnings: string[]) => Promise<void>): Promise<void> {
+  const warnings: string[] = [];
+  const db = await onePool(10, (m) => warnings.push(m));
+  try {
+    await fn(db, warnings);
+  } finally {
+    await db.close();
+  }
+}
+
+/** The ids stored under a prefix, in order. */
+async function idsLike(prefix: string): Promise<string[]> {
+  const rows = await shared.query<{ id: string }>('SELECT id FROM prep_t WHERE id LIKE $1 ORDER BY id', [`${prefix}%`]);
+  return rows.map((r) => r.id);
 }
 
 async function reset(): Promise<void> {
@@ -172,6 +192,105 @@ test('a new connection starts with nothing prepared', { skip: !onPostgres }, asy
     assert.deepEqual([...(await serverSide(db)).keys()], [PreparedStatements.nameOf(COUNT)]);
   } finally {
     await db.close();
+  }
+});
+
+// A pooler in transaction mode hands each transaction whichever server session is free. Simulated on the pool's one
+// connection by changing its session's prepared statements behind the pool's back (DEALLOCATE ALL, a PREPARE).
+test(
+  'a server session that lost the prepared statements (a pooler): sent again as text, switched off for good',
+  { skip: !onPostgres },
+  async () => {
+    await reset();
+    await withWarnings(async (db, warnings) => {
+      const at = new Date();
+      await db.transaction((tx) => tx.query(INSERT, ['l1', 1, at]));
+      assert.equal((await serverSide(db)).has(PreparedStatements.nameOf(INSERT)), true);
+      await db.query('DEALLOCATE ALL'); // the next transaction lands on a session that never saw the PREPARE
+      // The transaction's first message fails with 26000 and undoes itself whole: sent again as text, unnoticed.
+      const rows = await db.transaction(async (tx) => {
+        assert.ok(canSendWithNext(tx));
+        tx.sendWithCommit(INSERT, ['l2b', 20, at]);
+        return tx.query(INSERT, ['l2', 2, at]);
+      });
+      assert.deepEqual(rows, [{ id: 'l2', n: 2 }]);
+      assert.equal(preparing(db), false);
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0]!, /prepared statements switched off.*does not exist.*pooler/s);
+      // A batch outside a transaction, and further transactions: text, nothing prepared any more.
+      assert.deepEqual(
+        await queryBatch(db, [
+          { sql: COUNT, params: [2] },
+          { sql: SUM, params: ['l%'] },
+        ]),
+        [[{ c: 2 }], [{ s: 23 }]],
+      );
+      await db.transaction((tx) => tx.query(INSERT, ['l3', 3, at]));
+      assert.equal((await serverSide(db)).size, 0);
+      assert.equal(warnings.length, 1);
+      assert.deepEqual(await idsLike('l'), ['l1', 'l2', 'l2b', 'l3']);
+    });
+  },
+);
+
+test(
+  'a server session that already has a statement of the name (a pooler): switched off, nothing fails',
+  { skip: !onPostgres },
+  async () => {
+    await reset();
+    await withWarnings(async (db, warnings) => {
+      // Another client of the pooler prepared the same text on this server session.
+      await db.query(`PREPARE ${PreparedStatements.nameOf(SUM)} AS ${SUM}`);
+      assert.deepEqual(await db.transaction((tx) => tx.query(SUM, ['x%'])), [{ s: 0 }]); // text; its PREPARE after: 42P05
+      assert.equal(preparing(db), false);
+      assert.match(warnings.join('\n'), /already exists/);
+      assert.deepEqual(await db.transaction((tx) => tx.query(SUM, ['x%'])), [{ s: 0 }]);
+    });
+  },
+);
+
+test(
+  'a later message of a transaction that meets a lost statement fails whole; the next transaction is text',
+  { skip: !onPostgres },
+  async () => {
+    await reset();
+    await withWarnings(async (db, warnings) => {
+      const at = new Date();
+      await db.transaction((tx) => tx.query(INSERT, ['m1', 1, at]));
+      await db.query('DEALLOCATE ALL');
+      // The first message (no parameters: never prepared) ran; the second cannot be sent again on its own.
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.query("INSERT INTO prep_t (id, n) VALUES ('m2', 2)");
+          await tx.query(INSERT, ['m3', 3, at]);
+        }),
+        (err: unknown) => (err as { code?: string }).code === '26000',
+      );
+      assert.equal(preparing(db), false);
+      assert.equal(warnings.length, 1);
+      assert.deepEqual(await db.transaction((tx) => tx.query(INSERT, ['m4', 4, at])), [{ id: 'm4', n: 4 }]);
+      assert.deepEqual(await idsLike('m'), ['m1', 'm4']);
+    });
+  },
+);
+
+test('a table changed under a prepared SELECT * (a rolling migration): prepared again, still on', { skip: !onPostgres }, async () => {
+  await shared.query('CREATE TABLE prep_c (id text PRIMARY KEY, n int)');
+  await shared.query("INSERT INTO prep_c VALUES ('a', 1)");
+  try {
+    await withWarnings(async (db, warnings) => {
+      const READ = 'SELECT * FROM prep_c WHERE id = $1';
+      await db.transaction((tx) => tx.query(READ, ['a'])); // learnt, prepared after
+      assert.deepEqual(await db.transaction((tx) => tx.query(READ, ['a'])), [{ id: 'a', n: 1 }]); // EXECUTE
+      await shared.query('ALTER TABLE prep_c ADD COLUMN extra int DEFAULT 7');
+      // EXECUTE fails with "cached plan must not change result type": DEALLOCATE ALL, PREPARE, EXECUTE again.
+      assert.deepEqual(await db.transaction((tx) => tx.query(READ, ['a'])), [{ id: 'a', n: 1, extra: 7 }]);
+      assert.equal(preparing(db), true);
+      assert.deepEqual(warnings, []);
+      assert.equal((await serverSide(db)).has(PreparedStatements.nameOf(READ)), true);
+    });
+  } finally {
+    await shared.query('DROP TABLE prep_c');
   }
 });
 

@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { inlineParams } from './sql-literals.js';
 import { PreparedStatements, type Message } from './prepared-statements.js';
+import { PgliteThread, type EmbeddedPg, type EmbeddedStatements } from './pglite-thread.js';
 
 export { inlineParams } from './sql-literals.js';
 
@@ -132,9 +133,15 @@ class PostgresDb implements Db {
   hasVector = false;
   constructor(
     private readonly pool: pg.Pool,
-    /** Statements prepared once per connection (null: every statement travels as text). */
-    readonly prepared: PreparedStatements | null = null,
+    /** Statements prepared once per connection (null: every statement travels as text; set to null for good when a pooler is found). */
+    private prepared: PreparedStatements | null = null,
+    /** Told once when prepared statements are switched off because the server's sessions are shared (a pooler). */
+    private readonly warn: (message: string) => void = () => undefined,
   ) {}
+  /** Whether statements are prepared (false from the start, or since a pooler was found). */
+  get preparing(): boolean {
+    return this.prepared !== null;
+  }
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     const r = await this.pool.query(sql, params as unknown[]);
     return r.rows as T[];
@@ -148,11 +155,11 @@ class PostgresDb implements Db {
     const client = await this.pool.connect();
     try {
       // Without prepared statements the literal text was tried above: here the statements go one by one.
-      const msg = this.prepared?.compose(client, stmts) ?? null;
-      if (msg !== null) {
-        const rows = await this.run(client, msg.texts);
-        if (msg.probe.length > 0) await this.prepared?.probe(client, msg.probe);
-        return msg.at.map((i) => rows[i]!);
+      // A message of several statements outside BEGIN is one implicit transaction: a failure undid all of it.
+      const sent = this.prepared === null ? null : await this.sendMessage(client, stmts, [], [], true);
+      if (sent !== null) {
+        await this.probe(client, sent.probe);
+        return sent.rows;
       }
       const out: unknown[][] = [];
       for (const st of stmts) out.push((await client.query(st.sql, (st.params ?? []) as unknown[])).rows);
@@ -165,7 +172,7 @@ class PostgresDb implements Db {
   private message(client: pg.PoolClient, stmts: readonly Statement[]): Message | null {
     if (this.prepared !== null) return this.prepared.compose(client, stmts);
     const texts = inlineAll(stmts);
-    return texts === null ? null : { texts, at: texts.map((_, i) => i), probe: [] };
+    return texts === null ? null : { texts, at: texts.map((_, i) => i), probe: [], prepared: false };
   }
   /**
    * Sends the texts as one message; the rows of each. If it fails, the statements before the failing one have
@@ -179,6 +186,69 @@ class PostgresDb implements Db {
       this.prepared?.failed(client);
       throw err;
     }
+  }
+  /**
+   * Composes `stmts` into one message between `head` and `tail` and sends it: the rows of each of `stmts` and the
+   * texts to probe, or null when a value cannot be written in. If the message fails because the server's prepared
+   * statements are not the ones this connection prepared (preparedLost) and nothing of the transaction ran before it
+   * (`fresh`: the failure undid the whole transaction), it is sent once more: as text when a pooler was the cause,
+   * prepared afresh after a changed table.
+   */
+  private async sendMessage(
+    client: pg.PoolClient,
+    stmts: readonly Statement[],
+    head: readonly string[],
+    tail: readonly string[],
+    fresh: boolean,
+  ): Promise<{ rows: unknown[][]; probe: string[] } | null> {
+    if (this.prepared !== null && !this.ownSessions.has(client)) await this.checkOwnSession(client);
+    for (let attempt = 0; ; attempt++) {
+      const msg = this.message(client, stmts);
+      if (msg === null) return null;
+      try {
+        const results = await this.run(client, [...head, ...msg.texts, ...tail]);
+        return { rows: msg.at.map((i) => results[head.length + i]!), probe: msg.probe };
+      } catch (err) {
+        const lost = msg.prepared ? preparedLost(err) : null;
+        if (lost === 'pooler') this.switchOff(err);
+        if (lost === null || !fresh || attempt > 0) throw err;
+        if (head[0] === 'BEGIN') await client.query('ROLLBACK');
+      }
+    }
+  }
+  /** Connections whose server session was found to be their own (checkOwnSession). */
+  private readonly ownSessions = new WeakSet<pg.PoolClient>();
+  /**
+   * Once per connection, before anything is prepared on it: whether the server session it talks to is the one it
+   * opened. PostgreSQL announces its backend's pid when a connection starts (BackendKeyData); a pooler announces
+   * its own key, and hands the connection's transactions to whichever of its server sessions is free, where SQL
+   * PREPARE does not last. If the pids differ, prepared statements are switched off before any is made.
+   */
+  private async checkOwnSession(client: pg.PoolClient): Promise<void> {
+    const announced = (client as unknown as { processID?: unknown }).processID;
+    const [row] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+    if (row !== undefined && row.pid === announced) this.ownSessions.add(client);
+    else this.switchOff(`the connection announced backend ${String(announced)} but runs on backend ${String(row?.pid)}`);
+  }
+  /** PREPAREs the texts seen for the first time (outside a transaction); a name the server already had means a pooler. */
+  private async probe(client: pg.PoolClient, texts: readonly string[]): Promise<void> {
+    if (texts.length === 0 || this.prepared === null) return;
+    const shared = await this.prepared.probe(client, texts);
+    if (shared !== null) this.switchOff(shared);
+  }
+  /**
+   * Prepared statements off for the rest of the process: the server's sessions are not this pool's connections (a
+   * pooler in transaction or statement mode hands each transaction whichever server session is free), so SQL-level
+   * PREPARE cannot be relied on. Messages already composed with it that fail are sent again as text where they can be.
+   */
+  private switchOff(cause: unknown): void {
+    if (this.prepared === null) return;
+    this.prepared = null;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    this.warn(
+      `prepared statements switched off: the server does not keep what this connection prepared (${reason}); ` +
+        'a pooler in transaction or statement mode does this. Set DATABASE_PREPARED_STATEMENTS=false to silence this.',
+    );
   }
   /**
    * node-postgres sends one statement and waits for its answer before the next (no pipelining), so a
@@ -200,13 +270,13 @@ class PostgresDb implements Db {
       queued = [];
       const all = [...ahead, ...stmts];
       if (all.length === 0) return [];
+      const fresh = !begun;
       const head = begun ? [] : ['BEGIN'];
       begun = true;
-      const msg = this.message(client, all);
-      if (msg !== null) {
-        const results = await this.run(client, [...head, ...msg.texts]);
-        probe.push(...msg.probe);
-        const rows = msg.at.map((i) => results[head.length + i]!);
+      const sent = await this.sendMessage(client, all, head, [], fresh);
+      if (sent !== null) {
+        probe.push(...sent.probe);
+        const rows = sent.rows;
         for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
         return rows.slice(ahead.length);
       }
@@ -233,14 +303,14 @@ class PostgresDb implements Db {
       const ending: Statement[] = [...queued, ...last];
       queued = [];
       if (!begun && ending.length === 0) return result; // nothing was sent: nothing to commit
-      const msg = this.message(client, ending);
-      if (msg !== null) {
-        const head = begun ? [] : ['BEGIN'];
-        // Begun from here on: if a statement of this message fails, the server has opened the transaction
-        // and aborted it, and the connection must see a ROLLBACK before it goes back to the pool.
-        begun = true;
-        await this.run(client, [...head, ...msg.texts, 'COMMIT']);
-        probe.push(...msg.probe);
+      const fresh = !begun;
+      const head = begun ? [] : ['BEGIN'];
+      // Begun from here on: if a statement of this message fails, the server has opened the transaction
+      // and aborted it, and the connection must see a ROLLBACK before it goes back to the pool.
+      begun = true;
+      const sent = await this.sendMessage(client, ending, head, ['COMMIT'], fresh);
+      if (sent !== null) {
+        probe.push(...sent.probe);
       } else {
         if (!begun) await client.query('BEGIN');
         begun = true;
@@ -248,7 +318,7 @@ class PostgresDb implements Db {
         await client.query('COMMIT');
       }
       // Outside the transaction now: texts seen for the first time are tried as prepared statements.
-      if (probe.length > 0) await this.prepared?.probe(client, probe);
+      await this.probe(client, probe);
       return result;
     } catch (err) {
       if (begun) await client.query('ROLLBACK').catch(() => undefined);
@@ -263,6 +333,19 @@ class PostgresDb implements Db {
     this.closing ??= this.pool.end();
     return this.closing;
   }
+}
+
+/**
+ * Why a message relying on prepared statements failed, when that is the cause: `pooler` when the server session
+ * lacks a statement this connection prepared or already has one it did not (26000 "prepared statement … does not
+ * exist", 42P05 "… already exists": sessions handed out per transaction); `changed` when a migration changed a
+ * table a prepared statement returns the rows of (0A000 "cached plan must not change result type"). Null otherwise.
+ */
+export function preparedLost(err: unknown): 'pooler' | 'changed' | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '26000' || code === '42P05') return 'pooler';
+  if (code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message))) return 'changed';
+  return null;
 }
 
 /** A statement waiting to travel with a transaction's next one, and what checks its rows. */
@@ -292,7 +375,7 @@ function inlineAll(stmts: readonly Statement[]): string[] | null {
  * the short way (about a third of the time per statement measured on PGlite; same result types, as
  * both are parsed by the same type parsers).
  */
-async function runOnPglite<R>(t: Pick<PGlite, 'query' | 'exec'>, sql: string, params: readonly unknown[]): Promise<R[]> {
+async function runOnPglite<R>(t: EmbeddedStatements, sql: string, params: readonly unknown[]): Promise<R[]> {
   const inlined = inlineParams(sql, params);
   if (inlined === null) return (await t.query<R>(sql, params as unknown[])).rows;
   const results = await t.exec(inlined);
@@ -300,7 +383,7 @@ async function runOnPglite<R>(t: Pick<PGlite, 'query' | 'exec'>, sql: string, pa
 }
 
 /** Statements on PGlite: one `exec` (one message into the database) when every value can be written in, else one by one. */
-async function batchOnPglite(t: Pick<PGlite, 'query' | 'exec'>, stmts: readonly Statement[]): Promise<unknown[][]> {
+async function batchOnPglite(t: EmbeddedStatements, stmts: readonly Statement[]): Promise<unknown[][]> {
   const inlined = stmts.length > 1 ? inlineAll(stmts) : null;
   if (inlined !== null) return (await t.exec(inlined.join(';\n'))).map((r) => r.rows);
   const out: unknown[][] = [];
@@ -311,7 +394,7 @@ async function batchOnPglite(t: Pick<PGlite, 'query' | 'exec'>, stmts: readonly 
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   hasVector = false;
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedPg) {}
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     return runOnPglite<T>(this.pglite, sql, params);
   }
@@ -340,7 +423,12 @@ class PgliteDb implements Db {
       if (queued.some((q) => q.check)) await send([]);
       const ending: Statement[] = [...queued, ...last];
       queued = [];
-      if (ending.length > 0) await batchOnPglite(t, ending);
+      if (ending.length > 0) {
+        // On the database thread the last writes and the COMMIT go as one message when they can be written in.
+        const inlined = t.execAndCommit ? inlineAll(ending) : null;
+        if (inlined !== null) await t.execAndCommit!(inlined.join(';\n'));
+        else await batchOnPglite(t, ending);
+      }
       return result;
     });
   }
@@ -362,6 +450,14 @@ export interface OpenDbOptions {
    * absent: none, every statement travels as text.
    */
   preparedPerConnection?: number;
+  /** Told (once per pool) when prepared statements are switched off because a pooler shares the server's sessions. */
+  warn?: (message: string) => void;
+  /**
+   * PGlite only: run the embedded database on a worker thread of its own (PgliteThread), beside the event loop.
+   * Default false (the calling thread): short write transactions lost throughput on the thread (docs/performance.md,
+   * round 9).
+   */
+  embeddedThread?: boolean;
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
@@ -374,14 +470,17 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     });
     pool.on('error', () => undefined); // idle-client errors surface on the next query instead of crashing
     const per = opts.preparedPerConnection ?? 0;
-    const db = new PostgresDb(pool, per > 0 ? new PreparedStatements(per) : null);
+    const db = new PostgresDb(pool, per > 0 ? new PreparedStatements(per) : null, opts.warn);
     db.hasVector = await detectVector(db);
     return db;
   }
   const dir = opts.dataDir ?? 'memory://';
   const extensions = { vector };
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir.startsWith('memory://') ? undefined : dir, { extensions });
+  const pglite =
+    (opts.embeddedThread ?? false)
+      ? await PgliteThread.open(dir.startsWith('memory://') ? null : dir)
+      : await PGlite.create(dir.startsWith('memory://') ? undefined : dir, { extensions });
   const db = new PgliteDb(pglite);
   db.hasVector = await detectVector(db);
   return db;

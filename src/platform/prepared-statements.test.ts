@@ -24,7 +24,7 @@ test('text first, PREPARE alone afterwards, then EXECUTE with the same literals 
   const ps = new PreparedStatements(10);
   const client = fakeClient();
   const first = ps.compose(client, [{ sql: INSERT, params: ["it's", 1] }]);
-  assert.deepEqual(first, { texts: [`INSERT INTO t (a, b) VALUES ('it''s', '1')`], at: [0], probe: [INSERT] });
+  assert.deepEqual(first, { texts: [`INSERT INTO t (a, b) VALUES ('it''s', '1')`], at: [0], probe: [INSERT], prepared: false });
   await ps.probe(client, first!.probe);
   assert.deepEqual(client.sent, [`PREPARE ${name(INSERT)} AS ${INSERT}`]);
   const second = ps.compose(client, [{ sql: INSERT, params: ['x', null] }, { sql: 'SELECT now()' }, { sql: INSERT, params: ['y', 2] }]);
@@ -32,11 +32,13 @@ test('text first, PREPARE alone afterwards, then EXECUTE with the same literals 
     texts: [`EXECUTE ${name(INSERT)}('x', NULL)`, 'SELECT now()', `EXECUTE ${name(INSERT)}('y', '2')`],
     at: [0, 1, 2],
     probe: [],
+    prepared: true,
   });
   // Another connection PREPAREs it inside its message, the first time.
   const other = ps.compose(fakeClient(), [{ sql: INSERT, params: ['z', 3] }]);
   assert.deepEqual(other!.texts, [`PREPARE ${name(INSERT)} AS ${INSERT}`, `EXECUTE ${name(INSERT)}('z', '3')`]);
   assert.deepEqual(other!.at, [1]);
+  assert.equal(other!.prepared, true);
 });
 
 test('not prepared: no parameters, arrays and objects, values that cannot be written in, unused values, other statements, texts that fail to prepare', async () => {
@@ -48,6 +50,7 @@ test('not prepared: no parameters, arrays and objects, values that cannot be wri
     texts: [`SELECT a FROM t WHERE a = '{"a","b"}'`],
     at: [0],
     probe: [],
+    prepared: false,
   });
   assert.equal(ps.compose(client, [{ sql: READ, params: [Buffer.from('a')] }]), null);
   assert.deepEqual(ps.compose(client, [{ sql: READ, params: ['a', 'unused'] }])!.probe, []);
@@ -55,7 +58,12 @@ test('not prepared: no parameters, arrays and objects, values that cannot be wri
   assert.deepEqual(ps.compose(client, [{ sql: `SELECT a FROM t WHERE b = $1 ${' '.repeat(8_000)}`, params: [1] }])!.probe, []);
   const untyped = 'SELECT 1 WHERE $1 IS NULL';
   await ps.probe(client, ps.compose(client, [{ sql: untyped, params: [null] }])!.probe);
-  assert.deepEqual(ps.compose(client, [{ sql: untyped, params: [null] }]), { texts: ['SELECT 1 WHERE NULL IS NULL'], at: [0], probe: [] });
+  assert.deepEqual(ps.compose(client, [{ sql: untyped, params: [null] }]), {
+    texts: ['SELECT 1 WHERE NULL IS NULL'],
+    at: [0],
+    probe: [],
+    prepared: false,
+  });
 });
 
 test('after an error the next message starts with DEALLOCATE ALL and prepares again; the cap deallocates the least recently used', async () => {

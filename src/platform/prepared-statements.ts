@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BoundedMap } from './bounded-map.js';
-import { placeLiterals, scalarsOnly, sqlLiterals } from './sql-literals.js';
+import { scalarsOnly, sqlLiterals, sqlTemplate, type SqlTemplate } from './sql-literals.js';
 
 /** One statement and its parameters (as `Statement` in db.ts). */
 interface Stmt {
@@ -32,6 +32,8 @@ export interface Message {
   at: number[];
   /** Statement texts sent as literals this time, to try preparing once the connection is outside a transaction. */
   probe: string[];
+  /** Whether the message relies on the connection's prepared statements (a PREPARE, EXECUTE or DEALLOCATE in it). */
+  prepared: boolean;
 }
 
 /** Longer texts are not prepared: they are the ones whose shape varies with the input, and each plan costs backend memory. */
@@ -67,17 +69,17 @@ export class PreparedStatements {
 
   /** The message for `stmts` on `client`, or null when a value cannot be written in (nothing is changed then). */
   compose(client: object, stmts: readonly Stmt[]): Message | null {
-    const placed: { text: string; literals: string[]; known: Known | null }[] = [];
+    const placed: { template: SqlTemplate; literals: string[]; known: Known | null }[] = [];
     for (const st of stmts) {
       const params = st.params ?? [];
       const literals = sqlLiterals(params);
       if (literals === null) return null;
-      const p = placeLiterals(st.sql, literals);
-      if (p === null) return null;
+      const template = sqlTemplate(st.sql);
+      if (template === null || !template.fits(literals.length)) return null;
       // Arrays and objects travel written in but are never prepared: where a statement takes a list (token
       // searches, `= ANY`), its best plan depends on the values.
-      const known = params.length > 0 && p.highest === params.length && scalarsOnly(params) ? this.candidate(st.sql) : null;
-      placed.push({ text: p.text, literals, known });
+      const known = params.length > 0 && template.highest === params.length && scalarsOnly(params) ? this.candidate(st.sql) : null;
+      placed.push({ template, literals, known });
     }
     const s = this.session(client);
     const texts: string[] = [];
@@ -90,13 +92,15 @@ export class PreparedStatements {
     for (const name of s.dropped.splice(0)) texts.push(`DEALLOCATE ${name}`);
     const at: number[] = [];
     const probe: string[] = [];
+    let written = 0;
     for (let i = 0; i < placed.length; i++) {
-      const { text, literals, known } = placed[i]!;
+      const { template, literals, known } = placed[i]!;
       if (known !== null && known.ok === null && s.names.has(known.name)) known.ok = true; // forgotten process-wide, still prepared here
       if (known === null || known.ok !== true) {
         if (known?.ok === null) probe.push(stmts[i]!.sql);
         at.push(texts.length);
-        texts.push(text);
+        texts.push(template.fill(literals)); // the text with its values written in: only when it is not EXECUTEd
+        written++;
         continue;
       }
       if (s.names.get(known.name) === undefined) {
@@ -108,7 +112,8 @@ export class PreparedStatements {
       at.push(texts.length);
       texts.push(`EXECUTE ${known.name}(${literals.join(', ')})`);
     }
-    return { texts, at, probe };
+    // Every text but the statements written in whole is a DEALLOCATE, PREPARE or EXECUTE.
+    return { texts, at, probe, prepared: texts.length > written };
   }
 
   /** After an error on a message composed for `client`: what it has prepared is no longer known. */
@@ -120,13 +125,15 @@ export class PreparedStatements {
   /**
    * PREPAREs each text not tried yet on `client`, which must be outside a transaction (a failing PREPARE then
    * aborts nothing): a success is recorded for the process and the connection, a failure of the statement
-   * itself marks the text as not preparable. Never throws.
+   * itself marks the text as not preparable. Never throws; answers the error when the server session already
+   * had a statement of that name, which this connection never prepared (42P05: the session is shared, a
+   * pooler), else null.
    */
-  async probe(client: { query(sql: string): Promise<unknown> }, sqls: readonly string[]): Promise<void> {
+  async probe(client: { query(sql: string): Promise<unknown> }, sqls: readonly string[]): Promise<unknown> {
     const s = this.session(client);
     for (const sql of new Set(sqls)) {
       const known = this.known.get(sql);
-      if (s.unknown || known === undefined || known.ok === false) continue;
+      if (s.unknown || known === undefined || known.ok === false || s.dropped.includes(known.name)) continue;
       if (s.names.has(known.name)) {
         known.ok = true;
         continue;
@@ -135,13 +142,18 @@ export class PreparedStatements {
         await client.query(`PREPARE ${known.name} AS ${sql}`);
       } catch (err) {
         const code = (err as { code?: unknown }).code;
-        if (typeof code === 'string' && UNPREPARABLE_CLASSES.includes(code.slice(0, 2))) known.ok = false;
-        else s.unknown = true;
+        s.unknown = true;
+        if (code === '42P05') return err;
+        if (typeof code === 'string' && UNPREPARABLE_CLASSES.includes(code.slice(0, 2))) {
+          known.ok = false;
+          s.unknown = false; // the statement failed alone: nothing else changed on the server
+        }
         continue;
       }
       known.ok = true;
       s.names.set(known.name, true);
     }
+    return null;
   }
 
   /** The server-side name a statement text is prepared under. */

@@ -1,3 +1,5 @@
+import { BoundedMap } from './bounded-map.js';
+
 /**
  * Values written into SQL text as quoted literals, for statements sent in simple-protocol messages
  * (several statements in one round trip) and as the arguments of `EXECUTE`.
@@ -85,7 +87,49 @@ function arrayLiteral(items: readonly unknown[]): string | null {
  * null when a placeholder has no literal or a block comment never closes.
  */
 export function placeLiterals(sql: string, literals: readonly string[]): { text: string; highest: number } | null {
-  let out = '';
+  const t = sqlTemplate(sql);
+  if (t === null || !t.fits(literals.length)) return null;
+  return { text: t.fill(literals), highest: t.highest };
+}
+
+/** A statement cut at its `$n` placeholders: the text between them, their numbers, and the highest. */
+export class SqlTemplate {
+  private readonly lowest: number;
+  constructor(
+    private readonly parts: readonly string[],
+    private readonly nums: readonly number[],
+    readonly highest: number,
+  ) {
+    this.lowest = nums.length === 0 ? 1 : Math.min(...nums);
+  }
+  /** Whether every placeholder has one of `count` literals. */
+  fits(count: number): boolean {
+    return this.lowest >= 1 && this.highest <= count;
+  }
+  /** The text with the literals in place (fits must hold). */
+  fill(literals: readonly string[]): string {
+    let out = this.parts[0]!;
+    for (let i = 0; i < this.nums.length; i++) out += literals[this.nums[i]! - 1]! + this.parts[i + 1]!;
+    return out;
+  }
+}
+
+/** Statement texts already cut (the same few texts come back at every request), least recently added dropped first. */
+const TEMPLATES = new BoundedMap<string, SqlTemplate | null>(5_000);
+
+/** The statement cut at its placeholders (cached per text), or null when a block comment never closes. */
+export function sqlTemplate(sql: string): SqlTemplate | null {
+  let t = TEMPLATES.get(sql);
+  if (t === undefined) {
+    t = cut(sql);
+    TEMPLATES.set(sql, t);
+  }
+  return t;
+}
+
+function cut(sql: string): SqlTemplate | null {
+  const parts: string[] = [];
+  const nums: number[] = [];
   let from = 0;
   let highest = 0;
   const tokens = SQL_TOKENS;
@@ -100,13 +144,13 @@ export function placeLiterals(sql: string, literals: readonly string[]): { text:
     }
     const n = m[2];
     if (n === undefined) continue;
-    const lit = literals[Number(n) - 1];
-    if (lit === undefined) return null;
     highest = Math.max(highest, Number(n));
-    out += sql.slice(from, m.index) + lit;
+    parts.push(sql.slice(from, m.index));
+    nums.push(Number(n));
     from = m.index + m[0].length;
   }
-  return { text: out + sql.slice(from), highest };
+  parts.push(sql.slice(from));
+  return new SqlTemplate(parts, nums, highest);
 }
 
 /** Quoted strings and names, line comments, dollar-quoted bodies (kept as they are), the start of a block comment and `$n` placeholders (captured). */

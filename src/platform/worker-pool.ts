@@ -263,7 +263,8 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
   };
 }
 
-function tsBootstrap(file: URL): string {
+/** The `eval` source that starts a TypeScript worker file under tsx (Node 20 does not pass loader hooks to workers). */
+export function tsBootstrap(file: URL): string {
   // Resolved lazily so a production build never needs tsx installed.
   const tsxApi = import.meta.resolve('tsx/esm/api');
   return `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(file.href)}); });`;

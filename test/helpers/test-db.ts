@@ -10,14 +10,16 @@ configureAuditKey(Buffer.from(TEST_MASTER_KEY, 'hex'));
 /**
  * A migrated database for one test file: an in-memory PGlite by default, or a private schema on
  * the PostgreSQL server named by TEST_DATABASE_URL (dropped on close), so test files never share rows.
- * As in the default configuration, statements travel as text; TEST_PREPARED_STATEMENTS=true prepares those of
- * transactions and batches per connection on PostgreSQL, as DATABASE_PREPARED_STATEMENTS=true does
- * (docs/performance.md, "step 4"; src/platform/db-prepared.test.ts turns it on for itself).
+ * As in the default configuration, on PostgreSQL the statements of transactions and batches are prepared once per
+ * connection (DATABASE_PREPARED_STATEMENTS; docs/performance.md, "step 4"); TEST_PREPARED_STATEMENTS=false sends
+ * every statement as text (src/platform/db-prepared.test.ts opens its own pools).
  */
 export async function createTestDb(): Promise<{ db: Db; url: string | null; close: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
-    const db = await openDb({ dataDir: 'memory://' });
+    // As in the default configuration, PGlite runs on this thread; TEST_EMBEDDED_THREAD=true puts it on its own.
+    const embeddedThread = ['1', 'true', 'yes', 'on'].includes((process.env.TEST_EMBEDDED_THREAD ?? '').toLowerCase());
+    const db = await openDb({ dataDir: 'memory://', embeddedThread });
     await migrate(db);
     return { db, url: null, close: () => db.close() };
   }
@@ -27,8 +29,14 @@ export async function createTestDb(): Promise<{ db: Db; url: string | null; clos
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const url = withSearchPath(base, schema);
-  const prepared = ['1', 'true', 'yes', 'on'].includes((process.env.TEST_PREPARED_STATEMENTS ?? '').toLowerCase());
-  const db = await openDb({ databaseUrl: url, poolSize: 10, preparedPerConnection: prepared ? 100 : 0 });
+  const prepared = !['0', 'false', 'no', 'off'].includes((process.env.TEST_PREPARED_STATEMENTS ?? '').toLowerCase());
+  const db = await openDb({
+    databaseUrl: url,
+    poolSize: 10,
+    preparedPerConnection: prepared ? 100 : 0,
+    // A test server is not behind a pooler: prepared statements switching themselves off here is a bug to see.
+    warn: (message) => console.error(`[test-db] ${message}`),
+  });
   await migrate(db);
   return {
     db,

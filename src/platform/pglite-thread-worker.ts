@@ -1,0 +1,53 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import type { ThreadReply, ThreadRequest } from './pglite-thread.js';
+
+/**
+ * The embedded database's own thread (PgliteThread): opens PGlite on `workerData.dataDir` (null: in memory) and
+ * answers the main thread's statements one at a time, in the order they arrive.
+ */
+const port = parentPort!;
+const { dataDir } = workerData as { dataDir: string | null };
+
+/** An error as plain data: its message, name and every primitive property (PostgreSQL's code, constraint, detail…). */
+function plain(err: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: 'Error', message: String(err) };
+  if (err instanceof Error) {
+    out.name = err.name;
+    out.message = err.message;
+    for (const [k, v] of Object.entries(err)) if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) out[k] = v;
+  }
+  return out;
+}
+
+try {
+  const pglite = await PGlite.create(dataDir ?? undefined, { extensions: { vector } });
+  let chain: Promise<void> = Promise.resolve();
+  const handle = async (m: ThreadRequest): Promise<void> => {
+    let reply: ThreadReply;
+    try {
+      if (m.op === 'close') {
+        await pglite.close();
+        reply = { id: m.id, ok: null };
+      } else if (m.op === 'query') {
+        if (m.begin) await pglite.exec('BEGIN');
+        reply = { id: m.id, ok: (await pglite.query(m.sql, m.params as unknown[])).rows };
+      } else {
+        const results = await pglite.exec(`${m.begin ? 'BEGIN;\n' : ''}${m.sql}${m.commit ? ';\nCOMMIT' : ''}`);
+        const mine = results.slice(m.begin ? 1 : 0, m.commit ? -1 : undefined);
+        reply = { id: m.id, ok: mine.map((r) => r.rows) };
+      }
+    } catch (err) {
+      reply = { id: m.id, error: plain(err) };
+    }
+    port.postMessage(reply);
+    if (m.op === 'close') port.close();
+  };
+  port.on('message', (m: ThreadRequest) => {
+    chain = chain.then(() => handle(m));
+  });
+  port.postMessage({ ready: true } satisfies ThreadReply);
+} catch (err) {
+  port.postMessage({ failed: plain(err) } satisfies ThreadReply);
+}

@@ -1,0 +1,163 @@
+import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { tsBootstrap, workerFileUrl } from './worker-pool.js';
+
+/** A statement for the database thread; `begin` opens a transaction just before it, in the same message. */
+export type ThreadRequest =
+  | { id: number; op: 'query'; sql: string; params: readonly unknown[]; begin?: boolean }
+  | { id: number; op: 'exec'; sql: string; begin?: boolean; commit?: boolean }
+  | { id: number; op: 'close' };
+
+/** A request before it is numbered (Omit applied to each member of the union). */
+type Unnumbered = ThreadRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+
+export type ThreadReply =
+  { id: number; ok: unknown } | { id: number; error: Record<string, unknown> } | { ready: true } | { failed: Record<string, unknown> };
+
+/** What PgliteDb needs of the embedded database: PGlite itself, or PGlite on its own thread. */
+export interface EmbeddedStatements {
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  exec(sql: string): Promise<{ rows: unknown[] }[]>;
+  /** In a transaction on the database thread: runs the statements and commits, in one message (the transaction's end). */
+  execAndCommit?(sql: string): Promise<void>;
+}
+export interface EmbeddedPg extends EmbeddedStatements {
+  transaction<T>(fn: (t: EmbeddedStatements) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** An error sent back by the thread, as the caller would have got it from PGlite (code, constraint, detail…). */
+function revive(data: Record<string, unknown>): Error {
+  const err = new Error(String(data.message));
+  Object.assign(err, data);
+  return err;
+}
+
+/**
+ * PGlite on a worker thread of its own: the embedded database's parsing, planning and execution (WebAssembly, on
+ * the calling thread when PGlite is used directly) run beside the event loop instead of on it, so HTTP parsing,
+ * validation, sealing and serialisation of other requests go on while a statement runs; on two cores the database
+ * and the service no longer take turns. Same statements, same results (rows are copied between threads by
+ * structured clone: Date, Uint8Array, plain objects and arrays, as PGlite returns them).
+ *
+ * PGlite has one session: as PGlite's own `transaction` does, a transaction holds it exclusively until it ends,
+ * and every other statement waits (a promise chain on this side; the thread answers in order). If the thread
+ * dies, every pending and later statement fails with the cause.
+ */
+export class PgliteThread implements EmbeddedPg {
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private tail: Promise<unknown> = Promise.resolve();
+  private dead: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    // Idle, the thread does not keep the process alive (as PGlite on the main thread would not); while a
+    // statement is out, it does.
+    worker.unref();
+    worker.on('message', (r: ThreadReply) => {
+      if (!('id' in r)) return;
+      const p = this.pending.get(r.id);
+      if (!p) return;
+      this.pending.delete(r.id);
+      if (this.pending.size === 0) worker.unref();
+      if ('error' in r) p.reject(revive(r.error));
+      else p.resolve(r.ok);
+    });
+    const fail = (err: Error) => {
+      this.dead ??= err;
+      for (const p of this.pending.values()) p.reject(this.dead);
+      this.pending.clear();
+    };
+    worker.on('error', (err) => fail(new Error(`the embedded database thread failed: ${err.message}`, { cause: err })));
+    worker.on('exit', (code) => fail(new Error(`the embedded database thread exited (code ${code})`)));
+  }
+
+  /** Starts the thread and opens PGlite there (`dataDir` null: in memory); rejects if PGlite cannot open. */
+  static async open(dataDir: string | null): Promise<PgliteThread> {
+    const file = workerFileUrl(import.meta.url, './pglite-thread-worker.js');
+    const options = { name: 'pglite', workerData: { dataDir } };
+    const worker = file.pathname.endsWith('.ts')
+      ? new Worker(tsBootstrap(file), { ...options, eval: true })
+      : new Worker(fileURLToPath(file), options);
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (r: ThreadReply) => {
+        if ('ready' in r) done(null);
+        else if ('failed' in r) done(revive(r.failed));
+      };
+      const onError = (err: Error) => done(err);
+      const onExit = (code: number) => done(new Error(`the embedded database thread exited (code ${code}) before opening`));
+      const done = (err: Error | null) => {
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        if (err === null) resolve();
+        else void worker.terminate().finally(() => reject(err));
+      };
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    });
+    return new PgliteThread(worker);
+  }
+
+  private send<T>(req: Unnumbered): Promise<T> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...req, id });
+    });
+  }
+
+  /** Runs `fn` when every earlier statement or transaction has finished; later ones wait for it. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(fn, fn);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  query<R>(sql: string, params: unknown[] = []): Promise<{ rows: R[] }> {
+    return this.exclusive(async () => ({ rows: await this.send<R[]>({ op: 'query', sql, params }) }));
+  }
+
+  exec(sql: string): Promise<{ rows: unknown[] }[]> {
+    return this.exclusive(async () => (await this.send<unknown[][]>({ op: 'exec', sql })).map((rows) => ({ rows })));
+  }
+
+  /** BEGIN travels with the transaction's first statement; COMMIT (or ROLLBACK if `fn` throws) ends it. */
+  transaction<T>(fn: (t: EmbeddedStatements) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      let begun = false;
+      const first = () => {
+        const b = !begun;
+        begun = true;
+        return b;
+      };
+      const t: EmbeddedStatements = {
+        query: async <R>(sql: string, params: unknown[] = []) => ({
+          rows: await this.send<R[]>({ op: 'query', sql, params, begin: first() }),
+        }),
+        exec: async (sql: string) => (await this.send<unknown[][]>({ op: 'exec', sql, begin: first() })).map((rows) => ({ rows })),
+        execAndCommit: async (sql: string) => {
+          if (ended) throw new Error('the transaction has already ended');
+          const begin = first();
+          ended = true;
+          await this.send({ op: 'exec', sql, begin, commit: true });
+        },
+      };
+      let ended = false;
+      try {
+        const result = await fn(t);
+        if (begun && !ended) await this.send({ op: 'exec', sql: 'COMMIT' });
+        return result;
+      } catch (err) {
+        // A failed COMMIT has already ended the transaction (PostgreSQL rolls it back); ROLLBACK then only warns.
+        if (begun) await this.send({ op: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.dead) return;
+    await this.exclusive(() => this.send({ op: 'close' }));
+    await this.worker.terminate();
+  }
+}
