@@ -4,7 +4,7 @@
 // (statements sent together are split) under EXPLAIN (ANALYZE, BUFFERS) REPEAT times, rolled back, and prints the median
 // planning and execution time of each: the server's cost without the round trips, comparable under load.
 // Usage: TEST_DATABASE_URL=postgres://127.0.0.1:5432/test npm run bench -- kyt-explain (BENCH_HISTORY, REPEAT, VERBOSE).
-// With TEST_PREPARED_STATEMENTS=true the statements travel as EXECUTE of prepared statements: each is then explained
+// By default (TEST_PREPARED_STATEMENTS=false sends text instead) the statements travel as EXECUTE of prepared statements: each is then explained
 // twice, under plan_cache_mode force_custom_plan and force_generic_plan (the plan PostgreSQL may settle on after five
 // executions), so a statement whose generic plan is worse shows.
 import pg from 'pg';
@@ -22,7 +22,7 @@ await publishRuleSet(call, checker, { note: 'explain' });
 await importHistory(call, historyLines(history));
 
 let captured: { text: string; values: unknown[] }[] | null = null;
-/** Prepared statements' texts by name, as the service PREPAREs them (TEST_PREPARED_STATEMENTS=true). */
+/** Prepared statements' texts by name, as the service PREPAREs them (the default; TEST_PREPARED_STATEMENTS=false sends text). */
 const preparedText = new Map<string, string>();
 const orig = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {

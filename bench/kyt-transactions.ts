@@ -3,13 +3,14 @@
 // backtest of the same rule set over the stored history (worker job).
 // Usage: npm run bench -- kyt-transactions ; BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres,
 // BENCH_HISTORY (imported history rows, default 50000), BENCH_HEAVY (heavy subjects sharing 10 % of the history,
-// default 1), BENCH_LOAD=0 (import and backtest only: no load runs), BENCH_DATABASE_URL.
+// default 1), BENCH_LOAD=0 (import and backtest only: no load runs), BENCH_RATE (requests/s), BENCH_DATABASE_URL.
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
 import { insertBaseline, loadWithCpu, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
+import { ownBackendCores, ownBackendTicks } from './lib/cpu.js';
 import { historyLines, importHistory, publishRuleSet, type ApiCall } from './lib/kyt-setup.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -22,6 +23,13 @@ const cpuProf = process.env.BENCH_CPU_PROF || null;
 const skipBacktest = process.env.BENCH_SKIP_BACKTEST === '1';
 const heavyCount = Math.max(1, Number(process.env.BENCH_HEAVY ?? 1));
 const withLoad = process.env.BENCH_LOAD !== '0';
+/**
+ * BENCH_RATE=<n>: the POST runs at n requests per second in all, not as fast as they go. On a shared machine the
+ * CPU per transaction rises when throughput falls, so two versions compare at the same rate.
+ */
+const rate = Number(process.env.BENCH_RATE ?? 0) || undefined;
+/** BENCH_NODE_ARGS: node flags for the API process (space-separated), e.g. `--max-semi-space-size=32`. */
+const serverNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SUBJECTS = 1000;
 const DAY = 86_400_000;
 
@@ -39,13 +47,36 @@ async function api(base: string, key: string, method: string, path: string, body
 /** The API process under load (for the CPU split). */
 let serverPid: number | undefined;
 
+/** This run's own PostgreSQL backends (application_name = the schema), when on PostgreSQL. */
+let ownBackends: { url: string; name: string } | null = null;
+
+/**
+ * A load run of POST /v1/transactions; on PostgreSQL its CPU line ends with the CPU per transaction of the API
+ * process and of this run's own backends (other work on the same server is not counted there).
+ */
 async function loadTransactions(name: string, url: string, key: string, subjectOf: (n: number) => string): Promise<LoadResult> {
+  const own = ownBackends;
+  const before = own ? await ownBackendTicks(own.url, own.name) : null;
+  const t0 = process.hrtime.bigint();
+  const r = await loadRun(name, url, key, subjectOf);
+  if (!own || !before || r.rps === 0) return r;
+  const cores = ownBackendCores(before, await ownBackendTicks(own.url, own.name), Number(process.hrtime.bigint() - t0) / 1e9);
+  const server = Number(/server ([0-9.]+)/.exec(r.cpu ?? '')?.[1] ?? NaN);
+  const perTx = (c: number) => ((1000 * c) / r.rps).toFixed(2);
+  return {
+    ...r,
+    cpu: `${r.cpu}; own backends ${cores.toFixed(2)} cores; CPU per tx: API ${perTx(server)} ms, own PostgreSQL ${perTx(cores)} ms`,
+  };
+}
+
+async function loadRun(name: string, url: string, key: string, subjectOf: (n: number) => string): Promise<LoadResult> {
   const prefix = `${process.pid}-${Date.now()}-`;
   return loadWithCpu(serverPid, name, {
     url,
     method: 'POST',
     headers: { authorization: `Bearer ${key}` },
     seconds,
+    rate,
     bodyOf: (i) => ({
       reference: `${prefix}${i}`,
       occurred_at: new Date().toISOString(),
@@ -61,6 +92,7 @@ async function loadTransactions(name: string, url: string, key: string, subjectO
 async function benchDb(kind: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'verity-bench-kyt-'));
   const schema = kind === 'postgres' ? await freshSchema(pgBase) : null;
+  ownBackends = schema ? { url: schema.url, name: schema.schema } : null;
   const dbEnv: Record<string, string> = schema ? { DATABASE_URL: schema.url, DATA_DIR: join(dir, 'svc') } : { DATA_DIR: join(dir, 'svc') };
   const rows: LoadResult[] = [];
   const svcEnv = (port: number, worker: boolean) => ({
@@ -81,7 +113,7 @@ async function benchDb(kind: string): Promise<string> {
 
     const port = await freePort();
     const svc = await startChild(['src/server.ts'], svcEnv(port, false), /Verity is running[\s\S]*New key/, {
-      nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [],
+      nodeArgs: [...serverNodeArgs, ...(cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [])],
     });
     serverPid = svc.proc.pid;
     const base = `http://127.0.0.1:${port}`;
@@ -132,7 +164,7 @@ async function benchDb(kind: string): Promise<string> {
       if (skipBacktest) throw new Error('skipped (BENCH_SKIP_BACKTEST=1)');
       const port2 = await freePort();
       const svc2 = await startChild(['src/server.ts'], svcEnv(port2, true), /Verity is running/, {
-        nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [],
+        nodeArgs: [...serverNodeArgs, ...(cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [])],
       });
       serverPid = svc2.proc.pid;
       try {

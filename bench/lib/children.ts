@@ -40,7 +40,7 @@ export async function stop(proc: ChildProcess): Promise<void> {
 }
 
 /** A new schema on the benchmark server, reached through `search_path`; `drop` removes it. */
-export async function freshSchema(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshSchema(base: string): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   const c = new pg.Client({ connectionString: withUser(base) });
   await c.connect();
@@ -48,8 +48,12 @@ export async function freshSchema(base: string): Promise<{ url: string; drop: ()
   await c.end();
   const u = new URL(withUser(base));
   u.searchParams.set('options', `-c search_path=${schema}`);
+  // The schema's name as the connections' application_name: a bench can find its own backends (pg_stat_activity)
+  // among those of other work on the same server.
+  u.searchParams.set('application_name', schema);
   return {
     url: u.toString(),
+    schema,
     drop: async () => {
       const d = new pg.Client({ connectionString: withUser(base) });
       await d.connect();

@@ -1,6 +1,7 @@
 // Where the CPU goes during a load run: the server process, PostgreSQL's processes and the load generator
 // (this process), read from /proc (Linux) before and after, in cores used on average over the run.
 import { readdirSync, readFileSync } from 'node:fs';
+import pg from 'pg';
 
 const TICKS = 100; // USER_HZ on Linux
 
@@ -64,4 +65,29 @@ export function startCpuSplit(serverPid: number | undefined): () => CpuSplit {
 
 export function formatSplit(s: CpuSplit): string {
   return `server ${s.server.toFixed(2)} (kernel ${s.serverSystem.toFixed(2)}), PostgreSQL ${s.postgres.toFixed(2)}, load generator ${s.loadGenerator.toFixed(2)} cores`;
+}
+
+/**
+ * CPU ticks of the PostgreSQL backends whose application_name is `name` (a bench's own connections, see
+ * freshSchema), by pid: other work on the same server is not counted, unlike `postgres` in CpuSplit.
+ */
+export async function ownBackendTicks(databaseUrl: string, name: string): Promise<Map<number, number>> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
+      [name],
+    );
+    return new Map(rows.map((r) => [r.pid, ticksOf(r.pid).reduce((a, b) => a + b, 0)]));
+  } finally {
+    await c.end();
+  }
+}
+
+/** Cores used by a bench's own backends between two ownBackendTicks readings (a backend opened meanwhile counts from 0). */
+export function ownBackendCores(before: Map<number, number>, after: Map<number, number>, seconds: number): number {
+  let ticks = 0;
+  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
+  return ticks / TICKS / seconds;
 }

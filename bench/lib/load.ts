@@ -36,6 +36,8 @@ export async function load(
     bodyOf?: (n: number) => unknown;
     seconds?: number;
     connections?: number;
+    /** Requests per second in all (autocannon's overallRate): CPU per request compared at the same rate. */
+    rate?: number;
   },
 ): Promise<LoadResult> {
   let n = 0;
@@ -45,6 +47,7 @@ export async function load(
     method: opts.method ?? 'GET',
     connections: opts.connections ?? 50,
     duration: opts.seconds ?? 10,
+    ...(opts.rate ? { overallRate: opts.rate } : {}),
     headers: { 'content-type': 'application/json', ...(opts.headers ?? {}) },
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     requests:

@@ -121,9 +121,18 @@ export function requiredAggregates(c: CompiledRuleSet): AggregateDecl[] {
  * "counterparty.screening.status", "wallet": the module loads only the parts of the context asked for.
  * A bare root ("wallet") means the whole object.
  */
-export function requiredContext(c: CompiledRuleSet): string[] {
-  return [...new Set(c.rules.flatMap((r) => r.expression.paths.filter((p) => p !== 'agg' && !p.startsWith('agg.'))))].sort();
+export function requiredContext(c: CompiledRuleSet): readonly string[] {
+  let paths = REQUIRED_CONTEXT.get(c);
+  if (paths === undefined) {
+    paths = Object.freeze(
+      [...new Set(c.rules.flatMap((r) => r.expression.paths.filter((p) => p !== 'agg' && !p.startsWith('agg.'))))].sort(),
+    );
+    REQUIRED_CONTEXT.set(c, paths);
+  }
+  return paths;
 }
+/** requiredContext per compiled version (asked at every transaction; a compiled version never changes). */
+const REQUIRED_CONTEXT = new WeakMap<CompiledRuleSet, readonly string[]>();
 
 /** Whether a rule reading `paths` needs `field` (the field itself, a part of it, or the whole of an ancestor). */
 export function readsPath(paths: readonly string[], field: string): boolean {

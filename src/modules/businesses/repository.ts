@@ -95,9 +95,20 @@ export const businesses = {
   },
 };
 
-/** Read-only door for other modules (KYT's rule context): the latest business record with this reference. */
-export function businessByReference(db: Queryable, t: Tenant, reference: string): Promise<BusinessRow | undefined> {
-  return businesses.byReference(db, t, reference);
+/** What KYT's rule context reads of a business record. */
+export type BusinessContextRow = Pick<BusinessRow, 'id' | 'source' | 'data' | 'screening' | 'created_at'>;
+
+/**
+ * Read-only door for other modules (KYT's rule context): the latest business record with this reference, only the
+ * columns the context reads (every POST /v1/transactions sends this read; each column's description is parsed).
+ */
+export async function businessByReference(db: Queryable, t: Tenant, reference: string): Promise<BusinessContextRow | undefined> {
+  const rows = await db.query<BusinessContextRow>(
+    `SELECT id, source, data, screening, created_at FROM businesses WHERE account_id = $1 AND environment = $2 AND reference = $3
+     ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [t.accountId, t.environment, reference],
+  );
+  return rows[0];
 }
 
 export const businessDocuments = {

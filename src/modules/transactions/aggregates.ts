@@ -8,7 +8,7 @@ import {
   type TxRow,
 } from '../../engines/rules/index.js';
 import { rowConditions } from './aggregate-pushdown.js';
-import { transactionRows, type AggregateRead, type RollupTotals, type RowFilter } from './repository.js';
+import { ROW_FIELDS, transactionRows, type AggregateRead, type RollupTotals, type RowField, type RowFilter } from './repository.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 type Plan = CompiledRuleSet['aggregates'][number];
@@ -25,7 +25,7 @@ const isCurrencyFilter = (f: NonNullable<Plan['decl']['filters']>[number]) =>
   (typeof f.value === 'string' || (typeof f.value === 'object' && !Array.isArray(f.value) && f.value.tx === 'currency'));
 
 /**
- * Served by the daily rollup: whole-day windows of count, sum, avg, stddev, min or max grouped by subject alone,
+ * Served by the daily rollup: whole-day windows of count, or of sum, avg, stddev, min or max of the amount, grouped by subject alone,
  * with no filter but a count's currency (direction and currency are rollup columns; an amount function's
  * currency is its declared one or the transaction's). Everything else reads raw rows.
  */
@@ -33,6 +33,8 @@ export function usesRollup(p: Plan): boolean {
   const filters = p.decl.filters ?? [];
   return (
     ROLLUP_FUNCTIONS.has(p.decl.fn) &&
+    // The rollup sums amounts: a sum of counterparty_balance_after is not in it.
+    (p.decl.fn === 'count' || p.decl.field === 'amount') &&
     p.dims.length === 1 &&
     p.dims[0] === 'subject' &&
     (filters.length === 0 || (filters.length === 1 && p.decl.fn === 'count' && isCurrencyFilter(filters[0]!))) &&
@@ -47,6 +49,39 @@ function rollupCurrency(p: Plan, tx: TxRow): string | null {
   if (d.fn !== 'count') return d.currency ?? tx.currency;
   const v = d.filters?.[0]?.value;
   return v === undefined ? null : typeof v === 'string' ? v : tx.currency;
+}
+
+const AMOUNT_FUNCTIONS: ReadonlySet<string> = new Set(['sum', 'avg', 'stddev', 'min', 'max']);
+const FIELDS_OF = new WeakMap<readonly Plan[], RowField[]>();
+
+/**
+ * The row fields the plans' matching looks at besides id, time and amount (raw reads return only these; each read's
+ * group dimensions are set from the read): direction, currency (amount functions, currency filters), the filtered
+ * and the counted fields. A field the engine would read but the read left out would make a row not match, so this
+ * errs on the side of more: every field a filter, a function or a direction names.
+ */
+export function rowFields(plans: readonly Plan[]): RowField[] {
+  let out = FIELDS_OF.get(plans);
+  if (out) return out;
+  const want = new Set<string>();
+  for (const p of plans) {
+    const d = p.decl;
+    if (d.direction === 'in' || d.direction === 'out') want.add('direction');
+    if (AMOUNT_FUNCTIONS.has(d.fn)) want.add('currency');
+    if (d.field) want.add(d.field);
+    for (const f of d.filters ?? []) want.add(f.field);
+  }
+  out = ROW_FIELDS.filter((f) => want.has(f));
+  FIELDS_OF.set(plans, out);
+  return out;
+}
+
+/** What computeTransactionAggregates decides per plan once per plans array (a version's evaluated aggregates). */
+const SHAPES = new WeakMap<readonly Plan[], { p: Plan; rollup: boolean; group: string }[]>();
+function shapesOf(plans: readonly Plan[]) {
+  let shapes = SHAPES.get(plans);
+  if (shapes === undefined) SHAPES.set(plans, (shapes = plans.map((p) => ({ p, rollup: usesRollup(p), group: p.dims.join(',') }))));
+  return shapes;
 }
 
 /**
@@ -65,17 +100,18 @@ export async function computeTransactionAggregates(
 ): Promise<Record<string, AggregateValue>> {
   const out: Record<string, AggregateValue> = {};
   const reads: AggregateRead[] = [];
+  // Rollup aggregates of the same window share their partial-day read, and of the same window, direction and
+  // currency their rollup read (keys built from those values alone: the subject is the transaction's).
   const readIndex = new Map<string, number>();
-  const need = (r: AggregateRead) => {
-    const k = JSON.stringify(r);
+  const need = (k: string, r: () => AggregateRead) => {
     let i = readIndex.get(k);
-    if (i === undefined) readIndex.set(k, (i = reads.push(r) - 1));
+    if (i === undefined) readIndex.set(k, (i = reads.push(r()) - 1));
     return i;
   };
   type RawGroup = { dims: Record<string, string>; windowMs: number; plans: Plan[]; any: Map<string, RowFilter> };
   const raw = new Map<string, RawGroup>();
   const rollups: { p: Plan; partial: number; days: number | null }[] = [];
-  for (const p of plans) {
+  for (const { p, rollup, group } of shapesOf(plans)) {
     const dims: Record<string, string> = {};
     let complete = true;
     for (const d of p.dims) {
@@ -87,45 +123,50 @@ export async function computeTransactionAggregates(
       out[p.key] = computeAggregate(p, tx, []);
       continue;
     }
-    if (usesRollup(p)) {
+    if (rollup) {
       const lo = tx.occurred_at - p.windowMs;
       const firstFull = Math.floor(lo / DAY_MS) * DAY_MS + DAY_MS; // first midnight strictly after lo
       const today = Math.floor(tx.occurred_at / DAY_MS) * DAY_MS;
-      const partial = need({
+      const partial = need(`p${lo}`, () => ({
         kind: 'history',
         dims: { subject: tx.subject },
         fromMs: lo,
         toMs: tx.occurred_at,
         gap: { from: firstFull, to: today },
-      });
+      }));
+      const direction = p.decl.direction ?? 'any';
+      const currency = rollupCurrency(p, tx);
       const days =
         firstFull >= today
           ? null
-          : need({
+          : need(`r${firstFull}|${direction}|${currency ?? ''}`, () => ({
               kind: 'rollup',
               subject: tx.subject,
               fromDay: dayString(firstFull),
               toDay: dayString(today),
-              direction: p.decl.direction ?? 'any',
-              currency: rollupCurrency(p, tx),
-            });
+              direction,
+              currency,
+            }));
       rollups.push({ p, partial, days });
       continue;
     }
-    const k = p.dims.join(',');
-    const g: RawGroup = raw.get(k) ?? { dims, windowMs: 0, plans: [], any: new Map() };
+    let g = raw.get(group);
+    if (g === undefined) raw.set(group, (g = { dims, windowMs: 0, plans: [], any: new Map() }));
     g.windowMs = Math.max(g.windowMs, p.windowMs);
     g.plans.push(p);
     const where = rowConditions(p, tx);
     const fromMs = tx.occurred_at - p.windowMs;
-    g.any.set(JSON.stringify([fromMs, where]), { fromMs, where });
-    raw.set(k, g);
+    let key = String(fromMs);
+    for (const c of where) key += ` ${c.column} ${c.op} ${JSON.stringify(c.value)}`; // JSON: no value can fake a separator
+    g.any.set(key, { fromMs, where });
   }
   const groups = [...raw.values()].map((g) => ({
     g,
-    i: need({ kind: 'history', dims: g.dims, fromMs: tx.occurred_at - g.windowMs, toMs: tx.occurred_at, any: [...g.any.values()] }),
+    i:
+      reads.push({ kind: 'history', dims: g.dims, fromMs: tx.occurred_at - g.windowMs, toMs: tx.occurred_at, any: [...g.any.values()] }) -
+      1,
   }));
-  const results = await transactionRows.readMany(db, t, reads);
+  const results = await transactionRows.readMany(db, t, reads, rowFields(plans));
   for (const { g, i } of groups) for (const p of g.plans) out[p.key] = computeAggregate(p, tx, results[i] as TxRow[]);
   for (const { p, partial, days } of rollups)
     out[p.key] =

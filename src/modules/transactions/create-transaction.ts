@@ -12,6 +12,7 @@ import {
   evaluate,
   requiredAggregates,
   requiredContext,
+  type CompiledRuleSet,
   type Evaluation,
   type TxRow,
 } from '../../engines/rules/index.js';
@@ -33,6 +34,18 @@ export const RULE_ERROR_COOLDOWN_S = 3600;
 
 export function counterpartyKey(c: CreateTransaction['counterparty']): string | null {
   return c?.reference ?? c?.account ?? c?.wallet ?? c?.name ?? null;
+}
+
+const EVALUATED_AGGREGATES = new WeakMap<CompiledRuleSet, CompiledRuleSet['aggregates']>();
+
+/** The aggregates the evaluated rules read, once per compiled version (the same array each time: rowFields keys on it). */
+function evaluatedAggregates(compiled: CompiledRuleSet): CompiledRuleSet['aggregates'] {
+  let plans = EVALUATED_AGGREGATES.get(compiled);
+  if (plans === undefined) {
+    const needed = new Set(requiredAggregates(compiled).map((a) => a.key));
+    EVALUATED_AGGREGATES.set(compiled, (plans = compiled.aggregates.filter((p) => needed.has(p.key))));
+  }
+  return plans;
 }
 
 /** Same transaction? (a repeat of a reference with other facts is a conflict, not a repeat). */
@@ -84,8 +97,8 @@ export async function createTransaction({
   const at = validate(input);
   // Reads started together go to the database as one batch (one round trip each stage).
   const reader = batchingReader(ctx.db);
-  const [existing, compiled] = await Promise.all([transactionRows.byReference(reader, ctx, input.reference), activeRuleSet(reader, ctx)]);
-  if (existing) return repeat(existing, input);
+  const [existing, compiled] = await Promise.all([transactionRows.idByReference(reader, ctx, input.reference), activeRuleSet(reader, ctx)]);
+  if (existing) return repeat((await transactionRows.get(ctx.db, ctx, existing))!, input);
   // What other modules know (KYC, business, screenings, wallets, lists) and the counterparty name's
   // screening: read before the write transaction (no lock held while the screening worker answers), and
   // only what the rules read. The evaluation that used them is stored in the one write transaction.
@@ -123,21 +136,13 @@ export async function createTransaction({
         // The lock, the repeat re-check and the snoozes travel with the aggregate read: one round trip.
         const ahead = withNext(tx);
         const nowRead = transactionRows.lockSubject(ahead, ctx, input.subject.reference);
-        const againRead = transactionRows.byReference(ahead, ctx, input.reference);
+        const againRead = transactionRows.idByReference(ahead, ctx, input.reference);
         const snoozedRead = compiled ? ruleRows.snoozedFor(ahead, ctx, input.subject.reference, new Date()) : null;
         let agg: Awaited<ReturnType<typeof computeTransactionAggregates>> = {};
-        if (compiled) {
-          const needed = new Set(requiredAggregates(compiled).map((a) => a.key));
-          agg = await computeTransactionAggregates(
-            tx,
-            ctx,
-            compiled.aggregates.filter((p) => needed.has(p.key)),
-            txRow,
-          );
-        }
+        if (compiled) agg = await computeTransactionAggregates(tx, ctx, evaluatedAggregates(compiled), txRow);
         await flushWithNext(tx); // when no aggregate read was sent
         const again = await againRead;
-        if (again) return repeat(again, input);
+        if (again) return repeat((await transactionRows.get(tx, ctx, again))!, input);
 
         let evaluation: Evaluation | null = null;
         if (compiled) {

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
+import { BoundedMap } from '../../platform/bounded-map.js';
 import { paginate } from '../../platform/pagination.js';
 import { statementOrDefer, writeOrDefer } from '../../platform/transaction.js';
 import type { RuleSet as EngineRuleSet, PresummedTotals, TxRow } from '../../engines/rules/index.js';
@@ -204,13 +205,63 @@ export type AggregateRead =
     }
   | { kind: 'rollup'; subject: string; fromDay: string; toDay: string; direction: 'in' | 'out' | 'any'; currency: string | null };
 
+/** The fields of a history row (TxRow) besides id, time and amount that a raw aggregate read can return. */
+export const ROW_FIELDS = [
+  'currency',
+  'direction',
+  'subject',
+  'type',
+  'channel',
+  'country',
+  'counterparty',
+  'account',
+  'wallet',
+  'device',
+  'ip',
+  'counterparty_balance_after',
+] as const;
+export type RowField = (typeof ROW_FIELDS)[number];
+/** A row field's column in a raw read (numerics as exact text) and the name it comes back under. */
+const ROW_FIELD_SQL: Record<RowField, string> = {
+  currency: 'currency',
+  direction: 'direction',
+  subject: 'subject_reference',
+  type: 'type',
+  channel: 'channel',
+  country: 'country',
+  counterparty: 'counterparty_key',
+  account: 'account',
+  wallet: 'wallet',
+  device: 'device',
+  ip: 'ip',
+  counterparty_balance_after: 'balance_after::text AS balance_after',
+};
+const ROW_FIELD_NAME: Record<RowField, string> = {
+  ...ROW_FIELD_SQL,
+  counterparty_balance_after: 'balance_after',
+};
+
+/** What a read's part of readMany's text depends on: never a value. */
+function readShape(r: AggregateRead): string {
+  if (r.kind === 'rollup') return `r${r.direction === 'any' ? '' : 'd'}${r.currency === null ? '' : 'c'}`;
+  const gap = r.gap && r.gap.from < r.gap.to ? 'g' : '';
+  const any = r.any?.length ? `(${r.any.map((f) => f.where.map((c) => `${c.column} ${c.op}`).join(',')).join('|')})` : '';
+  return `h${Object.keys(r.dims).join(',')}${gap}${any}`;
+}
+/** readMany's statement texts by shape (a rule set version has a handful; bounded all the same). */
+const READ_TEXTS = new BoundedMap<string, string>(500, 'use');
+
 export const transactionRows = {
-  async byReference(db: Queryable, t: Tenant, reference: string): Promise<TransactionRow | null> {
-    const rows = await db.query<TransactionRow>(
-      `SELECT ${TX_COLUMNS} FROM transactions WHERE account_id = $1 AND environment = $2 AND reference = $3`,
+  /**
+   * The id of the transaction stored under a reference, or null: POST's repeat checks (before and inside its
+   * transaction) ask only this, since a repeat is rare and every POST sends both; the whole row is read when found.
+   */
+  async idByReference(db: Queryable, t: Tenant, reference: string): Promise<string | null> {
+    const rows = await db.query<{ id: string }>(
+      'SELECT id FROM transactions WHERE account_id = $1 AND environment = $2 AND reference = $3',
       [t.accountId, t.environment, reference],
     );
-    return rows[0] ?? null;
+    return rows[0]?.id ?? null;
   },
   async get(db: Queryable, t: Tenant, id: string): Promise<TransactionRow | null> {
     const rows = await db.query<TransactionRow>(
@@ -269,18 +320,29 @@ export const transactionRows = {
   /**
    * Several history and rollup reads as one statement (UNION ALL, each branch tagged with its index and
    * using its own index as before): the aggregates of one transaction cost one round trip, not one per read.
+   * Raw rows carry the id, time and amount and only the `fields` asked for (what the aggregates look at: their
+   * direction, currency, filters, counted field); a read's group dimensions are set from the read itself (every row
+   * has them: they are its conditions). A rollup read's totals come back as one text column. Each column's
+   * description is parsed for every execution and each value of every row, so fewer columns are less work on both
+   * sides; the statement's text is the same object for every read of the same shape (its hash is computed once
+   * where it is looked up).
    */
-  async readMany(db: Queryable, t: Tenant, reads: readonly AggregateRead[]): Promise<(TxRow[] | RollupTotals)[]> {
+  async readMany(
+    db: Queryable,
+    t: Tenant,
+    reads: readonly AggregateRead[],
+    fields: readonly RowField[] = ROW_FIELDS,
+  ): Promise<(TxRow[] | RollupTotals)[]> {
     if (reads.length === 0) return [];
     const params: unknown[] = [t.accountId, t.environment];
     const p = (v: unknown) => (params.push(v), `$${params.length}`);
-    const NULLS = `NULL::text AS id, NULL::float8 AS ms, NULL::text AS amount, NULL::text AS currency, NULL::text AS direction,
-      NULL::text AS subject_reference, NULL::text AS type, NULL::text AS channel, NULL::text AS country, NULL::text AS counterparty_key,
-      NULL::text AS account, NULL::text AS wallet, NULL::text AS device, NULL::text AS ip, NULL::text AS balance_after`;
+    const cols = fields.map((f) => ROW_FIELD_SQL[f]);
+    const rawColumns = `id, (extract(epoch from occurred_at) * 1000)::float8 AS ms, amount::text AS amount${cols.map((c) => `, ${c}`).join('')}`;
+    const nulls = `NULL::text AS id, NULL::float8 AS ms, NULL::text AS amount${fields.map((f) => `, NULL::text AS ${ROW_FIELD_NAME[f]}`).join('')}`;
     const branches = reads.map((r, q) => {
       if (r.kind === 'rollup')
-        return `SELECT ${q} AS q, ${NULLS}, sum(n)::text AS n, sum(total)::text AS total, sum(sum_sq)::text AS sum_sq,
-          min(min_amount)::text AS lo, max(max_amount)::text AS hi FROM transaction_daily
+        return `SELECT ${q} AS q, ${nulls}, sum(n)::text || ' ' || sum(total)::text || ' ' || sum(sum_sq)::text || ' ' ||
+          coalesce(min(min_amount)::text, '-') || ' ' || coalesce(max(max_amount)::text, '-') AS totals FROM transaction_daily
           WHERE account_id = $1 AND environment = $2 AND subject_reference = ${p(r.subject)} AND day >= ${p(r.fromDay)}::date
             AND day < ${p(r.toDay)}::date${r.direction === 'any' ? '' : ` AND direction = ${p(r.direction)}`}${
               r.currency === null ? '' : ` AND currency = ${p(r.currency)}`
@@ -297,8 +359,7 @@ export const transactionRows = {
         const where = ['account_id = $1', 'environment = $2', `occurred_at > ${iso(r.fromMs)}`, `occurred_at <= ${iso(r.toMs)}`, ...times];
         for (const [dim, value] of Object.entries(r.dims)) where.push(`${DIM_COLUMN[dim]} = ${p(value)}`);
         if (r.any?.length) where.push(`(${r.any.map(anyOf).join(' OR ')})`);
-        return `SELECT ${q} AS q, ${HISTORY_COLUMNS}, NULL::text AS n, NULL::text AS total, NULL::text AS sum_sq, NULL::text AS lo,
-          NULL::text AS hi FROM transactions WHERE ${where.join(' AND ')}`;
+        return `SELECT ${q} AS q, ${rawColumns}, NULL::text AS totals FROM transactions WHERE ${where.join(' AND ')}`;
       };
       // Rows around a gap (the whole days a rollup covers) are two ranges, two branches tagged alike: each is one
       // index range under a generic plan too. `NOT (gap)` made the generic plan scan the group's whole window and
@@ -306,22 +367,37 @@ export const transactionRows = {
       if (!r.gap || r.gap.from >= r.gap.to) return branch();
       return `${branch(`occurred_at < ${iso(r.gap.from)}`)}\nUNION ALL\n${branch(`occurred_at >= ${iso(r.gap.to)}`)}`;
     });
-    type Row = HistoryRow & {
-      q: number;
-      n: string | null;
-      total: string | null;
-      sum_sq: string | null;
-      lo: string | null;
-      hi: string | null;
-    };
-    const rows = await db.query<Row>(branches.join('\nUNION ALL\n'), params);
+    const built = branches.join('\nUNION ALL\n');
+    // The text depends on the reads' shape only (never on a value): one string per shape, so that the prepared
+    // statements' lookup hashes it once, not at every transaction.
+    const shape = `${fields.join(',')}|${reads.map(readShape).join(';')}`;
+    let sql = READ_TEXTS.get(shape);
+    if (sql === undefined) READ_TEXTS.set(shape, (sql = built));
+    type Row = { q: number; id: string | null; ms: number | null; amount: string | null; totals: string | null } & Record<
+      string,
+      string | null
+    >;
+    const rows = await db.query<Row>(sql, params);
     const none: RollupTotals = { n: 0, total: '0', sumSq: '0', min: null, max: null };
     const out: (TxRow[] | RollupTotals)[] = reads.map((r) => (r.kind === 'rollup' ? none : []));
+    const names = fields.map((f) => ROW_FIELD_NAME[f]);
     for (const row of rows) {
       const q = Number(row.q);
-      if (reads[q]!.kind === 'rollup')
-        out[q] = { n: Number(row.n ?? 0), total: row.total ?? '0', sumSq: row.sum_sq ?? '0', min: row.lo, max: row.hi };
-      else (out[q] as TxRow[]).push(toTxRow(row));
+      const read = reads[q]!;
+      if (read.kind === 'rollup') {
+        if (row.totals === null) continue;
+        const [n, total, sumSq, lo, hi] = row.totals.split(' ') as [string, string, string, string, string];
+        out[q] = { n: Number(n), total, sumSq, min: lo === '-' ? null : lo, max: hi === '-' ? null : hi };
+        continue;
+      }
+      const tx = { id: row.id!, occurred_at: Math.round(row.ms!), amount: row.amount! } as TxRow;
+      const o = tx as unknown as Record<string, string>;
+      for (let i = 0; i < fields.length; i++) {
+        const v = row[names[i]!];
+        if (v !== null && v !== undefined && v !== '') o[fields[i]!] = v;
+      }
+      for (const dim in read.dims) o[dim] = read.dims[dim]!;
+      (out[q] as TxRow[]).push(tx);
     }
     return out;
   },

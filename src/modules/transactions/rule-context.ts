@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db.js';
 import type { Environment } from '../../platform/context.js';
 import type { Sealer } from '../../platform/crypto.js';
 import { readsPath, type CompiledRuleSet, type Evaluation, type RuleContextInput } from '../../engines/rules/index.js';
-import { businessByReference, type BusinessRow } from '../businesses/index.js';
+import { businessByReference, type BusinessContextRow } from '../businesses/index.js';
 import { checks, isNoListError, RESULT_PURPOSE, type NameScreening } from '../checks/index.js';
 import { listMembership } from '../lists/index.js';
 import { sessions } from '../verifications/index.js';
@@ -67,7 +67,7 @@ function daysBetween(from: Date | null | undefined, to: Date): number {
   return from ? Math.max(0, Math.floor((to.getTime() - from.getTime()) / DAY_MS)) : 0;
 }
 
-function businessContext(b: BusinessRow, at: Date): Plain {
+function businessContext(b: BusinessContextRow, at: Date): Plain {
   const d = b.data as Record<string, string | undefined>;
   const inc = d.incorporationDate ? new Date(`${d.incorporationDate}T00:00:00Z`) : null;
   return {

@@ -173,10 +173,18 @@ export const checks = {
     ]);
     return rows[0] ?? null;
   },
-  /** The latest completed check of a type for a subject reference (the KYT rule context reads screenings). */
-  async latestOfSubject(db: Queryable, t: Tenant, type: string, subjectReference: string): Promise<CheckRow | null> {
-    const rows = await db.query<CheckRow>(
-      `SELECT * FROM checks WHERE account_id = $1 AND environment = $2 AND subject_reference = $3 AND type = $4
+  /**
+   * The latest completed check of a type for a subject reference (the KYT rule context reads screenings): only the
+   * columns it reads, since every POST /v1/transactions sends this read and each column's description is parsed.
+   */
+  async latestOfSubject(
+    db: Queryable,
+    t: Tenant,
+    type: string,
+    subjectReference: string,
+  ): Promise<Pick<CheckRow, 'id' | 'status' | 'score' | 'result_sealed' | 'completed_at'> | null> {
+    const rows = await db.query<Pick<CheckRow, 'id' | 'status' | 'score' | 'result_sealed' | 'completed_at'>>(
+      `SELECT id, status, score, result_sealed, completed_at FROM checks WHERE account_id = $1 AND environment = $2 AND subject_reference = $3 AND type = $4
          AND completed_at IS NOT NULL AND redacted_at IS NULL ORDER BY completed_at DESC, id DESC LIMIT 1`,
       [t.accountId, t.environment, subjectReference, type],
     );
