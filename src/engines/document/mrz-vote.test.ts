@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMrz } from './mrz-parse.js';
-import { alignEvidence, voteLines, type MrzEngine, type VoteInput } from './mrz-vote.js';
+import { alignEvidence, stateFromColumns, voteLines, type MrzEngine, type VoteInput } from './mrz-vote.js';
 import { decodeCtc } from './mrz-ppocr.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -95,5 +95,34 @@ describe('PP-OCR chevrons read as K in the names line', () => {
     const v = voteLines([reading('tesseract', [L1, L2]), reading('ppocr', [pp, L2])], NOW);
     assert.equal(v?.parsed.fields.givenNames, 'ANNA MARIA');
     assert.equal(v?.fieldConfidence.find((f) => f.field === 'givenNames')?.level, 'high');
+  });
+});
+
+describe('a state code spelt column by column (issue #19)', () => {
+  // Nationality BEL: tesseract reads the E as S in every pass, PP-OCR reads the B as 3; no reading has BEL.
+  const bel = L2.replace('UTO', 'BEL');
+  test('the one existing code the columns offer is reported, low: read whole by no reading', () => {
+    const v = voteLines(
+      [
+        reading('tesseract', [L1, bel.replace('BEL', 'BSL')]),
+        reading('tesseract', [L1, bel.replace('BEL', 'BSL')]),
+        reading('ppocr', [L1, bel.replace('BEL', '3EL')]),
+      ],
+      NOW,
+    );
+    assert.equal(v?.parsed.fields.nationality, 'BEL');
+    const f = v?.fieldConfidence.find((x) => x.field === 'nationality');
+    assert.equal(f?.level, 'low');
+    assert.equal(f?.readings, 0);
+  });
+  test('two existing codes offered (FRA and ESP from F/E, R/S, A/P): nothing is spelt', () => {
+    const rs = [{ lines: [L1, L2.replace('UTO', 'FSA')] }, { lines: [L1, L2.replace('UTO', 'ERP')] }];
+    assert.equal(stateFromColumns(rs, 1, 10, 'FSA'), null);
+    assert.equal(
+      stateFromColumns([{ lines: [L1, L2.replace('UTO', 'O<<')] }, { lines: [L1, L2.replace('UTO', 'D<<')] }], 1, 10, 'O<<'),
+      'D<<',
+    );
+    // A filler before a letter is no code (D<E), nor a leading filler.
+    assert.equal(stateFromColumns([{ lines: [L1, L2.replace('UTO', '<<E')] }], 1, 10, 'XXX'), null);
   });
 });

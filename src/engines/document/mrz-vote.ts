@@ -158,7 +158,8 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     let level: FieldConfidence['level'];
     // A value that only a check-digit substitution produced (made only at a character its OCR was unsure
     // of, and only when unique) stands at medium unless another reading contradicts it with a value of its own.
-    if (ambiguous.includes(field) || (rawAgreeing.length === 0 && rivals.length > 0)) level = 'low';
+    // An unchecked value that no reading read whole (a state code spelt column by column) stays low.
+    if (ambiguous.includes(field) || (rawAgreeing.length === 0 && (rivals.length > 0 || !checked))) level = 'low';
     else if (rawAgreeing.length === 0) level = 'medium';
     else if (!checked && agreeing.length * 2 <= group.length && rivals.length > 0) level = 'low';
     else if (agreeing.length >= 2 && (agreeEngines.size === engines.size || engines.size === 1) && (checked || rivals.length === 0))
@@ -252,8 +253,13 @@ function fieldMajority<T extends { lines: string[]; parsed: ParsedMrz }>(chosen:
     // "dates are digits", not a guess steered by a check digit).
     const known = (v: string): number => (end - start === 3 && isKnownStateCode(v.replace(/<+$/, '')) ? 1 : 0);
     const [top] = [...counts.entries()].sort((a, b) => known(b[0]) - known(a[0]) || b[1] - a[1]);
-    if (top && top[0] !== current && (known(top[0]) > known(current) || top[1] > (counts.get(current) ?? 0))) {
-      lines[line] = (lines[line] ?? '').slice(0, start) + top[0] + (lines[line] ?? '').slice(end);
+    let pick = top && top[0] !== current && (known(top[0]) > known(current) || top[1] > (counts.get(current) ?? 0)) ? top[0] : current;
+    // No reading read a state code that exists: the one existing code the readings' letters spell, column by
+    // column (a letter misread in every reading of one engine, read right by the other in a line misread
+    // elsewhere). Read whole by no reading, so the field is reported `low` (confidences: no reading agrees).
+    if (end - start === 3 && known(pick) === 0) pick = stateFromColumns(group, line, start, current) ?? pick;
+    if (pick !== current) {
+      lines[line] = (lines[line] ?? '').slice(0, start) + pick + (lines[line] ?? '').slice(end);
       changed = true;
     }
   }
@@ -264,6 +270,33 @@ function fieldMajority<T extends { lines: string[]; parsed: ParsedMrz }>(chosen:
   } catch {
     return chosen;
   }
+}
+
+/**
+ * The one existing state code (3 characters at `start` of line `line`) that the readings' characters spell
+ * column by column, each character read there by some reading of the same line length; null when none or
+ * several do. Each column offers at most a few characters, so the combinations stay few.
+ */
+export function stateFromColumns(readings: { lines: string[] }[], line: number, start: number, current: string): string | null {
+  const width = readings.map((r) => r.lines[line]?.length ?? 0).find((n) => n > 0) ?? 0;
+  const columns: string[][] = [];
+  for (let c = start; c < start + 3; c++) {
+    const offered = new Set<string>();
+    for (const r of readings) {
+      const l = r.lines[line];
+      if (l?.length === width && /^[A-Z<]$/.test(l.charAt(c))) offered.add(l.charAt(c));
+    }
+    if (offered.size === 0 || offered.size > 4) return null;
+    columns.push([...offered]);
+  }
+  const found = new Set<string>();
+  for (const a of columns[0] ?? [])
+    for (const b of columns[1] ?? [])
+      for (const c of columns[2] ?? []) {
+        const code = a + b + c;
+        if (code !== current && !/^<|<[A-Z]/.test(code) && isKnownStateCode(code.replace(/<+$/, ''))) found.add(code);
+      }
+  return found.size === 1 ? ([...found][0] as string) : null;
 }
 
 /** Whether a correction at (line, column) falls inside a field, for the formats' fixed layouts. */

@@ -293,11 +293,14 @@ function fieldsFromBarcode(b: AamvaFields): DocumentFields {
   };
 }
 
-/** Fields of the accepted reading that are ambiguous, rest on an unconfirmed substitution, or (names) were read two ways. */
+/**
+ * Fields of the accepted reading that are ambiguous, rest on an unconfirmed substitution, (names) were read
+ * two ways, or were read whole by no reading (a state code put together column by column).
+ */
 function uncertainFields(search: MrzSearch): string[] {
   // Names have no check digit: engines that read them differently leave a reviewer to settle which is right.
   const low = search.fieldConfidence
-    .filter((f) => f.level === 'low' && (f.checked || f.field === 'surname' || f.field === 'givenNames'))
+    .filter((f) => f.level === 'low' && (f.checked || f.field === 'surname' || f.field === 'givenNames' || f.readings === 0))
     .map((f) => f.field);
   return [...new Set([...search.ambiguous, ...low])];
 }

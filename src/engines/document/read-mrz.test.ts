@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMrz } from './mrz-parse.js';
 import { drawGlyph, SHAPES } from '../../../test/helpers/glyphs.js';
-import { nameDoubts, NAME_LETTER_MIN_CONFIDENCE, outranks, settleLookalikes, type MrzReading } from './read-mrz.js';
+import { nameDoubts, NAME_LETTER_MIN_CONFIDENCE, outranks, settleLookalikes, statesFromColumns, type MrzReading } from './read-mrz.js';
 import type { MrzEngine } from './mrz-vote.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -116,5 +116,30 @@ describe('H, M, N and W in names settled by their glyph shape (issue #19)', () =
     assert.equal(settled.resolved.size, 0);
     assert.deepEqual(settled.contested, [h]);
     assert.deepEqual(nameDoubts(settled.set, parsed, settled), ['surname']);
+  });
+});
+
+describe('fallback reading: a state code spelt column by column (issue #19)', () => {
+  // Germany's D<< read as O<< by the fallback reading, as D<< by another reading of the same format.
+  const l2 = L2.replace('99009054<4', '99009054<5');
+  const asRead = (nat: string): MrzReading => {
+    const lines = [L1, l2.replace('CZE', nat)];
+    return { engine: 'tesseract', lines, parsed: parseMrz(lines, { now: NOW }) } as unknown as MrzReading;
+  };
+  test('the nationality becomes the one existing code, the field low and read by no reading', () => {
+    const best = asRead('O<<');
+    const out = statesFromColumns(best, [best, asRead('D<<')], NOW);
+    assert.equal(out?.reading.parsed?.fields.nationality, 'D');
+    assert.deepEqual(
+      out?.fieldConfidence.map((f) => [f.field, f.level, f.readings]),
+      [['nationality', 'low', 0]],
+    );
+    // Its failing check digit stays failing: the document is no more valid than before.
+    assert.equal(out?.reading.parsed?.valid, false);
+  });
+  test('an existing code is left alone; no other letters, no change', () => {
+    const best = asRead('CZE');
+    assert.equal(statesFromColumns(best, [best, asRead('D<<')], NOW), null);
+    assert.equal(statesFromColumns(asRead('O<<'), [asRead('O<<')], NOW), null);
   });
 });

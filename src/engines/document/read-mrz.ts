@@ -5,8 +5,16 @@ import { classifyLookalike, glyphFeatures, LOOKALIKE_LETTERS, type Lookalike } f
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
 import { lineCutVariants, normaliseOcrLines, type CharEvidence, type Correction } from './mrz-correct.js';
 import type { MrzOcr, OcrLine } from './mrz-ocr.js';
-import type { ParsedMrz } from './mrz-parse.js';
-import { alignEvidence, correctReading, voteLines, type FieldConfidence, type FieldName, type MrzEngine } from './mrz-vote.js';
+import { isKnownStateCode, parseMrz, type ParsedMrz } from './mrz-parse.js';
+import {
+  alignEvidence,
+  correctReading,
+  stateFromColumns,
+  voteLines,
+  type FieldConfidence,
+  type FieldName,
+  type MrzEngine,
+} from './mrz-vote.js';
 
 /** One OCR pass (one engine, one scale and contrast) over one candidate band, with its parse. */
 export interface MrzReading {
@@ -87,14 +95,15 @@ export async function readMrz(
     let set = readSet;
     let vote = readVote;
     if (!vote) {
-      const best = fallback;
+      const repaired = fallback ? statesFromColumns(fallback, fallbackSet, options.now) : null;
+      const best = repaired?.reading ?? fallback;
       return {
         best,
         bands,
         attempts,
-        ...failureAgreement(best, fallbackSet),
+        ...failureAgreement(fallback, fallbackSet),
         engines,
-        fieldConfidence: [],
+        fieldConfidence: repaired?.fieldConfidence ?? [],
         ambiguous: [],
         confirmedBy: [],
       };
@@ -201,6 +210,59 @@ export async function readMrz(
     if (lead.ocrConfidence >= 50 && lead.parsed && set.some((r) => validChecks(r) > 0)) break;
   }
   return finish(fallbackSet, null);
+}
+
+/**
+ * A reading that no vote accepted (its check digits fail), with a state code that exists put together
+ * column by column from the readings of the same format where its own does not exist (stateFromColumns).
+ * The document is not valid either way; the field read whole by no reading is reported `low`.
+ */
+export function statesFromColumns(
+  reading: MrzReading,
+  set: MrzReading[],
+  now: Date,
+): { reading: MrzReading; fieldConfidence: FieldConfidence[] } | null {
+  const p = reading.parsed;
+  if (!p) return null;
+  // The reading first: stateFromColumns takes the line length from the first reading.
+  const same = [reading, ...set.filter((r) => r !== reading && r.parsed?.format === p.format && r.lines.length === reading.lines.length)];
+  const spans: [FieldName, number, number][] =
+    p.format === 'TD1'
+      ? [
+          ['issuingState', 0, 2],
+          ['nationality', 1, 15],
+        ]
+      : [
+          ['issuingState', 0, 2],
+          ['nationality', 1, 10],
+        ];
+  let lines = reading.lines;
+  const changed: FieldName[] = [];
+  for (const [field, line, start] of spans) {
+    const current = lines[line]?.slice(start, start + 3) ?? '';
+    if (current.length !== 3 || isKnownStateCode(current.replace(/<+$/, ''))) continue;
+    const code = stateFromColumns(same, line, start, current);
+    if (!code) continue;
+    lines = lines.map((l, i) => (i === line ? l.slice(0, start) + code + l.slice(start + 3) : l));
+    changed.push(field);
+  }
+  if (changed.length === 0) return null;
+  let parsed: ParsedMrz;
+  try {
+    parsed = parseMrz(lines, { now });
+  } catch {
+    return null;
+  }
+  const fieldConfidence = changed.map((field): FieldConfidence => ({
+    field,
+    level: 'low',
+    agreement: 0,
+    readings: 0,
+    of: same.length,
+    checked: false,
+    rivals: [],
+  }));
+  return { reading: { ...reading, lines, parsed }, fieldConfidence };
 }
 
 /** Accepted, with the check-digit lines read identically by every engine (twice when only one engine runs). */
