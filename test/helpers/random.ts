@@ -6,17 +6,10 @@
 // The 1,000,000-record KYB bench held only 2,447 distinct names that way. This is mulberry32 (32-bit
 // integer arithmetic throughout, period 2^32).
 
-/** A generator of floats in [0, 1) from a 32-bit seed. */
-export function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { seededRandom as seeded } from '../../src/engines/seeded-random.js';
+
+/** A generator of floats in [0, 1) from a 32-bit seed: the engines' own mulberry32. */
+export { seeded };
 
 /** A generator of whole numbers in [0, n) from a 32-bit seed. */
 export function seededInts(seed: number): (n: number) => number {
