@@ -155,6 +155,9 @@ describe('console: cases and the audit chain in Chromium', { skip: skip || undef
     const vic = await c.blank();
     const { page } = vic;
     await page.goto(`${c.server.base}/console`);
+    // The form shows (and its heading takes the focus) only once the page's own /me call answers:
+    // focusing the field before that types into nothing.
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.getByLabel('Email').focus();
     await page.keyboard.type('vic@example.com');
     await page.keyboard.press('Tab');
