@@ -18,8 +18,6 @@ import { emptyFields } from '../checks/index.js';
 import { sandboxOutcome, SANDBOX_SHORT_LIFETIME_SECONDS } from './sandbox.js';
 import type { CreateVerification } from './schemas.js';
 
-const EMPTY_PAYLOAD = { reasons: [], signals: [], model: [], timings: {}, result: {} };
-
 /**
  * Creates a session on the journey's published version (pinned with its definition), one pending
  * check per journey check, the token for the hosted flow and SDKs, and moves created →
@@ -98,11 +96,10 @@ export async function createVerification(args: {
       if (!row) throw unpublished();
     }
     const made = journey.definition.checks.map((c) => ({ id: newId('check'), type: c.type, status: 'pending' as const }));
-    await checks.insertMany(
+    await checks.insertPending(
       tx,
       ctx,
-      args.sealer,
-      made.map((c) => ({ ...c, subjectReference: input.subject.reference, sessionId: id, payload: EMPTY_PAYLOAD })),
+      made.map((c) => ({ id: c.id, type: c.type, subjectReference: input.subject.reference, sessionId: id })),
     );
     if (args.within) await args.within(tx, id);
     await recordUsage(tx, ctx, 'verifications', 'session', id);

@@ -103,31 +103,29 @@ export const checks = {
     return rows[0]!;
   },
   /**
-   * Several checks in one statement (a session's pending checks at creation), written with the transaction's
-   * last writes where it collects them (nothing reads them back inside it: the caller knows what it wrote).
+   * A session's pending checks at creation, in one statement, written with the transaction's last writes where it
+   * collects them (nothing reads them back inside it: the caller knows what it wrote). A pending check has no result
+   * yet: `result_sealed` stays NULL (readers show the empty payload), so creating a session seals nothing per check.
    */
-  async insertMany(
+  async insertPending(
     tx: Queryable,
     t: Tenant,
-    sealer: Sealer,
-    cs: { id: string; type: string; status: string; subjectReference: string | null; sessionId: string | null; payload: CheckPayload }[],
+    cs: { id: string; type: string; subjectReference: string | null; sessionId: string | null }[],
   ): Promise<void> {
     if (cs.length === 0) return;
     await writeOrDefer(
       tx,
-      `INSERT INTO checks (id, account_id, environment, type, status, subject_reference, session_id, result_sealed)
-       SELECT c.id, $1, $2, c.type, c.status, c.subject_reference, c.session_id, c.result_sealed
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS c(id, type, status, subject_reference, session_id, result_sealed, n)
+      `INSERT INTO checks (id, account_id, environment, type, status, subject_reference, session_id)
+       SELECT c.id, $1, $2, c.type, 'pending', c.subject_reference, c.session_id
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS c(id, type, subject_reference, session_id, n)
        ORDER BY c.n`,
       [
         t.accountId,
         t.environment,
         cs.map((c) => c.id),
         cs.map((c) => c.type),
-        cs.map((c) => c.status),
         cs.map((c) => c.subjectReference),
         cs.map((c) => c.sessionId),
-        cs.map((c) => sealer.seal(RESULT_PURPOSE, JSON.stringify(c.payload))),
       ],
     );
   },
