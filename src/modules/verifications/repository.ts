@@ -102,6 +102,15 @@ export function toVerification(
   };
 }
 
+/** A published journey's definition is one frozen object per cached version: its JSON text is made once. */
+const DEFINITION_TEXT = new WeakMap<JourneyDefinition, string>();
+function definitionText(d: JourneyDefinition): string {
+  if (!Object.isFrozen(d)) return JSON.stringify(d);
+  let text = DEFINITION_TEXT.get(d);
+  if (text === undefined) DEFINITION_TEXT.set(d, (text = JSON.stringify(d)));
+  return text;
+}
+
 export const sessions = {
   /**
    * Inserts a new session already moved by its first event (`created` → the state machine's answer to `event`),
@@ -148,7 +157,7 @@ export const sessions = {
         t.environment,
         s.journeyKey,
         s.journeyVersion,
-        JSON.stringify(s.definition),
+        definitionText(s.definition),
         s.subjectType,
         s.subjectReference,
         s.subjectCountry,
