@@ -1,4 +1,5 @@
 import { correctMrz, type CharEvidence, type Correction } from './mrz-correct.js';
+import { mergeDataLines } from './mrz-merge.js';
 import { isKnownStateCode, parseMrz, type ParsedMrz } from './mrz-parse.js';
 
 /**
@@ -22,6 +23,8 @@ export interface VoteInput {
   parsed: ParsedMrz | null;
   corrections: Correction[];
   ambiguous: string[];
+  /** Per-character OCR evidence aligned to `lines`, for the character-level merge (mrz-merge.ts). */
+  evidence?: (CharEvidence | null)[][];
 }
 
 export type FieldName =
@@ -84,7 +87,7 @@ export function voteLines(inputs: VoteInput[], now: Date): VoteResult | null {
 function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
   const group = chevronsFromTesseract(input, now);
   const lineCount = group[0]?.lines.length ?? 0;
-  const variants: { text: string; support: number; engines: Set<MrzEngine> }[][] = [];
+  const variants: Variant[][] = [];
   for (let i = 0; i < lineCount; i++) {
     const counts = new Map<string, { text: string; support: number; engines: Set<MrzEngine> }>();
     for (const r of group) {
@@ -122,11 +125,29 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
     for (const v of variants[i] ?? []) walk(i + 1, [...picked, v]);
   };
   walk(0, []);
+  // No combination of whole lines passes: the data lines merged character by character across the readings
+  // (mrz-merge.ts). A merged line is read whole by no reading: it adds no support and no engine, and a field
+  // that more than one merged value would satisfy is ambiguous.
+  const mergedAmbiguous: FieldName[] = [];
+  if (accepted.length === 0 && group.length >= 2) {
+    const merged = mergeDataLines(group, group[0]?.parsed?.format ?? '');
+    if (merged) {
+      for (const candidate of merged.candidates)
+        candidate.forEach((text, i) => {
+          const line = variants[i];
+          if (line && !line.some((v) => v.text === text)) line.push({ text, support: 0, engines: new Set() });
+        });
+      mergedAmbiguous.push(...merged.ambiguous);
+      walk(0, []);
+    }
+  }
   if (accepted.length === 0) return null;
   // The best-supported combination is reported; the others are rivals.
   accepted.sort((a, b) => b.weight - a.weight);
   const chosen = fieldMajority(accepted[0] as (typeof accepted)[number], group, now);
-  const ambiguous = CHECKED.filter((f) => accepted.some((a) => value(a.parsed, f) !== value(chosen.parsed, f)));
+  const ambiguous = CHECKED.filter(
+    (f) => mergedAmbiguous.includes(f) || accepted.some((a) => value(a.parsed, f) !== value(chosen.parsed, f)),
+  );
   // Check-digit lines: the lines holding a check digit (TD3/TD2/MRV: line 2; TD1: lines 1 and 2).
   const checkedLines = chosen.parsed.format === 'TD1' ? [0, 1] : [1];
   const confirmedBy = [...intersect(checkedLines.map((i) => chosen.engines[i] ?? new Set<MrzEngine>()))];
@@ -138,6 +159,8 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
   );
   return { parsed: chosen.parsed, lead, lineSupport: chosen.support, confirmedBy, fieldConfidence, ambiguous };
 }
+
+type Variant = { text: string; support: number; engines: Set<MrzEngine> };
 
 function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: ParsedMrz }[], ambiguous: FieldName[]): FieldConfidence[] {
   const engines = new Set(group.map((r) => r.engine));
