@@ -4,10 +4,11 @@ import { isKnownStateCode, parseMrz, type ParsedMrz } from './mrz-parse.js';
 
 /**
  * Whole-line voting over several readings of one MRZ (OCR passes at different scales and contrasts, and
- * two OCR engines). Lines are never spliced character by character: a candidate MRZ takes each of its lines
- * whole from some reading, and is accepted only when every check digit passes and every field is well
- * formed. Combining characters across engines lets a wrong field through (its check digit agrees one time
- * in ten); choosing among whole lines did not on the real line crops (DEPENDENCIES.md).
+ * two OCR engines). A candidate MRZ takes each of its lines whole from some reading, and is accepted only
+ * when every check digit passes and every field is well formed. Free combination of characters across
+ * engines lets a wrong field through (its check digit agrees one time in ten); only when no combination of
+ * whole lines passes are the data lines merged column by column (mrz-merge.ts), from characters the readings
+ * offered, with every checked field that two merged values would satisfy reported ambiguous.
  *
  * When accepted candidates disagree on a field that a check digit protects, both readings satisfy the
  * digit and the digit cannot tell them apart: the field is reported as ambiguous, and the document goes to
