@@ -44,8 +44,10 @@ describe('character-level merge of the data lines (issue #19)', () => {
     assert.equal(v?.parsed.lines[1], L2);
     assert.equal(v?.parsed.valid, true);
     assert.deepEqual(v?.ambiguous, []);
-    // Read whole by no reading: never high, and no engine confirms the line.
-    assert.equal(v?.fieldConfidence.find((f) => f.field === 'birthDate')?.level, 'medium');
+    // Read whole by no reading: low (the document goes to review with the value shown), no engine confirms the line.
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'birthDate')?.level, 'low');
+    // A field some reading read whole keeps its own level.
+    assert.notEqual(v?.fieldConfidence.find((f) => f.field === 'expiryDate')?.level, 'low');
     assert.deepEqual(v?.confirmedBy, []);
   });
 

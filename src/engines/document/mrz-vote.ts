@@ -183,7 +183,9 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     // A value that only a check-digit substitution produced (made only at a character its OCR was unsure
     // of, and only when unique) stands at medium unless another reading contradicts it with a value of its own.
     // An unchecked value that no reading read whole (a state code spelt column by column) stays low.
-    if (ambiguous.includes(field) || (rawAgreeing.length === 0 && (rivals.length > 0 || !checked))) level = 'low';
+    // A checked value that no reading read whole (its data line merged column by column, mrz-merge.ts) is low too:
+    // the merge may take characters from several readings, and a mod-10 digit agrees with a wrong one often.
+    if (ambiguous.includes(field) || (rawAgreeing.length === 0 && (rivals.length > 0 || !checked)) || agreeing.length === 0) level = 'low';
     else if (rawAgreeing.length === 0) level = 'medium';
     else if (!checked && agreeing.length * 2 <= group.length && rivals.length > 0) level = 'low';
     else if (agreeing.length >= 2 && (agreeEngines.size === engines.size || engines.size === 1) && (checked || rivals.length === 0))
