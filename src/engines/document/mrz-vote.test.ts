@@ -47,10 +47,16 @@ describe('whole-line vote (issue #19)', () => {
     assert.ok(v?.ambiguous.includes('documentNumber'));
     assert.equal(v?.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'low');
   });
-  test('no reading passes every check: no MRZ is accepted (no character splicing)', () => {
+  test('no reading passes every check: the data line is merged column by column, confirmed by no engine', () => {
+    // Each reading misread a different column: the merge (mrz-merge.ts) takes the column the other read, and
+    // the merged line counts as read by no reading (medium at best, no engine confirms it).
     const a = L2.replace('7408122', '7408I22');
     const b = L2.replace('1204159', '12O4159');
-    assert.equal(voteLines([reading('tesseract', [L1, a]), reading('ppocr', [L1, b])], NOW), null);
+    const v = voteLines([reading('tesseract', [L1, a]), reading('ppocr', [L1, b])], NOW);
+    assert.equal(v?.parsed.lines[1], L2);
+    assert.deepEqual(v?.confirmedBy, []);
+    assert.deepEqual(v?.lineSupport, [2, 0]);
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'birthDate')?.level, 'medium');
   });
   test('a misread nationality inside an accepted line is taken by majority, known state codes first', () => {
     const l2 = 'PA09404433AUS8406077F1903212<17332717P<<<<68';

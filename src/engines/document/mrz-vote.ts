@@ -1,12 +1,14 @@
 import { correctMrz, type CharEvidence, type Correction } from './mrz-correct.js';
+import { mergeDataLines } from './mrz-merge.js';
 import { isKnownStateCode, parseMrz, type ParsedMrz } from './mrz-parse.js';
 
 /**
  * Whole-line voting over several readings of one MRZ (OCR passes at different scales and contrasts, and
- * two OCR engines). Lines are never spliced character by character: a candidate MRZ takes each of its lines
- * whole from some reading, and is accepted only when every check digit passes and every field is well
- * formed. Combining characters across engines lets a wrong field through (its check digit agrees one time
- * in ten); choosing among whole lines did not on the real line crops (DEPENDENCIES.md).
+ * two OCR engines). A candidate MRZ takes each of its lines whole from some reading, and is accepted only
+ * when every check digit passes and every field is well formed. Free combination of characters across
+ * engines lets a wrong field through (its check digit agrees one time in ten); only when no combination of
+ * whole lines passes are the data lines merged column by column (mrz-merge.ts), from characters the readings
+ * offered, with every checked field that two merged values would satisfy reported ambiguous.
  *
  * When accepted candidates disagree on a field that a check digit protects, both readings satisfy the
  * digit and the digit cannot tell them apart: the field is reported as ambiguous, and the document goes to
@@ -22,6 +24,8 @@ export interface VoteInput {
   parsed: ParsedMrz | null;
   corrections: Correction[];
   ambiguous: string[];
+  /** Per-character OCR evidence aligned to `lines`, for the character-level merge (mrz-merge.ts). */
+  evidence?: (CharEvidence | null)[][];
 }
 
 export type FieldName =
@@ -84,7 +88,7 @@ export function voteLines(inputs: VoteInput[], now: Date): VoteResult | null {
 function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
   const group = chevronsFromTesseract(input, now);
   const lineCount = group[0]?.lines.length ?? 0;
-  const variants: { text: string; support: number; engines: Set<MrzEngine> }[][] = [];
+  const variants: Variant[][] = [];
   for (let i = 0; i < lineCount; i++) {
     const counts = new Map<string, { text: string; support: number; engines: Set<MrzEngine> }>();
     for (const r of group) {
@@ -122,11 +126,29 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
     for (const v of variants[i] ?? []) walk(i + 1, [...picked, v]);
   };
   walk(0, []);
+  // No combination of whole lines passes: the data lines merged character by character across the readings
+  // (mrz-merge.ts). A merged line is read whole by no reading: it adds no support and no engine, and a field
+  // that more than one merged value would satisfy is ambiguous.
+  const mergedAmbiguous: FieldName[] = [];
+  if (accepted.length === 0 && group.length >= 2) {
+    const merged = mergeDataLines(group, group[0]?.parsed?.format ?? '');
+    if (merged) {
+      for (const candidate of merged.candidates)
+        candidate.forEach((text, i) => {
+          const line = variants[i];
+          if (line && !line.some((v) => v.text === text)) line.push({ text, support: 0, engines: new Set() });
+        });
+      mergedAmbiguous.push(...merged.ambiguous);
+      walk(0, []);
+    }
+  }
   if (accepted.length === 0) return null;
   // The best-supported combination is reported; the others are rivals.
   accepted.sort((a, b) => b.weight - a.weight);
   const chosen = fieldMajority(accepted[0] as (typeof accepted)[number], group, now);
-  const ambiguous = CHECKED.filter((f) => accepted.some((a) => value(a.parsed, f) !== value(chosen.parsed, f)));
+  const ambiguous = CHECKED.filter(
+    (f) => mergedAmbiguous.includes(f) || accepted.some((a) => value(a.parsed, f) !== value(chosen.parsed, f)),
+  );
   // Check-digit lines: the lines holding a check digit (TD3/TD2/MRV: line 2; TD1: lines 1 and 2).
   const checkedLines = chosen.parsed.format === 'TD1' ? [0, 1] : [1];
   const confirmedBy = [...intersect(checkedLines.map((i) => chosen.engines[i] ?? new Set<MrzEngine>()))];
@@ -138,6 +160,8 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
   );
   return { parsed: chosen.parsed, lead, lineSupport: chosen.support, confirmedBy, fieldConfidence, ambiguous };
 }
+
+type Variant = { text: string; support: number; engines: Set<MrzEngine> };
 
 function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: ParsedMrz }[], ambiguous: FieldName[]): FieldConfidence[] {
   const engines = new Set(group.map((r) => r.engine));
@@ -159,7 +183,9 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     // A value that only a check-digit substitution produced (made only at a character its OCR was unsure
     // of, and only when unique) stands at medium unless another reading contradicts it with a value of its own.
     // An unchecked value that no reading read whole (a state code spelt column by column) stays low.
-    if (ambiguous.includes(field) || (rawAgreeing.length === 0 && (rivals.length > 0 || !checked))) level = 'low';
+    // A checked value that no reading read whole (its data line merged column by column, mrz-merge.ts) is low too:
+    // the merge may take characters from several readings, and a mod-10 digit agrees with a wrong one often.
+    if (ambiguous.includes(field) || (rawAgreeing.length === 0 && (rivals.length > 0 || !checked)) || agreeing.length === 0) level = 'low';
     else if (rawAgreeing.length === 0) level = 'medium';
     else if (!checked && agreeing.length * 2 <= group.length && rivals.length > 0) level = 'low';
     else if (agreeing.length >= 2 && (agreeEngines.size === engines.size || engines.size === 1) && (checked || rivals.length === 0))
