@@ -7,7 +7,7 @@ import {
   type CompiledRuleSet,
   type TxRow,
 } from '../../engines/rules/index.js';
-import { rowConditions } from './aggregate-pushdown.js';
+import { amountEquality, rowConditions } from './aggregate-pushdown.js';
 import { ROW_FIELDS, transactionRows, type AggregateRead, type RollupTotals, type RowField, type RowFilter } from './repository.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
@@ -108,7 +108,7 @@ export async function computeTransactionAggregates(
     if (i === undefined) readIndex.set(k, (i = reads.push(r()) - 1));
     return i;
   };
-  type RawGroup = { dims: Record<string, string>; windowMs: number; plans: Plan[]; any: Map<string, RowFilter> };
+  type RawGroup = { dims: Record<string, string>; amount?: string; windowMs: number; plans: Plan[]; any: Map<string, RowFilter> };
   const raw = new Map<string, RawGroup>();
   const rollups: { p: Plan; partial: number; days: number | null }[] = [];
   for (const { p, rollup, group } of shapesOf(plans)) {
@@ -150,21 +150,30 @@ export async function computeTransactionAggregates(
       rollups.push({ p, partial, days });
       continue;
     }
-    let g = raw.get(group);
-    if (g === undefined) raw.set(group, (g = { dims, windowMs: 0, plans: [], any: new Map() }));
+    // Aggregates filtered on an amount equality read apart from the rest of their group (aggregate-pushdown.ts).
+    const eq = amountEquality(p, tx);
+    const key = eq === null ? group : `${group}|${eq.source}`;
+    let g = raw.get(key);
+    if (g === undefined) raw.set(key, (g = { dims, ...(eq && { amount: eq.value }), windowMs: 0, plans: [], any: new Map() }));
     g.windowMs = Math.max(g.windowMs, p.windowMs);
     g.plans.push(p);
     const where = rowConditions(p, tx);
     const fromMs = tx.occurred_at - p.windowMs;
-    let key = String(fromMs);
-    for (const c of where) key += ` ${c.column} ${c.op} ${JSON.stringify(c.value)}`; // JSON: no value can fake a separator
-    g.any.set(key, { fromMs, where });
+    let anyKey = String(fromMs);
+    for (const c of where) anyKey += ` ${c.column} ${c.op} ${JSON.stringify(c.value)}`; // JSON: no value can fake a separator
+    g.any.set(anyKey, { fromMs, where });
   }
   const groups = [...raw.values()].map((g) => ({
     g,
     i:
-      reads.push({ kind: 'history', dims: g.dims, fromMs: tx.occurred_at - g.windowMs, toMs: tx.occurred_at, any: [...g.any.values()] }) -
-      1,
+      reads.push({
+        kind: 'history',
+        dims: g.dims,
+        ...(g.amount !== undefined && { amount: g.amount }),
+        fromMs: tx.occurred_at - g.windowMs,
+        toMs: tx.occurred_at,
+        any: [...g.any.values()],
+      }) - 1,
   }));
   const results = await transactionRows.readMany(db, t, reads, rowFields(plans));
   for (const { g, i } of groups) for (const p of g.plans) out[p.key] = computeAggregate(p, tx, results[i] as TxRow[]);

@@ -197,6 +197,8 @@ export type AggregateRead =
   | {
       kind: 'history';
       dims: Record<string, string>;
+      /** Only rows of this amount (numeric equality): aggregates filtered on an amount equality (aggregate-pushdown.ts). */
+      amount?: string;
       fromMs: number;
       toMs: number;
       gap?: { from: number; to: number };
@@ -246,7 +248,7 @@ function readShape(r: AggregateRead): string {
   if (r.kind === 'rollup') return `r${r.direction === 'any' ? '' : 'd'}${r.currency === null ? '' : 'c'}`;
   const gap = r.gap && r.gap.from < r.gap.to ? 'g' : '';
   const any = r.any?.length ? `(${r.any.map((f) => f.where.map((c) => `${c.column} ${c.op}`).join(',')).join('|')})` : '';
-  return `h${Object.keys(r.dims).join(',')}${gap}${any}`;
+  return `h${Object.keys(r.dims).join(',')}${r.amount === undefined ? '' : 'a'}${gap}${any}`;
 }
 /** readMany's statement texts by shape (a rule set version has a handful; bounded all the same). */
 const READ_TEXTS = new BoundedMap<string, string>(500, 'use');
@@ -358,6 +360,8 @@ export const transactionRows = {
       const branch = (...times: string[]) => {
         const where = ['account_id = $1', 'environment = $2', `occurred_at > ${iso(r.fromMs)}`, `occurred_at <= ${iso(r.toMs)}`, ...times];
         for (const [dim, value] of Object.entries(r.dims)) where.push(`${DIM_COLUMN[dim]} = ${p(value)}`);
+        // Outside the OR below: an index condition of txn_agg_<dims>_amount in the generic plan too.
+        if (r.amount !== undefined) where.push(`amount = ${p(r.amount)}::numeric`);
         if (r.any?.length) where.push(`(${r.any.map(anyOf).join(' OR ')})`);
         return `SELECT ${q} AS q, ${rawColumns}, NULL::text AS totals FROM transactions WHERE ${where.join(' AND ')}`;
       };
