@@ -100,8 +100,9 @@ export async function computeTransactionAggregates(
 ): Promise<Record<string, AggregateValue>> {
   const out: Record<string, AggregateValue> = {};
   const reads: AggregateRead[] = [];
-  // Rollup aggregates of the same window share their partial-day read, and of the same window, direction and
-  // currency their rollup read (keys built from those values alone: the subject is the transaction's).
+  // Rollup aggregates share today's raw rows, those of the same window their first partial day, and those of the same
+  // window, direction and currency their rollup read (keys built from those values alone: the subject is the
+  // transaction's).
   const readIndex = new Map<string, number>();
   const need = (k: string, r: () => AggregateRead) => {
     let i = readIndex.get(k);
@@ -110,7 +111,7 @@ export async function computeTransactionAggregates(
   };
   type RawGroup = { dims: Record<string, string>; amount?: string; windowMs: number; plans: Plan[]; any: Map<string, RowFilter> };
   const raw = new Map<string, RawGroup>();
-  const rollups: { p: Plan; partial: number; days: number | null }[] = [];
+  const rollups: { p: Plan; first: number; last: number; days: number | null }[] = [];
   for (const { p, rollup, group } of shapesOf(plans)) {
     const dims: Record<string, string> = {};
     let complete = true;
@@ -127,12 +128,21 @@ export async function computeTransactionAggregates(
       const lo = tx.occurred_at - p.windowMs;
       const firstFull = Math.floor(lo / DAY_MS) * DAY_MS + DAY_MS; // first midnight strictly after lo
       const today = Math.floor(tx.occurred_at / DAY_MS) * DAY_MS;
-      const partial = need(`p${lo}`, () => ({
+      // The partial days' raw rows: the first day's (lo, firstFull), per window, and today's [today, t], one read that
+      // every rollup aggregate shares (a heavy subject's today was read once per window). firstFull ≤ today: w ≥ 1 day.
+      const first = need(`p${lo}`, () => ({
         kind: 'history',
         dims: { subject: tx.subject },
         fromMs: lo,
+        toMs: Math.min(firstFull, today),
+        toExclusive: true,
+      }));
+      const last = need('t', () => ({
+        kind: 'history',
+        dims: { subject: tx.subject },
+        fromMs: today,
         toMs: tx.occurred_at,
-        gap: { from: firstFull, to: today },
+        fromInclusive: true,
       }));
       const direction = p.decl.direction ?? 'any';
       const currency = rollupCurrency(p, tx);
@@ -147,7 +157,7 @@ export async function computeTransactionAggregates(
               direction,
               currency,
             }));
-      rollups.push({ p, partial, days });
+      rollups.push({ p, first, last, days });
       continue;
     }
     // Aggregates filtered on an amount equality read apart from the rest of their group (aggregate-pushdown.ts).
@@ -177,10 +187,12 @@ export async function computeTransactionAggregates(
   }));
   const results = await transactionRows.readMany(db, t, reads, rowFields(plans));
   for (const { g, i } of groups) for (const p of g.plans) out[p.key] = computeAggregate(p, tx, results[i] as TxRow[]);
-  for (const { p, partial, days } of rollups)
-    out[p.key] =
-      days === null
-        ? computeAggregate(p, tx, results[partial] as TxRow[])
-        : computeAggregateWith(p, tx, results[partial] as TxRow[], results[days] as RollupTotals);
+  const partials = new Map<string, TxRow[]>();
+  for (const { p, first, last, days } of rollups) {
+    const k = `${first} ${last}`;
+    let rows = partials.get(k);
+    if (rows === undefined) partials.set(k, (rows = [...(results[first] as TxRow[]), ...(results[last] as TxRow[])]));
+    out[p.key] = days === null ? computeAggregate(p, tx, rows) : computeAggregateWith(p, tx, rows, results[days] as RollupTotals);
+  }
   return out;
 }
