@@ -3,13 +3,15 @@
 // node-postgres sends for one request on an ordinary subject and one on the heavy subject, then runs each read
 // (statements sent together are split) under EXPLAIN (ANALYZE, BUFFERS) REPEAT times, rolled back, and prints the median
 // planning and execution time of each: the server's cost without the round trips, comparable under load.
-// Usage: TEST_DATABASE_URL=postgres://127.0.0.1:5432/test npm run bench -- kyt-explain (BENCH_HISTORY, REPEAT, VERBOSE).
+// Usage: TEST_DATABASE_URL=postgres://127.0.0.1:5432/test npm run bench -- kyt-explain (BENCH_HISTORY, REPEAT, VERBOSE,
+// BENCH_DERIVED_INDEXES=false to leave out the indexes derived from the published rule set).
 // By default (TEST_PREPARED_STATEMENTS=false sends text instead) the statements travel as EXECUTE of prepared statements: each is then explained
 // twice, under plan_cache_mode force_custom_plan and force_generic_plan (the plan PostgreSQL may settle on after five
 // executions), so a statement whose generic plan is worse shows.
 import pg from 'pg';
 import { createTestApp } from '../test/helpers/test-app.js';
 import { historyLines, importHistory, publishRuleSet, testAppTenant } from './lib/kyt-setup.js';
+import { syncDerivedIndexes } from '../src/modules/transactions/derived-indexes.js';
 
 const history = Number(process.env.BENCH_HISTORY ?? 20_000);
 const REPEAT = Number(process.env.REPEAT ?? 9);
@@ -20,6 +22,8 @@ const t = await createTestApp();
 const { maker: call, checker } = await testAppTenant(t);
 await publishRuleSet(call, checker, { note: 'explain' });
 await importHistory(call, historyLines(history));
+// What the job publishing queues would have built by now (BENCH_DERIVED_INDEXES=false: the fixed indexes only).
+if (process.env.BENCH_DERIVED_INDEXES !== 'false') console.log('derived indexes:', JSON.stringify(await syncDerivedIndexes(t.db)));
 
 let captured: { text: string; values: unknown[] }[] | null = null;
 /** Prepared statements' texts by name, as the service PREPAREs them (the default; TEST_PREPARED_STATEMENTS=false sends text). */

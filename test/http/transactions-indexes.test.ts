@@ -3,7 +3,17 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { MAX_DERIVED_INDEXES, indexSpec, syncDerivedIndexes, wantedIndexes } from '../../src/modules/transactions/derived-indexes.js';
 import { derivedIndexRows } from '../../src/modules/transactions/repository.js';
-import type { RuleSet } from '../../src/engines/rules/index.js';
+import type { Queryable } from '../../src/platform/db.js';
+import {
+  STARTER_TYPOLOGIES,
+  computeAggregate,
+  planAggregate,
+  type AggregateDecl,
+  type RuleSet,
+  type TxRow,
+} from '../../src/engines/rules/index.js';
+import { computeTransactionAggregates } from '../../src/modules/transactions/aggregates.js';
+import { transactionRows as txRows } from '../../src/modules/transactions/repository.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));
@@ -17,13 +27,13 @@ const AGGS = [
   { key: 'ix_subject_30d', fn: 'count', window: '30d', group_by: 'subject' },
 ];
 
-async function publish(o: Tenant, expression: string | null) {
+async function publish(o: Tenant, expression: string | null, aggs: readonly object[] = AGGS) {
   const start = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json();
   for (const r of start.rules) await t.call('PATCH', `/v1/rules/${r.id}`, { key: o.sandboxKey, body: { status: 'disabled' } });
   const keys = new Set(start.aggregates.map((a: { key: string }) => a.key));
   const d = await t.call('PATCH', '/v1/rules/draft', {
     key: o.sandboxKey,
-    body: { aggregates: [...start.aggregates, ...AGGS.filter((a) => !keys.has(a.key))] },
+    body: { aggregates: [...start.aggregates, ...aggs.filter((a) => !keys.has((a as { key: string }).key))] },
   });
   assert.equal(d.statusCode, 200, d.body);
   if (expression) {
@@ -36,6 +46,23 @@ async function publish(o: Tenant, expression: string | null) {
   const revision = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json().revision;
   const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:publish']), body: { revision } });
   assert.equal(pub.statusCode, 201, pub.body);
+}
+
+/** The aggregates of `tx` and the plan of their read: the statement as sent, prepared, EXPLAINed in q's settings. */
+async function aggregatesAndPlan(
+  q: Queryable,
+  tenant: { accountId: string; environment: 'sandbox' },
+  plans: Parameters<typeof computeTransactionAggregates>[2],
+  tx: TxRow,
+) {
+  let sent: { sql: string; params: readonly unknown[] } = { sql: '', params: [] };
+  const spy: Queryable = { query: <T>(s: string, p?: readonly unknown[]) => ((sent = { sql: s, params: p ?? [] }), q.query<T>(s, p)) };
+  const got = await computeTransactionAggregates(spy, tenant, plans, tx);
+  await q.query(`PREPARE agg_read AS ${sent.sql}`);
+  const lit = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
+  const plan = await q.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE agg_read(${sent.params.map(lit).join(', ')})`);
+  await q.query('DEALLOCATE agg_read');
+  return { got, sql: sent.sql, plan: plan.map((r) => r['QUERY PLAN']).join('\n') };
 }
 
 describe('indexes derived from the published aggregates', () => {
@@ -125,5 +152,115 @@ describe('indexes derived from the published aggregates', () => {
     );
     assert.equal(indexSpec(['ip', 'account']).name, 'txn_agg_account_ip', 'dimension order is fixed');
     for (const x of w) assert.match(x.name, /^txn_agg_[a-z_]+$/);
+  });
+
+  test("amount equality aggregates: the derived (…, amount, occurred_at) index serves their read in custom and generic plans, with the reference scan's values", async () => {
+    const o = await t.tenant();
+    const DAY = 86_400_000;
+    const now = Date.UTC(2026, 0, 15, 12);
+    const AMOUNTS = ['250', '250.00', '99.5', '1000', '12', '250.0', '1000.00'];
+    const rows = Array.from({ length: 240 }, (_, i) => ({
+      reference: `amt_${i}`,
+      occurred_at: new Date(now - ((i * 9_876_541) % (100 * DAY)) - 1).toISOString(),
+      amount: AMOUNTS[(i * 5) % AMOUNTS.length],
+      currency: 'EUR',
+      direction: i % 3 === 0 ? 'out' : 'in',
+      type: i % 4 === 0 ? 'cash_out' : 'transfer',
+      subject: { reference: i % 13 === 0 ? 'cus_amt_other' : 'cus_amt' },
+      counterparty: { reference: `cp_${i % 7}`, ...(i % 5 === 0 ? { balance_after: '0' } : {}) },
+    }));
+    const imp = await t.call('POST', '/v1/transactions/imports', {
+      key: o.sandboxKey,
+      body: { format: 'jsonl', data: rows.map((r) => JSON.stringify(r)).join('\n') },
+    });
+    assert.equal(imp.statusCode, 201, imp.body);
+    const on = (field: string, op: string, value: unknown) => ({ field, op, value }) as NonNullable<AggregateDecl['filters']>[number];
+    const starter = STARTER_TYPOLOGIES.flatMap((x) => x.aggregates).filter((a) =>
+      ['fan_in_same_amount_senders_90d', 'emptying_transfer_in_same_amount_24h'].includes(a.key),
+    );
+    const aggs: AggregateDecl[] = [
+      ...starter,
+      {
+        key: 'amt_pair_sum_30d',
+        fn: 'sum',
+        field: 'amount',
+        window: '30d',
+        group_by: ['subject', 'counterparty'],
+        filters: [on('amount', 'eq', { tx: 'amount' })],
+      },
+      { key: 'amt_1000_60d', fn: 'count', window: '60d', group_by: 'subject', filters: [on('amount', 'eq', '1000')] },
+      {
+        key: 'amt_same_type_out_30d',
+        fn: 'count',
+        window: '30d',
+        group_by: 'subject',
+        direction: 'out',
+        filters: [on('amount', 'eq', { tx: 'amount' }), on('type', 'eq', { tx: 'type' })],
+      },
+      { key: 'amt_plain_7d', fn: 'count_distinct', field: 'counterparty', window: '7d', group_by: 'subject' },
+    ];
+    await publish(o, aggs.map((a) => `agg.${a.key} > 1000.0`).join(' || '), aggs);
+    const sync = await syncDerivedIndexes(t.db);
+    assert.deepEqual(sync.created.sort(), ['txn_agg_subject_amount', 'txn_agg_subject_counterparty_amount']);
+
+    const tenant = { accountId: o.accountId, environment: 'sandbox' as const };
+    const all = await txRows.history(t.db, tenant, { subject: 'cus_amt' }, now - 400 * DAY, now + DAY);
+    const plans = aggs.map(planAggregate);
+    let compared = 0;
+    for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+      const { sql, plan } = await t.db.transaction(async (q) => {
+        await q.query(`SET LOCAL plan_cache_mode = ${mode}`);
+        await q.query('SET LOCAL enable_seqscan = off');
+        let last = { sql: '', plan: '' };
+        for (const [i, base] of all.slice(0, 25).entries())
+          for (const at of [now, now - 20 * DAY]) {
+            const tx: TxRow = { ...base, id: 'txn_eval', occurred_at: at, direction: i % 2 ? 'in' : 'out' };
+            const { got, ...sent } = await aggregatesAndPlan(q, tenant, plans, tx);
+            last = sent;
+            for (const p of plans) {
+              const want = computeAggregate(p, tx, all);
+              assert.deepEqual(got[p.key], want, `${mode} ${p.key} for ${JSON.stringify(tx)}`);
+              if (want !== null && want !== 0 && want !== '0') compared++;
+            }
+          }
+        return last;
+      });
+      assert.match(sql, /amount = \$\d+::numeric AND \(/, 'the amount equality is a condition of the read, outside the OR');
+      assert.match(plan, /txn_agg_subject_amount/, `${mode}:\n${plan}`);
+      assert.match(plan, /txn_agg_subject_counterparty_amount/, `${mode}:\n${plan}`);
+    }
+    assert.ok(compared > 100, `non-empty values compared (${compared})`);
+
+    // A heavy subject among thousands of light ones, the shape that made the generic plan of the fan-in and PaySim read
+    // (two OR'd amount conditions) walk the subject's whole window on its time index: now one range of the amount index.
+    await t.db.query(
+      `INSERT INTO transactions (id, account_id, environment, reference, occurred_at, amount, currency, direction, type, subject_reference,
+         subject, counterparty_key, source)
+       SELECT 'txn_amt' || g, $1, 'sandbox', 'amt_h_' || g, $2::timestamptz - (g % 89) * interval '1 day' - (g % 86400) * interval '1 second',
+         (10 + g % 500)::numeric, 'EUR', 'in', 'transfer', CASE WHEN g % 4 = 0 THEN 'cus_heavy' ELSE 'cus_l' || (g % 4000) END, '{}'::jsonb,
+         'cp_' || (g % 900), 'import'
+       FROM generate_series(1, 24000) g`,
+      [o.accountId, new Date(now - 3_600_000).toISOString()],
+    );
+    await t.db.query('ANALYZE transactions');
+    const amountPlans = plans.filter((p) => starter.some((a) => a.key === p.key));
+    const generic = await t.db.transaction(async (q) => {
+      await q.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      const tx: TxRow = {
+        id: 'txn_eval',
+        occurred_at: now,
+        amount: '20',
+        currency: 'EUR',
+        direction: 'in',
+        type: 'transfer',
+        subject: 'cus_heavy',
+      };
+      return (await aggregatesAndPlan(q, tenant, amountPlans, tx)).plan;
+    });
+    assert.match(generic, /Index Cond: .*subject_reference = \$\d+\) AND \(amount = \$\d+/, generic);
+    assert.match(generic, /txn_agg_subject_amount/, generic);
+
+    await publish(o, null);
+    assert.deepEqual((await syncDerivedIndexes(t.db)).dropped.sort(), ['txn_agg_subject_amount', 'txn_agg_subject_counterparty_amount']);
   });
 });

@@ -6,6 +6,7 @@ import { STARTER_TYPOLOGIES, computeAggregate, planAggregate, type AggregateDecl
 import { computeTransactionAggregates, rowFields, usesRollup } from '../../src/modules/transactions/aggregates.js';
 import { rowConditions } from '../../src/modules/transactions/aggregate-pushdown.js';
 import { transactionRows } from '../../src/modules/transactions/repository.js';
+import type { Queryable } from '../../src/platform/db.js';
 
 // The daily rollup (count, sum, sum of squares, min, max per subject, day, direction and currency) against the
 // raw rows: every whole-day aggregate it serves must give the value the reference scan gives over the same history,
@@ -87,7 +88,15 @@ describe('daily rollup: sums, sums of squares, min and max agree with the raw ro
     for (const at of [M, M + 1, M - 1, M + 13 * HOUR, M + DAY - 1, M - 3 * DAY])
       for (const currency of ['EUR', 'USD']) {
         const tx: TxRow = { id: 'txn_eval', occurred_at: at, amount: '1', currency, direction: 'out', subject: SUBJECT };
-        const got = await computeTransactionAggregates(t.db, tenant, plans, tx);
+        const sent: string[] = [];
+        const spy: Queryable = { query: <T>(sql: string, params?: readonly unknown[]) => (sent.push(sql), t.db.query<T>(sql, params)) };
+        const got = await computeTransactionAggregates(spy, tenant, plans, tx);
+        // Today's raw rows are read once for every window; each of the four windows reads its own first partial day.
+        assert.deepEqual(
+          [sent.length, sent[0]!.match(/occurred_at >= \$/g)?.length, sent[0]!.match(/occurred_at < \$/g)?.length],
+          [1, 1, 4],
+          sent[0],
+        );
         for (const p of plans) {
           const want = computeAggregate(p, tx, all);
           assert.deepEqual(got[p.key], want, `${p.key} at ${new Date(at).toISOString()} in ${currency}`);

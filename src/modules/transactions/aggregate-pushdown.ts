@@ -6,6 +6,34 @@ const TEXT_COLUMNS = new Set(['type', 'channel', 'country', 'currency']);
 const AMOUNT_OPS = new Set(['eq', 'gt', 'gte', 'lt', 'lte']);
 const AMOUNT_FUNCTIONS = new Set(['sum', 'avg', 'min', 'max', 'stddev']);
 
+type Filter = NonNullable<Plan['decl']['filters']>[number];
+const isAmountEquality = (f: Filter) => f.field === 'amount' && f.op === 'eq' && !Array.isArray(f.value);
+
+/**
+ * Whether an aggregate filters on `amount == <one value>` (a literal or a transaction field, typically the fan-in's and
+ * PaySim's `amount == tx.amount`): its raw read is then the group's rows of that amount, one range of an index on
+ * (…, group, amount, occurred_at), which derived-indexes.ts builds for it.
+ */
+export const filtersAmountEquality = (p: Plan): boolean => (p.decl.filters ?? []).some(isAmountEquality);
+
+/**
+ * The amount an aggregate's rows must equal (its first amount equality whose value the transaction gives), with where
+ * the value comes from (`tx:amount`, or the literal): aggregates of one group with the same source share one read
+ * that carries `amount = value` as a top-level condition, so that both the custom and the generic plan of the
+ * statement see an equality on the index's amount column (inside the OR of the aggregates' conditions the generic
+ * plan walked the subject's whole window: 19,921 rows filtered for 79, 25 ms, at 20,000 rows in 90 days). The
+ * source, not the value, keys the read: the statement's text must not depend on values.
+ */
+export function amountEquality(p: Plan, tx: TxRow): { source: string; value: string } | null {
+  for (const f of p.decl.filters ?? []) {
+    if (!isAmountEquality(f)) continue;
+    const v = f.value as string | { tx: string };
+    const value = typeof v === 'string' ? v : (tx as unknown as Record<string, string | undefined>)[v.tx];
+    if (value !== undefined && value !== '') return { source: typeof v === 'string' ? `=${v}` : `tx:${v.tx}`, value };
+  }
+  return null;
+}
+
 /**
  * Conditions of an aggregate that its raw-row read can carry into SQL, so that a heavy subject's window is not
  * shipped whole to be filtered here (the fan-in's `amount == tx.amount` over 90 days read ~20,000 rows of which

@@ -7,7 +7,7 @@ import {
   type CompiledRuleSet,
   type TxRow,
 } from '../../engines/rules/index.js';
-import { rowConditions } from './aggregate-pushdown.js';
+import { amountEquality, rowConditions } from './aggregate-pushdown.js';
 import { ROW_FIELDS, transactionRows, type AggregateRead, type RollupTotals, type RowField, type RowFilter } from './repository.js';
 
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
@@ -100,17 +100,18 @@ export async function computeTransactionAggregates(
 ): Promise<Record<string, AggregateValue>> {
   const out: Record<string, AggregateValue> = {};
   const reads: AggregateRead[] = [];
-  // Rollup aggregates of the same window share their partial-day read, and of the same window, direction and
-  // currency their rollup read (keys built from those values alone: the subject is the transaction's).
+  // Rollup aggregates share today's raw rows, those of the same window their first partial day, and those of the same
+  // window, direction and currency their rollup read (keys built from those values alone: the subject is the
+  // transaction's).
   const readIndex = new Map<string, number>();
   const need = (k: string, r: () => AggregateRead) => {
     let i = readIndex.get(k);
     if (i === undefined) readIndex.set(k, (i = reads.push(r()) - 1));
     return i;
   };
-  type RawGroup = { dims: Record<string, string>; windowMs: number; plans: Plan[]; any: Map<string, RowFilter> };
+  type RawGroup = { dims: Record<string, string>; amount?: string; windowMs: number; plans: Plan[]; any: Map<string, RowFilter> };
   const raw = new Map<string, RawGroup>();
-  const rollups: { p: Plan; partial: number; days: number | null }[] = [];
+  const rollups: { p: Plan; first: number; last: number; days: number | null }[] = [];
   for (const { p, rollup, group } of shapesOf(plans)) {
     const dims: Record<string, string> = {};
     let complete = true;
@@ -127,12 +128,21 @@ export async function computeTransactionAggregates(
       const lo = tx.occurred_at - p.windowMs;
       const firstFull = Math.floor(lo / DAY_MS) * DAY_MS + DAY_MS; // first midnight strictly after lo
       const today = Math.floor(tx.occurred_at / DAY_MS) * DAY_MS;
-      const partial = need(`p${lo}`, () => ({
+      // The partial days' raw rows: the first day's (lo, firstFull), per window, and today's [today, t], one read that
+      // every rollup aggregate shares (a heavy subject's today was read once per window). firstFull ≤ today: w ≥ 1 day.
+      const first = need(`p${lo}`, () => ({
         kind: 'history',
         dims: { subject: tx.subject },
         fromMs: lo,
+        toMs: Math.min(firstFull, today),
+        toExclusive: true,
+      }));
+      const last = need('t', () => ({
+        kind: 'history',
+        dims: { subject: tx.subject },
+        fromMs: today,
         toMs: tx.occurred_at,
-        gap: { from: firstFull, to: today },
+        fromInclusive: true,
       }));
       const direction = p.decl.direction ?? 'any';
       const currency = rollupCurrency(p, tx);
@@ -147,31 +157,42 @@ export async function computeTransactionAggregates(
               direction,
               currency,
             }));
-      rollups.push({ p, partial, days });
+      rollups.push({ p, first, last, days });
       continue;
     }
-    let g = raw.get(group);
-    if (g === undefined) raw.set(group, (g = { dims, windowMs: 0, plans: [], any: new Map() }));
+    // Aggregates filtered on an amount equality read apart from the rest of their group (aggregate-pushdown.ts).
+    const eq = amountEquality(p, tx);
+    const key = eq === null ? group : `${group}|${eq.source}`;
+    let g = raw.get(key);
+    if (g === undefined) raw.set(key, (g = { dims, ...(eq && { amount: eq.value }), windowMs: 0, plans: [], any: new Map() }));
     g.windowMs = Math.max(g.windowMs, p.windowMs);
     g.plans.push(p);
     const where = rowConditions(p, tx);
     const fromMs = tx.occurred_at - p.windowMs;
-    let key = String(fromMs);
-    for (const c of where) key += ` ${c.column} ${c.op} ${JSON.stringify(c.value)}`; // JSON: no value can fake a separator
-    g.any.set(key, { fromMs, where });
+    let anyKey = String(fromMs);
+    for (const c of where) anyKey += ` ${c.column} ${c.op} ${JSON.stringify(c.value)}`; // JSON: no value can fake a separator
+    g.any.set(anyKey, { fromMs, where });
   }
   const groups = [...raw.values()].map((g) => ({
     g,
     i:
-      reads.push({ kind: 'history', dims: g.dims, fromMs: tx.occurred_at - g.windowMs, toMs: tx.occurred_at, any: [...g.any.values()] }) -
-      1,
+      reads.push({
+        kind: 'history',
+        dims: g.dims,
+        ...(g.amount !== undefined && { amount: g.amount }),
+        fromMs: tx.occurred_at - g.windowMs,
+        toMs: tx.occurred_at,
+        any: [...g.any.values()],
+      }) - 1,
   }));
   const results = await transactionRows.readMany(db, t, reads, rowFields(plans));
   for (const { g, i } of groups) for (const p of g.plans) out[p.key] = computeAggregate(p, tx, results[i] as TxRow[]);
-  for (const { p, partial, days } of rollups)
-    out[p.key] =
-      days === null
-        ? computeAggregate(p, tx, results[partial] as TxRow[])
-        : computeAggregateWith(p, tx, results[partial] as TxRow[], results[days] as RollupTotals);
+  const partials = new Map<string, TxRow[]>();
+  for (const { p, first, last, days } of rollups) {
+    const k = `${first} ${last}`;
+    let rows = partials.get(k);
+    if (rows === undefined) partials.set(k, (rows = [...(results[first] as TxRow[]), ...(results[last] as TxRow[])]));
+    out[p.key] = days === null ? computeAggregate(p, tx, rows) : computeAggregateWith(p, tx, rows, results[days] as RollupTotals);
+  }
   return out;
 }

@@ -192,14 +192,18 @@ const CONDITION_COLUMNS = {
   amount: 'amount',
 } as const;
 
-/** One read an aggregate needs: raw rows of a group in (fromMs, toMs] (minus a gap), or rollup totals over whole days. */
+/** One read an aggregate needs: raw rows of a group in (fromMs, toMs], or rollup totals over whole days. */
 export type AggregateRead =
   | {
       kind: 'history';
       dims: Record<string, string>;
+      /** Only rows of this amount (numeric equality): aggregates filtered on an amount equality (aggregate-pushdown.ts). */
+      amount?: string;
+      /** Rows in (fromMs, toMs]; [fromMs and toMs) where the flags say so (a rollup's partial days). */
       fromMs: number;
       toMs: number;
-      gap?: { from: number; to: number };
+      fromInclusive?: boolean;
+      toExclusive?: boolean;
       /** Only rows that pass at least one of these (each from its own window start); all rows when absent. */
       any?: readonly RowFilter[];
     }
@@ -244,9 +248,9 @@ const ROW_FIELD_NAME: Record<RowField, string> = {
 /** What a read's part of readMany's text depends on: never a value. */
 function readShape(r: AggregateRead): string {
   if (r.kind === 'rollup') return `r${r.direction === 'any' ? '' : 'd'}${r.currency === null ? '' : 'c'}`;
-  const gap = r.gap && r.gap.from < r.gap.to ? 'g' : '';
+  const bounds = `${r.fromInclusive ? '[' : ''}${r.toExclusive ? ')' : ''}`;
   const any = r.any?.length ? `(${r.any.map((f) => f.where.map((c) => `${c.column} ${c.op}`).join(',')).join('|')})` : '';
-  return `h${Object.keys(r.dims).join(',')}${gap}${any}`;
+  return `h${Object.keys(r.dims).join(',')}${r.amount === undefined ? '' : 'a'}${bounds}${any}`;
 }
 /** readMany's statement texts by shape (a rule set version has a handful; bounded all the same). */
 const READ_TEXTS = new BoundedMap<string, string>(500, 'use');
@@ -355,17 +359,17 @@ export const transactionRows = {
             (c) => `${CONDITION_COLUMNS[c.column]} ${CONDITION_OPS[c.op]} ${p(c.value)}${c.column === 'amount' ? '::numeric' : ''}`,
           ),
         ].join(' AND ');
-      const branch = (...times: string[]) => {
-        const where = ['account_id = $1', 'environment = $2', `occurred_at > ${iso(r.fromMs)}`, `occurred_at <= ${iso(r.toMs)}`, ...times];
-        for (const [dim, value] of Object.entries(r.dims)) where.push(`${DIM_COLUMN[dim]} = ${p(value)}`);
-        if (r.any?.length) where.push(`(${r.any.map(anyOf).join(' OR ')})`);
-        return `SELECT ${q} AS q, ${rawColumns}, NULL::text AS totals FROM transactions WHERE ${where.join(' AND ')}`;
-      };
-      // Rows around a gap (the whole days a rollup covers) are two ranges, two branches tagged alike: each is one
-      // index range under a generic plan too. `NOT (gap)` made the generic plan scan the group's whole window and
-      // filter (42 ms for a subject with 20,000 rows in it). Whether the gap is empty depends on the window only.
-      if (!r.gap || r.gap.from >= r.gap.to) return branch();
-      return `${branch(`occurred_at < ${iso(r.gap.from)}`)}\nUNION ALL\n${branch(`occurred_at >= ${iso(r.gap.to)}`)}`;
+      const where = [
+        'account_id = $1',
+        'environment = $2',
+        `occurred_at ${r.fromInclusive ? '>=' : '>'} ${iso(r.fromMs)}`,
+        `occurred_at ${r.toExclusive ? '<' : '<='} ${iso(r.toMs)}`,
+      ];
+      for (const [dim, value] of Object.entries(r.dims)) where.push(`${DIM_COLUMN[dim]} = ${p(value)}`);
+      // Outside the OR below: an index condition of txn_agg_<dims>_amount in the generic plan too.
+      if (r.amount !== undefined) where.push(`amount = ${p(r.amount)}::numeric`);
+      if (r.any?.length) where.push(`(${r.any.map(anyOf).join(' OR ')})`);
+      return `SELECT ${q} AS q, ${rawColumns}, NULL::text AS totals FROM transactions WHERE ${where.join(' AND ')}`;
     });
     const built = branches.join('\nUNION ALL\n');
     // The text depends on the reads' shape only (never on a value): one string per shape, so that the prepared
