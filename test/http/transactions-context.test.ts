@@ -205,6 +205,30 @@ describe('rule context: subject, counterparty, wallet, lists', () => {
     assert.deepEqual(outcomes(b), { sanctioned_wallet: 'no_hit', cp_blocked: 'no_hit', ip_blocked: 'hit', vip: 'hit' });
   });
 
+  test('the reads started for the rule set this process last saw are not used when a newer version needs others', async () => {
+    const o = await t.tenant();
+    assert.equal(
+      (
+        await t.call('POST', '/v1/lists/blocklist/entries', {
+          key: o.sandboxKey,
+          body: { kind: 'ip_address', value: '198.51.100.7', reason: 'test' },
+        })
+      ).statusCode,
+      201,
+    );
+    await publish(o, [{ key: 'transfer', expression: 'tx.type == "transfer"' }]);
+    // This process now guesses version 1 (which reads no list) for the tenant.
+    const first = (await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: txn({ ip: '198.51.100.7' }) })).json();
+    assert.deepEqual(outcomes(first), { transfer: 'hit' });
+    await publish(o, [{ key: 'ip_blocked', expression: 'lists.ip_blocked' }]);
+    for (let i = 0; i < 2; i++) {
+      // The first POST after the publish started version 1's reads; the second guesses version 2.
+      const after = (await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: txn({ ip: '198.51.100.7' }) })).json();
+      assert.equal(after.ruleset_version, 2);
+      assert.deepEqual(outcomes(after), { ip_blocked: 'hit' });
+    }
+  });
+
   test('the starter typology sanctioned_counterparty fires on a blocklisted counterparty name (folded: case and spacing)', async () => {
     const o = await t.tenant();
     await t.call('POST', '/v1/lists/blocklist/entries', { key: o.sandboxKey, body: { kind: 'name', value: 'Evil Corp', reason: 'test' } });

@@ -125,10 +125,23 @@ export function compileOrThrow(doc: EngineRuleSet, rename: (field: string) => st
 const cache = new BoundedMap<string, CompiledRuleSet>(200);
 
 /** The current published rule set, compiled (null when none was published). */
+/** The rule set activeRuleSet last answered for each tenant in this process (null: none published then). */
+const lastActive = new BoundedMap<string, CompiledRuleSet | null>(2_000);
+
 export async function activeRuleSet(db: Queryable, t: Tenant): Promise<CompiledRuleSet | null> {
   const version = await ruleRows.currentVersion(db, t);
-  if (version === null) return null;
-  return compiledVersion(db, t, version);
+  const compiled = version === null ? null : await compiledVersion(db, t, version);
+  lastActive.set(`${t.accountId}\u0000${t.environment}`, compiled);
+  return compiled;
+}
+
+/**
+ * A guess at the active rule set without a round trip: what activeRuleSet last answered for the tenant in this
+ * process (undefined: never asked). Only for starting reads early; the caller still asks activeRuleSet and uses
+ * what it started only when the answer is the same object.
+ */
+export function lastActiveRuleSet(t: Tenant): CompiledRuleSet | null | undefined {
+  return lastActive.get(`${t.accountId}\u0000${t.environment}`);
 }
 
 export async function compiledVersion(db: Queryable, t: Tenant, version: number): Promise<CompiledRuleSet | null> {

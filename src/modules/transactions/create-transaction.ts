@@ -17,7 +17,7 @@ import {
   type TxRow,
 } from '../../engines/rules/index.js';
 import { raiseAlert } from '../cases/index.js';
-import { activeRuleSet, ruleRows } from '../rules/index.js';
+import { activeRuleSet, lastActiveRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
 import { loadRuleContext, markUnscreened, type ScreenCounterparty } from './rule-context.js';
 import { subjectKey, type KeyedQueue } from './subject-queue.js';
@@ -97,12 +97,21 @@ export async function createTransaction({
   const at = validate(input);
   // Reads started together go to the database as one batch (one round trip each stage).
   const reader = batchingReader(ctx.db);
-  const [existing, compiled] = await Promise.all([transactionRows.idByReference(reader, ctx, input.reference), activeRuleSet(reader, ctx)]);
-  if (existing) return repeat((await transactionRows.get(ctx.db, ctx, existing))!, input);
   // What other modules know (KYC, business, screenings, wallets, lists) and the counterparty name's
   // screening: read before the write transaction (no lock held while the screening worker answers), and
   // only what the rules read. The evaluation that used them is stored in the one write transaction.
-  const known = compiled ? await loadRuleContext(reader, ctx, sealer, input, requiredContext(compiled), at, screen) : {};
+  // The rule set this process last found active says what to read: those reads start now, in the same batch
+  // as the repeat check and the version read, and are used only if the version read finds that same rule set.
+  const guess = lastActiveRuleSet(ctx);
+  const early = guess ? loadRuleContext(reader, ctx, sealer, input, requiredContext(guess), at, screen) : null;
+  early?.catch(() => undefined); // unused when the guess was wrong or the request is a repeat: its failure is nobody's
+  const [existing, compiled] = await Promise.all([transactionRows.idByReference(reader, ctx, input.reference), activeRuleSet(reader, ctx)]);
+  if (existing) return repeat((await transactionRows.get(ctx.db, ctx, existing))!, input);
+  const known = !compiled
+    ? {}
+    : early && guess === compiled
+      ? await early
+      : await loadRuleContext(reader, ctx, sealer, input, requiredContext(compiled), at, screen);
 
   const id = newId('transaction');
   const cpKey = counterpartyKey(input.counterparty);
