@@ -207,15 +207,9 @@ describe('rule context: subject, counterparty, wallet, lists', () => {
 
   test('the reads started for the rule set this process last saw are not used when a newer version needs others', async () => {
     const o = await t.tenant();
-    assert.equal(
-      (
-        await t.call('POST', '/v1/lists/blocklist/entries', {
-          key: o.sandboxKey,
-          body: { kind: 'ip_address', value: '198.51.100.7', reason: 'test' },
-        })
-      ).statusCode,
-      201,
-    );
+    const entry = { kind: 'ip_address', value: '198.51.100.7', reason: 'test' };
+    const blocked = await t.call('POST', '/v1/lists/blocklist/entries', { key: o.sandboxKey, body: entry });
+    assert.equal(blocked.statusCode, 201, blocked.body);
     await publish(o, [{ key: 'transfer', expression: 'tx.type == "transfer"' }]);
     // This process now guesses version 1 (which reads no list) for the tenant.
     const first = (await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: txn({ ip: '198.51.100.7' }) })).json();
