@@ -103,3 +103,18 @@ test('a transaction whose only statement goes with COMMIT and fails leaves every
   // More queries than the pool has connections: none may meet an aborted transaction.
   for (let i = 0; i < 12; i++) assert.deepEqual(await db.query('SELECT 1 AS one'), [{ one: 1 }]);
 });
+
+test('statements that go only with COMMIT and cannot be written in still run inside one transaction', async () => {
+  await db.query('CREATE TABLE batch_b (id text PRIMARY KEY, b bytea)');
+  const withCommit = (tx: unknown, sql: string, p: readonly unknown[]) =>
+    (tx as { sendWithCommit: (sql: string, p: readonly unknown[]) => void }).sendWithCommit(sql, p);
+  await assert.rejects(
+    db.transaction(async (tx) => {
+      // Bytes are bound, never written into the text: the statements travel one by one.
+      withCommit(tx, 'INSERT INTO batch_b VALUES ($1, $2)', ['h', Buffer.from([1, 2])]);
+      withCommit(tx, 'INSERT INTO batch_b VALUES ($1, $2)', ['h', Buffer.from([3])]); // duplicate key
+    }),
+    /duplicate key/,
+  );
+  assert.deepEqual(await db.query('SELECT id FROM batch_b'), []);
+});

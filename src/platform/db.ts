@@ -312,8 +312,7 @@ class PostgresDb implements Db {
       if (sent !== null) {
         probe.push(...sent.probe);
       } else {
-        if (!begun) await client.query('BEGIN');
-        begun = true;
+        if (fresh) await client.query('BEGIN');
         for (const st of ending) await client.query(st.sql, (st.params ?? []) as unknown[]);
         await client.query('COMMIT');
       }
