@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, ConfigError } from './config.js';
-import { FIRST_KEYS_FILE } from './platform/bootstrap.js';
 import { buildApp } from './app.js';
-import { bootstrapFirstAccount } from './platform/bootstrap.js';
+import { bootstrapFirstAccount, FIRST_KEYS_FILE } from './platform/bootstrap.js';
 import { seedDefaultJourneys } from './modules/journeys/index.js';
 import { acquireLock, adminSocketPath } from './platform/embedded-lock.js';
 import { createRateLimiter } from './platform/rate-limit.js';
@@ -43,22 +42,54 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config);
   const embedded = !config.databaseUrl;
-  const releaseLock = embedded ? acquireLock(config.dataDir, adminSocketPath(config.dataDir)) : () => undefined;
-  const db = await openDatabase(config, log);
-  const boot = config.bootstrap ? await bootstrapFirstAccount(db, [seedDefaultJourneys]) : null;
-  const rateLimiter = await createRateLimiter(config.redisUrl, (err) =>
-    log.warn(
-      { err: String((err as Error)?.message ?? err) },
-      'Redis rate-limit store unavailable: limits are counted per process until it answers',
-    ),
-  );
-  const resources = createResources(config, db);
-  const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel, resources });
-  const admin = embedded
-    ? await startAdminSocket(db, config, adminSocketPath(config.dataDir), () => app.keyCache.invalidate(), resources)
-    : null;
-  await app.listen({ port: config.port, host: config.host });
-  const stopWorker = config.runWorker ? startWorker(config, db, log, resources) : async () => undefined;
+  // What has been opened, closed in reverse on shutdown and on a start that fails part-way: an embedded
+  // database left open at exit is a crashed database, and a lock left behind blocks the next start.
+  const opened: Array<() => unknown> = [];
+  const closeAll = async () => {
+    for (const close of opened.splice(0).reverse()) {
+      try {
+        await close();
+      } catch (err) {
+        log.warn({ err: String((err as Error)?.message ?? err) }, 'closing after a failed start or on shutdown');
+      }
+    }
+  };
+  let stopWorker: () => Promise<void> = async () => undefined;
+  let boot: Awaited<ReturnType<typeof bootstrapFirstAccount>> | null = null;
+  let admin: { close(): void } | null = null;
+  try {
+    const releaseLock = embedded ? acquireLock(config.dataDir, adminSocketPath(config.dataDir)) : () => undefined;
+    opened.push(releaseLock);
+    const db = await openDatabase(config, log);
+    opened.push(() => db.close());
+    const rateLimiter = await createRateLimiter(config.redisUrl, (err) =>
+      log.warn(
+        { err: String((err as Error)?.message ?? err) },
+        'Redis rate-limit store unavailable: limits are counted per process until it answers',
+      ),
+    );
+    opened.push(() => rateLimiter.close());
+    const resources = createResources(config, db);
+    opened.push(() => resources.close());
+    const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel, resources });
+    opened.push(() => app.close());
+    admin = embedded
+      ? await startAdminSocket(db, config, adminSocketPath(config.dataDir), () => app.keyCache.invalidate(), resources)
+      : null;
+    const adminSocket = admin;
+    if (adminSocket) opened.push(() => adminSocket.close());
+    // Listen before the first account is made: a port that is taken fails the start before any key
+    // exists, so the keys are never made by a start that cannot show them.
+    await app.listen({ port: config.port, host: config.host });
+    boot = config.bootstrap ? await bootstrapFirstAccount(db, [seedDefaultJourneys]) : null;
+    if (config.runWorker) {
+      stopWorker = startWorker(config, db, log, resources);
+      opened.push(() => stopWorker());
+    }
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
 
   const lines = [
     '',
@@ -85,13 +116,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
-    await app.close();
-    await stopWorker();
-    await resources.close();
-    admin?.close();
-    await rateLimiter.close();
-    await db.close();
-    releaseLock();
+    await closeAll();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstKeys, startServer, runCli, type RunningServer } from '../helpers/spawn-server.js';
@@ -80,6 +81,30 @@ test('a second server on the same DATA_DIR refuses to start instead of corruptin
     await assert.rejects(startServer({ DATA_DIR: dir }), /in use by process/);
   } finally {
     await first.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a start that fails on a taken port makes no account, closes the database and frees DATA_DIR; the next start shows the first keys', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'verity-embedded-'));
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const taken = (blocker.address() as AddressInfo).port;
+  try {
+    await assert.rejects(startServer({ DATA_DIR: dir, PORT: String(taken) }), /EADDRINUSE/);
+    assert.equal(existsSync(join(dir, 'verity.lock')), false, 'the lock is released');
+    assert.equal(existsSync(join(dir, 'initial-keys.txt')), false, 'no keys were made by a start that could not show them');
+    const second = await startServer({ DATA_DIR: dir });
+    try {
+      assert.match(second.output(), /first API keys were written/);
+      const keys = firstKeys(dir);
+      const res = await get(second.base, '/v1/verifications', keys.sandbox);
+      assert.equal(res.status, 200);
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    await new Promise((resolve) => blocker.close(resolve));
     rmSync(dir, { recursive: true, force: true });
   }
 });
