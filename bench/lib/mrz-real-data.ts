@@ -28,7 +28,14 @@ export interface SetBItem {
   files: string[];
 }
 
-export type LinesPart = 'all' | 'even' | 'odd';
+/**
+ * `fresh`: the verified MRZs outside the default sample of 80 (every 2nd: the even half was tuned on, the odd half
+ * read several times), less any that repeat a sampled document (same number and birth date): never looked at
+ * before 2026-11-25. `limit` does not apply to it.
+ */
+export type LinesPart = 'all' | 'even' | 'odd' | 'fresh';
+/** The size of the sample the even / odd halves were cut from (the bench's default). */
+export const DEFAULT_LINES_LIMIT = 80;
 
 export function parseCsv(text: string): Record<string, string>[] {
   const rows: string[][] = [];
@@ -68,9 +75,23 @@ export function setB(real: string, limit: number, part: LinesPart): { items: Set
   const mrzs = parseCsv(readFileSync(join(real, 'lines', 'mrz_reconstructed.csv'), 'utf8')).filter(
     (m) => m.check_digits === 'all_checks_pass',
   );
-  const step = Math.max(1, Math.floor(mrzs.length / Math.max(1, limit)));
-  const sample = limit > 0 ? mrzs.filter((_, i) => i % step === 0).slice(0, limit) : mrzs;
-  const picked = sample.filter((_, i) => part === 'all' || (i % 2 === 0) === (part === 'even'));
+  const sampleOf = (n: number) => {
+    const every = Math.max(1, Math.floor(mrzs.length / Math.max(1, n)));
+    return { every, rows: n > 0 ? mrzs.filter((_, i) => i % every === 0).slice(0, n) : mrzs };
+  };
+  let step: number;
+  let picked: typeof mrzs;
+  if (part === 'fresh') {
+    const seen = sampleOf(DEFAULT_LINES_LIMIT).rows;
+    const key = (m: (typeof mrzs)[number]) => `${m.doc_number}|${m.birth_date_yymmdd}`;
+    const seenKeys = new Set(seen.map(key));
+    step = 1;
+    picked = mrzs.filter((m) => !seen.includes(m) && !seenKeys.has(key(m)));
+  } else {
+    const sample = sampleOf(limit);
+    step = sample.every;
+    picked = sample.rows.filter((_, i) => part === 'all' || (i % 2 === 0) === (part === 'even'));
+  }
   const items: SetBItem[] = [];
   let skipped = 0;
   picked.forEach((m, index) => {

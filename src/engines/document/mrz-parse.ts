@@ -84,10 +84,10 @@ export function parseMrz(input: string[] | string, options: { now?: Date } = {})
   const lines = splitLines(input);
   const format = detectFormat(lines);
   if (format === null) throw new MrzFormatError(`unsupported MRZ shape: ${lines.length} lines of ${lines.map((l) => l.length).join('/')}`);
-  if (format !== 'TD1' && format !== 'TD2' && format !== 'TD3' && format !== 'MRVA' && format !== 'MRVB') {
-    return parseNationalFormat(format, lines);
-  }
   const now = options.now ?? new Date();
+  if (format !== 'TD1' && format !== 'TD2' && format !== 'TD3' && format !== 'MRVA' && format !== 'MRVB') {
+    return parseNationalFormat(format, lines, now);
+  }
   return format === 'TD1' ? parseTd1(lines, now) : parseTwoLine(format, lines, now);
 }
 
@@ -275,7 +275,7 @@ export function mrzDate(yymmdd: string, kind: 'birth' | 'expiry', now: Date): st
   return d.toISOString().slice(0, 10);
 }
 
-function parseNationalFormat(format: MrzFormat, lines: string[]): ParsedMrz {
+function parseNationalFormat(format: MrzFormat, lines: string[], now: Date): ParsedMrz {
   const r = parseNational(lines);
   const f = r.fields;
   const checks: MrzCheck[] = r.details
@@ -289,13 +289,15 @@ function parseNationalFormat(format: MrzFormat, lines: string[]): ParsedMrz {
     documentType: format === 'FRENCH_NATIONAL_ID' ? 'id_card' : 'driving_licence',
     documentCode: f.documentCode ?? '',
     issuingState: f.issuingState ?? '',
-    documentNumber: f.documentNumber ?? r.documentNumber ?? '',
+    // The French identity card's number is the 12 characters its check digit covers (issue month, office,
+    // serial: "110806200597" as printed on the card); the package's `fields.documentNumber` is the serial alone.
+    documentNumber: format === 'FRENCH_NATIONAL_ID' ? (lines[1] ?? '').slice(0, 12) : (f.documentNumber ?? r.documentNumber ?? ''),
     surname: f.lastName ?? '',
     givenNames: f.firstName ?? '',
     nationality: f.nationality ?? f.issuingState ?? '',
-    birthDate: f.birthDate ? mrzDate(f.birthDate, 'birth', new Date()) : null,
+    birthDate: f.birthDate ? mrzDate(f.birthDate, 'birth', now) : null,
     sex: sexRaw,
-    expiryDate: f.expirationDate ? mrzDate(f.expirationDate, 'expiry', new Date()) : null,
+    expiryDate: f.expirationDate ? mrzDate(f.expirationDate, 'expiry', now) : null,
     optionalData: [],
   };
   const checkDigitsValid = checks.every((c) => c.valid);
