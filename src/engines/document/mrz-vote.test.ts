@@ -26,6 +26,26 @@ describe('whole-line vote (issue #19)', () => {
     assert.equal(v?.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'high');
     assert.deepEqual(v?.ambiguous, []);
   });
+  test('a name three readings of four spell alike and the fourth otherwise is low: no check digit settles it', () => {
+    // A real TD1 line crop (FIN): MATTI read HATTI by three readings, AATTI by the fourth, M by none.
+    const t1 = 'I<FIN0000000000<<<<<<<<<<<<<<<';
+    const t2 = '5001013M1605309FIN<<<<<<<<<<<2';
+    const names = (given: string) => `MATKAILIJA<<${given}`.padEnd(30, '<');
+    const v = voteLines(
+      [
+        reading('tesseract', [t1, t2, names('HATTI')]),
+        reading('tesseract', [t1, t2, names('HATTI')]),
+        reading('ppocr', [t1, t2, names('HATTI')]),
+        reading('ppocr', [t1, t2, names('AATTI')]),
+      ],
+      NOW,
+    );
+    assert.equal(v?.parsed.valid, true);
+    const given = v?.fieldConfidence.find((f) => f.field === 'givenNames');
+    assert.equal(given?.level, 'low');
+    assert.deepEqual(given?.rivals, ['AATTI']);
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'surname')?.level, 'high');
+  });
   test('takes each line whole from the reading where it passes: a broken line 2 of one engine is out-voted', () => {
     const broken = L2.replace('7408122', '7408I22');
     const v = voteLines([reading('tesseract', [L1, broken]), reading('ppocr', [L1.replace('ANNA', 'ANHA'), L2])], NOW);

@@ -35,7 +35,8 @@ export interface FieldConfidence {
   field: FieldName;
   /** high: read identically by two or more readings (and by both engines when both ran), no rival;
    * medium: one reading, or only through a guarded check-digit substitution, not contradicted; low: rival
-   * readings (for checked fields: rivals that also pass the digit; for names: engines disagree). */
+   * readings (for checked fields: rivals that also pass the digit; for names: any well-formed reading spells them
+   * otherwise). */
   level: 'high' | 'medium' | 'low';
   /** Share of the readings of this MRZ that read the reported value (0-1). */
   agreement: number;
@@ -188,6 +189,9 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     if (ambiguous.includes(field) || (rawAgreeing.length === 0 && (rivals.length > 0 || !checked)) || agreeing.length === 0) level = 'low';
     else if (rawAgreeing.length === 0) level = 'medium';
     else if (!checked && agreeing.length * 2 <= group.length && rivals.length > 0) level = 'low';
+    // A name has no check digit: when a well-formed reading spells it otherwise, the majority is no proof (an
+    // OCR-B M read as H by three readings of four, the fourth offering A), so neither spelling is trusted.
+    else if ((field === 'surname' || field === 'givenNames') && rivals.length > 0) level = 'low';
     else if (agreeing.length >= 2 && (agreeEngines.size === engines.size || engines.size === 1) && (checked || rivals.length === 0))
       level = 'high';
     else level = 'medium';
