@@ -9,6 +9,20 @@ import { voteLines } from './mrz-vote.js';
 import { sharedDataDir, MISSING_DATA } from '../../../test/fixtures/documents/shared-data.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
+
+/** The MRZ is valid with `number`, made so by exactly this one check-digit substitution. */
+function assertRepaired(
+  r: ReturnType<typeof correctMrz>,
+  number: string,
+  fix: { line: number; column: number; from: string; to: string },
+): void {
+  assert.equal(r?.parsed.fields.documentNumber, number);
+  assert.equal(r?.parsed.valid, true);
+  assert.deepEqual(
+    r?.corrections.filter((c) => c.reason === 'check_digit'),
+    [{ ...fix, reason: 'check_digit' }],
+  );
+}
 const dataDir = sharedDataDir();
 interface Call {
   input: string[] | string;
@@ -51,12 +65,7 @@ describe('OCR line clean-up and check-digit-guided correction', () => {
   });
   test('a letter read as a digit in the document number is repaired only through its check digit', () => {
     const r = correctMrz(['I<UTO0231458907<<<<<<<<<<<<<<<', '8407122M3107128UTO<<<<<<<<<<<4', 'STEVENSON<<PETER<JOHN<<<<<<<<<'], NOW);
-    assert.equal(r?.parsed.fields.documentNumber, 'D23145890');
-    assert.equal(r?.parsed.valid, true);
-    assert.deepEqual(
-      r?.corrections.filter((c) => c.reason === 'check_digit'),
-      [{ line: 0, column: 5, from: '0', to: 'D', reason: 'check_digit' }],
-    );
+    assertRepaired(r, 'D23145890', { line: 0, column: 5, from: '0', to: 'D' });
   });
   test('a genuinely wrong digit is not "corrected" into validity', () => {
     const r = correctMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408132F1204159ZE184226B<<<<<10'], NOW);
@@ -148,12 +157,7 @@ describe('check-digit repair of TD1 long document numbers', () => {
     const misread = [at(BEL[0] as string, 17, 'S'), BEL[1] as string, BEL[2] as string];
     assert.equal(parseMrz(misread, { now: NOW }).valid, false);
     const r = correctMrz(misread, NOW, { evidence: evidence(misread, [17]) });
-    assert.equal(r?.parsed.fields.documentNumber, '600001795015');
-    assert.equal(r?.parsed.valid, true);
-    assert.deepEqual(
-      r?.corrections.filter((c) => c.reason === 'check_digit'),
-      [{ line: 0, column: 17, from: 'S', to: '5', reason: 'check_digit' }],
-    );
+    assertRepaired(r, '600001795015', { line: 0, column: 17, from: 'S', to: '5' });
   });
 
   test('a look-alike in the first nine characters of a long number is repaired against the digit in optional data 1', () => {
@@ -191,7 +195,19 @@ describe('check-digit repair of TD1 long document numbers', () => {
     const unsure = correctMrz(misread, NOW, { evidence: ev });
     assert.equal(unsure?.parsed.fields.documentNumber, '907666667Z20');
     assert.ok(unsure);
-    const v = voteLines([{ engine: 'ppocr', lines: unsure.parsed.lines, parsed: unsure.parsed, corrections: unsure.corrections, ambiguous: [], evidence: ev }], NOW);
+    const v = voteLines(
+      [
+        {
+          engine: 'ppocr',
+          lines: unsure.parsed.lines,
+          parsed: unsure.parsed,
+          corrections: unsure.corrections,
+          ambiguous: [],
+          evidence: ev,
+        },
+      ],
+      NOW,
+    );
     assert.equal(v?.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'low');
   });
 

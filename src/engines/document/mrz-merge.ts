@@ -98,7 +98,12 @@ export function mergeDataLines(readings: MergeInput[], format: string): MergeRes
     // Every layout the offers allow (a TD1 number plain or long), each with its passing values: values of
     // two layouts are two readings of the field, so they make it ambiguous like two values of one layout.
     const passing = placements(span, format, offered)
-      .flatMap((p) => passingValues(p.columns.map((c) => offered[c] ?? []), p).map((v) => ({ ...v, placement: p })))
+      .flatMap((p) =>
+        passingValues(
+          p.columns.map((c) => offered[c] ?? []),
+          p,
+        ).map((v) => ({ ...v, placement: p })),
+      )
       .sort((a, b) => b.support - a.support);
     if (passing.length === 0) return null;
     if (passing.length > 1) ambiguous.push(field);
@@ -173,7 +178,13 @@ function placements([field, , start, end, kind]: CheckedSpan, format: string, of
   const long: Placement = {
     columns: [...plain.columns.slice(0, 9), ...Array.from({ length: stop - 15 }, (_, i) => 15 + i)],
     kind: 'number',
-    fixed: stop < 30 ? [[14, '<'], [stop, '<']] : [[14, '<']],
+    fixed:
+      stop < 30
+        ? [
+            [14, '<'],
+            [stop, '<'],
+          ]
+        : [[14, '<']],
     fillerAt: 9,
   };
   return [plain, long];
@@ -182,7 +193,9 @@ function placements([field, , start, end, kind]: CheckedSpan, format: string, of
 /** The distinct field values (field characters + check digit) made of offered characters whose check digit agrees, best-supported first. */
 function passingValues(offers: Offer[][], { kind, fillerAt }: Placement): { value: string; support: number }[] {
   const allowed = (ch: string, last: boolean): boolean =>
-    last ? (kind === 'number' ? /[0-9]/ : /[0-9<]/).test(ch) : (kind === 'date' ? /[0-9]/ : kind === 'number' ? /[A-Z0-9]/ : /[A-Z0-9<]/).test(ch);
+    last
+      ? (kind === 'number' ? /[0-9]/ : /[0-9<]/).test(ch)
+      : (kind === 'date' ? /[0-9]/ : kind === 'number' ? /[A-Z0-9]/ : /[A-Z0-9<]/).test(ch);
   const passes = (field: string, digit: string): boolean =>
     isCheckDigitValid(field, digit) || (fillerAt >= 0 && isCheckDigitValid(`${field.slice(0, fillerAt)}<${field.slice(fillerAt)}`, digit));
   const filtered = offers.map((o, i) => o.filter((x) => allowed(x.ch, i === offers.length - 1)));

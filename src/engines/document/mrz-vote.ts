@@ -189,7 +189,11 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     // 14 characters, is accepted with and without the filler (as issuers differ), and the composite weighs line
     // 1's characters as the number's digit does, so a wrong swap there passes every check more often.
     const substitutedLong = field === 'documentNumber' && rawAgreeing.length === 0 && isLongTd1Number(chosen);
-    if (ambiguous.includes(field) || (rawAgreeing.length === 0 && (rivals.length > 0 || !checked || substitutedLong)) || agreeing.length === 0)
+    if (
+      ambiguous.includes(field) ||
+      (rawAgreeing.length === 0 && (rivals.length > 0 || !checked || substitutedLong)) ||
+      agreeing.length === 0
+    )
       level = 'low';
     else if (rawAgreeing.length === 0) level = 'medium';
     else if (!checked && agreeing.length * 2 <= group.length && rivals.length > 0) level = 'low';
@@ -337,7 +341,8 @@ function isLongTd1Number(p: ParsedMrz): boolean {
 /** Whether a correction at (line, column) falls inside a field, for the formats' fixed layouts. */
 function inField(c: Correction, chosen: ParsedMrz, field: FieldName): boolean {
   // A TD1 long number (ICAO 9303-5) runs on into optional data 1.
-  if (chosen.format === 'TD1' && field === 'documentNumber') return c.line === 0 && td1NumberColumns(chosen.lines[0] ?? '').includes(c.column);
+  if (chosen.format === 'TD1' && field === 'documentNumber')
+    return c.line === 0 && td1NumberColumns(chosen.lines[0] ?? '').includes(c.column);
   const span = SPANS[chosen.format]?.[field];
   return span !== undefined && c.line === span[0] && c.column >= span[1] && c.column < span[2];
 }
