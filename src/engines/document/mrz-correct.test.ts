@@ -5,9 +5,24 @@ import { join } from 'node:path';
 import { correctMrz, mergeReadings, normaliseOcrLines } from './mrz-correct.js';
 import { parseMrz } from './mrz-parse.js';
 import { checkDigit } from './mrz-check.js';
+import { voteLines } from './mrz-vote.js';
 import { sharedDataDir, MISSING_DATA } from '../../../test/fixtures/documents/shared-data.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
+
+/** The MRZ is valid with `number`, made so by exactly this one check-digit substitution. */
+function assertRepaired(
+  r: ReturnType<typeof correctMrz>,
+  number: string,
+  fix: { line: number; column: number; from: string; to: string },
+): void {
+  assert.equal(r?.parsed.fields.documentNumber, number);
+  assert.equal(r?.parsed.valid, true);
+  assert.deepEqual(
+    r?.corrections.filter((c) => c.reason === 'check_digit'),
+    [{ ...fix, reason: 'check_digit' }],
+  );
+}
 const dataDir = sharedDataDir();
 interface Call {
   input: string[] | string;
@@ -50,12 +65,7 @@ describe('OCR line clean-up and check-digit-guided correction', () => {
   });
   test('a letter read as a digit in the document number is repaired only through its check digit', () => {
     const r = correctMrz(['I<UTO0231458907<<<<<<<<<<<<<<<', '8407122M3107128UTO<<<<<<<<<<<4', 'STEVENSON<<PETER<JOHN<<<<<<<<<'], NOW);
-    assert.equal(r?.parsed.fields.documentNumber, 'D23145890');
-    assert.equal(r?.parsed.valid, true);
-    assert.deepEqual(
-      r?.corrections.filter((c) => c.reason === 'check_digit'),
-      [{ line: 0, column: 5, from: '0', to: 'D', reason: 'check_digit' }],
-    );
+    assertRepaired(r, 'D23145890', { line: 0, column: 5, from: '0', to: 'D' });
   });
   test('a genuinely wrong digit is not "corrected" into validity', () => {
     const r = correctMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408132F1204159ZE184226B<<<<<10'], NOW);
@@ -125,5 +135,89 @@ describe('names filler', () => {
   test('a name part after a double filler is kept', () => {
     const r = correctMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'], NOW);
     assert.equal(r?.parsed.fields.givenNames, 'ANNA MARIA');
+  });
+});
+
+/**
+ * TD1 long document numbers (ICAO 9303-5): `<` at column 14, the remainder and its check digit in optional
+ * data 1. Real-shaped lines from the cheminfo/mrz test vectors (`mrz/cheminfo_mrz_test_vectors.json`): the
+ * Belgian specimen card (number 600001795015, check over the number without the filler) and the Portuguese
+ * card (007666667ZZ0, letters in the remainder).
+ */
+describe('check-digit repair of TD1 long document numbers', () => {
+  const BEL = ['IDBEL600001795<0152<<<<<<<<<<<', '1301014F2311207BEL130101987398', 'SPECIMEN<<SPECIMEN<<<<<<<<<<<<'];
+  const PRT = ['I<PRT007666667<ZZ00<<<<<<<<<<<', '8303143M3405293PRT<<<<<<<<<<<4', 'CACADOR<DE<ARAUJO<<ANDRE<ESTEV'];
+  const at = (line: string, col: number, ch: string): string => line.slice(0, col) + ch + line.slice(col + 1);
+  /** Evidence: every character sure (95) except those at the given line-1 columns (confidence 40). */
+  const evidence = (lines: string[], unsure: number[]): { confidence: number }[][] =>
+    lines.map((l, i) => l.split('').map((_, c) => ({ confidence: i === 0 && unsure.includes(c) ? 40 : 95 })));
+
+  test('a look-alike read in the remainder is repaired through the check digit in optional data 1', () => {
+    assert.equal(parseMrz(BEL, { now: NOW }).valid, true);
+    const misread = [at(BEL[0] as string, 17, 'S'), BEL[1] as string, BEL[2] as string];
+    assert.equal(parseMrz(misread, { now: NOW }).valid, false);
+    const r = correctMrz(misread, NOW, { evidence: evidence(misread, [17]) });
+    assertRepaired(r, '600001795015', { line: 0, column: 17, from: 'S', to: '5' });
+  });
+
+  test('a look-alike in the first nine characters of a long number is repaired against the digit in optional data 1', () => {
+    const misread = [at(BEL[0] as string, 11, 'T'), BEL[1] as string, BEL[2] as string];
+    const r = correctMrz(misread, NOW, { evidence: evidence(misread, [11]) });
+    assert.equal(r?.parsed.fields.documentNumber, '600001795015');
+    assert.equal(r?.parsed.valid, true);
+    // Where the OCR was sure of that character, nothing is substituted.
+    const sure = correctMrz(misread, NOW, { evidence: evidence(misread, []) });
+    assert.equal(sure?.parsed.valid, false);
+    assert.deepEqual(sure?.corrections, []);
+  });
+
+  test('a check digit read as a letter in optional data 1 is read as a digit (field type)', () => {
+    const misread = [at(PRT[0] as string, 18, 'O'), PRT[1] as string, PRT[2] as string];
+    const r = correctMrz(misread, NOW, { evidence: evidence(misread, []) });
+    assert.equal(r?.parsed.valid, true);
+    assert.deepEqual(r?.corrections, [{ line: 0, column: 18, from: 'O', to: '0', reason: 'field_type' }]);
+  });
+
+  test('a wrong substitution that satisfies the mod-10 digit is not reported valid', () => {
+    // The first digit of the Portuguese number misread 0 → 9 (no look-alike). Swapping the remainder's
+    // second Z for 2 satisfies the check digit and the composite (a mod-10 digit agrees with a wrong
+    // value often): 907666667Z20 would pass every check.
+    const misread = [at(PRT[0] as string, 5, '9'), PRT[1] as string, PRT[2] as string];
+    const wrong = [at(misread[0] as string, 16, '2'), PRT[1] as string, PRT[2] as string];
+    assert.equal(parseMrz(wrong, { now: NOW }).valid, true, 'test setup: the wrong substitution passes every check');
+    // The OCR was sure of the Z: no substitution, the number stays unaccepted.
+    const sure = correctMrz(misread, NOW, { evidence: evidence(misread, [5]) });
+    assert.equal(sure?.parsed.valid, false);
+    assert.deepEqual(sure?.corrections, []);
+    // The OCR was unsure of the Z: the swap is made (the one that passes), but a long number that only a
+    // substitution produced is low in the vote, i.e. named in mrz_field_ambiguous and never reported valid.
+    const ev = evidence(misread, [5, 16]);
+    const unsure = correctMrz(misread, NOW, { evidence: ev });
+    assert.equal(unsure?.parsed.fields.documentNumber, '907666667Z20');
+    assert.ok(unsure);
+    const v = voteLines(
+      [
+        {
+          engine: 'ppocr',
+          lines: unsure.parsed.lines,
+          parsed: unsure.parsed,
+          corrections: unsure.corrections,
+          ambiguous: [],
+          evidence: ev,
+        },
+      ],
+      NOW,
+    );
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'low');
+  });
+
+  test('two substitutions that both pass the digit of a long number: ambiguous, left as read', () => {
+    // Belgian card 000590240601 (check over the number with its filler), a remainder digit misread 0 → 8.
+    const bel = ['IDBEL000590240<6813<<<<<<<<<<<', '8512017F1311048BEL851201002007', 'REINARTZ<<ULRIKE<KATIA<E<<<<<<'];
+    assert.equal(parseMrz([at(bel[0] as string, 16, '0'), bel[1] as string, bel[2] as string], { now: NOW }).valid, true);
+    const r = correctMrz(bel, NOW, { evidence: evidence(bel, [5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17]) });
+    assert.equal(r?.parsed.valid, false);
+    assert.deepEqual(r?.ambiguous, ['documentNumber']);
+    assert.deepEqual(r?.corrections, []);
   });
 });

@@ -1,5 +1,5 @@
 import { isCheckDigitValid, TO_DIGIT, TO_LETTER } from './mrz-check.js';
-import { detectFormat, parseMrz, type IcaoFormat, type ParsedMrz } from './mrz-parse.js';
+import { detectFormat, parseMrz, td1NumberColumns, type IcaoFormat, type ParsedMrz } from './mrz-parse.js';
 
 /**
  * Turns raw OCR text into MRZ lines and repairs OCR confusions: first by field type (a date holds only
@@ -254,6 +254,12 @@ export function correctMrz(lines: string[], now: Date = new Date(), options: Cor
         set(line, c, ch === 'H' || ch === 'N' ? 'M' : ch === 'E' || ch === 'P' ? 'F' : '<', 'field_type');
     }
   }
+  // A TD1 long number's check digit sits in optional data 1 after the number's remainder: a digit position.
+  if (format === 'TD1') {
+    const digitColumn = td1NumberColumns(grid[0]?.join('') ?? '').at(-1) ?? 14;
+    const ch = grid[0]?.[digitColumn] ?? '';
+    if (digitColumn > 14 && TO_DIGIT[ch]) set(0, digitColumn, TO_DIGIT[ch] ?? ch, 'field_type');
+  }
   // Names are left-justified and padded with fillers: after a run of three fillers only fillers follow. A
   // letter or two standing alone in that run is a speck, watermark or guilloche read as a glyph.
   const names = format === 'TD1' ? ([2, 0] as const) : ([0, 5] as const);
@@ -280,10 +286,10 @@ export function correctMrz(lines: string[], now: Date = new Date(), options: Cor
     return e.confidence < UNSURE_CONFIDENCE || e.alt === to;
   };
   for (const failed of parsed.checks.filter((k) => !k.valid && k.field !== 'composite')) {
-    const span = alnumSpanFor(format, failed.field);
+    const span = alnumSpanFor(format, failed.field, grid);
     if (!span) continue;
-    const [line, start, end] = span;
-    const fixes = findFixes(grid, line, start, end, failed.digit, failed.data);
+    const [line, columns] = span;
+    const fixes = findFixes(grid, line, columns, failed.digit, failed.data);
     const allowed = fixes.filter((f) => unsure(line, f.column, f.to));
     // Two different substitutions both satisfy the check digit: the digit cannot tell which is right.
     if (allowed.length > 1) ambiguous.push(failed.field);
@@ -296,9 +302,12 @@ export function correctMrz(lines: string[], now: Date = new Date(), options: Cor
   return { parsed, corrections, ambiguous };
 }
 
-function alnumSpanFor(format: IcaoFormat, field: string): [number, number, number] | null {
-  if (field === 'documentNumber') return format === 'TD1' ? [0, 5, 14] : [1, 0, 9];
-  if (field === 'personalNumber' && format === 'TD3') return [1, 28, 42];
+/** The line and the columns of a repairable field's characters (its check digit's column excluded). */
+function alnumSpanFor(format: IcaoFormat, field: string, grid: string[][]): [number, number[]] | null {
+  const range = (start: number, end: number): number[] => Array.from({ length: end - start }, (_, i) => start + i);
+  // A TD1 long number (ICAO 9303-5) continues in optional data 1: its digit sits after the remainder there.
+  if (field === 'documentNumber') return format === 'TD1' ? [0, td1NumberColumns(grid[0]?.join('') ?? '').slice(0, -1)] : [1, range(0, 9)];
+  if (field === 'personalNumber' && format === 'TD3') return [1, range(28, 42)];
   return null;
 }
 
@@ -308,19 +317,17 @@ function alnumSpanFor(format: IcaoFormat, field: string): [number, number, numbe
  * digit only from the prefix's last letter on. Note S/8 and G/6 have equal check values, so those confusions
  * can never be detected by the digit.
  */
-function findFixes(
-  grid: string[][],
-  line: number,
-  start: number,
-  end: number,
-  digit: string,
-  data: string,
-): { column: number; to: string }[] {
+function findFixes(grid: string[][], line: number, columns: number[], digit: string, data: string): { column: number; to: string }[] {
   const row = grid[line];
   if (!row) return [];
-  const field = row.slice(start, end).join('');
-  // Long document numbers check over more than this span; only repair the plain layout.
+  const field = columns.map((c) => row[c] ?? '<').join('');
+  // The field must be the data the parser checked: a layout read differently is not repaired here.
   if (field !== data) return [];
+  // A gap in the columns is a long number's filler (TD1 column 14). Issuers disagree on whether the check
+  // covers it, and the parser accepts both: so does the repair.
+  const gap = columns.findIndex((c, i) => i > 0 && c !== (columns[i - 1] as number) + 1);
+  const passes = (candidate: string): boolean =>
+    isCheckDigitValid(candidate, digit) || (gap > 0 && isCheckDigitValid(`${candidate.slice(0, gap)}<${candidate.slice(gap)}`, digit));
   const fixes: { column: number; to: string }[] = [];
   const prefix = /^[A-Z]*/.exec(field)?.[0].length ?? 0;
   for (let i = 0; i < field.length; i++) {
@@ -328,7 +335,7 @@ function findFixes(
       const toLetter = /[A-Z]/.test(alt);
       if (toLetter ? i > prefix : i < prefix - 1) continue;
       const candidate = field.slice(0, i) + alt + field.slice(i + 1);
-      if (isCheckDigitValid(candidate, digit)) fixes.push({ column: start + i, to: alt });
+      if (passes(candidate)) fixes.push({ column: columns[i] as number, to: alt });
     }
   }
   return fixes;
@@ -359,10 +366,13 @@ export function mergeReadings(readings: ParsedMrz[], now: Date = new Date()): Pa
     const span = CHECKED_SPANS[format][failed.field];
     const donor = others.find((o) => o.format === format && o.checks.some((c) => c.field === failed.field && c.valid));
     if (!span || !donor) continue;
-    const [line, start, end] = span;
+    const [line, start] = span;
     const row = grid[line];
     const src = donor.lines[line];
     if (!row || !src) continue;
+    // A donor's long TD1 number runs on into optional data 1, up to the filler that ends it.
+    const last = format === 'TD1' && failed.field === 'documentNumber' ? (td1NumberColumns(src).at(-1) ?? 14) : 14;
+    const end = last > 14 ? Math.min(30, last + 2) : span[2];
     for (let c = start; c < end; c++) row[c] = src.charAt(c);
     changed = true;
   }

@@ -89,3 +89,62 @@ describe('character-level merge of the data lines (issue #19)', () => {
     assert.notEqual(v?.fieldConfidence.find((f) => f.field === 'birthDate')?.level, 'high');
   });
 });
+
+/**
+ * A real-shaped TD1 with a long document number (ICAO 9303-5; the Belgian specimen card of the cheminfo/mrz
+ * test vectors, `../shared/data/mrz/cheminfo_mrz_test_vectors.json`): `<` at column 14, the number's last
+ * three characters and its check digit in optional data 1 (`015` + `2`), number 600001795015.
+ */
+const T0 = 'IDBEL600001795<0152<<<<<<<<<<<';
+const T1 = '1301014F2311207BEL130101987398';
+const T2 = 'SPECIMEN<<SPECIMEN<<<<<<<<<<<<';
+const at = (line: string, col: number, ch: string): string => line.slice(0, col) + ch + line.slice(col + 1);
+
+describe('character-level merge of a TD1 long document number (issue #19)', () => {
+  test('a misread in the number and one in its remainder in optional data 1 merge into the printed line', () => {
+    assert.equal(parseMrz([T0, T1, T2], { now: NOW }).fields.documentNumber, '600001795015');
+    // One reading misread a digit of the first nine, the other one of the remainder; neither line passes.
+    const inputs = [reading('tesseract', [at(T0, 8, '1'), T1, T2]), reading('ppocr', [at(T0, 15, '3'), T1, T2])];
+    assert.equal(voteLines(inputs.slice(0, 1), NOW), null);
+    assert.equal(voteLines(inputs.slice(1), NOW), null);
+    const merged = mergeDataLines(inputs, 'TD1');
+    assert.deepEqual(merged?.ambiguous, []);
+    const v = voteLines(inputs, NOW);
+    assert.equal(v?.parsed.lines[0], T0);
+    assert.equal(v?.parsed.valid, true);
+    assert.equal(v?.parsed.fields.documentNumber, '600001795015');
+    // Read whole by no reading: low, so the document goes to review with the value shown.
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'low');
+  });
+
+  test('two long numbers that both pass the check digit: ambiguous, low, never valid as read', () => {
+    // A rival remainder (columns 15-16) that satisfies the same check digit 2.
+    let rival = '';
+    for (const a of '0123456789')
+      for (const b of '0123456789') {
+        const line = at(at(T0, 15, a), 16, b);
+        if (!rival && line !== T0 && parseMrz([line, T1, T2], { now: NOW }).checks[0]?.valid) rival = line;
+      }
+    assert.ok(rival, 'test setup: a rival long number with a valid check digit');
+    // Each reading also misreads a date digit, so no whole line set passes.
+    const birthMisread = at(T1, 3, '2');
+    const expiryMisread = at(T1, 12, '3');
+    assert.equal(parseMrz([T0, birthMisread, T2], { now: NOW }).checkDigitsValid, false);
+    assert.equal(parseMrz([rival, expiryMisread, T2], { now: NOW }).checkDigitsValid, false);
+    const inputs = [reading('tesseract', [T0, birthMisread, T2]), reading('ppocr', [rival, expiryMisread, T2])];
+    const merged = mergeDataLines(inputs, 'TD1');
+    assert.ok(merged?.ambiguous.includes('documentNumber'));
+    const v = voteLines(inputs, NOW);
+    assert.ok(v);
+    assert.ok(v.ambiguous.includes('documentNumber'));
+    assert.equal(v.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'low');
+  });
+
+  test('a remainder character that no reading offered is not used', () => {
+    // Both readings misread the same remainder digit: the printed one is offered by nobody.
+    const same = [reading('tesseract', [at(T0, 16, '7'), T1, T2]), reading('ppocr', [at(T0, 16, '7'), T1, T2])];
+    assert.equal(parseMrz(same[0]?.lines ?? [], { now: NOW }).valid, false);
+    assert.equal(mergeDataLines(same, 'TD1'), null);
+    assert.equal(voteLines(same, NOW), null);
+  });
+});

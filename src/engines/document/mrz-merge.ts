@@ -92,12 +92,22 @@ export function mergeDataLines(readings: MergeInput[], format: string): MergeRes
     ) ?? [];
   const ambiguous: MergeField[] = [];
   let sets: string[][] = [base];
-  for (const [field, line, start, end, kind] of layout.spans) {
-    const offers = columns.get(line)?.slice(start, end + 1) ?? [];
-    const passing = passingValues(offers, kind);
+  for (const span of layout.spans) {
+    const [field, line] = span;
+    const offered = columns.get(line) ?? [];
+    // Every layout the offers allow (a TD1 number plain or long), each with its passing values: values of
+    // two layouts are two readings of the field, so they make it ambiguous like two values of one layout.
+    const passing = placements(span, format, offered)
+      .flatMap((p) =>
+        passingValues(
+          p.columns.map((c) => offered[c] ?? []),
+          p,
+        ).map((v) => ({ ...v, placement: p })),
+      )
+      .sort((a, b) => b.support - a.support);
     if (passing.length === 0) return null;
     if (passing.length > 1) ambiguous.push(field);
-    sets = sets.flatMap((s) => passing.slice(0, MAX_PASSING).map((v) => splice(s, line, start, v)));
+    sets = sets.flatMap((s) => passing.slice(0, MAX_PASSING).map((v) => place(s, line, v.placement, v.value)));
   }
   if (layout.composite) {
     const [line, col] = layout.composite;
@@ -146,10 +156,48 @@ function offersForLine(readings: MergeInput[], line: number): Offer[][] | null {
   );
 }
 
+/**
+ * Where a checked field's characters sit: `columns` of its line, the check digit's last; `fixed` columns that
+ * the layout itself sets (a long number's fillers); `fillerAt`: where the check may also cover a filler.
+ */
+interface Placement {
+  columns: number[];
+  kind: Kind | 'number';
+  fixed: [number, string][];
+  fillerAt: number;
+}
+
+function placements([field, , start, end, kind]: CheckedSpan, format: string, offered: Offer[][]): Placement[] {
+  const plain: Placement = { columns: Array.from({ length: end + 1 - start }, (_, i) => start + i), kind, fixed: [], fillerAt: -1 };
+  if (format !== 'TD1' || field !== 'documentNumber' || !offered[14]?.some((o) => o.ch === '<')) return [plain];
+  // ICAO 9303-5 long number: `<` at column 14, the remainder and its check digit in optional data 1, up to
+  // the first filler (where the best-supported offers put it). Its characters are never fillers.
+  let stop = 15;
+  while (stop < 30 && offered[stop]?.[0]?.ch !== '<') stop++;
+  if (stop === 15) return [plain];
+  const long: Placement = {
+    columns: [...plain.columns.slice(0, 9), ...Array.from({ length: stop - 15 }, (_, i) => 15 + i)],
+    kind: 'number',
+    fixed:
+      stop < 30
+        ? [
+            [14, '<'],
+            [stop, '<'],
+          ]
+        : [[14, '<']],
+    fillerAt: 9,
+  };
+  return [plain, long];
+}
+
 /** The distinct field values (field characters + check digit) made of offered characters whose check digit agrees, best-supported first. */
-function passingValues(offers: Offer[][], kind: Kind): string[] {
+function passingValues(offers: Offer[][], { kind, fillerAt }: Placement): { value: string; support: number }[] {
   const allowed = (ch: string, last: boolean): boolean =>
-    last ? /[0-9<]/.test(ch) : kind === 'date' ? /[0-9]/.test(ch) : /[A-Z0-9<]/.test(ch);
+    last
+      ? (kind === 'number' ? /[0-9]/ : /[0-9<]/).test(ch)
+      : (kind === 'date' ? /[0-9]/ : kind === 'number' ? /[A-Z0-9]/ : /[A-Z0-9<]/).test(ch);
+  const passes = (field: string, digit: string): boolean =>
+    isCheckDigitValid(field, digit) || (fillerAt >= 0 && isCheckDigitValid(`${field.slice(0, fillerAt)}<${field.slice(fillerAt)}`, digit));
   const filtered = offers.map((o, i) => o.filter((x) => allowed(x.ch, i === offers.length - 1)));
   if (filtered.some((o) => o.length === 0)) return [];
   if (filtered.reduce((n, o) => n * o.length, 1) > MAX_COMBINATIONS) return [];
@@ -158,13 +206,13 @@ function passingValues(offers: Offer[][], kind: Kind): string[] {
     if (i === filtered.length) {
       const field = value.slice(0, -1);
       // A merged date must be a calendar-shaped date: an impossible one is no reading of a printed date.
-      if (isCheckDigitValid(field, value.slice(-1)) && (kind !== 'date' || plausibleDate(field))) out.push({ value, support });
+      if (passes(field, value.slice(-1)) && (kind !== 'date' || plausibleDate(field))) out.push({ value, support });
       return;
     }
     for (const o of filtered[i] ?? []) walk(i + 1, value + o.ch, support + o.support);
   };
   walk(0, '', 0);
-  return out.sort((a, b) => b.support - a.support).map((v) => v.value);
+  return out;
 }
 
 function plausibleDate(yymmdd: string): boolean {
@@ -175,6 +223,13 @@ function plausibleDate(yymmdd: string): boolean {
 
 function splice(lines: string[], line: number, start: number, value: string): string[] {
   return lines.map((l, i) => (i === line ? l.slice(0, start) + value + l.slice(start + value.length) : l));
+}
+
+function place(lines: string[], line: number, placement: Placement, value: string): string[] {
+  const row = (lines[line] ?? '').split('');
+  placement.columns.forEach((c, i) => (row[c] = value.charAt(i)));
+  for (const [c, ch] of placement.fixed) row[c] = ch;
+  return lines.map((l, i) => (i === line ? row.join('') : l));
 }
 
 function editDistance(a: string, b: string): number {

@@ -118,6 +118,20 @@ function documentNumberOf(main: string, check: string, optional: string): Slice 
   return { documentNumber: clean(main), docCheck: check, docData: main, rest: optional };
 }
 
+/**
+ * Columns of a TD1 first line holding the document number, its check digit last: 5-14 in the plain layout;
+ * for a long number (ICAO 9303-5: `<` at column 14, the number's remainder and its check digit continuing in
+ * optional data 1 up to the first filler) 5-13 and then 15 onwards. The same reading as the parser's.
+ */
+export function td1NumberColumns(line: string): number[] {
+  const main = Array.from({ length: 9 }, (_, i) => 5 + i);
+  const optional = line.slice(15, 30);
+  if (line.charAt(14) !== '<' || !/^[0-9A-Z]/.test(optional)) return [...main, 14];
+  const end = optional.indexOf('<');
+  const overflow = end === -1 ? optional.length : end;
+  return [...main, ...Array.from({ length: overflow }, (_, i) => 15 + i)];
+}
+
 function parseTd1(lines: string[], now: Date): ParsedMrz {
   const [l1 = '', l2 = '', l3 = ''] = lines;
   const doc = documentNumberOf(l1.slice(5, 14), l1.charAt(14), l1.slice(15, 30));

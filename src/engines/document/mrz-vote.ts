@@ -1,6 +1,6 @@
 import { correctMrz, type CharEvidence, type Correction } from './mrz-correct.js';
 import { mergeDataLines } from './mrz-merge.js';
-import { isKnownStateCode, parseMrz, type ParsedMrz } from './mrz-parse.js';
+import { isKnownStateCode, parseMrz, td1NumberColumns, type ParsedMrz } from './mrz-parse.js';
 
 /**
  * Whole-line voting over several readings of one MRZ (OCR passes at different scales and contrasts, and
@@ -174,7 +174,7 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     const values = group.map((r) => (r.parsed ? value(r.parsed, field) : null));
     const agreeing = group.filter((_, i) => values[i] === reported);
     // A reading whose value needed a check-digit substitution counts only when some reading read it as is.
-    const rawAgreeing = agreeing.filter((r) => !r.corrections.some((c) => c.reason === 'check_digit' && inField(c, chosen.format, field)));
+    const rawAgreeing = agreeing.filter((r) => !r.corrections.some((c) => c.reason === 'check_digit' && inField(c, chosen, field)));
     const rivals = checked
       ? [...new Set(accepted.map((a) => value(a.parsed, field)).filter((v): v is string => v !== null && v !== reported))]
       : // A malformed reading (no such document code, shifted line) is no witness against a name.
@@ -186,7 +186,16 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     // An unchecked value that no reading read whole (a state code spelt column by column) stays low.
     // A checked value that no reading read whole (its data line merged column by column, mrz-merge.ts) is low too:
     // the merge may take characters from several readings, and a mod-10 digit agrees with a wrong one often.
-    if (ambiguous.includes(field) || (rawAgreeing.length === 0 && (rivals.length > 0 || !checked)) || agreeing.length === 0) level = 'low';
+    // A TD1 long number (ICAO 9303-5) that only a substitution produced is low as well: its digit covers up to
+    // 14 characters, is accepted with and without the filler (as issuers differ), and the composite weighs line
+    // 1's characters as the number's digit does, so a wrong swap there passes every check more often.
+    const substitutedLong = field === 'documentNumber' && rawAgreeing.length === 0 && isLongTd1Number(chosen);
+    if (
+      ambiguous.includes(field) ||
+      (rawAgreeing.length === 0 && (rivals.length > 0 || !checked || substitutedLong)) ||
+      agreeing.length === 0
+    )
+      level = 'low';
     else if (rawAgreeing.length === 0) level = 'medium';
     else if (!checked && agreeing.length * 2 <= group.length && rivals.length > 0) level = 'low';
     // A name has no check digit: when a well-formed reading spells it otherwise, the majority is no proof (an
@@ -329,9 +338,16 @@ export function stateFromColumns(readings: { lines: string[] }[], line: number, 
   return found.size === 1 ? ([...found][0] as string) : null;
 }
 
+function isLongTd1Number(p: ParsedMrz): boolean {
+  return p.format === 'TD1' && (td1NumberColumns(p.lines[0] ?? '').at(-1) ?? 14) > 14;
+}
+
 /** Whether a correction at (line, column) falls inside a field, for the formats' fixed layouts. */
-function inField(c: Correction, format: string, field: FieldName): boolean {
-  const span = SPANS[format]?.[field];
+function inField(c: Correction, chosen: ParsedMrz, field: FieldName): boolean {
+  // A TD1 long number (ICAO 9303-5) runs on into optional data 1.
+  if (chosen.format === 'TD1' && field === 'documentNumber')
+    return c.line === 0 && td1NumberColumns(chosen.lines[0] ?? '').includes(c.column);
+  const span = SPANS[chosen.format]?.[field];
   return span !== undefined && c.line === span[0] && c.column >= span[1] && c.column < span[2];
 }
 
