@@ -33,6 +33,16 @@ export function isCheckDigitValid(field: string, digit: string): boolean {
   return digit === String(expected);
 }
 
+/**
+ * A long document number's check (ICAO 9303-5): issuers disagree on whether the filler that ends the number's
+ * first part is covered, so the data passes with or without a `<` put back at `fillerAt` (-1: no filler).
+ */
+export function isLongNumberCheckValid(data: string, digit: string, fillerAt: number): boolean {
+  return (
+    isCheckDigitValid(data, digit) || (fillerAt >= 0 && isCheckDigitValid(`${data.slice(0, fillerAt)}<${data.slice(fillerAt)}`, digit))
+  );
+}
+
 /** Characters OCR commonly confuses, keyed by the character that was read, with the plausible intended ones. */
 export const TO_DIGIT: Readonly<Record<string, string>> = {
   O: '0',

@@ -1,4 +1,4 @@
-import { isCheckDigitValid, TO_DIGIT, TO_LETTER } from './mrz-check.js';
+import { isLongNumberCheckValid, TO_DIGIT, TO_LETTER } from './mrz-check.js';
 import { detectFormat, parseMrz, td1NumberColumns, type IcaoFormat, type ParsedMrz } from './mrz-parse.js';
 
 /**
@@ -326,8 +326,6 @@ function findFixes(grid: string[][], line: number, columns: number[], digit: str
   // A gap in the columns is a long number's filler (TD1 column 14). Issuers disagree on whether the check
   // covers it, and the parser accepts both: so does the repair.
   const gap = columns.findIndex((c, i) => i > 0 && c !== (columns[i - 1] as number) + 1);
-  const passes = (candidate: string): boolean =>
-    isCheckDigitValid(candidate, digit) || (gap > 0 && isCheckDigitValid(`${candidate.slice(0, gap)}<${candidate.slice(gap)}`, digit));
   const fixes: { column: number; to: string }[] = [];
   const prefix = /^[A-Z]*/.exec(field)?.[0].length ?? 0;
   for (let i = 0; i < field.length; i++) {
@@ -335,7 +333,7 @@ function findFixes(grid: string[][], line: number, columns: number[], digit: str
       const toLetter = /[A-Z]/.test(alt);
       if (toLetter ? i > prefix : i < prefix - 1) continue;
       const candidate = field.slice(0, i) + alt + field.slice(i + 1);
-      if (passes(candidate)) fixes.push({ column: columns[i] as number, to: alt });
+      if (isLongNumberCheckValid(candidate, digit, gap)) fixes.push({ column: columns[i] as number, to: alt });
     }
   }
   return fixes;

@@ -1,4 +1,4 @@
-import { isCheckDigitValid } from './mrz-check.js';
+import { isLongNumberCheckValid } from './mrz-check.js';
 import { UNSURE_CONFIDENCE, type CharEvidence } from './mrz-correct.js';
 
 /**
@@ -196,8 +196,6 @@ function passingValues(offers: Offer[][], { kind, fillerAt }: Placement): { valu
     last
       ? (kind === 'number' ? /[0-9]/ : /[0-9<]/).test(ch)
       : (kind === 'date' ? /[0-9]/ : kind === 'number' ? /[A-Z0-9]/ : /[A-Z0-9<]/).test(ch);
-  const passes = (field: string, digit: string): boolean =>
-    isCheckDigitValid(field, digit) || (fillerAt >= 0 && isCheckDigitValid(`${field.slice(0, fillerAt)}<${field.slice(fillerAt)}`, digit));
   const filtered = offers.map((o, i) => o.filter((x) => allowed(x.ch, i === offers.length - 1)));
   if (filtered.some((o) => o.length === 0)) return [];
   if (filtered.reduce((n, o) => n * o.length, 1) > MAX_COMBINATIONS) return [];
@@ -206,7 +204,8 @@ function passingValues(offers: Offer[][], { kind, fillerAt }: Placement): { valu
     if (i === filtered.length) {
       const field = value.slice(0, -1);
       // A merged date must be a calendar-shaped date: an impossible one is no reading of a printed date.
-      if (passes(field, value.slice(-1)) && (kind !== 'date' || plausibleDate(field))) out.push({ value, support });
+      if (isLongNumberCheckValid(field, value.slice(-1), fillerAt) && (kind !== 'date' || plausibleDate(field)))
+        out.push({ value, support });
       return;
     }
     for (const o of filtered[i] ?? []) walk(i + 1, value + o.ch, support + o.support);

@@ -125,10 +125,11 @@ function documentNumberOf(main: string, check: string, optional: string): Slice 
  */
 export function td1NumberColumns(line: string): number[] {
   const main = Array.from({ length: 9 }, (_, i) => 5 + i);
-  const optional = line.slice(15, 30);
-  if (line.charAt(14) !== '<' || !/^[0-9A-Z]/.test(optional)) return [...main, 14];
-  const end = optional.indexOf('<');
-  const overflow = end === -1 ? optional.length : end;
+  const mainText = line.slice(5, 14);
+  const doc = documentNumberOf(mainText, line.charAt(14), line.slice(15, 30));
+  if (doc.altData === undefined) return [...main, 14];
+  // The remainder (what docData holds past the first part) and its check digit follow the filler at column 14.
+  const overflow = doc.docData.length - mainText.length + 1;
   return [...main, ...Array.from({ length: overflow }, (_, i) => 15 + i)];
 }
 
