@@ -54,9 +54,7 @@ async function main(): Promise<void> {
       }
     }
   };
-  let stopWorker: () => Promise<void> = async () => undefined;
   let boot: Awaited<ReturnType<typeof bootstrapFirstAccount>> | null = null;
-  let admin: { close(): void } | null = null;
   try {
     const releaseLock = embedded ? acquireLock(config.dataDir, adminSocketPath(config.dataDir)) : () => undefined;
     opened.push(releaseLock);
@@ -73,19 +71,15 @@ async function main(): Promise<void> {
     opened.push(() => resources.close());
     const app = await buildApp({ config, db, rateLimiter, logLevel: config.logLevel, resources });
     opened.push(() => app.close());
-    admin = embedded
-      ? await startAdminSocket(db, config, adminSocketPath(config.dataDir), () => app.keyCache.invalidate(), resources)
-      : null;
-    const adminSocket = admin;
-    if (adminSocket) opened.push(() => adminSocket.close());
+    if (embedded) {
+      const admin = await startAdminSocket(db, config, adminSocketPath(config.dataDir), () => app.keyCache.invalidate(), resources);
+      opened.push(() => admin.close());
+    }
     // Listen before the first account is made: a port that is taken fails the start before any key
     // exists, so the keys are never made by a start that cannot show them.
     await app.listen({ port: config.port, host: config.host });
     boot = config.bootstrap ? await bootstrapFirstAccount(db, [seedDefaultJourneys]) : null;
-    if (config.runWorker) {
-      stopWorker = startWorker(config, db, log, resources);
-      opened.push(() => stopWorker());
-    }
+    if (config.runWorker) opened.push(startWorker(config, db, log, resources));
   } catch (err) {
     await closeAll();
     throw err;

@@ -124,10 +124,10 @@ export function compileOrThrow(doc: EngineRuleSet, rename: (field: string) => st
 // Published versions never change: their compiled form is cached per (tenant, version).
 const cache = new BoundedMap<string, CompiledRuleSet>(200);
 
-/** The current published rule set, compiled (null when none was published). */
 /** The rule set activeRuleSet last answered for each tenant in this process (null: none published then). */
 const lastActive = new BoundedMap<string, CompiledRuleSet | null>(2_000);
 
+/** The current published rule set, compiled (null when none was published). */
 export async function activeRuleSet(db: Queryable, t: Tenant): Promise<CompiledRuleSet | null> {
   const version = await ruleRows.currentVersion(db, t);
   const compiled = version === null ? null : await compiledVersion(db, t, version);
