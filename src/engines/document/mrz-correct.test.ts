@@ -63,6 +63,28 @@ describe('OCR line clean-up and check-digit-guided correction', () => {
       'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
     ]);
   });
+  test('a stray character before the document code is dropped: the names line is not shifted (issue #19)', () => {
+    const l2 = 'L898902C36UTO7408122F1204159ZE184226B<<<<<10';
+    // A filler glued to the line's start (a card edge), and a letter no document code starts with (a speck).
+    assert.equal(
+      normaliseOcrLines(`<P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\n${l2}`)[0],
+      'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+    );
+    assert.equal(
+      normaliseOcrLines(`LI<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<\nD231458907UTO7408122F1204159<<<<<<<6`)[0],
+      'I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<',
+    );
+    // A misread first letter of a two-letter code (IP read as LP) keeps its state code in place: not touched.
+    assert.equal(
+      normaliseOcrLines(`LPUTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\n${l2}`)[0],
+      'LPUTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+    );
+    // Nor where no existing state code comes into place.
+    assert.equal(
+      normaliseOcrLines(`<P<QQQERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<\n${l2}`)[0],
+      '<P<QQQERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<',
+    );
+  });
   test('a letter read as a digit in the document number is repaired only through its check digit', () => {
     const r = correctMrz(['I<UTO0231458907<<<<<<<<<<<<<<<', '8407122M3107128UTO<<<<<<<<<<<4', 'STEVENSON<<PETER<JOHN<<<<<<<<<'], NOW);
     assertRepaired(r, 'D23145890', { line: 0, column: 5, from: '0', to: 'D' });

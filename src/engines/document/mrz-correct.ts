@@ -1,5 +1,5 @@
 import { isLongNumberCheckValid, TO_DIGIT, TO_LETTER } from './mrz-check.js';
-import { detectFormat, parseMrz, td1NumberColumns, type IcaoFormat, type ParsedMrz } from './mrz-parse.js';
+import { detectFormat, isKnownStateCode, parseMrz, td1NumberColumns, type IcaoFormat, type ParsedMrz } from './mrz-parse.js';
 
 /**
  * Turns raw OCR text into MRZ lines and repairs OCR confusions: first by field type (a date holds only
@@ -168,12 +168,29 @@ export function normaliseOcrLines(text: string): string[] {
     if (raw.length < count) continue;
     // MRZ lines are the last ones of the band; stray lines above come from visual-zone text.
     for (let start = raw.length - count; start >= 0; start--) {
-      const lines = raw.slice(start, start + count);
+      const lines = raw.slice(start, start + count).map((l, i) => (i === 0 ? dropStrayLead(l) : l));
       const cost = lines.reduce((s, l) => s + Math.abs(l.length - width), 0) + (raw.length - count - start) * 2;
       if (!best || cost < best.cost) best = { lines: lines.map((l) => fitLength(l, width)), cost };
     }
   }
   return best?.lines ?? raw;
+}
+
+/** First letters of ICAO document codes: P (TD3), I, A, C (TD1/TD2), V (visas). */
+const DOCUMENT_CODE_FIRST = 'PIACV';
+
+/**
+ * A character read before the document code of the first line (a filler or a letter that no document code
+ * starts with, from a card edge or a speck glued to the line) shifts the names line by one, and the vote then
+ * sees a malformed reading or a wrong name. Dropped only when the next character starts a document code and
+ * the state code then in place exists while the one in place before does not (a misread first letter of a
+ * two-letter code, IP read as LP, keeps its state code in place and is not touched).
+ */
+function dropStrayLead(line: string): string {
+  if (DOCUMENT_CODE_FIRST.includes(line.charAt(0)) || !DOCUMENT_CODE_FIRST.includes(line.charAt(1))) return line;
+  const state = (l: string): boolean => isKnownStateCode(l.slice(2, 5).replace(/<+$/, ''));
+  const shifted = line.slice(1);
+  return state(shifted) && !state(line) ? shifted : line;
 }
 
 /** Marks on the band edge (card borders, hologram specks) show up as 1-2 character tokens beside the line. */

@@ -1,5 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { normaliseOcrLines } from './mrz-correct.js';
 import { parseMrz } from './mrz-parse.js';
 import { alignEvidence, stateFromColumns, voteLines, type MrzEngine, type VoteInput } from './mrz-vote.js';
 import { decodeCtc } from './mrz-ppocr.js';
@@ -87,6 +88,28 @@ describe('whole-line vote (issue #19)', () => {
   });
 });
 
+describe('a stray leading character on the names line (issue #19)', () => {
+  test('the PP-OCR reading with a filler glued before the code joins the name both engines read; the rival keeps it low', () => {
+    // A real TD2 line crop: one PP-OCR pass read a filler before the code (a shifted, malformed line), the
+    // other forced a doubled letter into a blank under the line length; four tesseract passes read the name.
+    const d2 = 'D231458907UTO7408122F1204159<<<<<<<6';
+    const lines = (text: string) => normaliseOcrLines(text);
+    const v = voteLines(
+      [
+        reading('tesseract', lines(`I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<\n${d2}`)),
+        reading('tesseract', lines(`I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<\n${d2}`)),
+        reading('ppocr', lines(`<I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<\n${d2}`)),
+        reading('ppocr', lines(`I<UTOERIKSSSON<<ANNA<MARIA<<<<<<<<<<\n${d2}`)),
+      ],
+      NOW,
+    );
+    assert.equal(v?.parsed.fields.surname, 'ERIKSSON');
+    const surname = v?.fieldConfidence.find((f) => f.field === 'surname');
+    assert.equal(surname?.level, 'low');
+    assert.deepEqual(surname?.rivals, ['ERIKSSSON']);
+  });
+});
+
 describe('evidence alignment and CTC decoding', () => {
   test('evidence only where the OCR line holds the same character', () => {
     const ev = alignEvidence(
@@ -103,6 +126,22 @@ describe('evidence alignment and CTC decoding', () => {
     );
     assert.deepEqual(ev[0]?.[0], { confidence: 90 });
     assert.equal(ev[0]?.[1], null);
+  });
+  test('a line shifted left by a dropped stray character keeps its evidence (issue #19)', () => {
+    const ev = alignEvidence(
+      ['AB<'],
+      [
+        {
+          chars: [
+            { ch: '<', confidence: 60 },
+            { ch: 'A', confidence: 90 },
+            { ch: 'B', confidence: 40, alt: '8' },
+            { ch: '<', confidence: 99 },
+          ],
+        },
+      ],
+    );
+    assert.deepEqual(ev[0], [{ confidence: 90 }, { confidence: 40, alt: '8' }, { confidence: 99 }]);
   });
   test('greedy CTC over the MRZ alphabet with per-character probability and runner-up', () => {
     // 3 steps, classes: 0 blank, 1 "A", 2 "B" (dictionary order of the test), 3 a non-MRZ glyph.

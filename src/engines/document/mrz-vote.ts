@@ -425,14 +425,17 @@ export function alignEvidence(
   ocr: { chars: { ch: string; confidence: number; alt?: string }[] }[],
 ): (CharEvidence | null)[][] {
   return lines.map((line) => {
-    let best: { chars: { ch: string; confidence: number; alt?: string }[]; hits: number } | null = null;
-    for (const o of ocr) {
-      let hits = 0;
-      for (let c = 0; c < line.length; c++) if (o.chars[c]?.ch === line.charAt(c)) hits++;
-      if (!best || hits > best.hits) best = { chars: o.chars, hits };
-    }
+    let best: { chars: { ch: string; confidence: number; alt?: string }[]; hits: number; shift: number } | null = null;
+    // A line whose stray leading character was dropped (normaliseOcrLines) sits one or two columns left of
+    // the OCR's own line: its evidence follows it there (an unshifted match wins a tie).
+    for (const shift of [0, 1, 2])
+      for (const o of ocr) {
+        let hits = 0;
+        for (let c = 0; c < line.length; c++) if (o.chars[c + shift]?.ch === line.charAt(c)) hits++;
+        if (!best || hits > best.hits) best = { chars: o.chars, hits, shift };
+      }
     return line.split('').map((ch, c) => {
-      const e = best?.chars[c];
+      const e = best?.chars[c + best.shift];
       return e && e.ch === ch ? { confidence: e.confidence, ...(e.alt ? { alt: e.alt } : {}) } : null;
     });
   });
