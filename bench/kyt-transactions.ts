@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
 import { insertBaseline, loadWithCpu, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
-import { ownBackendCores, ownBackendTicks } from './lib/cpu.js';
+import { ownBackendCores, ownBackendTicks, walCounters } from './lib/cpu.js';
 import { historyLines, importHistory, publishRuleSet, type ApiCall } from './lib/kyt-setup.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -57,15 +57,23 @@ let ownBackends: { url: string; name: string } | null = null;
 async function loadTransactions(name: string, url: string, key: string, subjectOf: (n: number) => string): Promise<LoadResult> {
   const own = ownBackends;
   const before = own ? await ownBackendTicks(own.url, own.name) : null;
+  const wal0 = own ? await walCounters(own.url) : null;
   const t0 = process.hrtime.bigint();
   const r = await loadRun(name, url, key, subjectOf);
   if (!own || !before || r.rps === 0) return r;
   const cores = ownBackendCores(before, await ownBackendTicks(own.url, own.name), Number(process.hrtime.bigint() - t0) / 1e9);
   const server = Number(/server ([0-9.]+)/.exec(r.cpu ?? '')?.[1] ?? NaN);
   const perTx = (c: number) => ((1000 * c) / r.rps).toFixed(2);
+  // WAL per request (the whole server's, so only meaningful when nothing else writes): full-page images are the
+  // first change of a page after a checkpoint, which on a large table's indexes is most index inserts.
+  const wal1 = await walCounters(own.url);
+  const requests = r.rps * seconds;
+  const wal = wal0
+    ? `; WAL per tx (server-wide): ${((wal1.bytes - wal0.bytes) / requests / 1024).toFixed(1)} kB, ${((wal1.records - wal0.records) / requests).toFixed(1)} records, ${((wal1.fpi - wal0.fpi) / requests).toFixed(2)} full-page images`
+    : '';
   return {
     ...r,
-    cpu: `${r.cpu}; own backends ${cores.toFixed(2)} cores; CPU per tx: API ${perTx(server)} ms, own PostgreSQL ${perTx(cores)} ms`,
+    cpu: `${r.cpu}; own backends ${cores.toFixed(2)} cores; CPU per tx: API ${perTx(server)} ms, own PostgreSQL ${perTx(cores)} ms${wal}`,
   };
 }
 

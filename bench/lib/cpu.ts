@@ -91,3 +91,17 @@ export function ownBackendCores(before: Map<number, number>, after: Map<number, 
   for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
   return ticks / TICKS / seconds;
 }
+
+/** The server's WAL counters (pg_stat_wal: the whole cluster, so other work on the server counts too). */
+export async function walCounters(databaseUrl: string): Promise<{ records: number; fpi: number; bytes: number }> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ records: string; fpi: string; bytes: string }>(
+      'SELECT wal_records::text AS records, wal_fpi::text AS fpi, wal_bytes::text AS bytes FROM pg_stat_wal',
+    );
+    return { records: Number(rows[0]!.records), fpi: Number(rows[0]!.fpi), bytes: Number(rows[0]!.bytes) };
+  } finally {
+    await c.end();
+  }
+}
