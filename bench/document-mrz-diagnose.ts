@@ -1,5 +1,5 @@
 /**
- * Why set B's MRZs fail (issue #19): per MRZ of the chosen half (MRZ_LINES_PART, default odd = held out),
+ * Why set B's MRZs fail (issue #19): per MRZ of the chosen half (MRZ_LINES_PART, default odd; tuned on since 2026-11-25),
  * the document check on the re-stacked band, classified by cause, next to what PP-OCRv4 alone reads on each
  * original line crop (the recogniser's ceiling, without the locator, band cut or vote).
  *

@@ -2,7 +2,7 @@
  * Set B of the MRZ benches (issue #19): check-digit-verified real MRZs rebuilt from the line crops of
  * ../shared/data/real/mrz/lines, stacked back into a band on white. Shared by bench/document-mrz-real.ts
  * (accuracy) and bench/document-mrz-diagnose.ts (failure causes) so both see the same MRZs and the same
- * held-out split: `even` is the half tuned on, `odd` is held out.
+ * split: `even` is the half tuned on, `odd` was held out until 2026-11-25 and is tuned on since; `fresh` is held out.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
