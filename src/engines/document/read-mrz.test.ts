@@ -2,7 +2,15 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMrz } from './mrz-parse.js';
 import { drawGlyph, SHAPES } from '../../../test/helpers/glyphs.js';
-import { nameDoubts, NAME_LETTER_MIN_CONFIDENCE, outranks, settleLookalikes, statesFromColumns, type MrzReading } from './read-mrz.js';
+import {
+  linesMissing,
+  nameDoubts,
+  NAME_LETTER_MIN_CONFIDENCE,
+  outranks,
+  settleLookalikes,
+  statesFromColumns,
+  type MrzReading,
+} from './read-mrz.js';
 import type { MrzEngine } from './mrz-vote.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -117,6 +125,31 @@ describe('H, M, N and W in names settled by their glyph shape (issue #19)', () =
     assert.deepEqual(settled.contested, [h]);
     assert.deepEqual(nameDoubts(settled.set, parsed, settled), ['surname']);
   });
+  test('readings that disagree (H and N) on a glyph shaped M: written M from the shape, the surname in review', () => {
+    // PP-OCR sure of its N (runner-up E): no reading offered M, so the old rule left the column as read.
+    const withN = L1.slice(0, h) + 'N' + L1.slice(h + 1);
+    const set = [tesseractReading([L1, L2], 'M'), ppReading([withN, L2], 'E', 99)];
+    const settled = settleLookalikes(set, parsed, NOW);
+    for (const r of settled.set) assert.equal(r.parsed?.fields.surname, 'SPECIMEN');
+    assert.deepEqual(settled.contested, [h]);
+    assert.deepEqual(nameDoubts(settled.set, settled.set[0]?.parsed as typeof parsed, settled), ['surname']);
+  });
+  test('a letter outside the four that PP-OCR had no idea of (X at 8 %) does not stop the shape; a sure one (A) does', () => {
+    const withX = L1.slice(0, h) + 'X' + L1.slice(h + 1);
+    const noIdea = settleLookalikes([tesseractReading([L1, L2], 'M'), ppReading([withX, L2], 'H', 8)], parsed, NOW);
+    assert.equal(noIdea.set[0]?.parsed?.fields.surname, 'SPECIMEN');
+    assert.deepEqual(noIdea.contested, [h]);
+    const withA = L1.slice(0, h) + 'A' + L1.slice(h + 1);
+    const sure = settleLookalikes([tesseractReading([L1, L2], 'M'), ppReading([withA, L2], 'H', 80)], parsed, NOW);
+    assert.equal(sure.set[0]?.parsed?.fields.surname, 'SPECIHEN');
+    assert.deepEqual(sure.contested, []);
+  });
+  test('readings that disagree on a glyph shaped like the letter they mostly read: left as read', () => {
+    const withX = L1.slice(0, h) + 'X' + L1.slice(h + 1);
+    const settled = settleLookalikes([tesseractReading([L1, L2], 'H'), ppReading([withX, L2], 'H', 8)], parsed, NOW);
+    assert.equal(settled.set[0]?.parsed?.fields.surname, 'SPECIHEN');
+    assert.deepEqual(settled.contested, []);
+  });
 });
 
 describe('fallback reading: a state code spelt column by column (issue #19)', () => {
@@ -141,5 +174,20 @@ describe('fallback reading: a state code spelt column by column (issue #19)', ()
     const best = asRead('CZE');
     assert.equal(statesFromColumns(best, [best, asRead('D<<')], NOW), null);
     assert.equal(statesFromColumns(asRead('O<<'), [asRead('O<<')], NOW), null);
+  });
+});
+
+describe('a band holding part of an MRZ: read again with room for the other lines (issue #19)', () => {
+  test('one MRZ-long line alone (its other line printed smaller, not joined by the locator)', () => {
+    assert.equal(linesMissing(`${L1}\n`), true);
+    assert.equal(linesMissing(`REPUBLIQUE FRANCAISE\n${L2.slice(0, 36)}\n`), true);
+    // A dropped character or two still counts; a line far longer than any MRZ line does not.
+    assert.equal(linesMissing(L1.slice(0, 42)), true);
+    assert.equal(linesMissing(L1 + L2), false);
+  });
+  test('two TD1 lines still do; a whole two-line MRZ or short text does not', () => {
+    assert.equal(linesMissing('I<UTOD231458907<<<<<<<<<<<<<<<\n7408122F1204159UTO<<<<<<<<<<<6\n'), true);
+    assert.equal(linesMissing(`${L1}\n${L2}\n`), false);
+    assert.equal(linesMissing('PASSPORT\nSURNAME SPECIMEN\n'), false);
   });
 });

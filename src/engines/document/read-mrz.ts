@@ -110,7 +110,7 @@ export async function readMrz(
     }
     // OCR-B H/M/N/W in the names, settled by their shape where the readings or PP-OCR's runner-up disagree.
     const glyphs = settleLookalikes(set, vote.parsed, options.now);
-    if (glyphs.resolved.size > 0) {
+    if (glyphs.set !== set) {
       const again = voteLines(glyphs.set, options.now);
       if (again) {
         set = glyphs.set;
@@ -172,8 +172,10 @@ export async function readMrz(
     const [first, ...rest] = passes as [Pass, ...Pass[]];
     let lead = await take(false, first);
     // Two 30-character lines are two lines of a TD1 whose third line did not fuse into the band (wide
-    // letter spacing in the names): read again with room for a line above and below.
-    if (!lead.parsed?.valid && twoTd1Lines(lead.rawText)) {
+    // letter spacing in the names); one MRZ-long line alone is one line of an MRZ whose other line(s) the
+    // locator did not join to it (printed smaller or fainter, or further apart): read again with room for a
+    // line above and below.
+    if (!lead.parsed?.valid && linesMissing(lead.rawText)) {
       marginY = 2.6;
       const taller = await take(false, first);
       if (taller.score > lead.score) lead = taller;
@@ -357,11 +359,17 @@ async function readBand(
  * OCR-B look-alikes H/M/N/W read as one another. Names carry no check digit, and both engines can misread a
  * letter the same way (SPECIMEN read as SPECIHEN by both): a letter the network itself was unsure of, in
  * every PP-OCR reading of the name, leaves the name to a reviewer. Tuned on the even half of set B only
- * (bench/document-mrz-real.ts, MRZ_LINES_PART=even); the odd half is held out.
+ * (bench/document-mrz-real.ts, MRZ_LINES_PART=even); the odd half was held out then.
  */
 export const NAME_LETTER_MIN_CONFIDENCE = 90;
 export const NAME_LOOKALIKE_MIN_CONFIDENCE = 97;
 const LOOKALIKES = 'HMNW';
+/**
+ * PP-OCR probability (0-100) from which its letter (or runner-up) outside H/M/N/W at a names column counts as
+ * a reading of another letter: below it the network had no idea (a shifted or smudged glyph), and the column
+ * is still judged by the glyph shape (settleLookalikes). Set before the first measurement, not tuned.
+ */
+export const FOREIGN_LETTER_MIN_CONFIDENCE = 50;
 
 /**
  * The vote's per-field confidence with surname/givenNames lowered to `low` where the PP-OCR evidence puts
@@ -472,19 +480,30 @@ export function settleLookalikes(
     })
     .filter((b): b is { r: MrzReading; syms: OcrLine['symbols'] } => b !== null);
   if (boxes.length === 0) return { set, resolved, contested };
+  // Letters written from the shape where the readings disagree beyond the four look-alikes (see below).
+  const overruled = new Map<number, Lookalike>();
   for (let c = start; c < width; c++) {
     const offered = new Set<string>();
+    // A letter outside the four, read or offered by a reading that was at least half sure of it there:
+    // the shape test cannot judge that column (it knows only H, M, N and W).
+    let foreign = false;
     for (const r of same) {
       const ch = r.lines[nl]?.charAt(c) ?? '';
       if (/[A-Z]/.test(ch)) offered.add(ch);
       // PP-OCR's runner-up is an offer where the network was not sure of its letter (as in nameDoubts).
       const e = r.engine === 'ppocr' ? r.evidence[nl]?.[c] : null;
-      if (e?.alt !== undefined && /[A-Z]/.test(e.alt) && e.confidence < NAME_LOOKALIKE_MIN_CONFIDENCE) offered.add(e.alt);
+      const alt = e?.alt !== undefined && /[A-Z]/.test(e.alt) && e.confidence < NAME_LOOKALIKE_MIN_CONFIDENCE ? e.alt : null;
+      if (alt) offered.add(alt);
+      const sure = r.engine !== 'ppocr' || (e?.confidence ?? 100) >= FOREIGN_LETTER_MIN_CONFIDENCE;
+      if (sure && [/[A-Z]/.test(ch) ? ch : null, alt].some((x) => x !== null && !isLook(x))) foreign = true;
     }
     const looks = [...offered].filter(isLook);
     // One look-alike read by every reading, no runner-up: examined only to catch a shape that contradicts it.
     const unanimous = looks.length === 1 && offered.size === 1;
-    if (!unanimous && (looks.length < 2 || looks.length !== offered.size)) continue;
+    const amongLooks = !unanimous && looks.length >= 2 && looks.length === offered.size;
+    // Every tesseract glyph taken for one of the four, the readings disagreeing, no sure letter outside them.
+    const disputed = !unanimous && !foreign && boxes.every(({ r }) => isLook(r.lines[nl]?.charAt(c)));
+    if (!unanimous && !amongLooks && !disputed) continue;
     const verdicts: (Lookalike | null)[] = [];
     for (const { r, syms } of boxes) {
       const sym = syms[c];
@@ -498,10 +517,17 @@ export function settleLookalikes(
     if (!letter || decided.some((v) => v !== letter) || decided.length * 2 < verdicts.length) continue;
     // The shape says another letter than every reading: not corrected on the shape alone, left to review.
     if (unanimous && !offered.has(letter)) contested.push(c);
-    else if (!unanimous && offered.has(letter)) resolved.set(c, letter);
+    else if (amongLooks && offered.has(letter)) resolved.set(c, letter);
+    // Readings that disagree (a look-alike no reading offered, or a letter outside the four that its reading
+    // was unsure of): the shape's letter is written over the look-alikes read there, and the name goes to
+    // review whatever the readings say (a shape alone never makes a name valid).
+    else if (disputed && boxes.some(({ r }) => r.lines[nl]?.charAt(c) !== letter)) {
+      overruled.set(c, letter);
+      contested.push(c);
+    }
   }
-  if (resolved.size === 0) return { set, resolved, contested };
-  const out = writeNamesLine(set, same, nl, (ch, c) => (isLook(ch) ? resolved.get(c) : undefined), now);
+  if (resolved.size === 0 && overruled.size === 0) return { set, resolved, contested };
+  const out = writeNamesLine(set, same, nl, (ch, c) => (isLook(ch) ? (resolved.get(c) ?? overruled.get(c)) : undefined), now);
   return { set: out, resolved, contested };
 }
 
@@ -535,11 +561,17 @@ export function outranks(a: MrzReading, b: MrzReading): boolean {
   return a.score > b.score;
 }
 
-function twoTd1Lines(text: string): boolean {
+/**
+ * Whether a band's reading looks like part of an MRZ whose other lines lie outside the band: two lines of
+ * TD1 length (27-33 characters), or a single line of MRZ length (28-46: TD1 30, TD2/MRV-B 36, TD3/MRV-A 44,
+ * give or take a dropped or added character). Other text (fewer than 20 MRZ characters a line) is ignored.
+ */
+export function linesMissing(text: string): boolean {
   const lines = text
     .split(/\r?\n/)
     .map((l) => l.replace(/[^A-Z0-9<]/g, ''))
     .filter((l) => l.length >= 20);
+  if (lines.length === 1) return (lines[0]?.length ?? 0) >= 28 && (lines[0]?.length ?? 0) <= 46;
   return lines.length === 2 && lines.every((l) => l.length >= 27 && l.length <= 33);
 }
 
