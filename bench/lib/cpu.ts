@@ -105,3 +105,42 @@ export async function walCounters(databaseUrl: string): Promise<{ records: numbe
     await c.end();
   }
 }
+
+/**
+ * Waits until no CREATE INDEX runs on the server and at least `min` valid indexes of `schema` named like `pattern`
+ * exist and no job of `queue` is due or running (e.g. the derived indexes a worker builds CONCURRENTLY after a
+ * publish), or until `timeoutMs`. Returns the
+ * seconds waited and the index names found.
+ */
+export async function waitForIndexes(
+  databaseUrl: string,
+  schema: string,
+  pattern: string,
+  min: number,
+  timeoutMs: number,
+  /** A job queue (the `jobs` table of the connection's search path) whose due or running jobs also count as building. */
+  queue = '',
+): Promise<{ seconds: number; names: string[] }> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  const t0 = Date.now();
+  try {
+    for (;;) {
+      const { rows } = await c.query<{ names: string[] | null; building: number }>(
+        `SELECT (SELECT array_agg(i.relname::text ORDER BY i.relname) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+                  JOIN pg_namespace n ON n.oid = i.relnamespace
+                  WHERE n.nspname = $1 AND i.relname LIKE $2 AND x.indisvalid AND x.indisready) AS names,
+                (SELECT count(*)::int FROM pg_stat_progress_create_index)
+                  + (SELECT count(*)::int FROM jobs j WHERE j.queue = $3
+                      AND (j.state = 'running' OR (j.state = 'queued' AND j.run_at <= now()))) AS building`,
+        [schema, pattern, queue],
+      );
+      const names = rows[0]!.names ?? [];
+      if ((names.length >= min && rows[0]!.building === 0) || Date.now() - t0 > timeoutMs)
+        return { seconds: (Date.now() - t0) / 1000, names };
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    await c.end();
+  }
+}
