@@ -291,9 +291,17 @@ export const transactionRows = {
    * transaction's `now()`, i.e. the `created_at` its rows get by default (the lock is its first statement).
    */
   async lockSubject(tx: Queryable, t: Tenant, subject: string): Promise<Date> {
-    const rows = await tx.query<{ now: Date }>('SELECT pg_advisory_xact_lock(hashtextextended($1, 13)), now() AS now', [
-      JSON.stringify(['txn', t.accountId, t.environment, subject]),
-    ]);
+    // For the rest of this transaction (set_config's `true`: SET LOCAL), the statements after it are planned
+    // generically and never in parallel. Measured at 2,000,000 rows without the derived indexes
+    // (docs/performance.md, "KYT: custom plans at 2,000,000 rows"): the aggregate read's custom plan (each pooled
+    // connection's first five executions of a prepared statement, and every execution of a text one) expected no
+    // rows today, went to a Gather of parallel workers and took 9 ms to plan and 144 ms to run, against 4 ms for
+    // the generic plan; 50 connections spent a whole 10-second run in those first executions (6 tx/s).
+    const rows = await tx.query<{ now: Date }>(
+      `SELECT pg_advisory_xact_lock(hashtextextended($1, 13)), now() AS now,
+         set_config('plan_cache_mode', 'force_generic_plan', true), set_config('max_parallel_workers_per_gather', '0', true)`,
+      [JSON.stringify(['txn', t.accountId, t.environment, subject])],
+    );
     return rows[0]!.now;
   },
 
