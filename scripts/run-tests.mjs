@@ -26,7 +26,7 @@ if (files.length === 0) {
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const r = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-timeout=300000', ...files],
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-timeout=900000', ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(r.status ?? 1);

@@ -23,7 +23,7 @@ export interface RunningServer {
 }
 
 /** Starts `src/server.ts` as a real process and waits until it prints its banner. */
-export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, timeoutMs = 180_000): Promise<RunningServer> {
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: process.cwd(),
