@@ -25,6 +25,7 @@ const heavyCount = Math.max(1, Number(process.env.BENCH_HEAVY ?? 1));
 const withLoad = process.env.BENCH_LOAD !== '0';
 /** BENCH_SKIP_UNINDEXED=1: no load runs before the derived indexes are built (the production state after a publish's sync). */
 const skipUnindexed = process.env.BENCH_SKIP_UNINDEXED === '1';
+const runUnindexed = withLoad && !skipUnindexed;
 /**
  * BENCH_RATE=<n>: the POST runs at n requests per second in all, not as fast as they go. On a shared machine the
  * CPU per transaction rises when throughput falls, so two versions compare at the same rate.
@@ -152,27 +153,25 @@ async function benchDb(kind: string): Promise<string> {
       errors: 0,
       non2xx: 0,
     };
-    const ordinary =
-      !withLoad || skipUnindexed
-        ? skipped
-        : await loadTransactions(
-            `Verity: POST /v1/transactions (${active} active rules, ordinary subjects)`,
-            `${base}/v1/transactions`,
-            keys.sandbox,
-            (i) => `cus_${i % SUBJECTS}`,
-          );
-    if (withLoad && !skipUnindexed) rows.push(ordinary);
+    const ordinary = !runUnindexed
+      ? skipped
+      : await loadTransactions(
+          `Verity: POST /v1/transactions (${active} active rules, ordinary subjects)`,
+          `${base}/v1/transactions`,
+          keys.sandbox,
+          (i) => `cus_${i % SUBJECTS}`,
+        );
+    if (runUnindexed) rows.push(ordinary);
     console.error(JSON.stringify(ordinary));
-    const heavy =
-      !withLoad || skipUnindexed
-        ? skipped
-        : await loadTransactions(
-            'Verity: POST /v1/transactions (every 2nd request on the heavy subject)',
-            `${base}/v1/transactions`,
-            keys.sandbox,
-            (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`),
-          );
-    if (withLoad && !skipUnindexed) rows.push(heavy);
+    const heavy = !runUnindexed
+      ? skipped
+      : await loadTransactions(
+          'Verity: POST /v1/transactions (every 2nd request on the heavy subject)',
+          `${base}/v1/transactions`,
+          keys.sandbox,
+          (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`),
+        );
+    if (runUnindexed) rows.push(heavy);
     console.error(JSON.stringify(heavy));
     await stop(svc.proc);
 
