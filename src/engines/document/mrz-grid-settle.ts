@@ -1,7 +1,7 @@
 import type { MrzOcr } from './mrz-ocr.js';
 import { parseMrz, type ParsedMrz } from './mrz-parse.js';
 import { splitLines } from './mrz-ppocr.js';
-import type { FieldName } from './mrz-vote.js';
+import { shiftedAgainst, tesseractNamesConsensus, type FieldName } from './mrz-vote.js';
 import type { MrzReading } from './read-mrz.js';
 
 /**
@@ -40,9 +40,14 @@ export async function settleByGrid(
   const none = { set, resolved, fields: [] as FieldName[] };
   const { line: nl, start } = namesSpan(parsed.format);
   const width = parsed.lines[nl]?.length ?? 0;
-  const same = set.filter(
+  const sameFormat = set.filter(
     (r) => r.parsed?.format === parsed.format && r.lines.length === parsed.lines.length && r.lines[nl]?.length === width,
   );
+  // A PP-OCR names line shifted against the line several tesseract passes agree on offers nothing (its
+  // columns are not the name's columns), and is not rewritten: once filled in by the grid, it would no longer
+  // look shifted and would win the vote again with a filler where the name has a letter.
+  const consensus = tesseractNamesConsensus(sameFormat, nl);
+  const same = sameFormat.filter((r) => consensus === null || r.engine !== 'ppocr' || !shiftedAgainst(r.lines[nl] ?? '', consensus));
   const disputed: { c: number; offered: Set<string> }[] = [];
   for (let c = start; c < width; c++) {
     const offered = new Set(same.map((r) => r.lines[nl]?.charAt(c) ?? '').filter((ch) => /^[A-Z<]$/.test(ch)));

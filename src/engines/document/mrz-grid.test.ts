@@ -93,4 +93,20 @@ describe('fixed-pitch OCR-B cell reader (issue #19 item 2)', { skip: hasFont ? f
     assert.equal(none.resolved.size, 0);
     assert.equal(none.set, other);
   });
+  test('a PP-OCR names line shifted against three alike tesseract readings offers nothing and is not rewritten', async () => {
+    const crop = await render([NAMES, DATA], { px: 24, blur: 0.8 });
+    const now = new Date('2026-01-01T00:00:00Z');
+    const reading = (names: string, engine: 'tesseract' | 'ppocr'): MrzReading => {
+      const lines = [names, DATA];
+      return { engine, lines, parsed: parseMrz(lines, { now }), crop } as unknown as MrzReading;
+    };
+    // PP-OCR dropped one L of LLOYD (the rest shifted left, a filler padded at the end); filled in column by
+    // column it would read LLOY<, a filler where the name has a letter.
+    const shifted = NAMES.replace('LLOYD', 'LOYD').slice(0, 44).padEnd(44, '<');
+    const set = [reading(NAMES, 'tesseract'), reading(NAMES, 'tesseract'), reading(NAMES, 'tesseract'), reading(shifted, 'ppocr')];
+    const ocr = { readGridLine: (l: GrayImage, n: number) => Promise.resolve(grid.readLine(l, n)) } as unknown as MrzOcr;
+    const out = await settleByGrid(set, set[0]!.parsed!, ocr, now);
+    assert.equal(out.resolved.size, 0);
+    assert.equal(out.set, set);
+  });
 });

@@ -231,7 +231,8 @@ function place(lines: string[], line: number, placement: Placement, value: strin
   return lines.map((l, i) => (i === line ? row.join('') : l));
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance of two strings. */
+export function editDistance(a: string, b: string): number {
   return table(a, b)[a.length]?.[b.length] ?? 0;
 }
 

@@ -2,7 +2,15 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseOcrLines } from './mrz-correct.js';
 import { parseMrz } from './mrz-parse.js';
-import { alignEvidence, stateFromColumns, voteLines, type MrzEngine, type VoteInput } from './mrz-vote.js';
+import {
+  alignEvidence,
+  shiftedAgainst,
+  stateFromColumns,
+  tesseractNamesConsensus,
+  voteLines,
+  type MrzEngine,
+  type VoteInput,
+} from './mrz-vote.js';
 import { decodeCtc } from './mrz-ppocr.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -189,5 +197,56 @@ describe('a state code spelt column by column (issue #19)', () => {
     );
     // A filler before a letter is no code (D<E), nor a leading filler.
     assert.equal(stateFromColumns([{ lines: [L1, L2.replace('UTO', '<<E')] }], 1, 10, 'XXX'), null);
+  });
+});
+
+describe('a PP-OCR names line shifted by a dropped letter (issue #19)', () => {
+  const d1 = (names: string) => `P<D<<${names}`.padEnd(44, '<');
+  const d2 = 'C01X00T478D<<6408125F2702283<<<<<<<<<<<<<<<4';
+  test('loses to the names line three tesseract passes read alike; the name stays low (a rival spells it)', () => {
+    // A real German specimen: PP-OCR's CTC read MUSTERMANN without the R (the rest of the line shifted left,
+    // the end padded with a filler), tesseract read it whole in three passes.
+    const v = voteLines(
+      [
+        reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]),
+        reading('ppocr', [d1('MUSTEMANN<<ERIKA'), d2]),
+        reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]),
+        reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]),
+      ],
+      NOW,
+    );
+    assert.equal(v?.parsed.fields.surname, 'MUSTERMANN');
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'surname')?.level, 'low');
+  });
+  test('a letter-for-letter disagreement (M read as H by tesseract) keeps PP-OCR preferred', () => {
+    const v = voteLines(
+      [
+        reading('tesseract', [d1('HUSTERHANN<<ERIKA'), d2]),
+        reading('ppocr', [d1('MUSTERMANN<<ERIKA'), d2]),
+        reading('tesseract', [d1('HUSTERHANN<<ERIKA'), d2]),
+        reading('tesseract', [d1('HUSTERHANN<<ERIKA'), d2]),
+      ],
+      NOW,
+    );
+    assert.equal(v?.parsed.fields.surname, 'MUSTERMANN');
+  });
+  test('two tesseract passes are not enough to overrule a shifted PP-OCR line', () => {
+    const v = voteLines(
+      [
+        reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]),
+        reading('ppocr', [d1('MUSTEMANN<<ERIKA'), d2]),
+        reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]),
+      ],
+      NOW,
+    );
+    assert.equal(v?.parsed.fields.surname, 'MUSTEMANN');
+  });
+  test('shifted: edit distance under the count of differing columns', () => {
+    assert.equal(shiftedAgainst(d1('MUSTEMANN<<ERIKA'), d1('MUSTERMANN<<ERIKA')), true);
+    assert.equal(shiftedAgainst(d1('HUSTERHANN<<ERIKA'), d1('MUSTERMANN<<ERIKA')), false);
+    assert.equal(shiftedAgainst('ABC', 'ABCD'), false);
+    const t = (line: string) => ({ engine: 'tesseract' as const, lines: [line] });
+    assert.equal(tesseractNamesConsensus([t('A'), t('A'), t('B'), t('A')], 0), 'A');
+    assert.equal(tesseractNamesConsensus([t('A'), t('A'), { engine: 'ppocr', lines: ['A'] }], 0), null);
   });
 });

@@ -1,5 +1,5 @@
 import { correctMrz, type CharEvidence, type Correction } from './mrz-correct.js';
-import { mergeDataLines } from './mrz-merge.js';
+import { editDistance, mergeDataLines } from './mrz-merge.js';
 import { isKnownStateCode, parseMrz, td1NumberColumns, type ParsedMrz } from './mrz-parse.js';
 
 /**
@@ -99,7 +99,9 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
       v.engines.add(r.engine);
       counts.set(text, v);
     }
-    variants.push([...counts.values()].sort((a, b) => weight(b) - weight(a)).slice(0, MAX_VARIANTS_PER_LINE));
+    const line = [...counts.values()];
+    if (i === (group[0]?.parsed?.format === 'TD1' ? 2 : 0)) demoteShiftedNames(line);
+    variants.push(line.sort((a, b) => weight(b) - weight(a)).slice(0, MAX_VARIANTS_PER_LINE));
   }
   const accepted: { lines: string[]; parsed: ParsedMrz; support: number[]; engines: Set<MrzEngine>[]; weight: number }[] = [];
   const walk = (i: number, picked: { text: string; support: number; engines: Set<MrzEngine> }[]): void => {
@@ -162,7 +164,46 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
   return { parsed: chosen.parsed, lead, lineSupport: chosen.support, confirmedBy, fieldConfidence, ambiguous };
 }
 
-type Variant = { text: string; support: number; engines: Set<MrzEngine> };
+type Variant = { text: string; support: number; engines: Set<MrzEngine>; shifted?: boolean };
+
+/** Tesseract passes that must read a names line identically before a shifted PP-OCR line loses to it. */
+export const SHIFTED_NAMES_MIN_SUPPORT = 3;
+
+/**
+ * PP-OCR's names line is preferred to tesseract's (weight: the legacy engine reads OCR-B M as H), but a CTC
+ * reading can drop a letter of a name (a doubled letter merged, a faint one skipped) and the length-forced
+ * decoder then shifts the rest or pads the end with fillers, so PP-OCR's line can hold fewer letters, and fillers
+ * where the name has letters. A PP-OCR-only names line that a tesseract line read identically by
+ * SHIFTED_NAMES_MIN_SUPPORT passes explains better by characters dropped or added than by letters changed
+ * (edit distance under the count of differing columns) is marked `shifted`: it loses PP-OCR's preference and
+ * the line read by more passes wins. Letter-for-letter disagreements (M read as H) keep the preference.
+ */
+export function demoteShiftedNames(line: Variant[]): void {
+  const tess = line
+    .filter((v) => v.engines.has('tesseract') && !v.engines.has('ppocr') && v.support >= SHIFTED_NAMES_MIN_SUPPORT)
+    .sort((a, b) => b.support - a.support)[0];
+  if (!tess) return;
+  for (const v of line) if (!v.engines.has('tesseract') && shiftedAgainst(v.text, tess.text)) v.shifted = true;
+}
+
+/**
+ * The names line (`nl`) that SHIFTED_NAMES_MIN_SUPPORT or more tesseract readings read identically (the most
+ * read), or null: the reference a PP-OCR names line is judged shifted against (demoteShiftedNames).
+ */
+export function tesseractNamesConsensus(readings: { engine: MrzEngine; lines: string[] }[], nl: number): string | null {
+  const counts = new Map<string, number>();
+  for (const r of readings) if (r.engine === 'tesseract') counts.set(r.lines[nl] ?? '', (counts.get(r.lines[nl] ?? '') ?? 0) + 1);
+  const [top] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  return top && top[0] !== '' && top[1] >= SHIFTED_NAMES_MIN_SUPPORT ? top[0] : null;
+}
+
+/** Whether `text` differs from `ref` (same length) by characters dropped or added rather than changed. */
+export function shiftedAgainst(text: string, ref: string): boolean {
+  if (text.length !== ref.length) return false;
+  let differing = 0;
+  for (let c = 0; c < text.length; c++) if (text.charAt(c) !== ref.charAt(c)) differing++;
+  return editDistance(text, ref) < differing;
+}
 
 function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: ParsedMrz }[], ambiguous: FieldName[]): FieldConfidence[] {
   const engines = new Set(group.map((r) => r.engine));
@@ -388,8 +429,8 @@ function acceptable(p: ParsedMrz): boolean {
  * systematic misreads), then PP-OCR over tesseract (the legacy engine reads OCR-B W as N or H, M as H:
  * on real captures PP-OCR's names were right where the two disagreed), then by how many passes read it.
  */
-function weight(v: { support: number; engines: Set<MrzEngine> }): number {
-  return v.engines.size * 100 + (v.engines.has('ppocr') ? 50 : 0) + v.support;
+function weight(v: { support: number; engines: Set<MrzEngine>; shifted?: boolean }): number {
+  return v.engines.size * 100 + (v.engines.has('ppocr') && !v.shifted ? 50 : 0) + v.support;
 }
 
 function sum(v: number[]): number {
