@@ -67,13 +67,17 @@ describe('fixed-pitch OCR-B cell reader (issue #19 item 2)', { skip: hasFont ? f
     assert.equal(cutCells({ data: new Uint8Array(60 * 40).fill(20), width: 60, height: 40 }, 44), null);
   });
 
-  test('settles a name letter the readings dispute to the one it sees, and names the changed field', async () => {
+  const now = new Date('2026-01-01T00:00:00Z');
+  /** A reading of NAMES-like line 1 and DATA on a rendered crop of the printed NAMES and DATA. */
+  const readingsOn = async (): Promise<(names: string, engine: 'tesseract' | 'ppocr') => MrzReading> => {
     const crop = await render([NAMES, DATA], { px: 24, blur: 0.8 });
-    const now = new Date('2026-01-01T00:00:00Z');
-    const reading = (names: string, engine: 'tesseract' | 'ppocr'): MrzReading => {
+    return (names, engine) => {
       const lines = [names, DATA];
       return { engine, lines, parsed: parseMrz(lines, { now }), crop } as unknown as MrzReading;
     };
+  };
+  test('settles a name letter the readings dispute to the one it sees, and names the changed field', async () => {
+    const reading = await readingsOn();
     // The vote's reading has LLOVD (V for Y); the other engine reads Y; the grid sees Y.
     const wrong = NAMES.replace('LLOYD', 'LLOVD');
     const set = [reading(wrong, 'tesseract'), reading(NAMES, 'ppocr')];
@@ -94,12 +98,7 @@ describe('fixed-pitch OCR-B cell reader (issue #19 item 2)', { skip: hasFont ? f
     assert.equal(none.set, other);
   });
   test('a PP-OCR names line shifted against three alike tesseract readings offers nothing and is not rewritten', async () => {
-    const crop = await render([NAMES, DATA], { px: 24, blur: 0.8 });
-    const now = new Date('2026-01-01T00:00:00Z');
-    const reading = (names: string, engine: 'tesseract' | 'ppocr'): MrzReading => {
-      const lines = [names, DATA];
-      return { engine, lines, parsed: parseMrz(lines, { now }), crop } as unknown as MrzReading;
-    };
+    const reading = await readingsOn();
     // PP-OCR dropped one L of LLOYD (the rest shifted left, a filler padded at the end); filled in column by
     // column it would read LLOY<, a filler where the name has a letter.
     const shifted = NAMES.replace('LLOYD', 'LOYD').slice(0, 44).padEnd(44, '<');

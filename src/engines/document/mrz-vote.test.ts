@@ -203,50 +203,30 @@ describe('a state code spelt column by column (issue #19)', () => {
 describe('a PP-OCR names line shifted by a dropped letter (issue #19)', () => {
   const d1 = (names: string) => `P<D<<${names}`.padEnd(44, '<');
   const d2 = 'C01X00T478D<<6408125F2702283<<<<<<<<<<<<<<<4';
+  /** The vote on tesseract names lines (one reading each) and one PP-OCR names line over the same data line. */
+  const vote = (tesseract: string[], ppocr: string) =>
+    voteLines([reading('ppocr', [ppocr, d2]), ...tesseract.map((t) => reading('tesseract', [t, d2]))], NOW);
+  const level = (v: ReturnType<typeof vote>, field: string) => v?.fieldConfidence.find((f) => f.field === field)?.level;
   test('loses to the names line tesseract passes read alike; the name stays low (a rival spells it)', () => {
     // A real German specimen: PP-OCR's CTC read MUSTERMANN without the R (the rest of the line shifted left,
     // the end padded with a filler), tesseract read it whole in three passes.
-    const v = voteLines(
-      [
-        reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]),
-        reading('ppocr', [d1('MUSTEMANN<<ERIKA'), d2]),
-        reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]),
-        reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]),
-      ],
-      NOW,
-    );
+    const v = vote([d1('MUSTERMANN<<ERIKA'), d1('MUSTERMANN<<ERIKA'), d1('MUSTERMANN<<ERIKA')], d1('MUSTEMANN<<ERIKA'));
     assert.equal(v?.parsed.fields.surname, 'MUSTERMANN');
-    assert.equal(v?.fieldConfidence.find((f) => f.field === 'surname')?.level, 'low');
+    assert.equal(level(v, 'surname'), 'low');
   });
   test('a letter-for-letter disagreement (M read as H by tesseract) keeps PP-OCR preferred', () => {
-    const v = voteLines(
-      [
-        reading('tesseract', [d1('HUSTERHANN<<ERIKA'), d2]),
-        reading('ppocr', [d1('MUSTERMANN<<ERIKA'), d2]),
-        reading('tesseract', [d1('HUSTERHANN<<ERIKA'), d2]),
-        reading('tesseract', [d1('HUSTERHANN<<ERIKA'), d2]),
-      ],
-      NOW,
-    );
+    const v = vote([d1('HUSTERHANN<<ERIKA'), d1('HUSTERHANN<<ERIKA'), d1('HUSTERHANN<<ERIKA')], d1('MUSTERMANN<<ERIKA'));
     assert.equal(v?.parsed.fields.surname, 'MUSTERMANN');
   });
   test('one tesseract pass is not enough to overrule a shifted PP-OCR line', () => {
-    const v = voteLines([reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]), reading('ppocr', [d1('MUSTEMANN<<ERIKA'), d2])], NOW);
-    assert.equal(v?.parsed.fields.surname, 'MUSTEMANN');
+    assert.equal(vote([d1('MUSTERMANN<<ERIKA')], d1('MUSTEMANN<<ERIKA'))?.parsed.fields.surname, 'MUSTEMANN');
   });
   test('a shifted PP-OCR line that is malformed (no rival) still leaves the name it disputes low', () => {
     // PP-OCR dropped the document code's P: the whole line is shifted, and its reading is no well-formed rival.
-    const v = voteLines(
-      [
-        reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]),
-        reading('ppocr', [d1('MUSTERMANN<<ERIKA').slice(1) + '<', d2]),
-        reading('tesseract', [d1('MUSTERMANN<<ERIKA'), d2]),
-      ],
-      NOW,
-    );
+    const v = vote([d1('MUSTERMANN<<ERIKA'), d1('MUSTERMANN<<ERIKA')], d1('MUSTERMANN<<ERIKA').slice(1) + '<');
     assert.equal(v?.parsed.fields.surname, 'MUSTERMANN');
-    assert.equal(v?.fieldConfidence.find((f) => f.field === 'surname')?.level, 'low');
-    assert.equal(v?.fieldConfidence.find((f) => f.field === 'givenNames')?.level, 'low');
+    assert.equal(level(v, 'surname'), 'low');
+    assert.equal(level(v, 'givenNames'), 'low');
   });
   test('shifted: edit distance under the count of differing columns', () => {
     assert.equal(shiftedAgainst(d1('MUSTEMANN<<ERIKA'), d1('MUSTERMANN<<ERIKA')), true);
