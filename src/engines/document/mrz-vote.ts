@@ -95,7 +95,7 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
   // read the name otherwise, so a name they disagree on is `low` (review), never valid on tesseract alone.
   const shiftedNames: string[] = [];
   for (let i = 0; i < lineCount; i++) {
-    const counts = new Map<string, { text: string; support: number; engines: Set<MrzEngine> }>();
+    const counts = new Map<string, Variant>();
     for (const r of group) {
       const text = r.lines[i] ?? '';
       const v = counts.get(text) ?? { text, support: 0, engines: new Set<MrzEngine>() };
