@@ -1,5 +1,5 @@
 import type { MrzOcr } from './mrz-ocr.js';
-import { parseMrz, type ParsedMrz } from './mrz-parse.js';
+import { namesSpan, parseMrz, type ParsedMrz } from './mrz-parse.js';
 import { splitLines } from './mrz-ppocr.js';
 import { shiftedAgainst, tesseractNamesConsensus, type FieldName } from './mrz-vote.js';
 import type { MrzReading } from './read-mrz.js';
@@ -14,11 +14,6 @@ export const GRID_MIN_MARGIN = 0.04;
 export const GRID_MIN_AGREEMENT = 0.9;
 
 const NAME_CLASSES = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
-
-/** The names line of a format and the column its names start at. */
-export function namesSpan(format: string): { line: number; start: number } {
-  return format === 'TD1' ? { line: 2, start: 0 } : { line: 0, start: 5 };
-}
 
 /**
  * Name letters the readings disagree on, settled by the fixed-pitch cell reader (mrz-grid.ts) as a third

@@ -80,6 +80,11 @@ export function splitLines(input: string[] | string): string[] {
   return raw.map((l) => l.trim().replace(/\s+/g, '')).filter((l) => l.length > 0);
 }
 
+/** The names line of a format and the column its names start at. */
+export function namesSpan(format: string): { line: number; start: number } {
+  return format === 'TD1' ? { line: 2, start: 0 } : { line: 0, start: 5 };
+}
+
 export function parseMrz(input: string[] | string, options: { now?: Date } = {}): ParsedMrz {
   const lines = splitLines(input);
   const format = detectFormat(lines);

@@ -1,6 +1,6 @@
 import { correctMrz, type CharEvidence, type Correction } from './mrz-correct.js';
 import { editDistance, mergeDataLines } from './mrz-merge.js';
-import { isKnownStateCode, parseMrz, td1NumberColumns, type ParsedMrz } from './mrz-parse.js';
+import { isKnownStateCode, namesSpan, parseMrz, td1NumberColumns, type ParsedMrz } from './mrz-parse.js';
 
 /**
  * Whole-line voting over several readings of one MRZ (OCR passes at different scales and contrasts, and
@@ -90,7 +90,7 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
   const group = chevronsFromTesseract(input, now);
   const lineCount = group[0]?.lines.length ?? 0;
   const variants: Variant[][] = [];
-  const namesLine = group[0]?.parsed?.format === 'TD1' ? 2 : 0;
+  const namesLine = namesSpan(group[0]?.parsed?.format ?? '').line;
   // PP-OCR names lines that lost their preference as shifted (demoteShiftedNames): the other engine still
   // read the name otherwise, so a name they disagree on is `low` (review), never valid on tesseract alone.
   const shiftedNames: string[] = [];
@@ -212,8 +212,7 @@ export function tesseractNamesConsensus(readings: { engine: MrzEngine; lines: st
 
 /** The name fields of `parsed` in whose columns any of `lines` (other readings of its names line) differs. */
 function namesDisputedBy(parsed: ParsedMrz, lines: string[]): FieldName[] {
-  const nl = parsed.format === 'TD1' ? 2 : 0;
-  const start = parsed.format === 'TD1' ? 0 : 5;
+  const { line: nl, start } = namesSpan(parsed.format);
   const line = parsed.lines[nl] ?? '';
   const split = line.indexOf('<<', start);
   const out = new Set<FieldName>();

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { GrayImage } from './image-ops.js';
-import { namesSpan, settleByGrid, writeNamesLine } from './mrz-grid-settle.js';
+import { settleByGrid, writeNamesLine } from './mrz-grid-settle.js';
 import { classifyLookalike, glyphFeatures, LOOKALIKE_LETTERS, type Lookalike } from './mrz-glyph.js';
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
 import { lineCutVariants, normaliseOcrLines, type CharEvidence, type Correction } from './mrz-correct.js';
 import type { MrzOcr, OcrLine } from './mrz-ocr.js';
-import { isKnownStateCode, parseMrz, type ParsedMrz } from './mrz-parse.js';
+import { isKnownStateCode, namesSpan, parseMrz, type ParsedMrz } from './mrz-parse.js';
 import {
   alignEvidence,
   correctReading,
