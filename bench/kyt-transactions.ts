@@ -153,26 +153,20 @@ async function benchDb(kind: string): Promise<string> {
       errors: 0,
       non2xx: 0,
     };
-    const ordinary = !runUnindexed
-      ? skipped
-      : await loadTransactions(
-          `Verity: POST /v1/transactions (${active} active rules, ordinary subjects)`,
-          `${base}/v1/transactions`,
-          keys.sandbox,
-          (i) => `cus_${i % SUBJECTS}`,
-        );
-    if (runUnindexed) rows.push(ordinary);
-    console.error(JSON.stringify(ordinary));
-    const heavy = !runUnindexed
-      ? skipped
-      : await loadTransactions(
-          'Verity: POST /v1/transactions (every 2nd request on the heavy subject)',
-          `${base}/v1/transactions`,
-          keys.sandbox,
-          (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`),
-        );
-    if (runUnindexed) rows.push(heavy);
-    console.error(JSON.stringify(heavy));
+    /** A load run before the derived indexes are built, or `skipped` (BENCH_SKIP_UNINDEXED, BENCH_LOAD=0). */
+    const unindexed = async (name: string, subject: (i: number) => string): Promise<LoadResult> => {
+      const result = runUnindexed ? await loadTransactions(name, `${base}/v1/transactions`, keys.sandbox, subject) : skipped;
+      if (runUnindexed) rows.push(result);
+      console.error(JSON.stringify(result));
+      return result;
+    };
+    const ordinary = await unindexed(
+      `Verity: POST /v1/transactions (${active} active rules, ordinary subjects)`,
+      (i) => `cus_${i % SUBJECTS}`,
+    );
+    const heavy = await unindexed('Verity: POST /v1/transactions (every 2nd request on the heavy subject)', (i) =>
+      i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`,
+    );
     await stop(svc.proc);
 
     // Backtest: the same rule set (version 1) over everything stored, run by the worker.
