@@ -3,7 +3,8 @@
 // Usage: npm run bench [-- platform] ; BENCH_DATABASE_URL (default postgres://127.0.0.1:5432/test),
 // BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres; BENCH_BEFORE_DIR=<another checkout with node_modules>
 // also measures that version's POST in the same run (an A/B on a shared machine); BENCH_CPU_PROF=<dir> writes
-// a CPU profile of the API process (node --cpu-prof).
+// a CPU profile of the API process (node --cpu-prof); BENCH_POST_ONLY=1 skips the GET run (a POST-only profile);
+// BENCH_SVC_NODE_ARGS / BENCH_BEFORE_NODE_ARGS add Node options to this / the before version's API process.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
@@ -19,6 +20,11 @@ const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test
 const dbs = (process.env.BENCH_DBS ?? 'pglite,postgres').split(',');
 const beforeDir = process.env.BENCH_BEFORE_DIR || null;
 const cpuProf = process.env.BENCH_CPU_PROF || null;
+const postOnly = process.env.BENCH_POST_ONLY === '1';
+/** Node options for this version's API process only (BENCH_SVC_NODE_ARGS, space-separated): an A/B of a runtime flag with BENCH_BEFORE_DIR. */
+const svcNodeArgs = (process.env.BENCH_SVC_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** The same for the BENCH_BEFORE_DIR version's process (BENCH_BEFORE_NODE_ARGS): the flag in either slot. */
+const beforeNodeArgs = (process.env.BENCH_BEFORE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** The issue's aim for the POST (issue 17): ≥ 60 % of the two-INSERT baseline, p99 < 50 ms. */
 const AIM = { ratio: 60, p99: 50 };
 
@@ -70,7 +76,7 @@ async function benchDb(kind: string): Promise<string> {
         ['src/server.ts'],
         { ...(bSchema ? { DATABASE_URL: bSchema.url } : {}), DATA_DIR: bData, ...svcEnv(bPort) },
         /Verity is running[\s\S]*New key/,
-        { cwd: beforeDir },
+        { cwd: beforeDir, nodeArgs: beforeNodeArgs },
       );
       try {
         const run = await loadWithCpu(before.proc.pid, `before (${beforeDir}): POST /v1/lists/blocklist/entries`, {
@@ -93,7 +99,7 @@ async function benchDb(kind: string): Promise<string> {
     // The API process alone, as in a scaled deployment where workers run as their own processes: the
     // in-process worker would otherwise seal this run's audit rows on the same event loop mid-measurement.
     const svc = await startChild(['src/server.ts'], { ...dbEnv, ...svcEnv(port) }, /Verity is running[\s\S]*New key/, {
-      nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [],
+      nodeArgs: [...svcNodeArgs, ...(cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [])],
     });
     const key = firstKeys(join(dir, 'svc')).sandbox;
     const auth = { authorization: `Bearer ${key}` };
@@ -109,14 +115,16 @@ async function benchDb(kind: string): Promise<string> {
     posts.push({ what: 'Authenticated idempotent audited POST', run: post });
     // The POST run just added thousands of rows; refresh planner statistics as autovacuum (PostgreSQL)
     // or the db.analyze job (embedded) would within minutes, so the GET measures the steady state.
-    await analyze(schema?.url ?? null, join(dir, 'svc'), svc.proc);
-    rows.push(
-      await loadWithCpu(svc.proc.pid, 'Verity: GET /v1/lists/blocklist/entries?limit=10 (auth)', {
-        url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries?limit=10`,
-        headers: auth,
-        seconds,
-      }),
-    );
+    if (!postOnly) {
+      await analyze(schema?.url ?? null, join(dir, 'svc'), svc.proc);
+      rows.push(
+        await loadWithCpu(svc.proc.pid, 'Verity: GET /v1/lists/blocklist/entries?limit=10 (auth)', {
+          url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries?limit=10`,
+          headers: auth,
+          seconds,
+        }),
+      );
+    }
     await stop(svc.proc);
     return [
       `### ${kind === 'postgres' ? 'PostgreSQL 15 (local server)' : 'PGlite (embedded)'}`,
