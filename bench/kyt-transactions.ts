@@ -33,6 +33,16 @@ const runUnindexed = withLoad && !skipUnindexed;
 const rate = Number(process.env.BENCH_RATE ?? 0) || undefined;
 /** BENCH_NODE_ARGS: node flags for the API process (space-separated), e.g. `--max-semi-space-size=32`. */
 const serverNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/**
+ * BENCH_BEFORE_DIR=<another checkout with node_modules>: after this version's runs on the derived indexes, that
+ * version's API process runs the same two loads on the same database, then this version once more (an A/B that
+ * shares one import).
+ */
+const beforeDir = process.env.BENCH_BEFORE_DIR || null;
+const pairs: [string, (i: number) => string][] = [
+  ['heavy mix (every 2nd on the heavy subject)', (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`)],
+  ['ordinary subjects', (i) => `cus_${i % SUBJECTS}`],
+];
 const SUBJECTS = 1000;
 const DAY = 86_400_000;
 
@@ -213,6 +223,22 @@ async function benchDb(kind: string): Promise<string> {
           );
           rows.push(ordinaryIndexed);
           console.error(JSON.stringify(ordinaryIndexed));
+        }
+        if (withLoad && beforeDir) {
+          // A/B on the same history: the other version's API process on the same database, then this version again
+          // (this, before, this), each with the heavy mix and then the ordinary subjects.
+          const portB = await freePort();
+          const before = await startChild(['src/server.ts'], svcEnv(portB, false), /Verity is running/, { cwd: beforeDir });
+          serverPid = before.proc.pid;
+          try {
+            for (const [what, subject] of pairs)
+              rows.push(await loadTransactions(`before (${beforeDir}): ${what}`, `http://127.0.0.1:${portB}/v1/transactions`, keys.sandbox, subject));
+          } finally {
+            await stop(before.proc);
+          }
+          serverPid = svc2.proc.pid;
+          for (const [what, subject] of pairs)
+            rows.push(await loadTransactions(`again: ${what}`, `${base2}/v1/transactions`, keys.sandbox, subject));
         }
         if (skipBacktest) throw new Error('skipped (BENCH_SKIP_BACKTEST=1)');
         const posted = Date.now();

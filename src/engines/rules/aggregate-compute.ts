@@ -12,13 +12,15 @@ export function computeAggregate(plan: AggregatePlan | AggregateDecl, tx: TxRow,
   return accumulate('staticMatch' in plan ? plan : planAggregate(plan), tx, rows).value();
 }
 
-function accumulate(p: AggregatePlan, tx: TxRow, rows: Iterable<TxRow>): Accumulator {
+/** The rows that count (window, group, filters, not the evaluated transaction); `inWindow: false` skips only the window test. */
+function accumulate(p: AggregatePlan, tx: TxRow, rows: Iterable<TxRow>, inWindow = true): Accumulator {
   const acc = new Accumulator(p);
   const key = p.groupKey(tx);
   if (key === null) return acc;
-  const from = tx.occurred_at - p.windowMs;
+  const from = inWindow ? tx.occurred_at - p.windowMs : -Infinity;
+  const to = inWindow ? tx.occurred_at : Infinity;
   for (const row of rows) {
-    if (row.id === tx.id || row.occurred_at <= from || row.occurred_at > tx.occurred_at) continue;
+    if (row.id === tx.id || row.occurred_at <= from || row.occurred_at > to) continue;
     if (p.groupKey(row) !== key || !p.staticMatch(row)) continue;
     if (p.dynamicMatch && !p.dynamicMatch(row, tx)) continue;
     acc.add(row);
@@ -42,17 +44,28 @@ export interface PresummedTotals {
  * The aggregate over the given rows (as computeAggregate: window, group, filters, the transaction excluded)
  * together with rows already summed elsewhere that match it too (the whole days of a rollup): count, sum,
  * avg, stddev, min and max; the same exact arithmetic and definitions (population stddev) as computeAggregate.
+ * `minus`: rows that the totals include but the window does not (the part of a rollup day outside the window),
+ * taken out again by the same group and filters (no window test); count, sum, avg and stddev only, since a
+ * smallest or largest amount cannot be taken out of a total.
  */
-export function computeAggregateWith(plan: AggregatePlan, tx: TxRow, rows: Iterable<TxRow>, more: PresummedTotals): AggregateValue {
+export function computeAggregateWith(
+  plan: AggregatePlan,
+  tx: TxRow,
+  rows: Iterable<TxRow>,
+  more: PresummedTotals,
+  minus: Iterable<TxRow> = [],
+): AggregateValue {
   if (plan.fn === 'count_distinct') throw new Error('count_distinct cannot be combined from totals');
   const a = accumulate(plan, tx, rows);
+  const m = accumulate(plan, tx, minus, false);
+  if (m.n > 0 && (plan.fn === 'min' || plan.fn === 'max')) throw new Error(`${plan.fn} cannot take rows out of totals`);
   const lo = more.min === null ? null : exactUnits(more.min, SCALE);
   const hi = more.max === null ? null : exactUnits(more.max, SCALE);
   return finish(
     plan.fn,
-    a.n + more.n,
-    a.sum + exactUnits(more.total, SCALE),
-    plan.fn === 'stddev' ? a.sumSq + exactUnits(more.sumSq, 2 * SCALE) : 0n,
+    a.n + more.n - m.n,
+    a.sum + exactUnits(more.total, SCALE) - m.sum,
+    plan.fn === 'stddev' ? a.sumSq + exactUnits(more.sumSq, 2 * SCALE) - m.sumSq : 0n,
     lo === null || (a.min !== null && a.min < lo) ? a.min : lo,
     hi === null || (a.max !== null && a.max > hi) ? a.max : hi,
     0,

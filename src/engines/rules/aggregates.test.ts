@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AggregateDecl, TxRow } from './aggregates.js';
 import { validateAggregate } from './aggregates.js';
-import { computeAggregate } from './aggregate-compute.js';
+import { computeAggregate, computeAggregateWith } from './aggregate-compute.js';
+import { planAggregate } from './aggregate-plan.js';
 import { SlidingAggregates } from './sliding-window.js';
 import { seededInts } from '../../../test/helpers/random.js';
 
@@ -314,4 +315,37 @@ test("a transaction without the group dimension gets an empty aggregate, not eve
   const rows = [row({ occurred_at: T0 - H, device: 'd1' }), row({ occurred_at: T0 - H })];
   assert.equal(computeAggregate(count({ group_by: 'device' }), row({}), rows), 0);
   assert.equal(computeAggregate(count({ group_by: 'device' }), row({ device: 'd1' }), rows), 1);
+});
+
+test('totals minus the rows outside the window equal the reference computation; min and max refuse to subtract', () => {
+  const tx = row({ occurred_at: T0 + 20 * H, amount: '1' });
+  const rows = [
+    row({ occurred_at: T0 + 2 * H, amount: '10.5' }),
+    row({ occurred_at: T0 + 19 * H, amount: '3', currency: 'EUR' }),
+    row({ occurred_at: T0 + 21 * H, amount: '7.25' }), // after t: in the day's totals, not in the window
+    row({ occurred_at: T0 + 22 * H, amount: '900', subject: 'bob' }), // another subject: never in alice's totals
+  ];
+  const alice = rows.filter((r) => r.subject === 'alice');
+  const presum = (rs: TxRow[]) => ({
+    n: rs.length,
+    total: String(rs.reduce((a, r) => a + Number(r.amount), 0)),
+    sumSq: String(rs.reduce((a, r) => a + Number(r.amount) ** 2, 0)),
+    min: null,
+    max: null,
+  });
+  for (const fn of ['count', 'sum', 'avg', 'stddev'] as const) {
+    const plan = planAggregate({
+      key: fn,
+      fn,
+      window: '1d',
+      group_by: 'subject',
+      ...(fn === 'count' ? {} : { field: 'amount', currency: 'USD' }),
+    });
+    const usd = fn === 'count' ? alice : alice.filter((r) => r.currency === 'USD');
+    // The day's totals (what a rollup of alice's day holds) minus the rows after t; the bob row is offered and ignored.
+    const got = computeAggregateWith(plan, tx, [], presum(usd), rows.slice(2));
+    assert.deepEqual(got, computeAggregate(plan, tx, rows), fn);
+  }
+  const max = planAggregate({ key: 'mx', fn: 'max', field: 'amount', window: '1d', group_by: 'subject' });
+  assert.throws(() => computeAggregateWith(max, tx, [], presum(alice), [rows[2]!]), /cannot take rows out/);
 });

@@ -51,6 +51,26 @@ function rollupCurrency(p: Plan, tx: TxRow): string | null {
   return v === undefined ? null : typeof v === 'string' ? v : tx.currency;
 }
 
+/** How a rollup aggregate's two partial days are read: as rows inside the window, or as the day's totals minus its rows outside. */
+export interface RollupDays {
+  headMinus: boolean;
+  tailMinus: boolean;
+}
+
+/**
+ * For each partial day of a rollup aggregate's window (the first, lo's day; the last, today), whether to read the
+ * rows inside the window and add them to the whole days' totals, or to take that whole day's totals too and
+ * subtract the rows outside the window: whichever side of the cut holds less time. Rows after t exist at most up to
+ * `now` (a transaction happening now has none, or the few that arrived since), so today's rows after t are
+ * expected over (t, min(now, tomorrow)). Both ways give the same value exactly; only what is read differs. A
+ * smallest or largest amount cannot be taken out of a total, so min and max always add.
+ */
+export function plannedRollupDays(p: Plan, lo: number, firstFull: number, today: number, t: number, now: number): RollupDays {
+  if (p.decl.fn === 'min' || p.decl.fn === 'max') return { headMinus: false, tailMinus: false };
+  const afterT = Math.max(0, Math.min(now, today + DAY_MS) - t);
+  return { headMinus: lo - (firstFull - DAY_MS) < firstFull - lo, tailMinus: afterT < t - today };
+}
+
 const AMOUNT_FUNCTIONS: ReadonlySet<string> = new Set(['sum', 'avg', 'stddev', 'min', 'max']);
 const FIELDS_OF = new WeakMap<readonly Plan[], RowField[]>();
 
@@ -111,7 +131,7 @@ export async function computeTransactionAggregates(
   };
   type RawGroup = { dims: Record<string, string>; amount?: string; windowMs: number; plans: Plan[]; any: Map<string, RowFilter> };
   const raw = new Map<string, RawGroup>();
-  const rollups: { p: Plan; first: number; last: number; days: number | null }[] = [];
+  const rollups: ({ p: Plan; head: number; tail: number; days: number | null } & RollupDays)[] = [];
   for (const { p, rollup, group } of shapesOf(plans)) {
     const dims: Record<string, string> = {};
     let complete = true;
@@ -127,37 +147,37 @@ export async function computeTransactionAggregates(
     if (rollup) {
       const lo = tx.occurred_at - p.windowMs;
       const firstFull = Math.floor(lo / DAY_MS) * DAY_MS + DAY_MS; // first midnight strictly after lo
+      const loDay = firstFull - DAY_MS;
       const today = Math.floor(tx.occurred_at / DAY_MS) * DAY_MS;
-      // The partial days' raw rows: the first day's (lo, firstFull), per window, and today's [today, t], one read that
-      // every rollup aggregate shares (a heavy subject's today was read once per window). firstFull ≤ today: w ≥ 1 day.
-      const first = need(`p${lo}`, () => ({
-        kind: 'history',
-        dims: { subject: tx.subject },
-        fromMs: lo,
-        toMs: Math.min(firstFull, today),
-        toExclusive: true,
-      }));
-      const last = need('t', () => ({
-        kind: 'history',
-        dims: { subject: tx.subject },
-        fromMs: today,
-        toMs: tx.occurred_at,
-        fromInclusive: true,
-      }));
+      // The two partial days, each read the cheaper way (plannedRollupDays): the first day's rows inside the window,
+      // (lo, firstFull), or that whole day's totals minus its rows at or before lo; today's rows [today, t], or today's
+      // totals minus its rows after t (for a transaction happening now, none or a few: a heavy subject's day of rows
+      // is not read). Reads are shared by every rollup aggregate that needs the same one (keys built from the values
+      // alone: the subject is the transaction's). firstFull ≤ today: w ≥ 1 day.
+      const mode = plannedRollupDays(p, lo, firstFull, today, tx.occurred_at, Date.now());
+      const subject = { subject: tx.subject };
+      const head = mode.headMinus
+        ? need(`s${lo}`, () => ({ kind: 'history', dims: subject, fromMs: loDay, toMs: lo, fromInclusive: true }))
+        : need(`p${lo}`, () => ({ kind: 'history', dims: subject, fromMs: lo, toMs: Math.min(firstFull, today), toExclusive: true }));
+      const tail = mode.tailMinus
+        ? need('u', () => ({ kind: 'history', dims: subject, fromMs: tx.occurred_at, toMs: today + DAY_MS, toExclusive: true }))
+        : need('t', () => ({ kind: 'history', dims: subject, fromMs: today, toMs: tx.occurred_at, fromInclusive: true }));
+      const fromDay = mode.headMinus ? loDay : firstFull;
+      const toDay = mode.tailMinus ? today + DAY_MS : today;
       const direction = p.decl.direction ?? 'any';
       const currency = rollupCurrency(p, tx);
       const days =
-        firstFull >= today
+        fromDay >= toDay
           ? null
-          : need(`r${firstFull}|${direction}|${currency ?? ''}`, () => ({
+          : need(`r${fromDay}|${toDay}|${direction}|${currency ?? ''}`, () => ({
               kind: 'rollup',
               subject: tx.subject,
-              fromDay: dayString(firstFull),
-              toDay: dayString(today),
+              fromDay: dayString(fromDay),
+              toDay: dayString(toDay),
               direction,
               currency,
             }));
-      rollups.push({ p, first, last, days });
+      rollups.push({ p, head, tail, ...mode, days });
       continue;
     }
     // Aggregates filtered on an amount equality read apart from the rest of their group (aggregate-pushdown.ts).
@@ -187,12 +207,11 @@ export async function computeTransactionAggregates(
   }));
   const results = await transactionRows.readMany(db, t, reads, rowFields(plans));
   for (const { g, i } of groups) for (const p of g.plans) out[p.key] = computeAggregate(p, tx, results[i] as TxRow[]);
-  const partials = new Map<string, TxRow[]>();
-  for (const { p, first, last, days } of rollups) {
-    const k = `${first} ${last}`;
-    let rows = partials.get(k);
-    if (rows === undefined) partials.set(k, (rows = [...(results[first] as TxRow[]), ...(results[last] as TxRow[])]));
-    out[p.key] = days === null ? computeAggregate(p, tx, rows) : computeAggregateWith(p, tx, rows, results[days] as RollupTotals);
+  const rowsOf = (i: number) => results[i] as TxRow[];
+  for (const { p, head, tail, headMinus, tailMinus, days } of rollups) {
+    const plus = [...(headMinus ? [] : rowsOf(head)), ...(tailMinus ? [] : rowsOf(tail))];
+    const minus = [...(headMinus ? rowsOf(head) : []), ...(tailMinus ? rowsOf(tail) : [])];
+    out[p.key] = days === null ? computeAggregate(p, tx, plus) : computeAggregateWith(p, tx, plus, results[days] as RollupTotals, minus);
   }
   return out;
 }
