@@ -228,6 +228,34 @@ describe('a PP-OCR names line shifted by a dropped letter (issue #19)', () => {
     assert.equal(level(v, 'surname'), 'low');
     assert.equal(level(v, 'givenNames'), 'low');
   });
+  test('the consensus is the same for the vote as for the cell reader: a line PP-OCR also read counts', () => {
+    // Two tesseract passes and one PP-OCR pass read the name whole; a second PP-OCR pass dropped the
+    // document code's P: the tesseract consensus judges it shifted, so the given names its columns dispute
+    // stay low too (as the cell reader, which uses the same consensus, would not trust that line either).
+    const whole = d1('MUSTERMANN<<ERIKA');
+    const v = voteLines(
+      [
+        reading('ppocr', [whole, d2]),
+        reading('ppocr', [whole.slice(1) + '<', d2]),
+        reading('tesseract', [whole, d2]),
+        reading('tesseract', [whole, d2]),
+      ],
+      NOW,
+    );
+    assert.equal(v?.parsed.fields.surname, 'MUSTERMANN');
+    assert.equal(level(v, 'surname'), 'low');
+    assert.equal(level(v, 'givenNames'), 'low');
+    assert.equal(
+      tesseractNamesConsensus(
+        [
+          { engine: 'tesseract', lines: [whole] },
+          { engine: 'tesseract', lines: [whole] },
+        ],
+        0,
+      ),
+      whole,
+    );
+  });
   test('shifted: edit distance under the count of differing columns', () => {
     assert.equal(shiftedAgainst(d1('MUSTEMANN<<ERIKA'), d1('MUSTERMANN<<ERIKA')), true);
     assert.equal(shiftedAgainst(d1('HUSTERHANN<<ERIKA'), d1('MUSTERMANN<<ERIKA')), false);

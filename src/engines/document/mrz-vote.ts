@@ -105,7 +105,7 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
     }
     const line = [...counts.values()];
     if (i === namesLine) {
-      demoteShiftedNames(line);
+      demoteShiftedNames(line, tesseractNamesConsensus(group, namesLine));
       shiftedNames.push(...line.filter((v) => v.shifted).map((v) => v.text));
     }
     variants.push(line.sort((a, b) => weight(b) - weight(a)).slice(0, MAX_VARIANTS_PER_LINE));
@@ -186,22 +186,20 @@ export const SHIFTED_NAMES_MIN_SUPPORT = 2;
  * PP-OCR's names line is preferred to tesseract's (weight: the legacy engine reads OCR-B M as H), but a CTC
  * reading can drop a letter of a name (a doubled letter merged, a faint one skipped) and the length-forced
  * decoder then shifts the rest or pads the end with fillers, so PP-OCR's line can hold fewer letters, and fillers
- * where the name has letters. A PP-OCR-only names line that a tesseract line read identically by
- * SHIFTED_NAMES_MIN_SUPPORT passes explains better by characters dropped or added than by letters changed
- * (edit distance under the count of differing columns) is marked `shifted`: it loses PP-OCR's preference and
- * the line read by more passes wins. Letter-for-letter disagreements (M read as H) keep the preference.
+ * where the name has letters. A PP-OCR-only names line that the tesseract consensus (`consensus`, from
+ * tesseractNamesConsensus) explains better by characters dropped or added than by letters changed (edit
+ * distance under the count of differing columns) is marked `shifted`: it loses PP-OCR's preference and the
+ * line read by more passes wins. Letter-for-letter disagreements (M read as H) keep the preference.
  */
-export function demoteShiftedNames(line: Variant[]): void {
-  const tess = line
-    .filter((v) => v.engines.has('tesseract') && !v.engines.has('ppocr') && v.support >= SHIFTED_NAMES_MIN_SUPPORT)
-    .sort((a, b) => b.support - a.support)[0];
-  if (!tess) return;
-  for (const v of line) if (!v.engines.has('tesseract') && shiftedAgainst(v.text, tess.text)) v.shifted = true;
+export function demoteShiftedNames(line: Variant[], consensus: string | null): void {
+  if (consensus === null) return;
+  for (const v of line) if (!v.engines.has('tesseract') && shiftedAgainst(v.text, consensus)) v.shifted = true;
 }
 
 /**
  * The names line (`nl`) that SHIFTED_NAMES_MIN_SUPPORT or more tesseract readings read identically (the most
- * read), or null: the reference a PP-OCR names line is judged shifted against (demoteShiftedNames).
+ * read), or null: the one reference a PP-OCR names line is judged shifted against, by the vote
+ * (demoteShiftedNames) and by the cell reader (settleByGrid).
  */
 export function tesseractNamesConsensus(readings: { engine: MrzEngine; lines: string[] }[], nl: number): string | null {
   const counts = new Map<string, number>();
