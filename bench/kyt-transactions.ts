@@ -232,7 +232,14 @@ async function benchDb(kind: string): Promise<string> {
           serverPid = before.proc.pid;
           try {
             for (const [what, subject] of pairs)
-              rows.push(await loadTransactions(`before (${beforeDir}): ${what}`, `http://127.0.0.1:${portB}/v1/transactions`, keys.sandbox, subject));
+              rows.push(
+                await loadTransactions(
+                  `before (${beforeDir}): ${what}`,
+                  `http://127.0.0.1:${portB}/v1/transactions`,
+                  keys.sandbox,
+                  subject,
+                ),
+              );
           } finally {
             await stop(before.proc);
           }
