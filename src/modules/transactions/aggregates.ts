@@ -208,10 +208,23 @@ export async function computeTransactionAggregates(
   const results = await transactionRows.readMany(db, t, reads, rowFields(plans));
   for (const { g, i } of groups) for (const p of g.plans) out[p.key] = computeAggregate(p, tx, results[i] as TxRow[]);
   const rowsOf = (i: number) => results[i] as TxRow[];
+  // The rows to add and to take out, joined once per pair of partial-day reads (their keys fix how each is used).
+  const partials = new Map<string, { plus: TxRow[]; minus: TxRow[] }>();
   for (const { p, head, tail, headMinus, tailMinus, days } of rollups) {
-    const plus = [...(headMinus ? [] : rowsOf(head)), ...(tailMinus ? [] : rowsOf(tail))];
-    const minus = [...(headMinus ? rowsOf(head) : []), ...(tailMinus ? rowsOf(tail) : [])];
-    out[p.key] = days === null ? computeAggregate(p, tx, plus) : computeAggregateWith(p, tx, plus, results[days] as RollupTotals, minus);
+    const k = `${head} ${tail}`;
+    let rows = partials.get(k);
+    if (rows === undefined)
+      partials.set(
+        k,
+        (rows = {
+          plus: [...(headMinus ? [] : rowsOf(head)), ...(tailMinus ? [] : rowsOf(tail))],
+          minus: [...(headMinus ? rowsOf(head) : []), ...(tailMinus ? rowsOf(tail) : [])],
+        }),
+      );
+    out[p.key] =
+      days === null
+        ? computeAggregate(p, tx, rows.plus)
+        : computeAggregateWith(p, tx, rows.plus, results[days] as RollupTotals, rows.minus);
   }
   return out;
 }
