@@ -209,7 +209,7 @@ async function benchDb(kind: string): Promise<string> {
             'Verity: POST /v1/transactions (every 2nd on the heavy subject; derived indexes built, worker running)',
             `${base2}/v1/transactions`,
             keys.sandbox,
-            (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`),
+            pairs[0]![1],
           );
         if (heavyIndexed) rows.push(heavyIndexed);
         console.error(JSON.stringify(heavyIndexed));
@@ -219,7 +219,7 @@ async function benchDb(kind: string): Promise<string> {
             `Verity: POST /v1/transactions (${active} active rules, ordinary subjects; derived indexes built, worker running)`,
             `${base2}/v1/transactions`,
             keys.sandbox,
-            (i) => `cus_${i % SUBJECTS}`,
+            pairs[1]![1],
           );
           rows.push(ordinaryIndexed);
           console.error(JSON.stringify(ordinaryIndexed));
