@@ -1,5 +1,5 @@
 import { isLongNumberCheckValid, TO_DIGIT, TO_LETTER } from './mrz-check.js';
-import { detectFormat, isKnownStateCode, parseMrz, td1NumberColumns, type IcaoFormat, type ParsedMrz } from './mrz-parse.js';
+import { detectFormat, isKnownStateCode, namesSpan, parseMrz, td1NumberColumns, type IcaoFormat, type ParsedMrz } from './mrz-parse.js';
 
 /**
  * Turns raw OCR text into MRZ lines and repairs OCR confusions: first by field type (a date holds only
@@ -279,15 +279,15 @@ export function correctMrz(lines: string[], now: Date = new Date(), options: Cor
   }
   // Names are left-justified and padded with fillers: after a run of three fillers only fillers follow. A
   // letter or two standing alone in that run is a speck, watermark or guilloche read as a glyph.
-  const names = format === 'TD1' ? ([2, 0] as const) : ([0, 5] as const);
-  const row = grid[names[0]];
+  const names = namesSpan(format);
+  const row = grid[names.line];
   if (row) {
     const text = row.join('');
-    const pad = text.indexOf('<<<', names[1]);
+    const pad = text.indexOf('<<<', names.start);
     if (pad >= 0) {
       const tail = text.slice(pad);
       if (/^[<A-Z0-9]*$/.test(tail) && tail.split('<').every((t) => t.length <= 2)) {
-        for (let c = pad; c < text.length; c++) if (text.charAt(c) !== '<') set(names[0], c, '<', 'field_type');
+        for (let c = pad; c < text.length; c++) if (text.charAt(c) !== '<') set(names.line, c, '<', 'field_type');
       }
     }
   }

@@ -290,7 +290,7 @@ function chevronsFromTesseract(group: VoteInput[], now: Date): VoteInput[] {
   if (tess.length === 0) return group;
   return group.map((r) => {
     if (r.engine !== 'ppocr' || !r.parsed) return r;
-    const names = r.parsed.format === 'TD1' ? 2 : 0;
+    const names = namesSpan(r.parsed.format).line;
     const line = r.lines[names];
     if (!line) return r;
     const fixed = line

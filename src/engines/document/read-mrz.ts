@@ -400,8 +400,7 @@ export function nameDoubts(
   parsed: ParsedMrz,
   glyphs: { resolved: ReadonlyMap<number, Lookalike>; contested: readonly number[] } = { resolved: new Map(), contested: [] },
 ): FieldName[] {
-  const lineIdx = parsed.format === 'TD1' ? 2 : 0;
-  const start = parsed.format === 'TD1' ? 0 : 5;
+  const { line: lineIdx, start } = namesSpan(parsed.format);
   const line = parsed.lines[lineIdx] ?? '';
   // PP-OCR reads the chevron as K now and then (mrz-vote.ts takes tesseract's filler there).
   const sameLine = (l: string | undefined): boolean =>
