@@ -170,13 +170,8 @@ async function benchDb(kind: string): Promise<string> {
       console.error(JSON.stringify(result));
       return result;
     };
-    const ordinary = await unindexed(
-      `Verity: POST /v1/transactions (${active} active rules, ordinary subjects)`,
-      (i) => `cus_${i % SUBJECTS}`,
-    );
-    const heavy = await unindexed('Verity: POST /v1/transactions (every 2nd request on the heavy subject)', (i) =>
-      i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`,
-    );
+    const ordinary = await unindexed(`Verity: POST /v1/transactions (${active} active rules, ordinary subjects)`, pairs[1]![1]);
+    const heavy = await unindexed('Verity: POST /v1/transactions (every 2nd request on the heavy subject)', pairs[0]![1]);
     await stop(svc.proc);
 
     // Backtest: the same rule set (version 1) over everything stored, run by the worker.
