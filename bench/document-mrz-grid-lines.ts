@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { GridReader } from '../src/engines/document/mrz-grid.js';
+import { OCRB_NET } from '../src/engines/document/mrz-ocrb-net.js';
 import { PpOcrRecogniser } from '../src/engines/document/mrz-ppocr.js';
 import { sharedData, SKIP_NO_DATA } from '../src/providers/lists/fixtures/shared-data.js';
 import { setB, type LinesPart } from './lib/mrz-real-data.js';
@@ -49,8 +50,16 @@ async function main(): Promise<void> {
   console.log(`grid templates rendered in ${Math.round(performance.now() - t0)} ms`);
   const pp = new PpOcrRecogniser();
   await pp.init();
+  const ocrb = new PpOcrRecogniser(OCRB_NET);
+  await ocrb.init();
   const { items } = setB(real, Number(process.env.MRZ_LINES_LIMIT ?? 80), PART);
-  const scores: Record<string, Score> = { 'PP-OCR greedy': score(), 'PP-OCR true length': score(), grid: score() };
+  const scores: Record<string, Score> = {
+    'PP-OCR greedy': score(),
+    'PP-OCR true length': score(),
+    grid: score(),
+    'OCR-B net greedy': score(),
+    'OCR-B net true length': score(),
+  };
   for (const item of items)
     for (let i = 0; i < item.files.length; i++) {
       const truth = item.lines[i] ?? '';
@@ -62,6 +71,12 @@ async function main(): Promise<void> {
       t = performance.now();
       const fixed = await pp.recogniseLine(img, { length: truth.length });
       add(scores['PP-OCR true length'] as Score, truth, fixed.text, performance.now() - t);
+      t = performance.now();
+      const net = await ocrb.recogniseLine(img);
+      add(scores['OCR-B net greedy'] as Score, truth, net.text, performance.now() - t);
+      t = performance.now();
+      const netFixed = await ocrb.recogniseLine(img, { length: truth.length });
+      add(scores['OCR-B net true length'] as Score, truth, netFixed.text, performance.now() - t);
       // The grid reads at about 48 px of line height, the size its cells were checked at.
       const { data: d48, info: i48 } = await sharp(item.files[i])
         .grayscale()

