@@ -6,6 +6,20 @@ export interface GrayImage {
   height: number;
 }
 
+/** The grey level under which a share `q` (0-1) of the pixels lie, for any q, from one histogram of `data`. */
+export function grayPercentiles(data: Uint8Array): (q: number) => number {
+  const hist = new Uint32Array(256);
+  for (const v of data) hist[v] = (hist[v] ?? 0) + 1;
+  return (q) => {
+    let acc = 0;
+    for (let v = 0; v < 256; v++) {
+      acc += hist[v] ?? 0;
+      if (acc >= q * data.length) return v;
+    }
+    return 255;
+  };
+}
+
 /** Sliding-window minimum or maximum along rows or columns, O(n) per line with a monotonic deque. */
 function filter1d(src: Uint8Array, w: number, h: number, k: number, horizontal: boolean, isMax: boolean): Uint8Array {
   const out = new Uint8Array(src.length);

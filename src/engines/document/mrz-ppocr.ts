@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import type { GrayImage } from './image-ops.js';
+import { grayPercentiles, type GrayImage } from './image-ops.js';
 import type { OcrLine, OcrResult } from './mrz-ocr.js';
 
 /**
@@ -69,6 +69,12 @@ export interface LineNet {
   classes(): number[][];
   /** The network's input tensor for one grey line crop. Its output must be probabilities (softmax included). */
   input(line: GrayImage): Promise<{ data: Float32Array; dims: number[] }>;
+  /**
+   * Probabilities (0-100) of this network under which a names letter is not taken as read (read-mrz.ts,
+   * nameDoubts): any letter, and the higher one for an H/M/N/W whose runner-up is one of them too. Each network
+   * is sure in its own way, so each has its own, calibrated on line crops of the tuned halves of set B.
+   */
+  nameMinConfidence: { letter: number; lookalike: number };
 }
 
 /** The MRZ alphabet, in the order every LineNet's classes() answers. */
@@ -88,6 +94,8 @@ export const PPOCR_NET: LineNet = {
     });
   },
   input: (line) => ppocrInput(line, {}),
+  // Tuned on the even half of set B only (the odd half was held out then): read-mrz.ts, nameDoubts.
+  nameMinConfidence: { letter: 90, lookalike: 97 },
 };
 
 /** PP-OCR's input: the line padded, stretched and resized to 48 px high, in three equal channels, scaled to [-1, 1]. */
@@ -455,16 +463,7 @@ export function decodeCtcLength(probs: Float32Array, steps: number, nClass: numb
 export function splitLines(img: GrayImage): [number, number][] {
   const { data, width, height } = img;
   // Ink threshold halfway between the band's dark and light percentiles.
-  const hist = new Uint32Array(256);
-  for (const v of data) hist[v] = (hist[v] ?? 0) + 1;
-  const pct = (q: number): number => {
-    let acc = 0;
-    for (let v = 0; v < 256; v++) {
-      acc += hist[v] ?? 0;
-      if (acc >= q * data.length) return v;
-    }
-    return 255;
-  };
+  const pct = grayPercentiles(data);
   const thr = (pct(0.03) + pct(0.6)) / 2;
   const x0 = Math.floor(width * 0.02);
   const x1 = Math.ceil(width * 0.98);
