@@ -9,7 +9,8 @@
  *
  * Run: npm run bench -- document-mrz-real            (both engines, the default reader)
  *      MRZ_ENGINES=tesseract npm run bench -- document-mrz-real   (tesseract only, same vote and corrector)
- *      MRZ_SECOND_NET=ocrb npm run bench -- document-mrz-real    (our OCR-B network as the second engine, not PP-OCR)
+ *      MRZ_SECOND_NET=ocrb npm run bench -- document-mrz-real    (our OCR-B network as the second engine, not PP-OCR;
+ *        with MRZ_NAME_WITNESS=ppocr, PP-OCRv4 reads its crops again to judge the names)
  *      MRZ_ENGINE_MODULE=/abs/path/read-document.ts ...           (another engine build, e.g. the pre-#19 one)
  *      MRZ_LINES_LIMIT=60 (default 80; 0 = all 190), MRZ_SETS=A,B,C
  *      MRZ_LINES_PART=even|odd|all (default all): set B's two halves (the alternate MRZs of the sample, so both
@@ -158,7 +159,9 @@ async function main(): Promise<void> {
     // Our OCR-B network (mrz-ocrb-net.ts) as the second engine in place of PP-OCRv4.
     const { MrzOcr } = await import('../src/engines/document/mrz-ocr.js');
     const { OCRB_NET } = await import('../src/engines/document/mrz-ocrb-net.js');
-    ocr = new MrzOcr({ secondNet: OCRB_NET });
+    const { PPOCR_NET } = await import('../src/engines/document/mrz-ppocr.js');
+    // MRZ_NAME_WITNESS=ppocr: PP-OCRv4 reads the same crops again, only to judge the names (read-mrz.ts, witnessNames).
+    ocr = new MrzOcr({ secondNet: OCRB_NET, ...(process.env.MRZ_NAME_WITNESS === 'ppocr' ? { nameWitness: PPOCR_NET } : {}) });
   }
   const budget = mrzBudget();
   const read = (b: Buffer): Promise<Result> =>
@@ -169,7 +172,7 @@ async function main(): Promise<void> {
       ...(budget === undefined ? {} : { mrzTimeBudgetMs: budget }),
     });
   console.log(
-    `# MRZ on real captures (engine module ${modulePath}${ocr ? (process.env.MRZ_SECOND_NET === 'ocrb' ? ', second engine: OCR-B net' : ', tesseract only') : ''}${budget === undefined ? '' : `, MRZ time budget ${budget} ms`})`,
+    `# MRZ on real captures (engine module ${modulePath}${ocr ? (process.env.MRZ_SECOND_NET === 'ocrb' ? `, second engine: OCR-B net${process.env.MRZ_NAME_WITNESS === 'ppocr' ? ', names witness: PP-OCR' : ''}` : ', tesseract only') : ''}${budget === undefined ? '' : `, MRZ time budget ${budget} ms`})`,
   );
   const totals: number[] = [];
 

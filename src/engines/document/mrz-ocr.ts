@@ -47,6 +47,9 @@ export class MrzOcr {
   private readonly pp: PpOcrRecogniser | null;
   /** The second engine's network (its name and version go into a result's model list). */
   readonly secondNet: LineNet;
+  /** The network that only judges the reported names (read-mrz.ts, witnessNames), or null. */
+  readonly nameWitnessNet: LineNet | null;
+  private readonly witness: PpOcrRecogniser | null;
   private grid: Promise<GridReader | null> | null;
 
   /**
@@ -55,10 +58,14 @@ export class MrzOcr {
    * `gridReader` (default true): the fixed-pitch OCR-B cell reader (mrz-grid.ts) as a third opinion on
    * name letters the engines read differently; off, the reader before it (benches compare).
    * `secondNet`: the line network of the second engine (default PP-OCRv4; mrz-ocrb-net.ts has our OCR-B one).
+   * `nameWitness`: a network that reads the second engine's band crops again only to judge the reported names
+   * (default none).
    */
-  constructor(options: { secondEngine?: boolean; gridReader?: boolean; secondNet?: LineNet } = {}) {
+  constructor(options: { secondEngine?: boolean; gridReader?: boolean; secondNet?: LineNet; nameWitness?: LineNet } = {}) {
     this.secondNet = options.secondNet ?? PPOCR_NET;
     this.pp = options.secondEngine === false ? null : new PpOcrRecogniser(this.secondNet);
+    this.nameWitnessNet = this.pp && options.nameWitness ? options.nameWitness : null;
+    this.witness = this.nameWitnessNet ? new PpOcrRecogniser(this.nameWitnessNet) : null;
     this.grid = options.gridReader === false ? Promise.resolve(null) : null;
   }
 
@@ -74,6 +81,7 @@ export class MrzOcr {
   async init(options: { text?: boolean } = {}): Promise<void> {
     await this.ready();
     await this.pp?.init();
+    await this.witness?.init();
     this.grid ??= GridReader.load().catch(() => null);
     await this.grid;
     if (options.text) await this.recogniseText({ data: new Uint8Array(64 * 32).fill(255), width: 64, height: 32 });
@@ -87,6 +95,12 @@ export class MrzOcr {
   async recogniseSecond(image: GrayImage): Promise<OcrResult & { ppLines: PpLine[] }> {
     if (!this.pp) return { text: '', confidence: 0, lines: [], ppLines: [] };
     return this.pp.recogniseBand(image);
+  }
+
+  /** The band read by the names witness network (empty without one). */
+  async recogniseWitness(image: GrayImage): Promise<OcrResult & { ppLines: PpLine[] }> {
+    if (!this.witness) return { text: '', confidence: 0, lines: [], ppLines: [] };
+    return this.witness.recogniseBand(image);
   }
 
   private ready(): Promise<Worker> {
@@ -168,6 +182,7 @@ export class MrzOcr {
     this.starting = null;
     this.textWorker = null;
     await this.pp?.terminate();
+    await this.witness?.terminate();
     if (w) await w.terminate();
     if (t) await t.terminate();
   }

@@ -1,5 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { OCRB_NET } from './mrz-ocrb-net.js';
 import { parseMrz } from './mrz-parse.js';
 import { drawGlyph, SHAPES } from '../../../test/helpers/glyphs.js';
 import {
@@ -45,6 +46,14 @@ describe('names without a check digit (issue #19)', () => {
     const kChevron = L1.slice(0, -1) + 'K';
     assert.deepEqual(nameDoubts([reading('tesseract', [L1, L2], null), reading('ppocr', [kChevron, L2], null)], parsed), []);
   });
+  test('tesseract read the name otherwise and never as reported: the name rests on the network alone, in doubt', () => {
+    const other = L1.replace('SPECIHEN', 'SPECIMEN');
+    assert.deepEqual(nameDoubts([reading('tesseract', [other, L2], null), reading('ppocr', [L1, L2], null)], parsed), ['surname']);
+    assert.deepEqual(
+      nameDoubts([reading('tesseract', [other, L2], null), reading('tesseract', [L1, L2], null), reading('ppocr', [L1, L2], null)], parsed),
+      [],
+    );
+  });
   test('a look-alike runner-up (H for M) needs more confidence than another letter', () => {
     const lookalike = reading('ppocr', [L1, L2], null);
     const names = lookalike.evidence[0] ?? [];
@@ -55,6 +64,18 @@ describe('names without a check digit (issue #19)', () => {
     // O unsure against 0 (a rendered STEVENSON<<PETER<JOHN at -7 degrees): names hold no digits.
     names[h] = { confidence: 60, alt: '0' };
     assert.deepEqual(nameDoubts([lookalike], parsed), []);
+  });
+  test("each second engine's network has its own limits: OCR-B net letters need 95, look-alikes 99", () => {
+    const net = reading('ppocr', [L1, L2], null);
+    const names = net.evidence[0] ?? [];
+    names[h] = { confidence: 93, alt: 'E' };
+    assert.deepEqual(nameDoubts([net], parsed), []);
+    assert.deepEqual(nameDoubts([net], parsed, undefined, OCRB_NET.nameMinConfidence), ['surname']);
+    names[h] = { confidence: 98, alt: 'M' };
+    assert.deepEqual(nameDoubts([net], parsed), []);
+    assert.deepEqual(nameDoubts([net], parsed, undefined, OCRB_NET.nameMinConfidence), ['surname']);
+    names[h] = { confidence: 99.5, alt: 'M' };
+    assert.deepEqual(nameDoubts([net], parsed, undefined, OCRB_NET.nameMinConfidence), []);
   });
 });
 

@@ -6,6 +6,7 @@ import { extractBand, findMrzBands, type MrzBand } from './locate.js';
 import { lineCutVariants, normaliseOcrLines, type CharEvidence, type Correction } from './mrz-correct.js';
 import type { MrzOcr, OcrLine } from './mrz-ocr.js';
 import { isKnownStateCode, namesSpan, parseMrz, type ParsedMrz } from './mrz-parse.js';
+import { PPOCR_NET, type LineNet, type PpLine } from './mrz-ppocr.js';
 import {
   alignEvidence,
   correctReading,
@@ -109,7 +110,7 @@ export async function readMrz(
       };
     }
     // OCR-B H/M/N/W in the names, settled by their shape where the readings or PP-OCR's runner-up disagree.
-    const glyphs = settleLookalikes(set, vote.parsed, options.now);
+    const glyphs = settleLookalikes(set, vote.parsed, options.now, ocr.secondNet.nameMinConfidence);
     if (glyphs.set !== set) {
       const again = voteLines(glyphs.set, options.now);
       if (again) {
@@ -130,8 +131,9 @@ export async function readMrz(
     // Geometry, glyph boxes and crop come from a tesseract reading of the band when there is one.
     const geometry = set.find((r) => r.engine === 'tesseract' && r.flipped === lead.flipped) ?? lead;
     // A name letter the grid changed is a third opinion against the vote's: the name goes to review.
-    const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed, glyphs).map((f) =>
-      grid.fields.includes(f.field) && f.level !== 'low' ? { ...f, level: 'low' as const } : f,
+    const witnessed = await witnessNames(set, vote.parsed, glyphs, ocr, options.now);
+    const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed, glyphs, ocr.secondNet.nameMinConfidence).map((f) =>
+      (grid.fields.includes(f.field) || witnessed.includes(f.field)) && f.level !== 'low' ? { ...f, level: 'low' as const } : f,
     );
     const best: MrzReading = {
       ...geometry,
@@ -308,22 +310,76 @@ async function readBand(
   marginY = 1,
 ): Promise<MrzReading> {
   const crop = extractBand(gray, band, { flip: flipped, lineHeightPx: pass.lineHeightPx, marginY });
-  let text: string;
-  let confidence: number;
-  let ocrLines: OcrLine[] = [];
-  let chars: { ch: string; confidence: number; alt?: string }[][];
   if (pass.engine === 'ppocr') {
     const r = await ocr.recogniseSecond(crop);
-    text = r.text;
-    confidence = r.confidence;
-    chars = r.ppLines.map((l) => l.chars.map((c) => ({ ch: c.ch, confidence: c.p * 100, alt: c.alt })));
-  } else {
-    const r = await ocr.recognise(crop, { enhance: pass.enhanced });
-    text = r.text;
-    confidence = r.confidence;
-    ocrLines = r.lines;
-    chars = r.lines.map((l) => l.symbols.map((s) => ({ ch: s.text, confidence: s.confidence })));
+    return networkReading(r, band, flipped, crop, now);
   }
+  const r = await ocr.recognise(crop, { enhance: pass.enhanced });
+  const chars = r.lines.map((l) => l.symbols.map((s) => ({ ch: s.text, confidence: s.confidence })));
+  return toReading(
+    { engine: 'tesseract', enhanced: pass.enhanced, text: r.text, confidence: r.confidence, chars, ocrLines: r.lines },
+    band,
+    flipped,
+    crop,
+    now,
+  );
+}
+
+/**
+ * Names in doubt by the names witness (MrzOcr's `nameWitness`, PP-OCRv4 where the second engine is another
+ * network): the band crops the second engine read are read again by the witness, and nameDoubts judges the
+ * reported names against the witness's readings and tesseract's, at the witness's own limits. A name is then
+ * reported only when two networks trained apart were each sure of every letter (one network can be sure of a
+ * letter it misreads the same way tesseract does). No witness, or no name left to doubt: nothing read.
+ */
+async function witnessNames(
+  set: MrzReading[],
+  parsed: ParsedMrz,
+  glyphs: { resolved: ReadonlyMap<number, Lookalike>; contested: readonly number[] },
+  ocr: MrzOcr,
+  now: Date,
+): Promise<FieldName[]> {
+  const net = ocr.nameWitnessNet;
+  if (!net) return [];
+  const second = set.filter((r) => r.engine === 'ppocr' && r.parsed?.format === parsed.format);
+  const witness: MrzReading[] = [];
+  for (const r of second) witness.push(networkReading(await ocr.recogniseWitness(r.crop), r.band, r.flipped, r.crop, now));
+  return nameDoubts([...set.filter((r) => r.engine === 'tesseract'), ...witness], parsed, glyphs, net.nameMinConfidence);
+}
+
+/** A band crop's reading by a line network (the second engine, or the names witness). */
+function networkReading(
+  r: { text: string; confidence: number; ppLines: PpLine[] },
+  band: MrzBand,
+  flipped: boolean,
+  crop: GrayImage,
+  now: Date,
+): MrzReading {
+  const chars = r.ppLines.map((l) => l.chars.map((c) => ({ ch: c.ch, confidence: c.p * 100, alt: c.alt })));
+  return toReading(
+    { engine: 'ppocr', enhanced: false, text: r.text, confidence: r.confidence, chars, ocrLines: [] },
+    band,
+    flipped,
+    crop,
+    now,
+  );
+}
+
+function toReading(
+  read: {
+    engine: MrzEngine;
+    enhanced: boolean;
+    text: string;
+    confidence: number;
+    chars: { ch: string; confidence: number; alt?: string }[][];
+    ocrLines: OcrLine[];
+  },
+  band: MrzBand,
+  flipped: boolean,
+  crop: GrayImage,
+  now: Date,
+): MrzReading {
+  const { text, confidence, chars, ocrLines } = read;
   let lines = normaliseOcrLines(text);
   const evidence = chars.map((c) => ({ chars: c }));
   let corrected = lines.length >= 1 ? correctReading(lines, alignEvidence(lines, evidence), now) : null;
@@ -337,14 +393,14 @@ async function readBand(
   }
   const parsed = corrected?.parsed ?? null;
   return {
-    engine: pass.engine,
+    engine: read.engine,
     parsed,
     lines: parsed?.lines ?? lines,
     corrections: corrected?.corrections ?? [],
     ambiguous: corrected?.ambiguous ?? [],
     band,
     flipped,
-    enhanced: pass.enhanced,
+    enhanced: read.enhanced,
     ocrConfidence: confidence,
     evidence: alignEvidence(parsed?.lines ?? lines, evidence),
     rawText: text,
@@ -361,8 +417,10 @@ async function readBand(
  * every PP-OCR reading of the name, leaves the name to a reviewer. Tuned on the even half of set B only
  * (bench/document-mrz-real.ts, MRZ_LINES_PART=even); the odd half was held out then.
  */
-export const NAME_LETTER_MIN_CONFIDENCE = 90;
-export const NAME_LOOKALIKE_MIN_CONFIDENCE = 97;
+export const NAME_LETTER_MIN_CONFIDENCE = PPOCR_NET.nameMinConfidence.letter;
+export const NAME_LOOKALIKE_MIN_CONFIDENCE = PPOCR_NET.nameMinConfidence.lookalike;
+/** The second engine's name limits (LineNet.nameMinConfidence); PP-OCR's by default. */
+export type NameLimits = LineNet['nameMinConfidence'];
 const LOOKALIKES = 'HMNW';
 /**
  * PP-OCR probability (0-100) from which its letter (or runner-up) outside H/M/N/W at a names column counts as
@@ -380,25 +438,30 @@ export function withNameDoubts(
   set: MrzReading[],
   parsed: ParsedMrz,
   glyphs: { resolved: ReadonlyMap<number, Lookalike>; contested: readonly number[] } = { resolved: new Map(), contested: [] },
+  limits: NameLimits = PPOCR_NET.nameMinConfidence,
 ): FieldConfidence[] {
-  const doubts = nameDoubts(set, parsed, glyphs);
+  const doubts = nameDoubts(set, parsed, glyphs, limits);
   if (doubts.length === 0) return fc;
   return fc.map((f) => (doubts.includes(f.field) && f.level !== 'low' ? { ...f, level: 'low' } : f));
 }
 
 /**
  * Names in doubt: (a) a letter that every PP-OCR reading of the reported names line was unsure of (below
- * NAME_LETTER_MIN_CONFIDENCE, or below NAME_LOOKALIKE_MIN_CONFIDENCE when its runner-up is a look-alike;
+ * `limits.letter`, or below `limits.lookalike` when its runner-up is a look-alike: the second engine's own,
+ * LineNet.nameMinConfidence, PP-OCR's NAME_LETTER_MIN_CONFIDENCE and NAME_LOOKALIKE_MIN_CONFIDENCE by default;
  * a digit runner-up does not count);
  * (b) PP-OCR read the MRZ but none of its readings read the reported names line, and one read the name
  * differently (the name rests on tesseract alone against the other engine);
  * (c) a look-alike (H/M/N/W) that every reading read one way while its glyph's shape says another letter
- * (settleLookalikes' `contested`). A column the shape test settled (`resolved`) is not exempt from (a).
+ * (settleLookalikes' `contested`);
+ * (d) the mirror of (b): no tesseract reading read the reported names line, and one read a name differently.
+ * A column the shape test settled (`resolved`) is not exempt from (a).
  */
 export function nameDoubts(
   set: MrzReading[],
   parsed: ParsedMrz,
   glyphs: { resolved: ReadonlyMap<number, Lookalike>; contested: readonly number[] } = { resolved: new Map(), contested: [] },
+  limits: NameLimits = PPOCR_NET.nameMinConfidence,
 ): FieldName[] {
   const { line: lineIdx, start } = namesSpan(parsed.format);
   const line = parsed.lines[lineIdx] ?? '';
@@ -414,6 +477,12 @@ export function nameDoubts(
   const fieldAt = (c: number): FieldName => (split < 0 || c < split ? 'surname' : 'givenNames');
   // (c) A look-alike every reading read one way while its glyph's shape says another letter.
   for (const c of glyphs.contested) out.add(fieldAt(c));
+  // (d) No tesseract reading read the reported names line and one read a name otherwise: the name rests on the
+  // network alone (the mirror of (b)).
+  const tess = set.filter((r) => r.engine === 'tesseract' && r.parsed?.format === parsed.format);
+  if (tess.length > 0 && !tess.some((r) => sameLine(r.lines[lineIdx])))
+    for (const f of ['surname', 'givenNames'] as const)
+      if (tess.some((r) => r.parsed?.fields.documentType !== 'other' && r.parsed?.fields[f] !== parsed.fields[f])) out.add(f);
   if (witnesses.length === 0) {
     for (const f of ['surname', 'givenNames'] as const)
       if (pp.some((r) => r.parsed?.fields.documentType !== 'other' && r.parsed?.fields[f] !== parsed.fields[f])) out.add(f);
@@ -432,9 +501,9 @@ export function nameDoubts(
       if (!e || (e.alt !== undefined && /^[0-9]$/.test(e.alt))) continue;
       const lookalike = LOOKALIKES.includes(ch) && e.alt !== undefined && LOOKALIKES.includes(e.alt);
       // A look-alike runner-up counts as if the network were less sure by the difference of the thresholds.
-      best = Math.max(best ?? 0, e.confidence - (lookalike ? NAME_LOOKALIKE_MIN_CONFIDENCE - NAME_LETTER_MIN_CONFIDENCE : 0));
+      best = Math.max(best ?? 0, e.confidence - (lookalike ? limits.lookalike - limits.letter : 0));
     }
-    if (best !== null && best < NAME_LETTER_MIN_CONFIDENCE) out.add(fieldAt(c));
+    if (best !== null && best < limits.letter) out.add(fieldAt(c));
   }
   return [...out];
 }
@@ -456,6 +525,7 @@ export function settleLookalikes(
   set: MrzReading[],
   parsed: ParsedMrz,
   now: Date,
+  limits: NameLimits = PPOCR_NET.nameMinConfidence,
 ): { set: MrzReading[]; resolved: Map<number, Lookalike>; contested: number[] } {
   const resolved = new Map<number, Lookalike>();
   const contested: number[] = [];
@@ -491,7 +561,7 @@ export function settleLookalikes(
       if (/[A-Z]/.test(ch)) offered.add(ch);
       // PP-OCR's runner-up is an offer where the network was not sure of its letter (as in nameDoubts).
       const e = r.engine === 'ppocr' ? r.evidence[nl]?.[c] : null;
-      const alt = e?.alt !== undefined && /[A-Z]/.test(e.alt) && e.confidence < NAME_LOOKALIKE_MIN_CONFIDENCE ? e.alt : null;
+      const alt = e?.alt !== undefined && /[A-Z]/.test(e.alt) && e.confidence < limits.lookalike ? e.alt : null;
       if (alt) offered.add(alt);
       const sure = r.engine !== 'ppocr' || (e?.confidence ?? 100) >= FOREIGN_LETTER_MIN_CONFIDENCE;
       if (sure && [/[A-Z]/.test(ch) ? ch : null, alt].some((x) => x !== null && !isLook(x))) foreign = true;
