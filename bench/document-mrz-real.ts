@@ -11,6 +11,7 @@
  *      MRZ_ENGINES=tesseract npm run bench -- document-mrz-real   (tesseract only, same vote and corrector)
  *      MRZ_SECOND_NET=ocrb npm run bench -- document-mrz-real    (our OCR-B network as the second engine, not PP-OCR;
  *        with MRZ_NAME_WITNESS=ppocr, PP-OCRv4 reads its crops again to judge the names)
+ *      MRZ_THIRD_NET=ocrb npm run bench -- document-mrz-real     (our OCR-B network as a third reader beside both)
  *      MRZ_ENGINE_MODULE=/abs/path/read-document.ts ...           (another engine build, e.g. the pre-#19 one)
  *      MRZ_LINES_LIMIT=60 (default 80; 0 = all 190), MRZ_SETS=A,B,C
  *      MRZ_LINES_PART=even|odd|all (default all): set B's two halves (the alternate MRZs of the sample, so both
@@ -33,6 +34,14 @@ import { DEFAULT_LINES_LIMIT, parseCsv, setB, stackLines, type LinesPart, type M
 const NOW = new Date('2026-01-01T00:00:00Z');
 const SETS = (process.env.MRZ_SETS ?? 'A,B,C').split(',');
 const LINES_LIMIT = Number(process.env.MRZ_LINES_LIMIT ?? DEFAULT_LINES_LIMIT);
+/** The reader's variant, as the environment chose it (empty: the default reader). */
+function readerVariant(custom: boolean): string {
+  if (!custom) return '';
+  if (process.env.MRZ_THIRD_NET === 'ocrb') return ', third reader: OCR-B net';
+  if (process.env.MRZ_SECOND_NET === 'ocrb')
+    return `, second engine: OCR-B net${process.env.MRZ_NAME_WITNESS === 'ppocr' ? ', names witness: PP-OCR' : ''}`;
+  return ', tesseract only';
+}
 /** MRZ_BUDGET_MS: the reader's time budget in ms (`Infinity`: passes only); undefined = the service's default. */
 function mrzBudget(): number | undefined {
   const v = process.env.MRZ_BUDGET_MS;
@@ -155,6 +164,11 @@ async function main(): Promise<void> {
   if (process.env.MRZ_ENGINES === 'tesseract') {
     const { MrzOcr } = await import('../src/engines/document/mrz-ocr.js');
     ocr = new MrzOcr({ secondEngine: false });
+  } else if (process.env.MRZ_THIRD_NET === 'ocrb') {
+    // Our OCR-B network as a third reader beside tesseract and PP-OCRv4 (engine `ocrb` in the vote).
+    const { MrzOcr } = await import('../src/engines/document/mrz-ocr.js');
+    const { OCRB_NET } = await import('../src/engines/document/mrz-ocrb-net.js');
+    ocr = new MrzOcr({ thirdNet: OCRB_NET });
   } else if (process.env.MRZ_SECOND_NET === 'ocrb') {
     // Our OCR-B network (mrz-ocrb-net.ts) as the second engine in place of PP-OCRv4.
     const { MrzOcr } = await import('../src/engines/document/mrz-ocr.js');
@@ -172,7 +186,7 @@ async function main(): Promise<void> {
       ...(budget === undefined ? {} : { mrzTimeBudgetMs: budget }),
     });
   console.log(
-    `# MRZ on real captures (engine module ${modulePath}${ocr ? (process.env.MRZ_SECOND_NET === 'ocrb' ? `, second engine: OCR-B net${process.env.MRZ_NAME_WITNESS === 'ppocr' ? ', names witness: PP-OCR' : ''}` : ', tesseract only') : ''}${budget === undefined ? '' : `, MRZ time budget ${budget} ms`})`,
+    `# MRZ on real captures (engine module ${modulePath}${readerVariant(ocr !== undefined)}${budget === undefined ? '' : `, MRZ time budget ${budget} ms`})`,
   );
   const totals: number[] = [];
 

@@ -47,6 +47,9 @@ export class MrzOcr {
   private readonly pp: PpOcrRecogniser | null;
   /** The second engine's network (its name and version go into a result's model list). */
   readonly secondNet: LineNet;
+  /** A third reader's network (engine `ocrb` in the vote), or null. */
+  readonly thirdNet: LineNet | null;
+  private readonly third: PpOcrRecogniser | null;
   /** The network that only judges the reported names (read-mrz.ts, witnessNames), or null. */
   readonly nameWitnessNet: LineNet | null;
   private readonly witness: PpOcrRecogniser | null;
@@ -60,8 +63,14 @@ export class MrzOcr {
    * `secondNet`: the line network of the second engine (default PP-OCRv4; mrz-ocrb-net.ts has our OCR-B one).
    * `nameWitness`: a network that reads the second engine's band crops again only to judge the reported names
    * (default none).
+   * `thirdNet`: a third reader beside tesseract and the second engine, its readings voted as engine `ocrb`
+   * (default none; mrz-ocrb-net.ts's network is the candidate).
    */
-  constructor(options: { secondEngine?: boolean; gridReader?: boolean; secondNet?: LineNet; nameWitness?: LineNet } = {}) {
+  constructor(
+    options: { secondEngine?: boolean; gridReader?: boolean; secondNet?: LineNet; nameWitness?: LineNet; thirdNet?: LineNet } = {},
+  ) {
+    this.thirdNet = options.secondEngine === false ? null : (options.thirdNet ?? null);
+    this.third = this.thirdNet ? new PpOcrRecogniser(this.thirdNet) : null;
     this.secondNet = options.secondNet ?? PPOCR_NET;
     this.pp = options.secondEngine === false ? null : new PpOcrRecogniser(this.secondNet);
     this.nameWitnessNet = this.pp && options.nameWitness ? options.nameWitness : null;
@@ -82,6 +91,7 @@ export class MrzOcr {
     await this.ready();
     await this.pp?.init();
     await this.witness?.init();
+    await this.third?.init();
     this.grid ??= GridReader.load().catch(() => null);
     await this.grid;
     if (options.text) await this.recogniseText({ data: new Uint8Array(64 * 32).fill(255), width: 64, height: 32 });
@@ -95,6 +105,12 @@ export class MrzOcr {
   async recogniseSecond(image: GrayImage): Promise<OcrResult & { ppLines: PpLine[] }> {
     if (!this.pp) return { text: '', confidence: 0, lines: [], ppLines: [] };
     return this.pp.recogniseBand(image);
+  }
+
+  /** The band read by the third reader's network (empty without one). */
+  async recogniseThird(image: GrayImage): Promise<OcrResult & { ppLines: PpLine[] }> {
+    if (!this.third) return { text: '', confidence: 0, lines: [], ppLines: [] };
+    return this.third.recogniseBand(image);
   }
 
   /** The band read by the names witness network (empty without one). */
@@ -183,6 +199,7 @@ export class MrzOcr {
     this.textWorker = null;
     await this.pp?.terminate();
     await this.witness?.terminate();
+    await this.third?.terminate();
     if (w) await w.terminate();
     if (t) await t.terminate();
   }

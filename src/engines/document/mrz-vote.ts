@@ -15,7 +15,8 @@ import { isKnownStateCode, namesSpan, parseMrz, td1NumberColumns, type ParsedMrz
  * review rather than passing with a number that may be wrong.
  */
 
-export type MrzEngine = 'tesseract' | 'ppocr';
+/** `ocrb`: our OCR-B line network as a third reader (MrzOcr's `thirdNet`; off by default). */
+export type MrzEngine = 'tesseract' | 'ppocr' | 'ocrb';
 
 export interface VoteInput {
   engine: MrzEngine;

@@ -161,6 +161,7 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
       ENGINE_MODEL,
       MRZ_OCR_MODEL,
       ...(search.engines.includes('ppocr') ? [ocr.secondNet.model] : []),
+      ...(search.engines.includes('ocrb') && ocr.thirdNet ? [ocr.thirdNet.model] : []),
       ...(viz ? [VIZ_OCR_MODEL] : []),
       ...(wantBarcode ? [BARCODE_MODEL] : []),
     ],

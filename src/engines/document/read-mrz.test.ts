@@ -77,6 +77,12 @@ describe('names without a check digit (issue #19)', () => {
     names[h] = { confidence: 99.5, alt: 'M' };
     assert.deepEqual(nameDoubts([net], parsed, undefined, OCRB_NET.nameMinConfidence), []);
   });
+  test('a third reader (engine ocrb) is judged on its own readings: PP-OCR readings do not vouch for it', () => {
+    const third = { ...reading('ppocr', [L1, L2], h), engine: 'ocrb' as const };
+    const pp = reading('ppocr', [L1, L2], null);
+    assert.deepEqual(nameDoubts([pp, third], parsed), []);
+    assert.deepEqual(nameDoubts([pp, third], parsed, undefined, OCRB_NET.nameMinConfidence, 'ocrb'), ['surname']);
+  });
 });
 
 describe('fallback reading when no MRZ passes every check', () => {

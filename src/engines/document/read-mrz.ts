@@ -78,7 +78,8 @@ export async function readMrz(
   // Unreadable images are where OCR is slowest; past the budget the best reading so far is kept.
   const budget = options.timeBudgetMs ?? 3000;
   const usePp = ocr.hasSecondEngine();
-  const engines: MrzEngine[] = usePp ? ['tesseract', 'ppocr'] : ['tesseract'];
+  const useThird = usePp && ocr.thirdNet !== null;
+  const engines: MrzEngine[] = usePp ? ['tesseract', 'ppocr', ...(useThird ? ['ocrb' as const] : [])] : ['tesseract'];
   let attempts = 0;
   let fallback: MrzReading | null = null;
   let fallbackSet: MrzReading[] = [];
@@ -86,8 +87,10 @@ export async function readMrz(
   const passes: Pass[] = [
     { engine: 'tesseract', enhanced: false, lineHeightPx: 34 },
     ...(usePp ? [{ engine: 'ppocr' as const, enhanced: false, lineHeightPx: 40 }] : []),
+    ...(useThird ? [{ engine: 'ocrb' as const, enhanced: false, lineHeightPx: 40 }] : []),
     { engine: 'tesseract', enhanced: true, lineHeightPx: 34 },
     ...(usePp ? [{ engine: 'ppocr' as const, enhanced: false, lineHeightPx: 28 }] : []),
+    ...(useThird ? [{ engine: 'ocrb' as const, enhanced: false, lineHeightPx: 28 }] : []),
     { engine: 'tesseract', enhanced: false, lineHeightPx: 26 },
     { engine: 'tesseract', enhanced: false, lineHeightPx: 44 },
   ];
@@ -131,7 +134,12 @@ export async function readMrz(
     // Geometry, glyph boxes and crop come from a tesseract reading of the band when there is one.
     const geometry = set.find((r) => r.engine === 'tesseract' && r.flipped === lead.flipped) ?? lead;
     // A name letter the grid changed is a third opinion against the vote's: the name goes to review.
-    const witnessed = await witnessNames(set, vote.parsed, glyphs, ocr, options.now);
+    const witnessed = [
+      ...(await witnessNames(set, vote.parsed, glyphs, ocr, options.now)),
+      // The third reader's network judges the names too, at its own limits: a name is reported only when both
+      // networks that read it were sure.
+      ...(ocr.thirdNet ? nameDoubts(set, vote.parsed, glyphs, ocr.thirdNet.nameMinConfidence, 'ocrb') : []),
+    ];
     const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed, glyphs, ocr.secondNet.nameMinConfidence).map((f) =>
       (grid.fields.includes(f.field) || witnessed.includes(f.field)) && f.level !== 'low' ? { ...f, level: 'low' as const } : f,
     );
@@ -310,10 +318,8 @@ async function readBand(
   marginY = 1,
 ): Promise<MrzReading> {
   const crop = extractBand(gray, band, { flip: flipped, lineHeightPx: pass.lineHeightPx, marginY });
-  if (pass.engine === 'ppocr') {
-    const r = await ocr.recogniseSecond(crop);
-    return networkReading(r, band, flipped, crop, now);
-  }
+  if (pass.engine === 'ppocr') return networkReading(await ocr.recogniseSecond(crop), band, flipped, crop, now);
+  if (pass.engine === 'ocrb') return networkReading(await ocr.recogniseThird(crop), band, flipped, crop, now, 'ocrb');
   const r = await ocr.recognise(crop, { enhance: pass.enhanced });
   const chars = r.lines.map((l) => l.symbols.map((s) => ({ ch: s.text, confidence: s.confidence })));
   return toReading(
@@ -354,15 +360,10 @@ function networkReading(
   flipped: boolean,
   crop: GrayImage,
   now: Date,
+  engine: MrzEngine = 'ppocr',
 ): MrzReading {
   const chars = r.ppLines.map((l) => l.chars.map((c) => ({ ch: c.ch, confidence: c.p * 100, alt: c.alt })));
-  return toReading(
-    { engine: 'ppocr', enhanced: false, text: r.text, confidence: r.confidence, chars, ocrLines: [] },
-    band,
-    flipped,
-    crop,
-    now,
-  );
+  return toReading({ engine, enhanced: false, text: r.text, confidence: r.confidence, chars, ocrLines: [] }, band, flipped, crop, now);
 }
 
 function toReading(
@@ -462,6 +463,7 @@ export function nameDoubts(
   parsed: ParsedMrz,
   glyphs: { resolved: ReadonlyMap<number, Lookalike>; contested: readonly number[] } = { resolved: new Map(), contested: [] },
   limits: NameLimits = PPOCR_NET.nameMinConfidence,
+  engine: MrzEngine = 'ppocr',
 ): FieldName[] {
   const { line: lineIdx, start } = namesSpan(parsed.format);
   const line = parsed.lines[lineIdx] ?? '';
@@ -470,7 +472,7 @@ export function nameDoubts(
     l !== undefined &&
     l.length === line.length &&
     l.split('').every((ch, c) => ch === line.charAt(c) || (ch === 'K' && line.charAt(c) === '<'));
-  const pp = set.filter((r) => r.engine === 'ppocr' && r.parsed?.format === parsed.format);
+  const pp = set.filter((r) => r.engine === engine && r.parsed?.format === parsed.format);
   const witnesses = pp.filter((r) => sameLine(r.lines[lineIdx]));
   const out = new Set<FieldName>();
   const split = line.indexOf('<<', start);
