@@ -10,8 +10,7 @@
  *
  * Run: npm run bench -- document-mrz-real            (both engines, the default reader)
  *      MRZ_ENGINES=tesseract npm run bench -- document-mrz-real   (tesseract only, same vote and corrector)
- *      MRZ_SECOND_NET=ocrb npm run bench -- document-mrz-real    (our OCR-B network as the second engine, not PP-OCR;
- *        with MRZ_NAME_WITNESS=ppocr, PP-OCRv4 reads its crops again to judge the names)
+ *      MRZ_SECOND_NET=ocrb npm run bench -- document-mrz-real    (our OCR-B network as the second engine, not PP-OCR)
  *      MRZ_THIRD_NET=ocrb npm run bench -- document-mrz-real     (our OCR-B network as a third reader beside both)
  *      MRZ_ENGINE_MODULE=/abs/path/read-document.ts ...           (another engine build, e.g. the pre-#19 one)
  *      MRZ_LINES_LIMIT=60 (default 80; 0 = all 190), MRZ_SETS=A,B,C
@@ -39,8 +38,7 @@ const LINES_LIMIT = Number(process.env.MRZ_LINES_LIMIT ?? DEFAULT_LINES_LIMIT);
 function readerVariant(custom: boolean): string {
   if (!custom) return '';
   if (process.env.MRZ_THIRD_NET === 'ocrb') return ', third reader: OCR-B net';
-  if (process.env.MRZ_SECOND_NET === 'ocrb')
-    return `, second engine: OCR-B net${process.env.MRZ_NAME_WITNESS === 'ppocr' ? ', names witness: PP-OCR' : ''}`;
+  if (process.env.MRZ_SECOND_NET === 'ocrb') return ', second engine: OCR-B net';
   return ', tesseract only';
 }
 /** MRZ_BUDGET_MS: the reader's time budget in ms (`Infinity`: passes only); undefined = the service's default. */
@@ -174,9 +172,7 @@ async function main(): Promise<void> {
     // Our OCR-B network (mrz-ocrb-net.ts) as the second engine in place of PP-OCRv4.
     const { MrzOcr } = await import('../src/engines/document/mrz-ocr.js');
     const { OCRB_NET } = await import('../src/engines/document/mrz-ocrb-net.js');
-    const { PPOCR_NET } = await import('../src/engines/document/mrz-ppocr.js');
-    // MRZ_NAME_WITNESS=ppocr: PP-OCRv4 reads the same crops again, only to judge the names (read-mrz.ts, witnessNames).
-    ocr = new MrzOcr({ secondNet: OCRB_NET, ...(process.env.MRZ_NAME_WITNESS === 'ppocr' ? { nameWitness: PPOCR_NET } : {}) });
+    ocr = new MrzOcr({ secondNet: OCRB_NET });
   }
   const budget = mrzBudget();
   const read = (b: Buffer): Promise<Result> =>

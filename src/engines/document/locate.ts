@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { resizeGray } from './gray-resize.js';
 import { blackhat, close, components, gradientX, otsuThreshold, type Component, type GrayImage } from './image-ops.js';
 import { warpPerspective, type Homography, type Point } from './warp.js';
 
@@ -25,7 +25,7 @@ const ANALYSIS_WIDTH = 1000;
 
 export async function findMrzBands(gray: GrayImage): Promise<MrzBand[]> {
   const f = Math.min(1, ANALYSIS_WIDTH / Math.max(gray.width, gray.height));
-  const small = f < 1 ? await resizeGray(gray, f) : gray;
+  const small = f < 1 ? await resizeGray(gray, Math.max(1, Math.round(gray.width * f)), Math.max(1, Math.round(gray.height * f))) : gray;
   const k = Math.max(small.width, small.height) / ANALYSIS_WIDTH;
   const bands: MrzBand[] = [];
   // Two closing widths: a narrow one keeps lines of small or tilted MRZs apart, a wide one fuses sparse lines.
@@ -42,19 +42,6 @@ export async function findMrzBands(gray: GrayImage): Promise<MrzBand[]> {
     for (const b of groupLines(blobs)) bands.push(scaleBand(b, 1 / f));
   }
   return dedupe(bands).sort((a, b) => b.score - a.score);
-}
-
-async function resizeGray(g: GrayImage, f: number): Promise<GrayImage> {
-  const width = Math.max(1, Math.round(g.width * f));
-  const height = Math.max(1, Math.round(g.height * f));
-  const data = await sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.length), {
-    raw: { width: g.width, height: g.height, channels: 1 },
-  })
-    .resize(width, height, { fit: 'fill', kernel: 'linear' })
-    .toColourspace('b-w')
-    .raw()
-    .toBuffer();
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
 }
 
 function angleDiff(a: number, b: number): number {

@@ -40,19 +40,19 @@ export interface OcrResult {
   lines: OcrLine[];
 }
 
+/** The vote's engine names of the line networks (mrz-vote.ts, MrzEngine). */
+export type NetEngine = 'ppocr' | 'ocrb';
+
 export class MrzOcr {
   private worker: Worker | null = null;
   private starting: Promise<Worker> | null = null;
   private textWorker: Promise<Worker> | null = null;
-  private readonly pp: PpOcrRecogniser | null;
+  /** The line networks by the engine name their readings carry in the vote: `ppocr` (the second engine), `ocrb`. */
+  private readonly nets = new Map<NetEngine, PpOcrRecogniser>();
   /** The second engine's network (its name and version go into a result's model list). */
   readonly secondNet: LineNet;
   /** A third reader's network (engine `ocrb` in the vote), or null. */
   readonly thirdNet: LineNet | null;
-  private readonly third: PpOcrRecogniser | null;
-  /** The network that only judges the reported names (read-mrz.ts, witnessNames), or null. */
-  readonly nameWitnessNet: LineNet | null;
-  private readonly witness: PpOcrRecogniser | null;
   private grid: Promise<GridReader | null> | null;
 
   /**
@@ -61,20 +61,14 @@ export class MrzOcr {
    * `gridReader` (default true): the fixed-pitch OCR-B cell reader (mrz-grid.ts) as a third opinion on
    * name letters the engines read differently; off, the reader before it (benches compare).
    * `secondNet`: the line network of the second engine (default PP-OCRv4; mrz-ocrb-net.ts has our OCR-B one).
-   * `nameWitness`: a network that reads the second engine's band crops again only to judge the reported names
-   * (default none).
    * `thirdNet`: a third reader beside tesseract and the second engine, its readings voted as engine `ocrb`
    * (default none; mrz-ocrb-net.ts's network is the candidate).
    */
-  constructor(
-    options: { secondEngine?: boolean; gridReader?: boolean; secondNet?: LineNet; nameWitness?: LineNet; thirdNet?: LineNet } = {},
-  ) {
-    this.thirdNet = options.secondEngine === false ? null : (options.thirdNet ?? null);
-    this.third = this.thirdNet ? new PpOcrRecogniser(this.thirdNet) : null;
+  constructor(options: { secondEngine?: boolean; gridReader?: boolean; secondNet?: LineNet; thirdNet?: LineNet } = {}) {
     this.secondNet = options.secondNet ?? PPOCR_NET;
-    this.pp = options.secondEngine === false ? null : new PpOcrRecogniser(this.secondNet);
-    this.nameWitnessNet = this.pp && options.nameWitness ? options.nameWitness : null;
-    this.witness = this.nameWitnessNet ? new PpOcrRecogniser(this.nameWitnessNet) : null;
+    this.thirdNet = options.secondEngine === false ? null : (options.thirdNet ?? null);
+    if (options.secondEngine !== false) this.nets.set('ppocr', new PpOcrRecogniser(this.secondNet));
+    if (this.thirdNet) this.nets.set('ocrb', new PpOcrRecogniser(this.thirdNet));
     this.grid = options.gridReader === false ? Promise.resolve(null) : null;
   }
 
@@ -89,34 +83,21 @@ export class MrzOcr {
   /** Starts the tesseract worker(s) (~1-2 s each) and the PP-OCR session; called lazily on first use when omitted. */
   async init(options: { text?: boolean } = {}): Promise<void> {
     await this.ready();
-    await this.pp?.init();
-    await this.witness?.init();
-    await this.third?.init();
+    for (const net of this.nets.values()) await net.init();
     this.grid ??= GridReader.load().catch(() => null);
     await this.grid;
     if (options.text) await this.recogniseText({ data: new Uint8Array(64 * 32).fill(255), width: 64, height: 32 });
   }
 
   hasSecondEngine(): boolean {
-    return this.pp !== null;
+    return this.nets.has('ppocr');
   }
 
-  /** The band read by PP-OCRv4, line by line, with per-character probabilities and runner-ups. */
-  async recogniseSecond(image: GrayImage): Promise<OcrResult & { ppLines: PpLine[] }> {
-    if (!this.pp) return { text: '', confidence: 0, lines: [], ppLines: [] };
-    return this.pp.recogniseBand(image);
-  }
-
-  /** The band read by the third reader's network (empty without one). */
-  async recogniseThird(image: GrayImage): Promise<OcrResult & { ppLines: PpLine[] }> {
-    if (!this.third) return { text: '', confidence: 0, lines: [], ppLines: [] };
-    return this.third.recogniseBand(image);
-  }
-
-  /** The band read by the names witness network (empty without one). */
-  async recogniseWitness(image: GrayImage): Promise<OcrResult & { ppLines: PpLine[] }> {
-    if (!this.witness) return { text: '', confidence: 0, lines: [], ppLines: [] };
-    return this.witness.recogniseBand(image);
+  /** The band read by one line network, line by line, with per-character probabilities and runner-ups (empty without it). */
+  async recogniseWith(engine: NetEngine, image: GrayImage): Promise<OcrResult & { ppLines: PpLine[] }> {
+    const net = this.nets.get(engine);
+    if (!net) return { text: '', confidence: 0, lines: [], ppLines: [] };
+    return net.recogniseBand(image);
   }
 
   private ready(): Promise<Worker> {
@@ -197,9 +178,7 @@ export class MrzOcr {
     this.worker = null;
     this.starting = null;
     this.textWorker = null;
-    await this.pp?.terminate();
-    await this.witness?.terminate();
-    await this.third?.terminate();
+    for (const net of this.nets.values()) await net.terminate();
     if (w) await w.terminate();
     if (t) await t.terminate();
   }

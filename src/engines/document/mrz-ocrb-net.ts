@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import { resizeGray } from './gray-resize.js';
 import { grayPercentiles, type GrayImage } from './image-ops.js';
 import { MRZ_ALPHABET, type LineNet } from './mrz-ppocr.js';
 
@@ -35,13 +35,7 @@ export const OCRB_NET: LineNet = {
  */
 export async function ocrbInput(line: GrayImage): Promise<{ data: Float32Array; dims: number[] }> {
   const width = Math.max(8, Math.min(MAX_WIDTH, Math.round((line.width * HEIGHT) / Math.max(1, line.height))));
-  const px = await sharp(Buffer.from(line.data.buffer, line.data.byteOffset, line.data.length), {
-    raw: { width: line.width, height: line.height, channels: 1 },
-  })
-    .resize(width, HEIGHT, { fit: 'fill', kernel: 'linear' })
-    .toColourspace('b-w')
-    .raw()
-    .toBuffer();
+  const px = (await resizeGray(line, width, HEIGHT)).data;
   const pct = grayPercentiles(px);
   const lo = pct(0.02);
   const span = Math.max(1, pct(0.98) - lo);
@@ -54,7 +48,7 @@ export async function ocrbInput(line: GrayImage): Promise<{ data: Float32Array; 
 }
 
 /** [first, last + 1) columns to keep: the columns with ink (two or more pixels darker than `dark`) and half the height around them. */
-function inkColumns(px: Uint8Array | Buffer, width: number, dark: number): [number, number] {
+function inkColumns(px: Uint8Array, width: number, dark: number): [number, number] {
   let first = -1;
   let last = -1;
   for (let x = 0; x < width; x++) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import sharp from 'sharp';
+import { resizeGray } from './gray-resize.js';
 import { grayPercentiles, type GrayImage } from './image-ops.js';
 import type { OcrLine, OcrResult } from './mrz-ocr.js';
 
@@ -24,9 +24,10 @@ const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 /** Glyphs the network may use for the OCR-B chevron; their probability is added to "<". */
 const CHEVRON_LOOKALIKES = ['<', '‹', '«', '〈', '《', '＜', '⟨'];
 const REC_HEIGHT = 48;
-/** Horizontal stretch and padding of a line before recognition; 1 and 0 read best on real line crops (stretch 1.5: 11/60 lines exact against 25/60). */
-const STRETCH = 1;
-const PAD = 0;
+/*
+ * A line is given to PP-OCR at its own aspect, unpadded: stretched sideways 1.5× (more CTC steps per narrow OCR-B
+ * glyph) it read 11/60 real line crops exact against 25/60.
+ */
 
 interface Session {
   run(feeds: Record<string, unknown>): Promise<Record<string, { data: Float32Array; dims: readonly number[] }>>;
@@ -93,32 +94,15 @@ export const PPOCR_NET: LineNet = {
       return wanted.map((w) => keys.indexOf(w) + 1).filter((i) => i > 0);
     });
   },
-  input: (line) => ppocrInput(line, {}),
+  input: ppocrInput,
   // Tuned on the even half of set B only (the odd half was held out then): read-mrz.ts, nameDoubts.
   nameMinConfidence: { letter: 90, lookalike: 97 },
 };
 
-/** PP-OCR's input: the line padded, stretched and resized to 48 px high, in three equal channels, scaled to [-1, 1]. */
-async function ppocrInput(line: GrayImage, options: { stretch?: number; pad?: number }): Promise<{ data: Float32Array; dims: number[] }> {
-  // MRZ glyphs are narrow and set tight: stretched sideways each gets more CTC steps (8 px per step).
-  const stretch = options.stretch ?? STRETCH;
-  const pad = Math.round(line.height * (options.pad ?? PAD));
-  const bg = lightLevel(line);
-  const padded = await sharp(Buffer.from(line.data.buffer, line.data.byteOffset, line.data.length), {
-    raw: { width: line.width, height: line.height, channels: 1 },
-  })
-    .extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: bg, g: bg, b: bg } })
-    .toColourspace('b-w')
-    .raw()
-    .toBuffer();
-  const ph = line.height + 2 * pad;
-  const pw = line.width + 2 * pad;
-  const width = Math.max(16, Math.min(3200, Math.round((pw * REC_HEIGHT * stretch) / Math.max(1, ph))));
-  const px = await sharp(padded, { raw: { width: pw, height: ph, channels: 1 } })
-    .resize(width, REC_HEIGHT, { fit: 'fill', kernel: 'linear' })
-    .toColourspace('b-w')
-    .raw()
-    .toBuffer();
+/** PP-OCR's input: the line resized to 48 px high, in three equal channels, scaled to [-1, 1]. */
+async function ppocrInput(line: GrayImage): Promise<{ data: Float32Array; dims: number[] }> {
+  const width = Math.max(16, Math.min(3200, Math.round((line.width * REC_HEIGHT) / Math.max(1, line.height))));
+  const px = (await resizeGray(line, width, REC_HEIGHT)).data;
   const plane = width * REC_HEIGHT;
   const data = new Float32Array(3 * plane);
   for (let i = 0; i < plane; i++) {
@@ -155,8 +139,8 @@ export class PpOcrRecogniser {
   }
 
   /** One text line (grey, any size): resized to 48 px high, decoded over the MRZ alphabet. */
-  async recogniseLine(line: GrayImage, options: { stretch?: number; pad?: number; length?: number } = {}): Promise<PpLine> {
-    const out = await this.lineProbs(line, options);
+  async recogniseLine(line: GrayImage, options: { length?: number } = {}): Promise<PpLine> {
+    const out = await this.lineProbs(line);
     if (!out) return { text: '', confidence: 0, chars: [] };
     const { classes } = await this.ready();
     if (options.length !== undefined) return decodeCtcLength(out.probs, out.steps, out.nClass, classes, options.length);
@@ -164,15 +148,9 @@ export class PpOcrRecogniser {
   }
 
   /** The network's per-step class probabilities for one line (steps × classes, row-major). */
-  private async lineProbs(
-    line: GrayImage,
-    options: { stretch?: number; pad?: number } = {},
-  ): Promise<{ probs: Float32Array; steps: number; nClass: number } | null> {
+  private async lineProbs(line: GrayImage): Promise<{ probs: Float32Array; steps: number; nClass: number } | null> {
     const { session, ort } = await this.ready();
-    const { data, dims } =
-      this.net === PPOCR_NET && (options.stretch !== undefined || options.pad !== undefined)
-        ? await ppocrInput(line, options)
-        : await this.net.input(line);
+    const { data, dims } = await this.net.input(line);
     const feeds = { [session.inputNames[0] ?? 'x']: new ort.Tensor('float32', data, dims) };
     const out = await session.run(feeds);
     const t = out[session.outputNames[0] ?? ''];
@@ -500,18 +478,6 @@ export function splitLines(img: GrayImage): [number, number][] {
 
 function cropRows(img: GrayImage, y0: number, y1: number): GrayImage {
   return { data: img.data.subarray(y0 * img.width, y1 * img.width), width: img.width, height: y1 - y0 };
-}
-
-/** The paper level of a line crop (80th percentile), used to pad it. */
-function lightLevel(img: GrayImage): number {
-  const hist = new Uint32Array(256);
-  for (const v of img.data) hist[v] = (hist[v] ?? 0) + 1;
-  let acc = 0;
-  for (let v = 0; v < 256; v++) {
-    acc += hist[v] ?? 0;
-    if (acc >= 0.8 * img.data.length) return v;
-  }
-  return 255;
 }
 
 function median(v: number[]): number {

@@ -4,7 +4,7 @@ import { settleByGrid, writeNamesLine } from './mrz-grid-settle.js';
 import { classifyLookalike, glyphFeatures, LOOKALIKE_LETTERS, type Lookalike } from './mrz-glyph.js';
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
 import { lineCutVariants, normaliseOcrLines, type CharEvidence, type Correction } from './mrz-correct.js';
-import type { MrzOcr, OcrLine } from './mrz-ocr.js';
+import type { MrzOcr, NetEngine, OcrLine } from './mrz-ocr.js';
 import { isKnownStateCode, namesSpan, parseMrz, type ParsedMrz } from './mrz-parse.js';
 import { PPOCR_NET, type LineNet, type PpLine } from './mrz-ppocr.js';
 import {
@@ -134,12 +134,9 @@ export async function readMrz(
     // Geometry, glyph boxes and crop come from a tesseract reading of the band when there is one.
     const geometry = set.find((r) => r.engine === 'tesseract' && r.flipped === lead.flipped) ?? lead;
     // A name letter the grid changed is a third opinion against the vote's: the name goes to review.
-    const witnessed = [
-      ...(await witnessNames(set, vote.parsed, glyphs, ocr, options.now)),
-      // The third reader's network judges the names too, at its own limits: a name is reported only when both
-      // networks that read it were sure.
-      ...(ocr.thirdNet ? nameDoubts(set, vote.parsed, glyphs, ocr.thirdNet.nameMinConfidence, 'ocrb') : []),
-    ];
+    // The third reader's network judges the names too, at its own limits: a name is reported only when both
+    // networks that read it were sure.
+    const witnessed = ocr.thirdNet ? nameDoubts(set, vote.parsed, glyphs, ocr.thirdNet.nameMinConfidence, 'ocrb') : [];
     const fieldConfidence = withNameDoubts(vote.fieldConfidence, set, vote.parsed, glyphs, ocr.secondNet.nameMinConfidence).map((f) =>
       (grid.fields.includes(f.field) || witnessed.includes(f.field)) && f.level !== 'low' ? { ...f, level: 'low' as const } : f,
     );
@@ -318,8 +315,7 @@ async function readBand(
   marginY = 1,
 ): Promise<MrzReading> {
   const crop = extractBand(gray, band, { flip: flipped, lineHeightPx: pass.lineHeightPx, marginY });
-  if (pass.engine === 'ppocr') return networkReading(await ocr.recogniseSecond(crop), band, flipped, crop, now);
-  if (pass.engine === 'ocrb') return networkReading(await ocr.recogniseThird(crop), band, flipped, crop, now, 'ocrb');
+  if (pass.engine !== 'tesseract') return networkReading(await ocr.recogniseWith(pass.engine, crop), band, flipped, crop, now, pass.engine);
   const r = await ocr.recognise(crop, { enhance: pass.enhanced });
   const chars = r.lines.map((l) => l.symbols.map((s) => ({ ch: s.text, confidence: s.confidence })));
   return toReading(
@@ -331,36 +327,14 @@ async function readBand(
   );
 }
 
-/**
- * Names in doubt by the names witness (MrzOcr's `nameWitness`, PP-OCRv4 where the second engine is another
- * network): the band crops the second engine read are read again by the witness, and nameDoubts judges the
- * reported names against the witness's readings and tesseract's, at the witness's own limits. A name is then
- * reported only when two networks trained apart were each sure of every letter (one network can be sure of a
- * letter it misreads the same way tesseract does). No witness, or no name left to doubt: nothing read.
- */
-async function witnessNames(
-  set: MrzReading[],
-  parsed: ParsedMrz,
-  glyphs: { resolved: ReadonlyMap<number, Lookalike>; contested: readonly number[] },
-  ocr: MrzOcr,
-  now: Date,
-): Promise<FieldName[]> {
-  const net = ocr.nameWitnessNet;
-  if (!net) return [];
-  const second = set.filter((r) => r.engine === 'ppocr' && r.parsed?.format === parsed.format);
-  const witness: MrzReading[] = [];
-  for (const r of second) witness.push(networkReading(await ocr.recogniseWitness(r.crop), r.band, r.flipped, r.crop, now));
-  return nameDoubts([...set.filter((r) => r.engine === 'tesseract'), ...witness], parsed, glyphs, net.nameMinConfidence);
-}
-
-/** A band crop's reading by a line network (the second engine, or the names witness). */
+/** A band crop's reading by a line network (the second engine or the third reader). */
 function networkReading(
   r: { text: string; confidence: number; ppLines: PpLine[] },
   band: MrzBand,
   flipped: boolean,
   crop: GrayImage,
   now: Date,
-  engine: MrzEngine = 'ppocr',
+  engine: NetEngine,
 ): MrzReading {
   const chars = r.ppLines.map((l) => l.chars.map((c) => ({ ch: c.ch, confidence: c.p * 100, alt: c.alt })));
   return toReading({ engine, enhanced: false, text: r.text, confidence: r.confidence, chars, ocrLines: [] }, band, flipped, crop, now);
