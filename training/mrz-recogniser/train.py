@@ -17,6 +17,7 @@ import torch
 import torch.nn as nn
 from PIL import Image
 
+import synth
 from synth import ALPHABET, encode, rand_line, render, to_input
 
 HEIGHT = 32
@@ -51,7 +52,10 @@ class Crnn(nn.Module):
         return self.head(f).permute(0, 2, 1)  # logits [B, T, 38]
 
 
-def batch(n):
+def batch(n, pad_ctc=False):
+    """n synthetic lines padded with paper to one width. `pad_ctc`: the CTC input length is the padded width, so the
+    network also learns that a stretch of bare paper after the text holds no character (the first model was trained
+    on each line's own width, and can read a "<" in a wide empty margin)."""
     imgs, texts = [], []
     for _ in range(n):
         img, t = render(rand_line())
@@ -63,7 +67,7 @@ def batch(n):
     lens = []
     for i, a in enumerate(imgs):
         x[i, 0, :, : a.shape[1]] = a
-        lens.append(a.shape[1] // 4)
+        lens.append((w if pad_ctc else a.shape[1]) // 4)
     return torch.from_numpy(x), texts, lens
 
 
@@ -125,11 +129,14 @@ def main():
     ap.add_argument("--out", default="mrz-ocrb-crnn.onnx")
     ap.add_argument("--checkpoint", default="/tmp/mrz-crnn.pt")
     ap.add_argument("--resume", default=None)
+    ap.add_argument("--pad-ctc", action="store_true", help="CTC input length over the padded width")
+    ap.add_argument("--hmnw-share", type=float, default=0.0, help="share of name letters drawn from H, M, N, W")
     args = ap.parse_args()
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
+    synth.HMNW_SHARE = args.hmnw_share
     model = Crnn()
     if args.resume:
         model.load_state_dict(torch.load(args.resume))
@@ -145,7 +152,7 @@ def main():
     t0 = time.time()
     avg = None
     for step in range(1, args.steps + 1):
-        x, texts, lens = batch(args.batch)
+        x, texts, lens = batch(args.batch, args.pad_ctc)
         logits = model(x)
         logp = logits.log_softmax(-1).permute(1, 0, 2)  # [T, B, C]
         targets = torch.tensor([k for t in texts for k in encode(t)], dtype=torch.long)

@@ -119,6 +119,28 @@ export function mergeDataLines(readings: MergeInput[], format: string): MergeRes
   return { candidates: sets, ambiguous };
 }
 
+/**
+ * Values of one checked field, made of characters the readings offer (as mergeDataLines offers them), that pass
+ * its check digit and would change `lines` (an accepted MRZ) where placed: rivals the check digit cannot tell
+ * from the accepted value. Empty when the format has no layout or the readings' lines cannot be aligned.
+ */
+export function passingRivals(readings: MergeInput[], format: string, lines: string[], field: MergeField): string[] {
+  const span = LAYOUT[format]?.spans.find(([f]) => f === field);
+  if (!span || readings.length < 2) return [];
+  const line = span[1];
+  const text = lines[line] ?? '';
+  const offered = offersForLine(readings, line);
+  if (!offered || offered.length !== text.length) return [];
+  const out = new Set<string>();
+  for (const p of placements(span, format, offered))
+    for (const v of passingValues(
+      p.columns.map((c) => offered[c] ?? []),
+      p,
+    ))
+      if (place(lines, line, p, v.value)[line] !== text) out.add(v.value);
+  return [...out];
+}
+
 /** Per column of the anchor line, the characters the readings offer there; null when lengths differ. */
 function offersForLine(readings: MergeInput[], line: number): Offer[][] | null {
   const texts = readings.map((r) => r.lines[line] ?? '');

@@ -96,6 +96,46 @@ describe('whole-line vote (issue #19)', () => {
   });
 });
 
+describe('a check-digit field read by a minority of the readings (issue #19)', () => {
+  // Set C's Polish specimen: ZS0000177, whose Z→2 and S→5 cancel in both check digits (−300).
+  const p1 = 'P<POLKOWALSKA<<ANNA'.padEnd(44, '<');
+  const truth = 'ZS00001774POL7408122F1204159<<<<<<<<<<<<<<02';
+  const misread = truth.replace('ZS0000177', '250000177');
+  const failing = truth.replace('ZS0000177', 'ZSOOOO177');
+  test('accepted from two readings of six while the failing ones spell a passing rival: ambiguous, low', () => {
+    assert.equal(parseMrz([p1, misread], { now: NOW }).valid, true);
+    const v = voteLines(
+      [
+        reading('tesseract', [p1, failing]),
+        reading('tesseract', [p1, failing]),
+        reading('tesseract', [p1, failing]),
+        reading('tesseract', [p1, misread]),
+        reading('ppocr', [p1, misread]),
+        reading('ppocr', [p1, misread.replace('25', '29')]),
+      ],
+      NOW,
+    );
+    assert.equal(v?.parsed.fields.documentNumber, '250000177');
+    assert.ok(v?.ambiguous.includes('documentNumber'));
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'low');
+    assert.ok(!v?.ambiguous.includes('birthDate'), 'a field every reading read alike is not in doubt');
+  });
+  test('read by most readings: the failing minority raises no doubt', () => {
+    const v = voteLines(
+      [
+        reading('tesseract', [p1, failing]),
+        reading('tesseract', [p1, failing]),
+        reading('tesseract', [p1, misread]),
+        reading('tesseract', [p1, misread]),
+        reading('ppocr', [p1, misread]),
+      ],
+      NOW,
+    );
+    assert.deepEqual(v?.ambiguous, []);
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'high');
+  });
+});
+
 describe('a stray leading character on the names line (issue #19)', () => {
   test('the PP-OCR reading with a filler glued before the code joins the name both engines read; the rival keeps it low', () => {
     // A real TD2 line crop: one PP-OCR pass read a filler before the code (a shifted, malformed line), the

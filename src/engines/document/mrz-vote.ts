@@ -1,5 +1,5 @@
 import { correctMrz, type CharEvidence, type Correction } from './mrz-correct.js';
-import { editDistance, mergeDataLines } from './mrz-merge.js';
+import { editDistance, mergeDataLines, passingRivals, type MergeField } from './mrz-merge.js';
 import { isKnownStateCode, namesSpan, parseMrz, td1NumberColumns, type ParsedMrz } from './mrz-parse.js';
 
 /**
@@ -158,7 +158,10 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
   accepted.sort((a, b) => b.weight - a.weight);
   const chosen = fieldMajority(accepted[0] as (typeof accepted)[number], group, now);
   const ambiguous = CHECKED.filter(
-    (f) => mergedAmbiguous.includes(f) || accepted.some((a) => value(a.parsed, f) !== value(chosen.parsed, f)),
+    (f) =>
+      mergedAmbiguous.includes(f) ||
+      accepted.some((a) => value(a.parsed, f) !== value(chosen.parsed, f)) ||
+      minorityWithRival(group, chosen, f),
   );
   // Check-digit lines: the lines holding a check digit (TD3/TD2/MRV: line 2; TD1: lines 1 and 2).
   const checkedLines = chosen.parsed.format === 'TD1' ? [0, 1] : [1];
@@ -173,6 +176,21 @@ function voteGroup(input: VoteInput[], now: Date): VoteResult | null {
     group.findIndex((r) => checkedLines.every((i) => r.lines[i] === chosen.lines[i])),
   );
   return { parsed: chosen.parsed, lead, lineSupport: chosen.support, confirmedBy, fieldConfidence, ambiguous };
+}
+
+/**
+ * Whether checked field `f` of the chosen MRZ was read by no more than half of the readings and the readings' own
+ * characters, merged column by column (mrz-merge.ts), also spell another value that passes its check digit. Readings
+ * that fail a digit are no rivals in the whole-line vote, yet they may have read the field right: a Polish specimen's
+ * ZS0000177 read by three tesseract passes as ZSOOOO177 (failing) and by two readings as 250000177, whose Z→2 and
+ * S→5 cancel in the digit. The digit cannot choose between such values, so the field is ambiguous (review).
+ */
+function minorityWithRival(group: VoteInput[], chosen: { parsed: ParsedMrz; lines: string[] }, f: FieldName): boolean {
+  const reported = value(chosen.parsed, f);
+  if (reported === null || !CHECKED.includes(f)) return false;
+  const agreeing = group.filter((r) => r.parsed && value(r.parsed, f) === reported).length;
+  if (agreeing * 2 > group.length) return false;
+  return passingRivals(group, chosen.parsed.format, chosen.lines, f as MergeField).length > 0;
 }
 
 type Variant = { text: string; support: number; engines: Set<MrzEngine>; shifted?: boolean };
