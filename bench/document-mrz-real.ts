@@ -11,7 +11,8 @@
  * Run: npm run bench -- document-mrz-real            (both engines, the default reader)
  *      MRZ_ENGINES=tesseract npm run bench -- document-mrz-real   (tesseract only, same vote and corrector)
  *      MRZ_SECOND_NET=ocrb npm run bench -- document-mrz-real    (our OCR-B network as the second engine, not PP-OCR)
- *      MRZ_THIRD_NET=ocrb npm run bench -- document-mrz-real     (our OCR-B network as a third reader beside both)
+ *      MRZ_THIRD_NET=off npm run bench -- document-mrz-real      (no third reader: tesseract and PP-OCR, the default
+ *        before 2026-11-25's session 25; by default our OCR-B network reads as a third engine beside both)
  *      MRZ_ENGINE_MODULE=/abs/path/read-document.ts ...           (another engine build, e.g. the pre-#19 one)
  *      MRZ_LINES_LIMIT=60 (default 80; 0 = all 190), MRZ_SETS=A,B,C
  *      MRZ_LINES_PART=even|odd|all (default all): set B's two halves (the alternate MRZs of the sample, so both
@@ -37,7 +38,7 @@ const LINES_LIMIT = Number(process.env.MRZ_LINES_LIMIT ?? DEFAULT_LINES_LIMIT);
 /** The reader's variant, as the environment chose it (empty: the default reader). */
 function readerVariant(custom: boolean): string {
   if (!custom) return '';
-  if (process.env.MRZ_THIRD_NET === 'ocrb') return ', third reader: OCR-B net';
+  if (process.env.MRZ_THIRD_NET === 'off') return ', no third reader (tesseract + PP-OCR)';
   if (process.env.MRZ_SECOND_NET === 'ocrb') return ', second engine: OCR-B net';
   return ', tesseract only';
 }
@@ -163,16 +164,15 @@ async function main(): Promise<void> {
   if (process.env.MRZ_ENGINES === 'tesseract') {
     const { MrzOcr } = await import('../src/engines/document/mrz-ocr.js');
     ocr = new MrzOcr({ secondEngine: false });
-  } else if (process.env.MRZ_THIRD_NET === 'ocrb') {
-    // Our OCR-B network as a third reader beside tesseract and PP-OCRv4 (engine `ocrb` in the vote).
+  } else if (process.env.MRZ_THIRD_NET === 'off') {
+    // tesseract and PP-OCRv4 only: the default reader before our OCR-B network became the third reader.
     const { MrzOcr } = await import('../src/engines/document/mrz-ocr.js');
-    const { OCRB_NET } = await import('../src/engines/document/mrz-ocrb-net.js');
-    ocr = new MrzOcr({ thirdNet: OCRB_NET });
+    ocr = new MrzOcr({ thirdNet: null });
   } else if (process.env.MRZ_SECOND_NET === 'ocrb') {
-    // Our OCR-B network (mrz-ocrb-net.ts) as the second engine in place of PP-OCRv4.
+    // Our OCR-B network (mrz-ocrb-net.ts) as the second engine in place of PP-OCRv4 (and no third reader).
     const { MrzOcr } = await import('../src/engines/document/mrz-ocr.js');
     const { OCRB_NET } = await import('../src/engines/document/mrz-ocrb-net.js');
-    ocr = new MrzOcr({ secondNet: OCRB_NET });
+    ocr = new MrzOcr({ secondNet: OCRB_NET, thirdNet: null });
   }
   const budget = mrzBudget();
   const read = (b: Buffer): Promise<Result> =>

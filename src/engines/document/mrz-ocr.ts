@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { GrayImage } from './image-ops.js';
 import { GridReader, type GridLine } from './mrz-grid.js';
+import { OCRB_NET } from './mrz-ocrb-net.js';
 import { PpOcrRecogniser, PPOCR_NET, type LineNet, type PpLine } from './mrz-ppocr.js';
 
 /**
@@ -62,11 +63,11 @@ export class MrzOcr {
    * name letters the engines read differently; off, the reader before it (benches compare).
    * `secondNet`: the line network of the second engine (default PP-OCRv4; mrz-ocrb-net.ts has our OCR-B one).
    * `thirdNet`: a third reader beside tesseract and the second engine, its readings voted as engine `ocrb`
-   * (default none; mrz-ocrb-net.ts's network is the candidate).
+   * (default our OCR-B network, mrz-ocrb-net.ts; null: none, the reader before 2026-11-25, which benches compare).
    */
-  constructor(options: { secondEngine?: boolean; gridReader?: boolean; secondNet?: LineNet; thirdNet?: LineNet } = {}) {
+  constructor(options: { secondEngine?: boolean; gridReader?: boolean; secondNet?: LineNet; thirdNet?: LineNet | null } = {}) {
     this.secondNet = options.secondNet ?? PPOCR_NET;
-    this.thirdNet = options.secondEngine === false ? null : (options.thirdNet ?? null);
+    this.thirdNet = options.secondEngine === false ? null : options.thirdNet === undefined ? OCRB_NET : options.thirdNet;
     if (options.secondEngine !== false) this.nets.set('ppocr', new PpOcrRecogniser(this.secondNet));
     if (this.thirdNet) this.nets.set('ocrb', new PpOcrRecogniser(this.thirdNet));
     this.grid = options.gridReader === false ? Promise.resolve(null) : null;

@@ -15,7 +15,7 @@ import { isKnownStateCode, namesSpan, parseMrz, td1NumberColumns, type ParsedMrz
  * review rather than passing with a number that may be wrong.
  */
 
-/** `ocrb`: our OCR-B line network as a third reader (MrzOcr's `thirdNet`; off by default). */
+/** `ocrb`: our OCR-B line network as a third reader (MrzOcr's `thirdNet`; on by default since 2026-11-25). */
 export type MrzEngine = 'tesseract' | 'ppocr' | 'ocrb';
 
 export interface VoteInput {

@@ -507,7 +507,9 @@ export function settleLookalikes(
   const contested: number[] = [];
   const { line: nl, start } = namesSpan(parsed.format);
   const width = parsed.lines[nl]?.length ?? 0;
-  const same = set.filter((r) => r.parsed?.format === parsed.format && r.lines[nl]?.length === width);
+  // Only tesseract's and PP-OCR's readings judge a column: a third reader (our OCR-B network) is sure of an M where
+  // every tesseract pass reads M too, and its letter there turned a shape that contradicted them into one more vote.
+  const same = set.filter((r) => r.engine !== 'ocrb' && r.parsed?.format === parsed.format && r.lines[nl]?.length === width);
   const isLook = (ch: string | undefined): ch is Lookalike => ch !== undefined && ch !== '' && LOOKALIKE_LETTERS.includes(ch as Lookalike);
   // Glyph boxes of each tesseract reading's names line, by column.
   const boxes = same
