@@ -1,10 +1,13 @@
 /**
  * Latency of readDocument after warm-up, on one shared OCR worker, requests one after another.
  * Run: npx tsx bench/document-speed.ts [iterations]
+ *      MRZ_THIRD_NET=compare: the default reader, then the two-engine reader (tesseract + PP-OCR, no OCR-B network,
+ *      the default before 2026-11-25), in the same run, for a same-run ratio.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
+import { MrzOcr } from '../src/engines/document/mrz-ocr.js';
 import { initDocumentEngine, readDocument, shutdownDocumentEngine } from '../src/engines/document/read-document.js';
 import { DISTORTIONS, photograph } from '../test/fixtures/documents/photograph.js';
 import { renderDocument } from '../test/fixtures/documents/render.js';
@@ -33,31 +36,40 @@ console.log(
     .map((x) => x.toFixed(1))
     .join(' ')}`,
 );
-for (const inp of inputs)
-  for (let i = 0; i < 2; i++) await readDocument(inp.buf, { acceptSpecimens: true, compareVisualZone: inp.viz ?? true });
-
 const q = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)] ?? 0;
 };
-const all: number[] = [];
-console.log('| input | n | p50 ms | p99 ms | p50 decode | p50 mrz (locate+OCR) | p50 outline | p50 quality | p50 viz | p50 portrait |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
-for (const inp of inputs) {
-  const totals: number[] = [];
-  const stage: Record<string, number[]> = {};
-  for (let i = 0; i < iterations; i++) {
-    const r = await readDocument(inp.buf, { acceptSpecimens: true, compareVisualZone: inp.viz ?? true });
-    totals.push(r.timings.total ?? 0);
-    for (const [k, v] of Object.entries(r.timings)) (stage[k] ??= []).push(v);
-  }
-  all.push(...totals);
-  const s = (k: string): number => Math.round(q(stage[k] ?? [0], 0.5));
-  console.log(
-    `| ${inp.name} | ${iterations} | ${Math.round(q(totals, 0.5))} | ${Math.round(q(totals, 0.99))} | ${s('decode')} | ${s('mrz')} | ${s('outline')} | ${s('quality')} | ${s('viz')} | ${s('portrait')} |`,
-  );
+const readers: { name: string; ocr?: MrzOcr }[] = [{ name: 'default reader' }];
+if (process.env.MRZ_THIRD_NET === 'compare') {
+  const two = new MrzOcr({ thirdNet: null });
+  await two.init({ text: true });
+  readers.push({ name: 'two engines (no OCR-B network)', ocr: two });
 }
-console.log(`| **all** | ${all.length} | ${Math.round(q(all, 0.5))} | ${Math.round(q(all, 0.99))} | | | | | | |`);
+for (const reader of readers) {
+  const opts = (viz: boolean) => ({ acceptSpecimens: true, compareVisualZone: viz, ...(reader.ocr ? { ocr: reader.ocr } : {}) });
+  for (const inp of inputs) for (let i = 0; i < 2; i++) await readDocument(inp.buf, opts(inp.viz ?? true));
+  const all: number[] = [];
+  console.log(`\n${reader.name}`);
+  console.log('| input | n | p50 ms | p99 ms | p50 decode | p50 mrz (locate+OCR) | p50 outline | p50 quality | p50 viz | p50 portrait |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const inp of inputs) {
+    const totals: number[] = [];
+    const stage: Record<string, number[]> = {};
+    for (let i = 0; i < iterations; i++) {
+      const r = await readDocument(inp.buf, opts(inp.viz ?? true));
+      totals.push(r.timings.total ?? 0);
+      for (const [k, v] of Object.entries(r.timings)) (stage[k] ??= []).push(v);
+    }
+    all.push(...totals);
+    const s = (k: string): number => Math.round(q(stage[k] ?? [0], 0.5));
+    console.log(
+      `| ${inp.name} | ${iterations} | ${Math.round(q(totals, 0.5))} | ${Math.round(q(totals, 0.99))} | ${s('decode')} | ${s('mrz')} | ${s('outline')} | ${s('quality')} | ${s('viz')} | ${s('portrait')} |`,
+    );
+  }
+  console.log(`| **all** | ${all.length} | ${Math.round(q(all, 0.5))} | ${Math.round(q(all, 0.99))} | | | | | | |`);
+  await reader.ocr?.terminate();
+}
 console.log(
   `load average at the end: ${loadavg()
     .map((x) => x.toFixed(1))
