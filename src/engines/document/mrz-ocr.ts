@@ -6,6 +6,7 @@ import type { GrayImage } from './image-ops.js';
 import { GridReader, type GridLine } from './mrz-grid.js';
 import { OCRB_NET } from './mrz-ocrb-net.js';
 import { PpOcrRecogniser, PPOCR_NET, type LineNet, type PpLine } from './mrz-ppocr.js';
+import type { MrzEngine } from './mrz-vote.js';
 
 /**
  * Reads MRZ text with tesseract.js's legacy engine, which reads OCR-B fillers ("<") far better than the LSTM
@@ -41,8 +42,8 @@ export interface OcrResult {
   lines: OcrLine[];
 }
 
-/** The vote's engine names of the line networks (mrz-vote.ts, MrzEngine). */
-export type NetEngine = 'ppocr' | 'ocrb';
+/** The vote's engine names of the line networks. */
+export type NetEngine = Exclude<MrzEngine, 'tesseract'>;
 
 export class MrzOcr {
   private worker: Worker | null = null;
