@@ -5,6 +5,8 @@ import { splitSql } from '../../src/platform/db.js';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { withTransaction } from '../../src/platform/transaction.js';
 import { raiseAlert, type RaiseAlertInput } from '../../src/modules/cases/index.js';
+import type { Queryable } from '../../src/platform/db.js';
+import { alertRows } from '../../src/modules/cases/repository.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));
@@ -173,5 +175,108 @@ describe('generic alerts (cases raiseAlert)', () => {
     assert.equal(res.json().alerts[0].state, 'closed');
     const next = await raise(o, { subjectId: 'cus_a', dedupeKey: 'rule_other' });
     assert.notEqual(next.caseId, tr.caseId);
+  });
+});
+
+const BULK = 600;
+
+/** `sql` run under a generic plan (as KYT's evaluation transaction plans it), explained, in a transaction rolled back. */
+async function rowsTouched(sql: string, params: readonly unknown[]): Promise<{ rows: number; plan: string }> {
+  const lit = (v: unknown) => (v === null || v === undefined ? 'NULL' : `'${String(v).replace(/'/g, "''")}'`);
+  let plan = '';
+  await t.db
+    .transaction(async (tx) => {
+      await tx.query("SELECT set_config('plan_cache_mode', 'force_generic_plan', true)");
+      await tx.query(`PREPARE plan_probe AS ${sql}`);
+      const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE EXECUTE plan_probe(${params.map(lit).join(', ')})`);
+      plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      await tx.query('DEALLOCATE plan_probe');
+      throw new RolledBack();
+    })
+    .catch((e: unknown) => {
+      if (!(e instanceof RolledBack)) throw e;
+    });
+  assert.match(plan, /actual time/);
+  // The most rows one node of the plan touched: rows it produced (times its loops) or removed by its filter.
+  let rows = 0;
+  for (const m of plan.matchAll(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/g)) rows = Math.max(rows, Number(m[1]) * Number(m[2]));
+  for (const m of plan.matchAll(/Rows Removed by (?:Join )?Filter: (\d+)/g)) rows = Math.max(rows, Number(m[1]));
+  return { rows, plan };
+}
+class RolledBack extends Error {}
+
+describe('the plans of raising an alert', () => {
+  test('raising an alert reads the subject’s rows, not every case and alert of the tenant (generic plan, stale statistics)', async () => {
+    const o = await t.tenant();
+    // Stale statistics, as a busy day leaves them between two ANALYZE runs: the cases' taken while the table was
+    // small, the alerts' never (the KYT bench's plans walked the tenant's rows in both situations).
+    await t.db.query('ANALYZE cases');
+    // Many other subjects with an open case and an alert each, written directly: the statements under test are the
+    // next repeat and the next new alert of one more subject.
+    await t.db.query(
+      `INSERT INTO cases (id, account_id, environment, kind, state, severity, reason_code, reason_codes, subject_type, subject_id)
+     SELECT 'case_bulk_' || lpad(g::text, 5, '0'), $1, 'sandbox', 'alert_review', 'open', 'low', 'transaction_rule',
+            ARRAY['transaction_rule'], 'customer', 'cus_bulk_' || g FROM generate_series(1, ${BULK}) g`,
+      [o.accountId],
+    );
+    await t.db.query(
+      `INSERT INTO alerts (id, account_id, environment, kind, severity, subject_type, subject_id, subject_reference, title, details, dedupe_key, case_id)
+     SELECT 'alt_bulk_' || lpad(g::text, 5, '0'), $1, 'sandbox', 'transaction_rule', 'low', 'customer', 'cus_bulk_' || g, 'cus_bulk_' || g,
+            't', '{}', 'rule_x', 'case_bulk_' || lpad(g::text, 5, '0') FROM generate_series(1, ${BULK}) g`,
+      [o.accountId],
+    );
+    // The subject under test has its own open case and an alert on it, with ids older than the bulk rows' (a scan of
+    // the tenant newest first meets every bulk row before them).
+    await t.db.query(
+      `INSERT INTO cases (id, account_id, environment, kind, state, severity, reason_code, reason_codes, subject_type, subject_id)
+     VALUES ('case_aa', $1, 'sandbox', 'alert_review', 'open', 'low', 'transaction_rule', ARRAY['transaction_rule'], 'customer', 'cus_x')`,
+      [o.accountId],
+    );
+    await t.db.query(
+      `INSERT INTO alerts (id, account_id, environment, kind, severity, subject_type, subject_id, subject_reference, title, details, dedupe_key, case_id)
+     VALUES ('alt_aa', $1, 'sandbox', 'transaction_rule', 'low', 'customer', 'cus_x', 'cus_x', 't', '{}', 'rule_x', 'case_aa')`,
+      [o.accountId],
+    );
+    const sent: { sql: string; params: readonly unknown[] }[] = [];
+    const spy: Queryable = {
+      query: <T>(sql: string, params?: readonly unknown[]) => (sent.push({ sql, params: params ?? [] }), t.db.query<T>(sql, params)),
+    };
+    const who = { accountId: o.accountId, environment: 'sandbox' as const };
+    const since = new Date(Date.now() - 3_600_000);
+    const repeat = await alertRows.touchRecent(spy, who, {
+      kind: 'transaction_rule',
+      subjectType: 'customer',
+      subjectId: 'cus_x',
+      dedupeKey: 'rule_x',
+      since,
+    });
+    assert.equal(repeat?.id, 'alt_aa');
+    const raised = await alertRows.insertWithCase(spy, who, {
+      id: 'alt_ab',
+      kind: 'wallet_risk',
+      severity: 'high',
+      subjectType: 'customer',
+      subjectId: 'cus_x',
+      subjectReference: 'cus_x',
+      title: 't',
+      details: {},
+      dedupeKey: 'w',
+      newCaseId: 'case_new',
+    });
+    assert.deepEqual(
+      [raised.alert.case_id, raised.opened, raised.raisedFrom],
+      ['case_aa', false, 'low'],
+      'joined the open case, severity raised from low',
+    );
+    assert.equal(sent.length, 2);
+    for (const s of sent) {
+      // A fresh id for the probe's own INSERT (the alert above took alt_ab).
+      const { rows, plan } = await rowsTouched(
+        s.sql,
+        s.params.map((p) => (p === 'alt_ab' ? 'alt_probe' : p)),
+      );
+      // Before the fix: 600 and more (every case or alert of the tenant); after: the subject's own rows.
+      assert.ok(rows <= 5, `${rows} rows touched by ${s.sql.replace(/\s+/g, ' ').slice(0, 60)}…\n${plan}`);
+    }
   });
 });
