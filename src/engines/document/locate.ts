@@ -28,10 +28,9 @@ export async function findMrzBands(gray: GrayImage): Promise<MrzBand[]> {
   const small = f < 1 ? await resizeGray(gray, Math.max(1, Math.round(gray.width * f)), Math.max(1, Math.round(gray.height * f))) : gray;
   const k = Math.max(small.width, small.height) / ANALYSIS_WIDTH;
   const bands: MrzBand[] = [];
+  const grad = gradientX(blackhat(small, Math.round(15 * k) | 1, Math.round(9 * k) | 1));
   // Two closing widths: a narrow one keeps lines of small or tilted MRZs apart, a wide one fuses sparse lines.
   for (const fuse of [13, 21]) {
-    const bh = blackhat(small, Math.round(15 * k) | 1, Math.round(9 * k) | 1);
-    const grad = gradientX(bh);
     const closed = close(grad, Math.round(fuse * k) | 1, 1);
     const t = Math.max(otsuThreshold(closed.data), 20);
     const mask = new Uint8Array(closed.data.length);

@@ -57,6 +57,13 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   const reading = search.best?.parsed ? search.best : null;
   const mrz = reading?.parsed ?? null;
   t = lap('mrz', t);
+  // The visual zone is read by its own OCR worker thread while this thread measures the outline, quality and
+  // tamper hints below (a valid MRZ is read from the MRZ, never from the barcode, so its fields are known now).
+  const vizRun =
+    options.compareVisualZone !== false && reading && mrz?.valid
+      ? compareVisualZone(gray, reading.band, reading.flipped, mrz.format, fieldsFromMrz(mrz), ocr)
+      : null;
+  vizRun?.catch(() => undefined); // awaited below; a failure there is the check's
 
   // Page outline from the edges, cross-checked with the MRZ geometry (outline.ts).
   const mrzQuad = reading && mrz ? documentQuad(reading.band, reading.flipped, mrz.format) : null;
@@ -89,9 +96,9 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   t = lap('quality', t);
 
   let viz: VizComparison | null = null;
-  if (options.compareVisualZone !== false && reading && mrz?.valid && fields && !useBarcode) {
-    viz = await compareVisualZone(gray, reading.band, reading.flipped, mrz.format, fields, ocr);
-    t = lap('viz', t);
+  if (vizRun) {
+    viz = await vizRun;
+    t = lap('viz', t); // what is left of the visual zone's reading after the stages it ran beside
   }
   const decision = decide({
     fields,

@@ -166,9 +166,26 @@ export async function readMrz(
     if (over()) break;
     const set: MrzReading[] = [];
     let marginY = 1;
+    // Passes read one after another, as above; but while one engine reads, the next pass may already run on the
+    // other engine's thread (tesseract has its worker, the networks onnxruntime's), so a check waits for the
+    // slower of the two, not their sum. A prefetched reading is taken only for the same orientation and margins
+    // it was started with, so the outcome is that of the passes in order; one that is never taken is wasted work.
+    // Only network passes are started early: a tesseract pass costs several network passes, and the search
+    // often stops (two engines agree) right after the network pass it would run beside.
+    const ahead = new Map<Pass, { flipped: boolean; marginY: number; reading: Promise<MrzReading> }>();
+    const prefetch = (flipped: boolean, next: Pass | undefined, beside: Pass): void => {
+      if (!next || next.engine === 'tesseract' || next.engine === beside.engine || ahead.has(next)) return;
+      const reading = readBand(gray, band, flipped, next, ocr, options.now, marginY);
+      reading.catch(() => undefined); // a prefetch that is never taken fails nobody
+      ahead.set(next, { flipped, marginY, reading });
+    };
     const take = async (flipped: boolean, pass: Pass): Promise<MrzReading> => {
       attempts++;
-      const reading = await readBand(gray, band, flipped, pass, ocr, options.now, marginY);
+      const early = ahead.get(pass);
+      ahead.delete(pass);
+      const reading = await (early && early.flipped === flipped && early.marginY === marginY
+        ? early.reading
+        : readBand(gray, band, flipped, pass, ocr, options.now, marginY));
       if (!fallback || outranks(reading, fallback)) {
         fallback = reading;
         fallbackSet = set;
@@ -177,6 +194,7 @@ export async function readMrz(
       return reading;
     };
     const [first, ...rest] = passes as [Pass, ...Pass[]];
+    prefetch(false, rest[0], first);
     let lead = await take(false, first);
     // Two 30-character lines are two lines of a TD1 whose third line did not fuse into the band (wide
     // letter spacing in the names); one MRZ-long line alone is one line of an MRZ whose other line(s) the
@@ -199,13 +217,14 @@ export async function readMrz(
     let flipped = lead.flipped;
     const orientationOpen = !lead.parsed;
     let vote = voteLines(set, options.now);
-    for (const pass of rest) {
+    for (const [i, pass] of rest.entries()) {
       if (vote && confirmed(vote, engines)) return finish(set, vote);
       // Always allow a second pass: a failing check is only held against the document if it is reproduced.
       if (over() && set.length >= 2) break;
       // Nothing MRZ-like from either engine: one PP-OCR look each way, then the next band. (When PP-OCR's
       // look parsed as an MRZ, the band is one: the remaining passes may still reach a reading that passes.)
       if (!lead.parsed && set.length === 0 && pass.engine === 'tesseract') break;
+      prefetch(flipped, rest[i + 1], pass);
       const r = await take(flipped, pass);
       if (orientationOpen && set.length === 0 && pass.engine === 'ppocr') {
         const turned = await take(!flipped, pass);
