@@ -45,11 +45,13 @@ export function uniformMapping(points: number): Uint16Array {
 }
 
 /** Normalised uniform LBP(P, R) histogram of a size × size channel (row-major), over the pixels whose circle fits. */
-export function lbpHistogram(channel: ArrayLike<number>, size: number, { points, radius }: LbpScale): Float32Array {
+export function lbpHistogram(channel: Float32Array, size: number, { points, radius }: LbpScale): Float32Array {
   const map = uniformMapping(points);
   const hist = new Float32Array(uniformBinCount(points));
-  // Neighbour offsets: bilinear weights on the four surrounding pixels (exact pixels when the offset is integral).
-  const taps: { dx: number; dy: number; w: [number, number, number, number] }[] = [];
+  // Each neighbour as four (index offset, bilinear weight) taps. A zero-weight tap reads the centre instead, so an
+  // integral offset never reads past the border and the inner loop has no branch.
+  const off = new Int32Array(points * 4);
+  const wt = new Float64Array(points * 4);
   for (let p = 0; p < points; p++) {
     const a = (2 * Math.PI * p) / points;
     const x = round6(radius * Math.cos(a));
@@ -58,25 +60,32 @@ export function lbpHistogram(channel: ArrayLike<number>, size: number, { points,
     const dy = Math.floor(y);
     const fx = x - dx;
     const fy = y - dy;
-    taps.push({ dx, dy, w: [(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy] });
+    const taps: [number, number][] = [
+      [dy * size + dx, (1 - fx) * (1 - fy)],
+      [dy * size + dx + 1, fx * (1 - fy)],
+      [(dy + 1) * size + dx, (1 - fx) * fy],
+      [(dy + 1) * size + dx + 1, fx * fy],
+    ];
+    taps.forEach(([o, w], k) => {
+      off[p * 4 + k] = w > 0 ? o : 0;
+      wt[p * 4 + k] = w;
+    });
   }
   const margin = Math.ceil(radius);
   let count = 0;
   for (let y = margin; y < size - margin; y++) {
     for (let x = margin; x < size - margin; x++) {
-      const c = channel[y * size + x]!;
+      const i = y * size + x;
+      // A small tolerance: interpolation noise must not split equal grey levels (flat areas count as "all ones").
+      const c = channel[i]! - 1e-6;
       let code = 0;
-      for (let p = 0; p < points; p++) {
-        const t = taps[p]!;
-        const i = (y + t.dy) * size + x + t.dx;
-        // The far taps have zero weight exactly when the offset is integral, so they never read past the border.
+      for (let p = 0, k = 0; p < points; p++, k += 4) {
         const v =
-          t.w[0] * channel[i]! +
-          (t.w[1] ? t.w[1] * channel[i + 1]! : 0) +
-          (t.w[2] ? t.w[2] * channel[i + size]! : 0) +
-          (t.w[3] ? t.w[3] * channel[i + size + 1]! : 0);
-        // A small tolerance: interpolation noise must not split equal grey levels (flat areas count as "all ones").
-        if (v >= c - 1e-6) code |= 1 << p;
+          wt[k]! * channel[i + off[k]!]! +
+          wt[k + 1]! * channel[i + off[k + 1]!]! +
+          wt[k + 2]! * channel[i + off[k + 2]!]! +
+          wt[k + 3]! * channel[i + off[k + 3]!]!;
+        if (v >= c) code |= 1 << p;
       }
       hist[map[code]!]!++;
       count++;
