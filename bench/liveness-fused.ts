@@ -9,18 +9,11 @@
 // Run: npx tsx bench/liveness-fused.ts FEATURES.json
 import { readFileSync } from 'node:fs';
 import { decideLiveness } from '../src/engines/face/liveness-decision.js';
-import { passiveFeatures, PASSIVE_LIVENESS_MODEL } from '../src/engines/face/passive-score.js';
-import type { DetectedFace, FaceAnalysis } from '../src/engines/face/types.js';
-import { fitLogistic, predict } from './lib/logistic.js';
+import { PASSIVE_LIVENESS_MODEL } from '../src/engines/face/passive-score.js';
 import { half, rateWithInterval } from './lib/stats.js';
-import type { Item } from './liveness-features.js';
+import { fitFusedRecipe, fusedFeatures, rowAnalysis, type LivenessRow } from './lib/liveness-rows.js';
 
-interface Row extends Item {
-  image: FaceAnalysis['image'];
-  faceCount: number;
-  face: Pick<DetectedFace, 'antispoof' | 'liveness' | 'texture' | 'sizePx' | 'box' | 'score' | 'pose'> | null;
-  shipped: { verdict: string; failed: string[] };
-}
+type Row = LivenessRow;
 const file = process.argv[2];
 if (!file) {
   console.log('usage: npx tsx bench/liveness-fused.ts FEATURES.json (from bench/liveness-features.ts)');
@@ -32,28 +25,8 @@ const rate = rateWithInterval;
 const q = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))] ?? NaN;
 const spread = (xs: number[]): string => [0.05, 0.25, 0.5, 0.75, 0.95].map((p) => q(xs, p).toFixed(2)).join(' / ');
 
-/** The stored signals as the engine's analysis of one frame (no mesh or embedding: single frames only). */
-function analysis(r: Row): FaceAnalysis {
-  const faces: DetectedFace[] = [];
-  if (r.face)
-    faces.push({
-      ...r.face,
-      detectorScore: r.face.score,
-      meshScore: r.face.score,
-      embedding: new Float32Array(0),
-      age: 30,
-      gender: 'unknown',
-      genderScore: 0,
-      mesh: new Float32Array(0),
-    } as DetectedFace);
-  for (let i = 1; i < r.faceCount; i++) faces.push({ ...faces[0]!, sizePx: 10, box: [0, 0, 10, 10] });
-  return { image: r.image, faces, timings: { decodeMs: 0, inferenceMs: 0, textureMs: 0, totalMs: 0 } };
-}
-const x = (r: Row): number[] => {
-  if (!r.face) return [0, 0];
-  const f = passiveFeatures(analysis(r).faces[0]!, r.image);
-  return [f.sharpness, f.moire];
-};
+const analysis = rowAnalysis;
+const x = fusedFeatures;
 
 const liveness = rows.filter((r) => r.set === 'liveness');
 const photos = rows.filter((r) => r.set === 'photos');
@@ -86,29 +59,7 @@ for (const r of cal.filter((r) => r.live)) {
 }
 console.log(`  genuine captures under the decision the features were dumped with: ${[...why].map(([k, n]) => `${n} ${k}`).join('; ')}`);
 
-/** The recipe: LR on standardised features (λ 10); pass point = at most 5 % of attacks at or above; fail point = at most 5 % of live below. */
-function fit(train: Row[]): { intercept: number; sharpness: number; moire: number; failBelow: number } {
-  const tr = train.filter((r) => r.face);
-  const m = fitLogistic(
-    tr.map(x),
-    tr.map((r) => (r.live ? 1 : 0)),
-    10,
-  );
-  const attacks = tr
-    .filter((r) => !r.live)
-    .map((r) => predict(m, x(r)))
-    .sort((a, b) => b - a);
-  const live = tr
-    .filter((r) => r.live)
-    .map((r) => predict(m, x(r)))
-    .sort((a, b) => a - b);
-  const pass = attacks[Math.floor(0.05 * attacks.length)]! + 1e-6;
-  const fail = Math.min(live[Math.floor(0.05 * live.length)]!, pass);
-  const logit = (p: number): number => Math.log(p / (1 - p));
-  const c = m.w.map((w, j) => w / m.sd[j]!);
-  const intercept = m.b - m.w.reduce((s, w, j) => s + (w * m.mean[j]!) / m.sd[j]!, 0) - logit(pass);
-  return { intercept, sharpness: c[0]!, moire: c[1]!, failBelow: 1 / (1 + Math.exp(-(logit(fail) - logit(pass)))) };
-}
+const fit = fitFusedRecipe;
 const fitted = fit(cal);
 console.log(
   `\n## Fitted on the calibration half: intercept ${fitted.intercept.toFixed(4)}, sharpness ${fitted.sharpness.toFixed(4)}, moire ${fitted.moire.toFixed(4)}, failBelow ${fitted.failBelow.toFixed(4)}`,

@@ -87,6 +87,16 @@ async function moirePeak(
   return { peakRatio: spectralMeasures(grey, tile, period >= 2.5 ? { skipLattice: period } : {}).peakRatio, tile };
 }
 
+/** The face box cropped and resized (fill) to a size × size packed RGB square, as the LBP descriptor takes it (lbp.ts). */
+export async function faceCropRgb(rgb: Buffer, width: number, height: number, box: Box, size: number): Promise<Buffer> {
+  const { data } = await sharp(rgb, { raw: { width, height, channels: 3 } })
+    .extract(clampBox(box, width, height))
+    .resize(size, size, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return data;
+}
+
 function clampBox([x, y, w, h]: Box, width: number, height: number): { left: number; top: number; width: number; height: number } {
   const left = Math.max(0, Math.min(width - 2, Math.round(x)));
   const top = Math.max(0, Math.min(height - 2, Math.round(y)));
