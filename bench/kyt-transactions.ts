@@ -27,8 +27,10 @@ const withLoad = process.env.BENCH_LOAD !== '0';
 const skipUnindexed = process.env.BENCH_SKIP_UNINDEXED === '1';
 const runUnindexed = withLoad && !skipUnindexed;
 /**
- * BENCH_RATE=<n>: the POST runs at n requests per second in all, not as fast as they go. On a shared machine the
- * CPU per transaction rises when throughput falls, so two versions compare at the same rate.
+ * BENCH_RATE=<n>: the POST runs at n requests per second in all, not as fast as they go, paced evenly and timed
+ * from each request's due time (bench/lib/paced.ts): the latency at that load (the aim's p99 at half the target
+ * rate). On a shared machine the CPU per transaction rises when throughput falls, so two versions compare at the
+ * same rate.
  */
 const rate = Number(process.env.BENCH_RATE ?? 0) || undefined;
 /** BENCH_NODE_ARGS: node flags for the API process (space-separated), e.g. `--max-semi-space-size=32`. */

@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import { freePort } from '../../test/helpers/spawn-server.js';
 import { startChild, stop } from './children.js';
 import { formatSplit, startCpuSplit } from './cpu.js';
+import { pacedLoad } from './paced.js';
 
 export interface LoadResult {
   name: string;
@@ -36,10 +37,18 @@ export async function load(
     bodyOf?: (n: number) => unknown;
     seconds?: number;
     connections?: number;
-    /** Requests per second in all (autocannon's overallRate): CPU per request compared at the same rate. */
+    /**
+     * Requests per second in all, paced evenly and timed from each request's due time (`paced.ts`, open loop):
+     * CPU per request compared at the same rate, and latency at a given load. Not autocannon's overallRate,
+     * which sends each second's share as one burst.
+     */
     rate?: number;
   },
 ): Promise<LoadResult> {
+  if (opts.rate) {
+    const r = await pacedLoad({ ...opts, seconds: opts.seconds ?? 10, rate: opts.rate });
+    return { name: `${name} [paced at ${opts.rate}/s]`, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx };
+  }
   let n = 0;
   const prefix = `${process.pid}-${Date.now()}-`;
   const result = await autocannon({
@@ -47,7 +56,6 @@ export async function load(
     method: opts.method ?? 'GET',
     connections: opts.connections ?? 50,
     duration: opts.seconds ?? 10,
-    ...(opts.rate ? { overallRate: opts.rate } : {}),
     headers: { 'content-type': 'application/json', ...(opts.headers ?? {}) },
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     requests:

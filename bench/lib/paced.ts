@@ -1,0 +1,116 @@
+// An open-loop load generator at a fixed rate: request i is due at start + i / rate, whatever happened to the
+// requests before it, and its latency is counted from that due time, not from when a connection was free to send
+// it (as wrk2 does, so a stalled server is not hidden by the generator waiting with it: "coordinated omission").
+// autocannon's overallRate instead lets each connection send its share at the start of every second and then
+// wait for the next one, so a "250 req/s" run is a burst of 250 concurrent requests once a second: its p99 at a
+// given rate measures the burst's queue, not the server at that load.
+import http from 'node:http';
+
+export interface PacedOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** The n-th request's body (JSON-encoded here); else `body` for all. */
+  bodyOf?: (n: number) => unknown;
+  body?: unknown;
+  /** A fresh Idempotency-Key per request. */
+  freshIdempotencyKey?: boolean;
+  seconds: number;
+  /** Requests per second in all, spread evenly over each second. */
+  rate: number;
+  /** Keep-alive connections at most (a due request waits for a free one, and that wait is in its latency). */
+  connections?: number;
+}
+
+export interface PacedResult {
+  /** Requests completed per second over the run. */
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  non2xx: number;
+  /** Requests that found every connection busy when they were due. */
+  queued: number;
+}
+
+/** Percentile (nearest rank) of sorted values. */
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
+  const url = new URL(opts.url);
+  const connections = opts.connections ?? 50;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const prefix = `${process.pid}-${Date.now()}-paced-`;
+  const total = Math.round(opts.rate * opts.seconds);
+  const latencies: number[] = [];
+  let errors = 0;
+  let non2xx = 0;
+  let queued = 0;
+  let inFlight = 0;
+  const start = performance.now();
+  let sent = 0;
+
+  const send = (i: number, due: number): Promise<void> =>
+    new Promise((resolve) => {
+      const body = opts.bodyOf ? JSON.stringify(opts.bodyOf(i)) : opts.body === undefined ? undefined : JSON.stringify(opts.body);
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (body !== undefined) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = String(Buffer.byteLength(body));
+      }
+      if (opts.freshIdempotencyKey) headers['idempotency-key'] = `${prefix}${i}`;
+      if (inFlight >= connections) queued++;
+      inFlight++;
+      const done = (ok: boolean, status = 0) => {
+        inFlight--;
+        if (!ok) errors++;
+        else if (status < 200 || status >= 300) non2xx++;
+        latencies.push(performance.now() - due);
+        resolve();
+      };
+      const req = http.request(
+        { host: url.hostname, port: url.port, path: url.pathname + url.search, method: opts.method ?? 'GET', headers, agent },
+        (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => done(true, res.statusCode ?? 0));
+          res.on('error', () => done(false));
+        },
+      );
+      req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
+      req.on('error', () => done(false));
+      req.end(body);
+    });
+
+  const pending: Promise<void>[] = [];
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      // Every request due by now goes out (a late timer sends the backlog at once, each timed from its due time).
+      while (sent < total && start + (sent * 1000) / opts.rate <= now) {
+        pending.push(send(sent, start + (sent * 1000) / opts.rate));
+        sent++;
+      }
+      if (sent >= total) return resolve();
+      const next = start + (sent * 1000) / opts.rate;
+      setTimeout(tick, Math.max(0, next - performance.now()));
+    };
+    tick();
+  });
+  await Promise.all(pending);
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: Math.round(latencies.length / elapsed),
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    max: Math.round(latencies[latencies.length - 1] ?? 0),
+    errors,
+    non2xx,
+    queued,
+  };
+}
