@@ -9,6 +9,7 @@ import { verificationsConfig } from './modules/verifications/config.js';
 import { consoleConfig } from './modules/console/config.js';
 import { businessesConfig } from './modules/businesses/config.js';
 import { walletsConfig } from './modules/wallets/config.js';
+import { transactionsConfig } from './modules/transactions/config.js';
 
 export { ConfigError } from './platform/config-schema.js';
 export type { EnvVars } from './platform/config-schema.js';
@@ -122,6 +123,7 @@ export const MODULE_CONFIG = group({
   console: consoleConfig,
   businesses: businessesConfig,
   wallets: walletsConfig,
+  transactions: transactionsConfig,
 });
 
 /** The whole configuration: the platform's settings and one section per module. */

@@ -1,7 +1,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
-import { KeyedQueue } from '../../src/modules/transactions/subject-queue.js';
+import { KeyedQueue, SUBJECT_QUEUE, subjectKey } from '../../src/modules/transactions/subject-queue.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));
@@ -154,5 +154,60 @@ describe('per-subject serialisation', () => {
       [o.accountId],
     );
     assert.equal(Number(daily!.n), N, 'the rollup counted every transaction once');
+  });
+
+  test('a subject with TRANSACTIONS_SUBJECT_QUEUE_LIMIT transactions queued gets 429 rate_limited with Retry-After; others go on; the refused key is free for the retry', async () => {
+    const small = await createTestApp({ env: { TRANSACTIONS_SUBJECT_QUEUE_LIMIT: '3' } });
+    try {
+      const o = await small.tenant();
+      const queue = small.resources.get(SUBJECT_QUEUE);
+      const key = subjectKey({ accountId: o.accountId, environment: 'sandbox' }, 'cus_busy');
+      // The subject's evaluation in progress, held until released.
+      let release!: () => void;
+      const holding = queue.run(key, () => new Promise<void>((r) => (release = r)));
+      const base = Date.now() - 60_000;
+      const post = (body: object, idem: string) =>
+        small.call('POST', '/v1/transactions', { key: o.sandboxKey, body, headers: { 'idempotency-key': idem } });
+      const waiting = [post(txn('cus_busy', '1.00', base), 'busy-1'), post(txn('cus_busy', '2.00', base), 'busy-2')];
+      for (let i = 0; i < 100_000 && queue.depth(key) < 3; i++) await new Promise((r) => setImmediate(r));
+      assert.equal(queue.depth(key), 3, 'the held evaluation and two waiting');
+
+      const refusedBody = txn('cus_busy', '3.00', base);
+      const answer = post(refusedBody, 'busy-3');
+      let answered = false;
+      void answer.then(() => (answered = true));
+      // Answered while the subject's queue is still full, or queued behind it (then the test fails now, not at the runner's timeout).
+      for (let i = 0; i < 100_000 && !answered && queue.depth(key) < 4; i++) await new Promise((r) => setImmediate(r));
+      if (!answered) release();
+      assert.ok(answered, 'the fourth transaction of the subject was queued instead of refused');
+      const refused = await answer;
+      assert.equal(refused.statusCode, 429, refused.body);
+      assert.equal(refused.json().error.code, 'rate_limited');
+      assert.match(refused.json().error.message, /3 transactions of this subject are already waiting/);
+      assert.equal(refused.headers['retry-after'], '1');
+      assert.ok(refused.headers['x-ratelimit-limit'], 'the rate-limit headers are on every response');
+      assert.equal(queue.depth(key), 3, 'the refused one was never queued');
+
+      // Another subject is not held back by the full queue.
+      const other = await post(txn('cus_calm', '4.00', base), 'calm-1');
+      assert.equal(other.statusCode, 201, other.body);
+
+      release();
+      await holding;
+      for (const w of await Promise.all(waiting)) assert.equal(w.statusCode, 201, w.body);
+      // The client's retry with the same key and body: the 429 did not use the key up.
+      const retried = await post(refusedBody, 'busy-3');
+      assert.equal(retried.statusCode, 201, retried.body);
+      assert.equal(retried.json().amount, '3.00');
+      await new Promise((r) => setImmediate(r));
+      assert.equal(queue.depth(key), 0);
+      const stored = await small.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM transactions WHERE account_id = $1 AND subject_reference = 'cus_busy'",
+        [o.accountId],
+      );
+      assert.equal(stored[0]!.n, 3, 'two waiting and the retried one, each once');
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../platform/context.js';
-import { conflict, invalid } from '../../platform/errors.js';
+import { AppError, conflict, invalid } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { recordUsage } from '../../platform/usage.js';
@@ -83,6 +83,7 @@ export async function createTransaction({
   ctx,
   sealer,
   queue,
+  queueLimit,
   screen,
   input,
 }: {
@@ -90,11 +91,22 @@ export async function createTransaction({
   sealer: Sealer;
   /** The process's per-subject queue (the SUBJECT_QUEUE resource). */
   queue: KeyedQueue;
+  /** At most this many of one subject's transactions wait in the queue; the next is 429 (TRANSACTIONS_SUBJECT_QUEUE_LIMIT). */
+  queueLimit: number;
   /** Screens the counterparty name when a rule reads counterparty.screening (none: stored screenings only). */
   screen?: ScreenCounterparty;
   input: CreateTransaction;
 }): Promise<{ created: boolean; transaction: Transaction }> {
   const at = validate(input);
+  const queued = subjectKey(ctx, input.subject.reference);
+  // Refused before any read: back-pressure is cheap only if the refusal is. The key stays free for the retry.
+  if (queue.depth(queued) >= queueLimit) {
+    throw new AppError(
+      'rate_limited',
+      `${queueLimit} transactions of this subject are already waiting to be evaluated (one subject's transactions are evaluated one at a time); retry after the time in Retry-After.`,
+      { headers: { 'retry-after': '1' } },
+    );
+  }
   // Reads started together go to the database as one batch (one round trip each stage).
   const reader = batchingReader(ctx.db);
   // What other modules know (KYC, business, screenings, wallets, lists) and the counterparty name's
@@ -138,7 +150,7 @@ export async function createTransaction({
   // A subject's evaluations run one at a time (its aggregates are read, then its row written). They wait
   // in an in-process queue, holding no pool connection, so a burst on one subject never starves the pool
   // for other subjects; the advisory lock inside the short write transaction serialises across processes.
-  const running = queue.run(subjectKey(ctx, input.subject.reference), () =>
+  const running = queue.run(queued, () =>
     withTransaction(
       ctx,
       async (tx) => {

@@ -7,6 +7,7 @@ import { defineResource } from '../../platform/resources.js';
  */
 export class KeyedQueue {
   private readonly tails = new Map<string, Promise<void>>();
+  private readonly depths = new Map<string, number>();
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
@@ -16,10 +17,19 @@ export class KeyedQueue {
       () => undefined,
     );
     this.tails.set(key, tail);
+    this.depths.set(key, (this.depths.get(key) ?? 0) + 1);
     void tail.then(() => {
+      const left = (this.depths.get(key) ?? 1) - 1;
+      if (left > 0) this.depths.set(key, left);
+      else this.depths.delete(key);
       if (this.tails.get(key) === tail) this.tails.delete(key);
     });
     return result;
+  }
+
+  /** Tasks of the key running or waiting. */
+  depth(key: string): number {
+    return this.depths.get(key) ?? 0;
   }
 
   /** Keys with a task running or waiting (memory is released when a key's last task settles). */
