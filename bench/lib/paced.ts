@@ -5,6 +5,7 @@
 // wait for the next one, so a "250 req/s" run is a burst of 250 concurrent requests once a second: its p99 at a
 // given rate measures the burst's queue, not the server at that load.
 import http from 'node:http';
+import { percentile } from './stats.js';
 
 export interface PacedOptions {
   url: string;
@@ -27,17 +28,10 @@ export interface PacedResult {
   rps: number;
   p50: number;
   p99: number;
-  max: number;
   errors: number;
   non2xx: number;
   /** Requests that found every connection busy when they were due. */
   queued: number;
-}
-
-/** Percentile (nearest rank) of sorted values. */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
@@ -103,12 +97,11 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   await Promise.all(pending);
   const elapsed = (performance.now() - start) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
+  const at = (p: number) => (latencies.length > 0 ? Math.round(percentile(latencies, p)) : 0);
   return {
     rps: Math.round(latencies.length / elapsed),
-    p50: Math.round(percentile(latencies, 50)),
-    p99: Math.round(percentile(latencies, 99)),
-    max: Math.round(latencies[latencies.length - 1] ?? 0),
+    p50: at(50),
+    p99: at(99),
     errors,
     non2xx,
     queued,
