@@ -6,35 +6,32 @@ import { defineResource } from '../../platform/resources.js';
  * A task runs after its predecessor settles, whether that succeeded or failed.
  */
 export class KeyedQueue {
-  private readonly tails = new Map<string, Promise<void>>();
-  private readonly depths = new Map<string, number>();
+  /** Per key: the promise the next task waits on, and how many tasks are running or waiting. */
+  private readonly keys = new Map<string, { tail: Promise<void>; depth: number }>();
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    const result = previous.then(task);
-    const tail = result.then(
+    const entry = this.keys.get(key) ?? { tail: Promise.resolve(), depth: 0 };
+    const result = entry.tail.then(task);
+    entry.tail = result.then(
       () => undefined,
       () => undefined,
     );
-    this.tails.set(key, tail);
-    this.depths.set(key, (this.depths.get(key) ?? 0) + 1);
-    void tail.then(() => {
-      const left = (this.depths.get(key) ?? 1) - 1;
-      if (left > 0) this.depths.set(key, left);
-      else this.depths.delete(key);
-      if (this.tails.get(key) === tail) this.tails.delete(key);
+    entry.depth++;
+    this.keys.set(key, entry);
+    void entry.tail.then(() => {
+      if (--entry.depth === 0) this.keys.delete(key);
     });
     return result;
   }
 
   /** Tasks of the key running or waiting. */
   depth(key: string): number {
-    return this.depths.get(key) ?? 0;
+    return this.keys.get(key)?.depth ?? 0;
   }
 
   /** Keys with a task running or waiting (memory is released when a key's last task settles). */
   get activeKeys(): number {
-    return this.tails.size;
+    return this.keys.size;
   }
 }
 
