@@ -90,6 +90,21 @@ describe('per-subject serialisation', () => {
     assert.equal(q.activeKeys, 0, 'keys are released when their last task settles');
   });
 
+  test('KeyedQueue.admit: counts a request from its admission, refuses beyond the limit per key, a release counts once', () => {
+    const q = new KeyedQueue();
+    const a1 = q.admit('A', 2);
+    const a2 = q.admit('A', 2);
+    assert.ok(a1 && a2);
+    assert.equal(q.admit('A', 2), null, 'two admitted and neither queued yet: the third is refused');
+    assert.ok(q.admit('B', 2), 'another key has its own count');
+    assert.equal(q.depth('A'), 2);
+    a1();
+    a1();
+    assert.equal(q.depth('A'), 1, 'a second release of the same admission does nothing');
+    assert.ok(q.admit('A', 2));
+    assert.equal(q.depth('A'), 2);
+  });
+
   test('a burst of N on one subject does not hold back another subject, and its aggregates stay exact', async () => {
     const o = await t.tenant();
     await publish(o);
@@ -162,9 +177,10 @@ describe('per-subject serialisation', () => {
       const o = await small.tenant();
       const queue = small.resources.get(SUBJECT_QUEUE);
       const key = subjectKey({ accountId: o.accountId, environment: 'sandbox' }, 'cus_busy');
-      // The subject's evaluation in progress, held until released.
+      // The subject's evaluation in progress (admitted as a request is), held until released.
       let release!: () => void;
-      const holding = queue.run(key, () => new Promise<void>((r) => (release = r)));
+      const slot = queue.admit(key, 3)!;
+      const holding = queue.run(key, () => new Promise<void>((r) => (release = r))).finally(slot);
       const base = Date.now() - 60_000;
       const post = (body: object, idem: string) =>
         small.call('POST', '/v1/transactions', { key: o.sandboxKey, body, headers: { 'idempotency-key': idem } });

@@ -98,15 +98,41 @@ export async function createTransaction({
   input: CreateTransaction;
 }): Promise<{ created: boolean; transaction: Transaction }> {
   const at = validate(input);
-  const queued = subjectKey(ctx, input.subject.reference);
-  // Refused before any read: back-pressure is cheap only if the refusal is. The key stays free for the retry.
-  if (queue.depth(queued) >= queueLimit) {
+  const key = subjectKey(ctx, input.subject.reference);
+  // Counted from here, refused before any read: back-pressure is cheap only if the refusal is. The key stays free for the retry.
+  const done = queue.admit(key, queueLimit);
+  if (!done) {
     throw new AppError(
       'rate_limited',
       `${queueLimit} transactions of this subject are already waiting to be evaluated (one subject's transactions are evaluated one at a time); retry after the time in Retry-After.`,
       { headers: { 'retry-after': '1' } },
     );
   }
+  try {
+    return await evaluateAdmitted({ ctx, sealer, queue, key, screen, input, at });
+  } finally {
+    done();
+  }
+}
+
+/** createTransaction once admitted to the subject's queue: the reads, then the subject's turn. */
+async function evaluateAdmitted({
+  ctx,
+  sealer,
+  queue,
+  key,
+  screen,
+  input,
+  at,
+}: {
+  ctx: RequestContext;
+  sealer: Sealer;
+  queue: KeyedQueue;
+  key: string;
+  screen?: ScreenCounterparty;
+  input: CreateTransaction;
+  at: Date;
+}): Promise<{ created: boolean; transaction: Transaction }> {
   // Reads started together go to the database as one batch (one round trip each stage).
   const reader = batchingReader(ctx.db);
   // What other modules know (KYC, business, screenings, wallets, lists) and the counterparty name's
@@ -150,7 +176,7 @@ export async function createTransaction({
   // A subject's evaluations run one at a time (its aggregates are read, then its row written). They wait
   // in an in-process queue, holding no pool connection, so a burst on one subject never starves the pool
   // for other subjects; the advisory lock inside the short write transaction serialises across processes.
-  const running = queue.run(queued, () =>
+  const running = queue.run(key, () =>
     withTransaction(
       ctx,
       async (tx) => {

@@ -6,32 +6,51 @@ import { defineResource } from '../../platform/resources.js';
  * A task runs after its predecessor settles, whether that succeeded or failed.
  */
 export class KeyedQueue {
-  /** Per key: the promise the next task waits on, and how many tasks are running or waiting. */
-  private readonly keys = new Map<string, { tail: Promise<void>; depth: number }>();
+  private readonly tails = new Map<string, Promise<void>>();
+  /** Tasks admitted per key and not yet done: from their admission (before the reads that precede their turn) to their end. */
+  private readonly admitted = new Map<string, number>();
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const entry = this.keys.get(key) ?? { tail: Promise.resolve(), depth: 0 };
-    const result = entry.tail.then(task);
-    entry.tail = result.then(
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const result = previous.then(task);
+    const tail = result.then(
       () => undefined,
       () => undefined,
     );
-    entry.depth++;
-    this.keys.set(key, entry);
-    void entry.tail.then(() => {
-      if (--entry.depth === 0) this.keys.delete(key);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
     });
     return result;
   }
 
-  /** Tasks of the key running or waiting. */
+  /**
+   * Counts one more task of the key from now, unless `limit` are counted already: a request is counted from its
+   * start, not only once it reaches `run`, so a burst still in its reads cannot overshoot the limit. Returns the
+   * release to call when the request is done (once; later calls do nothing), or null when the key is full.
+   */
+  admit(key: string, limit: number): (() => void) | null {
+    const n = this.admitted.get(key) ?? 0;
+    if (n >= limit) return null;
+    this.admitted.set(key, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.admitted.get(key) ?? 1) - 1;
+      if (left > 0) this.admitted.set(key, left);
+      else this.admitted.delete(key);
+    };
+  }
+
+  /** Tasks of the key admitted and not yet done. */
   depth(key: string): number {
-    return this.keys.get(key)?.depth ?? 0;
+    return this.admitted.get(key) ?? 0;
   }
 
   /** Keys with a task running or waiting (memory is released when a key's last task settles). */
   get activeKeys(): number {
-    return this.keys.size;
+    return this.tails.size;
   }
 }
 
