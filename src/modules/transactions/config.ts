@@ -4,10 +4,10 @@ import { section, vars, Var } from '../../platform/config-schema.js';
 export const transactionsConfig = section(
   vars({
     /**
-     * A subject's evaluations run one at a time; at most this many of one subject may be queued (running or
-     * waiting) in one API process.
-     * The next is refused with 429 rate_limited and Retry-After (the client retries with backoff) instead of
-     * queueing without bound: memory, and a wait longer than any client's timeout.
+     * A subject's evaluations run one at a time; at most this many of one subject may be in progress (from
+     * each request's start: reading, waiting or evaluated) in one API process. The next is refused with 429
+     * rate_limited and Retry-After (the client retries with backoff) instead of queueing without bound: memory,
+     * and a wait longer than any client's timeout.
      */
     subjectQueueLimit: Var.int('TRANSACTIONS_SUBJECT_QUEUE_LIMIT', 100, 1, 100_000),
   }),
