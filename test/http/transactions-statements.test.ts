@@ -117,6 +117,43 @@ test('POST /v1/transactions with the starter typologies active: statements per r
   assert.ok(trips <= 11, `${trips} round trips`);
 });
 
+test('rules a condition on the transaction decides read none of their aggregates: fewer branches, no values for them', async () => {
+  const o = await t.tenant();
+  await publishStarter(o);
+  const aggregateRead = async (b: Record<string, unknown>) => {
+    log = [];
+    full = [];
+    const res = await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: b });
+    log = null;
+    assert.equal(res.statusCode, 201, res.body);
+    const reads = full.filter((s) => /^SELECT \d+ AS q|^SELECT id, \(extract|^SELECT sum\(n\)/.test(s.sql.trimStart()));
+    assert.ok(reads.length <= 1, `${reads.length} aggregate reads`);
+    return { json: res.json(), branches: reads.length ? reads[0]!.sql.split('UNION ALL').length : 0 };
+  };
+  type Outcome = { key: string; outcome: string; values_used: Record<string, unknown> };
+  const rule = (j: { rules: Outcome[] }, key: string) => j.rules.find((r) => r.key === key)!;
+  await aggregateRead(body('cus_gd', '900.00'));
+  // An incoming transfer: structuring (cash only), pass-through, spike, round amounts, new counterparty and PaySim
+  // (outgoing only) and dormant reactivation (a relationship of a year) are decided without their aggregates;
+  // fan-in (incoming) reads its own.
+  const incoming = await aggregateRead({ ...body('cus_gd', '6000.00'), direction: 'in' });
+  const structuring = rule(incoming.json, 'structuring_below_threshold');
+  assert.equal(structuring.outcome, 'no_hit');
+  assert.deepEqual(
+    Object.keys(structuring.values_used).filter((k) => k.startsWith('agg.')),
+    [],
+    JSON.stringify(structuring.values_used),
+  );
+  assert.equal(structuring.values_used['tx.type'], 'transfer');
+  const fanIn = rule(incoming.json, 'fan_in_same_amount');
+  assert.ok('agg.fan_in_same_amount_senders_90d' in fanIn.values_used, JSON.stringify(fanIn.values_used));
+  // An outgoing one of 6,000 to a counterparty reads what the outgoing typologies need.
+  const outgoing = await aggregateRead({ ...body('cus_gd', '6000.00'), direction: 'out' });
+  assert.equal(rule(outgoing.json, 'spike_vs_history').values_used['agg.out_count_90d'] !== undefined, true);
+  console.log(`aggregate read branches: incoming transfer ${incoming.branches}, outgoing ${outgoing.branches}`);
+  assert.ok(incoming.branches >= 1 && incoming.branches < outgoing.branches, `in ${incoming.branches}, out ${outgoing.branches} branches`);
+});
+
 // Amounts differ from one transaction to the next, so the starter fan-in of identical amounts stays quiet.
 const hitsJurisdiction = (subject: string) => ({
   ...body(subject, `${100 + seq}.00`),

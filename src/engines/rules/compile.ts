@@ -17,6 +17,13 @@ export interface CompiledExpression {
    */
   evidence: string[];
   evidenceSegments: string[][];
+  /**
+   * The top-level conjuncts (`a && b && …`) of an expression that reads aggregates which themselves read none,
+   * each compiled alone: when one is false the expression is false whatever the aggregates are (CEL's `&&` is
+   * commutative: false absorbs an error on either side), so the aggregates need not be computed (`guards.ts`).
+   * Empty when the expression reads no aggregate or is not a conjunction.
+   */
+  guards: ParseResult[];
 }
 
 /** A rule reading under the key reports the value too, unless it reads it already. */
@@ -123,6 +130,7 @@ export function compileExpression(re: RuleEnvironment, source: string, field = '
   }
   const aggregates = paths.filter((p) => p.startsWith('agg.')).map((p) => p.slice(4));
   const evidence = evidenceFor(paths);
+  const guards = aggregates.length ? guardsOf(re, run.ast, source, declared) : [];
   return {
     ok: true,
     expression: {
@@ -133,8 +141,37 @@ export function compileExpression(re: RuleEnvironment, source: string, field = '
       aggregates,
       evidence,
       evidenceSegments: evidence.map((p) => p.split('.')),
+      guards,
     },
   };
+}
+
+/** The operands of a chain of `&&` at the top of the expression, left to right. */
+function conjuncts(n: ASTNode): ASTNode[] {
+  return n.op === '&&' ? [...conjuncts(n.args[0]), ...conjuncts(n.args[1])] : [n];
+}
+
+/**
+ * The conjuncts of a top-level `&&` chain that read no aggregate, each parsed from its own source text and kept only
+ * when that parse reads the same paths and type-checks as bool (so a conjunct is exactly the sub-expression it was).
+ */
+function guardsOf(re: RuleEnvironment, ast: ASTNode, source: string, declared: ReadonlySet<string>): ParseResult[] {
+  const parts = conjuncts(ast);
+  if (parts.length < 2) return [];
+  const out: ParseResult[] = [];
+  for (const part of parts) {
+    const mine = inspect(part, declared, re.roots, source, 'expression');
+    if (mine.errors.length || mine.paths.some((p) => p === 'agg' || p.startsWith('agg.'))) continue;
+    try {
+      const alone = re.env.parse(source.slice(part.start, part.end));
+      const again = inspect(alone.ast, declared, re.roots, source, 'expression');
+      const checked = alone.check();
+      if (checked.valid && checked.type === 'bool' && again.paths.join('\n') === mine.paths.join('\n')) out.push(alone);
+    } catch {
+      // Not a guard: the rule's aggregates are then computed, as without guards.
+    }
+  }
+  return out;
 }
 
 function celError(e: unknown, source: string, field: string, fallback: string): ValidationError {

@@ -30,6 +30,11 @@ export interface EvaluateOptions {
   snoozed?: ReadonlySet<string>;
   /** false: outcomes carry no values_used (replays count outcomes only; building them is a third of evaluate). */
   valuesUsed?: boolean;
+  /**
+   * Ids of rules already decided false by a guard (neededAggregates): recorded as not hit without running, and
+   * their aggregates may be absent (left out of values_used, not an error).
+   */
+  decided?: ReadonlySet<string>;
 }
 
 const NO_VALUES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
@@ -65,14 +70,26 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
   // Outcomes are object literals in one key order (rule_id, key, version, values_used, outcome, score, …):
   // the order responses are serialised in, without a spread per rule.
   for (const { rule, expression } of c.rules) {
+    const isDecided = opts.decided?.has(rule.id) === true;
     let values_used = NO_VALUES;
     if (normalized) {
       values_used = {};
-      for (let i = 0; i < expression.paths.length; i++) values_used[expression.paths[i]!] = valueAt(normalized, expression.segments[i]!);
+      for (let i = 0; i < expression.paths.length; i++) {
+        const seg = expression.segments[i]!;
+        // A decided rule's aggregates that were not computed are not values it used.
+        if (isDecided && seg[0] === 'agg' && input.agg?.[seg[1]!] === undefined) continue;
+        values_used[expression.paths[i]!] = valueAt(normalized, seg);
+      }
       for (let i = 0; i < expression.evidence.length; i++)
         values_used[expression.evidence[i]!] = valueAt(normalized, expression.evidenceSegments[i]!);
     }
     const { id: rule_id, key, version } = rule;
+    if (isDecided) {
+      // False whatever its aggregates are (a conjunct on the rest of the context is false).
+      if (opts.snoozed?.has(rule.id)) outcomes.push({ rule_id, key, version, values_used, outcome: 'snoozed', score: 0, would_hit: false });
+      else outcomes.push({ rule_id, key, version, values_used, outcome: 'no_hit', score: 0 });
+      continue;
+    }
     // A count the caller forgot to compute must not read as 0 (a "no activity" rule would fire).
     let missing: string | undefined;
     for (const k of expression.aggregates)

@@ -33,6 +33,7 @@ export { type PresummedTotals, computeAggregate, computeAggregateWith, computeAg
 export { SlidingAggregates } from './sliding-window.js';
 export { CONTEXT_TYPES, CONTEXT_VARIABLES, type RuleContextInput, buildEnvironment } from './context.js';
 export { compileExpression, runExpression, type CompiledExpression } from './compile.js';
+export { type NeededAggregates, neededAggregates } from './guards.js';
 export {
   type JourneyRule,
   type JourneyRuleInput,

@@ -10,10 +10,10 @@ import {
   amountProblem,
   compareDecimal,
   evaluate,
-  requiredAggregates,
+  neededAggregates,
   requiredContext,
-  type CompiledRuleSet,
   type Evaluation,
+  type RuleContextInput,
   type TxRow,
 } from '../../engines/rules/index.js';
 import { raiseAlert } from '../cases/index.js';
@@ -34,18 +34,6 @@ export const RULE_ERROR_COOLDOWN_S = 3600;
 
 export function counterpartyKey(c: CreateTransaction['counterparty']): string | null {
   return c?.reference ?? c?.account ?? c?.wallet ?? c?.name ?? null;
-}
-
-const EVALUATED_AGGREGATES = new WeakMap<CompiledRuleSet, CompiledRuleSet['aggregates']>();
-
-/** The aggregates the evaluated rules read, once per compiled version (the same array each time: rowFields keys on it). */
-function evaluatedAggregates(compiled: CompiledRuleSet): CompiledRuleSet['aggregates'] {
-  let plans = EVALUATED_AGGREGATES.get(compiled);
-  if (plans === undefined) {
-    const needed = new Set(requiredAggregates(compiled).map((a) => a.key));
-    EVALUATED_AGGREGATES.set(compiled, (plans = compiled.aggregates.filter((p) => needed.has(p.key))));
-  }
-  return plans;
 }
 
 /** Same transaction? (a repeat of a reference with other facts is a conflict, not a repeat). */
@@ -173,6 +161,31 @@ async function evaluateAdmitted({
   if (input.ip) txRow.ip = input.ip;
   if (input.counterparty?.balance_after) txRow.counterparty_balance_after = input.counterparty.balance_after;
 
+  // The rule context but the aggregates; rules a condition on it already decides need none of theirs read.
+  const ruleInput: RuleContextInput = {
+    tx: {
+      id,
+      reference: input.reference,
+      occurred_at: at.getTime(),
+      amount: input.amount,
+      currency: input.currency,
+      direction: input.direction,
+      type: txRow.type,
+      channel: input.channel,
+      country,
+      account: input.account,
+      device: input.device,
+      ip: input.ip,
+      wallet: wallet ?? undefined,
+      chain: input.crypto?.chain,
+      balance_before: input.balance_before,
+      balance_after: input.balance_after,
+      metadata: input.metadata ?? {},
+    },
+    ...known,
+  };
+  const needed = compiled ? neededAggregates(compiled, ruleInput) : null;
+
   // A subject's evaluations run one at a time (its aggregates are read, then its row written). They wait
   // in an in-process queue, holding no pool connection, so a burst on one subject never starves the pool
   // for other subjects; the advisory lock inside the short write transaction serialises across processes.
@@ -186,7 +199,7 @@ async function evaluateAdmitted({
         const againRead = transactionRows.idByReference(ahead, ctx, input.reference);
         const snoozedRead = compiled ? ruleRows.snoozedFor(ahead, ctx, input.subject.reference, new Date()) : null;
         let agg: Awaited<ReturnType<typeof computeTransactionAggregates>> = {};
-        if (compiled) agg = await computeTransactionAggregates(tx, ctx, evaluatedAggregates(compiled), txRow);
+        if (needed) agg = await computeTransactionAggregates(tx, ctx, needed.plans, txRow);
         await flushWithNext(tx); // when no aggregate read was sent
         const again = await againRead;
         if (again) return repeat((await transactionRows.get(tx, ctx, again))!, input);
@@ -194,33 +207,7 @@ async function evaluateAdmitted({
         let evaluation: Evaluation | null = null;
         if (compiled) {
           const snoozed = (await snoozedRead) ?? new Set<string>();
-          evaluation = evaluate(
-            compiled,
-            {
-              tx: {
-                id,
-                reference: input.reference,
-                occurred_at: at.getTime(),
-                amount: input.amount,
-                currency: input.currency,
-                direction: input.direction,
-                type: txRow.type,
-                channel: input.channel,
-                country,
-                account: input.account,
-                device: input.device,
-                ip: input.ip,
-                wallet: wallet ?? undefined,
-                chain: input.crypto?.chain,
-                balance_before: input.balance_before,
-                balance_after: input.balance_after,
-                metadata: input.metadata ?? {},
-              },
-              ...known,
-              agg,
-            },
-            { snoozed },
-          );
+          evaluation = evaluate(compiled, { ...ruleInput, agg }, { snoozed, decided: needed?.decided });
           markUnscreened(evaluation, compiled, known);
         }
 

@@ -1,0 +1,164 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AggregateValue } from './aggregate-plan.js';
+import type { RuleContextInput } from './context.js';
+import { evaluate } from './evaluate.js';
+import { neededAggregates } from './guards.js';
+import { compileRuleSet, type CompiledRuleSet, type Rule } from './ruleset.js';
+import { STARTER_TYPOLOGIES } from './typologies.js';
+
+const rule = (key: string, expression: string, status: Rule['status'] = 'active'): Rule => ({
+  id: `rul_${key}`,
+  key,
+  version: 1,
+  name: key,
+  description: '',
+  expression,
+  score: 10,
+  severity: 'low',
+  typologies: [],
+  status,
+  author: 'ann',
+});
+
+function compile(rules: Rule[]): CompiledRuleSet {
+  const r = compileRuleSet({
+    version: 1,
+    thresholds: { review: 10, block_and_review: 20, decline: 30 },
+    rules,
+    aggregates: [
+      { key: 'x', fn: 'count', window: '7d', group_by: 'subject' },
+      { key: 'y', fn: 'sum', field: 'amount', window: '30d', group_by: 'subject' },
+      { key: 'z', fn: 'count', window: '1d', group_by: 'subject', direction: 'in' },
+    ],
+  });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.compiled;
+}
+
+const tx = (o: Partial<RuleContextInput['tx']> = {}): RuleContextInput['tx'] => ({
+  amount: '250.00',
+  currency: 'EUR',
+  occurred_at: Date.UTC(2026, 0, 5, 12),
+  direction: 'in',
+  type: 'transfer',
+  metadata: {},
+  ...o,
+});
+
+test('guards: the conjuncts that read no aggregate, wherever they stand; none for a disjunction or a rule without aggregates', () => {
+  const c = compile([
+    rule('out_x', 'tx.direction == "out" && agg.x >= 5'),
+    rule('right', 'agg.z >= 1 && (tx.type == "cash" || tx.type == "atm") && tx.amount > 100.0'),
+    rule('or', 'agg.y > 1000.0 || tx.amount > 5000.0'),
+    rule('plain', 'tx.amount > 1.0 && tx.direction == "in"'),
+  ]);
+  const guards = Object.fromEntries(c.rules.map((r) => [r.rule.key, r.expression.guards.length]));
+  assert.deepEqual(guards, { out_x: 1, right: 2, or: 0, plain: 0 });
+});
+
+test('neededAggregates: a false guard decides its rule and spares its aggregates; a true or failing guard decides nothing', () => {
+  const c = compile([
+    rule('out_x', 'tx.direction == "out" && agg.x >= 5'),
+    rule('cash_z', 'agg.z >= 1 && tx.type == "cash"'),
+    rule('or_y', 'agg.y > 1000.0 || tx.amount > 5000.0'),
+    // metadata.k is absent: the guard errors, so it decides nothing and z is read.
+    rule('meta_z', 'tx.metadata.k == "v" && agg.z > 0', 'test'),
+  ]);
+  const n = neededAggregates(c, { tx: tx() });
+  assert.deepEqual([...n.decided].sort(), ['rul_cash_z', 'rul_out_x']);
+  assert.deepEqual(
+    n.plans.map((p) => p.key),
+    ['y', 'z'],
+  );
+  const out = neededAggregates(c, { tx: tx({ direction: 'out', type: 'cash' }) });
+  assert.deepEqual([...out.decided], []);
+  assert.deepEqual(
+    out.plans.map((p) => p.key),
+    ['x', 'y', 'z'],
+  );
+  // One set of keys, one array (the module's statement and row shapes are keyed on it).
+  assert.equal(neededAggregates(c, { tx: tx({ amount: '9.00' }) }).plans, n.plans);
+});
+
+test('evaluate: a decided rule is no_hit (snoozed: would_hit false) without its aggregates, which values_used leaves out', () => {
+  const c = compile([rule('out_x', 'tx.direction == "out" && agg.x >= 5'), rule('or_y', 'agg.y > 10.0 || tx.amount > 5000.0')]);
+  const input = { tx: tx() };
+  const n = neededAggregates(c, input);
+  const e = evaluate(c, { ...input, agg: { y: '20.00' } }, { decided: n.decided });
+  assert.deepEqual(
+    e.outcomes.map((o) => [o.key, o.outcome, o.values_used]),
+    [
+      ['out_x', 'no_hit', { 'tx.direction': 'in' }],
+      ['or_y', 'hit', { 'agg.y': '20.00', 'tx.amount': '250.00' }],
+    ],
+  );
+  // Without the decision the missing aggregate is still an error, never a silent 0.
+  assert.equal(evaluate(c, { ...input, agg: { y: '20.00' } }).outcomes[0]!.outcome, 'error');
+  const snoozed = evaluate(c, { ...input, agg: { y: '20.00' } }, { decided: n.decided, snoozed: new Set(['rul_out_x']) });
+  assert.equal(snoozed.outcomes[0]!.outcome, 'snoozed');
+  assert.equal(snoozed.outcomes[0]!.would_hit, false);
+});
+
+/** Deterministic pseudo-random numbers (no Math.random in a test that must fail the same way twice). */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+}
+
+test('the starter library: outcomes, score and status with only the needed aggregates equal those with all of them', () => {
+  const r = compileRuleSet({
+    version: 1,
+    thresholds: { review: 20, block_and_review: 50, decline: 90 },
+    rules: STARTER_TYPOLOGIES.map((t, i) => ({ ...t.rule, status: i % 4 === 3 ? ('test' as const) : ('active' as const) })),
+    aggregates: STARTER_TYPOLOGIES.flatMap((t) => t.aggregates),
+  });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  const c = r.compiled;
+  const guarded = c.rules.filter((x) => x.expression.guards.length > 0).length;
+  assert.ok(guarded >= 8, `most starter typologies have a guard (${guarded})`);
+  const rnd = lcg(13);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  let spared = 0;
+  let read = 0;
+  for (let i = 0; i < 3000; i++) {
+    const amount = pick(['50.00', '999.99', '1000.00', '4999.00', '5000.00', '9000.00', '9500.00', '12000.00', '73000.00']);
+    const input: RuleContextInput = {
+      tx: tx({
+        amount,
+        direction: pick(['in', 'out']),
+        type: pick(['transfer', 'cash', 'cash_out', 'card']),
+        country: pick(['DE', 'IR', 'KP', '']),
+      }),
+      subject: {
+        type: pick(['person', 'business', '']),
+        kyc_decision: pick(['approved', 'declined', '']),
+        risk_band: pick(['low', 'high', '']),
+        relationship_days: pick([0, 20, 400, 1000]),
+        pep: rnd() < 0.1,
+      },
+      counterparty: { reference: pick(['', 'cp_1']), bank_country: pick(['DE', 'IR', '']) },
+    };
+    const agg: Record<string, AggregateValue> = {};
+    for (const p of c.aggregates) {
+      const k = p.decl.fn;
+      const v = Math.floor(rnd() * 30);
+      agg[p.key] = k === 'count' || k === 'count_distinct' ? (rnd() < 0.3 ? 0 : v) : rnd() < 0.2 ? null : `${v * 137}.50`;
+    }
+    const n = neededAggregates(c, input);
+    const some = Object.fromEntries(n.plans.map((p) => [p.key, agg[p.key]!]));
+    spared += c.aggregates.length - n.plans.length;
+    read += n.plans.length;
+    const all = evaluate(c, { ...input, agg });
+    const part = evaluate(c, { ...input, agg: some }, { decided: n.decided });
+    assert.equal(part.status, all.status, `case ${i}`);
+    assert.equal(part.score, all.score, `case ${i}`);
+    assert.deepEqual(
+      part.outcomes.map((o) => [o.key, o.outcome]),
+      all.outcomes.map((o) => [o.key, o.outcome]),
+      `case ${i}: ${JSON.stringify(input)}`,
+    );
+  }
+  // The guards spare reads here (the figure depends on the mix; the equality above is the test).
+  assert.ok(spared > read / 2, `spared ${spared}, read ${read}`);
+});
