@@ -152,8 +152,26 @@ function conjuncts(n: ASTNode): ASTNode[] {
 }
 
 /**
+ * Whether two parses are the same expression: the same operators over the same operands (positions aside). A node's
+ * source range does not always cover it whole (`!(a)` spans `!(a`), so a conjunct's text is trusted only when it
+ * parses back to the conjunct itself.
+ */
+function sameTree(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameTree(x, b[i]));
+  }
+  if (a !== null && typeof a === 'object') {
+    if (b === null || typeof b !== 'object' || !('op' in a) || !('op' in b)) return false;
+    const x = a as ASTNode;
+    const y = b as ASTNode;
+    return x.op === y.op && sameTree(x.args, y.args);
+  }
+  return a === b;
+}
+
+/**
  * The conjuncts of a top-level `&&` chain that read no aggregate, each parsed from its own source text and kept only
- * when that parse reads the same paths and type-checks as bool (so a conjunct is exactly the sub-expression it was).
+ * when that parse is the conjunct itself (sameTree), reads the same paths and type-checks as bool.
  */
 function guardsOf(re: RuleEnvironment, ast: ASTNode, source: string, declared: ReadonlySet<string>): ParseResult[] {
   const parts = conjuncts(ast);
@@ -166,7 +184,8 @@ function guardsOf(re: RuleEnvironment, ast: ASTNode, source: string, declared: R
       const alone = re.env.parse(source.slice(part.start, part.end));
       const again = inspect(alone.ast, declared, re.roots, source, 'expression');
       const checked = alone.check();
-      if (checked.valid && checked.type === 'bool' && again.paths.join('\n') === mine.paths.join('\n')) out.push(alone);
+      if (checked.valid && checked.type === 'bool' && again.paths.join('\n') === mine.paths.join('\n') && sameTree(alone.ast, part))
+        out.push(alone);
     } catch {
       // Not a guard: the rule's aggregates are then computed, as without guards.
     }

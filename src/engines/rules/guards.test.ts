@@ -52,9 +52,13 @@ test('guards: the conjuncts that read no aggregate, wherever they stand; none fo
     rule('right', 'agg.z >= 1 && (tx.type == "cash" || tx.type == "atm") && tx.amount > 100.0'),
     rule('or', 'agg.y > 1000.0 || tx.amount > 5000.0'),
     rule('plain', 'tx.amount > 1.0 && tx.direction == "in"'),
+    // The parser's range of `!(…)` stops before its last parenthesis: that conjunct is not trusted as a guard.
+    rule('negated', '!(tx.type == "cash") && agg.x > 1 && -tx.amount < -5.0'),
   ]);
   const guards = Object.fromEntries(c.rules.map((r) => [r.rule.key, r.expression.guards.length]));
-  assert.deepEqual(guards, { out_x: 1, right: 2, or: 0, plain: 0 });
+  assert.deepEqual(guards, { out_x: 1, right: 2, or: 0, plain: 0, negated: 1 });
+  assert.equal(neededAggregates(c, { tx: tx({ amount: '3.00' }) }).decided.has('rul_negated'), true);
+  assert.equal(neededAggregates(c, { tx: tx({ amount: '9.00', type: 'cash' }) }).decided.has('rul_negated'), false);
 });
 
 test('neededAggregates: a false guard decides its rule and spares its aggregates; a true or failing guard decides nothing', () => {
