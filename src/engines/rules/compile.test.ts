@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { ruleOf } from '../../../test/helpers/rules.js';
 import assert from 'node:assert/strict';
 import { compileExpression } from './compile.js';
 import { buildEnvironment } from './context.js';
@@ -110,19 +111,7 @@ test('subject, counterparty, wallet and lists are typed: nested fields check, mi
 });
 
 test('requiredContext: the non-aggregate paths evaluated rules read; drafts and disabled rules do not count', () => {
-  const rule = (key: string, expression: string, status: Rule['status'] = 'active'): Rule => ({
-    id: `rul_${key}`,
-    key,
-    version: 1,
-    name: key,
-    description: '',
-    expression,
-    score: 10,
-    severity: 'low',
-    typologies: [],
-    status,
-    author: 'a',
-  });
+  const rule = ruleOf;
   const c = compileRuleSet({
     version: 1,
     thresholds: { review: 10, block_and_review: 20, decline: 30 },

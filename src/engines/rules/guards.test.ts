@@ -5,21 +5,10 @@ import type { RuleContextInput } from './context.js';
 import { evaluate } from './evaluate.js';
 import { neededAggregates } from './guards.js';
 import { compileRuleSet, type CompiledRuleSet, type Rule } from './ruleset.js';
+import { ruleOf } from '../../../test/helpers/rules.js';
 import { STARTER_TYPOLOGIES } from './typologies.js';
 
-const rule = (key: string, expression: string, status: Rule['status'] = 'active'): Rule => ({
-  id: `rul_${key}`,
-  key,
-  version: 1,
-  name: key,
-  description: '',
-  expression,
-  score: 10,
-  severity: 'low',
-  typologies: [],
-  status,
-  author: 'ann',
-});
+const rule = ruleOf;
 
 function compile(rules: Rule[]): CompiledRuleSet {
   const r = compileRuleSet({
