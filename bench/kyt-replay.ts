@@ -5,7 +5,8 @@
 // transaction's status, score and rule outcomes (sha256, printed), so two versions of the engine can be shown to
 // give the same outcomes; later repeats do not hash, so their CPU figures are the replay's alone.
 import { createHash } from 'node:crypto';
-import { starterRuleSet, type Rule } from '../src/engines/rules/index.js';
+import { starterRuleSet } from '../src/engines/rules/index.js';
+import { ruleOf } from '../test/helpers/rules.js';
 import { BacktestReplay, type ReplayRow } from '../src/modules/transactions/backtest-replay.js';
 
 const history = Number(process.env.BENCH_HISTORY ?? 100_000);
@@ -29,20 +30,7 @@ const plain: [string, string][] = [
   ['new_subject', 'subject.relationship_days < 7 && tx.amount > 3000.0'],
   ['channel_atm', 'tx.channel == "atm" && tx.amount > 1000.0'],
 ];
-for (const [key, expression] of plain)
-  rs.rules.push({
-    id: `rul_${key}`,
-    key,
-    version: 1,
-    name: key,
-    description: '',
-    expression,
-    score: 10,
-    severity: 'medium',
-    typologies: [],
-    status: 'active',
-    author: 'bench',
-  } satisfies Rule);
+for (const [key, expression] of plain) rs.rules.push(ruleOf(key, expression, 'active', { severity: 'medium', author: 'bench' }));
 
 const rnd = lcg(42);
 const now = Date.UTC(2026, 10, 1);
