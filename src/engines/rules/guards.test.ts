@@ -93,6 +93,39 @@ test('evaluate: a decided rule is no_hit (snoozed: would_hit false) without its 
   assert.equal(snoozed.outcomes[0]!.would_hit, false);
 });
 
+test('past 256 distinct sets of needed aggregates, a new set reads every aggregate (still correct, only slower)', () => {
+  // Nine rules with independent guards: 512 possible sets.
+  const bits = Array.from({ length: 9 }, (_, i) => i);
+  const r = compileRuleSet({
+    version: 1,
+    thresholds: { review: 10, block_and_review: 20, decline: 30 },
+    rules: bits.map((i) => rule(`b${i}`, `tx.metadata.b${i} == "1" && agg.a${i} > 0`)),
+    aggregates: bits.map((i) => ({ key: `a${i}`, fn: 'count' as const, window: '1d', group_by: 'subject' as const })),
+  });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  const c = r.compiled;
+  // The set of all nine comes last (m = 511): the map is full long before that set is first needed.
+  const nine = bits.map((i) => `a${i}`);
+  let full = 0;
+  for (let m = 0; m < 512; m++) {
+    const input = { tx: tx({ metadata: Object.fromEntries(bits.map((i) => [`b${i}`, (m >> i) & 1 ? '1' : '0'])) }) };
+    const n = neededAggregates(c, input);
+    const open = bits.filter((i) => (m >> i) & 1).map((i) => `a${i}`);
+    const keys = n.plans.map((p) => p.key);
+    if (open.length < 9 && keys.length === 9) full++;
+    else assert.deepEqual(keys, open);
+    // Whatever was read, the undecided rules have their aggregates and the outcomes are those of the full evaluation.
+    const agg = Object.fromEntries(keys.map((k) => [k, 1]));
+    const part = evaluate(c, { ...input, agg }, { decided: n.decided });
+    const whole = evaluate(c, { ...input, agg: Object.fromEntries(nine.map((k) => [k, 1])) });
+    assert.deepEqual(
+      part.outcomes.map((o) => o.outcome),
+      whole.outcomes.map((o) => o.outcome),
+    );
+  }
+  assert.ok(full >= 512 - 256, `${full} sets answered with every aggregate`);
+});
+
 /** Deterministic pseudo-random numbers (no Math.random in a test that must fail the same way twice). */
 function lcg(seed: number): () => number {
   let s = seed >>> 0;

@@ -16,8 +16,11 @@ const NONE: ReadonlySet<string> = new Set();
  * like the statements prepared per connection.
  */
 const MAX_PLAN_SETS = 256;
-/** Per compiled version: the plan arrays by the set of keys needed, so one set is always one array. */
-const PLAN_SETS = new WeakMap<CompiledRuleSet, Map<string, readonly AggregatePlan[]>>();
+/**
+ * Per compiled version: the plan arrays by the set of keys needed, so one set is always one array; `every` (all the
+ * aggregates the rules read, also in `byKeys`) answers a new set once `byKeys` is full.
+ */
+const PLAN_SETS = new WeakMap<CompiledRuleSet, { every: readonly AggregatePlan[]; byKeys: Map<string, readonly AggregatePlan[]> }>();
 
 /**
  * Which aggregates this transaction's evaluation needs. A rule `tx.direction == "out" && agg.x >= 5` is false for an
@@ -53,14 +56,20 @@ export function neededAggregates(c: CompiledRuleSet, input: RuleContextInput): N
   return { decided: decided ?? NONE, plans: plansFor(c, keys) };
 }
 
+const setId = (keys: Iterable<string>) => [...keys].sort().join(' ');
+
 function plansFor(c: CompiledRuleSet, keys: ReadonlySet<string>): readonly AggregatePlan[] {
   let sets = PLAN_SETS.get(c);
-  if (sets === undefined) PLAN_SETS.set(c, (sets = new Map()));
-  const id = [...keys].sort().join(' ');
-  let plans = sets.get(id);
+  if (sets === undefined) {
+    const all = new Set(c.rules.flatMap((r) => r.expression.aggregates));
+    const every = c.aggregates.filter((p) => all.has(p.key));
+    PLAN_SETS.set(c, (sets = { every, byKeys: new Map([[setId(all), every]]) }));
+  }
+  const id = setId(keys);
+  let plans = sets.byKeys.get(id);
   if (plans === undefined) {
-    if (sets.size >= MAX_PLAN_SETS) return plansFor(c, new Set(c.rules.flatMap((r) => r.expression.aggregates)));
-    sets.set(id, (plans = c.aggregates.filter((p) => keys.has(p.key))));
+    if (sets.byKeys.size >= MAX_PLAN_SETS) return sets.every;
+    sets.byKeys.set(id, (plans = c.aggregates.filter((p) => keys.has(p.key))));
   }
   return plans;
 }
