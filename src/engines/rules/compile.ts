@@ -171,7 +171,7 @@ function sameTree(a: unknown, b: unknown): boolean {
 
 /**
  * The conjuncts of a top-level `&&` chain that read no aggregate, each parsed from its own source text and kept only
- * when that parse is the conjunct itself (sameTree), reads the same paths and type-checks as bool.
+ * when that parse is the conjunct itself (sameTree) and type-checks as bool.
  */
 function guardsOf(re: RuleEnvironment, ast: ASTNode, source: string, declared: ReadonlySet<string>): ParseResult[] {
   const parts = conjuncts(ast);
@@ -181,11 +181,10 @@ function guardsOf(re: RuleEnvironment, ast: ASTNode, source: string, declared: R
     const mine = inspect(part, declared, re.roots, source, 'expression');
     if (mine.errors.length || mine.paths.some((p) => p === 'agg' || p.startsWith('agg.'))) continue;
     try {
+      // The same tree reads the same paths.
       const alone = re.env.parse(source.slice(part.start, part.end));
-      const again = inspect(alone.ast, declared, re.roots, source, 'expression');
       const checked = alone.check();
-      if (checked.valid && checked.type === 'bool' && again.paths.join('\n') === mine.paths.join('\n') && sameTree(alone.ast, part))
-        out.push(alone);
+      if (checked.valid && checked.type === 'bool' && sameTree(alone.ast, part)) out.push(alone);
     } catch {
       // Not a guard: the rule's aggregates are then computed, as without guards.
     }

@@ -1,5 +1,5 @@
 import { type RootVariable, type RuleContextInput, celContextOf, normalizeContext, toCelContext } from './context.js';
-import { runExpression } from './compile.js';
+import { runExpression, type RunResult } from './compile.js';
 import type { CompiledRuleSet, Decision, ForcedOutcome, Thresholds } from './ruleset.js';
 
 export type RuleOutcomeKind = 'hit' | 'no_hit' | 'shadow_hit' | 'snoozed' | 'error';
@@ -38,6 +38,7 @@ export interface EvaluateOptions {
 }
 
 const NO_VALUES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+const DECIDED: RunResult = { ok: true, value: false };
 
 const RANK: Record<Decision, number> = { approved: 0, review: 1, block_and_review: 2, declined: 3 };
 const FORCED: Record<ForcedOutcome, Decision> = { review: 'review', block_and_review: 'block_and_review', decline: 'declined' };
@@ -84,19 +85,15 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
         values_used[expression.evidence[i]!] = valueAt(normalized, expression.evidenceSegments[i]!);
     }
     const { id: rule_id, key, version } = rule;
-    if (isDecided) {
-      // False whatever its aggregates are (a conjunct on the rest of the context is false).
-      if (opts.snoozed?.has(rule.id)) outcomes.push({ rule_id, key, version, values_used, outcome: 'snoozed', score: 0, would_hit: false });
-      else outcomes.push({ rule_id, key, version, values_used, outcome: 'no_hit', score: 0 });
-      continue;
-    }
-    // A count the caller forgot to compute must not read as 0 (a "no activity" rule would fire).
+    // A count the caller forgot to compute must not read as 0 (a "no activity" rule would fire); a decided rule's
+    // aggregates are left out on purpose.
     let missing: string | undefined;
-    for (const k of expression.aggregates)
-      if (input.agg?.[k] === undefined) {
-        missing = k;
-        break;
-      }
+    if (!isDecided)
+      for (const k of expression.aggregates)
+        if (input.agg?.[k] === undefined) {
+          missing = k;
+          break;
+        }
     if (missing !== undefined) {
       outcomes.push({
         rule_id,
@@ -109,7 +106,8 @@ export function evaluate(c: CompiledRuleSet, input: RuleContextInput, opts: Eval
       });
       continue;
     }
-    const run = runExpression(expression, cel);
+    // A decided rule is false whatever its aggregates are (a conjunct on the rest of the context is false): not run.
+    const run = isDecided ? DECIDED : runExpression(expression, cel);
     if (!run.ok) {
       outcomes.push({ rule_id, key, version, values_used, outcome: 'error', score: 0, error: run.error });
       continue;

@@ -7,6 +7,7 @@ import { neededAggregates } from './guards.js';
 import { compileRuleSet, type CompiledRuleSet, type Rule } from './ruleset.js';
 import { ruleOf } from '../../../test/helpers/rules.js';
 import { STARTER_TYPOLOGIES } from './typologies.js';
+import { seededRandom } from '../seeded-random.js';
 
 const rule = ruleOf;
 
@@ -126,12 +127,6 @@ test('past 256 distinct sets of needed aggregates, a new set reads every aggrega
   assert.ok(full >= 512 - 256, `${full} sets answered with every aggregate`);
 });
 
-/** Deterministic pseudo-random numbers (no Math.random in a test that must fail the same way twice). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
-}
-
 test('the starter library: outcomes, score and status with only the needed aggregates equal those with all of them', () => {
   const r = compileRuleSet({
     version: 1,
@@ -143,7 +138,7 @@ test('the starter library: outcomes, score and status with only the needed aggre
   const c = r.compiled;
   const guarded = c.rules.filter((x) => x.expression.guards.length > 0).length;
   assert.ok(guarded >= 8, `most starter typologies have a guard (${guarded})`);
-  const rnd = lcg(13);
+  const rnd = seededRandom(13);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   let spared = 0;
   let read = 0;
