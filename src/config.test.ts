@@ -92,3 +92,13 @@ test('prepared statements are on by default; each connection keeps DATABASE_PREP
       err.problems.some((p) => p.startsWith('DATABASE_PREPARED_PER_CONNECTION')),
   );
 });
+
+test('DATABASE_POOL_SIZE: 20 connections by default, 1–1000 on request', () => {
+  const key = { MASTER_KEY: '11'.repeat(32) };
+  assert.equal(loadConfig({ ...key }).poolSize, 20);
+  assert.equal(loadConfig({ ...key, DATABASE_POOL_SIZE: '40' }).poolSize, 40);
+  assert.throws(
+    () => loadConfig({ ...key, DATABASE_POOL_SIZE: '0' }),
+    (err: unknown) => err instanceof ConfigError && err.problems.some((p) => p.startsWith('DATABASE_POOL_SIZE')),
+  );
+});

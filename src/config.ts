@@ -30,6 +30,8 @@ const platformConfig = section(
     databaseUrl: Var.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: Var.text('DATA_DIR'),
     /** PostgreSQL: statements of transactions and batches prepared once per pooled connection (platform/prepared-statements.ts). */
+    /** PostgreSQL: connections each process's pool opens at most. */
+    databasePoolSize: Var.int('DATABASE_POOL_SIZE', 20, 1, 1_000),
     databasePreparedStatements: Var.bool('DATABASE_PREPARED_STATEMENTS', true),
     databasePreparedPerConnection: Var.int('DATABASE_PREPARED_PER_CONNECTION', 100, 1, 10_000),
     /** PGlite: the embedded database on a worker thread of its own, beside the event loop (platform/pglite-thread.ts). */
@@ -79,6 +81,8 @@ const platformConfig = section(
       publicBaseUrl,
       hostedBaseUrl: (v.hostedBaseUrl ?? `${publicBaseUrl}/hosted`).replace(/\/+$/, ''),
       databaseUrl: v.databaseUrl ?? null,
+      /** PostgreSQL connections this process's pool opens at most. */
+      poolSize: v.databasePoolSize,
       /** Statements each pooled PostgreSQL connection keeps prepared; 0: none (every statement travels as text). */
       preparedPerConnection: v.databasePreparedStatements ? v.databasePreparedPerConnection : 0,
       /** PGlite runs on a worker thread of its own (false: on the event loop's thread). */

@@ -16,6 +16,7 @@ export async function openDatabase(config: Config, log: pino.Logger): Promise<Db
   const db = await openDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolSize: config.poolSize,
     preparedPerConnection: config.preparedPerConnection,
     embeddedThread: config.embeddedThread,
     warn: (message) => log.warn(message),

@@ -57,39 +57,61 @@ async function reset(): Promise<void> {
   await shared.query('DELETE FROM prep_t');
 }
 
-test('a statement is tried once as text, then prepared once on the connection and executed', { skip: !onPostgres }, async () => {
-  await reset();
-  const db = await onePool(10);
-  try {
-    const name = PreparedStatements.nameOf(INSERT);
-    const at = new Date(Date.UTC(2026, 10, 24, 7, 0, 0, 123));
-    // First sight: sent as text in the transaction's message, then PREPAREd alone after COMMIT.
-    const first = await db.transaction((tx) => tx.query(INSERT, ['a', 1, at]));
-    assert.deepEqual(first, [{ id: 'a', n: 1 }]);
-    assert.deepEqual(await serverSide(db), new Map([[name, 0]]));
-    // Afterwards: EXECUTE inside the same messages (BEGIN with the first, COMMIT with the last).
-    for (const [i, id] of ['b', 'c', 'd'].entries()) {
-      const rows = await db.transaction(async (tx) => {
-        assert.ok(canSendWithNext(tx));
-        tx.sendWithCommit(INSERT, [`${id}2`, 20 + i, at]);
-        return tx.query(INSERT, [id, 2 + i, at]);
+test(
+  'a statement is prepared once on the connection and executed, from its first sight at the start of a transaction',
+  { skip: !onPostgres },
+  async () => {
+    await reset();
+    const db = await onePool(10);
+    try {
+      const name = PreparedStatements.nameOf(INSERT);
+      const countName = PreparedStatements.nameOf(COUNT);
+      const at = new Date(Date.UTC(2026, 10, 24, 7, 0, 0, 123));
+      // First sight in the transaction's opening message: PREPAREd alone before BEGIN, then EXECUTEd. First sight
+      // later in the transaction (COUNT): sent as text, PREPAREd alone after COMMIT, not executed yet.
+      const first = await db.transaction(async (tx) => {
+        const rows = await tx.query(INSERT, ['a', 1, at]);
+        assert.deepEqual(await tx.query(COUNT, [1]), [{ c: 1 }]);
+        return rows;
       });
-      assert.deepEqual(rows, [{ id, n: 2 + i }]);
+      assert.deepEqual(first, [{ id: 'a', n: 1 }]);
+      assert.deepEqual(
+        await serverSide(db),
+        new Map([
+          [name, 1],
+          [countName, 0],
+        ]),
+      );
+      // Afterwards: EXECUTE inside the same messages (BEGIN with the first, COMMIT with the last).
+      for (const [i, id] of ['b', 'c', 'd'].entries()) {
+        const rows = await db.transaction(async (tx) => {
+          assert.ok(canSendWithNext(tx));
+          tx.sendWithCommit(INSERT, [`${id}2`, 20 + i, at]);
+          return tx.query(INSERT, [id, 2 + i, at]);
+        });
+        assert.deepEqual(rows, [{ id, n: 2 + i }]);
+      }
+      assert.equal((await serverSide(db)).get(name), 7);
+      const stored = await shared.query<{ id: string; at: Date }>("SELECT id, at FROM prep_t WHERE id = 'c2'");
+      assert.equal(stored[0]!.at.getTime(), at.getTime());
+      // Batches outside transactions use the same prepared statements.
+      const rows = await queryBatch(db, [
+        { sql: COUNT, params: [2] },
+        { sql: INSERT, params: ["it's", 9, null] },
+      ]);
+      assert.deepEqual(rows, [[{ c: 6 }], [{ id: "it's", n: 9 }]]);
+      assert.deepEqual(
+        await serverSide(db),
+        new Map([
+          [name, 8],
+          [countName, 1],
+        ]),
+      );
+    } finally {
+      await db.close();
     }
-    assert.deepEqual(await serverSide(db), new Map([[name, 6]]));
-    const stored = await shared.query<{ id: string; at: Date }>("SELECT id, at FROM prep_t WHERE id = 'c2'");
-    assert.equal(stored[0]!.at.getTime(), at.getTime());
-    // Batches outside transactions use the same prepared statements.
-    const rows = await queryBatch(db, [
-      { sql: COUNT, params: [2] },
-      { sql: INSERT, params: ["it's", 9, null] },
-    ]);
-    assert.deepEqual(rows, [[{ c: 6 }], [{ id: "it's", n: 9 }]]);
-    assert.equal((await serverSide(db)).get(name), 7);
-  } finally {
-    await db.close();
-  }
-});
+  },
+);
 
 test('a statement whose parameter types the server cannot infer stays text', { skip: !onPostgres }, async () => {
   const db = await onePool(10);
@@ -132,7 +154,9 @@ test('a message that fails before or after its PREPARE leaves the connection usa
     await assert.rejects(
       db.transaction(async (tx) => {
         await tx.query(INSERT, ['p4', 4, at]);
-        await tx.query('SELECT 1 / $1::int AS x', [0]);
+        // A text first seen inside the transaction travels as text (the one above was tried before its
+        // transaction and is prepared: preparing it here would deallocate INSERT to make room).
+        await tx.query('SELECT 1 / $1::int AS y', [0]);
       }),
       /division by zero/,
     );

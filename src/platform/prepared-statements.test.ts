@@ -82,3 +82,20 @@ test('after an error the next message starts with DEALLOCATE ALL and prepares ag
   assert.deepEqual(after.texts, ['DEALLOCATE ALL', `PREPARE ${name(INSERT)} AS ${INSERT}`, `EXECUTE ${name(INSERT)}('c', '3')`]);
   assert.deepEqual(after.at, [2]);
 });
+
+test('untried: the texts that may be prepared and were not tried yet; none once tried, whatever the outcome', async () => {
+  const ps = new PreparedStatements(10);
+  const untyped = 'SELECT 1 WHERE $1 IS NULL';
+  const client = fakeClient((sql) => sql.includes('IS NULL'));
+  const stmts = [
+    { sql: INSERT, params: ['a', 1] },
+    { sql: 'SELECT 1' },
+    { sql: READ, params: [['a', 'b']] },
+    { sql: untyped, params: [null] },
+  ];
+  assert.deepEqual(ps.untried(stmts), [INSERT, untyped]);
+  await ps.probe(client, ps.untried(stmts));
+  assert.deepEqual(ps.untried(stmts), []);
+  // Tried before its message: the message EXECUTEs it at once; the text that failed to prepare is written in.
+  assert.deepEqual(ps.compose(client, [stmts[0]!, stmts[3]!])!.texts, [`EXECUTE ${name(INSERT)}('a', '1')`, 'SELECT 1 WHERE NULL IS NULL']);
+});

@@ -53,9 +53,10 @@ const UNPREPARABLE_CLASSES = ['42', '0A'];
  * Which statements: those sent by `Db.transaction` and `queryBatch` whose values can all be written in, with
  * at least one parameter, every `$n` up to the number of values used, beginning with SELECT, INSERT, UPDATE,
  * DELETE or WITH, at most MAX_PREPARED_TEXT characters. Whether the server can infer a text's parameter types is
- * learnt once per process: the first time, the text travels as today's literal text and is PREPAREd alone on
- * the same connection after its transaction (a failure there harms nothing); a text that cannot be prepared
- * stays literal text. At most `perConnection` statements per connection, the least recently used deallocated.
+ * learnt once per process, by a PREPARE sent alone where no transaction is open (a failure there harms
+ * nothing): just before the transaction or batch whose opening message holds the text (`untried`), else, for a
+ * text first seen later in a transaction, after that transaction, the text travelling as literal text meanwhile.
+ * A text that cannot be prepared stays literal text. At most `perConnection` statements per connection, the least recently used deallocated.
  * After any error on a connection its set is forgotten and its next message begins with DEALLOCATE ALL.
  */
 export class PreparedStatements {
@@ -71,15 +72,9 @@ export class PreparedStatements {
   compose(client: object, stmts: readonly Stmt[]): Message | null {
     const placed: { template: SqlTemplate; literals: string[]; known: Known | null }[] = [];
     for (const st of stmts) {
-      const params = st.params ?? [];
-      const literals = sqlLiterals(params);
-      if (literals === null) return null;
-      const template = sqlTemplate(st.sql);
-      if (template === null || !template.fits(literals.length)) return null;
-      // Arrays and objects travel written in but are never prepared: where a statement takes a list (token
-      // searches, `= ANY`), its best plan depends on the values.
-      const known = params.length > 0 && template.highest === params.length && scalarsOnly(params) ? this.candidate(st.sql) : null;
-      placed.push({ template, literals, known });
+      const p = this.place(st);
+      if (p === null) return null;
+      placed.push(p);
     }
     const s = this.session(client);
     const texts: string[] = [];
@@ -114,6 +109,34 @@ export class PreparedStatements {
     }
     // Every text but the statements written in whole is a DEALLOCATE, PREPARE or EXECUTE.
     return { texts, at, probe, prepared: texts.length > written };
+  }
+
+  /**
+   * The texts of `stmts` that may be prepared and have not been tried yet in this process: where they open a
+   * transaction or a batch, they are PREPAREd alone just before it (`probe`; nothing is open there for a failure to
+   * abort), so even their first execution runs prepared, under the transaction's plan settings.
+   */
+  untried(stmts: readonly Stmt[]): string[] {
+    const out: string[] = [];
+    for (const st of stmts) {
+      const known = this.known.get(st.sql);
+      if (known !== undefined && known.ok !== null) continue; // decided already: the common case, no work
+      if (this.place(st)?.known?.ok === null) out.push(st.sql);
+    }
+    return out;
+  }
+
+  /** The statement's template, literals and, when it may be prepared, its name; null when a value cannot be written in. */
+  private place(st: Stmt): { template: SqlTemplate; literals: string[]; known: Known | null } | null {
+    const params = st.params ?? [];
+    const literals = sqlLiterals(params);
+    if (literals === null) return null;
+    const template = sqlTemplate(st.sql);
+    if (template === null || !template.fits(literals.length)) return null;
+    // Arrays and objects travel written in but are never prepared: where a statement takes a list (token
+    // searches, `= ANY`), its best plan depends on the values.
+    const known = params.length > 0 && template.highest === params.length && scalarsOnly(params) ? this.candidate(st.sql) : null;
+    return { template, literals, known };
   }
 
   /** After an error on a message composed for `client`: what it has prepared is no longer known. */
