@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import { withNext, type Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
 import { emitAudit } from '../../platform/audit.js';
 import { newId } from '../../platform/ids.js';
@@ -37,13 +37,18 @@ export interface RaisedAlert {
 // is a round trip for nothing when one transaction raises several alerts of one subject).
 const heldLocks = new WeakMap<Queryable, Set<string>>();
 
-async function lockOnce(tx: Queryable, ctx: RequestContext, subjectType: string, subjectId: string): Promise<void> {
+/**
+ * Takes the subject's lock once per transaction. Where the transaction can, the lock travels in the same message as
+ * the statement sent next (the dedupe UPDATE or the insert): one round trip less, and still a statement of its own
+ * before that one, whose snapshot is taken once the lock is held. Await the answer after that next statement.
+ */
+function lockOnce(tx: Queryable, ctx: RequestContext, subjectType: string, subjectId: string): Promise<void> {
   const key = JSON.stringify([ctx.accountId, ctx.environment, subjectType, subjectId]);
   const held = heldLocks.get(tx) ?? new Set<string>();
-  if (held.has(key)) return;
-  await alertRows.lockSubject(tx, ctx, subjectType, subjectId);
-  held.add(key);
+  if (held.has(key)) return Promise.resolve();
+  held.add(key); // a failing lock fails the whole transaction: nothing is held after it either way
   heldLocks.set(tx, held);
+  return alertRows.lockSubject(withNext(tx), ctx, subjectType, subjectId);
 }
 
 /**
@@ -57,12 +62,13 @@ async function lockOnce(tx: Queryable, ctx: RequestContext, subjectType: string,
  * Statements: the lock, the dedupe (one UPDATE … RETURNING), then the case and the alert in one
  * statement; the audit rows and the alert.created event travel with COMMIT when the transaction
  * defers writes. A repeat costs 2 statements, a new alert 3 (+2 when it raises an open case's severity);
- * the lock is taken once per subject and transaction.
+ * the lock is taken once per subject and transaction, and travels with the dedupe (or, without a cooldown, with
+ * the insert) where the transaction can send statements together: a repeat is one round trip, a new alert two.
  */
 export async function raiseAlert(tx: Queryable, ctx: RequestContext, input: RaiseAlertInput): Promise<RaisedAlert> {
   const dedupeKey = input.dedupeKey ?? '';
   const cooldown = input.cooldownSeconds ?? DEFAULT_ALERT_COOLDOWN_SECONDS;
-  await lockOnce(tx, ctx, input.subjectType, input.subjectId);
+  const locked = lockOnce(tx, ctx, input.subjectType, input.subjectId);
 
   if (cooldown > 0) {
     const since = new Date(Date.now() - cooldown * 1000);
@@ -73,6 +79,7 @@ export async function raiseAlert(tx: Queryable, ctx: RequestContext, input: Rais
       dedupeKey,
       since,
     });
+    await locked;
     if (touched) return { alert: toAlert(touched), caseId: touched.case_id, deduplicated: true };
   }
 
@@ -92,6 +99,7 @@ export async function raiseAlert(tx: Queryable, ctx: RequestContext, input: Rais
     dedupeKey,
     newCaseId: newId('case'),
   });
+  await locked;
   const caseId = row.case_id;
   if (opened) {
     await emitAudit(tx, ctx, {
