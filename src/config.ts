@@ -29,9 +29,9 @@ const platformConfig = section(
     hostedBaseUrl: Var.url('HOSTED_BASE_URL', ['http:', 'https:']),
     databaseUrl: Var.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: Var.text('DATA_DIR'),
-    /** PostgreSQL: statements of transactions and batches prepared once per pooled connection (platform/prepared-statements.ts). */
     /** PostgreSQL: connections each process's pool opens at most. */
     databasePoolSize: Var.int('DATABASE_POOL_SIZE', 20, 1, 1_000),
+    /** PostgreSQL: statements of transactions and batches prepared once per pooled connection (platform/prepared-statements.ts). */
     databasePreparedStatements: Var.bool('DATABASE_PREPARED_STATEMENTS', true),
     databasePreparedPerConnection: Var.int('DATABASE_PREPARED_PER_CONNECTION', 100, 1, 10_000),
     /** PGlite: the embedded database on a worker thread of its own, beside the event loop (platform/pglite-thread.ts). */

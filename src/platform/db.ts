@@ -203,8 +203,8 @@ class PostgresDb implements Db {
   ): Promise<{ rows: unknown[][]; probe: string[] } | null> {
     if (this.prepared !== null && !this.ownSessions.has(client)) await this.checkOwnSession(client);
     // Texts never tried, at the start of a transaction or batch: PREPAREd alone first, so that their first
-    // execution is prepared too (as literal text it would be planned for its values, outside the transaction's
-    // generic plans: 22 ms instead of under 1 for the aggregate read of a new rule set, docs/performance.md).
+    // execution is prepared too (as literal text it is planned for its values, outside the transaction's generic
+    // plans: KYT's aggregate read then took 20–84 ms instead of under 1 ms, docs/performance.md).
     if (fresh && this.prepared !== null) await this.probe(client, this.prepared.untried(stmts));
     for (let attempt = 0; ; attempt++) {
       const msg = this.message(client, stmts);

@@ -56,7 +56,8 @@ const UNPREPARABLE_CLASSES = ['42', '0A'];
  * learnt once per process, by a PREPARE sent alone where no transaction is open (a failure there harms
  * nothing): just before the transaction or batch whose opening message holds the text (`untried`), else, for a
  * text first seen later in a transaction, after that transaction, the text travelling as literal text meanwhile.
- * A text that cannot be prepared stays literal text. At most `perConnection` statements per connection, the least recently used deallocated.
+ * A text that cannot be prepared stays literal text. At most `perConnection` statements per connection, the
+ * least recently used deallocated.
  * After any error on a connection its set is forgotten and its next message begins with DEALLOCATE ALL.
  */
 export class PreparedStatements {

@@ -69,6 +69,9 @@ export async function raiseAlert(tx: Queryable, ctx: RequestContext, input: Rais
   const dedupeKey = input.dedupeKey ?? '';
   const cooldown = input.cooldownSeconds ?? DEFAULT_ALERT_COOLDOWN_SECONDS;
   const locked = lockOnce(tx, ctx, input.subjectType, input.subjectId);
+  // Awaited after the next statement; where the transaction cannot send them together the lock runs at once, and if
+  // it fails the next statement fails too and throws first: that rejection must not go unhandled.
+  locked.catch(() => undefined);
 
   if (cooldown > 0) {
     const since = new Date(Date.now() - cooldown * 1000);
