@@ -3,13 +3,15 @@
 // backtest of the same rule set over the stored history (worker job).
 // Usage: npm run bench -- kyt-transactions ; BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres,
 // BENCH_HISTORY (imported history rows, default 50000), BENCH_HEAVY (heavy subjects sharing 10 % of the history,
-// default 1), BENCH_LOAD=0 (import and backtest only: no load runs), BENCH_RATE (requests/s), BENCH_DATABASE_URL.
+// default 1), BENCH_LOAD=0 (import and backtest only: no load runs), BENCH_RATE (requests/s), BENCH_DATABASE_URL,
+// BENCH_PIN=1 (servers on CPU 0, PostgreSQL on CPU 1: bench/lib/pin.ts).
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
 import { insertBaseline, loadWithCpu, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
+import { pinNote } from './lib/pin.js';
 import { ownBackendCores, ownBackendTicks, waitForIndexes, walCounters } from './lib/cpu.js';
 import { historyLines, importHistory, publishRuleSet, type ApiCall } from './lib/kyt-setup.js';
 
@@ -291,7 +293,7 @@ for (const kind of dbs) {
   console.error(`benchmarking KYT on ${kind} (${seconds}s per run, 50 connections)…`);
   sections.push(await benchDb(kind));
 }
-const report = `## KYT transactions (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per run, 50 connections, autocannon in the benchmark process, each server in its own process)\n\n${sections.join('\n')}`;
+const report = `## KYT transactions (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per run, 50 connections, autocannon in the benchmark process, each server in its own process${pinNote()})\n\n${sections.join('\n')}`;
 console.log(report);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/kyt-transactions.md', report);

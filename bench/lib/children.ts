@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { withUser } from '../../src/platform/db.js';
+import { pinServer } from './pin.js';
 
 /**
  * Starts `node --import tsx ARGS…` (in `cwd`, e.g. another checkout to compare against) and resolves once
@@ -21,6 +22,7 @@ export function startChild(
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    pinServer(proc.pid); // BENCH_PIN (bench/lib/pin.ts)
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => {
       out += d;
