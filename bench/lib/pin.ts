@@ -1,11 +1,10 @@
 // BENCH_PIN: the servers a load benchmark starts on some CPUs, PostgreSQL on the others.
 //
-// On a 2-core machine the API process and PostgreSQL's backends share both cores. Each statement the API writes
-// to its socket wakes a backend, and the kernel often runs the woken backend on the writer's core, preempting the
-// API thread (the single thread every request passes through) while the other core idles: the runs showed
-// 14–17 % idle time at saturation. Giving the API its own core removes that (docs/performance.md, "KYT: the API
-// on a core of its own"); docs/operations.md says how an operator does the same (systemd CPUAffinity, docker
-// --cpuset-cpus, taskset).
+// On a 2-core machine the API process and PostgreSQL's backends share both cores, and the unpinned runs showed
+// 14–17 % idle time at saturation (likely: a backend woken by the API's socket write runs on the API's core and
+// preempts its one thread while the other core idles). With the API on a core of its own KYT gained about 10 % and
+// its p99 at a paced 500 tx/s fell severalfold (docs/performance.md, "KYT: … the API on a core of its own");
+// docs/operations.md says how an operator does the same (systemd CPUAffinity, docker --cpuset-cpus, taskset).
 //
 // BENCH_PIN=1 means servers on CPU 0, PostgreSQL on CPU 1 (the load generator, this process, is not pinned); BENCH_PIN=<api cpus>/<other cpus> (taskset lists, e.g.
 // `0/1` or `0-1/2-3`) chooses. Needs `taskset` (util-linux) and the right to change PostgreSQL's processes
