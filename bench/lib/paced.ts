@@ -32,6 +32,11 @@ export interface PacedResult {
   non2xx: number;
   /** Requests that found every connection busy when they were due. */
   queued: number;
+  /**
+   * Per second of the run (by due time): requests and their p50 / p99 / max latency in ms. Shows whether a p99 comes
+   * from the whole run or from an episode of a few seconds (`BENCH_TIMELINE=1` prints it in the KYT bench).
+   */
+  timeline: { second: number; n: number; p50: number; p99: number; max: number }[];
 }
 
 export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
@@ -41,6 +46,8 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   const prefix = `${process.pid}-${Date.now()}-paced-`;
   const total = Math.round(opts.rate * opts.seconds);
   const latencies: number[] = [];
+  /** Latencies by the second of the run they were due in. */
+  const bySecond: number[][] = [];
   let errors = 0;
   let non2xx = 0;
   let queued = 0;
@@ -63,7 +70,9 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
         inFlight--;
         if (!ok) errors++;
         else if (status < 200 || status >= 300) non2xx++;
-        latencies.push(performance.now() - due);
+        const latency = performance.now() - due;
+        latencies.push(latency);
+        (bySecond[Math.floor((due - start) / 1000)] ??= []).push(latency);
         resolve();
       };
       const req = http.request(
@@ -105,5 +114,14 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
     errors,
     non2xx,
     queued,
+    timeline: [...bySecond.entries()]
+      .filter((e): e is [number, number[]] => e[1] !== undefined)
+      .map(([second, ls]) => ({
+        second,
+        n: ls.length,
+        p50: Math.round(percentile(ls, 50)),
+        p99: Math.round(percentile(ls, 99)),
+        max: Math.round(Math.max(...ls)),
+      })),
   };
 }

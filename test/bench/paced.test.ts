@@ -53,3 +53,34 @@ test('paced load: a server slower than the rate shows as latency from the due ti
     await s.close();
   }
 });
+
+test('paced load: the timeline counts each request in the second it was due, with that second latencies', async () => {
+  const s = await server(0, [], []);
+  try {
+    // 50 requests at 20/s: due in seconds 0 (20), 1 (20) and 2 (10).
+    const r = await pacedLoad({ url: s.url, rate: 20, seconds: 2.5 });
+    assert.deepEqual(
+      r.timeline.map((x) => [x.second, x.n]),
+      [
+        [0, 20],
+        [1, 20],
+        [2, 10],
+      ],
+    );
+    for (const x of r.timeline) assert.ok(x.p50 <= x.p99 && x.p99 <= x.max, JSON.stringify(x));
+  } finally {
+    await s.close();
+  }
+});
+
+test('paced load: a server falling behind shows in the later seconds of the timeline', async () => {
+  const s = await server(30, [], []);
+  try {
+    // One connection, 30 ms per request, one due every 20 ms: the queue (and each second's latency) grows.
+    const r = await pacedLoad({ url: s.url, rate: 50, seconds: 2, connections: 1 });
+    assert.equal(r.timeline.length, 2);
+    assert.ok(r.timeline[1]!.p50 > r.timeline[0]!.p50 + 200, JSON.stringify(r.timeline));
+  } finally {
+    await s.close();
+  }
+});
