@@ -48,7 +48,8 @@ export async function load(
   if (opts.rate) {
     const r = await pacedLoad({ ...opts, seconds: opts.seconds ?? 10, rate: opts.rate });
     if (process.env.BENCH_TIMELINE === '1')
-      for (const x of r.timeline) console.error(`  ${name}: second ${x.second}: ${x.n} requests, p50 ${x.p50} / p99 ${x.p99} / max ${x.max} ms`);
+      for (const x of r.timeline)
+        console.error(`  ${name}: second ${x.second}: ${x.n} requests, p50 ${x.p50} / p99 ${x.p99} / max ${x.max} ms`);
     return { name: `${name} [paced at ${opts.rate}/s]`, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx };
   }
   let n = 0;

@@ -6,9 +6,10 @@
 // its p99 at a paced 500 tx/s fell severalfold (docs/performance.md, "KYT: … the API on a core of its own");
 // docs/operations.md says how an operator does the same (systemd CPUAffinity, docker --cpuset-cpus, taskset).
 //
-// BENCH_PIN=1 means servers on CPU 0, PostgreSQL on CPU 1 (the load generator, this process, is not pinned); BENCH_PIN=<api cpus>/<other cpus> (taskset lists, e.g.
-// `0/1` or `0-1/2-3`) chooses. Needs `taskset` (util-linux) and the right to change PostgreSQL's processes
-// (root, or the same user): a bench machine's setting, restored when the bench process exits.
+// BENCH_PIN=1 means servers on CPU 0, PostgreSQL on CPU 1 (the load generator, this process, is not pinned);
+// BENCH_PIN=<server cpus>/<postgres cpus> (taskset lists, e.g. `0/1` or `0-1/2-3`) chooses. Needs `taskset`
+// (util-linux) and the right to change PostgreSQL's processes (root, or the same user): a bench machine's setting,
+// put back when the bench process exits or is interrupted.
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 
@@ -36,29 +37,37 @@ function taskset(cpuList: string, pid: number): void {
 /** Every PostgreSQL process on this machine (the postmaster's new backends inherit its mask). */
 function postgresPids(): number[] {
   try {
-    return execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
+    return execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
   } catch {
     return []; // none running (PGlite runs)
   }
 }
 
-/** PostgreSQL on the other CPUs, once (the load generator, this process, stays free to run on any); put back on every CPU when this process exits. */
+/** PostgreSQL on every CPU again. */
+function unpinPostgres(): void {
+  for (const pid of postgresPids()) {
+    try {
+      taskset(all, pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/**
+ * PostgreSQL on the other CPUs, once (the load generator, this process, stays free to run on any); back on every
+ * CPU when this process exits or is interrupted.
+ */
 function pinRest(l: Layout): void {
   if (restPinned) return;
   restPinned = true;
   for (const pid of postgresPids()) taskset(l.rest, pid);
-  process.on('exit', () => {
-    for (const pid of postgresPids()) {
-      try {
-        taskset(all, pid);
-      } catch {
-        // gone meanwhile
-      }
-    }
-  });
+  process.on('exit', unpinPostgres);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      unpinPostgres();
+      process.exit(130);
+    });
   console.error(`BENCH_PIN: servers on CPU ${l.api}, PostgreSQL on CPU ${l.rest}, the load generator on any`);
 }
 
