@@ -45,8 +45,7 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const prefix = `${process.pid}-${Date.now()}-paced-`;
   const total = Math.round(opts.rate * opts.seconds);
-  const latencies: number[] = [];
-  /** Latencies by the second of the run they were due in. */
+  /** Latencies by the second of the run they were due in (sparse: a second with no answer has no entry). */
   const bySecond: number[][] = [];
   let errors = 0;
   let non2xx = 0;
@@ -70,9 +69,9 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
         inFlight--;
         if (!ok) errors++;
         else if (status < 200 || status >= 300) non2xx++;
-        const latency = performance.now() - due;
-        latencies.push(latency);
-        (bySecond[Math.floor((due - start) / 1000)] ??= []).push(latency);
+        // By the request's index, not from due − start: that float difference can land a request due at a
+        // whole second in the second before.
+        (bySecond[Math.floor(i / opts.rate)] ??= []).push(performance.now() - due);
         resolve();
       };
       const req = http.request(
@@ -106,6 +105,7 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   await Promise.all(pending);
   const elapsed = (performance.now() - start) / 1000;
   agent.destroy();
+  const latencies = bySecond.flat();
   const at = (p: number) => (latencies.length > 0 ? Math.round(percentile(latencies, p)) : 0);
   return {
     rps: Math.round(latencies.length / elapsed),

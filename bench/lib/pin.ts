@@ -63,10 +63,13 @@ function pinRest(l: Layout): void {
   restPinned = true;
   for (const pid of postgresPids()) taskset(l.rest, pid);
   process.on('exit', unpinPostgres);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
     process.once(signal, () => {
       unpinPostgres();
-      process.exit(130);
+      process.exit(code); // 128 + the signal's number, as the default handler's exit would report
     });
   console.error(`BENCH_PIN: servers on CPU ${l.api}, PostgreSQL on CPU ${l.rest}, the load generator on any`);
 }

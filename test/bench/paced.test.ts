@@ -54,7 +54,7 @@ test('paced load: a server slower than the rate shows as latency from the due ti
   }
 });
 
-test('paced load: the timeline counts each request in the second it was due, with that second latencies', async () => {
+test('paced load: the timeline counts each request in the second it was due, with the latencies of that second', async () => {
   const s = await server(0, [], []);
   try {
     // 50 requests at 20/s: due in seconds 0 (20), 1 (20) and 2 (10).
