@@ -61,7 +61,7 @@ function parameterText(v: unknown): string | null {
  * string value is prepared with its statement where an array value is only written in (see PreparedStatements),
  * for lists whose plan does not depend on their values (a membership probe of a few values).
  */
-export function textArrayLiteral(values: readonly string[]): string {
+export function textArrayLiteral(values: readonly (string | null)[]): string {
   return arrayLiteral(values)!;
 }
 

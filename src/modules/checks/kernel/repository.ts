@@ -5,6 +5,7 @@ import { newId } from '../../../platform/ids.js';
 import { paginate } from '../../../platform/pagination.js';
 import type { ErasureHook } from '../../../platform/erasure.js';
 import { iso } from '../../../platform/schemas.js';
+import { textArrayLiteral } from '../../../platform/sql-literals.js';
 import { writeOrDefer } from '../../../platform/transaction.js';
 import type { Check } from './schemas.js';
 import { sha256Hex, type MediaInput } from './media.js';
@@ -119,13 +120,15 @@ export const checks = {
        SELECT c.id, $1, $2, c.type, 'pending', c.subject_reference, c.session_id
        FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS c(id, type, subject_reference, session_id, n)
        ORDER BY c.n`,
+      // Each list as one array literal (a string): a statement of scalar values is prepared once per connection, and
+      // the plan of an INSERT from unnest does not depend on the lists (an array value would be parsed at every call).
       [
         t.accountId,
         t.environment,
-        cs.map((c) => c.id),
-        cs.map((c) => c.type),
-        cs.map((c) => c.subjectReference),
-        cs.map((c) => c.sessionId),
+        textArrayLiteral(cs.map((c) => c.id)),
+        textArrayLiteral(cs.map((c) => c.type)),
+        textArrayLiteral(cs.map((c) => c.subjectReference)),
+        textArrayLiteral(cs.map((c) => c.sessionId)),
       ],
     );
   },
