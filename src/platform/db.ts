@@ -394,24 +394,90 @@ async function batchOnPglite(t: EmbeddedStatements, stmts: readonly Statement[])
   return out;
 }
 
+/** Whether a statement has values (only those may be prepared; a text without any goes as it is, several statements or a VACUUM alike). */
+const hasValues = (st: Statement): boolean => (st.params?.length ?? 0) > 0;
+
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   hasVector = false;
-  constructor(private readonly pglite: EmbeddedPg) {}
+  constructor(
+    private readonly pglite: EmbeddedPg,
+    /**
+     * Statements prepared once in the embedded database's one session (null: every statement travels as text,
+     * parsed, analysed and planned at every execution). The session is `pglite` itself: one connection, no pooler.
+     */
+    private readonly prepared: PreparedStatements | null = null,
+  ) {}
+  /**
+   * The embedded session as PreparedStatements sees it (the key of what it has prepared) and how it PREPAREs a text
+   * alone: in a transaction of its own, inside PGlite's lock, so no message composed meanwhile runs in between.
+   */
+  private readonly session = { query: (sql: string) => this.pglite.transaction((t) => t.query(sql)) };
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return runOnPglite<T>(this.pglite, sql, params);
+    if (this.prepared === null || params.length === 0) return runOnPglite<T>(this.pglite, sql, params);
+    return ((await this.queryBatch([{ sql, params }]))[0] ?? []) as T[];
   }
-  queryBatch(stmts: readonly Statement[]): Promise<unknown[][]> {
-    return batchOnPglite(this.pglite, stmts);
+  /**
+   * With prepared statements, statements outside a transaction run in one all the same (one message, as before, is
+   * one implicit transaction): the message is composed and run inside PGlite's lock, so what it EXECUTEs is what the
+   * session has prepared when it runs. Statements without values are never prepared and go as before (VACUUM and
+   * the like cannot run in a transaction).
+   */
+  async queryBatch(stmts: readonly Statement[]): Promise<unknown[][]> {
+    if (this.prepared === null || !stmts.some(hasValues)) return batchOnPglite(this.pglite, stmts);
+    // Texts never tried are PREPAREd alone first, so that even their first execution is prepared.
+    await this.prepared.probe(this.session, this.prepared.untried(stmts));
+    const probe: string[] = [];
+    const once = () => this.pglite.transaction(async (t) => (await this.sendPrepared(t, stmts, probe)) ?? batchOnPglite(t, stmts));
+    // A table changed under a prepared statement (a migration): the failure undid the message; prepared afresh.
+    const rows = await once().catch((err: unknown) => (preparedLost(err) === 'changed' ? once() : Promise.reject(err)));
+    if (probe.length > 0) await this.prepared.probe(this.session, probe);
+    return rows;
+  }
+  /**
+   * In a transaction (PGlite's lock held): the statements as one `exec` (one message into the database), each
+   * prepared where it may be (EXECUTE of its prepared form; PreparedStatements), or null when a value cannot be
+   * written in. Texts seen for the first time go as text and are added to `probe`, to PREPARE once the transaction
+   * has ended. If the message fails, what the session has prepared is no longer known.
+   */
+  private async sendPrepared(t: EmbeddedStatements, stmts: readonly Statement[], probe: string[]): Promise<unknown[][] | null> {
+    const prepared = this.prepared!;
+    const msg = prepared.compose(this.session, stmts);
+    if (msg === null) return null;
+    let results: { rows: unknown[] }[];
+    try {
+      results = msg.texts.length === 0 ? [] : await t.exec(msg.texts.join(';\n'));
+    } catch (err) {
+      prepared.failed(this.session);
+      throw err;
+    }
+    probe.push(...msg.probe);
+    return msg.at.map((i) => results[i]?.rows ?? []);
   }
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.pglite.transaction(async (t) => {
+    const probe: string[] = [];
+    const result = await this.pglite.transaction(async (t) => {
+      let sent = false;
+      const run = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
+        const fresh = !sent;
+        sent = true;
+        if (this.prepared === null || !stmts.some(hasValues)) return batchOnPglite(t, stmts);
+        try {
+          return (await this.sendPrepared(t, stmts, probe)) ?? (await batchOnPglite(t, stmts));
+        } catch (err) {
+          // A table changed under a prepared statement (a migration) in the transaction's first message: nothing of
+          // the transaction has run, so it starts again and the message is sent once more, prepared afresh.
+          if (!fresh || preparedLost(err) !== 'changed') throw err;
+          await t.exec('ROLLBACK; BEGIN');
+          return (await this.sendPrepared(t, stmts, probe)) ?? (await batchOnPglite(t, stmts));
+        }
+      };
       let queued: Queued[] = [];
       const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
         const ahead = queued;
         queued = [];
         if (ahead.length + stmts.length === 0) return [];
-        const rows = await batchOnPglite(t, [...ahead, ...stmts]);
+        const rows = await run([...ahead, ...stmts]);
         for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
         return rows.slice(ahead.length);
       };
@@ -430,10 +496,13 @@ class PgliteDb implements Db {
         // On the database thread the last writes and the COMMIT go as one message when they can be written in.
         const inlined = t.execAndCommit ? inlineAll(ending) : null;
         if (inlined !== null) await t.execAndCommit!(inlined.join(';\n'));
-        else await batchOnPglite(t, ending);
+        else await run(ending);
       }
       return result;
     });
+    // Outside the transaction now: texts seen for the first time are tried as prepared statements.
+    if (this.prepared !== null && probe.length > 0) await this.prepared.probe(this.session, probe);
+    return result;
   }
   private closing: Promise<void> | null = null;
   close(): Promise<void> {
@@ -449,8 +518,8 @@ export interface OpenDbOptions {
   dataDir?: string;
   poolSize?: number;
   /**
-   * PostgreSQL only: how many statements each pooled connection keeps prepared (PreparedStatements); 0 or
-   * absent: none, every statement travels as text.
+   * How many statements each pooled connection (on PGlite: its one session) keeps prepared (PreparedStatements); 0
+   * or absent: none, every statement travels as text.
    */
   preparedPerConnection?: number;
   /** Told (once per pool) when prepared statements are switched off because a pooler shares the server's sessions. */
@@ -484,7 +553,8 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     (opts.embeddedThread ?? false)
       ? await PgliteThread.open(dir.startsWith('memory://') ? null : dir)
       : await PGlite.create(dir.startsWith('memory://') ? undefined : dir, { extensions });
-  const db = new PgliteDb(pglite);
+  const per = opts.preparedPerConnection ?? 0;
+  const db = new PgliteDb(pglite, per > 0 ? new PreparedStatements(per) : null);
   db.hasVector = await detectVector(db);
   return db;
 }

@@ -10,16 +10,17 @@ configureAuditKey(Buffer.from(TEST_MASTER_KEY, 'hex'));
 /**
  * A migrated database for one test file: an in-memory PGlite by default, or a private schema on
  * the PostgreSQL server named by TEST_DATABASE_URL (dropped on close), so test files never share rows.
- * As in the default configuration, on PostgreSQL the statements of transactions and batches are prepared once per
- * connection (DATABASE_PREPARED_STATEMENTS; docs/performance.md, "step 4"); TEST_PREPARED_STATEMENTS=false sends
- * every statement as text (src/platform/db-prepared.test.ts opens its own pools).
+ * As in the default configuration, statements with values are prepared once per connection (PostgreSQL) or in the
+ * embedded database's one session (PGlite) (DATABASE_PREPARED_STATEMENTS; docs/performance.md, "step 4");
+ * TEST_PREPARED_STATEMENTS=false sends every statement as text (src/platform/db-prepared.test.ts opens its own pools).
  */
 export async function createTestDb(): Promise<{ db: Db; url: string | null; close: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
+  const prepared = !['0', 'false', 'no', 'off'].includes((process.env.TEST_PREPARED_STATEMENTS ?? '').toLowerCase());
   if (!base) {
     // As in the default configuration, PGlite runs on this thread; TEST_EMBEDDED_THREAD=true puts it on its own.
     const embeddedThread = ['1', 'true', 'yes', 'on'].includes((process.env.TEST_EMBEDDED_THREAD ?? '').toLowerCase());
-    const db = await openDb({ dataDir: 'memory://', embeddedThread });
+    const db = await openDb({ dataDir: 'memory://', embeddedThread, preparedPerConnection: prepared ? 100 : 0 });
     await migrate(db);
     return { db, url: null, close: () => db.close() };
   }
@@ -29,7 +30,6 @@ export async function createTestDb(): Promise<{ db: Db; url: string | null; clos
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const url = withSearchPath(base, schema);
-  const prepared = !['0', 'false', 'no', 'off'].includes((process.env.TEST_PREPARED_STATEMENTS ?? '').toLowerCase());
   const db = await openDb({
     databaseUrl: url,
     poolSize: 10,
