@@ -404,7 +404,7 @@ class PgliteDb implements Db {
     private readonly pglite: EmbeddedPg,
     /**
      * Statements prepared once in the embedded database's one session (null: every statement travels as text,
-     * parsed, analysed and planned at every execution). The session is `pglite` itself: one connection, no pooler.
+     * parsed, analysed and planned at every execution). One session serves every request; no pooler can stand between.
      */
     private readonly prepared: PreparedStatements | null = null,
   ) {}

@@ -99,3 +99,29 @@ test('untried: the texts that may be prepared and were not tried yet; none once 
   // Tried before its message: the message EXECUTEs it at once; the text that failed to prepare is written in.
   assert.deepEqual(ps.compose(client, [stmts[0]!, stmts[3]!])!.texts, [`EXECUTE ${name(INSERT)}('a', '1')`, 'SELECT 1 WHERE NULL IS NULL']);
 });
+
+test('a PREPARE sent alone while a DEALLOCATE ALL was composed (a shared session, PGlite) is not trusted: the next message deallocates all again', async () => {
+  const ps = new PreparedStatements(10);
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const sent: string[] = [];
+  const client = {
+    query: async (sql: string) => {
+      sent.push(sql);
+      if (sql.startsWith('PREPARE')) await gate;
+      return {};
+    },
+  };
+  const probing = ps.probe(client, ps.untried([{ sql: INSERT, params: ['a', 1] }]));
+  // Meanwhile another request's message fails, and the next one composed starts with DEALLOCATE ALL.
+  ps.failed(client);
+  assert.equal(ps.compose(client, [{ sql: READ, params: ['a'] }])!.texts[0], 'DEALLOCATE ALL');
+  release();
+  await probing;
+  // The PREPARE may have run before the DEALLOCATE ALL: the statement is not taken as prepared, the set is forgotten.
+  const next = ps.compose(client, [{ sql: INSERT, params: ['b', 2] }])!;
+  assert.deepEqual(next.texts, ['DEALLOCATE ALL', `PREPARE ${name(INSERT)} AS ${INSERT}`, `EXECUTE ${name(INSERT)}('b', '2')`]);
+  // Undisturbed, a probe is recorded as before.
+  await ps.probe(client, ps.untried([{ sql: READ, params: ['a'] }]));
+  assert.deepEqual(ps.compose(client, [{ sql: READ, params: ['c'] }])!.texts, [`EXECUTE ${name(READ)}('c')`]);
+});

@@ -22,6 +22,11 @@ interface Session {
   unknown: boolean;
   /** Names `names` dropped to make room, still to DEALLOCATE on the server (in the next message). */
   dropped: string[];
+  /**
+   * Counts the `DEALLOCATE ALL`s composed: a PREPARE sent alone while another message may run (PGlite's one session
+   * serves every request) is recorded only if none was composed meanwhile, since the server may have run it after.
+   */
+  generation: number;
 }
 
 /** One simple-protocol message for some statements on one connection. */
@@ -84,6 +89,7 @@ export class PreparedStatements {
       s.names.clear();
       s.dropped = [];
       s.unknown = false;
+      s.generation++;
     }
     for (const name of s.dropped.splice(0)) texts.push(`DEALLOCATE ${name}`);
     const at: number[] = [];
@@ -162,6 +168,7 @@ export class PreparedStatements {
         known.ok = true;
         continue;
       }
+      const generation = s.generation;
       try {
         await client.query(`PREPARE ${known.name} AS ${sql}`);
       } catch (err) {
@@ -175,7 +182,9 @@ export class PreparedStatements {
         continue;
       }
       known.ok = true;
-      s.names.set(known.name, true);
+      // A DEALLOCATE ALL composed meanwhile may have run before or after this PREPARE: the set is not known.
+      if (s.generation !== generation) s.unknown = true;
+      else s.names.set(known.name, true);
     }
     return null;
   }
@@ -203,6 +212,7 @@ export class PreparedStatements {
         names: new BoundedMap(this.perConnection, 'use', (name) => session.dropped.push(name)),
         unknown: false,
         dropped: [],
+        generation: 0,
       };
       this.sessions.set(client, (s = session));
     }
