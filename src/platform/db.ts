@@ -462,14 +462,15 @@ class PgliteDb implements Db {
         const fresh = !sent;
         sent = true;
         if (this.prepared === null || !stmts.some(hasValues)) return batchOnPglite(t, stmts);
+        const attempt = async () => (await this.sendPrepared(t, stmts, probe)) ?? batchOnPglite(t, stmts);
         try {
-          return (await this.sendPrepared(t, stmts, probe)) ?? (await batchOnPglite(t, stmts));
+          return await attempt();
         } catch (err) {
           // A table changed under a prepared statement (a migration) in the transaction's first message: nothing of
           // the transaction has run, so it starts again and the message is sent once more, prepared afresh.
           if (!fresh || preparedLost(err) !== 'changed') throw err;
           await t.exec('ROLLBACK; BEGIN');
-          return (await this.sendPrepared(t, stmts, probe)) ?? (await batchOnPglite(t, stmts));
+          return attempt();
         }
       };
       let queued: Queued[] = [];
