@@ -6,7 +6,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { inlineParams } from './sql-literals.js';
 import { PreparedStatements, type Message } from './prepared-statements.js';
-import { PgliteThread, type EmbeddedPg, type EmbeddedStatements } from './pglite-thread.js';
+import { PgliteThread } from './pglite-thread.js';
+import { PgliteLocal, type EmbeddedPg, type EmbeddedStatements, type EmbeddedTransaction } from './pglite-session.js';
 
 export { inlineParams } from './sql-literals.js';
 
@@ -394,6 +395,13 @@ async function batchOnPglite(t: EmbeddedStatements, stmts: readonly Statement[])
   return out;
 }
 
+/** A transaction's last statements on PGlite: with the COMMIT in one message when every value can be written in. */
+async function endOnPglite(t: EmbeddedTransaction, stmts: readonly Statement[]): Promise<void> {
+  const inlined = inlineAll(stmts);
+  if (inlined !== null) await t.execAndCommit(inlined.join(';\n'));
+  else await batchOnPglite(t, stmts);
+}
+
 /** Whether a statement has values (only those may be prepared; a text without any goes as it is, several statements or a VACUUM alike). */
 const hasValues = (st: Statement): boolean => (st.params?.length ?? 0) > 0;
 
@@ -410,43 +418,49 @@ class PgliteDb implements Db {
   ) {}
   /**
    * The embedded session as PreparedStatements sees it (the key of what it has prepared) and how it PREPAREs a text
-   * alone: in a transaction of its own, inside PGlite's lock, so no message composed meanwhile runs in between.
+   * alone: one message with the session held, so no message composed meanwhile runs in between.
    */
-  private readonly session = { query: (sql: string) => this.pglite.transaction((t) => t.query(sql)) };
+  private readonly session = { query: (sql: string) => this.pglite.exec(sql) };
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     if (this.prepared === null || params.length === 0) return runOnPglite<T>(this.pglite, sql, params);
     return ((await this.queryBatch([{ sql, params }]))[0] ?? []) as T[];
   }
   /**
-   * With prepared statements, statements outside a transaction run in one all the same (one message, as before, is
-   * one implicit transaction): the message is composed and run inside PGlite's lock, so what it EXECUTEs is what the
-   * session has prepared when it runs. Statements without values are never prepared and go as before (VACUUM and
-   * the like cannot run in a transaction).
+   * With prepared statements, the message is composed and sent with the session held (one message is one implicit
+   * transaction), so what it EXECUTEs is what the session has prepared when it runs. Statements without values are
+   * never prepared and go as before.
    */
   async queryBatch(stmts: readonly Statement[]): Promise<unknown[][]> {
     if (this.prepared === null || !stmts.some(hasValues)) return batchOnPglite(this.pglite, stmts);
     // Texts never tried are PREPAREd alone first, so that even their first execution is prepared.
     await this.prepared.probe(this.session, this.prepared.untried(stmts));
     const probe: string[] = [];
-    const once = () => this.pglite.transaction(async (t) => (await this.sendPrepared(t, stmts, probe)) ?? batchOnPglite(t, stmts));
+    const once = () => this.pglite.exclusive(async (t) => (await this.sendPrepared(t, stmts, probe, null)) ?? batchOnPglite(t, stmts));
     // A table changed under a prepared statement (a migration): the failure undid the message; prepared afresh.
     const rows = await once().catch((err: unknown) => (preparedLost(err) === 'changed' ? once() : Promise.reject(err)));
     if (probe.length > 0) await this.prepared.probe(this.session, probe);
     return rows;
   }
   /**
-   * In a transaction (PGlite's lock held): the statements as one `exec` (one message into the database), each
-   * prepared where it may be (EXECUTE of its prepared form; PreparedStatements), or null when a value cannot be
-   * written in. Texts seen for the first time go as text and are added to `probe`, to PREPARE once the transaction
-   * has ended. If the message fails, what the session has prepared is no longer known.
+   * With the session held: the statements as one message into the database, each prepared where it may be (EXECUTE
+   * of its prepared form; PreparedStatements), or null when a value cannot be written in. Given `ending` (the
+   * transaction's), the COMMIT travels in the same message and no rows come back. Texts seen for the first time go
+   * as text and are added to `probe`, to PREPARE once the session is free. If the message fails, what the session
+   * has prepared is no longer known.
    */
-  private async sendPrepared(t: EmbeddedStatements, stmts: readonly Statement[], probe: string[]): Promise<unknown[][] | null> {
+  private async sendPrepared(
+    t: EmbeddedStatements,
+    stmts: readonly Statement[],
+    probe: string[],
+    ending: EmbeddedTransaction | null,
+  ): Promise<unknown[][] | null> {
     const prepared = this.prepared!;
     const msg = prepared.compose(this.session, stmts);
     if (msg === null) return null;
-    let results: { rows: unknown[] }[];
+    let results: { rows: unknown[] }[] = [];
     try {
-      results = msg.texts.length === 0 ? [] : await t.exec(msg.texts.join(';\n'));
+      if (ending !== null) await ending.execAndCommit(msg.texts.join(';\n'));
+      else if (msg.texts.length > 0) results = await t.exec(msg.texts.join(';\n'));
     } catch (err) {
       prepared.failed(this.session);
       throw err;
@@ -458,11 +472,19 @@ class PgliteDb implements Db {
     const probe: string[] = [];
     const result = await this.pglite.transaction(async (t) => {
       let sent = false;
-      const run = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
+      /** The statements as one message (the transaction's last, with the COMMIT, when `end`), prepared where they may be. */
+      const run = async (stmts: readonly Statement[], end = false): Promise<unknown[][]> => {
         const fresh = !sent;
         sent = true;
-        if (this.prepared === null || !stmts.some(hasValues)) return batchOnPglite(t, stmts);
-        const attempt = async () => (await this.sendPrepared(t, stmts, probe)) ?? batchOnPglite(t, stmts);
+        const attempt = async (): Promise<unknown[][]> => {
+          if (this.prepared !== null && stmts.some(hasValues)) {
+            const rows = await this.sendPrepared(t, stmts, probe, end ? t : null);
+            if (rows !== null) return rows;
+          }
+          if (!end) return batchOnPglite(t, stmts);
+          await endOnPglite(t, stmts);
+          return [];
+        };
         try {
           return await attempt();
         } catch (err) {
@@ -493,12 +515,8 @@ class PgliteDb implements Db {
       if (queued.some((q) => q.check)) await send([]);
       const ending: Statement[] = [...queued, ...last];
       queued = [];
-      if (ending.length > 0) {
-        // On the database thread the last writes and the COMMIT go as one message when they can be written in.
-        const inlined = t.execAndCommit ? inlineAll(ending) : null;
-        if (inlined !== null) await t.execAndCommit!(inlined.join(';\n'));
-        else await run(ending);
-      }
+      // The last writes and the COMMIT go as one message.
+      if (ending.length > 0) await run(ending, true);
       return result;
     });
     // Outside the transaction now: texts seen for the first time are tried as prepared statements.
@@ -553,7 +571,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   const pglite =
     (opts.embeddedThread ?? false)
       ? await PgliteThread.open(dir.startsWith('memory://') ? null : dir)
-      : await PGlite.create(dir.startsWith('memory://') ? undefined : dir, { extensions });
+      : new PgliteLocal(await PGlite.create(dir.startsWith('memory://') ? undefined : dir, { extensions }));
   const per = opts.preparedPerConnection ?? 0;
   const db = new PgliteDb(pglite, per > 0 ? new PreparedStatements(per) : null);
   db.hasVector = await detectVector(db);

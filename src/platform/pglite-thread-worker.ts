@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.js';
+import { runRequest } from './pglite-session.js';
 
 /**
  * The embedded database's own thread (PgliteThread): opens PGlite on `workerData.dataDir` (null: in memory) and
@@ -27,17 +28,7 @@ try {
   const handle = async (m: ThreadRequest): Promise<void> => {
     let reply: ThreadReply;
     try {
-      if (m.op === 'close') {
-        await pglite.close();
-        reply = { id: m.id, ok: null };
-      } else if (m.op === 'query') {
-        if (m.begin) await pglite.exec('BEGIN');
-        reply = { id: m.id, ok: (await pglite.query(m.sql, m.params as unknown[])).rows };
-      } else {
-        const results = await pglite.exec(`${m.begin ? 'BEGIN;\n' : ''}${m.sql}${m.commit ? ';\nCOMMIT' : ''}`);
-        const mine = results.slice(m.begin ? 1 : 0, m.commit ? -1 : undefined);
-        reply = { id: m.id, ok: mine.map((r) => r.rows) };
-      }
+      reply = { id: m.id, ok: await runRequest(pglite, m) };
     } catch (err) {
       reply = { id: m.id, error: plain(err) };
     }

@@ -1,30 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { tsBootstrap, workerFileUrl } from './worker-pool.js';
+import { SerialEmbeddedPg, type EmbeddedRequest } from './pglite-session.js';
 
-/** A statement for the database thread; `begin` opens a transaction just before it, in the same message. */
-export type ThreadRequest =
-  | { id: number; op: 'query'; sql: string; params: readonly unknown[]; begin?: boolean }
-  | { id: number; op: 'exec'; sql: string; begin?: boolean; commit?: boolean }
-  | { id: number; op: 'close' };
-
-/** A request before it is numbered (Omit applied to each member of the union). */
-type Unnumbered = ThreadRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+/** A request for the database thread, numbered so that its reply finds it. */
+export type ThreadRequest = EmbeddedRequest & { id: number };
 
 export type ThreadReply =
   { id: number; ok: unknown } | { id: number; error: Record<string, unknown> } | { ready: true } | { failed: Record<string, unknown> };
-
-/** What PgliteDb needs of the embedded database: PGlite itself, or PGlite on its own thread. */
-export interface EmbeddedStatements {
-  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
-  exec(sql: string): Promise<{ rows: unknown[] }[]>;
-  /** In a transaction on the database thread: runs the statements and commits, in one message (the transaction's end). */
-  execAndCommit?(sql: string): Promise<void>;
-}
-export interface EmbeddedPg extends EmbeddedStatements {
-  transaction<T>(fn: (t: EmbeddedStatements) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
 
 /** An error sent back by the thread, as the caller would have got it from PGlite (code, constraint, detail…). */
 function revive(data: Record<string, unknown>): Error {
@@ -40,17 +23,16 @@ function revive(data: Record<string, unknown>): Error {
  * and the service no longer take turns. Same statements, same results (rows are copied between threads by
  * structured clone: Date, Uint8Array, plain objects and arrays, as PGlite returns them).
  *
- * PGlite has one session: as PGlite's own `transaction` does, a transaction holds it exclusively until it ends,
- * and every other statement waits (a promise chain on this side; the thread answers in order). If the thread
- * dies, every pending and later statement fails with the cause.
+ * PGlite has one session, held as SerialEmbeddedPg holds it (a promise chain on this side; the thread answers in
+ * order). If the thread dies, every pending and later statement fails with the cause.
  */
-export class PgliteThread implements EmbeddedPg {
+export class PgliteThread extends SerialEmbeddedPg {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private nextId = 1;
-  private tail: Promise<unknown> = Promise.resolve();
   private dead: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
+    super();
     // Idle, the thread does not keep the process alive (as PGlite on the main thread would not); while a
     // statement is out, it does.
     worker.unref();
@@ -96,68 +78,19 @@ export class PgliteThread implements EmbeddedPg {
     return new PgliteThread(worker);
   }
 
-  private send<T>(req: Unnumbered): Promise<T> {
+  protected send<T>(req: EmbeddedRequest): Promise<T> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
     if (this.pending.size === 0) this.worker.ref();
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ ...req, id });
-    });
-  }
-
-  /** Runs `fn` when every earlier statement or transaction has finished; later ones wait for it. */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(fn, fn);
-    this.tail = run.catch(() => undefined);
-    return run;
-  }
-
-  query<R>(sql: string, params: unknown[] = []): Promise<{ rows: R[] }> {
-    return this.exclusive(async () => ({ rows: await this.send<R[]>({ op: 'query', sql, params }) }));
-  }
-
-  exec(sql: string): Promise<{ rows: unknown[] }[]> {
-    return this.exclusive(async () => (await this.send<unknown[][]>({ op: 'exec', sql })).map((rows) => ({ rows })));
-  }
-
-  /** BEGIN travels with the transaction's first statement; COMMIT (or ROLLBACK if `fn` throws) ends it. */
-  transaction<T>(fn: (t: EmbeddedStatements) => Promise<T>): Promise<T> {
-    return this.exclusive(async () => {
-      let begun = false;
-      const first = () => {
-        const b = !begun;
-        begun = true;
-        return b;
-      };
-      const t: EmbeddedStatements = {
-        query: async <R>(sql: string, params: unknown[] = []) => ({
-          rows: await this.send<R[]>({ op: 'query', sql, params, begin: first() }),
-        }),
-        exec: async (sql: string) => (await this.send<unknown[][]>({ op: 'exec', sql, begin: first() })).map((rows) => ({ rows })),
-        execAndCommit: async (sql: string) => {
-          if (ended) throw new Error('the transaction has already ended');
-          const begin = first();
-          ended = true;
-          await this.send({ op: 'exec', sql, begin, commit: true });
-        },
-      };
-      let ended = false;
-      try {
-        const result = await fn(t);
-        if (begun && !ended) await this.send({ op: 'exec', sql: 'COMMIT' });
-        return result;
-      } catch (err) {
-        // A failed COMMIT has already ended the transaction (PostgreSQL rolls it back); ROLLBACK then only warns.
-        if (begun) await this.send({ op: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
-        throw err;
-      }
+      this.worker.postMessage({ ...req, id } satisfies ThreadRequest);
     });
   }
 
   async close(): Promise<void> {
     if (this.dead) return;
-    await this.exclusive(() => this.send({ op: 'close' }));
+    await this.serial(() => this.send({ op: 'close' }));
     await this.worker.terminate();
   }
 }
