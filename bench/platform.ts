@@ -9,8 +9,7 @@ import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
+import { openDb } from '../src/platform/db.js';
 import { freePort } from '../test/helpers/spawn-server.js';
 import { aimLine, insertBaseline, load, loadWithCpu, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
@@ -33,10 +32,11 @@ const AIM = { ratio: 60, p99: 50 };
  * Refreshes planner statistics after the POST run, as autovacuum (PostgreSQL) or the worker's db.analyze job (the
  * embedded database, every minute) would, so that the GET measures the steady state. The API process runs without
  * the worker here, so on the embedded database nothing would: its list was planned as never analysed (a sort of
- * every entry instead of the page index: ~200 GETs/s against ~900). The embedded database belongs to the server
- * process, so the server is stopped, the database analysed directly, and the server started again.
+ * every entry instead of the page index: ~200 GETs/s against ~900). On the embedded database the database is
+ * opened here (the caller stops its server first) and analysed whole: the job's `analyzeChangedTables` would find
+ * nothing to do, as the modification counts it reads do not survive the server's stop.
  */
-async function analyze(url: string | null, dataDir: string, restart: () => Promise<void>, stopServer: () => Promise<void>): Promise<void> {
+async function analyze(url: string | null, dataDir: string): Promise<void> {
   if (url) {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
@@ -44,11 +44,12 @@ async function analyze(url: string | null, dataDir: string, restart: () => Promi
     await c.end();
     return;
   }
-  await stopServer();
-  const db = await PGlite.create(dataDir, { extensions: { vector } });
-  await db.exec('ANALYZE');
-  await db.close();
-  await restart();
+  const db = await openDb({ dataDir });
+  try {
+    await db.query('ANALYZE');
+  } finally {
+    await db.close();
+  }
 }
 
 async function benchDb(kind: string): Promise<string> {
@@ -132,12 +133,10 @@ async function benchDb(kind: string): Promise<string> {
     // The POST run just added thousands of rows; refresh planner statistics as autovacuum (PostgreSQL)
     // or the db.analyze job (embedded) would within minutes, so the GET measures the steady state.
     if (!postOnly) {
-      await analyze(
-        schema?.url ?? null,
-        join(dir, 'svc'),
-        async () => void (svc = await startSvc(/Verity is running/)),
-        () => stop(svc.proc),
-      );
+      // The embedded database belongs to its server: stopped while the bench analyses it, started again after.
+      if (!schema) await stop(svc.proc);
+      await analyze(schema?.url ?? null, join(dir, 'svc'));
+      if (!schema) svc = await startSvc(/Verity is running/);
       rows.push(
         await loadWithCpu(svc.proc.pid, 'Verity: GET /v1/lists/blocklist/entries?limit=10 (auth)', {
           url: `http://127.0.0.1:${port}/v1/lists/blocklist/entries?limit=10`,

@@ -457,10 +457,11 @@ class PgliteDb implements Db {
     const prepared = this.prepared!;
     const msg = prepared.compose(this.session, stmts);
     if (msg === null) return null;
+    const text = msg.texts.join(';\n');
     let results: { rows: unknown[] }[] = [];
     try {
-      if (ending !== null) await ending.execAndCommit(msg.texts.join(';\n'));
-      else if (msg.texts.length > 0) results = await t.exec(msg.texts.join(';\n'));
+      if (ending !== null) await ending.execAndCommit(text);
+      else if (text !== '') results = await t.exec(text);
     } catch (err) {
       prepared.failed(this.session);
       throw err;
