@@ -1,6 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Db } from './db.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDb, type Db } from './db.js';
 import { createTestDb } from '../../test/helpers/test-db.js';
 import { ANALYZE_BASE_ROWS, ANALYZE_SCALE_FACTOR, analyzeChangedTables } from './analyze.js';
 
@@ -67,4 +70,71 @@ test('after a bulk load (changed rows given): only the named tables, counting th
   assert.match(analysed[0]!, /\.face_enrollments$/);
   const total = Number((await db.query<{ n: number }>('SELECT count(*)::float8 AS n FROM face_enrollments'))[0]!.n);
   assert.equal(await tuples(), total, 'planned by its real size');
+});
+
+test('rows written before the statistics counter was lost (a restart) are still seen, from the table having grown past its pages at its last ANALYZE', async (t) => {
+  if (db.kind !== 'pglite') {
+    const [s] = await db.query<{ setting: string }>(`SELECT current_setting('autovacuum') AS setting`);
+    if (s!.setting === 'on') {
+      t.skip('PostgreSQL with autovacuum on: it analyses');
+      return;
+    }
+  }
+  await db.query('ANALYZE face_enrollments');
+  const base = Number((await db.query<{ n: number }>('SELECT count(*)::float8 AS n FROM face_enrollments'))[0]!.n);
+  const more = Math.ceil(2 * (ANALYZE_BASE_ROWS + ANALYZE_SCALE_FACTOR * base));
+  await db.query(
+    `INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model) SELECT 'fen_r' || g, 'acct_t', 'production', 'c', 'm' FROM generate_series(1, $1::int) g`,
+    [more],
+  );
+  await flushStats();
+  await db.query('SELECT pg_stat_reset()'); // what a restart of the embedded database does to the counter
+  const [counted] = await db.query<{ n: number }>(
+    "SELECT coalesce(n_mod_since_analyze, 0)::float8 AS n FROM pg_stat_user_tables WHERE relid = 'face_enrollments'::regclass",
+  );
+  assert.equal(Number(counted?.n ?? 0), 0, 'the counter no longer knows the rows');
+  const analysed = await analyzeChangedTables(db);
+  assert.ok(
+    analysed.some((n) => n.endsWith('.face_enrollments')),
+    `face_enrollments analysed (${analysed.join(', ')})`,
+  );
+  const [after] = await db.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'face_enrollments'::regclass");
+  assert.equal(Number(after!.n), base + more);
+  assert.ok(!(await analyzeChangedTables(db)).some((n) => n.endsWith('.face_enrollments')), 'analysed once, not at every run');
+});
+
+test('the embedded database restarted on its data directory: a table that grew unanalysed before the stop is analysed by the next run', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'verity-analyze-'));
+  try {
+    let embedded = await openDb({ dataDir: dir, preparedPerConnection: 10 });
+    try {
+      await embedded.query('CREATE TABLE grown (id int PRIMARY KEY, note text)');
+      await embedded.query('CREATE TABLE tiny (id int PRIMARY KEY)');
+      await embedded.query('ANALYZE grown');
+      await embedded.query('ANALYZE tiny');
+      await embedded.query(`INSERT INTO grown SELECT g, 'row ' || g FROM generate_series(1, 5000) g`);
+      await embedded.query('INSERT INTO tiny VALUES (1), (2), (3)');
+    } finally {
+      await embedded.close();
+    }
+    embedded = await openDb({ dataDir: dir, preparedPerConnection: 10 });
+    try {
+      const [s] = await embedded.query<{ n: number }>(
+        "SELECT coalesce(n_mod_since_analyze, 0)::float8 AS n FROM pg_stat_user_tables WHERE relname = 'grown'",
+      );
+      assert.equal(Number(s?.n ?? 0), 0, 'the counter did not survive the restart');
+      const analysed = await analyzeChangedTables(embedded);
+      assert.ok(
+        analysed.some((n) => n.endsWith('.grown')),
+        `grown analysed (${analysed.join(', ')})`,
+      );
+      const [g] = await embedded.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE relname = 'grown'");
+      assert.equal(Number(g!.n), 5000);
+      assert.deepEqual(await analyzeChangedTables(embedded), [], 'nothing left to do');
+    } finally {
+      await embedded.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
