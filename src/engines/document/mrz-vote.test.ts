@@ -6,6 +6,7 @@ import {
   alignEvidence,
   shiftedAgainst,
   stateFromColumns,
+  fallbackConfidences,
   tesseractNamesConsensus,
   voteLines,
   type MrzEngine,
@@ -303,5 +304,44 @@ describe('a PP-OCR names line shifted by a dropped letter (issue #19)', () => {
     const t = (line: string) => ({ engine: 'tesseract' as const, lines: [line] });
     assert.equal(tesseractNamesConsensus([t('A'), t('A'), t('B'), t('A')], 0), 'A');
     assert.equal(tesseractNamesConsensus([t('A'), t('B'), { engine: 'ppocr', lines: ['A'] }], 0), null);
+  });
+});
+
+describe('per-field confidence of an MRZ that no vote accepted (issue #19 item 1)', () => {
+  // Birth date 740812 printed as 740815: its digit and the composite fail in every reading.
+  const edited = L2.replace('7408122', '7408152');
+  const level = (fc: ReturnType<typeof fallbackConfidences>, field: string): string | undefined => fc.find((f) => f.field === field)?.level;
+  test('every field is reported: a field whose digit fails is low, fields both engines read alike and their digits pass are high', () => {
+    const t = reading('tesseract', [L1, edited]);
+    const fc = fallbackConfidences([t, reading('ppocr', [L1, edited])], t.parsed!, []);
+    assert.equal(t.parsed?.valid, false);
+    assert.equal(level(fc, 'birthDate'), 'low');
+    assert.equal(level(fc, 'documentNumber'), 'high');
+    assert.equal(level(fc, 'expiryDate'), 'high');
+    assert.equal(level(fc, 'surname'), 'high');
+    assert.equal(level(fc, 'givenNames'), 'high');
+    assert.equal(level(fc, 'nationality'), 'high');
+  });
+  test('a document number that only a check-digit substitution produced is low there (medium in an accepted MRZ)', () => {
+    // Tesseract read L89B902C3 and corrected the B to 8 under the digit; PP-OCR read the B too (its digit fails).
+    const corrected = {
+      ...reading('tesseract', [L1, edited]),
+      corrections: [{ line: 1, column: 3, from: 'B', to: '8', reason: 'check_digit' as const }],
+    };
+    const other = reading('ppocr', [L1, edited.replace('L898902C3', 'L89B902C3')]);
+    const fc = fallbackConfidences([corrected, other], corrected.parsed!, []);
+    assert.equal(level(fc, 'documentNumber'), 'low');
+    assert.deepEqual(fc.find((f) => f.field === 'documentNumber')?.rivals, [], 'a value failing its own digit is no rival');
+    // The same two readings of an MRZ that passes: the vote's rule, medium.
+    const ok = { ...reading('tesseract', [L1, L2]), corrections: corrected.corrections };
+    const v = voteLines([ok, reading('ppocr', [L1, L2.replace('L898902C3', 'L89B902C3')])], NOW);
+    assert.equal(v?.fieldConfidence.find((f) => f.field === 'documentNumber')?.level, 'medium');
+  });
+  test('a field several substitutions would make valid is low; readings of another format are not counted', () => {
+    const t = reading('tesseract', [L1, edited]);
+    const td1 = reading('ppocr', ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<']);
+    const fc = fallbackConfidences([t, td1], t.parsed!, ['documentNumber']);
+    assert.equal(level(fc, 'documentNumber'), 'low');
+    assert.equal(fc[0]?.of, 1);
   });
 });

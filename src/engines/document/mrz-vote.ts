@@ -247,8 +247,36 @@ export function shiftedAgainst(text: string, ref: string): boolean {
   return editDistance(text, ref) < differing;
 }
 
-function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: ParsedMrz }[], ambiguous: FieldName[]): FieldConfidence[] {
+/**
+ * Per-field confidence of a reading that no vote accepted (a check digit fails in every combination the readings
+ * offer), on the same scale as an accepted MRZ's, so that a document refused or sent to review still says which
+ * of its fields the readings support. Two rules are stricter here, where the document's own digits are shown to be
+ * unreliable (misread or misprinted): a checked field whose digit fails is `low`, and so is a checked value that
+ * only a check-digit substitution produced (the digit that steered it is no stronger than the ones that fail).
+ * Rivals of a checked field are the other readings' values that pass its digit. `ambiguous`: the chosen
+ * reading's check-digit fields that several substitutions would have made valid (left as read).
+ */
+export function fallbackConfidences(group: VoteInput[], chosen: ParsedMrz, ambiguous: readonly string[]): FieldConfidence[] {
+  const same = group.filter((r) => r.parsed?.format === chosen.format && r.lines.length === chosen.lines.length);
+  const parsed = same.filter((r): r is VoteInput & { parsed: ParsedMrz } => r.parsed !== null);
+  return confidences(
+    same,
+    chosen,
+    parsed,
+    CHECKED.filter((f) => ambiguous.includes(f)),
+    true,
+  );
+}
+
+function confidences(
+  group: VoteInput[],
+  chosen: ParsedMrz,
+  accepted: { parsed: ParsedMrz }[],
+  ambiguous: FieldName[],
+  fallback = false,
+): FieldConfidence[] {
   const engines = new Set(group.map((r) => r.engine));
+  const failing = new Set(chosen.checks.filter((c) => !c.valid).map((c) => c.field as string));
   const out: FieldConfidence[] = [];
   for (const field of [...CHECKED, ...UNCHECKED]) {
     const reported = value(chosen, field);
@@ -259,7 +287,14 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     // A reading whose value needed a check-digit substitution counts only when some reading read it as is.
     const rawAgreeing = agreeing.filter((r) => !r.corrections.some((c) => c.reason === 'check_digit' && inField(c, chosen, field)));
     const rivals = checked
-      ? [...new Set(accepted.map((a) => value(a.parsed, field)).filter((v): v is string => v !== null && v !== reported))]
+      ? [
+          ...new Set(
+            accepted
+              .filter((a) => a.parsed.checks.find((c) => c.field === field)?.valid !== false)
+              .map((a) => value(a.parsed, field))
+              .filter((v): v is string => v !== null && v !== reported),
+          ),
+        ]
       : // A malformed reading (no such document code, shifted line) is no witness against a name.
         [...new Set(values.filter((v, i): v is string => v !== null && v !== reported && wellFormed(group[i]?.parsed ?? null)))];
     const agreeEngines = new Set(agreeing.map((r) => r.engine));
@@ -275,8 +310,9 @@ function confidences(group: VoteInput[], chosen: ParsedMrz, accepted: { parsed: 
     const substitutedLong = field === 'documentNumber' && rawAgreeing.length === 0 && isLongTd1Number(chosen);
     if (
       ambiguous.includes(field) ||
-      (rawAgreeing.length === 0 && (rivals.length > 0 || !checked || substitutedLong)) ||
-      agreeing.length === 0
+      (rawAgreeing.length === 0 && (rivals.length > 0 || !checked || substitutedLong || fallback)) ||
+      agreeing.length === 0 ||
+      (fallback && failing.has(field))
     )
       level = 'low';
     else if (rawAgreeing.length === 0) level = 'medium';

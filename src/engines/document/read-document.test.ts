@@ -102,6 +102,10 @@ describe('readDocument on synthetic specimen documents', { skip }, () => {
       r.mrz?.checks.filter((c) => !c.valid).map((c) => c.field),
       ['birthDate', 'composite'],
     );
+    // Every field's support is reported although no reading passes: the edited one low, the others not.
+    const level = (f: string): string | undefined => r.mrz?.fieldConfidence.find((x) => x.field === f)?.level;
+    assert.equal(level('birthDate'), 'low');
+    for (const f of ['documentNumber', 'expiryDate', 'surname', 'givenNames']) assert.notEqual(level(f) ?? 'missing', 'low', f);
   });
 
   test('MRZ glyphs pasted in another font are flagged even with valid check digits', async () => {

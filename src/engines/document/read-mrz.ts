@@ -11,6 +11,7 @@ import {
   alignEvidence,
   correctReading,
   stateFromColumns,
+  fallbackConfidences,
   voteLines,
   type FieldConfidence,
   type FieldName,
@@ -101,13 +102,21 @@ export async function readMrz(
     if (!vote) {
       const repaired = fallback ? statesFromColumns(fallback, fallbackSet, options.now) : null;
       const best = repaired?.reading ?? fallback;
+      // Every field's support among the readings, as for an accepted MRZ; a state code spelt column by column
+      // keeps its own (low: read whole by no reading).
+      const spelt = repaired?.fieldConfidence ?? [];
+      const fieldConfidence = best?.parsed
+        ? fallbackConfidences([best, ...fallbackSet.filter((r) => r !== fallback)], best.parsed, best.ambiguous).map(
+            (f) => spelt.find((x) => x.field === f.field) ?? f,
+          )
+        : spelt;
       return {
         best,
         bands,
         attempts,
         ...failureAgreement(fallback, fallbackSet),
         engines,
-        fieldConfidence: repaired?.fieldConfidence ?? [],
+        fieldConfidence,
         ambiguous: [],
         confirmedBy: [],
       };
