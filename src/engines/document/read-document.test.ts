@@ -84,6 +84,28 @@ describe('readDocument on synthetic specimen documents', { skip }, () => {
     assert.deepEqual(r.reasons, ['document_expired']);
   });
 
+  test('the OCR engines are started before the MRZ reading budget runs: the first check of a cold engine gets the whole budget', async () => {
+    const order: string[] = [];
+    class Cold extends MrzOcr {
+      override async init(o: { text?: boolean } = {}): Promise<void> {
+        await super.init(o);
+        if (!order.includes('init')) order.push('init');
+      }
+      override async recognise(...a: Parameters<MrzOcr['recognise']>): ReturnType<MrzOcr['recognise']> {
+        order.push('recognise');
+        return super.recognise(...a);
+      }
+    }
+    const cold = new Cold();
+    try {
+      const r = await readDocument(await renderDocument({ kind: 'td3', person: ANNA }), { ...opts, ocr: cold });
+      expectFields(r.fields, ANNA);
+      assert.equal(order[0], 'init', 'started before the first pass, outside its budget');
+    } finally {
+      await cold.terminate();
+    }
+  });
+
   test('holder under the minimum age fails', async () => {
     const person = { ...PETER, birthDate: '2010-03-01' };
     const r = await readDocument(await renderDocument({ kind: 'td1', person }), { ...opts, minimumAge: 18 });

@@ -73,6 +73,12 @@ export async function readMrz(
   ocr: MrzOcr,
   options: { now: Date; maxAttempts?: number; timeBudgetMs?: number },
 ): Promise<MrzSearch> {
+  // The engines start before the budget's clock does (tesseract's worker, the networks' sessions and the cell
+  // reader's templates: about 2 s on a cold thread, nothing once started), so that the first check in a thread
+  // has the same budget as every check after it. (Started lazily inside the first pass, the start-up counted
+  // against the budget; on five hard real specimens at load 1 the cold and warm reads were the same, but on a
+  // loaded machine a slower start could cut the first check's passes.)
+  await ocr.init();
   const started = performance.now();
   const bands = await findMrzBands(gray);
   const maxAttempts = options.maxAttempts ?? 10;
