@@ -10,7 +10,7 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDb } from '../src/platform/db.js';
-import { analyzeChangedTables } from '../src/platform/analyze.js';
+import { maintainTables } from '../src/platform/analyze.js';
 import { freePort } from '../test/helpers/spawn-server.js';
 import { aimLine, insertBaseline, load, loadWithCpu, table, type LoadResult } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
@@ -34,7 +34,7 @@ const AIM = { ratio: 60, p99: 50 };
  * embedded database, every minute) would, so that the GET measures the steady state. The API process runs without
  * the worker here, so on the embedded database nothing would: its list was planned as never analysed (a sort of
  * every entry instead of the page index: ~200 GETs/s against ~900). On the embedded database the database is
- * opened here (the caller stops its server first) and given the job's own `analyzeChangedTables`: the
+ * opened here (the caller stops its server first) and given the job's own `maintainTables`: the
  * modification counts it reads do not survive the server's stop, so this also measures that it sees the growth
  * from the tables' sizes.
  */
@@ -48,7 +48,7 @@ async function analyze(url: string | null, dataDir: string): Promise<void> {
   }
   const db = await openDb({ dataDir });
   try {
-    const analysed = await analyzeChangedTables(db);
+    const { analysed } = await maintainTables(db);
     if (!analysed.some((t) => t.endsWith('.list_entries'))) throw new Error(`list_entries not analysed (${analysed.join(', ')})`);
   } finally {
     await db.close();

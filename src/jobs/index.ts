@@ -1,6 +1,6 @@
 import { QUEUES } from '../platform/queues.js';
 import type { Db } from '../platform/db.js';
-import { analyzeChangedTables } from '../platform/analyze.js';
+import { maintainTables } from '../platform/analyze.js';
 import { enqueueJob, purgeFinishedJobs, type JobHandler } from '../platform/jobs.js';
 import { sealAuditChain } from '../platform/audit.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
@@ -51,7 +51,7 @@ export function buildJobHandlers(deps: JobDeps): Record<string, JobHandler> {
       await purgeFinishedJobs(deps.db);
     },
     [QUEUES.dbAnalyze]: async () => {
-      await analyzeChangedTables(deps.db);
+      await maintainTables(deps.db);
     },
     [QUEUES.contactPurge]: async () => {
       await purgeContactHistory(deps.db);

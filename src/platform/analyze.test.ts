@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, type Db } from './db.js';
 import { createTestDb } from '../../test/helpers/test-db.js';
-import { ANALYZE_BASE_ROWS, ANALYZE_SCALE_FACTOR, analyzeChangedTables } from './analyze.js';
+import { ANALYZE_BASE_ROWS, ANALYZE_SCALE_FACTOR, analyzeChangedTables, maintainTables, upkeepDue, FREEZE_MAX_AGE } from './analyze.js';
 
 let db: Db;
 let closeDb: () => Promise<void>;
@@ -44,18 +44,18 @@ test('without autovacuum (the embedded database, or a server with it off), table
   if (db.kind !== 'pglite') {
     const [s] = await db.query<{ setting: string }>(`SELECT current_setting('autovacuum') AS setting`);
     if (s!.setting === 'on') {
-      assert.deepEqual(await analyzeChangedTables(db), [], 'this PostgreSQL server runs autovacuum itself');
+      assert.deepEqual(await maintainTables(db), { analysed: [], vacuumed: [] }, 'this PostgreSQL server runs autovacuum itself');
       t.skip('PostgreSQL with autovacuum on: it analyses');
       return;
     }
   }
-  await analyzeChangedTables(db); // whatever the migrations touched
+  await maintainTables(db); // whatever the migrations touched
   await db.query(`INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model)
                   SELECT 'fen_t' || g, 'acct_t', 'production', 'cus_' || g, 'm' FROM generate_series(1, 2000) g`);
   await flushStats();
   const before = await db.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE oid = 'face_enrollments'::regclass");
   assert.ok(Number(before[0]!.reltuples) <= 0, 'never analysed: the planner does not know the rows');
-  const analysed = await analyzeChangedTables(db);
+  const analysed = (await maintainTables(db)).analysed;
   assert.ok(
     analysed.some((n) => n.endsWith('.face_enrollments')),
     `face_enrollments analysed (${analysed.join(', ')})`,
@@ -67,7 +67,7 @@ test('without autovacuum (the embedded database, or a server with it off), table
     `INSERT INTO face_enrollments (id, account_id, environment, subject_reference, model) SELECT 'fen_u' || g, 'acct_t', 'production', 'c', 'm' FROM generate_series(1, 20) g`,
   );
   await flushStats();
-  assert.ok(!(await analyzeChangedTables(db)).some((n) => n.endsWith('.face_enrollments')));
+  assert.ok(!(await maintainTables(db)).analysed.some((n) => n.endsWith('.face_enrollments')));
 });
 
 test('after a bulk load (changed rows given): only the named tables, counting the rows just written, also where autovacuum runs', async () => {
@@ -113,9 +113,9 @@ test('rows written before the statistics counter was lost (a restart) are still 
   // What a restart of the embedded database does to the counter (this table only: other test files share the database).
   await db.query("SELECT pg_stat_reset_single_table_counters('face_enrollments'::regclass)");
   assert.equal(await counted(db, 'face_enrollments'), 0, 'the counter no longer knows the rows');
-  assertAnalysed(await analyzeChangedTables(db), 'face_enrollments');
+  assertAnalysed((await maintainTables(db)).analysed, 'face_enrollments');
   assert.equal(await plannedRows(db, 'face_enrollments'), base + more);
-  assert.ok(!(await analyzeChangedTables(db)).some((n) => n.endsWith('.face_enrollments')), 'analysed once, not at every run');
+  assert.ok(!(await maintainTables(db)).analysed.some((n) => n.endsWith('.face_enrollments')), 'analysed once, not at every run');
 });
 
 test('the embedded database restarted on its data directory: a table that grew unanalysed before the stop is analysed by the next run', async () => {
@@ -135,13 +135,65 @@ test('the embedded database restarted on its data directory: a table that grew u
     embedded = await openDb({ dataDir: dir, preparedPerConnection: 10 });
     try {
       assert.equal(await counted(embedded, 'grown'), 0, 'the counter did not survive the restart');
-      assertAnalysed(await analyzeChangedTables(embedded), 'grown');
+      assertAnalysed((await maintainTables(embedded)).analysed, 'grown');
       assert.equal(await plannedRows(embedded, 'grown'), 5000);
-      assert.deepEqual(await analyzeChangedTables(embedded), [], 'nothing left to do');
+      assert.deepEqual(await maintainTables(embedded), { analysed: [], vacuumed: [] }, 'nothing left to do');
     } finally {
       await embedded.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("tables are vacuumed past autovacuum's thresholds (dead rows, inserted rows, old transaction ids), where nothing else vacuums", async (t) => {
+  if (db.kind !== 'pglite') {
+    const [s] = await db.query<{ setting: string }>(`SELECT current_setting('autovacuum') AS setting`);
+    if (s!.setting === 'on') {
+      t.skip('PostgreSQL with autovacuum on: it vacuums');
+      return;
+    }
+  }
+  await db.query('CREATE TABLE upkeep_churn (id int PRIMARY KEY, state text)');
+  await db.query(`INSERT INTO upkeep_churn SELECT g, 'queued' FROM generate_series(1, 1000) g`);
+  await flushStats();
+  await maintainTables(db); // the new table: analysed, and vacuumed once its inserts pass 1,000 + 20 %
+  await db.query('VACUUM upkeep_churn');
+  // A job queue's life: 400 rows updated (400 dead versions) against a threshold of 50 + 20 % of 1,000 = 250.
+  await db.query(`UPDATE upkeep_churn SET state = 'done' WHERE id <= 400`);
+  await flushStats();
+  const dead = async (): Promise<number> =>
+    Number(
+      (
+        await db.query<{ n: number }>(
+          "SELECT coalesce(n_dead_tup, 0)::float8 AS n FROM pg_stat_user_tables WHERE relid = 'upkeep_churn'::regclass",
+        )
+      )[0]?.n ?? 0,
+    );
+  assert.ok((await dead()) >= 400, `dead rows counted (${await dead()})`);
+  const run = await maintainTables(db);
+  assert.ok(
+    run.vacuumed.some((n) => n.endsWith('.upkeep_churn')),
+    `vacuumed (${run.vacuumed.join(', ')})`,
+  );
+  await flushStats();
+  assert.equal(await dead(), 0, 'the dead versions reclaimed');
+  assert.ok(
+    !(await maintainTables(db)).vacuumed.some((n) => n.endsWith('.upkeep_churn')),
+    'not again until new dead rows pass the threshold',
+  );
+  await db.query('DROP TABLE upkeep_churn');
+});
+
+test("the upkeep thresholds are autovacuum's defaults, including the freeze age that keeps transaction ids from wrapping around", () => {
+  const table = { name: 'public.t', rel: 't', tuples: 1000, modified: 0, analysedPages: 10, pages: 10, dead: 0, inserted: 0, xidAge: 1000 };
+  assert.deepEqual(upkeepDue(table), { analyse: false, vacuum: false });
+  assert.deepEqual(upkeepDue({ ...table, dead: 250 }), { analyse: false, vacuum: false });
+  assert.deepEqual(upkeepDue({ ...table, dead: 251 }), { analyse: false, vacuum: true });
+  assert.deepEqual(upkeepDue({ ...table, inserted: 1200 }), { analyse: false, vacuum: false });
+  assert.deepEqual(upkeepDue({ ...table, inserted: 1201 }), { analyse: false, vacuum: true });
+  assert.deepEqual(upkeepDue({ ...table, xidAge: FREEZE_MAX_AGE + 1 }), { analyse: false, vacuum: true });
+  assert.deepEqual(upkeepDue({ ...table, modified: 151 }), { analyse: true, vacuum: false });
+  // Pages grown by half at the density seen then: 500 rows more, past 50 + 10 % of 1,000.
+  assert.deepEqual(upkeepDue({ ...table, pages: 15 }), { analyse: true, vacuum: false });
 });
