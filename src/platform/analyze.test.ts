@@ -12,10 +12,10 @@ let closeDb: () => Promise<void>;
 before(async () => ({ db, close: closeDb } = await createTestDb()));
 after(() => closeDb());
 
-/** The statistics counter's rows changed since the table's last ANALYZE. */
-async function counted(d: Db, table: string): Promise<number> {
+/** A statistics counter of the table: rows changed since its last ANALYZE, or its dead rows. */
+async function counted(d: Db, table: string, counter: 'n_mod_since_analyze' | 'n_dead_tup' = 'n_mod_since_analyze'): Promise<number> {
   const [r] = await d.query<{ n: number }>(
-    'SELECT coalesce(n_mod_since_analyze, 0)::float8 AS n FROM pg_stat_user_tables WHERE relid = to_regclass($1)',
+    `SELECT coalesce(${counter}, 0)::float8 AS n FROM pg_stat_user_tables WHERE relid = to_regclass($1)`,
     [table],
   );
   return Number(r?.n ?? 0);
@@ -160,14 +160,7 @@ test("tables are vacuumed past autovacuum's thresholds (dead rows, inserted rows
   // A job queue's life: 400 rows updated (400 dead versions) against a threshold of 50 + 20 % of 1,000 = 250.
   await db.query(`UPDATE upkeep_churn SET state = 'done' WHERE id <= 400`);
   await flushStats();
-  const dead = async (): Promise<number> =>
-    Number(
-      (
-        await db.query<{ n: number }>(
-          "SELECT coalesce(n_dead_tup, 0)::float8 AS n FROM pg_stat_user_tables WHERE relid = 'upkeep_churn'::regclass",
-        )
-      )[0]?.n ?? 0,
-    );
+  const dead = (): Promise<number> => counted(db, 'upkeep_churn', 'n_dead_tup');
   assert.ok((await dead()) >= 400, `dead rows counted (${await dead()})`);
   const run = await maintainTables(db);
   assert.ok(
