@@ -54,7 +54,7 @@ export async function load(
   }
   let n = 0;
   const prefix = `${process.pid}-${Date.now()}-`;
-  const result = await autocannon({
+  const run = autocannon({
     url: opts.url,
     method: opts.method ?? 'GET',
     connections: opts.connections ?? 50,
@@ -77,6 +77,11 @@ export async function load(
           ]
         : undefined,
   });
+  const perSecond: number[] = [];
+  // autocannon's promise is also its tracker, which ticks once a second with that second's count.
+  (run as unknown as import('node:events').EventEmitter).on('tick', (t: { counter: number }) => perSecond.push(t.counter));
+  const result = await run;
+  if (process.env.BENCH_TIMELINE === '1') console.error(`  ${name}: requests per second ${perSecond.join(' ')}`);
   return {
     name,
     rps: Math.round(result.requests.average),
