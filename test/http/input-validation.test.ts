@@ -90,3 +90,54 @@ test('an unknown route answers 404 in the envelope with the rate-limit headers, 
       assert.ok(res.headers[h], `${h} (key: ${key ? 'yes' : 'no'})`);
   }
 });
+
+test('a date-time with a leap second (23:59:60) is a 400 naming the field, not a 500', async () => {
+  // RFC 3339 allows second 60 and the JSON Schema format passed it; JavaScript's Date cannot hold it, so the
+  // list entry's expiry and the rules sample's time used to fail after validation.
+  let res = await t.call('POST', '/v1/lists/blocklist/entries', {
+    key: tenant.sandboxKey,
+    body: { kind: 'email', value: 'leap@example.org', reason: 'x', expires_at: '2030-06-30T23:59:60Z' },
+  });
+  assert.equal(res.statusCode, 400);
+  assert.equal(err(res).field, 'expires_at');
+  res = await t.call('POST', '/v1/transactions', {
+    key: tenant.sandboxKey,
+    body: {
+      reference: 'leap-1',
+      occurred_at: '2016-12-31T23:59:60Z',
+      amount: '1.00',
+      currency: 'EUR',
+      direction: 'out',
+      type: 'transfer',
+      subject: { reference: 'cust-leap' },
+    },
+  });
+  assert.equal(res.statusCode, 400);
+  assert.equal(err(res).field, 'occurred_at');
+  res = await t.call('POST', '/v1/rules/validate', {
+    key: tenant.sandboxKey,
+    body: { expression: 'true', sample: { tx: { amount: '1', currency: 'EUR', occurred_at: '2016-12-31T23:59:60Z' } } },
+  });
+  assert.equal(res.statusCode, 400);
+  assert.equal(err(res).field, 'sample.tx.occurred_at');
+});
+
+test('a rules sample amount with more digits than a decimal holds is a 400 naming it, not a 500', async () => {
+  // The pattern allows 30 integer and 18 fraction digits; the engine's decimals hold 30 digits in all.
+  const amount = `${'9'.repeat(30)}.5`;
+  let res = await t.call('POST', '/v1/rules/validate', {
+    key: tenant.sandboxKey,
+    body: { expression: 'true', sample: { tx: { amount, currency: 'EUR', occurred_at: '2026-01-31T12:00:00Z' } } },
+  });
+  assert.equal(res.statusCode, 400);
+  assert.equal(err(res).field, 'sample.tx.amount');
+  res = await t.call('POST', '/v1/rules/validate', {
+    key: tenant.sandboxKey,
+    body: {
+      expression: 'true',
+      sample: { tx: { amount: '1', currency: 'EUR', occurred_at: '2026-01-31T12:00:00Z', balance_before: `-${'1'.repeat(25)}.123456` } },
+    },
+  });
+  assert.equal(res.statusCode, 400);
+  assert.equal(err(res).field, 'sample.tx.balance_before');
+});

@@ -1,12 +1,15 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   CONTEXT_TYPES,
+  DecimalError,
   compileRuleSet,
+  parseDecimal,
   evaluate,
   type RuleContextInput,
   type RuleSet,
   type RuleOutcome,
 } from '../../engines/rules/index.js';
+import { invalid } from '../../platform/errors.js';
 
 /**
  * "Test against a sample transaction" (POST /v1/rules/validate with `sample`): the draft's rules, and
@@ -108,8 +111,42 @@ const view = (o: RuleOutcome, status: string) => ({
   error: o.error ?? null,
 });
 
+/**
+ * The first money value of a sample that the engine cannot hold (the schema's pattern allows 30 integer and 18
+ * fraction digits; a decimal holds 30 digits in all), as the 400 naming its field: `sample.tx.amount`.
+ */
+function checkMoney(sample: RuleSample): void {
+  const check = (field: string, v: unknown) => {
+    if (typeof v !== 'string') return;
+    try {
+      parseDecimal(v);
+    } catch (e) {
+      if (e instanceof DecimalError) throw invalid(field, `${field}: ${e.message}.`);
+      throw e;
+    }
+  };
+  const walk = (type: string, o: unknown, path: string) => {
+    if (!o || typeof o !== 'object') return;
+    for (const [k, t] of Object.entries(CONTEXT_TYPES[type] ?? {})) {
+      const v = (o as Record<string, unknown>)[k];
+      if (typeof t === 'object') walk(t.type, v, `${path}.${k}`);
+      else if (t === 'money') check(`${path}.${k}`, v);
+    }
+  };
+  for (const [root, type] of [
+    ['tx', 'Tx'],
+    ['subject', 'Subject'],
+    ['counterparty', 'Counterparty'],
+    ['wallet', 'Wallet'],
+    ['lists', 'Lists'],
+  ] as const)
+    walk(type, sample[root], `sample.${root}`);
+  for (const [k, v] of Object.entries(sample.agg ?? {})) check(`sample.agg.${k}`, v);
+}
+
 /** Evaluates a rule set's active and test rules, and optionally one more expression, over a sample. */
 export function testSample(doc: RuleSet, sample: RuleSample, expression?: string): SampleResult {
+  checkMoney(sample);
   const input = sample as unknown as RuleContextInput;
   const compiled = compileRuleSet(doc);
   if (!compiled.ok) throw new Error('the stored draft does not compile'); // drafts are compiled on every save

@@ -1,5 +1,6 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isCountryAlpha2 } from '../countries.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
@@ -11,6 +12,9 @@ export type CustomFormats = Record<string, (value: string) => boolean>;
 function makeAjv(coerce: Options['coerceTypes'], externalSchemas: Record<string, unknown>, formats: CustomFormats): Ajv {
   const ajv = new Ajv({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
+  // RFC 3339 allows a leap second (23:59:60), but neither JavaScript's Date nor the handlers' arithmetic can hold one:
+  // such a value would pass validation and fail later as a 500. A date-time is one that also parses as a Date.
+  ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
   ajv.addFormat('iso3166-alpha2', { type: 'string', validate: isCountryAlpha2 });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate });
   for (const schema of Object.values(externalSchemas)) {
@@ -18,6 +22,13 @@ function makeAjv(coerce: Options['coerceTypes'], externalSchemas: Record<string,
     if (id && !ajv.getSchema(id)) ajv.addSchema(schema as object);
   }
   return ajv;
+}
+
+const rfc3339DateTime = fullFormats['date-time'] as { validate: (value: string) => boolean };
+
+/** An RFC 3339 date-time that JavaScript's Date represents (no leap second, a year from 0000 to 9999). */
+export function isDateTime(value: string): boolean {
+  return rfc3339DateTime.validate(value) && Number.isFinite(Date.parse(value));
 }
 
 /**
