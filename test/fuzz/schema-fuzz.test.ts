@@ -181,6 +181,9 @@ function generator(doc: { components?: { schemas?: Record<string, Schema> } }, r
         return '00000000-0000-0000-0000-000000000000';
     }
     if (s.examples?.length && rnd() < 0.5) return String(pick(s.examples));
+    // Country and currency codes: mostly real ones, so that the body reaches the handler behind the code lists.
+    if (s.pattern === '^[A-Z]{2}$' && rnd() < 0.8) return pick(['DE', 'US', 'GB', 'IR', 'KP', 'AE', 'NG', 'JP']);
+    if (s.pattern === '^[A-Z]{3}$' && rnd() < 0.8) return pick(['EUR', 'USD', 'JPY', 'BHD', 'CHF', 'GBP']);
     if (s.pattern) return fromPattern(s.pattern, rnd);
     if (s.example !== undefined && rnd() < 0.5) return String(s.example);
     const r = rnd();
@@ -205,7 +208,24 @@ function generator(doc: { components?: { schemas?: Record<string, Schema> } }, r
     const v = options.length ? pick(options) : (lo ?? 0);
     return integer ? Math.trunc(v) : v;
   };
-  const gen = (schema: Schema, depth: number): unknown => {
+  /** Values that a property of this name must hold to get past the handler's own lists (journeys, scopes, chains…). */
+  const HINTS: Record<string, unknown[]> = {
+    journey: ['kyc_standard'],
+    chain: ['bitcoin', 'ethereum', 'tron'],
+    address: [
+      '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+      '0xde0B295669a9FD93d5F28D9Ec85E40f4cb697BAe',
+      'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    ],
+    expression: ['tx.amount > 1000.0', 'subject.country == "IR"', 'agg.missing > 1', 'true'],
+    scopes: [['verifications:write'], ['lists:read', 'lists:write']],
+    event_types: [['verification.completed'], ['alert.created', 'case.updated']],
+    url: ['https://hooks.example.org/verity'],
+    destination: ['+4915112345678', 'someone@example.org'],
+    channel: ['sms', 'email'],
+  };
+  const gen = (schema: Schema, depth: number, name = ''): unknown => {
+    if (HINTS[name] && rnd() < 0.7) return pick(HINTS[name] as unknown[]);
     const s = resolve(schema);
     if (s.const !== undefined) return s.const;
     if (s.enum) return pick(s.enum);
@@ -234,7 +254,7 @@ function generator(doc: { components?: { schemas?: Record<string, Schema> } }, r
       default: {
         const out: Record<string, unknown> = {};
         if (depth > 6) return out;
-        for (const [k, v] of Object.entries(s.properties ?? {})) if (s.required?.includes(k) || rnd() < 0.6) out[k] = gen(v, depth + 1);
+        for (const [k, v] of Object.entries(s.properties ?? {})) if (s.required?.includes(k) || rnd() < 0.6) out[k] = gen(v, depth + 1, k);
         return out;
       }
     }
@@ -247,40 +267,60 @@ test('every JSON operation: bodies its own schema generates, at the edges, answe
   const failures: string[] = [];
   const rnd = seeded(Number(process.env.FUZZ_SEED ?? 20261127));
   const gen = generator(doc, rnd);
+  // Ids of what the operations created, by the path they were created at: `/v1/verifications/{id}/…` is sent the ids
+  // that POST /v1/verifications returned, so it reaches the handler rather than a 404. Operations on a collection
+  // run first.
+  const created = new Map<string, string[]>();
+  type Op = {
+    operationId?: string;
+    parameters?: { in: string; name: string; schema: Schema }[];
+    requestBody?: { content?: Record<string, { schema?: Schema }> };
+  };
+  const ops = Object.entries(doc.paths as Record<string, Record<string, Op>>)
+    .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })))
+    .filter(({ method, op }) => ['post', 'patch', 'put'].includes(method) && op.requestBody?.content?.['application/json']?.schema)
+    .sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
   let sent = 0;
-  for (const [path, item] of Object.entries(
-    doc.paths as Record<string, Record<string, { operationId?: string; requestBody?: { content?: Record<string, { schema?: Schema }> } }>>,
-  )) {
-    for (const [method, op] of Object.entries(item)) {
-      const schema = op.requestBody?.content?.['application/json']?.schema;
-      if (!schema || !['post', 'patch', 'put'].includes(method)) continue;
-      for (let i = 0; i < CASES; i++) {
-        const body = gen(schema);
-        const params = (op as { parameters?: { in: string; name: string; schema: Schema }[] }).parameters ?? [];
-        const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-          const p = params.find((x) => x.in === 'path' && x.name === name);
-          return encodeURIComponent(
-            String(p && (p.schema.enum || p.schema.anyOf || p.schema.pattern || p.schema.type === 'integer') ? gen(p.schema) : 'x'),
-          );
-        });
-        const res = await t.app.inject({
-          method: method.toUpperCase() as 'POST',
-          url,
-          headers: {
-            ...(path.startsWith('/capture/') ? {} : { authorization: `Bearer ${tenant.sandboxKey}` }),
-            'content-type': 'application/json',
-            'idempotency-key': `schema-fuzz-${sent}`,
-          },
-          payload: JSON.stringify(body),
-        });
-        sent++;
-        if (res.statusCode >= 500)
-          failures.push(`${op.operationId ?? path} ${res.statusCode} ${JSON.stringify(body).slice(0, 300)} → ${res.body.slice(0, 200)}`);
-        else if (res.statusCode >= 400 && typeof (res.json() as { error?: { code?: unknown } }).error?.code !== 'string')
-          failures.push(`${op.operationId ?? path} ${res.statusCode} outside the envelope: ${res.body.slice(0, 200)}`);
+  for (const { path, method, op } of ops) {
+    const schema = op.requestBody?.content?.['application/json']?.schema as Schema;
+    for (let i = 0; i < CASES; i++) {
+      const body = gen(schema);
+      const url = path.replace(/\{([^}]+)\}/g, (whole: string, name: string) => {
+        const p = op.parameters?.find((x) => x.in === 'path' && x.name === name);
+        const ids = created.get(path.slice(0, path.indexOf(whole)).replace(/\/$/, ''));
+        const value =
+          ids?.length && rnd() < 0.8
+            ? pick(ids, rnd)
+            : p && (p.schema.enum || p.schema.anyOf || p.schema.pattern || p.schema.type === 'integer')
+              ? gen(p.schema)
+              : 'x';
+        return encodeURIComponent(String(value));
+      });
+      const res = await t.app.inject({
+        method: method.toUpperCase() as 'POST',
+        url,
+        headers: {
+          ...(path.startsWith('/capture/') ? {} : { authorization: `Bearer ${tenant.sandboxKey}` }),
+          'content-type': 'application/json',
+          'idempotency-key': `schema-fuzz-${sent}`,
+        },
+        payload: JSON.stringify(body),
+      });
+      sent++;
+      if (res.statusCode >= 500)
+        failures.push(
+          `${op.operationId ?? path} ${url} ${res.statusCode} ${JSON.stringify(body).slice(0, 300)} → ${res.body.slice(0, 200)}`,
+        );
+      else if (res.statusCode >= 400 && typeof (res.json() as { error?: { code?: unknown } }).error?.code !== 'string')
+        failures.push(`${op.operationId ?? path} ${res.statusCode} outside the envelope: ${res.body.slice(0, 200)}`);
+      else if (res.statusCode < 300 && !path.includes('{')) {
+        const id = (res.json() as { id?: unknown }).id;
+        if (typeof id === 'string') created.set(path, [...(created.get(path) ?? []), id]);
       }
     }
   }
   assert.ok(sent > 100, `${sent} requests`);
   assert.deepEqual(failures.slice(0, 30), [], `${failures.length} failures of ${sent}`);
 });
+
+const pick = <T>(xs: readonly T[], rnd: () => number): T => xs[Math.floor(rnd() * xs.length)] as T;
