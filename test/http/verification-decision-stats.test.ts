@@ -83,11 +83,19 @@ describe('decision stats', () => {
     const def = (await t.call('GET', '/v1/verifications/decision-stats', { key: o.sandboxKey })).json();
     assert.equal(def.days.length, 30);
     assert.equal(def.to, new Date().toISOString().slice(0, 10));
+    // The default window never starts before 1970.
+    const early = (await t.call('GET', '/v1/verifications/decision-stats?to=1970-01-03', { key: o.sandboxKey })).json();
+    assert.deepEqual([early.from, early.days.length], ['1970-01-01', 3]);
     for (const [q, field] of [
       ['from=2026-03-05&to=2026-03-01', 'from'],
       ['from=2024-01-01&to=2026-03-01', 'from'],
       ['from=yesterday', 'from'],
       ['to=2026-13-01', 'to'],
+      // Days whose window would leave the four-digit years (a 500 from the database before).
+      ['to=9999-12-31', 'to'],
+      ['from=9999-12-31&to=9999-12-31', 'to'],
+      ['from=0001-01-01&to=0001-01-05', 'to'],
+      ['from=1969-12-31&to=1970-01-05', 'from'],
     ] as const) {
       const bad = await t.call('GET', `/v1/verifications/decision-stats?${q}`, { key: o.sandboxKey });
       assert.equal(bad.statusCode, 400, q);

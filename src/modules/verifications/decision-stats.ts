@@ -7,6 +7,9 @@ import { sessions } from './repository.js';
 export const MAX_STATS_DAYS = 366;
 const DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;
+/** The days a window may hold: from 1970 (nothing is older) to the last day whose next day still has a four-digit year. */
+const FIRST_DAY = '1970-01-01';
+const LAST_DAY = '9999-12-30';
 
 export const DecisionStatsQuery = Type.Object(
   {
@@ -55,10 +58,15 @@ export async function decisionStats({ ctx, query }: { ctx: RequestContext; query
   const today = new Date().toISOString().slice(0, 10);
   const to = query.to ?? today;
   const toMs = Date.parse(`${to}T00:00:00Z`);
-  const from = query.from ?? new Date(toMs - (DEFAULT_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+  if (Number.isNaN(toMs)) throw invalid('to', 'to is not a day (YYYY-MM-DD).');
+  const outside = (day: string) => day < FIRST_DAY || day > LAST_DAY;
+  if (outside(to)) throw invalid('to', `to must be a day from ${FIRST_DAY} to ${LAST_DAY}.`);
+  // The default window starts 29 days before `to`, never before the first day.
+  const from =
+    query.from ?? new Date(Math.max(Date.parse(`${FIRST_DAY}T00:00:00Z`), toMs - (DEFAULT_DAYS - 1) * DAY_MS)).toISOString().slice(0, 10);
   const fromMs = Date.parse(`${from}T00:00:00Z`);
   if (Number.isNaN(fromMs)) throw invalid('from', 'from is not a day (YYYY-MM-DD).');
-  if (Number.isNaN(toMs)) throw invalid('to', 'to is not a day (YYYY-MM-DD).');
+  if (outside(from)) throw invalid('from', `from must be a day from ${FIRST_DAY} to ${LAST_DAY}.`);
   if (fromMs > toMs) throw invalid('from', 'from is after to.');
   const span = (toMs - fromMs) / DAY_MS + 1;
   if (span > MAX_STATS_DAYS) throw invalid('from', `At most ${MAX_STATS_DAYS} days per request.`);
