@@ -308,12 +308,8 @@ test('every JSON operation: bodies its own schema generates, at the edges, answe
         payload: JSON.stringify(body),
       });
       sent++;
-      if (res.statusCode >= 500)
-        failures.push(
-          `${op.operationId ?? path} ${url} ${res.statusCode} ${JSON.stringify(body).slice(0, 300)} → ${res.body.slice(0, 200)}`,
-        );
-      else if (res.statusCode >= 400 && typeof (res.json() as { error?: { code?: unknown } }).error?.code !== 'string')
-        failures.push(`${op.operationId ?? path} ${res.statusCode} outside the envelope: ${res.body.slice(0, 200)}`);
+      const problem = answerProblem(res);
+      if (problem) failures.push(`${op.operationId ?? path} ${url} ${JSON.stringify(body).slice(0, 300)}: ${problem}`);
       else if (res.statusCode < 300 && !path.includes('{')) {
         const id = (res.json() as { id?: unknown }).id;
         if (typeof id === 'string') created.set(path, [...(created.get(path) ?? []), id]);
@@ -323,6 +319,19 @@ test('every JSON operation: bodies its own schema generates, at the edges, answe
   assert.ok(sent > 100, `${sent} requests`);
   assert.deepEqual(failures.slice(0, 30), [], `${failures.length} failures of ${sent}`);
 });
+
+/** What is wrong with an answer: a 5xx, or a refusal outside the error envelope; null when nothing is. */
+function answerProblem(res: { statusCode: number; body: string }): string | null {
+  if (res.statusCode >= 500) return `${res.statusCode} ${res.body.slice(0, 200)}`;
+  if (res.statusCode < 400) return null;
+  try {
+    const code = (JSON.parse(res.body) as { error?: { code?: unknown } }).error?.code;
+    if (typeof code === 'string') return null;
+  } catch {
+    // not JSON: outside the envelope
+  }
+  return `${res.statusCode} outside the envelope: ${res.body.slice(0, 200)}`;
+}
 
 const pick = <T>(xs: readonly T[], rnd: () => number): T => xs[Math.floor(rnd() * xs.length)] as T;
 
@@ -347,10 +356,8 @@ test('every GET operation: query parameters their own schemas generate, at the e
         headers: path.startsWith('/capture/') ? {} : { authorization: `Bearer ${tenant.sandboxKey}` },
       });
       sent++;
-      if (res.statusCode >= 500)
-        failures.push(`${op.operationId ?? path} ${url.slice(0, 300)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
-      else if (res.statusCode >= 400 && typeof (res.json() as { error?: { code?: unknown } }).error?.code !== 'string')
-        failures.push(`${op.operationId ?? path} ${res.statusCode} outside the envelope: ${res.body.slice(0, 200)}`);
+      const problem = answerProblem(res);
+      if (problem) failures.push(`${op.operationId ?? path} ${url.slice(0, 300)}: ${problem}`);
     }
   }
   assert.ok(sent > 50, `${sent} requests`);
