@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { seeded } from '../helpers/random.js';
+import { answerProblem } from '../helpers/envelope.js';
 
 /**
  * Every JSON operation of /openapi.json, sent bodies that its own request schema generates: values that pass
@@ -49,6 +50,12 @@ type Schema = {
 
 const CASES = Number(process.env.FUZZ_CASES ?? 12);
 
+/** A chooser of one element, uniformly, from the seeded generator. */
+const picker =
+  (rnd: () => number) =>
+  <T>(xs: readonly T[]): T =>
+    xs[Math.floor(rnd() * xs.length)] as T;
+
 /**
  * A string that matches `pattern` (the subset of regular expressions our schemas use: anchors, literals, \d \w \s \S
  * and \xNN escapes, classes with ranges and negation, groups with alternation, ? * + {n} {n,m}).
@@ -56,7 +63,7 @@ const CASES = Number(process.env.FUZZ_CASES ?? 12);
 function fromPattern(pattern: string, rnd: () => number): string {
   let i = 0;
 
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const pick = picker(rnd);
   const range = (a: string, b: string) =>
     Array.from({ length: b.charCodeAt(0) - a.charCodeAt(0) + 1 }, (_, k) => String.fromCharCode(a.charCodeAt(0) + k));
   const DIGITS = range('0', '9');
@@ -145,7 +152,7 @@ function fromPattern(pattern: string, rnd: () => number): string {
 }
 
 function generator(doc: { components?: { schemas?: Record<string, Schema> } }, rnd: () => number) {
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const pick = picker(rnd);
   const resolve = (s: Schema): Schema => {
     let out = s;
     for (let i = 0; out.$ref && i < 20; i++) out = doc.components?.schemas?.[out.$ref.split('/').pop() ?? ''] ?? {};
@@ -291,7 +298,7 @@ test('every JSON operation: bodies its own schema generates, at the edges, answe
         const ids = created.get(path.slice(0, path.indexOf(whole)).replace(/\/$/, ''));
         const value =
           ids?.length && rnd() < 0.8
-            ? pick(ids, rnd)
+            ? picker(rnd)(ids)
             : p && (p.schema.enum || p.schema.anyOf || p.schema.pattern || p.schema.type === 'integer')
               ? gen(p.schema)
               : 'x';
@@ -319,21 +326,6 @@ test('every JSON operation: bodies its own schema generates, at the edges, answe
   assert.ok(sent > 100, `${sent} requests`);
   assert.deepEqual(failures.slice(0, 30), [], `${failures.length} failures of ${sent}`);
 });
-
-/** What is wrong with an answer: a 5xx, or a refusal outside the error envelope; null when nothing is. */
-function answerProblem(res: { statusCode: number; body: string }): string | null {
-  if (res.statusCode >= 500) return `${res.statusCode} ${res.body.slice(0, 200)}`;
-  if (res.statusCode < 400) return null;
-  try {
-    const code = (JSON.parse(res.body) as { error?: { code?: unknown } }).error?.code;
-    if (typeof code === 'string') return null;
-  } catch {
-    // not JSON: outside the envelope
-  }
-  return `${res.statusCode} outside the envelope: ${res.body.slice(0, 200)}`;
-}
-
-const pick = <T>(xs: readonly T[], rnd: () => number): T => xs[Math.floor(rnd() * xs.length)] as T;
 
 test('every GET operation: query parameters their own schemas generate, at the edges, answer below 500', async () => {
   const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
