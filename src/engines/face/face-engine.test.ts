@@ -188,3 +188,22 @@ describe('face engine on real faces', { skip }, () => {
     }
   });
 });
+
+test('images of extreme shape (a 4000 × 3 strip, a 3 × 4000 column, one pixel) are faceless outcomes, not a canvas of gigabytes', async () => {
+  const engine = createFaceEngine({ poolSize: 1 });
+  try {
+    for (const [width, height] of [
+      [4000, 3],
+      [3, 4000],
+      [1, 1],
+    ] as const) {
+      const png = await sharp({ create: { width, height, channels: 3, background: '#a08070' } })
+        .png()
+        .toBuffer();
+      const analysis = await engine.analyze(png);
+      assert.equal(analysis.faces.length, 0, `${width}×${height}`);
+    }
+  } finally {
+    await engine.close();
+  }
+});

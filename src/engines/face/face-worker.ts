@@ -53,6 +53,11 @@ async function load(): Promise<Loaded> {
 const SMALL_IMAGE_PX = 400;
 const UPSCALE_MIN_PX = 112;
 const BORDER_SHARE = 0.25;
+/**
+ * The longest side the upscaled frame may reach: a thin strip (4000 × 3 px, decoded at 1024 × 1) would otherwise be
+ * scaled ×112 to a canvas of tens of gigabytes. No face fits in such a strip; capped, it is simply found faceless.
+ */
+const FRAMED_MAX_SIDE = 2048;
 const loading: Promise<Loaded> = load();
 // Keep an unhandled load failure from killing the thread before a task can report it.
 loading.catch(() => undefined);
@@ -121,7 +126,7 @@ async function detect(
   let height = decoded.height;
   const frame: DetectionFrame = { scale: 1, border: 0 };
   if (framed) {
-    frame.scale = Math.max(1, UPSCALE_MIN_PX / Math.min(width, height));
+    frame.scale = Math.max(1, Math.min(UPSCALE_MIN_PX / Math.min(width, height), FRAMED_MAX_SIDE / Math.max(width, height)));
     const w = Math.round(width * frame.scale);
     const h = Math.round(height * frame.scale);
     frame.border = Math.round(BORDER_SHARE * Math.max(w, h));
