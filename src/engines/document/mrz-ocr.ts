@@ -42,6 +42,12 @@ export interface OcrResult {
   lines: OcrLine[];
 }
 
+/**
+ * The longest one tesseract pass over a band may take. Passes over real MRZ bands take 0.1–1.5 s (a 7.5 s document
+ * check is many passes); a band of noise took 20 s a pass, so a hostile upload held a worker past its timeout.
+ */
+export const TESSERACT_PASS_LIMIT_MS = 5000;
+
 /** The vote's engine names of the line networks. */
 export type NetEngine = Exclude<MrzEngine, 'tesseract'>;
 
@@ -139,7 +145,22 @@ export class MrzOcr {
     });
     if (options.enhance) img = img.normalise().sharpen({ sigma: 1.5 });
     const png = await img.png({ compressionLevel: 1 }).toBuffer();
-    const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
+    const recognised = worker.recognize(png, {}, { text: true, blocks: true });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), TESSERACT_PASS_LIMIT_MS)));
+    const result = await Promise.race([recognised, late]).finally(() => clearTimeout(timer));
+    if (!result) {
+      // The legacy engine segments noise into thousands of blobs and classifies each: one band of random pixels took
+      // 20 s. The pass reads nothing; the worker, still busy with it, is replaced (the next pass starts a new one).
+      recognised.catch(() => undefined);
+      if (this.worker === worker) {
+        this.worker = null;
+        this.starting = null;
+      }
+      void worker.terminate().catch(() => undefined);
+      return { text: '', confidence: 0, lines: [] };
+    }
+    const { data } = result;
     const lines: OcrLine[] = [];
     for (const block of data.blocks ?? []) {
       for (const para of block.paragraphs) {

@@ -177,6 +177,13 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
 }
 
 /**
+ * The whole MRZ search (upright and turned) stops starting passes at this many time budgets: bounded by passes,
+ * an image of noise (bands everywhere, each pass seconds of OCR) took 70 s at the 3 s budget, past the worker's
+ * timeout, and a hostile upload held a worker that long.
+ */
+export const MRZ_SEARCH_CEILING = 3;
+
+/**
  * The MRZ search, upright and, when nothing MRZ-like was read, on the image turned a quarter either way
  * (a sideways photo without EXIF orientation: the band locator measures any skew, but its closing kernels
  * are horizontal, so vertical lines of text do not fuse into bands). Everything downstream (geometry,
@@ -189,15 +196,16 @@ async function searchMrz(
   budgetMs: number | undefined,
 ): Promise<{ img: DecodedImage; gray: GrayImage; search: MrzSearch }> {
   const budget = budgetMs ?? 3000;
+  const deadline = performance.now() + MRZ_SEARCH_CEILING * budget;
   let img = decoded;
   let gray: GrayImage = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
-  let search = await readMrz(gray, ocr, { now, timeBudgetMs: budget });
+  let search = await readMrz(gray, ocr, { now, timeBudgetMs: budget, deadline });
   for (const angle of [90, 270] as const) {
-    if (search.best?.parsed) break;
+    if (search.best?.parsed || performance.now() > deadline) break;
     const turned = await rotateDecoded(decoded, angle);
     const turnedGray = { data: toGray(turned.rgb, turned.width, turned.height), width: turned.width, height: turned.height };
     // Bounded by OCR passes rather than time, so that a loaded machine does not change the outcome.
-    const again = await readMrz(turnedGray, ocr, { now, maxAttempts: 6, timeBudgetMs: Number.POSITIVE_INFINITY });
+    const again = await readMrz(turnedGray, ocr, { now, maxAttempts: 6, timeBudgetMs: Number.POSITIVE_INFINITY, deadline });
     if (again.best?.parsed) {
       img = turned;
       gray = turnedGray;
@@ -222,7 +230,10 @@ async function rotateDecoded(img: DecodedImage, angle: 90 | 270): Promise<Decode
 export async function cropPortrait(image: Buffer, options: Pick<ReadDocumentOptions, 'limits' | 'ocr'> = {}): Promise<Buffer | null> {
   const img = await decodeImage(image, options.limits);
   const gray = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
-  const search = await readMrz(gray, options.ocr ?? (sharedOcr ??= new MrzOcr()), { now: new Date() });
+  const search = await readMrz(gray, options.ocr ?? (sharedOcr ??= new MrzOcr()), {
+    now: new Date(),
+    deadline: performance.now() + MRZ_SEARCH_CEILING * 3000,
+  });
   const best = search.best;
   if (!best?.parsed) {
     // No MRZ: the upright page found from its edges, when the photo shows one (licence and card fronts).

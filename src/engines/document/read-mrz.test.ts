@@ -218,3 +218,24 @@ describe('a band holding part of an MRZ: read again with room for the other line
     assert.equal(linesMissing('PASSPORT\nSURNAME SPECIMEN\n'), false);
   });
 });
+
+describe('hostile input: the search is bounded in time', () => {
+  test('past its deadline no further pass starts, whatever the budget allows (a photo of noise held a worker 70 s)', async () => {
+    const { MrzOcr } = await import('./mrz-ocr.js');
+    const { readMrz } = await import('./read-mrz.js');
+    const { seededRandom } = await import('../seeded-random.js');
+    const rnd = seededRandom(9);
+    const width = 480;
+    const height = 200;
+    const gray = { data: Uint8Array.from({ length: width * height }, () => Math.floor(rnd() * 256)), width, height };
+    const ocr = new MrzOcr();
+    try {
+      const search = await readMrz(gray, ocr, { now: NOW, timeBudgetMs: Number.POSITIVE_INFINITY, deadline: performance.now() });
+      assert.ok(search.bands.length > 0, 'noise fuses into MRZ-like bands');
+      assert.equal(search.attempts, 1, 'the first pass only');
+      assert.equal(search.best?.parsed?.valid ?? false, false);
+    } finally {
+      await ocr.terminate();
+    }
+  });
+});

@@ -71,7 +71,16 @@ type Pass = { engine: MrzEngine; enhanced: boolean; lineHeightPx: number };
 export async function readMrz(
   gray: GrayImage,
   ocr: MrzOcr,
-  options: { now: Date; maxAttempts?: number; timeBudgetMs?: number },
+  options: {
+    now: Date;
+    maxAttempts?: number;
+    timeBudgetMs?: number;
+    /**
+     * A hard stop (performance.now() time): past it no further pass starts, even one the budget would still allow
+     * (the budget yields to a second parsed reading; noise parses too, at seconds a pass). After the first pass.
+     */
+    deadline?: number;
+  },
 ): Promise<MrzSearch> {
   // The engines start before the budget's clock does (tesseract's worker, the networks' sessions and the cell
   // reader's templates: about 2 s on a cold thread, nothing once started), so that the first check in a thread
@@ -102,6 +111,7 @@ export async function readMrz(
     { engine: 'tesseract', enhanced: false, lineHeightPx: 44 },
   ];
   const over = (): boolean => attempts >= maxAttempts || (attempts > 0 && performance.now() - started > budget);
+  const past = (): boolean => attempts > 0 && options.deadline !== undefined && performance.now() > options.deadline;
   const finish = async (readSet: MrzReading[], readVote: ReturnType<typeof voteLines>): Promise<MrzSearch> => {
     let set = readSet;
     let vote = readVote;
@@ -178,7 +188,7 @@ export async function readMrz(
     };
   };
   for (const band of bands.slice(0, 3)) {
-    if (over()) break;
+    if (over() || past()) break;
     const set: MrzReading[] = [];
     let marginY = 1;
     // Passes read one after another, as above; but while one engine reads, the next pass may already run on the
@@ -215,14 +225,15 @@ export async function readMrz(
     // letter spacing in the names); one MRZ-long line alone is one line of an MRZ whose other line(s) the
     // locator did not join to it (printed smaller or fainter, or further apart): read again with room for a
     // line above and below.
-    if (!lead.parsed?.valid && linesMissing(lead.rawText)) {
+    if (!lead.parsed?.valid && linesMissing(lead.rawText) && !past()) {
       marginY = 2.6;
       const taller = await take(false, first);
       if (taller.score > lead.score) lead = taller;
       else marginY = 1;
     }
     // A poor upright read may be an upside-down document: settle the orientation before spending passes.
-    if (!lead.parsed?.valid && (lead.ocrConfidence < 50 || validChecks(lead) === 0)) {
+    // (Not for a pass that read nothing at all, as one cut short on noise does: turned, that reads nothing either.)
+    if (!lead.parsed?.valid && (lead.ocrConfidence < 50 || validChecks(lead) === 0) && lead.rawText.trim() !== '' && !past()) {
       const turned = await take(true, first);
       // An unparsed reading says nothing about the orientation (its confidence is noise on an upside-down
       // or garbled band): turn only for a turned reading that parsed and beats the upright one. When neither
@@ -235,7 +246,7 @@ export async function readMrz(
     for (const [i, pass] of rest.entries()) {
       if (vote && confirmed(vote, engines)) return finish(set, vote);
       // Always allow a second pass: a failing check is only held against the document if it is reproduced.
-      if (over() && set.length >= 2) break;
+      if ((over() && set.length >= 2) || past()) break;
       // Nothing MRZ-like from either engine: one PP-OCR look each way, then the next band. (When PP-OCR's
       // look parsed as an MRZ, the band is one: the remaining passes may still reach a reading that passes.)
       if (!lead.parsed && set.length === 0 && pass.engine === 'tesseract') break;
