@@ -27,21 +27,39 @@ export function emptyFields(): SubjectFields {
   return Object.fromEntries(SUBJECT_FIELD_NAMES.map((k) => [k, null])) as SubjectFields;
 }
 
-/** The document engine's fields → the session's subject fields. */
+/**
+ * The document engine's fields → the session's subject fields. A field read from an MRZ that did not pass (noise
+ * read as a zone, a misread line) holds whatever the OCR saw; a value that is not what the field can be (a state
+ * code with a digit, an impossible date) is dropped to null rather than stored and served.
+ */
 export function fieldsFromDocument(f: DocumentFields | null): SubjectFields {
   if (!f) return emptyFields();
-  const clean = (s: string | undefined | null) => (s ? s.replace(/</g, ' ').replace(/\s+/g, ' ').trim() || null : null);
+  const clean = (s: string | undefined | null, max = 200) =>
+    s ? s.replace(/</g, ' ').replace(/\s+/g, ' ').trim().slice(0, max).trim() || null : null;
+  const state = (s: string | undefined | null) => {
+    const v = clean(s);
+    return v !== null && /^[A-Z]{1,3}$/.test(v) ? v : null;
+  };
+  const date = (s: string | undefined | null) => (s && isCalendarDate(s) ? s : null);
   return {
     given_names: clean(f.givenNames),
     surname: clean(f.surname),
-    date_of_birth: f.birthDate ?? null,
-    sex: f.sex ?? null,
-    nationality: clean(f.nationality),
-    document_type: f.documentType ?? null,
-    document_number: clean(f.documentNumber),
-    issuing_country: clean(f.issuingState),
-    expiry_date: f.expiryDate ?? null,
+    date_of_birth: date(f.birthDate),
+    sex: f.sex === 'M' || f.sex === 'F' || f.sex === 'X' ? f.sex : null,
+    nationality: state(f.nationality),
+    document_type: clean(f.documentType, 40),
+    document_number: clean(f.documentNumber, 60),
+    issuing_country: state(f.issuingState),
+    expiry_date: date(f.expiryDate),
   };
+}
+
+/** YYYY-MM-DD naming a day that exists. */
+function isCalendarDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
 }
 
 /** "GIVEN NAMES SURNAME", or null when neither is known (screening needs a name). */
