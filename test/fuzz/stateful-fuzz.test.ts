@@ -385,9 +385,9 @@ test('the capture API: uploads, challenges, frames and submissions of hostile me
     if (s.kinds.includes('proof_of_address')) {
       const challenge = await finish({ method: 'POST', url: '/capture/v1/challenge', headers: auth });
       if (challenge.statusCode < 300)
-        for (let i = 0; i < (challenge.json() as { actions: string[] }).actions.length; i++)
+        for (let i = 0; i < (challenge.json() as { frame_count: number }).frame_count; i++)
           await upload(`/capture/v1/challenge/frames/${i}`, noiseJpeg);
-      await upload('/capture/v1/media/proof_of_address', pick(media.filter((m) => m.name.startsWith('pdf') || m.name.includes('noise'))));
+      await upload('/capture/v1/media/proof_of_address', pick(media.filter((m) => m.name === 'pdf' || m.name.includes('noise'))));
     }
     if (s.kinds.includes('selfie')) await upload('/capture/v1/media/selfie', noiseJpeg);
     if (submitted.has(s.id)) continue;
