@@ -17,8 +17,8 @@ import { DEFAULT_JOURNEYS } from '../../src/modules/journeys/defaults.js';
  * (any method, the ones on a resource most often) on one of them, with a body its own schema generates. The order is
  * random, so resources meet transitions in states their tests do not put them in: a message confirmed after its
  * rejection, a verification decided after its deletion, a key revoked twice, a webhook tested after its deletion.
- * Every answer must be below 500 and, when it refuses, in the error envelope. Seeded: FUZZ_SEED repeats a walk,
- * FUZZ_STEPS sets its length.
+ * Every answer must be below 500 and, when it refuses, in the error envelope; one step in ten on a resource is sent
+ * by another tenant, and must be refused. Seeded: FUZZ_SEED repeats a walk, FUZZ_STEPS sets its length.
  */
 
 const STEPS = Number(process.env.FUZZ_STEPS ?? 600);
@@ -89,12 +89,12 @@ test('a random walk of operations on real resources, in any order, answers below
     else add(`${shapeOf(collection)}/{}`, `${collection}/${encodeURIComponent(id)}`);
     if (collection.startsWith('/v1/checks/')) add('/v1/checks/{}', `/v1/checks/${encodeURIComponent(id)}`);
   };
-  const call = async (method: string, url: string, body?: unknown) => {
+  const call = async (method: string, url: string, body?: unknown, key = tenant.sandboxKey) => {
     const res = await t.app.inject({
       method: method.toUpperCase() as 'POST',
       url,
       headers: {
-        authorization: `Bearer ${tenant.sandboxKey}`,
+        authorization: `Bearer ${key}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(method === 'get' ? {} : { 'idempotency-key': `walk-${rnd().toString(36).slice(2)}` }),
       },
@@ -225,7 +225,8 @@ test('a random walk of operations on real resources, in any order, answers below
   };
 
   const failures: string[] = [];
-  const counts = { ok: 0, refused: 0 };
+  const counts = { ok: 0, refused: 0, foreign: 0 };
+  const stranger = await t.tenant();
   const accepted = new Map<string, number>();
   for (let step = 0; step < STEPS; step++) {
     const { path, method, op } = rnd() < 0.75 ? pick(onResources) : pick(ops);
@@ -240,10 +241,18 @@ test('a random walk of operations on real resources, in any order, answers below
       for (const p of op.parameters?.filter((x) => x.in === 'query') ?? []) if (rnd() < 0.3) qs.append(p.name, String(gen(p.schema)));
       query = qs.size ? `?${qs}` : '';
     }
-    const res = await call(method, url + query, body);
+    // Now and then another tenant tries the same operation on this tenant's resource: it must never succeed.
+    const owned = [...pool.values()].some((urls) => [...urls].some((u) => url === u || url.startsWith(`${u}/`)));
+    const foreign = owned && rnd() < 0.1;
+    const res = await call(method, url + query, body, foreign ? stranger.sandboxKey : tenant.sandboxKey);
     const problem = answerProblem(res);
     if (problem)
       failures.push(`step ${step}: ${method.toUpperCase()} ${url}${query} ${JSON.stringify(body)?.slice(0, 300) ?? ''}: ${problem}`);
+    if (foreign) {
+      counts.foreign++;
+      if (res.statusCode < 400) failures.push(`step ${step}: another tenant's ${method.toUpperCase()} ${url} answered ${res.statusCode}`);
+      continue;
+    }
     if (res.statusCode < 300) {
       counts.ok++;
       const name = op.operationId ?? `${method} ${path}`;
@@ -260,7 +269,9 @@ test('a random walk of operations on real resources, in any order, answers below
       if (problem) failures.push(`after the walk: GET ${url}: ${problem}`);
     }
   }
-  ctx.diagnostic(`accepted: ${[...accepted].map(([k, n]) => `${k} ${n}`).join(', ')}; refused ${counts.refused}`);
+  ctx.diagnostic(
+    `accepted: ${[...accepted].map(([k, n]) => `${k} ${n}`).join(', ')}; refused ${counts.refused}; another tenant's ${counts.foreign}`,
+  );
   ctx.diagnostic(`resources: ${[...pool].map(([k, v]) => `${k} ${v.size}`).join(', ')}`);
   assert.ok(counts.ok > STEPS / 20, `the walk reached handlers (${counts.ok} accepted, ${counts.refused} refused)`);
   assert.deepEqual(failures.slice(0, 30), [], `${failures.length} failures in ${STEPS} steps`);
