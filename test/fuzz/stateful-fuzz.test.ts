@@ -56,6 +56,20 @@ const HOME: Record<string, string> = {
   '/v1/checks/contact': '/v1/checks/contact/{}',
 };
 
+/** One API request as the tenant (or with `key`), JSON when it has a body, each write under a new Idempotency-Key. */
+let written = 0;
+const call = (method: string, url: string, body?: unknown, key = tenant.sandboxKey) =>
+  t.app.inject({
+    method: method.toUpperCase() as 'POST',
+    url,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(method.toLowerCase() === 'get' ? {} : { 'idempotency-key': `walk-${++written}` }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+
 type Op = {
   operationId?: string;
   parameters?: { in: string; name: string; schema: Schema }[];
@@ -63,7 +77,7 @@ type Op = {
 };
 
 test('a random walk of operations on real resources, in any order, answers below 500', async (ctx) => {
-  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const doc = (await call('get', '/openapi.json')).json();
   const rnd = seeded(Number(process.env.FUZZ_SEED ?? 20261128));
   const pick = picker(rnd);
   const gen = generator(doc, rnd);
@@ -88,19 +102,6 @@ test('a random walk of operations on real resources, in any order, answers below
     if (home) add(home, home.replace('{}', encodeURIComponent(id)));
     else add(`${shapeOf(collection)}/{}`, `${collection}/${encodeURIComponent(id)}`);
     if (collection.startsWith('/v1/checks/')) add('/v1/checks/{}', `/v1/checks/${encodeURIComponent(id)}`);
-  };
-  const call = async (method: string, url: string, body?: unknown, key = tenant.sandboxKey) => {
-    const res = await t.app.inject({
-      method: method.toUpperCase() as 'POST',
-      url,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(method === 'get' ? {} : { 'idempotency-key': `walk-${rnd().toString(36).slice(2)}` }),
-      },
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-    });
-    return res;
   };
   const create = async (collection: string, body: unknown) => {
     const res = await call('post', collection, body);
@@ -151,12 +152,7 @@ test('a random walk of operations on real resources, in any order, answers below
   });
   // The rule published by a second key (maker-checker), so that a large transaction raises an alert and its case.
   const revision = (await call('get', '/v1/rules/draft')).json().revision;
-  const publish = await t.app.inject({
-    method: 'POST',
-    url: '/v1/rules/publish',
-    headers: { authorization: `Bearer ${await tenant.keyWith(['rules:publish'])}`, 'content-type': 'application/json' },
-    payload: JSON.stringify({ revision }),
-  });
+  const publish = await call('post', '/v1/rules/publish', { revision }, await tenant.keyWith(['rules:publish']));
   assert.equal(publish.statusCode, 201, publish.body);
   for (const amount of ['100.00', '250000.00'])
     await create('/v1/transactions', {
@@ -325,32 +321,22 @@ test('the capture API: uploads, challenges, frames and submissions of hostile me
   };
   for (const [key, { checks }] of Object.entries(journeys)) {
     if (key === 'kyc_standard') continue;
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v1/journeys',
-      headers: { authorization: `Bearer ${tenant.sandboxKey}`, 'content-type': 'application/json' },
-      payload: JSON.stringify({
-        key,
-        name: key,
-        publish: true,
-        definition: {
-          checks,
-          decision_rules: { decline: [], refer: [], decline_at_band: null, refer_at_band: null },
-          risk_scoring: { signals: [], medium_from: 25, high_from: 70 },
-          session_lifetime_seconds: 3600,
-        },
-      }),
+    const res = await call('post', '/v1/journeys', {
+      key,
+      name: key,
+      publish: true,
+      definition: {
+        checks,
+        decision_rules: { decline: [], refer: [], decline_at_band: null, refer_at_band: null },
+        risk_scoring: { signals: [], medium_from: 25, high_from: 70 },
+        session_lifetime_seconds: 3600,
+      },
     });
     assert.equal(res.statusCode, 201, res.body);
   }
   const sessions: { id: string; token: string; kinds: string[] }[] = [];
   for (const [j, { kinds }] of Object.entries(journeys)) {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v1/verifications',
-      headers: { authorization: `Bearer ${tenant.sandboxKey}`, 'content-type': 'application/json' },
-      payload: JSON.stringify({ journey: j, subject: { type: 'individual', reference: 'cus_capture_walk' } }),
-    });
+    const res = await call('post', '/v1/verifications', { journey: j, subject: { type: 'individual', reference: 'cus_capture_walk' } });
     assert.equal(res.statusCode, 201, res.body);
     sessions.push({ id: res.json().id, token: res.json().session_token, kinds });
   }
@@ -408,8 +394,7 @@ test('the capture API: uploads, challenges, frames and submissions of hostile me
   await drain(); // the submitted sessions' checks run on what was uploaded
   for (const s of sessions)
     for (const url of [`/v1/verifications/${s.id}`, `/v1/verifications/${s.id}/evidence`, `/v1/verifications/${s.id}/report`]) {
-      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tenant.sandboxKey}` } });
-      const problem = answerProblem(res);
+      const problem = answerProblem(await call('get', url));
       if (problem) failures.push(`after the walk: GET ${url}: ${problem}`);
     }
   ctx.diagnostic(`answers: ${[...seen].map(([k, n]) => `${k} ×${n}`).join(', ')}`);

@@ -11,7 +11,7 @@ import type { ParsedMrz } from './mrz-parse.js';
 import { measureScreenMoire } from './moire.js';
 import { findDocumentOutline, reconcileOutline, warpPage, type DocumentOutline, type ReconciledOutline } from './outline.js';
 import { assessQuality } from './quality.js';
-import { readMrz, type MrzReading, type MrzSearch } from './read-mrz.js';
+import { MRZ_TIME_BUDGET_MS, readMrz, type MrzReading, type MrzSearch } from './read-mrz.js';
 import type { GrayImage } from './image-ops.js';
 import { assessTamper } from './tamper.js';
 import { compareVisualZone, type VizComparison } from './viz.js';
@@ -195,7 +195,7 @@ async function searchMrz(
   now: Date,
   budgetMs: number | undefined,
 ): Promise<{ img: DecodedImage; gray: GrayImage; search: MrzSearch }> {
-  const budget = budgetMs ?? 3000;
+  const budget = budgetMs ?? MRZ_TIME_BUDGET_MS;
   const deadline = performance.now() + MRZ_SEARCH_CEILING * budget;
   let img = decoded;
   let gray: GrayImage = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
@@ -232,7 +232,7 @@ export async function cropPortrait(image: Buffer, options: Pick<ReadDocumentOpti
   const gray = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
   const search = await readMrz(gray, options.ocr ?? (sharedOcr ??= new MrzOcr()), {
     now: new Date(),
-    deadline: performance.now() + MRZ_SEARCH_CEILING * 3000,
+    deadline: performance.now() + MRZ_SEARCH_CEILING * MRZ_TIME_BUDGET_MS,
   });
   const best = search.best;
   if (!best?.parsed) {

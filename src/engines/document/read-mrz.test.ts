@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import { OCRB_NET } from './mrz-ocrb-net.js';
 import { parseMrz } from './mrz-parse.js';
 import { drawGlyph, SHAPES } from '../../../test/helpers/glyphs.js';
+import { MrzOcr } from './mrz-ocr.js';
+import { seededRandom } from '../seeded-random.js';
 import {
   linesMissing,
   nameDoubts,
   NAME_LETTER_MIN_CONFIDENCE,
   outranks,
+  readMrz,
   settleLookalikes,
   statesFromColumns,
   type MrzReading,
@@ -221,9 +224,6 @@ describe('a band holding part of an MRZ: read again with room for the other line
 
 describe('hostile input: the search is bounded in time', () => {
   test('past its deadline no further pass starts, whatever the budget allows (a photo of noise held a worker 70 s)', async () => {
-    const { MrzOcr } = await import('./mrz-ocr.js');
-    const { readMrz } = await import('./read-mrz.js');
-    const { seededRandom } = await import('../seeded-random.js');
     const rnd = seededRandom(9);
     const width = 480;
     const height = 200;

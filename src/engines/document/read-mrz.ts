@@ -61,6 +61,9 @@ export interface MrzSearch {
 
 type Pass = { engine: MrzEngine; enhanced: boolean; lineHeightPx: number };
 
+/** The time after which a search starts no further pass once two readings parsed (`timeBudgetMs`'s default). */
+export const MRZ_TIME_BUDGET_MS = 3000;
+
 /**
  * Reads the best-ranked bands with both OCR engines (tesseract legacy, several scales and contrasts, and
  * PP-OCRv4 when available) and accepts an MRZ by whole-line vote (mrz-vote.ts): a combination of lines
@@ -92,7 +95,7 @@ export async function readMrz(
   const bands = await findMrzBands(gray);
   const maxAttempts = options.maxAttempts ?? 10;
   // Unreadable images are where OCR is slowest; past the budget the best reading so far is kept.
-  const budget = options.timeBudgetMs ?? 3000;
+  const budget = options.timeBudgetMs ?? MRZ_TIME_BUDGET_MS;
   const usePp = ocr.hasSecondEngine();
   const useThird = usePp && ocr.thirdNet !== null;
   const engines: MrzEngine[] = usePp ? ['tesseract', 'ppocr', ...(useThird ? ['ocrb' as const] : [])] : ['tesseract'];

@@ -31,6 +31,13 @@ export function isDateTime(value: string): boolean {
   return rfc3339DateTime.validate(value) && Number.isFinite(Date.parse(value));
 }
 
+const rfc3339Date = fullFormats.date as { validate: (value: string) => boolean };
+
+/** A JSON Schema `date` (YYYY-MM-DD naming a day that exists): what a response with a `date` field can serialise. */
+export function isDate(value: string): boolean {
+  return rfc3339Date.validate(value);
+}
+
 /**
  * The validator factory given to Fastify's schemaController. JSON bodies are validated strictly
  * (42 is not a string, unknown fields are errors); query strings, path parameters and headers are

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { DocumentFields } from '../../../engines/document/index.js';
+import { isDate } from '../../../platform/http/validation.js';
 
 /**
  * The subject's data a session extracted (from the document check) and a reviewer may correct
@@ -40,7 +41,7 @@ export function fieldsFromDocument(f: DocumentFields | null): SubjectFields {
     const v = clean(s);
     return v !== null && /^[A-Z]{1,3}$/.test(v) ? v : null;
   };
-  const date = (s: string | undefined | null) => (s && isCalendarDate(s) ? s : null);
+  const date = (s: string | undefined | null) => (s && isDate(s) ? s : null);
   return {
     given_names: clean(f.givenNames),
     surname: clean(f.surname),
@@ -52,14 +53,6 @@ export function fieldsFromDocument(f: DocumentFields | null): SubjectFields {
     issuing_country: state(f.issuingState),
     expiry_date: date(f.expiryDate),
   };
-}
-
-/** YYYY-MM-DD naming a day that exists. */
-function isCalendarDate(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
 }
 
 /** "GIVEN NAMES SURNAME", or null when neither is known (screening needs a name). */
