@@ -1,10 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import sharp from 'sharp';
-import { PDFDocument } from 'pdf-lib';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
 import { seeded } from '../helpers/random.js';
 import { answerProblem } from '../helpers/envelope.js';
+import { hostileMedia } from '../helpers/hostile-media.js';
 import { generator, picker, type Schema } from '../helpers/schema-generator.js';
 import { buildJobHandlers } from '../../src/jobs/index.js';
 import { JobRunner } from '../../src/platform/jobs.js';
@@ -273,42 +272,10 @@ test('a random walk of operations on real resources, in any order, answers below
   assert.deepEqual(failures.slice(0, 30), [], `${failures.length} failures in ${STEPS} steps`);
 });
 
-/** Media of every kind the capture API may meet: real images at odd sizes, mislabelled, cut short, empty, PDFs, noise. */
-async function mediaSet(rnd: () => number): Promise<{ name: string; type: string; data: Buffer }[]> {
-  const noise = (w: number, h: number) => {
-    const px = Buffer.alloc(w * h * 3);
-    for (let i = 0; i < px.length; i++) px[i] = Math.floor(rnd() * 256);
-    return sharp(px, { raw: { width: w, height: h, channels: 3 } });
-  };
-  const jpeg = await noise(320, 240).jpeg().toBuffer();
-  const png = await noise(32, 32).png().toBuffer();
-  const pdf = await PDFDocument.create();
-  pdf.addPage([200, 100]).drawText('Proof of address', { x: 10, y: 50, size: 12 });
-  const pdfBytes = Buffer.from(await pdf.save());
-  return [
-    { name: 'jpeg 320×240 noise', type: 'image/jpeg', data: jpeg },
-    { name: 'jpeg 1×1', type: 'image/jpeg', data: await noise(1, 1).jpeg().toBuffer() },
-    { name: 'png 4000×3 strip', type: 'image/png', data: await noise(4000, 3).png().toBuffer() },
-    { name: 'webp 48×64', type: 'image/webp', data: await noise(48, 64).webp().toBuffer() },
-    { name: 'png sent as jpeg', type: 'image/jpeg', data: png },
-    { name: 'jpeg cut in half', type: 'image/jpeg', data: jpeg.subarray(0, jpeg.length >> 1) },
-    { name: 'empty', type: 'image/png', data: Buffer.alloc(0) },
-    { name: 'pdf', type: 'application/pdf', data: pdfBytes },
-    { name: 'pdf sent as octet-stream', type: 'application/octet-stream', data: pdfBytes },
-    { name: 'pdf header, no body', type: 'application/pdf', data: Buffer.from('%PDF-1.7\n%%EOF') },
-    {
-      name: 'heic brand, no image',
-      type: 'image/heic',
-      data: Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(12)]),
-    },
-    { name: 'text as jpeg', type: 'image/jpeg', data: Buffer.from('not an image at all') },
-  ];
-}
-
 test('the capture API: uploads, challenges, frames and submissions of hostile media in any order, then the checks, answer below 500', async (ctx) => {
   const rnd = seeded(Number(process.env.FUZZ_SEED ?? 20261128) + 7);
   const pick = picker(rnd);
-  const media = await mediaSet(rnd);
+  const media = await hostileMedia(rnd);
   // Journeys a subject can finish without a readable document, so that submissions go through and their checks run
   // on what the walk uploaded; and the standard one, whose document steps refuse most of it.
   const journeys: Record<string, { checks: unknown[]; kinds: string[] }> = {
