@@ -200,15 +200,16 @@ test('a random walk of operations on real resources, in any order, answers below
     });
   const onResources = ops.filter((o) => o.path.includes('{'));
   /** The URL of an operation: the longest pooled resource its path starts with, the other parameters generated. */
-  const urlOf = (path: string, op: Op): string => {
+  const urlOf = (path: string, op: Op, on?: string): string => {
     const shaped = shape(path);
     let prefix = '';
-    let concrete = '';
-    for (const [key, urls] of pool)
-      if ((shaped === key || shaped.startsWith(`${key}/`)) && key.length > prefix.length && urls.size && rnd() < 0.95) {
-        prefix = key;
-        concrete = pick([...urls]);
-      }
+    let concrete = on ?? '';
+    if (on === undefined)
+      for (const [key, urls] of pool)
+        if ((shaped === key || shaped.startsWith(`${key}/`)) && key.length > prefix.length && urls.size && rnd() < 0.95) {
+          prefix = key;
+          concrete = pick([...urls]);
+        }
     const rest = path.split('/').slice(concrete ? concrete.split('/').length : 0);
     const filled = rest.map((seg) => {
       const m = /^\{(.+)\}$/.exec(seg);
@@ -220,12 +221,12 @@ test('a random walk of operations on real resources, in any order, answers below
   };
 
   const failures: string[] = [];
-  const counts = { ok: 0, refused: 0, foreign: 0 };
+  const counts = { ok: 0, refused: 0, foreign: 0, bursts: 0 };
   const stranger = await t.tenant();
   const accepted = new Map<string, number>();
-  for (let step = 0; step < STEPS; step++) {
-    const { path, method, op } = rnd() < 0.75 ? pick(onResources) : pick(ops);
-    const url = urlOf(path, op);
+  /** One operation: on `on` (a pooled resource's URL) when given, else on what `urlOf` picks; sometimes by another tenant. */
+  const send = async (step: number, { path, method, op }: (typeof ops)[number], on?: string) => {
+    const url = urlOf(path, op, on);
     const schema = op.requestBody?.content?.['application/json']?.schema;
     let body: unknown;
     if (schema) body = gen(schema);
@@ -238,15 +239,15 @@ test('a random walk of operations on real resources, in any order, answers below
     }
     // Now and then another tenant tries the same operation on this tenant's resource: it must never succeed.
     const owned = [...pool.values()].some((urls) => [...urls].some((u) => url === u || url.startsWith(`${u}/`)));
-    const foreign = owned && rnd() < 0.1;
+    const foreign = on === undefined && owned && rnd() < 0.1;
     const res = await call(method, url + query, body, foreign ? stranger.sandboxKey : tenant.sandboxKey);
     const problem = answerProblem(res);
-    if (problem)
-      failures.push(`step ${step}: ${method.toUpperCase()} ${url}${query} ${JSON.stringify(body)?.slice(0, 300) ?? ''}: ${problem}`);
+    const what = `step ${step}${on === undefined ? '' : ' (burst)'}: ${method.toUpperCase()} ${url}${query}`;
+    if (problem) failures.push(`${what} ${JSON.stringify(body)?.slice(0, 300) ?? ''}: ${problem}`);
     if (foreign) {
       counts.foreign++;
-      if (res.statusCode < 400) failures.push(`step ${step}: another tenant's ${method.toUpperCase()} ${url} answered ${res.statusCode}`);
-      continue;
+      if (res.statusCode < 400) failures.push(`${what}: another tenant's request answered ${res.statusCode}`);
+      return;
     }
     if (res.statusCode < 300) {
       counts.ok++;
@@ -254,6 +255,21 @@ test('a random walk of operations on real resources, in any order, answers below
       accepted.set(name, (accepted.get(name) ?? 0) + 1);
       if (method === 'post' && !path.includes('{')) made(path, (res.json() as { id?: unknown }).id);
     } else counts.refused++;
+  };
+  for (let step = 0; step < STEPS; step++) {
+    // One step in ten is a burst: six operations on one resource at once (transitions racing each other, a
+    // deletion racing an update), as concurrent clients or a double-clicking operator send them.
+    if (rnd() < 0.1) {
+      const [key, urls] = pick([...pool].filter(([, u]) => u.size > 0));
+      const target = pick([...urls]);
+      const on = ops.filter((o) => shape(o.path) === key || shape(o.path).startsWith(`${key}/`));
+      if (on.length) {
+        counts.bursts++;
+        await Promise.all(Array.from({ length: 6 }, () => send(step, pick(on), target)));
+        continue;
+      }
+    }
+    await send(step, rnd() < 0.75 ? pick(onResources) : pick(ops));
   }
   // Every resource still answers its GET after whatever the walk did to it.
   for (const [shaped, urls] of pool) {
@@ -265,7 +281,7 @@ test('a random walk of operations on real resources, in any order, answers below
     }
   }
   ctx.diagnostic(
-    `accepted: ${[...accepted].map(([k, n]) => `${k} ${n}`).join(', ')}; refused ${counts.refused}; another tenant's ${counts.foreign}`,
+    `accepted: ${[...accepted].map(([k, n]) => `${k} ${n}`).join(', ')}; refused ${counts.refused}; another tenant's ${counts.foreign}; bursts ${counts.bursts}`,
   );
   ctx.diagnostic(`resources: ${[...pool].map(([k, v]) => `${k} ${v.size}`).join(', ')}`);
   assert.ok(counts.ok > STEPS / 20, `the walk reached handlers (${counts.ok} accepted, ${counts.refused} refused)`);
