@@ -4,14 +4,15 @@ import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js
 import { seeded } from '../helpers/random.js';
 import { answerProblem } from '../helpers/envelope.js';
 import { hostileMedia } from '../helpers/hostile-media.js';
+import { multipartBody, type FilePart } from '../helpers/multipart.js';
 
 /**
  * Every operation that takes a file in its JSON body (base64 or a data: URL), sent each hostile medium of the capture
  * walk's set in each of its file fields, the rest of the body valid so that the medium reaches the engine: noise, 1 × 1
  * and 4000 × 3 images, mislabelled and truncated files, empty ones, PDFs where images are wanted and the reverse, an
  * HEIC brand with no image, text. Every answer must be below 500; a refusal must be a 400 in the envelope naming the
- * field it refuses. The operations are read from the OpenAPI document, so a new operation with a file field fails
- * here until it has a body below.
+ * field it refuses; each as JSON and as multipart/form-data. The operations are read from the OpenAPI document, so a
+ * new operation with a file field fails here until it has a body below.
  */
 
 let t: TestApp;
@@ -30,6 +31,25 @@ const post = (url: string, body: unknown) =>
     headers: { authorization: `Bearer ${tenant.sandboxKey}`, 'content-type': 'application/json', 'idempotency-key': `media-${++written}` },
     payload: JSON.stringify(body),
   });
+
+/** The same body as multipart/form-data: `file` as a file part wherever the body holds it, the rest as text fields. */
+const FILE = '\u0000file';
+const postForm = (url: string, body: Record<string, unknown>, file: FilePart) => {
+  const fields: Record<string, string> = {};
+  const files: Record<string, FilePart[]> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (value === FILE) files[name] = [file];
+    else if (Array.isArray(value) && value.every((v) => v === FILE)) files[name] = value.map(() => file);
+    else fields[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  const { body: payload, contentType } = multipartBody(fields, files);
+  return t.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${tenant.sandboxKey}`, 'content-type': contentType, 'idempotency-key': `media-${++written}` },
+    payload,
+  });
+};
 
 /** A valid body of each operation, its file fields set to `file` (one string; `frames` as a burst of two). */
 const BODIES: Record<string, (file: string) => Record<string, unknown>> = {
@@ -78,25 +98,30 @@ test('every operation taking a file answers hostile media below 500, refusing in
     const url = path.replace('{id}', encodeURIComponent((business.json() as { id: string }).id));
     const fields = fileFields.get(path) ?? [];
     for (const m of media) {
-      // Plain base64 half the time, a data: URL with the declared (maybe wrong) type the other half.
-      const file = written % 2 === 0 ? m.data.toString('base64') : `data:${m.type};base64,${m.data.toString('base64')}`;
-      const t0 = performance.now();
-      const res = await post(url, body(file));
-      slow.push([performance.now() - t0, `${path} ${m.name} ${res.statusCode}`]);
-      const problem = answerProblem(res);
-      if (problem) failures.push(`${path} ${m.name}: ${problem}`);
-      else if (res.statusCode >= 400) {
-        refused++;
-        const error = (res.json() as { error: { code: string; field?: string } }).error;
-        const named = error.field ?? '';
-        if (res.statusCode === 400 && !fields.some((f) => named === f || named.startsWith(`${f}[`)))
-          failures.push(
-            `${path} ${m.name}: 400 names ${JSON.stringify(error.field)}, not one of ${fields.join(', ')}: ${res.body.slice(0, 200)}`,
-          );
+      // As JSON (plain base64 half the time, a data: URL with the declared, maybe wrong, type the other half) and as
+      // multipart/form-data, the file part carrying the declared type.
+      const base64 = written % 2 === 0 ? m.data.toString('base64') : `data:${m.type};base64,${m.data.toString('base64')}`;
+      for (const [how, send] of [
+        ['json', () => post(url, body(base64))],
+        ['multipart', () => postForm(url, body(FILE), { filename: 'upload', type: m.type, data: m.data })],
+      ] as const) {
+        const t0 = performance.now();
+        const res = await send();
+        const what = `${path} ${m.name} (${how})`;
+        slow.push([performance.now() - t0, `${what} ${res.statusCode}`]);
+        const problem = answerProblem(res);
+        if (problem) failures.push(`${what}: ${problem}`);
+        else if (res.statusCode >= 400) {
+          refused++;
+          const error = (res.json() as { error: { code: string; field?: string } }).error;
+          const named = error.field ?? '';
+          if (res.statusCode === 400 && !fields.some((f) => named === f || named.startsWith(`${f}[`)))
+            failures.push(`${what}: 400 names ${JSON.stringify(error.field)}, not one of ${fields.join(', ')}: ${res.body.slice(0, 200)}`);
+        }
       }
     }
   }
-  ctx.diagnostic(`${Object.keys(BODIES).length} operations × ${media.length} media; ${refused} refused`);
+  ctx.diagnostic(`${Object.keys(BODIES).length} operations × ${media.length} media × JSON and multipart; ${refused} refused`);
   ctx.diagnostic(
     slow
       .sort((a, b) => b[0] - a[0])

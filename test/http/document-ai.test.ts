@@ -1,11 +1,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { makeInvoice, type InvoiceTruth } from '../fixtures/poa/invoice-fixture.js';
 import { layoutToPdf } from '../fixtures/poa/layout.js';
 import { appendTextEdit } from '../fixtures/poa/tamper.js';
+import { multipartBody } from '../helpers/multipart.js';
 
 let t: TestApp;
 let pdf: Buffer;
@@ -184,25 +184,3 @@ test('multipart/form-data: the document as a file, fields as a JSON text part', 
   assert.equal(r2.statusCode, 400);
   assert.equal(r2.json().error.field, 'fields');
 });
-
-/** A multipart/form-data body for app.inject: text fields and files. */
-function multipartBody(
-  fields: Record<string, string>,
-  files: Record<string, { filename: string; type: string; data: Buffer }>,
-): { body: Buffer; contentType: string } {
-  const boundary = `----verity${randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  for (const [name, f] of Object.entries(files)) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`,
-      ),
-      f.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}

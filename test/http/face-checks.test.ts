@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { MISSING_DATA, sharedDataDir } from '../fixtures/documents/shared-data.js';
 import { FACE_MATCH_THRESHOLD, FACE_REVIEW_THRESHOLD } from '../../src/engines/face/index.js';
+import { multipartBody } from '../helpers/multipart.js';
 
 // One app, hence one face engine (a single worker), for the whole file: model load is paid once.
 let t: TestApp;
@@ -43,26 +44,16 @@ function bombPng(): Buffer {
   ]);
 }
 
-/** multipart/form-data as curl -F sends it: files plus plain fields. */
+/** multipart/form-data as curl -F sends it: JPEG files plus plain fields. */
 function multipart(
   files: Record<string, Buffer>,
   fields: Record<string, string> = {},
 ): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----verity-test-7f3a';
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  for (const [name, data] of Object.entries(files)) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
-      ),
-      data,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  const jpegs = Object.fromEntries(
+    Object.entries(files).map(([name, data]) => [name, { filename: `${name}.jpg`, type: 'image/jpeg', data }]),
+  );
+  const { body, contentType } = multipartBody(fields, jpegs);
+  return { payload: body, headers: { 'content-type': contentType } };
 }
 
 const tiny = b64(Buffer.from('not an image at all'));

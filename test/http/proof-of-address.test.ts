@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
 import { makePoaSample, type PoaSample } from '../fixtures/poa/poa-dataset.js';
-import { randomBytes } from 'node:crypto';
+import { multipartBody } from '../helpers/multipart.js';
 
 let t: TestApp;
 let bill: PoaSample;
@@ -123,25 +123,3 @@ test('multipart/form-data upload of a scanned bill (JPEG, OCR through the shared
   assert.equal(c.media[0].content_type, 'image/jpeg');
   assert.equal(c.status, 'passed', c.reasons.join(','));
 });
-
-/** A multipart/form-data body for app.inject: text fields and files. */
-function multipartBody(
-  fields: Record<string, string>,
-  files: Record<string, { filename: string; type: string; data: Buffer }>,
-): { body: Buffer; contentType: string } {
-  const boundary = `----verity${randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  for (const [name, f] of Object.entries(files)) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`,
-      ),
-      f.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
