@@ -12,9 +12,10 @@ import { measureScreenMoire } from './moire.js';
 import { findDocumentOutline, reconcileOutline, warpPage, type DocumentOutline, type ReconciledOutline } from './outline.js';
 import { assessQuality } from './quality.js';
 import { MRZ_TIME_BUDGET_MS, readMrz, type MrzReading, type MrzSearch } from './read-mrz.js';
+import type { FieldConfidence } from './mrz-vote.js';
 import type { GrayImage } from './image-ops.js';
 import { assessTamper } from './tamper.js';
-import { compareVisualZone, type VizComparison } from './viz.js';
+import { compareVisualZone, withVisualZoneNames, type VizComparison } from './viz.js';
 import type { DocumentFields, DocumentResult, ReadDocumentOptions } from './types.js';
 
 /**
@@ -100,6 +101,7 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
     viz = await vizRun;
     t = lap('viz', t); // what is left of the visual zone's reading after the stages it ran beside
   }
+  const fieldConfidence = withVisualZoneNames(search.fieldConfidence, viz);
   const decision = decide({
     fields,
     mrz: useBarcode ? null : mrz,
@@ -107,7 +109,7 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
     mrzFailureAgreement: search.failureAgreement,
     mrzFailureCrossEngine: search.failureCrossEngine,
     mrzEngines: search.engines.length,
-    mrzUncertainFields: useBarcode ? [] : uncertainFields(search),
+    mrzUncertainFields: useBarcode ? [] : uncertainFields(search.ambiguous, fieldConfidence),
     barcodeRead: barcode !== null,
     quality,
     tamper,
@@ -139,7 +141,7 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
             checks: mrz.checks,
             corrections: reading.corrections,
             ocrConfidence: reading.ocrConfidence,
-            fieldConfidence: search.fieldConfidence,
+            fieldConfidence,
             engines: search.engines,
           }
         : null,
@@ -153,13 +155,13 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
       ...tamper.signals,
       ...(viz?.signals ?? []),
       ...searchSignals(search.best, search.attempts),
-      ...(search.fieldConfidence.length > 0
+      ...(fieldConfidence.length > 0
         ? [
             {
               name: 'mrz_field_confidence',
-              value: search.fieldConfidence.map((f) => `${f.field}:${f.level}`).join(','),
+              value: fieldConfidence.map((f) => `${f.field}:${f.level}`).join(','),
               passed: null,
-              detail: `Per-field agreement of ${search.fieldConfidence[0]?.of ?? 0} reading(s) by ${search.engines.join(' + ')}; check-digit lines confirmed by ${search.confirmedBy.join(' + ') || 'one reading'}.`,
+              detail: `Per-field agreement of ${fieldConfidence[0]?.of ?? 0} reading(s) by ${search.engines.join(' + ')}; check-digit lines confirmed by ${search.confirmedBy.join(' + ') || 'one reading'}.`,
             },
           ]
         : []),
@@ -316,12 +318,12 @@ function fieldsFromBarcode(b: AamvaFields): DocumentFields {
  * Fields of the accepted reading that are ambiguous, rest on an unconfirmed substitution, (names) were read
  * two ways, or were read whole by no reading (a state code put together column by column).
  */
-function uncertainFields(search: MrzSearch): string[] {
+function uncertainFields(ambiguous: string[], fieldConfidence: FieldConfidence[]): string[] {
   // Names have no check digit: engines that read them differently leave a reviewer to settle which is right.
-  const low = search.fieldConfidence
+  const low = fieldConfidence
     .filter((f) => f.level === 'low' && (f.checked || f.field === 'surname' || f.field === 'givenNames' || f.readings === 0))
     .map((f) => f.field);
-  return [...new Set([...search.ambiguous, ...low])];
+  return [...new Set([...ambiguous, ...low])];
 }
 
 /** The OCR lines that are MRZ lines (the band crop can also hold a line of visual-zone text in another font). */

@@ -4,6 +4,7 @@ import { vizRegion } from './layout.js';
 import type { MrzBand } from './locate.js';
 import type { MrzOcr } from './mrz-ocr.js';
 import type { MrzFormat } from './mrz-parse.js';
+import type { FieldConfidence } from './mrz-vote.js';
 import type { DocumentFields } from './types.js';
 
 /**
@@ -33,6 +34,12 @@ export interface VizComparison {
   nameDisagreement: boolean;
   /** The names that disagree (`surname`, `given_names`). */
   disagreeingNames: string[];
+  /**
+   * MRZ names every part of which (two letters or more) is a whole word of the zone's text, spelt exactly, whether or
+   * not the zone read cleanly: a second reading of the name, in another font and zone by another engine. A misread
+   * MRZ letter would have to be misread the same way there too.
+   */
+  namesSpelt: ('surname' | 'givenNames')[];
   signals: Signal[];
 }
 
@@ -71,6 +78,12 @@ export async function compareVisualZone(
     ...(givenNamesFound === true && !exact(givenParts) ? ['given_names'] : []),
   ];
   const nameDisagreement = !nameMismatch && disagreeingNames.length > 0;
+  const zoneWords = new Set(text.split(' '));
+  const spelt = (name: string): boolean => {
+    const parts = name.split(' ').filter((p) => p !== '');
+    return parts.length > 0 && parts.every((p) => p.length >= 2 && zoneWords.has(p));
+  };
+  const namesSpelt = (['surname', 'givenNames'] as const).filter((f) => spelt(fields[f]));
   const detail = readable ? undefined : `Visual zone not read cleanly (OCR confidence ${Math.round(read.confidence)}); not compared.`;
   return {
     readable,
@@ -82,6 +95,7 @@ export async function compareVisualZone(
     nameMismatch,
     nameDisagreement,
     disagreeingNames,
+    namesSpelt,
     signals: [
       signal(
         'viz_document_number_match',
@@ -101,6 +115,11 @@ export async function compareVisualZone(
         givenNamesFound,
         detail ? { detail } : { detail: 'MRZ given names found in the printed zone (one OCR slip per five letters allowed).' },
       ),
+      signal('viz_names_spelt_as_mrz', namesSpelt.join(',') || null, namesSpelt.length > 0 ? true : null, {
+        detail: namesSpelt.length
+          ? `The printed zone holds ${namesSpelt.join(' and ')} word for word as the MRZ spells them: a second reading that confirms them.`
+          : 'No MRZ name found word for word in the printed zone.',
+      }),
       signal(
         'viz_name_spelling_agrees',
         readable && (surnameFound || givenNamesFound) ? !nameDisagreement : null,
@@ -113,6 +132,15 @@ export async function compareVisualZone(
       ),
     ],
   };
+}
+
+/**
+ * A name the MRZ readings disputed (`low`: no check digit settles it) that the printed zone spells word for word is
+ * read twice alike, in two fonts by two engines: `medium`, no longer a reason for review. Nothing else changes.
+ */
+export function withVisualZoneNames(fieldConfidence: FieldConfidence[], viz: VizComparison | null): FieldConfidence[] {
+  const spelt = new Set<string>(viz?.namesSpelt ?? []);
+  return fieldConfidence.map((f) => (f.level === 'low' && spelt.has(f.field) ? { ...f, level: 'medium' } : f));
 }
 
 function normalise(s: string): string {
