@@ -65,6 +65,8 @@ describe('MRZ names against the printed zone', () => {
     assert.deepEqual((await compare('Nom MARIAN Prenoms ANNASOFIA', fields, 41))?.namesSpelt, [], 'inside longer words');
     const initial = await compare('Nom MARIA Prenoms ANNA S', { ...fields, givenNames: 'ANNA S' }, 41);
     assert.deepEqual(initial?.namesSpelt, ['surname'], 'a one-letter part is never confirmed');
+    const short = await compare('Nom LI Prenoms ANNA SOFIA', { ...fields, surname: 'LI' }, 41);
+    assert.deepEqual(short?.namesSpelt, ['givenNames'], 'nor a two-letter one (too easily a token of a poor read)');
   });
 
   test('a disputed name the zone confirms is no longer low; other fields and undisputed names are left as they are', async () => {

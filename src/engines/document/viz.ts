@@ -35,7 +35,7 @@ export interface VizComparison {
   /** The names that disagree (`surname`, `given_names`). */
   disagreeingNames: string[];
   /**
-   * MRZ names every part of which (two letters or more) is a whole word of the zone's text, spelt exactly, whether or
+   * MRZ names every part of which (three letters or more) is a whole word of the zone's text, spelt exactly, whether or
    * not the zone read cleanly: a second reading of the name, in another font and zone by another engine. A misread
    * MRZ letter would have to be misread the same way there too.
    */
@@ -81,7 +81,8 @@ export async function compareVisualZone(
   const zoneWords = new Set(text.split(' '));
   const spelt = (name: string): boolean => {
     const parts = name.split(' ').filter((p) => p !== '');
-    return parts.length > 0 && parts.every((p) => p.length >= 2 && zoneWords.has(p));
+    // Parts of one or two letters (LI, WU, an initial) are too easily a token of a poor read: never confirmed.
+    return parts.length > 0 && parts.every((p) => p.length >= 3 && zoneWords.has(p));
   };
   const namesSpelt = (['surname', 'givenNames'] as const).filter((f) => spelt(fields[f]));
   const detail = readable ? undefined : `Visual zone not read cleanly (OCR confidence ${Math.round(read.confidence)}); not compared.`;
