@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  CHALLENGE_ACTIONS,
   DEFAULT_CHALLENGE_THRESHOLDS,
   evaluateChallenge,
   eyeAspectRatio,
@@ -188,6 +189,47 @@ describe('challenge decision', () => {
       ev.slots.map((s) => s.performed),
       [false, false, false],
     );
+  });
+
+  test('a universal recording (every action in every slot) passes no sequence; one of only what it shows', () => {
+    // An injected video of a real head that turns left, turns right with a blink and opens its mouth in each slot:
+    // without exclusivity every slot shows every action, and the recording passes whatever sequence is asked.
+    const mouth = H.map((p, i) => ([14, 87, 317].includes(i) ? { ...p, y: p.y + 12 } : p));
+    const slot = [project(H, 0.45), project(eyesClosed(H), -0.45), project(mouth, 0)];
+    const universal = [neutral, ...slot, ...slot, ...slot];
+    const sequences: string[][] = [];
+    for (const a of CHALLENGE_ACTIONS)
+      for (const b of CHALLENGE_ACTIONS) for (const c of CHALLENGE_ACTIONS) if (a !== b && b !== c && a !== c) sequences.push([a, b, c]);
+    assert.equal(sequences.length, 24);
+    const passed = sequences.filter((q) => decide(universal, q).verdict === 'passed');
+    assert.equal(passed.length, 0, `passed: ${passed.map((q) => q.join(',')).join(' | ')}`);
+    // A fixed recording of one sequence (turn left, blink, turn right) passes that sequence only: 1 in 24.
+    const fixed = performed(['turn_left', 'blink', 'turn_right']);
+    assert.deepEqual(
+      sequences.filter((q) => decide(fixed, q).verdict === 'passed'),
+      [['turn_left', 'blink', 'turn_right']],
+    );
+  });
+
+  test('a genuine user who blinks at will and is still finishing the last action at a new prompt passes', () => {
+    // Slot by slot: the first frame still shows the previous slot's action (the user has not come back yet), and a
+    // natural blink falls in a turn slot.
+    const mouth = H.map((p, i) => ([14, 87, 317].includes(i) ? { ...p, y: p.y + 12 } : p));
+    const seq = ['turn_left', 'open_mouth', 'turn_right'] as const;
+    const genuine = [
+      neutral,
+      project(H, 0.15),
+      project(eyesClosed(H), 0.3),
+      project(H, 0.45), // turn left, a blink on the way
+      project(H, 0.3),
+      project(mouth, 0),
+      project(mouth, 0), // still turned left at the prompt, then the mouth opens
+      project(mouth, 0),
+      project(H, -0.3),
+      project(H, -0.45), // mouth still open at the prompt, then the turn
+    ];
+    const d = decide(genuine, seq);
+    assert.equal(d.verdict, 'passed', JSON.stringify(d.signals));
   });
 
   test('a still photo replayed in every frame fails', () => {

@@ -12,6 +12,10 @@
  * - Same person: the embedding of every frame against the neutral frame's.
  * - Order: each slot must show its own action; a recording of another session's sequence shows the
  *   actions in the wrong slots.
+ * - Exclusivity: a slot must not show a turn or an open mouth it did not ask for (a blink is never held
+ *   against a slot: people blink at will). Without it one injected recording that turns both ways and
+ *   opens the mouth in every slot would show every action everywhere and pass any sequence. The slot's
+ *   first frame may still show the previous slot's action (the person has not come back yet).
  */
 import { planarFit } from './flatness.js';
 import { cosineSimilarity, FACE_REVIEW_THRESHOLD } from './similarity.js';
@@ -86,6 +90,8 @@ export const DEFAULT_CHALLENGE_THRESHOLDS: ChallengeThresholds = {
 
 export interface SlotResult {
   action: ChallengeAction;
+  /** An action the slot showed but did not ask (a turn or an open mouth), or null: such a slot is not performed. */
+  contradicted: ChallengeAction | null;
   /** The measure for the action at its best frame of the slot (turn: nose shift; blink: EAR ratio; mouth: opening gain). */
   measure: number | null;
   /** Homography residual of the best turn frame against the neutral frame (turns only). */
@@ -155,16 +161,59 @@ export function evaluateChallenge(
     else minSimilarity = Math.min(minSimilarity, cosineSimilarity(neutral.embedding, f.embedding));
   }
   actions.forEach((action, k) => {
-    const slot = faces.slice(1 + k * FRAMES_PER_ACTION, 1 + (k + 1) * FRAMES_PER_ACTION).filter((f): f is DetectedFace => f !== null);
-    const result =
-      neutral && slot.length > 0 ? judgeSlot(action, neutral, slot, t) : { action, measure: null, depthResidual: null, performed: false };
+    const frames = faces.slice(1 + k * FRAMES_PER_ACTION, 1 + (k + 1) * FRAMES_PER_ACTION);
+    const slot = frames.filter((f): f is DetectedFace => f !== null);
+    const judged = neutral && slot.length > 0 ? judgeSlot(action, neutral, slot, t) : null;
+    const contradicted = neutral ? unaskedAction(action, k > 0 ? actions[k - 1]! : null, neutral, frames, t) : null;
+    const result: SlotResult = judged
+      ? { ...judged, contradicted, performed: judged.performed && contradicted === null }
+      : { action, contradicted, measure: null, depthResidual: null, performed: false };
     if (result.depthResidual !== null) minDepth = minDepth === null ? result.depthResidual : Math.min(minDepth, result.depthResidual);
     slots.push(result);
   });
   return { slots, minSimilarity, minDepthResidual: minDepth };
 }
 
-function judgeSlot(action: ChallengeAction, neutral: DetectedFace, slot: DetectedFace[], t: ChallengeThresholds): SlotResult {
+/** The turn or open mouth a frame shows against the neutral frame (a head turned and a mouth open: both). */
+function shownActions(neutral: DetectedFace, f: DetectedFace, t: ChallengeThresholds): ChallengeAction[] {
+  const shown: ChallengeAction[] = [];
+  const n0 = nosePosition(neutral.mesh);
+  const n = nosePosition(f.mesh);
+  if (n0 !== null && n !== null) {
+    if (n - n0 >= t.minTurn) shown.push('turn_left');
+    else if (n0 - n >= t.minTurn) shown.push('turn_right');
+  }
+  const m0 = mouthOpening(neutral.mesh);
+  const m = mouthOpening(f.mesh);
+  if (m0 !== null && m !== null && m - m0 >= t.minMouthOpening) shown.push('open_mouth');
+  return shown;
+}
+
+/**
+ * The first action a slot shows without asking for it, or null. The slot's first frame may still show the
+ * previous slot's action; a blink is never counted (people blink at will).
+ */
+function unaskedAction(
+  asked: ChallengeAction,
+  previous: ChallengeAction | null,
+  neutral: DetectedFace,
+  frames: readonly (DetectedFace | null)[],
+  t: ChallengeThresholds,
+): ChallengeAction | null {
+  for (const [j, f] of frames.entries()) {
+    if (!f) continue;
+    const other = shownActions(neutral, f, t).find((a) => a !== asked && !(j === 0 && a === previous));
+    if (other) return other;
+  }
+  return null;
+}
+
+function judgeSlot(
+  action: ChallengeAction,
+  neutral: DetectedFace,
+  slot: DetectedFace[],
+  t: ChallengeThresholds,
+): Omit<SlotResult, 'contradicted'> {
   if (action === 'turn_left' || action === 'turn_right') {
     const n0 = nosePosition(neutral.mesh);
     const sign = action === 'turn_left' ? 1 : -1;

@@ -220,7 +220,7 @@ function decideChallenge(
   const challengeSignals = [
     signal('challenge_actions_performed', performed, performed === actions.length, {
       threshold: actions.length,
-      detail: `Asked actions seen in their own slot, in order: ${ev.slots.map((s) => `${s.action} ${s.performed ? 'seen' : 'not seen'} (${s.measure === null ? 'no face' : round(s.measure)})`).join('; ')}.`,
+      detail: `Asked actions seen in their own slot and nothing else asked there, in order: ${ev.slots.map((s) => `${s.action} ${s.performed ? 'seen' : 'not seen'} (${s.measure === null ? 'no face' : round(s.measure)}${s.contradicted ? `; ${s.contradicted} shown unasked` : ''})`).join('; ')}.`,
     }),
     signal(
       'challenge_depth_residual',
