@@ -89,6 +89,15 @@ describe('OCR line clean-up and check-digit-guided correction', () => {
     const r = correctMrz(['I<UTO0231458907<<<<<<<<<<<<<<<', '8407122M3107128UTO<<<<<<<<<<<4', 'STEVENSON<<PETER<JOHN<<<<<<<<<'], NOW);
     assertRepaired(r, 'D23145890', { line: 0, column: 5, from: '0', to: 'D' });
   });
+  test('a state code read as look-alike digits is repaired; one that keeps a digit after the repair is left as read', () => {
+    const l1 = 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<';
+    const repaired = correctMrz([l1, 'L898902C36UT07408122F1204159ZE184226B<<<<<10'], NOW);
+    assert.equal(repaired?.parsed.fields.nationality, 'UTO');
+    // A specimen that prints digits in the nationality (Romania's 132): I3Z would be neither the print nor a state.
+    const asRead = correctMrz([l1, 'L898902C361327408122F1204159ZE184226B<<<<<10'], NOW);
+    assert.equal(asRead?.parsed.fields.nationality, '132');
+    assert.ok(!asRead?.corrections.some((c) => c.line === 1 && c.column >= 10 && c.column < 13));
+  });
   test('a genuinely wrong digit is not "corrected" into validity', () => {
     const r = correctMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408132F1204159ZE184226B<<<<<10'], NOW);
     assert.equal(r?.parsed.valid, false);

@@ -263,6 +263,9 @@ export function correctMrz(lines: string[], now: Date = new Date(), options: Cor
   };
   const spans = TEMPLATES[format];
   for (const [line, start, end, kind] of spans) {
+    // A state code (three letters) that would keep a digit after its look-alikes are replaced is left as read:
+    // half a repair (a printed 132 made I3Z) names no state and no longer shows what the document prints.
+    if (kind === 'alpha' && end - start === 3 && grid[line]?.slice(start, end).some((ch) => /[0-9]/.test(ch) && !TO_LETTER[ch])) continue;
     for (let c = start; c < end; c++) {
       const ch = grid[line]?.[c] ?? '<';
       if ((kind === 'num' || kind === 'check') && TO_DIGIT[ch]) set(line, c, TO_DIGIT[ch] ?? ch, 'field_type');
