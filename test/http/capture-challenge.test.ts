@@ -8,6 +8,7 @@ import { buildJobHandlers } from '../../src/jobs/index.js';
 import { JobRunner } from '../../src/platform/jobs.js';
 import { Sealer } from '../../src/platform/crypto.js';
 import { CHALLENGE_ACTIONS } from '../../src/engines/face/index.js';
+import { randomActions } from '../../src/modules/capture/liveness-challenge.js';
 import { planeHomography } from '../../src/engines/face/flatness.js';
 import { warpPerspective } from '../../bench/lib/planar-warp.js';
 
@@ -67,6 +68,22 @@ const putFrame = (token: string, index: number | string, data: Buffer) =>
   });
 const view = async (token: string) => (await t.call('GET', '/capture/v1/session', { key: token })).json();
 
+test('the server draws every sequence of three actions with none twice in a row, and no other', () => {
+  const seen = new Map<string, number>();
+  for (let i = 0; i < 3600; i++) {
+    const a = randomActions();
+    assert.equal(a.length, 3);
+    assert.ok(
+      a.every((x, k) => (CHALLENGE_ACTIONS as readonly string[]).includes(x) && (k === 0 || x !== a[k - 1])),
+      a.join(','),
+    );
+    seen.set(a.join(','), (seen.get(a.join(',')) ?? 0) + 1);
+  }
+  assert.equal(seen.size, 36);
+  // 100 expected each; a draw that favoured some sequences (say one action never first) would fall far outside.
+  assert.ok(Math.min(...seen.values()) > 50 && Math.max(...seen.values()) < 160, JSON.stringify([...seen.values()]));
+});
+
 describe('liveness challenge in the capture API', () => {
   test('the journey asks for a challenge step; frames need an issued, unexpired challenge; submit needs them all', async () => {
     const owner = await t.tenant();
@@ -88,7 +105,10 @@ describe('liveness challenge in the capture API', () => {
     const c = res.json();
     assert.match(c.challenge_id, /^chl_[0-9a-f]{24}$/);
     assert.equal(c.actions.length, 3);
-    assert.equal(new Set(c.actions).size, 3, 'distinct actions');
+    assert.ok(
+      c.actions.every((a: string, i: number) => i === 0 || a !== c.actions[i - 1]),
+      'no action twice in a row',
+    );
     assert.ok(c.actions.every((a: string) => (CHALLENGE_ACTIONS as readonly string[]).includes(a)));
     assert.equal(c.frame_count, 10);
     assert.equal(c.frames_per_action, 3);

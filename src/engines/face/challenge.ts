@@ -25,7 +25,7 @@ export const CHALLENGE_ACTIONS = ['turn_left', 'turn_right', 'blink', 'open_mout
 export type ChallengeAction = (typeof CHALLENGE_ACTIONS)[number];
 /** Frames recorded while one action is asked (the capture takes them spread over about 1.5 s). */
 export const FRAMES_PER_ACTION = 3;
-/** Actions per challenge: 4 · 3 · 2 = 24 ordered sequences of distinct actions. */
+/** Actions per challenge: 4 · 3 · 3 = 36 sequences with no action twice in a row (the capture module draws them). */
 export const CHALLENGE_LENGTH = 3;
 export const challengeFrameCount = (actions: number): number => 1 + actions * FRAMES_PER_ACTION;
 export const MAX_CHALLENGE_FRAMES = challengeFrameCount(CHALLENGE_LENGTH);
