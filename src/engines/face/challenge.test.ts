@@ -110,6 +110,8 @@ const analysis = (f: DetectedFace): FaceAnalysis => ({
 
 const H = head();
 const neutral = project(H, 0);
+/** The head with its lower lip 12 units down: the mouth open. */
+const MOUTH_OPEN = H.map((p, i) => ([14, 87, 317].includes(i) ? { ...p, y: p.y + 12 } : p));
 /** Frames of a real head performing `actions` (three frames per slot, the action growing over them). */
 function performed(actions: string[]): Float32Array[] {
   const frames = [neutral];
@@ -119,13 +121,7 @@ function performed(actions: string[]): Float32Array[] {
       if (a === 'turn_left') frames.push(project(H, 0.45 * share));
       else if (a === 'turn_right') frames.push(project(H, -0.45 * share));
       else if (a === 'blink') frames.push(project(k === 2 ? eyesClosed(H) : H, 0));
-      else
-        frames.push(
-          project(
-            H.map((p, i) => ([14, 87, 317].includes(i) ? { ...p, y: p.y + 12 } : p)),
-            0,
-          ),
-        );
+      else frames.push(project(MOUTH_OPEN, 0));
     }
   return frames;
 }
@@ -194,8 +190,7 @@ describe('challenge decision', () => {
   test('a universal recording (every action in every slot) passes no sequence; a fixed one only its own', () => {
     // An injected video of a real head that turns left, turns right with a blink and opens its mouth in each slot:
     // without exclusivity every slot shows every action, and the recording passes whatever sequence is asked.
-    const mouth = H.map((p, i) => ([14, 87, 317].includes(i) ? { ...p, y: p.y + 12 } : p));
-    const slot = [project(H, 0.45), project(eyesClosed(H), -0.45), project(mouth, 0)];
+    const slot = [project(H, 0.45), project(eyesClosed(H), -0.45), project(MOUTH_OPEN, 0)];
     const universal = [neutral, ...slot, ...slot, ...slot];
     const sequences: string[][] = [];
     for (const a of CHALLENGE_ACTIONS)
@@ -214,7 +209,6 @@ describe('challenge decision', () => {
   test('a genuine user who blinks at will and is still finishing the last action at a new prompt passes', () => {
     // Slot by slot: the first frame still shows the previous slot's action (the user has not come back yet), and a
     // natural blink falls in a turn slot.
-    const mouth = H.map((p, i) => ([14, 87, 317].includes(i) ? { ...p, y: p.y + 12 } : p));
     const seq = ['turn_left', 'open_mouth', 'turn_right'] as const;
     const genuine = [
       neutral,
@@ -222,9 +216,9 @@ describe('challenge decision', () => {
       project(eyesClosed(H), 0.3),
       project(H, 0.45), // turn left, a blink on the way
       project(H, 0.3),
-      project(mouth, 0),
-      project(mouth, 0), // still turned left at the prompt, then the mouth opens
-      project(mouth, 0),
+      project(MOUTH_OPEN, 0),
+      project(MOUTH_OPEN, 0), // still turned left at the prompt, then the mouth opens
+      project(MOUTH_OPEN, 0),
       project(H, -0.3),
       project(H, -0.45), // mouth still open at the prompt, then the turn
     ];
