@@ -13,6 +13,7 @@ import { decideLiveness, DEFAULT_LIVENESS_THRESHOLDS, type LivenessThresholds } 
 import type { FaceAnalysis } from '../src/engines/face/types.js';
 import sharp from 'sharp';
 import { planarFit, planeHomography } from '../src/engines/face/flatness.js';
+import { DEFAULT_CHALLENGE_THRESHOLDS, mouthOpening, nosePosition } from '../src/engines/face/challenge.js';
 import { warpPerspective } from './lib/planar-warp.js';
 import { half, rateWithInterval } from './lib/stats.js';
 
@@ -153,8 +154,27 @@ interface Burst {
   kind: string;
 }
 const bursts: Burst[] = [];
+// What a person sitting still shows without being asked (the challenge's exclusivity rule refuses a slot that shows
+// a turn or an open mouth it did not ask for): the largest nose shift and mouth opening gain of a later frame
+// against frame 0, per live session.
+const stillness: { turn: number; mouth: number }[] = [];
 for (const frames of sessions.values()) {
   if (frames.length < 2) continue;
+  if (frames[0]!.live) {
+    const m0 = frames[0]!.analysis!.faces[0]!.mesh;
+    const n0 = nosePosition(m0);
+    const o0 = mouthOpening(m0);
+    let turn = 0;
+    let mouth = -Infinity;
+    for (const f of frames.slice(1)) {
+      const m = f.analysis!.faces[0]!.mesh;
+      const n = nosePosition(m);
+      const o = mouthOpening(m);
+      if (n !== null && n0 !== null) turn = Math.max(turn, Math.abs(n - n0));
+      if (o !== null && o0 !== null) mouth = Math.max(mouth, o - o0);
+    }
+    stillness.push({ turn, mouth });
+  }
   let residual = 0;
   let affine = 0;
   let displacement = 0;
@@ -213,6 +233,15 @@ await eachTwoAtATime(liveFrames, async (s, i) => {
 });
 await engine.close();
 
+{
+  const { minTurn, minMouthOpening } = DEFAULT_CHALLENGE_THRESHOLDS;
+  const fmt = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(', ');
+  console.log(
+    `\n## Live NUAA sessions, a person sitting still (frames 0, 47, 96, 145): ${stillness.length} sessions` +
+      `\n  largest |nose shift| against frame 0: ${fmt(stillness.map((s) => s.turn).sort((a, b) => a - b))}; at or above minTurn ${minTurn}: ${stillness.filter((s) => s.turn >= minTurn).length}` +
+      `\n  largest mouth opening gain: ${fmt(stillness.map((s) => s.mouth).sort((a, b) => a - b))}; at or above minMouthOpening ${minMouthOpening}: ${stillness.filter((s) => s.mouth >= minMouthOpening).length}`,
+  );
+}
 console.log(`\n## Flatness test between frames: ${bursts.length} bursts`);
 for (const kind of [...new Set(bursts.map((b) => b.kind))]) {
   const of = bursts.filter((b) => b.kind === kind);
