@@ -43,14 +43,17 @@ async function flushStats(): Promise<void> {
 /**
  * On a PostgreSQL server other test files run beside this one: a transaction whose snapshot began before `xid` keeps
  * the versions it made from being reclaimed, by any VACUUM. Wait (a short while: the suite has no long transactions)
- * until no other session's snapshot is that old. The embedded database has one session.
+ * until no other session's snapshot or running transaction is that old. The embedded database has one session.
  */
 async function snapshotsPast(xid: string): Promise<void> {
   if (db.kind === 'pglite') return;
   for (let i = 0; i < 600; i += 1) {
     const [r] = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND age(backend_xmin) >= age($1::text::xid)`,
+        WHERE pid <> pg_backend_pid()
+          AND ((backend_xmin IS NOT NULL AND age(backend_xmin) >= age($1::text::xid))
+            -- a transaction that wrote and is idle holds no snapshot but its older transaction id holds the horizon
+            OR (backend_xid IS NOT NULL AND age(backend_xid) >= age($1::text::xid)))`,
       [String(BigInt(xid) & 0xffffffffn)],
     );
     if (r!.n === 0) return;
