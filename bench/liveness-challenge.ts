@@ -17,7 +17,7 @@ import { execSync } from 'node:child_process';
 import sharp from 'sharp';
 import { createFaceEngine } from '../src/engines/face/face-engine.js';
 import { planeHomography, planarFit } from '../src/engines/face/flatness.js';
-import { DEFAULT_CHALLENGE_THRESHOLDS, eyeAspectRatio, mouthOpening, nosePosition } from '../src/engines/face/challenge.js';
+import { DEFAULT_CHALLENGE_THRESHOLDS, eyeAspectRatio, motionFrom, nosePosition } from '../src/engines/face/challenge.js';
 import { cosineSimilarity } from '../src/engines/face/similarity.js';
 import type { DetectedFace } from '../src/engines/face/types.js';
 import { warpPerspective } from './lib/planar-warp.js';
@@ -105,11 +105,7 @@ for (const [subject, list] of subjects) {
   const frontal = faces.reduce((a, b) => (Math.abs(b.face!.pose.yaw) < Math.abs(a.face!.pose.yaw) ? b : a));
   const n0 = nosePosition(frontal.face!.mesh)!;
   const e0 = eyeAspectRatio(frontal.face!.mesh)!;
-  const m0 = mouthOpening(frontal.face!.mesh);
-  const gain = (f: DetectedFace): number | null => {
-    const m = mouthOpening(f.mesh);
-    return m === null || m0 === null ? null : m - m0;
-  };
+  const gain = (f: DetectedFace): number | null => motionFrom(frontal.face!.mesh, f.mesh).mouth;
   for (const { f, face } of faces) {
     if (f === frontal.f) continue;
     const fit = planarFit(frontal.face!.mesh, face!.mesh, Math.max(frontal.face!.sizePx, face!.sizePx));

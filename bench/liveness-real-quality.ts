@@ -13,7 +13,7 @@ import { decideLiveness, DEFAULT_LIVENESS_THRESHOLDS, type LivenessThresholds } 
 import type { FaceAnalysis } from '../src/engines/face/types.js';
 import sharp from 'sharp';
 import { planarFit, planeHomography } from '../src/engines/face/flatness.js';
-import { DEFAULT_CHALLENGE_THRESHOLDS, mouthOpening, nosePosition } from '../src/engines/face/challenge.js';
+import { DEFAULT_CHALLENGE_THRESHOLDS, motionFrom } from '../src/engines/face/challenge.js';
 import { warpPerspective } from './lib/planar-warp.js';
 import { half, rateWithInterval } from './lib/stats.js';
 
@@ -162,16 +162,12 @@ for (const frames of sessions.values()) {
   if (frames.length < 2) continue;
   if (frames[0]!.live) {
     const m0 = frames[0]!.analysis!.faces[0]!.mesh;
-    const n0 = nosePosition(m0);
-    const o0 = mouthOpening(m0);
     let turn = 0;
     let mouth = -Infinity;
     for (const f of frames.slice(1)) {
-      const m = f.analysis!.faces[0]!.mesh;
-      const n = nosePosition(m);
-      const o = mouthOpening(m);
-      if (n !== null && n0 !== null) turn = Math.max(turn, Math.abs(n - n0));
-      if (o !== null && o0 !== null) mouth = Math.max(mouth, o - o0);
+      const m = motionFrom(m0, f.analysis!.faces[0]!.mesh);
+      if (m.turn !== null) turn = Math.max(turn, Math.abs(m.turn));
+      if (m.mouth !== null) mouth = Math.max(mouth, m.mouth);
     }
     stillness.push({ turn, mouth });
   }

@@ -177,18 +177,25 @@ export function evaluateChallenge(
   return { slots, minSimilarity, minDepthResidual: minDepth };
 }
 
+/**
+ * A frame's motion against a reference frame: the nose shift (positive: a turn to the head's left) and the mouth
+ * opening gain, null where a mesh has no measure.
+ */
+export function motionFrom(reference: Float32Array, mesh: Float32Array): { turn: number | null; mouth: number | null } {
+  const n0 = nosePosition(reference);
+  const n = nosePosition(mesh);
+  const m0 = mouthOpening(reference);
+  const m = mouthOpening(mesh);
+  return { turn: n0 === null || n === null ? null : n - n0, mouth: m0 === null || m === null ? null : m - m0 };
+}
+
 /** The turn or open mouth a frame shows against the neutral frame (a head turned and a mouth open: both). */
 function shownActions(neutral: DetectedFace, f: DetectedFace, t: ChallengeThresholds): ChallengeAction[] {
   const shown: ChallengeAction[] = [];
-  const n0 = nosePosition(neutral.mesh);
-  const n = nosePosition(f.mesh);
-  if (n0 !== null && n !== null) {
-    if (n - n0 >= t.minTurn) shown.push('turn_left');
-    else if (n0 - n >= t.minTurn) shown.push('turn_right');
-  }
-  const m0 = mouthOpening(neutral.mesh);
-  const m = mouthOpening(f.mesh);
-  if (m0 !== null && m !== null && m - m0 >= t.minMouthOpening) shown.push('open_mouth');
+  const { turn, mouth } = motionFrom(neutral.mesh, f.mesh);
+  if (turn !== null && turn >= t.minTurn) shown.push('turn_left');
+  else if (turn !== null && -turn >= t.minTurn) shown.push('turn_right');
+  if (mouth !== null && mouth >= t.minMouthOpening) shown.push('open_mouth');
   return shown;
 }
 
