@@ -13,6 +13,7 @@ import {
   readMrz,
   settleLookalikes,
   statesFromColumns,
+  withoutCheckDigitGuesses,
   type MrzReading,
 } from './read-mrz.js';
 import type { MrzEngine } from './mrz-vote.js';
@@ -204,6 +205,45 @@ describe('fallback reading: a state code spelt column by column (issue #19)', ()
     const best = asRead('CZE');
     assert.equal(statesFromColumns(best, [best, asRead('D<<')], NOW), null);
     assert.equal(statesFromColumns(asRead('O<<'), [asRead('O<<')], NOW), null);
+  });
+  test('an unknown code most readings of two engines read whole is what is printed: not spelt into another', () => {
+    // Set C's fictional Commonwealth card prints CMW; one network reading offered O, M and N in its columns.
+    const as = (engine: MrzEngine, nat: string): MrzReading => ({ ...asRead(nat), engine });
+    const best = as('tesseract', 'CMW');
+    const readings = [best, as('ppocr', 'CMW'), as('tesseract', 'CMW'), as('ocrb', 'OMN')];
+    assert.equal(statesFromColumns(best, readings, NOW), null);
+    // Read so by one engine only, or by half of the readings, it is still spelt from the columns.
+    const oneEngine = [best, as('tesseract', 'CMW'), as('tesseract', 'CMW'), as('ocrb', 'OMN')];
+    assert.equal(statesFromColumns(best, oneEngine, NOW)?.reading.parsed?.fields.nationality, 'OMN');
+    const half = [best, as('ppocr', 'CMW'), as('ocrb', 'OMN'), as('ocrb', 'OMN')];
+    assert.equal(statesFromColumns(best, half, NOW)?.reading.parsed?.fields.nationality, 'OMN');
+  });
+});
+
+describe('fallback reading: no check-digit substitution kept (issue #19 item 1)', () => {
+  // Set C's Spanish ID specimen prints AAA100001 with check digit 4, which fails (as do its birth date's and the
+  // composite's): the corrector's 1 -> T at an unsure character made the number's digit agree.
+  const printed = ['IDESPAAA1000014<00000023T<<<<<', '7212018F1101236ESP<<<<<<<<<<<8', 'ESPANOLA<ESPANOLA<CARMEN<<<<<<'];
+  const swapped = [printed[0]!.replace('AAA1', 'AAAT'), printed[1]!, printed[2]!];
+  const corrections = [
+    { line: 2, column: 5, from: '0', to: 'O', reason: 'field_type' as const },
+    { line: 0, column: 8, from: '1', to: 'T', reason: 'check_digit' as const },
+  ];
+  const guessed = { engine: 'tesseract', lines: swapped, parsed: parseMrz(swapped, { now: NOW }), corrections } as unknown as MrzReading;
+  test('the swap is put back: the number as read, its digit failing', () => {
+    assert.equal(guessed.parsed?.fields.documentNumber, 'AAAT00001');
+    assert.equal(guessed.parsed?.checks.find((c) => c.field === 'documentNumber')?.valid, true);
+    const out = withoutCheckDigitGuesses(guessed, NOW);
+    assert.equal(out.parsed?.fields.documentNumber, 'AAA100001');
+    assert.equal(out.parsed?.checks.find((c) => c.field === 'documentNumber')?.valid, false);
+    assert.deepEqual(out.lines, printed);
+    assert.equal(out.parsed?.valid, false);
+    // The field-type repair (not steered by a digit) stays.
+    assert.deepEqual(out.corrections, [corrections[0]]);
+  });
+  test('a reading without such a swap is returned as it is', () => {
+    const plain = { ...guessed, corrections: [corrections[0]] } as MrzReading;
+    assert.equal(withoutCheckDigitGuesses(plain, NOW), plain);
   });
 });
 

@@ -119,8 +119,9 @@ export async function readMrz(
     let set = readSet;
     let vote = readVote;
     if (!vote) {
-      const repaired = fallback ? statesFromColumns(fallback, fallbackSet, options.now) : null;
-      const best = repaired?.reading ?? fallback;
+      const unguessed = fallback ? withoutCheckDigitGuesses(fallback, options.now) : null;
+      const repaired = unguessed ? statesFromColumns(unguessed, fallbackSet, options.now) : null;
+      const best = repaired?.reading ?? unguessed;
       // Every field's support among the readings, as for an accepted MRZ; a state code spelt column by column
       // keeps its own (low: read whole by no reading).
       const spelt = repaired?.fieldConfidence ?? [];
@@ -133,7 +134,7 @@ export async function readMrz(
         best,
         bands,
         attempts,
-        ...failureAgreement(fallback, fallbackSet),
+        ...failureAgreement(unguessed, fallbackSet),
         engines,
         fieldConfidence,
         ambiguous: [],
@@ -298,6 +299,11 @@ export function statesFromColumns(
   for (const [field, line, start] of spans) {
     const current = lines[line]?.slice(start, start + 3) ?? '';
     if (current.length !== 3 || isKnownStateCode(current.replace(/<+$/, ''))) continue;
+    // A code that most readings, of more than one engine, read whole as it stands is what the document prints,
+    // known or not (set C's fictional Commonwealth card prints CMW: tesseract and PP-OCR read it so in 6 of 8
+    // readings, and the OCR-B network's L, N and O in the other two spelt the existing OMN column by column).
+    const readWhole = same.filter((r) => r.lines[line]?.slice(start, start + 3) === current);
+    if (readWhole.length * 2 > same.length && new Set(readWhole.map((r) => r.engine)).size >= 2) continue;
     const code = stateFromColumns(same, line, start, current);
     if (!code) continue;
     lines = lines.map((l, i) => (i === line ? l.slice(0, start) + code + l.slice(start + 3) : l));
@@ -320,6 +326,36 @@ export function statesFromColumns(
     rivals: [],
   }));
   return { reading: { ...reading, lines, parsed }, fieldConfidence };
+}
+
+/**
+ * A reading that no vote accepted, without the substitutions its check digits steered (`check_digit`
+ * corrections put back as the OCR read them). Such a substitution is made where the OCR was unsure and only
+ * when one swap makes the digit agree; but in an MRZ whose other check digits fail, a printed digit is no
+ * stronger evidence than the ones that fail (a specimen printed with wrong digits, or a misread elsewhere),
+ * and a mod-10 digit agrees with a wrong swap often. Kept, the swap made a field the OCR read right look
+ * check-valid with another value (set C's Spanish `AAA100001` reported `AAAT00001`, set A's Colombian
+ * `000000012` reported `O00000012`, both printed with failing digits). The document is not valid either way;
+ * the field now reports what was read, and its failing digit says so.
+ */
+export function withoutCheckDigitGuesses(reading: MrzReading, now: Date): MrzReading {
+  const guesses = reading.corrections.filter((c) => c.reason === 'check_digit');
+  if (guesses.length === 0 || !reading.parsed) return reading;
+  const lines = reading.lines.map((l) => [...l]);
+  for (const c of guesses) {
+    const row = lines[c.line];
+    if (row && row[c.column] === c.to) row[c.column] = c.from;
+  }
+  let parsed: ParsedMrz;
+  try {
+    parsed = parseMrz(
+      lines.map((l) => l.join('')),
+      { now },
+    );
+  } catch {
+    return reading;
+  }
+  return { ...reading, parsed, lines: parsed.lines, corrections: reading.corrections.filter((c) => c.reason !== 'check_digit') };
 }
 
 /** Accepted, with the check-digit lines read identically by every engine (twice when only one engine runs). */
