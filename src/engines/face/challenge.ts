@@ -225,15 +225,13 @@ function judgeSlot(
   t: ChallengeThresholds,
 ): Omit<SlotResult, 'contradicted'> {
   if (action === 'turn_left' || action === 'turn_right') {
-    const n0 = nosePosition(neutral.mesh);
     const sign = action === 'turn_left' ? 1 : -1;
     let best: DetectedFace | null = null;
     let shift = -Infinity;
     for (const f of slot) {
-      const n = nosePosition(f.mesh);
-      if (n === null || n0 === null) continue;
-      if (sign * (n - n0) > shift) {
-        shift = sign * (n - n0);
+      const { turn } = motionFrom(neutral.mesh, f.mesh);
+      if (turn !== null && sign * turn > shift) {
+        shift = sign * turn;
         best = f;
       }
     }
@@ -248,8 +246,7 @@ function judgeSlot(
     const ratio = e0 && Number.isFinite(lowest) ? lowest / e0 : null;
     return { action, measure: ratio, depthResidual: null, performed: ratio !== null && ratio <= t.maxBlinkRatio };
   }
-  const m0 = mouthOpening(neutral.mesh);
-  const widest = Math.max(...slot.map((f) => mouthOpening(f.mesh) ?? -Infinity));
-  const gain = m0 !== null && Number.isFinite(widest) ? widest - m0 : null;
+  const widest = Math.max(...slot.map((f) => motionFrom(neutral.mesh, f.mesh).mouth ?? -Infinity));
+  const gain = Number.isFinite(widest) ? widest : null;
   return { action, measure: gain, depthResidual: null, performed: gain !== null && gain >= t.minMouthOpening };
 }
