@@ -2,6 +2,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
+import type { CommittingTx, Queryable } from '../../src/platform/db.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));
@@ -120,5 +121,67 @@ describe('GET and DELETE /v1/lists/{list}/entries/{id}', () => {
       audit.map((a) => a.action),
       ['list_entry.created', 'list_entry.deleted'],
     );
+  });
+});
+
+describe('the write path of a list POST (issue 17)', () => {
+  // Inside its transaction an idempotent, audited list POST reads nothing back: the entry's INSERT travels with the
+  // message that stores the response, writes the audit and usage rows and commits, so the whole write is one
+  // message to the database (node-postgres: one round trip; PGlite: one pass).
+  test('a keyed POST sends its statements in one message, and answers as it reads back and replays', async () => {
+    const tt = await createTestApp();
+    try {
+      const owner = await tt.tenant();
+      // Per transaction opened while counting (other work of the app may run beside the request): the statements
+      // sent on their own inside it (each a round trip) and those held back to travel with the next message.
+      const seen: { alone: string[]; held: string[] }[] = [];
+      let counting = false;
+      const transaction = tt.db.transaction.bind(tt.db);
+      tt.db.transaction = ((fn: (tx: Queryable) => Promise<unknown>) =>
+        transaction((raw) => {
+          if (!counting) return fn(raw);
+          const mine = { alone: [] as string[], held: [] as string[] };
+          seen.push(mine);
+          const tx = Object.create(raw) as Queryable & { sendWithNext?: CommittingTx['sendWithNext']; queryBatch?: unknown };
+          tx.query = ((sql: string, params?: readonly unknown[]) => {
+            mine.alone.push(sql);
+            return raw.query(sql, params);
+          }) as Queryable['query'];
+          const batch = (raw as { queryBatch?: (st: { sql: string }[]) => Promise<unknown[][]> }).queryBatch;
+          if (batch)
+            tx.queryBatch = (st: { sql: string }[]) => {
+              mine.alone.push(st.map((x) => x.sql).join('; '));
+              return batch.call(raw, st);
+            };
+          const next = (raw as { sendWithNext?: CommittingTx['sendWithNext'] }).sendWithNext;
+          if (next)
+            tx.sendWithNext = (sql, p, check) => {
+              mine.held.push(sql);
+              next.call(raw, sql, p, check);
+            };
+          return fn(tx);
+        })) as typeof tt.db.transaction;
+      const headers = { 'idempotency-key': 'one-message-1' };
+      counting = true;
+      const res = await tt.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body, headers });
+      counting = false;
+      assert.equal(res.statusCode, 201);
+      const post = seen.filter((x) => [...x.alone, ...x.held].some((sql) => sql.includes('INSERT INTO list_entries')));
+      assert.equal(post.length, 1);
+      assert.deepEqual(post[0]!.alone, [], 'nothing is sent on its own inside the transaction');
+      assert.equal(post[0]!.held.length, 1, 'the INSERT travels with the committing message');
+      const created = res.json();
+      const read = await tt.call('GET', `/v1/lists/blocklist/entries/${created.id}`, { key: owner.sandboxKey });
+      assert.deepEqual(read.json(), created);
+      const again = await tt.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body, headers });
+      assert.equal(again.statusCode, 201);
+      assert.deepEqual(again.json(), created);
+      const rows = await tt.db.query<{ n: number }>('SELECT count(*)::int AS n FROM list_entries WHERE account_id = $1', [owner.accountId]);
+      assert.equal(rows[0]!.n, 1);
+      const audit = await tt.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_events WHERE resource_id = $1', [created.id]);
+      assert.equal(audit[0]!.n, 1);
+    } finally {
+      await tt.close();
+    }
   });
 });

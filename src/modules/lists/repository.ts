@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import { canSendWithNext, type Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
@@ -49,28 +49,35 @@ export function presentListEntry(r: ListEntryRow, { value, normalized }: { value
 type Tenant = Pick<RequestContext, 'accountId' | 'environment'>;
 
 export const listEntries = {
-  /** Inserts a row and returns it as stored (only `created_at` is read back: the rest is what was written). */
-  async insert(tx: Queryable, t: Tenant, row: Omit<ListEntryRow, 'created_at'>): Promise<ListEntryRow> {
-    const rows = await tx.query<Pick<ListEntryRow, 'created_at'>>(
-      `INSERT INTO list_entries (id, account_id, environment, list, kind, value, normalized_value, value_sealed, value_index, subject_reference, reason, created_by, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING created_at`,
-      [
-        row.id,
-        t.accountId,
-        t.environment,
-        row.list,
-        row.kind,
-        row.value,
-        row.normalized_value,
-        row.value_sealed,
-        row.value_index,
-        row.subject_reference,
-        row.reason,
-        row.created_by,
-        row.expires_at,
-      ],
-    );
-    return { ...row, created_at: rows[0]!.created_at };
+  /**
+   * Inserts a row and returns it as stored. `created_at` is the request's clock, written with the row, so nothing
+   * needs to be read back: where the transaction can hold a statement back (`sendWithNext`), the INSERT travels
+   * with the transaction's next message (for an idempotent POST, the one that stores the response and commits),
+   * and the whole write is one round trip. A failure of the INSERT (a constraint) still fails that message and
+   * rolls everything back.
+   */
+  async insert(tx: Queryable, t: Tenant, row: Omit<ListEntryRow, 'created_at'>, createdAt = new Date()): Promise<ListEntryRow> {
+    const sql = `INSERT INTO list_entries (id, account_id, environment, list, kind, value, normalized_value, value_sealed, value_index, subject_reference, reason, created_by, expires_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`;
+    const params = [
+      row.id,
+      t.accountId,
+      t.environment,
+      row.list,
+      row.kind,
+      row.value,
+      row.normalized_value,
+      row.value_sealed,
+      row.value_index,
+      row.subject_reference,
+      row.reason,
+      row.created_by,
+      row.expires_at,
+      createdAt,
+    ];
+    if (canSendWithNext(tx)) tx.sendWithNext(sql, params);
+    else await tx.query(sql, params);
+    return { ...row, created_at: createdAt };
   },
 
   async get(db: Queryable, t: Tenant, list: string, id: string): Promise<ListEntryRow | null> {
