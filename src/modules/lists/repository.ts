@@ -56,7 +56,8 @@ export const listEntries = {
    * and the whole write is one round trip. A failure of the INSERT (a constraint) still fails that message and
    * rolls everything back.
    */
-  async insert(tx: Queryable, t: Tenant, row: Omit<ListEntryRow, 'created_at'>, createdAt = new Date()): Promise<ListEntryRow> {
+  async insert(tx: Queryable, t: Tenant, row: Omit<ListEntryRow, 'created_at'>): Promise<ListEntryRow> {
+    const createdAt = new Date();
     const sql = `INSERT INTO list_entries (id, account_id, environment, list, kind, value, normalized_value, value_sealed, value_index, subject_reference, reason, created_by, expires_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`;
     const params = [
