@@ -61,9 +61,30 @@ export async function withTransaction<T>(
   opts: {
     /** What the route answers, when the verb returns more than that (a wrapper with a created flag): the stored idempotent response must be exactly the answer. */
     response?: (result: T) => unknown;
+    /**
+     * Runs `fn` again, in a new transaction and with the same Idempotency-Key binding, when the transaction failed
+     * with an error this accepts (it rolled back whole): for a write that checks an assumption in the database
+     * (a cached read still current) by raising instead of reading an answer back. At most `attempts` runs.
+     */
+    retry?: { when: (err: unknown) => boolean; attempts: number };
   } = {},
 ): Promise<T> {
   const idem = ctx.idempotency && !ctx.idempotency.used ? ctx.idempotency : undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await once(ctx, fn, opts, idem);
+    } catch (err) {
+      if (!opts.retry || attempt >= opts.retry.attempts || !opts.retry.when(err)) throw err;
+    }
+  }
+}
+
+async function once<T>(
+  ctx: RequestContext,
+  fn: (tx: DeferringTx) => Promise<T>,
+  opts: { response?: (result: T) => unknown },
+  idem: RequestContext['idempotency'],
+): Promise<T> {
   const result = await ctx.db.transaction(async (raw) => {
     const deferred: Deferred[] = [];
     const own: Deferred[] = [];

@@ -2,7 +2,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { routeSecurityTests } from '../helpers/route-security.js';
-import type { CommittingTx, Queryable } from '../../src/platform/db.js';
+import { countMessages } from '../helpers/messages.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));
@@ -132,39 +132,9 @@ describe('the write path of a list POST (issue 17)', () => {
     const tt = await createTestApp();
     try {
       const owner = await tt.tenant();
-      // Per transaction opened while counting (other work of the app may run beside the request): the statements
-      // sent on their own inside it (each a round trip) and those held back to travel with the next message.
-      const seen: { alone: string[]; held: string[] }[] = [];
-      let counting = false;
-      const transaction = tt.db.transaction.bind(tt.db);
-      tt.db.transaction = ((fn: (tx: Queryable) => Promise<unknown>) =>
-        transaction((raw) => {
-          if (!counting) return fn(raw);
-          const mine = { alone: [] as string[], held: [] as string[] };
-          seen.push(mine);
-          const tx = Object.create(raw) as Queryable & { sendWithNext?: CommittingTx['sendWithNext']; queryBatch?: unknown };
-          tx.query = ((sql: string, params?: readonly unknown[]) => {
-            mine.alone.push(sql);
-            return raw.query(sql, params);
-          }) as Queryable['query'];
-          const batch = (raw as { queryBatch?: (st: { sql: string }[]) => Promise<unknown[][]> }).queryBatch;
-          if (batch)
-            tx.queryBatch = (st: { sql: string }[]) => {
-              mine.alone.push(st.map((x) => x.sql).join('; '));
-              return batch.call(raw, st);
-            };
-          const next = (raw as { sendWithNext?: CommittingTx['sendWithNext'] }).sendWithNext;
-          if (next)
-            tx.sendWithNext = (sql, p, check) => {
-              mine.held.push(sql);
-              next.call(raw, sql, p, check);
-            };
-          return fn(tx);
-        })) as typeof tt.db.transaction;
+      const { seen, during } = countMessages(tt.db);
       const headers = { 'idempotency-key': 'one-message-1' };
-      counting = true;
-      const res = await tt.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body, headers });
-      counting = false;
+      const res = await during(() => tt.call('POST', '/v1/lists/blocklist/entries', { key: owner.sandboxKey, body, headers }));
       assert.equal(res.statusCode, 201);
       const post = seen.filter((x) => [...x.alone, ...x.held].some((sql) => sql.includes('INSERT INTO list_entries')));
       assert.equal(post.length, 1);

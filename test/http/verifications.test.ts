@@ -9,6 +9,7 @@ import { startCapture, submitCapture } from '../../src/modules/verifications/com
 import { DEFAULT_JOURNEYS } from '../../src/modules/journeys/defaults.js';
 import { sessions } from '../../src/modules/verifications/repository.js';
 import { newId } from '../../src/platform/ids.js';
+import { countMessages } from '../helpers/messages.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));
@@ -195,6 +196,67 @@ describe('POST /v1/verifications', () => {
     assert.equal(c.json().error.field, 'journey');
     const after = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE account_id = $1', [owner.accountId]);
     assert.equal(after[0]!.n, before[0]!.n);
+  });
+});
+
+describe('the write path of a session creation (issue 17)', () => {
+  // Inside its transaction a keyed session creation reads nothing back: the session's INSERT (with its check that the
+  // cached journey version is still published, which raises if not) travels with the message that writes the pending
+  // checks, usage, audit and stored response and commits: one message to the database.
+  test('a keyed POST sends its statements in one message; after a publish elsewhere it runs again once and replays as stored', async () => {
+    const tt = await createTestApp();
+    try {
+      const owner = await tt.tenant();
+      const { seen, during } = countMessages(tt.db);
+      const post = (key: string) =>
+        tt.call('POST', '/v1/verifications', { key: owner.sandboxKey, body, headers: { 'idempotency-key': key } });
+      const first = await post('warm'); // reads and caches the published version
+      assert.equal(first.statusCode, 201);
+      const res = await during(() => post('one-message-1'));
+      assert.equal(res.statusCode, 201, res.body);
+      const mine = seen.filter((x) => [...x.alone, ...x.held].some((sql) => sql.includes('INSERT INTO sessions')));
+      assert.equal(mine.length, 1);
+      assert.deepEqual(mine[0]!.alone, [], 'nothing is sent on its own inside the transaction');
+      assert.equal(mine[0]!.held.length, 1, 'the INSERT travels with the committing message');
+      const read = (await tt.call('GET', `/v1/verifications/${res.json().id}`, { key: owner.sandboxKey })).json();
+      for (const k of ['id', 'status', 'journey_version', 'created_at', 'expires_at', 'checks'] as const)
+        assert.deepEqual(read[k], res.json()[k], k);
+
+      // Another process publishes a new version: this process's cached version is stale. The INSERT raises, the whole
+      // transaction rolls back, and it runs again (reading the journey) under the same Idempotency-Key.
+      const v2 = { key: 'kyc_standard', name: 'KYC v2', definition: DEFAULT_JOURNEYS[1]!.definition, publish: true };
+      await tt.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: v2 });
+      const onV2 = await post('warm-2'); // this process now holds v2 as the published version
+      assert.equal(onV2.json().journey_version, 2);
+      await tt.db.query(
+        "UPDATE journeys SET published_version = 1 WHERE account_id = $1 AND environment = 'sandbox' AND key = 'kyc_standard'",
+        [owner.accountId],
+      );
+      seen.length = 0;
+      const stale = await during(() => post('stale-1'));
+      assert.equal(stale.statusCode, 201, stale.body);
+      assert.equal(stale.json().journey_version, 1);
+      const runs = seen.filter((x) => [...x.alone, ...x.held].some((sql) => sql.includes('INSERT INTO sessions')));
+      assert.equal(runs.length, 2, 'the first run rolled back, the second committed');
+      const again = await post('stale-1');
+      assert.equal(again.statusCode, 201);
+      assert.deepEqual(again.json(), stale.json());
+      const count = async (sql: string, p: unknown[]) => (await tt.db.query<{ n: number }>(sql, p))[0]!.n;
+      // Nothing of the rolled-back run is left: four sessions, each with its audit row, bill and pending checks.
+      const made = [first, res, onV2, stale].map((r) => r.json() as { checks: unknown[] });
+      assert.equal(await count('SELECT count(*)::int AS n FROM sessions WHERE account_id = $1', [owner.accountId]), 4);
+      assert.equal(
+        await count("SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND action = 'verification.created'", [
+          owner.accountId,
+        ]),
+        4,
+      );
+      assert.equal(await count('SELECT count(*)::int AS n FROM usage_records WHERE account_id = $1', [owner.accountId]), 4);
+      const checks = made.reduce((n, m) => n + m.checks.length, 0);
+      assert.equal(await count('SELECT count(*)::int AS n FROM checks WHERE account_id = $1', [owner.accountId]), checks);
+    } finally {
+      await tt.close();
+    }
   });
 });
 

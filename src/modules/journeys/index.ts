@@ -2,7 +2,7 @@
 export { REASON_CODES, decide } from './decide.js';
 export type { CheckOutcome, DecisionFacts, DecisionResult, JourneyRuleTrail } from './decide.js';
 export { JourneyDefinition } from './definition.js';
-export { ensureDefaultJourneys, journeys, publishedCheck, seedDefaultJourneys } from './repository.js';
+export { ensureDefaultJourneys, isJourneyStale, journeys, seedDefaultJourneys, stillPublishedOrRaise } from './repository.js';
 export type { PublishedJourney } from './repository.js';
 export { journeysModule } from './routes.js';
 export { JourneyKey } from './schemas.js';

@@ -22,11 +22,21 @@ export interface PublishedJourney {
 const publishedCache = new BoundedMap<string, PublishedJourney>(2_000, 'use');
 
 /**
- * The SQL condition a write adds to stay true to a cached published version: the journey `$key` of the tenant
- * (`$account`, `$environment`) still has `$version` published. Placeholders are given by the caller.
+ * The SQL condition a write adds to stay true to a cached published version: true while the journey `$key` of the
+ * tenant (`$account`, `$environment`) still has `$version` published; otherwise it raises `journey_version_stale()`
+ * (migration 0050), failing the statement and its transaction, so the write needs no answer read back to know.
+ * Placeholders are given by the caller.
  */
-export function publishedCheck(account: string, environment: string, key: string, version: string): string {
-  return `EXISTS (SELECT 1 FROM journeys WHERE account_id = ${account} AND environment = ${environment} AND key = ${key} AND published_version = ${version})`;
+export function stillPublishedOrRaise(account: string, environment: string, key: string, version: string): string {
+  return `CASE WHEN EXISTS (SELECT 1 FROM journeys WHERE account_id = ${account} AND environment = ${environment} AND key = ${key} AND published_version = ${version}) THEN true ELSE journey_version_stale() END`;
+}
+
+/** The SQLSTATE `journey_version_stale()` raises. */
+const JOURNEY_STALE_CODE = 'VK002';
+
+/** Whether a write failed because the cached journey version it relied on is no longer the published one. */
+export function isJourneyStale(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === JOURNEY_STALE_CODE;
 }
 
 function deepFreeze<T>(v: T): T {
@@ -165,7 +175,7 @@ export const journeys = {
   /**
    * `published`, remembered per process: a session's creation reads it without a round trip. The version
    * may have been replaced since (a publish in another process), so whoever uses it must check at write time
-   * that it is still the published one (`publishedCheck`) and, if not, `forget` it and read again. The
+   * that it is still the published one (`stillPublishedOrRaise`) and, if not, `forget` it and read again. The
    * definition is frozen: it is shared by every request that reads it.
    */
   async publishedCached(db: Queryable, t: Tenant, keyOrId: string): Promise<PublishedJourney | null> {

@@ -1,9 +1,9 @@
-import type { Queryable } from '../../platform/db.js';
+import { canSendWithNext, type Queryable } from '../../platform/db.js';
 import type { Actor, RequestContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
-import { publishedCheck, type JourneyDefinition, type JourneyRuleTrail } from '../journeys/index.js';
+import { stillPublishedOrRaise, type JourneyDefinition, type JourneyRuleTrail } from '../journeys/index.js';
 import { checks, sessionChecks, type SessionCheckRow } from '../checks/index.js';
 import { transition, IllegalTransition, WAITING_STATES, type SessionEvent, type SessionState } from './state-machine.js';
 import type { Verification, VerificationsQuery } from './schemas.js';
@@ -116,8 +116,10 @@ export const sessions = {
    * Inserts a new session already moved by its first event (`created` → the state machine's answer to `event`),
    * with that transition's trail row, in one statement: both happen in the creating transaction, so nobody ever
    * sees the session in `created`. The subject's fields, when given at creation, are stored sealed with it.
-   * Only the timestamps the database sets are read back (the pinned definition is not parsed again): the row is
-   * what was written plus the columns' defaults (a test holds it equal to the stored row).
+   * `created_at` and `updated_at` are the request's clock, written with the row, so nothing is read back: the row
+   * is what was written plus the columns' defaults (a test holds it equal to the stored row). Where the transaction
+   * can hold a statement back (`sendWithNext`), the INSERT travels with its next message (for a session's creation,
+   * the one that stores the response and commits), and a failure of the INSERT fails that message.
    */
   async insert(
     tx: Queryable,
@@ -138,44 +140,45 @@ export const sessions = {
       fieldsSealed: string | null;
     },
     event: SessionEvent,
-    /** Insert only while `journeyVersion` is still the journey's published version (a cached read): null if not. */
+    /**
+     * Insert only while `journeyVersion` is still the journey's published version (a cached read): if it is not,
+     * the statement raises (`isJourneyStale`) and the transaction rolls back.
+     */
     opts: { ifStillPublished?: boolean } = {},
-  ): Promise<SessionRow | null> {
+  ): Promise<SessionRow> {
     const to = transition('created', event);
-    const rows = await tx.query<Pick<SessionRow, 'created_at' | 'updated_at'>>(
-      `WITH s AS (
-         INSERT INTO sessions (id, account_id, environment, journey_key, journey_version, definition, status, subject_type, subject_reference, subject_country, redirect_url, expires_at, token_hash, token_expires_at, sandbox_outcome, extracted_fields_sealed)
-         SELECT $1, $2, $3, $4, $5, $6::jsonb, $16, $7, $8, $9, $10, $11, $12, $13, $14, $15${opts.ifStillPublished ? ` WHERE ${publishedCheck('$2', '$3', '$4', '$5')}` : ''}
-         RETURNING id, created_at, updated_at),
-       trail AS (
-         INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id)
-         SELECT id, $2, $3, 'created', $16, $17, $18, $19, $20 FROM s)
-       SELECT created_at, updated_at FROM s`,
-      [
-        s.id,
-        t.accountId,
-        t.environment,
-        s.journeyKey,
-        s.journeyVersion,
-        definitionText(s.definition),
-        s.subjectType,
-        s.subjectReference,
-        s.subjectCountry,
-        s.redirectUrl,
-        s.expiresAt,
-        s.tokenHash,
-        s.tokenExpiresAt,
-        s.sandboxOutcome,
-        s.fieldsSealed,
-        to,
-        event,
-        t.actor.type,
-        t.actor.id,
-        t.requestId ?? null,
-      ],
-    );
-    if (rows.length === 0) return null;
-    const { created_at, updated_at } = rows[0]!;
+    const now = new Date();
+    const sql = `WITH s AS (
+         INSERT INTO sessions (id, account_id, environment, journey_key, journey_version, definition, status, subject_type, subject_reference, subject_country, redirect_url, expires_at, token_hash, token_expires_at, sandbox_outcome, extracted_fields_sealed, created_at, updated_at)
+         SELECT $1, $2, $3, $4, $5, $6::jsonb, $16, $7, $8, $9, $10, $11, $12, $13, $14, $15, $21, $21${opts.ifStillPublished ? ` WHERE ${stillPublishedOrRaise('$2', '$3', '$4', '$5')}` : ''}
+         RETURNING id)
+       INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id)
+       SELECT id, $2, $3, 'created', $16, $17, $18, $19, $20 FROM s`;
+    const params = [
+      s.id,
+      t.accountId,
+      t.environment,
+      s.journeyKey,
+      s.journeyVersion,
+      definitionText(s.definition),
+      s.subjectType,
+      s.subjectReference,
+      s.subjectCountry,
+      s.redirectUrl,
+      s.expiresAt,
+      s.tokenHash,
+      s.tokenExpiresAt,
+      s.sandboxOutcome,
+      s.fieldsSealed,
+      to,
+      event,
+      t.actor.type,
+      t.actor.id,
+      t.requestId ?? null,
+      now,
+    ];
+    if (canSendWithNext(tx)) tx.sendWithNext(sql, params);
+    else await tx.query(sql, params);
     return {
       id: s.id,
       account_id: t.accountId,
@@ -200,8 +203,8 @@ export const sessions = {
       decided_reason: null,
       decided_at: null,
       sandbox_outcome: s.sandboxOutcome,
-      created_at,
-      updated_at,
+      created_at: now,
+      updated_at: now,
       completed_at: null,
       origin: 'native',
       import_provider: null,
