@@ -73,6 +73,15 @@ export function canSendWithNext(tx: Queryable): tx is CommittingTx {
 }
 
 /**
+ * A write nobody reads back: sent with the transaction's next message where the transaction can hold it back
+ * (`sendWithNext`; a failure fails that message and rolls everything back), else now.
+ */
+export async function writeWithNext(tx: Queryable, sql: string, params: readonly unknown[]): Promise<void> {
+  if (canSendWithNext(tx)) tx.sendWithNext(sql, params);
+  else await tx.query(sql, params);
+}
+
+/**
  * Statements run through this travel with the transaction's next statement (`sendWithNext`); each answer
  * arrives when that one is sent. For reads and locks whose results are needed only after a later statement
  * (call `flushWithNext` when no such statement may follow). Without the capability, statements run at once.

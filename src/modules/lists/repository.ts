@@ -1,4 +1,4 @@
-import { canSendWithNext, type Queryable } from '../../platform/db.js';
+import { writeWithNext, type Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/context.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
@@ -76,8 +76,7 @@ export const listEntries = {
       row.expires_at,
       createdAt,
     ];
-    if (canSendWithNext(tx)) tx.sendWithNext(sql, params);
-    else await tx.query(sql, params);
+    await writeWithNext(tx, sql, params);
     return { ...row, created_at: createdAt };
   },
 

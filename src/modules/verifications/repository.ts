@@ -1,4 +1,4 @@
-import { canSendWithNext, type Queryable } from '../../platform/db.js';
+import { writeWithNext, type Queryable } from '../../platform/db.js';
 import type { Actor, RequestContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
@@ -177,8 +177,7 @@ export const sessions = {
       t.requestId ?? null,
       now,
     ];
-    if (canSendWithNext(tx)) tx.sendWithNext(sql, params);
-    else await tx.query(sql, params);
+    await writeWithNext(tx, sql, params);
     return {
       id: s.id,
       account_id: t.accountId,
