@@ -10,7 +10,7 @@ import { recordUsage } from '../../platform/usage.js';
 import { iso } from '../../platform/schemas.js';
 import { withTransaction } from '../../platform/transaction.js';
 import { checks } from '../checks/index.js';
-import { ensureDefaultJourneys, isJourneyStale, journeys, type PublishedJourney } from '../journeys/index.js';
+import { ensureDefaultJourneys, isJourneyStale, journeys } from '../journeys/index.js';
 import { sessions, toVerification } from './repository.js';
 import { issueSessionToken } from './session-token.js';
 import { sealSubjectFields } from './fields.js';
@@ -55,7 +55,7 @@ export async function createVerification(args: {
       // The published version as this process last read it (no round trip). The session's INSERT checks that it is
       // still the published one and raises if another process has published since: the transaction then rolls back,
       // the cached version is forgotten, and this runs again on the version read afresh (`retry` below).
-      const journey: PublishedJourney | null = await journeys.publishedCached(tx, ctx, input.journey);
+      const journey = await journeys.publishedCached(tx, ctx, input.journey);
       if (!journey) throw unpublished();
       const expiresAt = new Date(
         Date.now() + 1000 * (short ? SANDBOX_SHORT_LIFETIME_SECONDS : journey.definition.session_lifetime_seconds),
