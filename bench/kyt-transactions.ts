@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
-import { insertBaseline, loadWithCpu, table, type LoadResult } from './lib/load.js';
+import { insertBaseline, loadWithCpu, table, type LoadResult, warmupNote } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 import { pinNote } from './lib/pin.js';
 import { ownBackendCores, ownBackendTicks, waitForIndexes, walCounters } from './lib/cpu.js';
@@ -290,10 +290,10 @@ async function benchDb(kind: string): Promise<string> {
 
 const sections: string[] = [];
 for (const kind of dbs) {
-  console.error(`benchmarking KYT on ${kind} (${seconds}s per run, 50 connections)…`);
+  console.error(`benchmarking KYT on ${kind} (${seconds}s per run ${warmupNote()}, 50 connections)…`);
   sections.push(await benchDb(kind));
 }
-const report = `## KYT transactions (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per run, 50 connections, autocannon in the benchmark process, each server in its own process${pinNote()})\n\n${sections.join('\n')}`;
+const report = `## KYT transactions (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per run ${warmupNote()}, 50 connections, autocannon in the benchmark process, each server in its own process${pinNote()})\n\n${sections.join('\n')}`;
 console.log(report);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/kyt-transactions.md', report);

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { openDb } from '../src/platform/db.js';
 import { maintainTables } from '../src/platform/analyze.js';
 import { freePort } from '../test/helpers/spawn-server.js';
-import { aimLine, insertBaseline, load, loadWithCpu, table, type LoadResult } from './lib/load.js';
+import { aimLine, insertBaseline, load, loadWithCpu, table, type LoadResult, warmupNote } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 import { firstKeys } from '../test/helpers/spawn-server.js';
 
@@ -169,12 +169,12 @@ async function benchDb(kind: string): Promise<string> {
 
 const sections: string[] = [];
 for (const kind of dbs) {
-  console.error(`benchmarking on ${kind} (${seconds}s per run, 50 connections)…`);
+  console.error(`benchmarking on ${kind} (${seconds}s per run ${warmupNote()}, 50 connections)…`);
   sections.push(await benchDb(kind));
   // Each database's section as soon as it is measured (a long run stopped half-way keeps what it has).
   console.error(sections[sections.length - 1]);
 }
-const report = `## Platform (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per run, 50 connections, autocannon in the benchmark process, each server in its own process)\n\n${sections.join('\n')}`;
+const report = `## Platform (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per run ${warmupNote()}, 50 connections, autocannon in the benchmark process, each server in its own process)\n\n${sections.join('\n')}`;
 console.log(report);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/platform.md', report);

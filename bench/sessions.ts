@@ -15,7 +15,7 @@ import { freePort } from '../test/helpers/spawn-server.js';
 import { sharedDataDir } from '../test/fixtures/documents/shared-data.js';
 import { renderDocument } from '../test/fixtures/documents/render.js';
 import { ANNA } from '../test/fixtures/documents/specimen-mrz.js';
-import { aimLine, insertBaseline, loadWithCpu, table, type LoadResult } from './lib/load.js';
+import { aimLine, insertBaseline, loadWithCpu, table, type LoadResult, warmupNote } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 import { percentile } from './lib/stats.js';
 import { firstKeys } from '../test/helpers/spawn-server.js';
@@ -249,7 +249,7 @@ for (const kind of dbs) {
   sections.push(await benchDb(kind, passport, selfie));
   console.error(sections[sections.length - 1]);
 }
-const report = `## Sessions (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per load run, 50 connections; ${sessionsN} sessions per latency run)\n\n${sections.join('\n')}`;
+const report = `## Sessions (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${seconds} s per load run ${warmupNote()}, 50 connections; ${sessionsN} sessions per latency run)\n\n${sections.join('\n')}`;
 console.log(report);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/sessions.md', report);

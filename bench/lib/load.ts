@@ -15,16 +15,41 @@ export interface LoadResult {
   cpu?: string;
 }
 
-/** `load` with the CPU split of the run: the server process `pid`, PostgreSQL's processes and this process. */
-export async function loadWithCpu(pid: number | undefined, ...args: Parameters<typeof load>): Promise<LoadResult> {
+/**
+ * Seconds of the same load sent before every measured run and not counted (`BENCH_WARMUP`, default 10; 0 for
+ * none). Every server these benches start is cold, and its first 5–8 seconds run mostly in V8's baseline tier
+ * (docs/performance.md, "the runs' first seconds"), so a 10 s run without it mixes a start-up into the figures
+ * of a service that in production runs warm. Baselines and Verity are warmed alike.
+ */
+export const warmupSeconds = Math.max(0, Number(process.env.BENCH_WARMUP ?? 10));
+
+/** A line for a report's header: how the runs were warmed. */
+export function warmupNote(): string {
+  return warmupSeconds > 0 ? `after ${warmupSeconds} s of warm-up with the same load (BENCH_WARMUP)` : 'cold (BENCH_WARMUP=0)';
+}
+
+type LoadOptions = Parameters<typeof load>[1];
+
+/** Sends the load for the warm-up seconds, results dropped; the number of requests it made (the next index). */
+async function warmUp(name: string, opts: LoadOptions): Promise<number> {
+  const seconds = opts.warmup ?? warmupSeconds;
+  if (seconds <= 0) return opts.first ?? 0;
+  const r = await measured(`${name} (warm-up)`, { ...opts, seconds });
+  return r.next;
+}
+
+/** `load` with the CPU split of the measured run: the server process `pid`, PostgreSQL's processes and this process. */
+export async function loadWithCpu(pid: number | undefined, name: string, opts: LoadOptions): Promise<LoadResult> {
+  const first = await warmUp(name, opts);
   const stopSplit = startCpuSplit(pid);
-  const r = await load(...args);
-  return { ...r, cpu: formatSplit(stopSplit()) };
+  const r = await measured(name, { ...opts, first });
+  return { ...r.result, cpu: formatSplit(stopSplit()) };
 }
 
 /**
- * Runs autocannon against one endpoint; POST bodies get a fresh Idempotency-Key per request when asked, and
- * `bodyOf(n)` gives the n-th request its own body (unique references, spread subjects).
+ * Runs autocannon against one endpoint, after the warm-up (`warmupSeconds`); POST bodies get a fresh
+ * Idempotency-Key per request when asked, and `bodyOf(n)` gives the n-th request its own body (unique references,
+ * spread subjects; the measured run goes on counting from the warm-up's last n).
  */
 export async function load(
   name: string,
@@ -43,16 +68,36 @@ export async function load(
      * which sends each second's share as one burst.
      */
     rate?: number;
+    /** Warm-up seconds before the measured run (default `warmupSeconds`). */
+    warmup?: number;
+    /** The index of the first request's body (`bodyOf`). */
+    first?: number;
   },
 ): Promise<LoadResult> {
+  const first = await warmUp(name, opts);
+  return (await measured(name, { ...opts, first })).result;
+}
+
+/** One run of the load, nothing before it: its figures and the index after its last request. */
+async function measured(name: string, opts: LoadOptions): Promise<{ result: LoadResult; next: number }> {
+  const first = opts.first ?? 0;
   if (opts.rate) {
-    const r = await pacedLoad({ ...opts, seconds: opts.seconds ?? 10, rate: opts.rate });
+    const bodyOf = opts.bodyOf;
+    const r = await pacedLoad({
+      ...opts,
+      seconds: opts.seconds ?? 10,
+      rate: opts.rate,
+      ...(bodyOf ? { bodyOf: (i: number) => bodyOf(first + i) } : {}),
+    });
     if (process.env.BENCH_TIMELINE === '1')
       for (const x of r.timeline)
         console.error(`  ${name}: second ${x.second}: ${x.n} requests, p50 ${x.p50} / p99 ${x.p99} / max ${x.max} ms`);
-    return { name: `${name} [paced at ${opts.rate}/s]`, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx };
+    return {
+      result: { name: `${name} [paced at ${opts.rate}/s]`, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx },
+      next: first + Math.round(opts.rate * (opts.seconds ?? 10)),
+    };
   }
-  let n = 0;
+  let n = first;
   const prefix = `${process.pid}-${Date.now()}-`;
   const run = autocannon({
     url: opts.url,
@@ -83,12 +128,15 @@ export async function load(
   const result = await run;
   if (process.env.BENCH_TIMELINE === '1') console.error(`  ${name}: requests per second ${perSecond.join(' ')}`);
   return {
-    name,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+    result: {
+      name,
+      rps: Math.round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+    },
+    next: n,
   };
 }
 
