@@ -25,8 +25,10 @@ test('0027: a stored face_match threshold is removed from journey versions and r
     ...def,
     checks: def.checks.map((c) => (c.type === 'face_match' ? { ...c, settings: { threshold: 0.65 } } : c)),
   });
+  // A session written before migration 0051 held a copy of its version's definition (now it refers to the version).
   const [session] = await t.db.query<{ definition: { checks: { type: string; settings?: Record<string, unknown> }[] } }>(
-    'SELECT definition FROM sessions WHERE id = $1',
+    `SELECT v.definition FROM sessions s JOIN journeys j ON j.account_id = s.account_id AND j.environment = s.environment AND j.key = s.journey_key
+     JOIN journey_versions v ON v.journey_id = j.id AND v.version = s.journey_version WHERE s.id = $1`,
     [id],
   );
   await t.db.query('UPDATE sessions SET definition = $2::jsonb WHERE id = $1', [id, JSON.stringify(oldScale(session!.definition))]);

@@ -111,7 +111,9 @@ describe('POST /v1/verifications', () => {
     // Every column a reader gets (token hash and sealed fields are never part of the row type).
     const { token_hash: _h, extracted_fields_sealed: _f, ...readable } = stored!;
     assert.deepEqual(Object.keys(made!).sort(), Object.keys(readable).sort());
-    assert.deepEqual(made, readable);
+    // The definition is the journey version's, referred to rather than copied (migration 0051).
+    assert.equal(readable.definition, null);
+    assert.deepEqual(made, { ...readable, definition: def });
   });
 
   test("a journey not published in the key's environment is 400 with field journey", async () => {
@@ -257,6 +259,29 @@ describe('the write path of a session creation (issue 17)', () => {
     } finally {
       await tt.close();
     }
+  });
+});
+
+describe('the journey definition a session pins (issue 17)', () => {
+  // A session created on a stored journey version refers to it instead of copying its definition into its row
+  // (migration 0051); rows written before keep their own copy, and it is theirs that counts.
+  test('stored by reference, unchanged by a later version, and an older row reads its own copy', async () => {
+    const owner = await t.tenant();
+    const created = await t.call('POST', '/v1/verifications', { key: owner.sandboxKey, body });
+    assert.equal(created.statusCode, 201, created.body);
+    const { id, session_token: token } = created.json() as { id: string; session_token: string };
+    const [row] = await t.db.query<{ copied: boolean }>('SELECT definition IS NOT NULL AS copied FROM sessions WHERE id = $1', [id]);
+    assert.equal(row!.copied, false, 'no copy of the definition in the session row');
+    const steps = async () =>
+      ((await t.call('GET', '/capture/v1/session', { key: token })).json() as { steps: { kind: string }[] }).steps.map((x) => x.kind);
+    assert.deepEqual(await steps(), ['document_front', 'document_back', 'selfie']);
+    // A new published version (screening only: no capture steps) changes nothing for the running session.
+    const v2 = { key: 'kyc_standard', name: 'KYC v2', definition: DEFAULT_JOURNEYS[1]!.definition, publish: true };
+    assert.equal((await t.call('POST', '/v1/journeys', { key: owner.sandboxKey, body: v2 })).statusCode, 201);
+    assert.deepEqual(await steps(), ['document_front', 'document_back', 'selfie']);
+    // A row written before 0051 holds its own copy: that copy is what the session runs on.
+    await t.db.query('UPDATE sessions SET definition = $2::jsonb WHERE id = $1', [id, JSON.stringify(DEFAULT_JOURNEYS[1]!.definition)]);
+    assert.deepEqual(await steps(), []);
   });
 });
 

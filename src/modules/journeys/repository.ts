@@ -21,6 +21,9 @@ export interface PublishedJourney {
 /** Published versions read by session creation (see `journeys.publishedCached`), per tenant, environment and key or id. */
 const publishedCache = new BoundedMap<string, PublishedJourney>(2_000, 'use');
 
+/** Stored versions' definitions as sessions pin them (`journeys.pinnedDefinition`), per tenant, environment, key and version. */
+const pinnedCache = new BoundedMap<string, JourneyDefinition>(2_000, 'use');
+
 /**
  * The SQL condition a write adds to stay true to a cached published version: true while the journey `$key` of the
  * tenant (`$account`, `$environment`) still has `$version` published; otherwise it raises `journey_version_stale()`
@@ -185,6 +188,25 @@ export const journeys = {
     const found = await journeys.published(db, t, keyOrId);
     if (found) publishedCache.set(k, deepFreeze(found));
     return found;
+  },
+  /**
+   * The definition of a stored version of the journey `key`, which sessions created on it refer to instead of
+   * copying it (migration 0051); null if there is no such version. A version's definition never changes once
+   * written (publishing changes its status only), so it is remembered per process without a check. Frozen: shared.
+   */
+  async pinnedDefinition(db: Queryable, t: Tenant, key: string, version: number): Promise<JourneyDefinition | null> {
+    const k = `${t.accountId}\n${t.environment}\n${key}\n${version}`;
+    const hit = pinnedCache.get(k);
+    if (hit) return hit;
+    const [row] = await db.query<{ definition: JourneyDefinition }>(
+      `SELECT v.definition FROM journeys j JOIN journey_versions v ON v.journey_id = j.id AND v.version = $4
+       WHERE j.account_id = $1 AND j.environment = $2 AND j.key = $3`,
+      [t.accountId, t.environment, key, version],
+    );
+    if (!row) return null;
+    const definition = deepFreeze(row.definition);
+    pinnedCache.set(k, definition);
+    return definition;
   },
   forget(t: Tenant, keyOrId: string): void {
     publishedCache.delete(`${t.accountId}\n${t.environment}\n${keyOrId}`);

@@ -3,7 +3,7 @@ import type { Actor, RequestContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import { paginate } from '../../platform/pagination.js';
 import { iso } from '../../platform/schemas.js';
-import { stillPublishedOrRaise, type JourneyDefinition, type JourneyRuleTrail } from '../journeys/index.js';
+import { journeys, stillPublishedOrRaise, type JourneyDefinition, type JourneyRuleTrail } from '../journeys/index.js';
 import { checks, sessionChecks, type SessionCheckRow } from '../checks/index.js';
 import { transition, IllegalTransition, WAITING_STATES, type SessionEvent, type SessionState } from './state-machine.js';
 import type { Verification, VerificationsQuery } from './schemas.js';
@@ -17,6 +17,7 @@ export interface SessionRow {
   environment: string;
   journey_key: string;
   journey_version: number;
+  /** The pinned journey definition; in the table null for sessions created on a stored version (withDefinitions fills it). */
   definition: JourneyDefinition;
   status: SessionState;
   subject_type: string;
@@ -71,7 +72,7 @@ export function evidenceUrl(id: string): string {
 }
 
 export function toVerification(
-  s: SessionRow & { effective_status?: SessionState },
+  s: Omit<SessionRow, 'definition'> & { effective_status?: SessionState },
   checks: SessionCheckRow[],
   hostedBaseUrl: string,
 ): Verification {
@@ -102,13 +103,23 @@ export function toVerification(
   };
 }
 
-/** A published journey's definition is one frozen object per cached version: its JSON text is made once. */
-const DEFINITION_TEXT = new WeakMap<JourneyDefinition, string>();
-function definitionText(d: JourneyDefinition): string {
-  if (!Object.isFrozen(d)) return JSON.stringify(d);
-  let text = DEFINITION_TEXT.get(d);
-  if (text === undefined) DEFINITION_TEXT.set(d, (text = JSON.stringify(d)));
-  return text;
+/**
+ * Rows of `sessions` with the pinned definition in place: a session created on a stored journey version holds no
+ * copy of it (`definition` is null, migration 0051) and gets it from the journeys module (remembered per process).
+ */
+async function withDefinitions<R extends Pick<SessionRow, 'account_id' | 'environment' | 'journey_key' | 'journey_version' | 'definition'>>(
+  db: Queryable,
+  rows: R[],
+): Promise<R[]> {
+  for (const r of rows) {
+    if (r.definition !== null) continue;
+    const t = { accountId: r.account_id, environment: r.environment as Tenant['environment'] };
+    const d = await journeys.pinnedDefinition(db, t, r.journey_key, Number(r.journey_version));
+    // The insert's guard made sure the version existed and journeys are never deleted: a miss is corruption.
+    if (d === null) throw new Error(`session pinned to journey ${r.journey_key} version ${r.journey_version}, which does not exist`);
+    r.definition = d;
+  }
+  return rows;
 }
 
 export const sessions = {
@@ -150,7 +161,7 @@ export const sessions = {
     const now = new Date();
     const sql = `WITH s AS (
          INSERT INTO sessions (id, account_id, environment, journey_key, journey_version, definition, status, subject_type, subject_reference, subject_country, redirect_url, expires_at, token_hash, token_expires_at, sandbox_outcome, extracted_fields_sealed, created_at, updated_at)
-         SELECT $1, $2, $3, $4, $5, $6::jsonb, $16, $7, $8, $9, $10, $11, $12, $13, $14, $15, $21, $21${opts.ifStillPublished ? ` WHERE ${stillPublishedOrRaise('$2', '$3', '$4', '$5')}` : ''}
+         SELECT $1, $2, $3, $4, $5, NULL, $16, $7, $8, $9, $10, $11, $12, $13, $14, $15, $21, $21${opts.ifStillPublished ? ` WHERE ${stillPublishedOrRaise('$2', '$3', '$4', '$5')}` : ''}
          RETURNING id)
        INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id)
        SELECT id, $2, $3, 'created', $16, $17, $18, $19, $20 FROM s`;
@@ -160,7 +171,7 @@ export const sessions = {
       t.environment,
       s.journeyKey,
       s.journeyVersion,
-      definitionText(s.definition),
+      null, // $6: the definition is the stored version's, not copied (withDefinitions)
       s.subjectType,
       s.subjectReference,
       s.subjectCountry,
@@ -228,7 +239,7 @@ export const sessions = {
       `SELECT * FROM ${EFFECTIVE} x WHERE account_id = $1 AND environment = $2 AND id = $3`,
       [t.accountId, t.environment, id],
     );
-    return rows[0] ?? null;
+    return (await withDefinitions(db, rows))[0] ?? null;
   },
 
   /** Locks the session row for a multi-step change (decision recording). */
@@ -293,7 +304,7 @@ export const sessions = {
       t.environment,
       id,
     ]);
-    return rows[0] ?? null;
+    return (await withDefinitions(tx, rows))[0] ?? null;
   },
 
   /** What the sandbox walker reads between its steps. */
@@ -312,11 +323,19 @@ export const sessions = {
       capture_started_at: Date | null;
       sandbox_outcome: string | null;
       definition: JourneyDefinition;
+      account_id: string;
+      environment: string;
+      journey_key: string;
+      journey_version: number;
     }>(
-      'SELECT status, capture_started_at, sandbox_outcome, definition FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3',
+      `SELECT status, capture_started_at, sandbox_outcome, definition, account_id, environment, journey_key, journey_version
+       FROM sessions WHERE account_id = $1 AND environment = $2 AND id = $3`,
       [t.accountId, t.environment, id],
     );
-    return rows[0] ?? null;
+    const [row] = await withDefinitions(db, rows);
+    return row
+      ? { status: row.status, capture_started_at: row.capture_started_at, sandbox_outcome: row.sandbox_outcome, definition: row.definition }
+      : null;
   },
 
   /**
@@ -376,7 +395,8 @@ export const sessions = {
     if (q.origin) add('origin = ?', q.origin);
     if (q.created_gte) add('created_at >= ?::timestamptz', q.created_gte);
     if (q.created_lt) add('created_at < ?::timestamptz', q.created_lt);
-    return paginate<SessionRow & { effective_status: SessionState } & Record<string, unknown>>(db, t, {
+    // The page's rows are not given their definitions (a listed session is shown without it).
+    return paginate<Omit<SessionRow, 'definition'> & { effective_status: SessionState } & Record<string, unknown>>(db, t, {
       from: `${EFFECTIVE} x`,
       where,
       params,
@@ -484,9 +504,12 @@ export const sessions = {
 
   /** Waiting sessions past expires_at, oldest first, for the expiry job (all tenants). */
   async dueForExpiry(db: Queryable, limit: number): Promise<SessionRow[]> {
-    return db.query<SessionRow>(
-      "SELECT * FROM sessions WHERE status IN ('created', 'awaiting_subject') AND expires_at <= now() ORDER BY expires_at LIMIT $1",
-      [limit],
+    return withDefinitions(
+      db,
+      await db.query<SessionRow>(
+        "SELECT * FROM sessions WHERE status IN ('created', 'awaiting_subject') AND expires_at <= now() ORDER BY expires_at LIMIT $1",
+        [limit],
+      ),
     );
   },
 
