@@ -54,6 +54,14 @@ test('not prepared: no parameters, arrays and objects, values that cannot be wri
   });
   assert.equal(ps.compose(client, [{ sql: READ, params: [Buffer.from('a')] }]), null);
   assert.deepEqual(ps.compose(client, [{ sql: READ, params: ['a', 'unused'] }])!.probe, []);
+  // A value the text skips (`$2` here) cannot be typed by PREPARE (42P18): not even tried.
+  const gap = 'SELECT a FROM t WHERE a = $1 AND b = $3';
+  assert.deepEqual(ps.compose(client, [{ sql: gap, params: ['a', 'skipped', 'b'] }]), {
+    texts: [`SELECT a FROM t WHERE a = 'a' AND b = 'b'`],
+    at: [0],
+    probe: [],
+    prepared: false,
+  });
   assert.deepEqual(ps.compose(client, [{ sql: "SET LOCAL statement_timeout = '1s'" }])!.probe, []);
   assert.deepEqual(ps.compose(client, [{ sql: `SELECT a FROM t WHERE b = $1 ${' '.repeat(8_000)}`, params: [1] }])!.probe, []);
   const untyped = 'SELECT 1 WHERE $1 IS NULL';

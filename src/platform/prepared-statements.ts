@@ -142,7 +142,7 @@ export class PreparedStatements {
     if (template === null || !template.fits(literals.length)) return null;
     // Arrays and objects travel written in but are never prepared: where a statement takes a list (token
     // searches, `= ANY`), its best plan depends on the values.
-    const known = params.length > 0 && template.highest === params.length && scalarsOnly(params) ? this.candidate(st.sql) : null;
+    const known = params.length > 0 && template.usesEvery(params.length) && scalarsOnly(params) ? this.candidate(st.sql) : null;
     return { template, literals, known };
   }
 

@@ -106,6 +106,16 @@ export class SqlTemplate {
   fits(count: number): boolean {
     return this.lowest >= 1 && this.highest <= count;
   }
+  /**
+   * Whether each of `$1` … `$count` occurs in the text. PostgreSQL cannot infer the type of a parameter the text
+   * never uses, so a PREPARE of such a text fails (42P18) and the statement is parsed and planned at every call.
+   */
+  usesEvery(count: number): boolean {
+    if (this.highest !== count) return false;
+    const seen = new Set(this.nums);
+    for (let n = 1; n <= count; n++) if (!seen.has(n)) return false;
+    return true;
+  }
   /** The text with the literals in place (fits must hold). */
   fill(literals: readonly string[]): string {
     let out = this.parts[0]!;

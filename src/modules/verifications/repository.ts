@@ -159,19 +159,20 @@ export const sessions = {
   ): Promise<SessionRow> {
     const to = transition('created', event);
     const now = new Date();
+    // `definition` is left NULL (the stored version's, see withDefinitions). Every `$n` is used: a parameter the
+    // text never names cannot be typed by PREPARE, and the statement would be parsed at every creation.
     const sql = `WITH s AS (
-         INSERT INTO sessions (id, account_id, environment, journey_key, journey_version, definition, status, subject_type, subject_reference, subject_country, redirect_url, expires_at, token_hash, token_expires_at, sandbox_outcome, extracted_fields_sealed, created_at, updated_at)
-         SELECT $1, $2, $3, $4, $5, NULL, $16, $7, $8, $9, $10, $11, $12, $13, $14, $15, $21, $21${opts.ifStillPublished ? ` WHERE ${stillPublishedOrRaise('$2', '$3', '$4', '$5')}` : ''}
+         INSERT INTO sessions (id, account_id, environment, journey_key, journey_version, status, subject_type, subject_reference, subject_country, redirect_url, expires_at, token_hash, token_expires_at, sandbox_outcome, extracted_fields_sealed, created_at, updated_at)
+         SELECT $1, $2, $3, $4, $5, $15, $6, $7, $8, $9, $10, $11, $12, $13, $14, $20, $20${opts.ifStillPublished ? ` WHERE ${stillPublishedOrRaise('$2', '$3', '$4', '$5')}` : ''}
          RETURNING id)
        INSERT INTO session_transitions (session_id, account_id, environment, from_status, to_status, event, actor_type, actor_id, request_id)
-       SELECT id, $2, $3, 'created', $16, $17, $18, $19, $20 FROM s`;
+       SELECT id, $2, $3, 'created', $15, $16, $17, $18, $19 FROM s`;
     const params = [
       s.id,
       t.accountId,
       t.environment,
       s.journeyKey,
       s.journeyVersion,
-      null, // $6: the definition is the stored version's, not copied (withDefinitions)
       s.subjectType,
       s.subjectReference,
       s.subjectCountry,
