@@ -38,9 +38,9 @@ const rate = Number(process.env.BENCH_RATE ?? 0) || undefined;
 /** BENCH_NODE_ARGS: node flags for the API process (space-separated), e.g. `--max-semi-space-size=32`. */
 const serverNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /**
- * BENCH_BEFORE_DIR=<another checkout with node_modules>: after this version's runs on the derived indexes, that
- * version's API process runs the same two loads on the same database, then this version once more (an A/B that
- * shares one import).
+ * BENCH_BEFORE_DIR=<another checkout with node_modules>: after this version's runs on the derived indexes, this
+ * version's API process, that version's and this version's again run the same two loads on the same database, each
+ * without its worker (an A/B that shares one import; the worker runs in the server of the runs before).
  */
 const beforeDir = process.env.BENCH_BEFORE_DIR || null;
 const pairs: [string, (i: number) => string][] = [
@@ -224,27 +224,25 @@ async function benchDb(kind: string): Promise<string> {
           console.error(JSON.stringify(ordinaryIndexed));
         }
         if (withLoad && beforeDir) {
-          // A/B on the same history: the other version's API process on the same database, then this version again
-          // (this, before, this), each with the heavy mix and then the ordinary subjects.
-          const portB = await freePort();
-          const before = await startChild(['src/server.ts'], svcEnv(portB, false), /Verity is running/, { cwd: beforeDir });
-          serverPid = before.proc.pid;
-          try {
-            for (const [what, subject] of pairs)
-              rows.push(
-                await loadTransactions(
-                  `before (${beforeDir}): ${what}`,
-                  `http://127.0.0.1:${portB}/v1/transactions`,
-                  keys.sandbox,
-                  subject,
-                ),
-              );
-          } finally {
-            await stop(before.proc);
-          }
+          // A/B on the same history: this version's and the other version's API processes, each without its
+          // worker, on the same database (this, before, this), each with the heavy mix and then the ordinary
+          // subjects. The server above keeps running the worker for all three, so neither side's figures hold the
+          // worker's share (an API with the worker in-process against one without it measured 10 % apart).
+          const abRun = async (label: string, dir: string | undefined) => {
+            const port = await freePort();
+            const proc = await startChild(['src/server.ts'], svcEnv(port, false), /Verity is running/, dir ? { cwd: dir } : {});
+            serverPid = proc.proc.pid;
+            try {
+              for (const [what, subject] of pairs)
+                rows.push(await loadTransactions(`${label}: ${what}`, `http://127.0.0.1:${port}/v1/transactions`, keys.sandbox, subject));
+            } finally {
+              await stop(proc.proc);
+            }
+          };
+          await abRun('this version, API without its worker', undefined);
+          await abRun(`before (${beforeDir}), API without its worker`, beforeDir);
+          await abRun('this version again, API without its worker', undefined);
           serverPid = svc2.proc.pid;
-          for (const [what, subject] of pairs)
-            rows.push(await loadTransactions(`again: ${what}`, `${base2}/v1/transactions`, keys.sandbox, subject));
         }
         if (skipBacktest) throw new Error('skipped (BENCH_SKIP_BACKTEST=1)');
         const posted = Date.now();
