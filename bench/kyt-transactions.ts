@@ -228,9 +228,9 @@ async function benchDb(kind: string): Promise<string> {
           // worker, on the same database (this, before, this), each with the heavy mix and then the ordinary
           // subjects. The server above keeps running the worker for all three, so neither side's figures hold the
           // worker's share (an API with the worker in-process against one without it measured 10 % apart).
-          const abRun = async (label: string, dir: string | undefined) => {
+          const abRun = async (label: string, cwd?: string) => {
             const port = await freePort();
-            const proc = await startChild(['src/server.ts'], svcEnv(port, false), /Verity is running/, dir ? { cwd: dir } : {});
+            const proc = await startChild(['src/server.ts'], svcEnv(port, false), /Verity is running/, { cwd });
             serverPid = proc.proc.pid;
             try {
               for (const [what, subject] of pairs)
@@ -239,9 +239,9 @@ async function benchDb(kind: string): Promise<string> {
               await stop(proc.proc);
             }
           };
-          await abRun('this version, API without its worker', undefined);
+          await abRun('this version, API without its worker');
           await abRun(`before (${beforeDir}), API without its worker`, beforeDir);
-          await abRun('this version again, API without its worker', undefined);
+          await abRun('this version again, API without its worker');
           serverPid = svc2.proc.pid;
         }
         if (skipBacktest) throw new Error('skipped (BENCH_SKIP_BACKTEST=1)');

@@ -95,12 +95,15 @@ export function placeLiterals(sql: string, literals: readonly string[]): { text:
 /** A statement cut at its `$n` placeholders: the text between them, their numbers, and the highest. */
 export class SqlTemplate {
   private readonly lowest: number;
+  /** Whether every number from 1 to `highest` occurs among the placeholders (decided once per text). */
+  private readonly gapless: boolean;
   constructor(
     private readonly parts: readonly string[],
     private readonly nums: readonly number[],
     readonly highest: number,
   ) {
     this.lowest = nums.length === 0 ? 1 : Math.min(...nums);
+    this.gapless = new Set(nums.filter((n) => n >= 1 && n <= highest)).size === highest;
   }
   /** Whether every placeholder has one of `count` literals. */
   fits(count: number): boolean {
@@ -111,10 +114,7 @@ export class SqlTemplate {
    * never uses, so a PREPARE of such a text fails (42P18) and the statement is parsed and planned at every call.
    */
   usesEvery(count: number): boolean {
-    if (this.highest !== count) return false;
-    const seen = new Set(this.nums);
-    for (let n = 1; n <= count; n++) if (!seen.has(n)) return false;
-    return true;
+    return this.gapless && this.highest === count;
   }
   /** The text with the literals in place (fits must hold). */
   fill(literals: readonly string[]): string {
