@@ -551,7 +551,10 @@ export interface OpenDbOptions {
    * or absent: none, every statement travels as text.
    */
   preparedPerConnection?: number;
-  /** Told (once per pool) when prepared statements are switched off because a pooler shares the server's sessions. */
+  /**
+   * Told (once per pool) when prepared statements are switched off because a pooler shares the server's sessions,
+   * and once per statement text that cannot run prepared (PreparedStatements).
+   */
   warn?: (message: string) => void;
   /**
    * PGlite only: run the embedded database on a worker thread of its own (PgliteThread), beside the event loop.
@@ -571,7 +574,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     });
     pool.on('error', () => undefined); // idle-client errors surface on the next query instead of crashing
     const per = opts.preparedPerConnection ?? 0;
-    const db = new PostgresDb(pool, per > 0 ? new PreparedStatements(per) : null, opts.warn);
+    const db = new PostgresDb(pool, per > 0 ? new PreparedStatements(per, opts.warn) : null, opts.warn);
     db.hasVector = await detectVector(db);
     return db;
   }
@@ -583,7 +586,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
       ? await PgliteThread.open(dir.startsWith('memory://') ? null : dir)
       : new PgliteLocal(await PGlite.create(dir.startsWith('memory://') ? undefined : dir, { extensions }));
   const per = opts.preparedPerConnection ?? 0;
-  const db = new PgliteDb(pglite, per > 0 ? new PreparedStatements(per) : null);
+  const db = new PgliteDb(pglite, per > 0 ? new PreparedStatements(per, opts.warn) : null);
   db.hasVector = await detectVector(db);
   return db;
 }

@@ -133,3 +133,34 @@ test('a PREPARE sent alone while a DEALLOCATE ALL was composed (a shared session
   await ps.probe(client, ps.untried([{ sql: READ, params: ['a'] }]));
   assert.deepEqual(ps.compose(client, [{ sql: READ, params: ['c'] }])!.texts, [`EXECUTE ${name(READ)}('c')`]);
 });
+
+test('a statement that should run prepared and cannot is told once per text, without its values', async () => {
+  const warned: string[] = [];
+  const ps = new PreparedStatements(10, (m) => warned.push(m));
+  const client = fakeClient((sql) => sql.includes('IS NULL'));
+  // Given more values than it names (the 0051 slowdown: a sixth value the INSERT no longer named).
+  const gap = 'INSERT INTO t (a, b) VALUES ($1, $2)';
+  for (let i = 0; i < 3; i++) ps.compose(client, [{ sql: gap, params: ['secret-value', 1, 'unused'] }]);
+  // A skipped number.
+  ps.compose(client, [{ sql: 'SELECT a FROM t WHERE a = $1 AND b = $3', params: ['a', 'b', 'c'] }]);
+  // Refused by the server (a parameter type it cannot infer).
+  const untyped = 'SELECT 1 WHERE $1 IS NULL';
+  for (let i = 0; i < 2; i++) await ps.probe(client, ps.compose(client, [{ sql: untyped, params: [null] }])!.probe);
+  assert.equal(warned.length, 3, warned.join('\n'));
+  assert.match(warned[0]!, /given 3 values but names up to \$2; .*INSERT INTO t \(a, b\) VALUES \(\$1, \$2\)$/);
+  assert.match(warned[1]!, /given 3 values but names not every one.*AND b = \$3$/);
+  assert.match(warned[2]!, /cannot be prepared \(42P18: could not determine data type of parameter \$1\).*WHERE \$1 IS NULL$/);
+  assert.ok(warned.every((m) => !m.includes('secret-value')));
+  // A table the transaction creates (a temporary table) does not exist where the PREPARE is tried: not told.
+  const temp = 'UPDATE t SET a = $1 WHERE NOT EXISTS (SELECT 1 FROM tmp_rows)';
+  const missing = {
+    query: async () => {
+      throw Object.assign(new Error('relation "tmp_rows" does not exist'), { code: '42P01' });
+    },
+  };
+  await ps.probe(missing, ps.compose(missing, [{ sql: temp, params: [1] }])!.probe);
+  assert.equal(ps.compose(missing, [{ sql: temp, params: [1] }])!.prepared, false);
+  // Not told: statements that are not meant to be prepared (no values, lists, other verbs).
+  ps.compose(client, [{ sql: 'SELECT 1' }, { sql: READ, params: [['a']] }, { sql: "SET LOCAL statement_timeout = '1s'" }]);
+  assert.equal(warned.length, 3);
+});

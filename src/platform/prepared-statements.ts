@@ -14,6 +14,9 @@ interface Known {
   ok: boolean | null;
 }
 
+/** How long a statement text may be in a warning (its opening identifies it; values are never in a text). */
+const WARNED_TEXT = 160;
+
 /** What one connection has prepared (SQL `PREPARE` lasts for the session; ROLLBACK does not undo it). */
 interface Session {
   /** Names prepared on the server, least recently used first. */
@@ -69,7 +72,16 @@ export class PreparedStatements {
   private readonly sessions = new WeakMap<object, Session>();
   private readonly known = new BoundedMap<string, Known>(KNOWN_TEXTS, 'use');
 
-  constructor(readonly perConnection: number) {
+  /**
+   * @param warn told once per text when a statement that should run prepared cannot: it is given more values than it
+   *   names, or the server refused its PREPARE. Such a statement still runs, as text parsed and planned at every call,
+   *   which is correct but slow; the warning makes it visible (a silent fallback hid a 15 % slower session creation
+   *   for a day: docs/performance.md, write path round 17).
+   */
+  constructor(
+    readonly perConnection: number,
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {
     if (!Number.isInteger(perConnection) || perConnection < 1)
       throw new RangeError(`perConnection must be a positive integer, got ${perConnection}`);
   }
@@ -142,8 +154,12 @@ export class PreparedStatements {
     if (template === null || !template.fits(literals.length)) return null;
     // Arrays and objects travel written in but are never prepared: where a statement takes a list (token
     // searches, `= ANY`), its best plan depends on the values.
-    const known = params.length > 0 && template.usesEvery(params.length) && scalarsOnly(params) ? this.candidate(st.sql) : null;
-    return { template, literals, known };
+    if (params.length === 0 || !scalarsOnly(params)) return { template, literals, known: null };
+    if (!template.usesEvery(params.length)) {
+      this.gap(st.sql, template.highest, params.length);
+      return { template, literals, known: null };
+    }
+    return { template, literals, known: this.candidate(st.sql) };
   }
 
   /** After an error on a message composed for `client`: what it has prepared is no longer known. */
@@ -177,6 +193,12 @@ export class PreparedStatements {
         if (code === '42P05') return err;
         if (typeof code === 'string' && UNPREPARABLE_CLASSES.includes(code.slice(0, 2))) {
           known.ok = false;
+          // A table the transaction creates itself (a temporary table of an import) does not exist yet here: a
+          // statement run once per transaction loses nothing unprepared, and that is no news to log.
+          if (code !== '42P01')
+            this.warn(
+              `a statement cannot be prepared (${code}: ${(err as Error).message}); it runs as text, parsed at every call: ${brief(sql)}`,
+            );
           s.unknown = false; // the statement failed alone: nothing else changed on the server
         }
         continue;
@@ -205,6 +227,19 @@ export class PreparedStatements {
     return known.ok === false ? null : known;
   }
 
+  /**
+   * A text given more values than it names (or with a number skipped) is never prepared: PostgreSQL cannot type a
+   * parameter the text does not use. Remembered as not preparable, so the warning comes once per text.
+   */
+  private gap(sql: string, highest: number, given: number): void {
+    if (this.known.get(sql) !== undefined) return;
+    this.known.set(sql, { name: PreparedStatements.nameOf(sql), ok: false });
+    if (!PREPARABLE.test(sql) || sql.length > MAX_PREPARED_TEXT) return; // would not be prepared anyway
+    this.warn(
+      `a statement is given ${given} values but names ${highest === given ? 'not every one' : `up to $${highest}`}; it runs as text, parsed at every call: ${brief(sql)}`,
+    );
+  }
+
   private session(client: object): Session {
     let s = this.sessions.get(client);
     if (s === undefined) {
@@ -218,4 +253,10 @@ export class PreparedStatements {
     }
     return s;
   }
+}
+
+/** A statement text shortened for a log line, on one line. */
+function brief(sql: string): string {
+  const one = sql.replace(/\s+/g, ' ').trim();
+  return one.length > WARNED_TEXT ? `${one.slice(0, WARNED_TEXT)}…` : one;
 }
