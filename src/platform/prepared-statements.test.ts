@@ -141,6 +141,8 @@ test('a statement that should run prepared and cannot is told once per text, wit
   // Given more values than it names (the 0051 slowdown: a sixth value the INSERT no longer named).
   const gap = 'INSERT INTO t (a, b) VALUES ($1, $2)';
   for (let i = 0; i < 3; i++) ps.compose(client, [{ sql: gap, params: ['secret-value', 1, 'unused'] }]);
+  // The same text given the values it names is still prepared.
+  assert.deepEqual(ps.compose(client, [{ sql: gap, params: ['a', 1] }])!.probe, [gap]);
   // A skipped number.
   ps.compose(client, [{ sql: 'SELECT a FROM t WHERE a = $1 AND b = $3', params: ['a', 'b', 'c'] }]);
   // Refused by the server (a parameter type it cannot infer).

@@ -71,6 +71,8 @@ const UNPREPARABLE_CLASSES = ['42', '0A'];
 export class PreparedStatements {
   private readonly sessions = new WeakMap<object, Session>();
   private readonly known = new BoundedMap<string, Known>(KNOWN_TEXTS, 'use');
+  /** Texts already told as given more values than they name (gap). */
+  private readonly gapsTold = new BoundedMap<string, true>(KNOWN_TEXTS, 'use');
 
   /**
    * @param warn told once per text when a statement that should run prepared cannot: it is given more values than it
@@ -220,7 +222,7 @@ export class PreparedStatements {
   private candidate(sql: string): Known | null {
     let known = this.known.get(sql);
     if (known === undefined) {
-      const ok = sql.length <= MAX_PREPARED_TEXT && PREPARABLE.test(sql) ? null : false;
+      const ok = preparableShape(sql) ? null : false;
       known = { name: PreparedStatements.nameOf(sql), ok };
       this.known.set(sql, known);
     }
@@ -229,12 +231,12 @@ export class PreparedStatements {
 
   /**
    * A text given more values than it names (or with a number skipped) is never prepared: PostgreSQL cannot type a
-   * parameter the text does not use. Remembered as not preparable, so the warning comes once per text.
+   * parameter the text does not use. Told once per text; what `known` holds of the text is left alone, so a caller
+   * that gives the same text the right number of values still has it prepared.
    */
   private gap(sql: string, highest: number, given: number): void {
-    if (this.known.get(sql) !== undefined) return;
-    this.known.set(sql, { name: PreparedStatements.nameOf(sql), ok: false });
-    if (!PREPARABLE.test(sql) || sql.length > MAX_PREPARED_TEXT) return; // would not be prepared anyway
+    if (this.gapsTold.get(sql) !== undefined || !preparableShape(sql)) return;
+    this.gapsTold.set(sql, true);
     this.warn(
       `a statement is given ${given} values but names ${highest === given ? 'not every one' : `up to $${highest}`}; it runs as text, parsed at every call: ${brief(sql)}`,
     );
@@ -253,6 +255,11 @@ export class PreparedStatements {
     }
     return s;
   }
+}
+
+/** Whether a text may be prepared by its shape: a SELECT, INSERT, UPDATE, DELETE or WITH of at most MAX_PREPARED_TEXT characters. */
+function preparableShape(sql: string): boolean {
+  return sql.length <= MAX_PREPARED_TEXT && PREPARABLE.test(sql);
 }
 
 /** A statement text shortened for a log line, on one line. */
