@@ -93,6 +93,16 @@ test('prepared statements are on by default; each connection keeps DATABASE_PREP
   );
 });
 
+test('DATABASE_PIPELINE_CONNECTIONS: 8 by default, 0 (none) to 64 on request', () => {
+  const key = { MASTER_KEY: '11'.repeat(32) };
+  assert.equal(loadConfig({ ...key }).pipelineConnections, 8);
+  assert.equal(loadConfig({ ...key, DATABASE_PIPELINE_CONNECTIONS: '0' }).pipelineConnections, 0);
+  assert.throws(
+    () => loadConfig({ ...key, DATABASE_PIPELINE_CONNECTIONS: '65' }),
+    (err: unknown) => err instanceof ConfigError && err.problems.some((p) => p.startsWith('DATABASE_PIPELINE_CONNECTIONS')),
+  );
+});
+
 test('DATABASE_POOL_SIZE: 20 connections by default, 1–1000 on request', () => {
   const key = { MASTER_KEY: '11'.repeat(32) };
   assert.equal(loadConfig({ ...key }).poolSize, 20);

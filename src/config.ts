@@ -34,6 +34,8 @@ const platformConfig = section(
     /** PostgreSQL: statements of transactions and batches prepared once per pooled connection (platform/prepared-statements.ts). */
     databasePreparedStatements: Var.bool('DATABASE_PREPARED_STATEMENTS', true),
     databasePreparedPerConnection: Var.int('DATABASE_PREPARED_PER_CONNECTION', 100, 1, 10_000),
+    /** PostgreSQL: pipelined connections that carry transactions sent whole in one message (platform/db-pipeline.ts); 0: none. */
+    databasePipelineConnections: Var.int('DATABASE_PIPELINE_CONNECTIONS', 8, 0, 64),
     /** PGlite: the embedded database on a worker thread of its own, beside the event loop (platform/pglite-thread.ts). */
     databaseEmbeddedThread: Var.bool('DATABASE_EMBEDDED_THREAD', false),
     redisUrl: Var.url('REDIS_URL', ['redis:', 'rediss:']),
@@ -85,6 +87,8 @@ const platformConfig = section(
       poolSize: v.databasePoolSize,
       /** Statements each pooled PostgreSQL connection keeps prepared; 0: none (every statement travels as text). */
       preparedPerConnection: v.databasePreparedStatements ? v.databasePreparedPerConnection : 0,
+      /** Pipelined PostgreSQL connections for transactions sent whole in one message; 0: none. */
+      pipelineConnections: v.databasePipelineConnections,
       /** PGlite runs on a worker thread of its own (false: on the event loop's thread). */
       embeddedThread: v.databaseEmbeddedThread,
       dataDir,

@@ -18,6 +18,7 @@ export async function openDatabase(config: Config, log: pino.Logger): Promise<Db
     dataDir: config.dataDir,
     poolSize: config.poolSize,
     preparedPerConnection: config.preparedPerConnection,
+    pipelineConnections: config.pipelineConnections,
     embeddedThread: config.embeddedThread,
     warn: (message) => log.warn(message),
   });

@@ -150,3 +150,33 @@ test(
     }
   },
 );
+
+test('behind PgBouncer: transactions sent whole are not pipelined (the pooler is noticed) and every one commits', { skip }, async () => {
+  for (const prepared of [100, 0]) {
+    const db: Db = await openDb({
+      databaseUrl: pooledUrl(),
+      poolSize: 4,
+      preparedPerConnection: prepared,
+      pipelineConnections: 2,
+      warn: () => undefined,
+    });
+    const INSERT = `INSERT INTO ${schema}.t (id, n) VALUES ($1, $2)`;
+    try {
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          db.transaction(async (tx) => {
+            assert.ok(canSendWithNext(tx));
+            tx.sendWithCommit(INSERT, [`p${prepared}-${i}`, i]);
+          }),
+        ),
+      );
+      const [row] = await direct((c) =>
+        c.query<{ c: number }>(`SELECT count(*)::int AS c FROM ${schema}.t WHERE id LIKE $1`, [`p${prepared}-%`]),
+      ).then((x) => x.rows);
+      assert.equal(row!.c, 60);
+      assert.equal((db as unknown as { pipeline: { off: boolean } }).pipeline.off, true, 'pipelining switched off');
+    } finally {
+      await db.close();
+    }
+  }
+});

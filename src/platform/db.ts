@@ -7,6 +7,7 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import { inlineParams } from './sql-literals.js';
 import { PreparedStatements, type Message } from './prepared-statements.js';
 import { PgliteThread } from './pglite-thread.js';
+import { Pipeline } from './db-pipeline.js';
 import { PgliteLocal, type EmbeddedPg, type EmbeddedStatements, type EmbeddedTransaction } from './pglite-session.js';
 
 export { inlineParams } from './sql-literals.js';
@@ -147,7 +148,13 @@ class PostgresDb implements Db {
     private prepared: PreparedStatements | null = null,
     /** Told once when prepared statements are switched off because the server's sessions are shared (a pooler). */
     private readonly warn: (message: string) => void = () => undefined,
-  ) {}
+    /** How to open a pipelined connection, and how many (Pipeline); absent: none. */
+    pipelined?: { connect: () => pg.Client; size: number },
+  ) {
+    this.pipeline = pipelined && pipelined.size > 0 ? new Pipeline(pipelined.connect, pipelined.size, () => this.prepared) : null;
+  }
+  /** Connections in pipeline mode for transactions sent whole (null: none). */
+  private readonly pipeline: Pipeline | null;
   /** Whether statements are prepared (false from the start, or since a pooler was found). */
   get preparing(): boolean {
     return this.prepared !== null;
@@ -273,7 +280,9 @@ class PostgresDb implements Db {
    * message is `EXECUTE` of its prepared form (PreparedStatements).
    */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    // A pool connection is taken at the first statement sent: a transaction sent whole with its COMMIT needs none.
+    const held: { client: pg.PoolClient | null } = { client: null };
+    const connect = async (): Promise<pg.PoolClient> => (held.client ??= await this.pool.connect());
     let begun = false;
     let queued: Queued[] = [];
     const last: Statement[] = [];
@@ -286,6 +295,7 @@ class PostgresDb implements Db {
       if (all.length === 0) return [];
       const fresh = !begun;
       const head = begun ? [] : ['BEGIN'];
+      const client = await connect();
       begun = true;
       const sent = await this.sendMessage(client, all, head, [], fresh);
       if (sent !== null) {
@@ -317,7 +327,10 @@ class PostgresDb implements Db {
       const ending: Statement[] = [...queued, ...last];
       queued = [];
       if (!begun && ending.length === 0) return result; // nothing was sent: nothing to commit
+      // The whole transaction is this one message: sent on a pipelined connection (Pipeline) where there is one.
+      if (!begun && this.pipeline !== null && (await this.pipeline.commit(ending))) return result;
       const fresh = !begun;
+      const client = await connect();
       const head = begun ? [] : ['BEGIN'];
       // Begun from here on: if a statement of this message fails, the server has opened the transaction
       // and aborted it, and the connection must see a ROLLBACK before it goes back to the pool.
@@ -334,16 +347,16 @@ class PostgresDb implements Db {
       await this.probe(client, probe);
       return result;
     } catch (err) {
-      if (begun) await client.query('ROLLBACK').catch(() => undefined);
+      if (begun) await held.client?.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
-      client.release();
+      held.client?.release();
     }
   }
   private closing: Promise<void> | null = null;
   /** Idempotent: a second close waits for the first. */
   close(): Promise<void> {
-    this.closing ??= this.pool.end();
+    this.closing ??= Promise.all([this.pool.end(), this.pipeline?.close()]).then(() => undefined);
     return this.closing;
   }
 }
@@ -556,6 +569,8 @@ export interface OpenDbOptions {
    * and once per statement text that cannot run prepared (PreparedStatements).
    */
   warn?: (message: string) => void;
+  /** PostgreSQL only: connections in pipeline mode for transactions sent whole in one message (Pipeline); 0 or absent: none. */
+  pipelineConnections?: number;
   /**
    * PGlite only: run the embedded database on a worker thread of its own (PgliteThread), beside the event loop.
    * Default false (the calling thread): short write transactions lost throughput on the thread (docs/performance.md,
@@ -566,15 +581,20 @@ export interface OpenDbOptions {
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   if (opts.databaseUrl) {
+    const connectionString = withUser(opts.databaseUrl);
     const pool = new pg.Pool({
       // An explicit user avoids a slow default lookup on every new connection (see shared/DEPENDENCIES.md).
-      connectionString: withUser(opts.databaseUrl),
+      connectionString,
       max: opts.poolSize ?? 20,
       idleTimeoutMillis: 30_000,
     });
     pool.on('error', () => undefined); // idle-client errors surface on the next query instead of crashing
     const per = opts.preparedPerConnection ?? 0;
-    const db = new PostgresDb(pool, per > 0 ? new PreparedStatements(per, opts.warn) : null, opts.warn);
+    const pipelined = {
+      connect: () => new pg.Client({ connectionString, pipeline: true } as pg.ClientConfig),
+      size: opts.pipelineConnections ?? 0,
+    };
+    const db = new PostgresDb(pool, per > 0 ? new PreparedStatements(per, opts.warn) : null, opts.warn, pipelined);
     db.hasVector = await detectVector(db);
     return db;
   }

@@ -34,6 +34,8 @@ export async function createTestDb(): Promise<{ db: Db; url: string | null; clos
     databaseUrl: url,
     poolSize: 10,
     preparedPerConnection: prepared ? 100 : 0,
+    // As in the default configuration, transactions sent whole go pipelined (TEST_PIPELINE_CONNECTIONS=0: none).
+    pipelineConnections: Number(process.env.TEST_PIPELINE_CONNECTIONS ?? 2),
     // A test server is not behind a pooler: prepared statements switching themselves off here is a bug to see.
     warn: (message) => console.error(`[test-db] ${message}`),
   });
