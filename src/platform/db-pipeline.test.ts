@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { createTestDb } from '../../test/helpers/test-db.js';
-import { openDb, type Db } from './db.js';
+import { openDb, withUser, type Db } from './db.js';
 import { Pipeline, PIPELINE_STALL_MS } from './db-pipeline.js';
 import { PreparedStatements } from './prepared-statements.js';
 
@@ -21,7 +21,7 @@ after(() => close());
 
 const INSERT = 'INSERT INTO pipe_t (id, v) VALUES ($1, $2)';
 const UPDATE = 'UPDATE pipe_t SET v = $2 WHERE id = $1';
-const connect = () => new pg.Client({ connectionString: url!, pipeline: true } as pg.ClientConfig);
+const connect = () => new pg.Client({ connectionString: withUser(url!), pipeline: true } as pg.ClientConfig);
 const ids = async (from: number, to: number) =>
   (await db.query<{ id: number; v: string }>('SELECT id, v FROM pipe_t WHERE id >= $1 AND id < $2 ORDER BY id', [from, to])).map(
     (r) => `${r.id}:${r.v}`,
@@ -77,7 +77,7 @@ test(
   async () => {
     const prepared = new PreparedStatements(10);
     const pipe = new Pipeline(connect, 1, () => prepared);
-    const plain = new pg.Client({ connectionString: url! });
+    const plain = new pg.Client({ connectionString: withUser(url!) });
     await plain.connect();
     try {
       const untried = [
@@ -116,7 +116,7 @@ test(
   { skip },
   async () => {
     await db.query(INSERT, [4000, 'locked']);
-    const holder = new pg.Client({ connectionString: url! });
+    const holder = new pg.Client({ connectionString: withUser(url!) });
     await holder.connect();
     const pipe = new Pipeline(connect, 2, () => null, PIPELINE_STALL_MS * 4);
     try {
