@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { PreparedStatements } from './prepared-statements.js';
-import { inlineParams } from './sql-literals.js';
+import { preparedLost, type PreparedStatements } from './prepared-statements.js';
+import { inlineAll } from './sql-literals.js';
 
 /** One statement and its parameters (as `Statement` in db.ts). */
 interface Stmt {
@@ -67,10 +67,9 @@ export class Pipeline {
 
   /** Sends the statements as one transaction; false when it must go the other way (nothing of it ran). Throws its error. */
   async commit(stmts: readonly Stmt[]): Promise<boolean> {
-    if (this.off) return false;
+    if (this.off || length(stmts) > PIPELINE_MAX_TEXT) return false;
     if (this.conns.some((c) => c === null) && Date.now() >= this.retryAt)
       await (this.opening ??= this.openAll().finally(() => (this.opening = null)));
-    if (length(stmts) > PIPELINE_MAX_TEXT) return false;
     const conn = this.pick();
     if (conn === null) return false;
     // From here to the send nothing awaits: messages are composed in the order the connection sends them.
@@ -89,7 +88,7 @@ export class Pipeline {
       await conn.client.query(texts.join(';\n'));
     } catch (err) {
       prepared?.failed(conn.client);
-      if (lostPrepared(err) || (err as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return false;
+      if (preparedLost(err) !== null || (err as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return false;
       throw err;
     } finally {
       conn.sent.shift();
@@ -178,24 +177,4 @@ function length(stmts: readonly Stmt[]): number {
     for (const p of st.params ?? []) n += typeof p === 'string' ? p.length : ArrayBuffer.isView(p) ? p.byteLength * 2 : 16;
   }
   return n;
-}
-
-/** A statement prepared on the connection that the server session does not have (26000), or a changed table's (0A000). */
-function lostPrepared(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return (
-    code === '26000' ||
-    code === '42P05' ||
-    (code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message)))
-  );
-}
-
-function inlineAll(stmts: readonly Stmt[]): string[] | null {
-  const out: string[] = [];
-  for (const st of stmts) {
-    const inlined = inlineParams(st.sql, st.params ?? []);
-    if (inlined === null) return null;
-    out.push(inlined);
-  }
-  return out;
 }

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { inlineParams } from './sql-literals.js';
-import { PreparedStatements, type Message } from './prepared-statements.js';
+import { inlineAll, inlineParams } from './sql-literals.js';
+import { PreparedStatements, preparedLost, type Message } from './prepared-statements.js';
 import { PgliteThread } from './pglite-thread.js';
 import { Pipeline } from './db-pipeline.js';
 import { PgliteLocal, type EmbeddedPg, type EmbeddedStatements, type EmbeddedTransaction } from './pglite-session.js';
@@ -361,19 +361,6 @@ class PostgresDb implements Db {
   }
 }
 
-/**
- * Why a message relying on prepared statements failed, when that is the cause: `pooler` when the server session
- * lacks a statement this connection prepared or already has one it did not (26000 "prepared statement … does not
- * exist", 42P05 "… already exists": sessions handed out per transaction); `changed` when a migration changed a
- * table a prepared statement returns the rows of (0A000 "cached plan must not change result type"). Null otherwise.
- */
-export function preparedLost(err: unknown): 'pooler' | 'changed' | null {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (code === '26000' || code === '42P05') return 'pooler';
-  if (code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message))) return 'changed';
-  return null;
-}
-
 /** A statement waiting to travel with a transaction's next one, and what checks its rows. */
 interface Queued extends Statement {
   check?: (rows: unknown[]) => void | Promise<void>;
@@ -382,17 +369,6 @@ interface Queued extends Statement {
 /** The rows of each statement of a simple-protocol message (node-postgres answers one result, or an array of them). */
 function resultRows(r: pg.QueryResult | pg.QueryResult[]): unknown[][] {
   return (Array.isArray(r) ? r : [r]).map((x) => x.rows);
-}
-
-/** Every statement with its values written in, or null when one of them cannot be. */
-function inlineAll(stmts: readonly Statement[]): string[] | null {
-  const out: string[] = [];
-  for (const st of stmts) {
-    const inlined = inlineParams(st.sql, st.params ?? []);
-    if (inlined === null) return null;
-    out.push(inlined);
-  }
-  return out;
 }
 
 /**

@@ -267,3 +267,16 @@ function brief(sql: string): string {
   const one = sql.replace(/\s+/g, ' ').trim();
   return one.length > WARNED_TEXT ? `${one.slice(0, WARNED_TEXT)}…` : one;
 }
+
+/**
+ * Why a message relying on prepared statements failed, when that is the cause: `pooler` when the server session
+ * lacks a statement this connection prepared or already has one it did not (26000 "prepared statement … does not
+ * exist", 42P05 "… already exists": sessions handed out per transaction); `changed` when a migration changed a
+ * table a prepared statement returns the rows of (0A000 "cached plan must not change result type"). Null otherwise.
+ */
+export function preparedLost(err: unknown): 'pooler' | 'changed' | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '26000' || code === '42P05') return 'pooler';
+  if (code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message))) return 'changed';
+  return null;
+}

@@ -187,3 +187,14 @@ function quoteLiteral(v: string): string {
   const q = v.includes("'") ? v.replace(/'/g, "''") : v;
   return v.includes('\\') ? ` E'${q.replace(/\\/g, '\\\\')}'` : `'${q}'`;
 }
+
+/** Every statement with its values written in (inlineParams), or null when one of them cannot be. */
+export function inlineAll(stmts: readonly { sql: string; params?: readonly unknown[] }[]): string[] | null {
+  const out: string[] = [];
+  for (const st of stmts) {
+    const inlined = inlineParams(st.sql, st.params ?? []);
+    if (inlined === null) return null;
+    out.push(inlined);
+  }
+  return out;
+}
