@@ -37,7 +37,7 @@ const platformConfig = section(
     /** PostgreSQL: pipelined connections that carry transactions sent whole in one message (platform/db-pipeline.ts); 0: none. */
     databasePipelineConnections: Var.int('DATABASE_PIPELINE_CONNECTIONS', 8, 0, 64),
     /** PGlite: the embedded database on a worker thread of its own, beside the event loop (platform/pglite-thread.ts). */
-    databaseEmbeddedThread: Var.bool('DATABASE_EMBEDDED_THREAD', false),
+    databaseEmbeddedThread: Var.bool('DATABASE_EMBEDDED_THREAD', true),
     redisUrl: Var.url('REDIS_URL', ['redis:', 'rediss:']),
     logLevel: Var.oneOf('LOG_LEVEL', LOG_LEVELS),
     /** 32 bytes, hex or base64 (checked by decodeKey below). */

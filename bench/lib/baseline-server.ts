@@ -12,7 +12,14 @@ const app = Fastify({ logger: false });
 if (mode === 'json') {
   app.get('/json', async () => ({ ok: true, id: 'lse_01m7yh2nn74kt312yby46yvbvt', object: 'list_entry' }));
 } else {
-  const db = await openDb({ databaseUrl: process.env.DATABASE_URL || null, dataDir: process.env.DATA_DIR, poolSize: 20 });
+  // The embedded database on the calling thread, as in every round of docs/performance.md; BASELINE_EMBEDDED_THREAD=true
+  // puts it on a thread of its own, as the service runs it by default (DATABASE_EMBEDDED_THREAD).
+  const db = await openDb({
+    databaseUrl: process.env.DATABASE_URL || null,
+    dataDir: process.env.DATA_DIR,
+    poolSize: 20,
+    embeddedThread: process.env.BASELINE_EMBEDDED_THREAD === 'true',
+  });
   await db.query('CREATE TABLE IF NOT EXISTS bench_a (id text PRIMARY KEY, body jsonb, created_at timestamptz DEFAULT now())');
   await db.query('CREATE TABLE IF NOT EXISTS bench_b (id text PRIMARY KEY, a_id text, created_at timestamptz DEFAULT now())');
   app.post('/insert', async (_req, reply) => {

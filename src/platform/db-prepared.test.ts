@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../../test/helpers/test-db.js';
-import { canSendWithNext, openDb, queryBatch, type Db } from './db.js';
+import { canSendWithCommit, canSendWithNext, openDb, queryBatch, type Db } from './db.js';
 import { PreparedStatements } from './prepared-statements.js';
 
 // Statements prepared once per pooled PostgreSQL connection (PreparedStatements). Each test opens its own
@@ -318,61 +318,75 @@ test('a table changed under a prepared SELECT * (a rolling migration): prepared 
   }
 });
 
-test(
-  'PGlite: statements with values are prepared once in the one session; a failure forgets them; a changed table prepares afresh',
-  { skip: onPostgres },
-  async () => {
-    const db = await openDb({ dataDir: 'memory://', preparedPerConnection: 10 });
-    const prepared = async () =>
-      new Map(
-        (
-          await db.query<{ name: string; runs: number }>(
-            'SELECT name, (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements',
-          )
-        ).map((r) => [r.name, r.runs]),
-      );
-    try {
-      await db.query('CREATE TABLE prep_t (id text PRIMARY KEY, n int, at timestamptz)');
-      const at = new Date(Date.UTC(2026, 10, 26, 21, 0, 0, 123));
-      // First sight inside a transaction: as text, PREPAREd once the transaction has ended; then EXECUTEd.
-      for (let i = 0; i < 3; i++)
-        assert.deepEqual(await db.transaction((tx) => tx.query(INSERT, [`g${i}`, i, at])), [{ id: `g${i}`, n: i }]);
-      assert.deepEqual(await prepared(), new Map([[PreparedStatements.nameOf(INSERT), 2]]));
-      // Outside a transaction: PREPAREd before its first execution; the same rows and types as the text gives.
-      assert.deepEqual(await db.query(COUNT, [1]), [{ c: 2 }]);
-      assert.deepEqual(
-        await queryBatch(db, [
-          { sql: COUNT, params: [0] },
-          { sql: 'SELECT at FROM prep_t WHERE id = $1', params: ['g1'] },
-        ]),
-        [[{ c: 3 }], [{ at }]],
-      );
-      assert.equal((await prepared()).get(PreparedStatements.nameOf(COUNT)), 2);
-      // A failing message (a duplicate key) rolls its transaction back; what the session prepared is forgotten and made again.
-      await assert.rejects(
-        db.transaction((tx) => tx.query(INSERT, ['g1', 9, at])),
-        (err: unknown) => (err as { code?: string }).code === '23505',
-      );
-      assert.deepEqual(await db.transaction((tx) => tx.query(INSERT, ['g3', 3, at])), [{ id: 'g3', n: 3 }]);
-      assert.deepEqual(await prepared(), new Map([[PreparedStatements.nameOf(INSERT), 1]]));
-      // A table changed under a prepared SELECT *: "cached plan must not change result type", then prepared afresh,
-      // in a transaction's first message and outside a transaction alike.
-      const READ = 'SELECT * FROM prep_t WHERE id = $1';
-      await db.query(READ, ['g0']);
-      await db.transaction((tx) => tx.query(READ, ['g0']));
-      await db.query('ALTER TABLE prep_t ADD COLUMN extra int DEFAULT 7');
-      assert.deepEqual(await db.transaction((tx) => tx.query(READ, ['g0'])), [{ id: 'g0', n: 0, at, extra: 7 }]);
-      await db.query('ALTER TABLE prep_t DROP COLUMN extra');
-      assert.deepEqual(await db.query(READ, ['g0']), [{ id: 'g0', n: 0, at }]);
-      assert.deepEqual(
-        (await db.query<{ id: string }>('SELECT id FROM prep_t ORDER BY id')).map((r) => r.id),
-        ['g0', 'g1', 'g2', 'g3'],
-      );
-    } finally {
-      await db.close();
-    }
-  },
-);
+for (const embeddedThread of [false, true])
+  test(
+    `PGlite${embeddedThread ? ' on its own thread' : ''}: statements with values are prepared once in the one session; a failure forgets them; a changed table prepares afresh`,
+    { skip: onPostgres },
+    async () => {
+      const db = await openDb({ dataDir: 'memory://', preparedPerConnection: 10, embeddedThread });
+      const prepared = async () =>
+        new Map(
+          (
+            await db.query<{ name: string; runs: number }>(
+              'SELECT name, (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements',
+            )
+          ).map((r) => [r.name, r.runs]),
+        );
+      try {
+        await db.query('CREATE TABLE prep_t (id text PRIMARY KEY, n int, at timestamptz)');
+        const at = new Date(Date.UTC(2026, 10, 26, 21, 0, 0, 123));
+        // First sight inside a transaction: as text, PREPAREd once the transaction has ended; then EXECUTEd.
+        for (let i = 0; i < 3; i++)
+          assert.deepEqual(await db.transaction((tx) => tx.query(INSERT, [`g${i}`, i, at])), [{ id: `g${i}`, n: i }]);
+        assert.deepEqual(await prepared(), new Map([[PreparedStatements.nameOf(INSERT), 2]]));
+        // Outside a transaction: PREPAREd before its first execution; the same rows and types as the text gives.
+        assert.deepEqual(await db.query(COUNT, [1]), [{ c: 2 }]);
+        assert.deepEqual(
+          await queryBatch(db, [
+            { sql: COUNT, params: [0] },
+            { sql: 'SELECT at FROM prep_t WHERE id = $1', params: ['g1'] },
+          ]),
+          [[{ c: 3 }], [{ at }]],
+        );
+        assert.equal((await prepared()).get(PreparedStatements.nameOf(COUNT)), 2);
+        // A failing message (a duplicate key) rolls its transaction back; what the session prepared is forgotten and made again.
+        await assert.rejects(
+          db.transaction((tx) => tx.query(INSERT, ['g1', 9, at])),
+          (err: unknown) => (err as { code?: string }).code === '23505',
+        );
+        assert.deepEqual(await db.transaction((tx) => tx.query(INSERT, ['g3', 3, at])), [{ id: 'g3', n: 3 }]);
+        assert.deepEqual(await prepared(), new Map([[PreparedStatements.nameOf(INSERT), 1]]));
+        // A table changed under a prepared SELECT *: "cached plan must not change result type", then prepared afresh,
+        // in a transaction's first message and outside a transaction alike.
+        const READ = 'SELECT * FROM prep_t WHERE id = $1';
+        await db.query(READ, ['g0']);
+        await db.transaction((tx) => tx.query(READ, ['g0']));
+        await db.query('ALTER TABLE prep_t ADD COLUMN extra int DEFAULT 7');
+        assert.deepEqual(await db.transaction((tx) => tx.query(READ, ['g0'])), [{ id: 'g0', n: 0, at, extra: 7 }]);
+        await db.query('ALTER TABLE prep_t DROP COLUMN extra');
+        assert.deepEqual(await db.query(READ, ['g0']), [{ id: 'g0', n: 0, at }]);
+        // A transaction sent whole (one message, nothing read before it) whose prepared statement's table changed: it
+        // rolled back whole, is sent again prepared afresh, and its row is written once.
+        const WRITE = 'INSERT INTO prep_t VALUES ($1, $2, $3) RETURNING *';
+        const whole = (id: string) =>
+          db.transaction(async (tx) => {
+            assert.ok(canSendWithCommit(tx));
+            tx.sendWithCommit(WRITE, [id, 5, at]);
+          });
+        await whole('w0');
+        await whole('w1'); // prepared now
+        await db.query('ALTER TABLE prep_t ADD COLUMN extra int DEFAULT 7');
+        await whole('w2');
+        await db.query('ALTER TABLE prep_t DROP COLUMN extra');
+        assert.deepEqual(
+          (await db.query<{ id: string }>('SELECT id FROM prep_t ORDER BY id')).map((r) => r.id),
+          ['g0', 'g1', 'g2', 'g3', 'w0', 'w1', 'w2'],
+        );
+      } finally {
+        await db.close();
+      }
+    },
+  );
 
 test('PGlite: without the setting nothing is prepared', { skip: onPostgres }, async () => {
   const db = await openDb({ dataDir: 'memory://' });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PGlite } from '@electric-sql/pglite';
 import { canSendWithNext, openDb } from './db.js';
-import { PgliteLocal } from './pglite-session.js';
+import { PgliteLocal, SerialEmbeddedPg, type EmbeddedRequest } from './pglite-session.js';
 
 // PGlite's one session as PgliteDb holds it: how many messages a transaction and a read cost, and that a
 // transaction's BEGIN and COMMIT travelling with its statements keep its all-or-nothing.
@@ -125,5 +125,133 @@ test('the session is held by one caller at a time: a transaction in progress is 
     );
   } finally {
     await local.close();
+  }
+});
+
+/** A session whose messages are answered by hand, in order, to see when each was sent. */
+class Manual extends SerialEmbeddedPg {
+  constructor(readonly ordered: boolean) {
+    super();
+  }
+  readonly sent: string[] = [];
+  private readonly answers: { resolve: (v: unknown) => void; reject: (e: Error) => void }[] = [];
+  protected send<T>(req: EmbeddedRequest): Promise<T> {
+    this.sent.push(req.op === 'close' ? 'close' : `${req.op}:${req.sql}`);
+    return new Promise<T>((resolve, reject) => this.answers.push({ resolve: resolve as (v: unknown) => void, reject }));
+  }
+  /** Answers the oldest message not answered yet. */
+  answer(rows: unknown[][] | Error = [[]]): void {
+    const a = this.answers.shift()!;
+    if (rows instanceof Error) a.reject(rows);
+    else a.resolve(rows);
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const settle = () => new Promise((r) => setImmediate(r));
+
+test('where messages run in order, a whole transaction or read that changes nothing prepared passes the session on before its answer', async () => {
+  const s = new Manual(true);
+  const failed: string[] = [];
+  const one = s.transaction((t) => t.sendWhole('W1', true));
+  const two = s.execWhole(
+    () => ({ sql: 'R2', detached: true }),
+    () => failed.push('R2'),
+  );
+  const three = s.transaction((t) => t.sendWhole('PREPARE p AS W3', false));
+  const four = s.execWhole(
+    () => ({ sql: 'R4', detached: true }),
+    () => failed.push('R4'),
+  );
+  await settle();
+  // W1 and R2 left without waiting; W3 changes what the session has prepared: R4 waits for its answer.
+  assert.deepEqual(s.sent, ['exec:W1', 'exec:R2', 'exec:PREPARE p AS W3']);
+  s.answer(); // W1
+  s.answer([[{ n: 2 }]]); // R2
+  assert.equal(await one, undefined);
+  assert.deepEqual(await two, [{ rows: [{ n: 2 }] }]);
+  await settle();
+  assert.deepEqual(s.sent.length, 3);
+  s.answer(new Error('W3 failed')); // its failure is told before the session is passed on
+  await assert.rejects(three, /W3 failed/);
+  await settle();
+  assert.deepEqual(s.sent, ['exec:W1', 'exec:R2', 'exec:PREPARE p AS W3', 'exec:R4']);
+  s.answer(new Error('R4 failed'));
+  await assert.rejects(four, /R4 failed/);
+  assert.deepEqual(failed, []); // a detached message's failure is its caller's to read (PgliteDb: a changed table only)
+  // A failed whole transaction sent no ROLLBACK (nothing was open) and the session is free.
+  assert.deepEqual(
+    s.sent.filter((m) => m.includes('ROLLBACK')),
+    [],
+  );
+});
+
+test('where messages may not run in order, every message waits for its answer before the session is passed on', async () => {
+  const s = new Manual(false);
+  const failed: string[] = [];
+  const one = s.transaction((t) => t.sendWhole('W1', true));
+  const two = s.execWhole(
+    () => ({ sql: 'R2', detached: true }),
+    () => failed.push('R2'),
+  );
+  await settle();
+  assert.deepEqual(s.sent, ['exec:W1']);
+  s.answer();
+  await one;
+  await settle();
+  assert.deepEqual(s.sent, ['exec:W1', 'exec:R2']);
+  s.answer(new Error('R2 failed'));
+  await assert.rejects(two, /R2 failed/);
+  assert.deepEqual(failed, ['R2']);
+  // Whole means the only message: after another, it is refused (and the transaction rolled back).
+  const late = s.transaction(async (t) => {
+    await t.exec('SELECT 1');
+    await t.sendWhole('W', true);
+  });
+  await settle();
+  s.answer(); // BEGIN; SELECT 1
+  await settle();
+  s.answer(); // ROLLBACK
+  await assert.rejects(late, /its only message/);
+  assert.deepEqual(s.sent.slice(2), ['exec:SELECT 1', 'exec:ROLLBACK']);
+});
+
+test('on its own thread: transactions sent whole run behind one another without waiting, a failing one undone whole', async () => {
+  const db = await openDb({ dataDir: 'memory://', preparedPerConnection: 10, embeddedThread: true });
+  try {
+    await db.query('CREATE TABLE t (id text PRIMARY KEY, n int)');
+    await db.query('INSERT INTO t VALUES ($1, $2)', ['dup', 0]);
+    const whole = (a: string, b: string) =>
+      db.transaction(async (t) => {
+        assert.ok(canSendWithNext(t));
+        t.sendWithCommit('INSERT INTO t VALUES ($1, $2)', [a, 1]);
+        t.sendWithCommit('INSERT INTO t VALUES ($1, $2)', [b, 1]);
+      });
+    await whole('warm1', 'warm2'); // the text is prepared after its first use
+    // The thread's requests in flight at once (PgliteThread.send), measured while 30 whole transactions are made together.
+    const proto = (await import('./pglite-thread.js')).PgliteThread.prototype as unknown as { send: (r: unknown) => Promise<unknown> };
+    const original = proto.send;
+    let inFlight = 0;
+    let most = 0;
+    proto.send = function (this: unknown, r: unknown) {
+      most = Math.max(most, ++inFlight);
+      return original.call(this, r).finally(() => inFlight--);
+    };
+    let results: PromiseSettledResult<void>[];
+    try {
+      results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => (i === 10 ? whole('x10', 'dup') : whole(`a${i}`, `b${i}`))));
+    } finally {
+      proto.send = original;
+    }
+    assert.ok(most > 1, `at most ${most} message in flight`);
+    assert.equal(results.filter((r) => r.status === 'rejected').length, 1);
+    assert.equal(((results[10] as PromiseRejectedResult).reason as { code?: string }).code, '23505');
+    const ids = new Set((await db.query<{ id: string }>('SELECT id FROM t')).map((r) => r.id));
+    assert.equal(ids.size, 3 + 29 * 2);
+    assert.ok(!ids.has('x10')); // the failing transaction's first row was undone with it
+  } finally {
+    await db.close();
   }
 });

@@ -25,10 +25,32 @@ export interface EmbeddedStatements {
 /** In a transaction: the last statements and the COMMIT as one message (the transaction's end). */
 export interface EmbeddedTransaction extends EmbeddedStatements {
   execAndCommit(sql: string): Promise<void>;
+  /**
+   * The whole transaction as one message, before anything else of it was sent: its statements without BEGIN, one
+   * implicit transaction (committed at the message's end, rolled back whole at its first error), which is what BEGIN
+   * … COMMIT of the same statements commits. Where the database runs messages in the order they are sent
+   * (`EmbeddedPg.ordered`), the session is free for the next caller once the message has left and the transaction's
+   * promise settles with the message's answer; `detached` says the message leaves the session's state as it found
+   * it whether it succeeds or fails (no PREPARE, no DEALLOCATE), the only kind that may go without waiting.
+   */
+  sendWhole(sql: string, detached: boolean): Promise<void>;
 }
 
 /** What PgliteDb needs of the embedded database. */
 export interface EmbeddedPg extends EmbeddedStatements {
+  /**
+   * Whether messages run in the order they are sent, whoever sends them (PGlite on its own thread answers its
+   * messages one at a time in arrival order): a message that leaves the session as it found it may then be sent and
+   * the session passed on without waiting for the answer (`sendWhole`, `execWhole`).
+   */
+  readonly ordered: boolean;
+  /**
+   * Composes a message with the session held and sends it as one implicit transaction: the rows of each statement,
+   * or null when `compose` answers null (nothing sent). Where `ordered` and the composed message is `detached` (see
+   * `sendWhole`), the session is passed on as soon as it has left; otherwise a failure calls `failed` with the session
+   * still held, before it is passed on.
+   */
+  execWhole(compose: () => { sql: string; detached: boolean } | null, failed: () => void): Promise<{ rows: unknown[] }[] | null>;
   /** Holds the session for `fn`, in one transaction: BEGIN with its first message, COMMIT (ROLLBACK if `fn` throws) after. */
   transaction<T>(fn: (t: EmbeddedTransaction) => Promise<T>): Promise<T>;
   /** Holds the session for `fn` without opening a transaction: each message is one implicit transaction. */
@@ -55,6 +77,7 @@ export async function runRequest(pglite: PGlite, m: EmbeddedRequest): Promise<un
  * for the ones before it; `send` carries one request to PGlite.
  */
 export abstract class SerialEmbeddedPg implements EmbeddedPg {
+  abstract readonly ordered: boolean;
   private tail: Promise<unknown> = Promise.resolve();
   protected abstract send<T>(req: EmbeddedRequest): Promise<T>;
   abstract close(): Promise<void>;
@@ -87,8 +110,25 @@ export abstract class SerialEmbeddedPg implements EmbeddedPg {
     return this.serial(() => fn(this.statements(() => false)));
   }
 
-  transaction<T>(fn: (t: EmbeddedTransaction) => Promise<T>): Promise<T> {
-    return this.serial(async () => {
+  async execWhole(compose: () => { sql: string; detached: boolean } | null, failed: () => void): Promise<{ rows: unknown[] }[] | null> {
+    const sent: { reply?: Promise<unknown[][]> } = {};
+    await this.serial(async () => {
+      const m = compose();
+      if (m === null) return;
+      const reply = (sent.reply = this.send<unknown[][]>({ op: 'exec', sql: m.sql }));
+      if (this.ordered && m.detached) return void reply.catch(() => undefined); // answered below, the session passed on now
+      await reply.catch((err: unknown) => {
+        failed();
+        throw err;
+      });
+    });
+    return sent.reply === undefined ? null : (await sent.reply).map((rows) => ({ rows }));
+  }
+
+  async transaction<T>(fn: (t: EmbeddedTransaction) => Promise<T>): Promise<T> {
+    /** A whole transaction's one message (sendWhole) and, when it went without waiting, its answer, awaited once the session has been passed on. */
+    const whole: { sent: boolean; reply?: Promise<unknown> } = { sent: false };
+    const result = await this.serial(async () => {
       let begun = false;
       let ended = false;
       const first = () => {
@@ -104,6 +144,15 @@ export abstract class SerialEmbeddedPg implements EmbeddedPg {
           // Only once it has run: a failed message leaves the transaction open (aborted) for ROLLBACK, or a retry.
           ended = true;
         },
+        sendWhole: async (sql: string, detached: boolean) => {
+          if (begun || ended) throw new Error('a whole transaction is its only message');
+          // Nothing is open on the server either way: an implicit transaction ends with its message.
+          begun = ended = whole.sent = true;
+          const reply = this.send({ op: 'exec', sql });
+          if (!this.ordered || !detached) return void (await reply);
+          reply.catch(() => undefined); // awaited once the session has been passed on
+          whole.reply = reply;
+        },
       };
       try {
         const result = await fn(t);
@@ -111,15 +160,19 @@ export abstract class SerialEmbeddedPg implements EmbeddedPg {
         return result;
       } catch (err) {
         // A failed COMMIT has already ended the transaction (PostgreSQL rolls it back); ROLLBACK then only warns.
-        if (begun) await this.send({ op: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
+        if (begun && !whole.sent) await this.send({ op: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
         throw err;
       }
     });
+    if (whole.reply !== undefined) await whole.reply;
+    return result;
   }
 }
 
 /** PGlite on the calling thread, its session held as SerialEmbeddedPg holds it. */
 export class PgliteLocal extends SerialEmbeddedPg {
+  /** PGlite's calls on this thread are not promised to run in the order they are made: every message waits for its answer. */
+  readonly ordered = false;
   constructor(private readonly pglite: PGlite) {
     super();
   }

@@ -27,6 +27,8 @@ function revive(data: Record<string, unknown>): Error {
  * order). If the thread dies, every pending and later statement fails with the cause.
  */
 export class PgliteThread extends SerialEmbeddedPg {
+  /** The thread answers its messages one at a time, in the order they arrive (pglite-thread-worker.ts). */
+  readonly ordered = true;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private dead: Error | null = null;

@@ -18,8 +18,8 @@ export async function createTestDb(): Promise<{ db: Db; url: string | null; clos
   const base = process.env.TEST_DATABASE_URL;
   const prepared = !['0', 'false', 'no', 'off'].includes((process.env.TEST_PREPARED_STATEMENTS ?? '').toLowerCase());
   if (!base) {
-    // As in the default configuration, PGlite runs on this thread; TEST_EMBEDDED_THREAD=true puts it on its own.
-    const embeddedThread = ['1', 'true', 'yes', 'on'].includes((process.env.TEST_EMBEDDED_THREAD ?? '').toLowerCase());
+    // As in the default configuration, PGlite runs on a thread of its own; TEST_EMBEDDED_THREAD=false keeps it on this one.
+    const embeddedThread = !['0', 'false', 'no', 'off'].includes((process.env.TEST_EMBEDDED_THREAD ?? '').toLowerCase());
     const db = await openDb({ dataDir: 'memory://', embeddedThread, preparedPerConnection: prepared ? 100 : 0 });
     await migrate(db);
     return { db, url: null, close: () => db.close() };
