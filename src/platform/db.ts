@@ -433,20 +433,38 @@ class PgliteDb implements Db {
    */
   async queryBatch(stmts: readonly Statement[]): Promise<unknown[][]> {
     if (this.prepared === null || !stmts.some(hasValues)) return batchOnPglite(this.pglite, stmts);
+    return (await this.oneMessage(stmts)) ?? this.pglite.exclusive((t) => batchOnPglite(t, stmts));
+  }
+  /**
+   * The statements as one message, one implicit transaction (a read batch; a transaction sent whole: committed at the
+   * message's end, rolled back whole at its first error), prepared where they may be: the rows of each, or null when
+   * a value cannot be written in (nothing sent). Where the database runs messages in order (its own thread), the
+   * session is passed on as soon as the message has left, unless it changes what the session has prepared
+   * (EmbeddedPg.execWhole).
+   */
+  private async oneMessage(stmts: readonly Statement[]): Promise<unknown[][] | null> {
+    const prepared = this.prepared;
+    if (prepared === null || !stmts.some(hasValues)) {
+      const inlined = inlineAll(stmts);
+      if (inlined === null) return null;
+      const results = await this.pglite.execWhole(
+        () => ({ sql: inlined.join(';\n'), detached: true }),
+        () => undefined,
+      );
+      return results!.map((r) => r.rows);
+    }
     // Texts never tried are PREPAREd alone first, so that even their first execution is prepared.
-    await this.prepared.probe(this.session, this.prepared.untried(stmts));
+    await prepared.probe(this.session, prepared.untried(stmts));
     const probe: string[] = [];
-    const once = async (): Promise<unknown[][]> => {
-      // One message, one implicit transaction: where the database runs messages in order, the session is passed on
-      // as soon as it has left (EmbeddedPg.execWhole) unless it changes what the session has prepared.
+    // A message that PREPAREd or DEALLOCATEd may have done so in part: what the session has prepared is no longer
+    // known (told with the session still held). One that only EXECUTEd changed nothing, unless a statement changed
+    // under it (a migration), which must then be prepared afresh.
+    const failed = () => prepared.failed(this.session);
+    const once = async (): Promise<unknown[][] | null> => {
       let at: number[] = [];
-      // A message that PREPAREd or DEALLOCATEd may have done so in part: what the session has prepared is no longer
-      // known (told with the session still held). One that only EXECUTEd changed nothing, unless a statement changed
-      // under it (a migration), which must then be prepared afresh.
-      const failed = () => this.prepared!.failed(this.session);
       const results = await this.pglite
         .execWhole(() => {
-          const msg = this.prepared!.compose(this.session, stmts);
+          const msg = prepared.compose(this.session, stmts);
           if (msg === null) return null;
           at = msg.at;
           probe.push(...msg.probe);
@@ -456,12 +474,11 @@ class PgliteDb implements Db {
           if (preparedLost(err) !== null) failed();
           throw err;
         });
-      if (results !== null) return at.map((i) => results[i]?.rows ?? []);
-      return this.pglite.exclusive((t) => batchOnPglite(t, stmts));
+      return results === null ? null : at.map((i) => results[i]?.rows ?? []);
     };
     // A table changed under a prepared statement (a migration): the failure undid the message; prepared afresh.
     const rows = await once().catch((err: unknown) => (preparedLost(err) === 'changed' ? once() : Promise.reject(err)));
-    if (probe.length > 0) await this.prepared.probe(this.session, probe);
+    if (probe.length > 0) await prepared.probe(this.session, probe);
     return rows;
   }
   /**
@@ -492,104 +509,63 @@ class PgliteDb implements Db {
     probe.push(...msg.probe);
     return msg.at.map((i) => results[i]?.rows ?? []);
   }
-  /**
-   * A transaction whose statements all go in one message with nothing read before: that message alone, its
-   * statements one implicit transaction (no BEGIN, no COMMIT: EmbeddedTransaction.sendWhole). On the database's own
-   * thread the session is passed on as soon as it has left, unless the message changes what the session has
-   * prepared (a first PREPARE, a DEALLOCATE): the next request's message is on its way while this one runs.
-   */
-  private async sendWhole(t: EmbeddedTransaction, stmts: readonly Statement[], probe: string[]): Promise<void> {
-    if (this.prepared !== null && stmts.some(hasValues)) {
-      const msg = this.prepared.compose(this.session, stmts);
-      if (msg !== null) {
-        const detached = !msg.texts.some(changesPrepared);
-        try {
-          await t.sendWhole(msg.texts.join(';\n'), detached);
-        } catch (err) {
-          this.prepared.failed(this.session);
-          throw err;
-        }
-        probe.push(...msg.probe);
-        return;
-      }
-    }
-    const inlined = inlineAll(stmts);
-    if (inlined !== null) return t.sendWhole(inlined.join(';\n'), true);
-    await batchOnPglite(t, stmts); // a value that cannot be written in: one by one, BEGIN … COMMIT around them
-  }
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const probe: string[] = [];
-    /** The statements of a transaction sent whole (sendWhole), kept to send again. */
-    let whole: readonly Statement[] | null = null;
-    /** What `fn` answered (a whole transaction sent again answers it once it has committed). */
-    let done: { value: T } | null = null;
-    const result = await this.pglite
-      .transaction(async (t) => {
-        let sent = false;
-        /** The statements as one message (the transaction's last, with the COMMIT, when `end`), prepared where they may be. */
-        const run = async (stmts: readonly Statement[], end = false): Promise<unknown[][]> => {
-          const fresh = !sent;
-          sent = true;
-          const attempt = async (): Promise<unknown[][]> => {
-            if (this.prepared !== null && stmts.some(hasValues)) {
-              const rows = await this.sendPrepared(t, stmts, probe, end ? t : null);
-              if (rows !== null) return rows;
-            }
-            if (!end) return batchOnPglite(t, stmts);
-            await endOnPglite(t, stmts);
-            return [];
-          };
-          try {
-            return await attempt();
-          } catch (err) {
-            // A table changed under a prepared statement (a migration) in the transaction's first message: nothing of
-            // the transaction has run, so it starts again and the message is sent once more, prepared afresh.
-            if (!fresh || preparedLost(err) !== 'changed') throw err;
-            await t.exec('ROLLBACK; BEGIN');
-            return attempt();
+    /** The statements of a transaction that sent nothing before its end: sent whole once the session is free again. */
+    let whole: Statement[] | null = null;
+    const result = await this.pglite.transaction(async (t) => {
+      let sent = false;
+      /** The statements as one message (the transaction's last, with the COMMIT, when `end`), prepared where they may be. */
+      const run = async (stmts: readonly Statement[], end = false): Promise<unknown[][]> => {
+        const fresh = !sent;
+        sent = true;
+        const attempt = async (): Promise<unknown[][]> => {
+          if (this.prepared !== null && stmts.some(hasValues)) {
+            const rows = await this.sendPrepared(t, stmts, probe, end ? t : null);
+            if (rows !== null) return rows;
           }
+          if (!end) return batchOnPglite(t, stmts);
+          await endOnPglite(t, stmts);
+          return [];
         };
-        let queued: Queued[] = [];
-        const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
-          const ahead = queued;
-          queued = [];
-          if (ahead.length + stmts.length === 0) return [];
-          const rows = await run([...ahead, ...stmts]);
-          for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
-          return rows.slice(ahead.length);
-        };
-        const last: Statement[] = [];
-        const tx: CommittingTx = {
-          query: async <R>(sql: string, params: readonly unknown[] = []) => (await send([{ sql, params }]))[0] as R[],
-          queryBatch: (stmts) => send(stmts),
-          sendWithCommit: (sql, params) => void last.push({ sql, params }),
-          sendWithNext: (sql, params, check) => void queued.push({ sql, params, check }),
-        };
-        const result = await fn(tx);
-        done = { value: result };
-        if (queued.some((q) => q.check)) await send([]);
-        const ending: Statement[] = [...queued, ...last];
+        try {
+          return await attempt();
+        } catch (err) {
+          // A table changed under a prepared statement (a migration) in the transaction's first message: nothing of
+          // the transaction has run, so it starts again and the message is sent once more, prepared afresh.
+          if (!fresh || preparedLost(err) !== 'changed') throw err;
+          await t.exec('ROLLBACK; BEGIN');
+          return attempt();
+        }
+      };
+      let queued: Queued[] = [];
+      const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
+        const ahead = queued;
         queued = [];
-        // The last writes and the COMMIT go as one message; a transaction that sent nothing before is that message alone.
-        if (ending.length > 0 && !sent) {
-          sent = true;
-          whole = ending;
-          await this.sendWhole(t, ending, probe);
-        } else if (ending.length > 0) await run(ending, true);
-        return result;
-      })
-      .catch(async (err: unknown) => {
-        // A whole transaction that failed only because a migration changed a table under one of its prepared
-        // statements rolled back whole: sent again, prepared afresh, the session held until it is answered.
-        if (whole === null || preparedLost(err) === null) throw err;
-        this.prepared?.failed(this.session);
-        const again = whole;
-        await this.pglite.transaction(async (t) => {
-          if ((this.prepared !== null && again.some(hasValues) ? await this.sendPrepared(t, again, probe, t) : null) === null)
-            await endOnPglite(t, again);
-        });
-        return done!.value;
-      });
+        if (ahead.length + stmts.length === 0) return [];
+        const rows = await run([...ahead, ...stmts]);
+        for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
+        return rows.slice(ahead.length);
+      };
+      const last: Statement[] = [];
+      const tx: CommittingTx = {
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await send([{ sql, params }]))[0] as R[],
+        queryBatch: (stmts) => send(stmts),
+        sendWithCommit: (sql, params) => void last.push({ sql, params }),
+        sendWithNext: (sql, params, check) => void queued.push({ sql, params, check }),
+      };
+      const result = await fn(tx);
+      if (queued.some((q) => q.check)) await send([]);
+      const ending: Statement[] = [...queued, ...last];
+      queued = [];
+      // The last writes and the COMMIT go as one message. A transaction that sent nothing before is that message
+      // alone, an implicit transaction: nothing was opened here, so it goes once the session is free (below).
+      if (ending.length > 0 && !sent) whole = ending;
+      else if (ending.length > 0) await run(ending, true);
+      return result;
+    });
+    // Sent whole (as on PostgreSQL's pipelined connections); a value that cannot be written in: BEGIN … COMMIT around them.
+    if (whole !== null && (await this.oneMessage(whole)) === null) await this.pglite.transaction((t) => endOnPglite(t, whole!));
     // Outside the transaction now: texts seen for the first time are tried as prepared statements.
     if (this.prepared !== null && probe.length > 0) await this.prepared.probe(this.session, probe);
     return result;

@@ -25,15 +25,6 @@ export interface EmbeddedStatements {
 /** In a transaction: the last statements and the COMMIT as one message (the transaction's end). */
 export interface EmbeddedTransaction extends EmbeddedStatements {
   execAndCommit(sql: string): Promise<void>;
-  /**
-   * The whole transaction as one message, before anything else of it was sent: its statements without BEGIN, one
-   * implicit transaction (committed at the message's end, rolled back whole at its first error), which is what BEGIN
-   * … COMMIT of the same statements commits. Where the database runs messages in the order they are sent
-   * (`EmbeddedPg.ordered`), the session is free for the next caller once the message has left and the transaction's
-   * promise settles with the message's answer; `detached` says the message leaves the session's state as it found
-   * it whether it succeeds or fails (no PREPARE, no DEALLOCATE), the only kind that may go without waiting.
-   */
-  sendWhole(sql: string, detached: boolean): Promise<void>;
 }
 
 /** What PgliteDb needs of the embedded database. */
@@ -41,14 +32,15 @@ export interface EmbeddedPg extends EmbeddedStatements {
   /**
    * Whether messages run in the order they are sent, whoever sends them (PGlite on its own thread answers its
    * messages one at a time in arrival order): a message that leaves the session as it found it may then be sent and
-   * the session passed on without waiting for the answer (`sendWhole`, `execWhole`).
+   * the session passed on without waiting for the answer (`execWhole`).
    */
   readonly ordered: boolean;
   /**
    * Composes a message with the session held and sends it as one implicit transaction: the rows of each statement,
-   * or null when `compose` answers null (nothing sent). Where `ordered` and the composed message is `detached` (see
-   * `sendWhole`), the session is passed on as soon as it has left; otherwise a failure calls `failed` with the session
-   * still held, before it is passed on.
+   * or null when `compose` answers null (nothing sent). Where `ordered` and the composed message is `detached` (it
+   * leaves the session's state as it found it whether it succeeds or fails: no PREPARE, no DEALLOCATE), the session is
+   * passed on as soon as it has left; otherwise a failure calls `failed` with the session still held, before it is
+   * passed on.
    */
   execWhole(compose: () => { sql: string; detached: boolean } | null, failed: () => void): Promise<{ rows: unknown[] }[] | null>;
   /** Holds the session for `fn`, in one transaction: BEGIN with its first message, COMMIT (ROLLBACK if `fn` throws) after. */
@@ -125,10 +117,8 @@ export abstract class SerialEmbeddedPg implements EmbeddedPg {
     return sent.reply === undefined ? null : (await sent.reply).map((rows) => ({ rows }));
   }
 
-  async transaction<T>(fn: (t: EmbeddedTransaction) => Promise<T>): Promise<T> {
-    /** A whole transaction's one message (sendWhole) and, when it went without waiting, its answer, awaited once the session has been passed on. */
-    const whole: { sent: boolean; reply?: Promise<unknown> } = { sent: false };
-    const result = await this.serial(async () => {
+  transaction<T>(fn: (t: EmbeddedTransaction) => Promise<T>): Promise<T> {
+    return this.serial(async () => {
       let begun = false;
       let ended = false;
       const first = () => {
@@ -144,15 +134,6 @@ export abstract class SerialEmbeddedPg implements EmbeddedPg {
           // Only once it has run: a failed message leaves the transaction open (aborted) for ROLLBACK, or a retry.
           ended = true;
         },
-        sendWhole: async (sql: string, detached: boolean) => {
-          if (begun || ended) throw new Error('a whole transaction is its only message');
-          // Nothing is open on the server either way: an implicit transaction ends with its message.
-          begun = ended = whole.sent = true;
-          const reply = this.send({ op: 'exec', sql });
-          if (!this.ordered || !detached) return void (await reply);
-          reply.catch(() => undefined); // awaited once the session has been passed on
-          whole.reply = reply;
-        },
       };
       try {
         const result = await fn(t);
@@ -160,12 +141,10 @@ export abstract class SerialEmbeddedPg implements EmbeddedPg {
         return result;
       } catch (err) {
         // A failed COMMIT has already ended the transaction (PostgreSQL rolls it back); ROLLBACK then only warns.
-        if (begun && !whole.sent) await this.send({ op: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
+        if (begun) await this.send({ op: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
         throw err;
       }
     });
-    if (whole.reply !== undefined) await whole.reply;
-    return result;
   }
 }
 
