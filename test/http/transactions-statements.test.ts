@@ -12,6 +12,11 @@ let log: string[] | null = null;
 let full: { sql: string; params: readonly unknown[] }[] = [];
 /** Round trips: each statement run on its own, each batch (queued statements travel with the next one; the deferred write with COMMIT). */
 let trips = 0;
+/**
+ * The wallet list index's refresh (list_snapshots, list_snapshot_entities): a request that finds it older than a second
+ * starts it without waiting, so it lands in whichever request comes then. Shared by every request: not counted.
+ */
+const refresh = (sql: string) => /\bFROM list_snapshot(s|_entities)\b/.test(sql);
 before(async () => {
   t = await createTestApp();
   const db = t.db;
@@ -19,6 +24,7 @@ before(async () => {
   const transaction = db.transaction.bind(db);
   const counted = (q: Queryable['query']): Queryable['query'] =>
     ((sql: string, params?: readonly unknown[]) => {
+      if (refresh(sql)) return q(sql, params);
       log?.push(sql.replace(/\s+/g, ' ').slice(0, 90));
       if (log) full.push({ sql, params: params ?? [] });
       if (log) trips++;
