@@ -1,4 +1,10 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+
+/** PGlite's options as Verity opens it: pgvector, and a data directory's image to start from when one is given. */
+export function pgliteOptions(image: Uint8Array | null): PGliteOptions {
+  return { extensions: { vector }, ...(image ? { loadDataDir: new Blob([image]) } : {}) };
+}
 
 /**
  * PGlite's one session, held by one caller at a time: the embedded database as PgliteDb uses it, whether PGlite runs

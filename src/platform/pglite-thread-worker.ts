@@ -1,15 +1,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.js';
-import { runRequest } from './pglite-session.js';
+import { pgliteOptions, runRequest } from './pglite-session.js';
 
 /**
- * The embedded database's own thread (PgliteThread): opens PGlite on `workerData.dataDir` (null: in memory) and
+ * The embedded database's own thread (PgliteThread): opens PGlite on `workerData.dataDir` (null: in memory; from
+ * `workerData.image`, a data directory's image, when one is given) and
  * answers the main thread's statements one at a time, in the order they arrive.
  */
 const port = parentPort!;
-const { dataDir } = workerData as { dataDir: string | null };
+const { dataDir, image } = workerData as { dataDir: string | null; image: Uint8Array | null };
 
 /** An error as plain data: its message, name and every primitive property (PostgreSQL's code, constraint, detail…). */
 function plain(err: unknown): Record<string, unknown> {
@@ -23,7 +23,7 @@ function plain(err: unknown): Record<string, unknown> {
 }
 
 try {
-  const pglite = await PGlite.create(dataDir ?? undefined, { extensions: { vector } });
+  const pglite = await PGlite.create(dataDir ?? undefined, pgliteOptions(image));
   let chain: Promise<void> = Promise.resolve();
   const handle = async (m: ThreadRequest): Promise<void> => {
     let reply: ThreadReply;

@@ -1,12 +1,43 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canSendWithNext, openDb, queryBatch } from './db.js';
+import { canSendWithNext, migratedEmbeddedImage, openDb, queryBatch } from './db.js';
 import { PgliteThread } from './pglite-thread.js';
 
 // PGlite on its own thread (the default for the embedded database) answers as PGlite on this thread does.
+
+test('a database started from a migrated image has every migration, on either thread, and each is its own copy', async () => {
+  const image = await migratedEmbeddedImage();
+  const migrations = readdirSync(new URL('../../migrations/', import.meta.url)).filter((f) => /^\d{4}_.+\.sql$/.test(f));
+  const dbs = [
+    await openDb({ dataDir: 'memory://', embeddedThread: true, embeddedImage: image }),
+    await openDb({ dataDir: 'memory://', embeddedThread: false, embeddedImage: image }),
+  ];
+  try {
+    for (const db of dbs) {
+      const rows = await db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
+      assert.deepEqual(
+        rows.map((r) => r.version),
+        migrations.map((f) => f.replace(/\.sql$/, '')).sort(),
+      );
+      assert.equal(db.hasVector, true);
+    }
+    await dbs[0]!.query('CREATE TABLE only_in_first (id int)');
+    const seen = await dbs[1]!.query("SELECT to_regclass('only_in_first') AS t");
+    assert.equal((seen[0] as { t: unknown }).t, null);
+  } finally {
+    for (const db of dbs) await db.close();
+  }
+  // An image is a starting point for a database in memory, never written over a data directory.
+  const dir = mkdtempSync(join(tmpdir(), 'verity-image-'));
+  try {
+    await assert.rejects(openDb({ dataDir: join(dir, 'db'), embeddedImage: image }), /in-memory database only/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('results, types and errors are those of PGlite on the calling thread', async () => {
   const inThread = await openDb({ dataDir: 'memory://', embeddedThread: true });

@@ -56,10 +56,13 @@ export class PgliteThread extends SerialEmbeddedPg {
     worker.on('exit', (code) => fail(new Error(`the embedded database thread exited (code ${code})`)));
   }
 
-  /** Starts the thread and opens PGlite there (`dataDir` null: in memory); rejects if PGlite cannot open. */
-  static async open(dataDir: string | null): Promise<PgliteThread> {
+  /**
+   * Starts the thread and opens PGlite there (`dataDir` null: in memory, from `image` when one is given: a data
+   * directory's image, openDb's `embeddedImage`); rejects if PGlite cannot open.
+   */
+  static async open(dataDir: string | null, image: Uint8Array | null = null): Promise<PgliteThread> {
     const file = workerFileUrl(import.meta.url, './pglite-thread-worker.js');
-    const options = { name: 'pglite', workerData: { dataDir } };
+    const options = { name: 'pglite', workerData: { dataDir, image } };
     const worker = file.pathname.endsWith('.ts')
       ? new Worker(tsBootstrap(file), { ...options, eval: true })
       : new Worker(fileURLToPath(file), options);
