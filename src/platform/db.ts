@@ -283,48 +283,26 @@ class PostgresDb implements Db {
     const held: { client: pg.PoolClient | null } = { client: null };
     const connect = async (): Promise<pg.PoolClient> => (held.client ??= await this.pool.connect());
     let begun = false;
-    let queued: Queued[] = [];
-    const last: Statement[] = [];
     const probe: string[] = [];
-    /** Sends BEGIN (the first time), the queued statements and `stmts`; checks the queued ones; the rows of `stmts`. */
-    const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
-      const ahead = queued;
-      queued = [];
-      const all = [...ahead, ...stmts];
-      if (all.length === 0) return [];
+    /** One message: BEGIN (the first time) and `stmts`, their rows; each statement on its own where they cannot go as one. */
+    const open = new OpenTx(async (stmts) => {
       const fresh = !begun;
       const head = begun ? [] : ['BEGIN'];
       const client = await connect();
       begun = true;
-      const sent = await this.sendMessage(client, all, head, [], fresh);
+      const sent = await this.sendMessage(client, stmts, head, [], fresh);
       if (sent !== null) {
         probe.push(...sent.probe);
-        const rows = sent.rows;
-        for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
-        return rows.slice(ahead.length);
+        return sent.rows;
       }
       if (head.length) await client.query('BEGIN');
-      for (const a of ahead) {
-        const rows = (await client.query(a.sql, a.params as unknown[])).rows;
-        await a.check?.(rows);
-      }
       const out: unknown[][] = [];
       for (const st of stmts) out.push((await client.query(st.sql, (st.params ?? []) as unknown[])).rows);
       return out;
-    };
+    });
     try {
-      const tx: CommittingTx = {
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await send([{ sql, params }]))[0] as R[],
-        queryBatch: (stmts) => send(stmts),
-        sendWithCommit: (sql, params) => void last.push({ sql, params }),
-        sendWithNext: (sql, params, check) => void queued.push({ sql, params, check }),
-      };
-      const result = await fn(tx);
-      // Statements still queued with a check are sent and checked before anything commits; unchecked ones
-      // go with the COMMIT.
-      if (queued.some((q) => q.check)) await send([]);
-      const ending: Statement[] = [...queued, ...last];
-      queued = [];
+      const result = await fn(open.tx);
+      const ending = await open.ending();
       if (!begun && ending.length === 0) return result; // nothing was sent: nothing to commit
       // The whole transaction is this one message: sent on a pipelined connection (Pipeline) where there is one.
       if (!begun && this.pipeline !== null && (await this.pipeline.commit(ending))) return result;
@@ -363,6 +341,42 @@ class PostgresDb implements Db {
 /** A statement waiting to travel with a transaction's next one, and what checks its rows. */
 interface Queued extends Statement {
   check?: (rows: unknown[]) => void | Promise<void>;
+}
+
+/**
+ * The open transaction both drivers hand to a transaction's function (CommittingTx): statements queued to travel with
+ * its next message, checked when their rows come back (`sendWithNext`), and last writes kept for the COMMIT
+ * (`sendWithCommit`). `message` sends statements as one of the transaction's messages and returns their rows.
+ */
+class OpenTx {
+  private queued: Queued[] = [];
+  private readonly last: Statement[] = [];
+  constructor(private readonly message: (stmts: readonly Statement[]) => Promise<unknown[][]>) {}
+  /** The queued statements and `stmts` as one message; the queued ones checked; the rows of `stmts`. */
+  private async send(stmts: readonly Statement[]): Promise<unknown[][]> {
+    const ahead = this.queued;
+    this.queued = [];
+    if (ahead.length + stmts.length === 0) return [];
+    const rows = await this.message([...ahead, ...stmts]);
+    for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
+    return rows.slice(ahead.length);
+  }
+  readonly tx: CommittingTx = {
+    query: async <R>(sql: string, params: readonly unknown[] = []) => (await this.send([{ sql, params }]))[0] as R[],
+    queryBatch: (stmts) => this.send(stmts),
+    sendWithCommit: (sql, params) => void this.last.push({ sql, params }),
+    sendWithNext: (sql, params, check) => void this.queued.push({ sql, params, check }),
+  };
+  /**
+   * Once the function has returned: statements still queued with a check are sent and checked before anything
+   * commits; what is left (unchecked queued statements, then the last writes) is to go with the COMMIT.
+   */
+  async ending(): Promise<Statement[]> {
+    if (this.queued.some((q) => q.check)) await this.send([]);
+    const ending: Statement[] = [...this.queued, ...this.last];
+    this.queued = [];
+    return ending;
+  }
 }
 
 /** The rows of each statement of a simple-protocol message (node-postgres answers one result, or an array of them). */
@@ -537,26 +551,9 @@ class PgliteDb implements Db {
           return attempt();
         }
       };
-      let queued: Queued[] = [];
-      const send = async (stmts: readonly Statement[]): Promise<unknown[][]> => {
-        const ahead = queued;
-        queued = [];
-        if (ahead.length + stmts.length === 0) return [];
-        const rows = await run([...ahead, ...stmts]);
-        for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
-        return rows.slice(ahead.length);
-      };
-      const last: Statement[] = [];
-      const tx: CommittingTx = {
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await send([{ sql, params }]))[0] as R[],
-        queryBatch: (stmts) => send(stmts),
-        sendWithCommit: (sql, params) => void last.push({ sql, params }),
-        sendWithNext: (sql, params, check) => void queued.push({ sql, params, check }),
-      };
-      const result = await fn(tx);
-      if (queued.some((q) => q.check)) await send([]);
-      const ending: Statement[] = [...queued, ...last];
-      queued = [];
+      const open = new OpenTx((stmts) => run(stmts));
+      const result = await fn(open.tx);
+      const ending = await open.ending();
       // The last writes and the COMMIT go as one message. A transaction that sent nothing before is that message
       // alone, an implicit transaction: nothing was opened here, so it goes once the session is free (below).
       if (ending.length > 0 && !sent) whole = ending;
