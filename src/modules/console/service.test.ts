@@ -109,6 +109,23 @@ test('ConsoleAuth: sign-in, idle and absolute timeout on an injected clock', asy
   assert.match(await problemOf(r2.token), /maximum length/);
 });
 
+test('ConsoleAuth: with the least idle timeout (one minute), a session used every 20 seconds stays signed in', async () => {
+  now = t0;
+  const short = () => new ConsoleAuth(db, sealer, { ...settings, idleMinutes: 1 }, () => now);
+  await createOperator(db, sealer, { accountId, email: 'brief@example.com', password: PASSWORD, role: 'viewer', totp: false });
+  const r = await short().login({ email: 'brief@example.com', password: PASSWORD, environment: 'sandbox', ip: '10.0.0.1' });
+  assert.equal(r.kind, 'signed_in');
+  if (r.kind !== 'signed_in') return;
+  for (let s = 20; s <= 300; s += 20) {
+    now = new Date(t0.getTime() + s * 1000);
+    const a = await short().authenticate(r.token);
+    assert.ok('principal' in a, `used at second ${s}: ${'problem' in a ? a.problem : ''}`);
+  }
+  now = new Date(t0.getTime() + 361 * 1000); // 61 seconds after the last use
+  const idle = await short().authenticate(r.token);
+  assert.ok('problem' in idle && /inactivity/.test(idle.problem));
+});
+
 test('ConsoleAuth: lockout per operator, then per address; the right password is refused while locked', async () => {
   now = t0;
   await createOperator(db, sealer, { accountId, email: 'lock@example.com', password: PASSWORD, role: 'admin', totp: false });

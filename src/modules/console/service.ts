@@ -209,8 +209,10 @@ export class ConsoleAuth {
               : 'The console session was ended; sign in again.',
       };
     if (found.operator.disabled_at) return { problem: 'This operator is disabled.' };
-    // Written at most once a minute per session, not on every request.
-    if (now.getTime() - found.last_seen_at.getTime() >= 60_000) await repo.touchSession(this.db, found.token_hash, now);
+    // Written at most once a minute per session, not on every request; with a short idle timeout, four
+    // times per timeout, so a session in use never reaches it between two writes.
+    if (now.getTime() - found.last_seen_at.getTime() >= Math.min(60_000, (this.settings.idleMinutes * 60_000) / 4))
+      await repo.touchSession(this.db, found.token_hash, now);
     const { operator, ...session } = found;
     return { principal: { operator, session, scopes: ROLE_SCOPES[operator.role] }, csrf: csrfFor(cookieToken) };
   }
