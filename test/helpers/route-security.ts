@@ -25,17 +25,19 @@ export interface RouteUnderTest {
  */
 export function routeSecurityTests(operationId: string, getApp: () => TestApp, route: RouteUnderTest): void {
   const name = operationId;
-  const prepare = async () => {
-    const t = getApp();
-    const owner = await t.tenant();
-    const id = route.create ? await route.create(t, owner) : null;
-    return { t, owner, url: route.url(id), id };
-  };
+  // One owner and one resource per operation, made by the first case that needs them: every case
+  // below is a refusal, which writes nothing (a refusal that wrote would show in the next case).
+  let prepared: Promise<{ t: TestApp; owner: Tenant; url: string; id: string | null }> | null = null;
+  const prepare = () =>
+    (prepared ??= (async () => {
+      const t = getApp();
+      const owner = await t.tenant();
+      const id = route.create ? await route.create(t, owner) : null;
+      return { t, owner, url: route.url(id), id };
+    })());
 
   test(`${name}: ${route.method} ${route.url('{id}')} is operation ${operationId}`, async () => {
-    const t = getApp();
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiPaths;
-    assert.equal(operationAt(doc, route.method, route.url('x').split('?')[0]!), operationId);
+    assert.equal(operationAt(await openApiOf(getApp()), route.method, route.url('x').split('?')[0]!), operationId);
   });
 
   test(`${name}: missing key → 401 unauthenticated`, async () => {
@@ -102,6 +104,17 @@ export function routeSecurityTests(operationId: string, getApp: () => TestApp, r
 
 type OpenApiPaths = { paths: Record<string, Record<string, { operationId?: string }>> };
 
+/** The app's OpenAPI document, fetched once per app (it is the same for every operation checked). */
+const documents = new WeakMap<TestApp, Promise<OpenApiPaths>>();
+function openApiOf(t: TestApp): Promise<OpenApiPaths> {
+  let doc = documents.get(t);
+  if (!doc) {
+    doc = t.app.inject({ method: 'GET', url: '/openapi.json' }).then((r) => r.json() as OpenApiPaths);
+    documents.set(t, doc);
+  }
+  return doc;
+}
+
 /** The operationId serving `method path`: the matching path template with the fewest parameters (literal segments win). */
 export function operationAt(doc: OpenApiPaths, method: string, path: string): string | undefined {
   const matches = Object.entries(doc.paths)
@@ -150,9 +163,7 @@ export function captureSecurityTests(operationId: string, getApp: () => TestApp,
   };
 
   test(`${operationId}: ${route.method} ${route.url} is operation ${operationId}`, async () => {
-    const t = getApp();
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiPaths;
-    assert.equal(operationAt(doc, route.method, route.url), operationId);
+    assert.equal(operationAt(await openApiOf(getApp()), route.method, route.url), operationId);
   });
 
   test(`${operationId}: no token, an unknown, malformed or other-scheme token, or an API key → 401`, async () => {
