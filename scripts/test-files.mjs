@@ -1,10 +1,11 @@
 // Which test files the suite has, and which of them depend on the test database.
 //
 // A test file depends on the test database when it, or a file it imports (statically or with a
-// literal dynamic import, following relative paths), reads TEST_DATABASE_URL: createTestDb in
+// literal dynamic import, following relative paths), reads the test database's variable (its name is
+// never written whole in this file, which does not depend on it): createTestDb in
 // test/helpers/test-db.ts and the few tests that open their own pools. The rest (engines, parsers,
 // providers against local peers, servers on their own embedded DATA_DIR) run the same whatever
-// TEST_DATABASE_URL says, so the PostgreSQL pass need not run them a second time.
+// that variable says, so the PostgreSQL pass need not run them a second time.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -23,6 +24,8 @@ export function testFiles(root = process.cwd()) {
   return out.sort();
 }
 
+const VARIABLE = ['TEST', 'DATABASE', 'URL'].join('_');
+
 const IMPORT = /^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/gm;
 
 /** The relative modules a TypeScript file imports for their values (type-only imports left out). */
@@ -37,7 +40,7 @@ function importsOf(file) {
   return out;
 }
 
-/** The test files (relative to root) that depend on TEST_DATABASE_URL, directly or through what they import. */
+/** The test files (relative to root) that depend on the test database's variable, directly or through what they import. */
 export function databaseTestFiles(root = process.cwd(), files = testFiles(root)) {
   // The import graph from the test files, then "reaches the variable" spread backwards to a fixed point
   // (import cycles included).
@@ -47,7 +50,7 @@ export function databaseTestFiles(root = process.cwd(), files = testFiles(root))
     const file = pending.pop();
     if (graph.has(file)) continue;
     const imports = importsOf(file);
-    graph.set(file, { imports, hit: readFileSync(file, 'utf8').includes('TEST_DATABASE_URL') });
+    graph.set(file, { imports, hit: readFileSync(file, 'utf8').includes(VARIABLE) });
     pending.push(...imports);
   }
   for (let changed = true; changed;) {
