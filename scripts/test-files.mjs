@@ -1,11 +1,11 @@
 // Which test files the suite has, and which of them depend on the test database.
 //
 // A test file depends on the test database when it, or a file it imports (statically or with a
-// literal dynamic import, following relative paths), reads the test database's variable (its name is
-// never written whole in this file, which does not depend on it): createTestDb in
-// test/helpers/test-db.ts and the few tests that open their own pools. The rest (engines, parsers,
-// providers against local peers, servers on their own embedded DATA_DIR) run the same whatever
-// that variable says, so the PostgreSQL pass need not run them a second time.
+// literal dynamic import, following relative paths), reads the TEST_DATABASE_URL variable:
+// createTestDb in test/helpers/test-db.ts and the few tests that open their own pools. The rest
+// (engines, parsers, providers against local peers, servers on their own embedded DATA_DIR) run the
+// same whatever it says, so the PostgreSQL pass need not run them a second time. A file that only
+// names the variable (in a comment or a message) does not read it.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -24,14 +24,14 @@ export function testFiles(root = process.cwd()) {
   return out.sort();
 }
 
-const VARIABLE = ['TEST', 'DATABASE', 'URL'].join('_');
+const READS_VARIABLE = /\bprocess\.env(?:\.TEST_DATABASE_URL\b|\[\s*['"]TEST_DATABASE_URL['"]\s*\])/;
 
 const IMPORT = /^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/gm;
 
-/** The relative modules a TypeScript file imports for their values (type-only imports left out). */
-function importsOf(file) {
+/** The relative modules a TypeScript file (its text) imports for their values (type-only imports left out). */
+function importsOf(file, text) {
   const out = [];
-  for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+  for (const m of text.matchAll(IMPORT)) {
     const spec = resolve(dirname(file), m[1] ?? m[2]);
     const candidates = [spec.replace(/\.js$/, '.ts'), spec.replace(/\.js$/, '.mts'), spec, join(spec, 'index.ts')];
     const found = candidates.find((c) => existsSync(c) && statSync(c).isFile());
@@ -40,7 +40,7 @@ function importsOf(file) {
   return out;
 }
 
-/** The test files (relative to root) that depend on the test database's variable, directly or through what they import. */
+/** The test files (relative to root) that read TEST_DATABASE_URL, directly or through what they import. */
 export function databaseTestFiles(root = process.cwd(), files = testFiles(root)) {
   // The import graph from the test files, then "reaches the variable" spread backwards to a fixed point
   // (import cycles included).
@@ -49,8 +49,9 @@ export function databaseTestFiles(root = process.cwd(), files = testFiles(root))
   while (pending.length > 0) {
     const file = pending.pop();
     if (graph.has(file)) continue;
-    const imports = importsOf(file);
-    graph.set(file, { imports, hit: readFileSync(file, 'utf8').includes(VARIABLE) });
+    const text = readFileSync(file, 'utf8');
+    const imports = importsOf(file, text);
+    graph.set(file, { imports, hit: READS_VARIABLE.test(text) });
     pending.push(...imports);
   }
   for (let changed = true; changed;) {

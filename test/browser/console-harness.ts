@@ -38,7 +38,8 @@ export interface Console {
   env: Record<string, string>;
   /** `verity …` against the running server (over its admin socket with the embedded database). */
   cli(args: string[], input?: string): { status: number | null; stdout: string; stderr: string };
-  operator(email: string, role: string): void;
+  /** Creates an operator with the harness password through the CLI; returns its id. */
+  operator(email: string, role: string): string;
   open(
     email: string,
     hash: string,
@@ -91,8 +92,12 @@ export async function startConsole(prefix: string, extraEnv: Record<string, stri
       return { status: res.status, data: (text ? JSON.parse(text) : null) as Record<string, any> };
     },
     operator(email, role) {
-      const r = cli(['operators', 'create', '--account', account, '--email', email, '--role', role, '--password-stdin'], `${PASSWORD}\n`);
+      const r = cli(
+        ['operators', 'create', '--account', account, '--email', email, '--role', role, '--password-stdin', '--json'],
+        `${PASSWORD}\n`,
+      );
       assert.equal(r.status, 0, r.stderr + r.stdout);
+      return (JSON.parse(r.stdout.trim().split('\n').pop()!) as { id: string }).id;
     },
     async open(email, hash, viewport = LAPTOP) {
       const context = await browser.newContext({ viewport });

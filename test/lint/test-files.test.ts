@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { databaseTestFiles, testFiles } from '../../scripts/test-files.mjs';
 
-// The PostgreSQL pass of the suite runs only the files that depend on the test database's variable
-// (scripts/run-tests.mjs); a file wrongly left out would never meet PostgreSQL, so the rule is tested.
+// The PostgreSQL pass of the suite runs only the files that read TEST_DATABASE_URL (scripts/run-tests.mjs);
+// a file wrongly left out would never meet PostgreSQL, so the rule is tested.
 
-// The variable's name is put together, so that this file itself does not depend on it.
-const VAR = ['TEST', 'DATABASE', 'URL'].join('_');
+// The fixtures' reads of the variable are put together, so that this file itself reads nothing.
+const READ = ['process', 'env', 'TEST_DATABASE_URL'].join('.');
 
 test('a test file depends on the test database through any chain of value imports, cycles and dynamic imports included', () => {
   const root = mkdtempSync(join(tmpdir(), 'verity-test-files-'));
@@ -18,15 +18,18 @@ test('a test file depends on the test database through any chain of value import
     writeFileSync(join(root, path), text);
   };
   try {
-    put('test/helpers/db.ts', `export const url = process.env.${VAR};\n`);
+    put('test/helpers/db.ts', `export const url = ${READ};\n`);
     put('test/helpers/app.ts', "import { url } from './db.js';\nexport const app = url;\n");
     put('test/helpers/a.ts', "import { b } from './b.js';\nexport const a = 1;\n");
     put('test/helpers/b.ts', "import { a } from './a.js';\nimport { app } from './app.js';\nexport const b = a;\n");
-    put('test/helpers/pure.ts', "import type { url } from './db.js';\nexport const pure = 1;\n");
+    put(
+      'test/helpers/pure.ts',
+      "import type { url } from './db.js';\n// Not run on TEST_DATABASE_URL: only named here.\nexport const pure = 1;\n",
+    );
     put('src/engines/x.test.ts', "import { pure } from '../../test/helpers/pure.js';\n");
     put('src/modules/y.test.ts', "import { a } from '../../test/helpers/a.js';\n");
     put('test/http/z.test.ts', "const { app } = await import('../helpers/app.js');\n");
-    put('test/http/w.test.ts', `if (process.env.${VAR}) {}\n`);
+    put('test/http/w.test.ts', `if (${READ}) {}\n`);
     put('test/process/v.test.ts', "export * from '../helpers/db.js';\n");
     assert.deepEqual(testFiles(root), [
       'src/engines/x.test.ts',
