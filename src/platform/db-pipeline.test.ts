@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { createTestDb } from '../../test/helpers/test-db.js';
-import { openDb, withUser, type Db } from './db.js';
+import { openDb, queryBatch, withUser, type Db } from './db.js';
 import { Pipeline, PIPELINE_STALL_MS } from './db-pipeline.js';
 import { PreparedStatements } from './prepared-statements.js';
 
@@ -167,6 +167,87 @@ test(
       release();
       await held;
     } finally {
+      await own.close();
+    }
+  },
+);
+
+test(
+  'short reads: batches of concurrent requests go pipelined, each gets its own rows; a batch never prepared goes the pool way first',
+  { skip },
+  async () => {
+    await db.query(INSERT, [6000, 'six']);
+    await db.query(INSERT, [6001, 'seven']);
+    const own = await openDb({ databaseUrl: url!, poolSize: 1, preparedPerConnection: 10, pipelineConnections: 1 });
+    const READ = 'SELECT v FROM pipe_t WHERE id = $1';
+    let release = () => {};
+    try {
+      // The texts are new to the process: this batch goes on the pool connection, where each is PREPAREd alone first.
+      const DIVIDE = 'SELECT 1 / $1::int AS x';
+      const ECHO = 'SELECT $1::int AS i';
+      assert.deepEqual(
+        await queryBatch(
+          own,
+          [
+            { sql: READ, params: [6000] },
+            { sql: DIVIDE, params: [1] },
+            { sql: ECHO, params: [7] },
+          ],
+          { short: true },
+        ),
+        [[{ v: 'six' }], [{ x: 1 }], [{ i: 7 }]],
+      );
+      // The pool's one connection held by an open transaction: short reads must not need it.
+      const held = own.transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        await new Promise<void>((r) => (release = r));
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      // Were they to need the pool, they would wait for the held connection: fail within seconds instead.
+      const within = <T>(p: Promise<T>) =>
+        Promise.race([
+          p,
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('short reads waited for the pool')), 5_000).unref()),
+        ]);
+      const batches = await within(
+        Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            queryBatch(
+              own,
+              [
+                { sql: READ, params: [6000 + (i % 2)] },
+                { sql: READ, params: [6999] },
+                { sql: ECHO, params: [i] },
+              ],
+              { short: true },
+            ),
+          ),
+        ),
+      );
+      batches.forEach((rows, i) => assert.deepEqual(rows, [[{ v: i % 2 ? 'seven' : 'six' }], [], [{ i }]]));
+      // A failing read fails its own batch only.
+      const settled = await within(
+        Promise.allSettled([
+          queryBatch(own, [{ sql: READ, params: [6001] }], { short: true }),
+          queryBatch(own, [{ sql: DIVIDE, params: [0] }], { short: true }),
+          queryBatch(own, [{ sql: READ, params: [6000] }], { short: true }),
+        ]),
+      );
+      assert.deepEqual(
+        settled.map((s) => s.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
+      assert.deepEqual((settled[2] as PromiseFulfilledResult<unknown[][]>).value, [[{ v: 'six' }]]);
+      // Without the option a batch needs a pool connection: it waits for the held one.
+      let plainDone = false;
+      const plain = queryBatch(own, [{ sql: READ, params: [6000] }]).then((r) => ((plainDone = true), r));
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(plainDone, false);
+      release();
+      await held;
+      assert.deepEqual(await plain, [[{ v: 'six' }]]);
+    } finally {
+      release(); // a failure above must not leave the pool's connection held, or close waits for ever
       await own.close();
     }
   },

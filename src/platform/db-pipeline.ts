@@ -67,33 +67,52 @@ export class Pipeline {
 
   /** Sends the statements as one transaction; false when it must go the other way (nothing of it ran). Throws its error. */
   async commit(stmts: readonly Stmt[]): Promise<boolean> {
-    if (this.off || length(stmts) > PIPELINE_MAX_TEXT) return false;
+    return (await this.send(stmts)) !== null;
+  }
+
+  /**
+   * Sends reads as one message (one implicit transaction, as a batch on a pool connection is) and answers the rows of
+   * each; null when they must go the other way (nothing of it ran). For short indexed reads only: the messages sent
+   * behind a message on its connection wait for it.
+   */
+  async read(stmts: readonly Stmt[]): Promise<unknown[][] | null> {
+    return this.send(stmts);
+  }
+
+  /** The rows of each statement, sent as one message on a pipelined connection; null when it must go the other way. */
+  private async send(stmts: readonly Stmt[]): Promise<unknown[][] | null> {
+    if (this.off || length(stmts) > PIPELINE_MAX_TEXT) return null;
     if (this.conns.some((c) => c === null) && Date.now() >= this.retryAt)
       await (this.opening ??= this.openAll().finally(() => (this.opening = null)));
     const conn = this.pick();
-    if (conn === null) return false;
+    if (conn === null) return null;
     // From here to the send nothing awaits: messages are composed in the order the connection sends them.
     const prepared = this.prepared();
     let texts: string[] | null;
+    let at: number[] | null = null;
     if (prepared !== null) {
       // A text never tried is PREPAREd alone first, which only a connection used by one transaction at a time can do
       // (messages in flight would race for the name): the pool's way, this once.
-      if (prepared.untried(stmts).length > 0) return false;
-      texts = prepared.compose(conn.client, stmts)?.texts ?? null;
+      if (prepared.untried(stmts).length > 0) return null;
+      const msg = prepared.compose(conn.client, stmts);
+      texts = msg?.texts ?? null;
+      at = msg?.at ?? null;
     } else texts = inlineAll(stmts);
-    if (texts === null) return false;
+    if (texts === null) return null;
     this.cork(conn);
     conn.sent.push(Date.now());
+    let results: pg.QueryResult | pg.QueryResult[];
     try {
-      await conn.client.query(texts.join(';\n'));
+      results = await conn.client.query(texts.join(';\n'));
     } catch (err) {
       prepared?.failed(conn.client);
-      if (preparedLost(err) !== null || (err as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return false;
+      if (preparedLost(err) !== null || (err as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return null;
       throw err;
     } finally {
       conn.sent.shift();
     }
-    return true;
+    const all = (Array.isArray(results) ? results : [results]).map((r) => r.rows as unknown[]);
+    return at === null ? all : at.map((i) => all[i]!);
   }
 
   async close(): Promise<void> {

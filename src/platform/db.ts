@@ -28,7 +28,16 @@ export interface Statement {
  * error, which is thrown. Outside a transaction they run in one implicit transaction.
  */
 export interface Batching {
-  queryBatch(stmts: readonly Statement[]): Promise<unknown[][]>;
+  queryBatch(stmts: readonly Statement[], opts?: BatchOptions): Promise<unknown[][]>;
+}
+
+export interface BatchOptions {
+  /**
+   * Short indexed reads outside a transaction: on PostgreSQL they may go on a pipelined connection (Pipeline), where
+   * the batches of concurrent requests leave in one socket write and need no pool connection. A long read there would
+   * hold up the messages behind it: leave this off for anything that scans.
+   */
+  short?: boolean;
 }
 
 export function canBatch(q: Queryable): q is Queryable & Batching {
@@ -36,8 +45,8 @@ export function canBatch(q: Queryable): q is Queryable & Batching {
 }
 
 /** Runs statements as one batch where the connection can, else one after the other. */
-export async function queryBatch(q: Queryable, stmts: readonly Statement[]): Promise<unknown[][]> {
-  if (canBatch(q)) return q.queryBatch(stmts);
+export async function queryBatch(q: Queryable, stmts: readonly Statement[], opts?: BatchOptions): Promise<unknown[][]> {
+  if (canBatch(q)) return q.queryBatch(stmts, opts);
   const out: unknown[][] = [];
   for (const s of stmts) out.push(await q.query(s.sql, s.params ?? []));
   return out;
@@ -104,13 +113,16 @@ export async function flushWithNext(tx: Queryable): Promise<void> {
  * together, as by Promise.all) and sends them as one batch: one round trip and one pool connection instead
  * of one each. Only for reads that do not depend on each other; an error fails every read of its batch.
  */
-export function batchingReader(db: Queryable): Queryable {
+export function batchingReader(db: Queryable, opts?: BatchOptions): Queryable {
   if (!canBatch(db)) return db;
   let pending: { st: Statement; resolve: (rows: unknown[]) => void; reject: (err: unknown) => void }[] = [];
   const flush = () => {
     const batch = pending;
     pending = [];
-    db.queryBatch(batch.map((p) => p.st)).then(
+    db.queryBatch(
+      batch.map((p) => p.st),
+      opts,
+    ).then(
       (rows) => batch.forEach((p, i) => p.resolve(rows[i]!)),
       (err: unknown) => batch.forEach((p) => p.reject(err)),
     );
@@ -162,7 +174,11 @@ class PostgresDb implements Db {
     const r = await this.pool.query(sql, params as unknown[]);
     return r.rows as T[];
   }
-  async queryBatch(stmts: readonly Statement[]): Promise<unknown[][]> {
+  async queryBatch(stmts: readonly Statement[], opts?: BatchOptions): Promise<unknown[][]> {
+    if (opts?.short && this.pipeline !== null && stmts.length > 0) {
+      const rows = await this.pipeline.read(stmts);
+      if (rows !== null) return rows;
+    }
     if (stmts.length === 1 && this.prepared === null) return [await this.query(stmts[0]!.sql, stmts[0]!.params)];
     if (this.prepared === null) {
       const inlined = inlineAll(stmts);

@@ -121,8 +121,9 @@ async function evaluateAdmitted({
   input: CreateTransaction;
   at: Date;
 }): Promise<{ created: boolean; transaction: Transaction }> {
-  // Reads started together go to the database as one batch (one round trip each stage).
-  const reader = batchingReader(ctx.db);
+  // Reads started together go to the database as one batch (one round trip each stage). They are short indexed
+  // reads: on PostgreSQL they go on a pipelined connection, with the batches of other requests made in the same turn.
+  const reader = batchingReader(ctx.db, { short: true });
   // What other modules know (KYC, business, screenings, wallets, lists) and the counterparty name's
   // screening: read before the write transaction (no lock held while the screening worker answers), and
   // only what the rules read. The evaluation that used them is stored in the one write transaction.
