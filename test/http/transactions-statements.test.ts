@@ -16,9 +16,6 @@ let trips = 0;
  * The wallet list index's refresh (list_snapshots, list_snapshot_entities): a request that finds it older than a second
  * starts it without waiting, so it lands in whichever request comes then. Shared by every request: not counted.
  */
-/** Run once after the batch that reads a subject's aggregates ahead of its write (another process's work, in a test). */
-let afterBatch: (() => Promise<void>) | null = null;
-const READ_AHEAD = "SELECT now() AS now, set_config('plan_cache_mode'";
 const refresh = (sql: string) => /\bFROM list_snapshot(s|_entities)\b/.test(sql);
 before(async () => {
   t = await createTestApp();
@@ -34,19 +31,13 @@ before(async () => {
       return q(sql, params);
     }) as Queryable['query'];
   db.query = counted(query);
-  const outerBatch = (db as { queryBatch?: (st: { sql: string }[], opts?: unknown) => Promise<unknown[][]> }).queryBatch?.bind(db);
+  const outerBatch = (db as { queryBatch?: (st: { sql: string }[]) => Promise<unknown[][]> }).queryBatch?.bind(db);
   if (outerBatch)
-    (db as { queryBatch?: typeof outerBatch }).queryBatch = async (st, opts) => {
+    (db as { queryBatch?: typeof outerBatch }).queryBatch = (st) => {
       for (const x of st) log?.push(x.sql.replace(/\s+/g, ' ').slice(0, 90));
       if (log) full.push(...st.map((x) => ({ sql: x.sql, params: (x as { params?: unknown[] }).params ?? [] })));
       if (log) trips++;
-      const rows = await outerBatch(st, opts);
-      const hook = afterBatch;
-      if (hook && st.some((x) => x.sql.includes(READ_AHEAD))) {
-        afterBatch = null;
-        await hook();
-      }
-      return rows;
+      return outerBatch(st);
     };
   db.transaction = ((fn: (tx: Queryable) => Promise<unknown>) =>
     transaction((raw) => {
@@ -126,10 +117,9 @@ test('POST /v1/transactions with the starter typologies active: statements per r
   assert.ok(statements.length <= 38, `${statements.length} statements`);
   // Round trips: the reads before the write transaction go as batches (repeat check with the rule-set
   // version and the first reads of the rule context, started for the rule set this process last found active;
-  // the context's second reads; the subject's head, repeat check, snoozes and aggregates, read ahead of the write),
-  // the subject's lock travels with the first alert's lock and dedupe, events with the next statement or COMMIT, each
-  // alert's audit with COMMIT. 38 round trips before (one per statement), 13 after, 11 with the context's first reads
-  // in the version's batch; 11 with the aggregates read ahead (one of them outside the write transaction).
+  // the context's second reads), the lock, repeat re-check and snoozes travel with the aggregate
+  // read, events with the next statement or COMMIT, each alert's audit with COMMIT. 38 round trips before (one
+  // per statement), 13 after, 11 with the context's first reads in the version's batch.
   assert.ok(trips <= 11, `${trips} round trips`);
 });
 
@@ -196,18 +186,6 @@ test('POST /v1/transactions that raises an alert: the alert costs the lock, the 
   const quiet = await post(body('cus_al', '147.00'));
   assert.equal(quiet.json.alerts.length, 0);
 
-  // No alert: nothing is read inside the write transaction. The lock, the head's check, the row, the event and the
-  // deferred writes travel with COMMIT: the transaction goes to the database whole (on a pipelined connection where there is one).
-  const ahead = quiet.statements.findIndex((q) => q.startsWith(READ_AHEAD));
-  assert.ok(ahead >= 0, quiet.statements.join('\n'));
-  // The read ahead's batch (its statements sent plainly), then the write.
-  const afterAhead = quiet.statements.slice(ahead).filter((q, i, all) => all.slice(0, i + 1).some((x) => x.startsWith('(')));
-  assert.ok(afterAhead.length >= 3 && afterAhead.every((q) => /^\(with (next|COMMIT)\)/.test(q)), quiet.statements.join('\n'));
-  assert.ok(
-    afterAhead.some((q) => q.startsWith('(with COMMIT) SELECT pg_advisory_xact_lock')),
-    quiet.statements.join('\n'),
-  );
-
   const first = await post(hitsJurisdiction('cus_al'));
   assert.notEqual(first.json.status, 'approved');
   const raised = first.json.alerts.filter((a: { deduplicated: boolean }) => !a.deduplicated);
@@ -223,9 +201,7 @@ test('POST /v1/transactions that raises an alert: the alert costs the lock, the 
   const others = (x: string[]) =>
     x
       .filter((q) => !q.startsWith('SELECT k.id') && !alertStatements([q]).length && !q.startsWith('(with next) INSERT INTO events'))
-      .map((q) => (/^(\(with COMMIT\) )?WITH d0 AS/.test(q) ? 'combined deferred writes' : q))
-      // The subject's lock travels with the first alert's statements, or with COMMIT when no alert is raised.
-      .map((q) => (/^\(with (next|COMMIT)\) SELECT pg_advisory_xact_lock\(hashtextextended\(\$1, 13\)\)/.test(q) ? 'subject lock' : q));
+      .map((q) => (/^(\(with COMMIT\) )?WITH d0 AS/.test(q) ? 'combined deferred writes' : q));
   assert.deepEqual(others(first.statements), others(quiet.statements));
   // Round trips: the lock travels with the dedupe UPDATE, then the case-and-alert statement (3 before).
   assert.equal(first.trips, quiet.trips + 2, first.statements.join('\n'));
@@ -290,77 +266,4 @@ test('20 concurrent transactions of one subject hitting one rule raise one alert
   assert.equal(new Set(alerts.map((a) => a.case_id)).size, 1);
   const cases = await t.db.query("SELECT 1 FROM cases WHERE account_id = $1 AND subject_id = 'cus_burst'", [o.accountId]);
   assert.equal(cases.length, 1);
-});
-
-test('a transaction of the subject stored elsewhere between the read ahead and the write: the write rolls back whole and is evaluated again under the lock', async () => {
-  const o = await t.tenant();
-  await publishStarter(o);
-  const out = (subject: string, amount: string) => ({ ...body(subject, amount), direction: 'out' });
-  type Outcome = { key: string; values_used: Record<string, unknown> };
-  const count = (j: { rules: Outcome[] }) => j.rules.find((r) => r.key === 'spike_vs_history')!.values_used['agg.out_count_90d'];
-  for (const [subject, amount] of [
-    ['cus_mv_quiet', '101.00'],
-    ['cus_mv_alert', '102.00'],
-  ] as const) {
-    for (let i = 0; i < 2; i++)
-      assert.equal(
-        (await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: out(subject, `${100 + seq}.00`) })).statusCode,
-        201,
-      );
-    const heads = () =>
-      t.db.query<{ n: number }>('SELECT n FROM transaction_subject_heads WHERE account_id = $1 AND subject_reference = $2', [
-        o.accountId,
-        subject,
-      ]);
-    assert.deepEqual(await heads(), [{ n: 2 }]);
-    // As another API process would: an outgoing transaction of the subject stored (here imported) and the head
-    // advanced, after this request read the aggregates and before it writes.
-    afterBatch = async () => {
-      const data = JSON.stringify({
-        reference: `elsewhere_${subject}`,
-        occurred_at: new Date(Date.now() - 3_600_000).toISOString(),
-        amount: '55.00',
-        currency: 'EUR',
-        direction: 'out',
-        subject: { reference: subject },
-      });
-      const imported = await t.call('POST', '/v1/transactions/imports', { key: o.sandboxKey, body: { format: 'jsonl', data } });
-      assert.ok(imported.statusCode < 300, imported.body);
-      await t.db.query('UPDATE transaction_subject_heads SET n = n + 1 WHERE account_id = $1 AND subject_reference = $2', [
-        o.accountId,
-        subject,
-      ]);
-    };
-    log = [];
-    // A quiet amount is written whole; a KP counterparty raises an alert, written under the lock.
-    const b =
-      subject === 'cus_mv_quiet'
-        ? out(subject, amount)
-        : { ...out(subject, amount), counterparty: { reference: 'cp_kp', bank_country: 'KP' } };
-    const res = await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: b });
-    const statements = log;
-    log = null;
-    assert.equal(afterBatch, null, 'the hook ran');
-    assert.equal(res.statusCode, 201, res.body);
-    const j = res.json();
-    assert.equal(j.alerts.length > 0, subject === 'cus_mv_alert', JSON.stringify(j.alerts));
-    // The aggregate counts the transaction stored meanwhile: 2 earlier + 1 stored elsewhere, not the 2 read ahead.
-    assert.equal(count(j), 3, JSON.stringify(j.rules.find((r: Outcome) => r.key === 'spike_vs_history')));
-    // The retry read the head under the lock.
-    assert.ok(
-      statements.some((q) => q.startsWith('SELECT n FROM transaction_subject_heads')),
-      statements.join('\n'),
-    );
-    // Stored once, with one alert per rule hit, and the head advanced past the other process's.
-    const stored = await t.db.query('SELECT 1 FROM transactions WHERE account_id = $1 AND reference = $2', [o.accountId, b.reference]);
-    assert.equal(stored.length, 1);
-    assert.deepEqual(await heads(), [{ n: 4 }]);
-    if (subject === 'cus_mv_alert') {
-      const alerts = await t.db.query<{ occurrences: number }>(
-        "SELECT occurrences FROM alerts WHERE account_id = $1 AND subject_id = $2 AND details->>'rule_key' = 'high_risk_jurisdiction'",
-        [o.accountId, subject],
-      );
-      assert.deepEqual(alerts, [{ occurrences: 1 }], 'the rolled-back attempt left no occurrence');
-    }
-  }
 });

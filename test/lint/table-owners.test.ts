@@ -32,7 +32,7 @@ const OWNERS: Record<string, readonly string[]> = {
   lists: ['list_entries'],
   monitoring: ['monitored_subjects', 'monitoring_alerts'],
   rules: ['rule_set_drafts', 'rule_set_versions', 'rule_snoozes'],
-  transactions: ['rule_backtests', 'transaction_daily', 'transaction_subject_heads', 'transactions'],
+  transactions: ['rule_backtests', 'transaction_daily', 'transactions'],
   'travel-rule': ['travel_rule_counterparties', 'travel_rule_messages', 'travel_rule_settings', 'travel_rule_transitions'],
   verifications: ['session_corrections', 'session_transitions', 'sessions', 'verification_imports'],
   wallets: [

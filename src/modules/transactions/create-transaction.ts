@@ -21,7 +21,7 @@ import { activeRuleSet, lastActiveRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
 import { loadRuleContext, markUnscreened, type ScreenCounterparty } from './rule-context.js';
 import { subjectKey, type KeyedQueue } from './subject-queue.js';
-import { isReferenceTaken, isSubjectMoved, transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
+import { isReferenceTaken, transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
 import { toTransaction } from './present.js';
 import type { CreateTransaction, Transaction } from './schemas.js';
 
@@ -59,12 +59,12 @@ function validate(input: CreateTransaction): Date {
 
 /**
  * POST /v1/transactions. The rule set and the context other modules hold (subject, counterparty, wallet,
- * lists) are read first, without a transaction; then, queued per subject: the declared aggregates the active rules
- * read are computed (excluding this transaction; read ahead of the write, which checks that the subject's head has
- * not moved since, else evaluates again under the subject's lock), the rules are evaluated (test rules in shadow; snoozes for the subject honoured; an erroring rule never blocks),
+ * lists) are read first, without a transaction; then, queued per subject and in one database transaction: the
+ * declared aggregates the active rules read are computed (excluding this transaction), the rules are
+ * evaluated (test rules in shadow; snoozes for the subject honoured; an erroring rule never blocks),
  * the transaction is stored with its evaluation and added to the daily rollup, alerts are raised
  * (transaction_rule per hit rule when the status is review or worse; rule_error per failing rule), the
- * transaction.evaluated event and the usage row are written, all in one database transaction. A repeat of the reference answers the stored
+ * transaction.evaluated event and the usage row are written. A repeat of the reference answers the stored
  * evaluation (200); the same reference with other facts is 409.
  */
 export async function createTransaction({
@@ -189,57 +189,27 @@ async function evaluateAdmitted({
 
   // A subject's evaluations run one at a time (its aggregates are read, then its row written). They wait
   // in an in-process queue, holding no pool connection, so a burst on one subject never starves the pool
-  // for other subjects. Across processes the subject's lock and head order them (transactionRows.advanceHead).
-  const running = queue.run(key, async () => {
-    // Read ahead, outside any transaction (one message, on a pipelined connection where there is one): the subject's
-    // head, the repeat check, the snoozes and the aggregates. This process stores nothing of the subject meanwhile
-    // (its queue); another process may, which the write's head check finds.
-    const reader = batchingReader(ctx.db, { short: true });
-    const aheadRead = transactionRows.readAhead(reader, ctx, input.subject.reference);
-    const repeatRead = transactionRows.idByReference(reader, ctx, input.reference);
-    const snoozedRead = compiled ? ruleRows.snoozedFor(reader, ctx, input.subject.reference, new Date()) : null;
-    const aggRead = needed ? computeTransactionAggregates(reader, ctx, needed.plans, txRow) : null;
-    const [ahead, repeated, snoozedAhead, aggAhead] = await Promise.all([aheadRead, repeatRead, snoozedRead, aggRead]);
-    if (repeated) return repeat((await transactionRows.get(ctx.db, ctx, repeated))!, input);
-    const evaluateWith = (agg: Awaited<ReturnType<typeof computeTransactionAggregates>>, snoozed: Set<string>): Evaluation | null => {
-      if (!compiled) return null;
-      const e = evaluate(compiled, { ...ruleInput, agg }, { snoozed, decided: needed?.decided });
-      markUnscreened(e, compiled, known);
-      return e;
-    };
-    const evaluatedAhead = evaluateWith(aggAhead ?? {}, snoozedAhead ?? new Set<string>());
-    // Set when a write found the subject's head moved: the next attempt reads again under the lock.
-    let moved = false;
-    return withTransaction(
+  // for other subjects; the advisory lock inside the short write transaction serialises across processes.
+  const running = queue.run(key, () =>
+    withTransaction(
       ctx,
       async (tx) => {
-        let evaluation = evaluatedAhead;
-        let createdAt = ahead.now;
-        // What the evaluation read: the write checks that the subject's head is still that (advanceHead, with COMMIT).
-        let seen = ahead.head;
-        if (!moved) {
-          // The subject's lock travels with the next statement: the first alert's (its lock and dedupe), or, when none is
-          // raised, the committing message, which then holds everything (a transaction sent whole: pipelined where it can
-          // be). No repeat re-check: a repeat stored since the read ahead would have moved the head. A moved head fails
-          // the whole transaction at COMMIT, alerts included, and the retry below reads again under the lock.
-          if (raisesAlerts(evaluation)) transactionRows.lockSubject(withNext(tx), ctx, input.subject.reference).catch(() => undefined);
-          else await transactionRows.lockSubjectInMessage(tx, ctx, input.subject.reference);
-        } else {
-          // The retry: the lock, the repeat re-check and the head in one round trip; the aggregates read again when the
-          // head moved since the read ahead (it did, unless the moved transaction was rolled back).
-          const next = withNext(tx);
-          const nowRead = transactionRows.lockSubject(next, ctx, input.subject.reference);
-          const againRead = transactionRows.idByReference(next, ctx, input.reference);
-          seen = await transactionRows.head(tx, ctx, input.subject.reference);
-          createdAt = await nowRead;
-          const again = await againRead;
-          if (again) return repeat((await transactionRows.get(tx, ctx, again))!, input);
-          if (seen !== ahead.head) {
-            const snoozedRead = compiled ? ruleRows.snoozedFor(withNext(tx), ctx, input.subject.reference, new Date()) : null;
-            const agg = needed ? await computeTransactionAggregates(tx, ctx, needed.plans, txRow) : {};
-            await flushWithNext(tx); // when no aggregate read was sent
-            evaluation = evaluateWith(agg, (await snoozedRead) ?? new Set<string>());
-          }
+        // The lock, the repeat re-check and the snoozes travel with the aggregate read: one round trip.
+        const ahead = withNext(tx);
+        const nowRead = transactionRows.lockSubject(ahead, ctx, input.subject.reference);
+        const againRead = transactionRows.idByReference(ahead, ctx, input.reference);
+        const snoozedRead = compiled ? ruleRows.snoozedFor(ahead, ctx, input.subject.reference, new Date()) : null;
+        let agg: Awaited<ReturnType<typeof computeTransactionAggregates>> = {};
+        if (needed) agg = await computeTransactionAggregates(tx, ctx, needed.plans, txRow);
+        await flushWithNext(tx); // when no aggregate read was sent
+        const again = await againRead;
+        if (again) return repeat((await transactionRows.get(tx, ctx, again))!, input);
+
+        let evaluation: Evaluation | null = null;
+        if (compiled) {
+          const snoozed = (await snoozedRead) ?? new Set<string>();
+          evaluation = evaluate(compiled, { ...ruleInput, agg }, { snoozed, decided: needed?.decided });
+          markUnscreened(evaluation, compiled, known);
         }
 
         const alerts: { id: string; kind: string; severity: string; case_id: string; deduplicated: boolean }[] = [];
@@ -336,9 +306,8 @@ async function evaluateAdmitted({
           ruleset_version: evaluation?.ruleset_version ?? null,
           evaluation: { rules: evaluation?.outcomes ?? [], alerts },
         };
-        await transactionRows.advanceHead(tx, ctx, input.subject.reference, seen);
         // Sent with COMMIT: a concurrent insert of the reference fails the whole transaction (referenceTaken).
-        const stored = await transactionRows.insert(tx, ctx, row, createdAt);
+        const stored = await transactionRows.insert(tx, ctx, row, await nowRead);
         await transactionRows.addToRollup(tx, ctx, {
           subject: row.subject_reference,
           occurredAt: at,
@@ -365,22 +334,10 @@ async function evaluateAdmitted({
         await recordUsage(tx, ctx, 'transactions', 'evaluation', id);
         return { created: true, transaction };
       },
-      {
-        response: (r) => r.transaction,
-        retry: {
-          attempts: 2,
-          when: (err) => (isSubjectMoved(err) ? (moved = true) : false),
-        },
-      },
-    );
-  });
+      { response: (r) => r.transaction },
+    ),
+  );
   return running.catch(referenceTaken);
-}
-
-/** Whether storing the evaluation raises alerts (their dedupe and case are read back under the subject's lock). */
-function raisesAlerts(e: Evaluation | null): boolean {
-  if (e === null) return false;
-  return e.outcomes.some((o) => o.outcome === 'error' || (o.outcome === 'hit' && e.status !== 'approved'));
 }
 
 /** A concurrent insert of the same reference (the unique violation at COMMIT) is the conflict it always was. */

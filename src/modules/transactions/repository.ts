@@ -61,11 +61,6 @@ const TX_COLUMNS = `id, reference, occurred_at, amount::text AS amount, currency
   label_suspicious, status, score::text AS score, ruleset_version, evaluation, created_at`;
 
 /** Whether `err` is the unique violation of a transaction reference stored meanwhile (insert). */
-/** Whether a write failed because a transaction of its subject was stored after its aggregates were read (advanceHead). */
-export function isSubjectMoved(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'VK003';
-}
-
 export function isReferenceTaken(err: unknown): boolean {
   const e = err as { code?: unknown; constraint?: unknown };
   return e?.code === '23505' && e.constraint === 'transactions_reference';
@@ -308,55 +303,6 @@ export const transactionRows = {
       [JSON.stringify(['txn', t.accountId, t.environment, subject])],
     );
     return rows[0]!.now;
-  },
-
-  /**
-   * Read ahead of the subject's write transaction, outside it (the first statement of the message that reads the
-   * aggregates): the database's time, the subject's head (transaction_subject_heads; null before its first evaluated
-   * transaction), and, for the rest of that message, generic plans and no parallel workers (as lockSubject says why).
-   * The head is read before the aggregates: a transaction stored between the two makes the write's check fail, never pass.
-   */
-  async readAhead(db: Queryable, t: Tenant, subject: string): Promise<{ now: Date; head: number | null }> {
-    const rows = await db.query<{ now: Date; head: number | null }>(
-      `SELECT now() AS now, set_config('plan_cache_mode', 'force_generic_plan', true), set_config('max_parallel_workers_per_gather', '0', true),
-         (SELECT n FROM transaction_subject_heads WHERE account_id = $1 AND environment = $2 AND subject_reference = $3) AS head`,
-      [t.accountId, t.environment, subject],
-    );
-    return { now: rows[0]!.now, head: rows[0]!.head };
-  },
-
-  /** The subject's head now (under its lock); null before its first evaluated transaction. */
-  async head(db: Queryable, t: Tenant, subject: string): Promise<number | null> {
-    const rows = await db.query<{ n: number }>(
-      'SELECT n FROM transaction_subject_heads WHERE account_id = $1 AND environment = $2 AND subject_reference = $3',
-      [t.accountId, t.environment, subject],
-    );
-    return rows[0]?.n ?? null;
-  },
-
-  /**
-   * The subject's lock, as a statement of the committing message (a transaction that reads nothing back): taken before
-   * advanceHead's statement, whose snapshot then shows every transaction of the subject stored before it.
-   */
-  async lockSubjectInMessage(tx: Queryable, t: Tenant, subject: string): Promise<void> {
-    await statementOrDefer(tx, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 13))', [
-      JSON.stringify(['txn', t.accountId, t.environment, subject]),
-    ]);
-  },
-
-  /**
-   * Advances the subject's head by one in the transaction that stores its transaction, after its lock. The head must
-   * still be `seen` (what the aggregates' reads saw; null: none yet): otherwise transaction_subject_moved() raises
-   * (VK003, isSubjectMoved) and the whole transaction rolls back. A statement of its own that travels with COMMIT.
-   */
-  async advanceHead(tx: Queryable, t: Tenant, subject: string, seen: number | null): Promise<void> {
-    await statementOrDefer(
-      tx,
-      `INSERT INTO transaction_subject_heads AS h (account_id, environment, subject_reference, n) VALUES ($1, $2, $3, 1)
-       ON CONFLICT (account_id, environment, subject_reference) DO UPDATE SET n = h.n + 1
-       RETURNING CASE WHEN n = $4::bigint + 1 THEN true ELSE transaction_subject_moved() END AS ok`,
-      [t.accountId, t.environment, subject, seen ?? 0],
-    );
   },
 
   /**
