@@ -6,6 +6,7 @@
 // default 1), BENCH_LOAD=0 (import and backtest only: no load runs), BENCH_RATE (requests/s), BENCH_DATABASE_URL,
 // BENCH_PIN=1 (servers on CPU 0, PostgreSQL on CPU 1: bench/lib/pin.ts), BENCH_TIMELINE=1 (with BENCH_RATE: p50/p99 per second).
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import pg from 'pg';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
@@ -92,6 +93,25 @@ async function loadTransactions(name: string, url: string, key: string, subjectO
     ...r,
     cpu: `${r.cpu}; own backends ${cores.toFixed(2)} cores; CPU per tx: API ${perTx(server)} ms, own PostgreSQL ${perTx(cores)} ms${wal}`,
   };
+}
+
+/**
+ * Before each A/B slot's load on PostgreSQL: a CHECKPOINT, so that every slot starts the same distance from one (the
+ * next timed one is checkpoint_timeout away). Without it a timed checkpoint fell in the second slot in most A/Bs of
+ * 2026-11-29 (1.5–2.7 full-page images per transaction there, about 0 elsewhere) and that slot lost 10–20 % whichever
+ * version ran in it (docs/performance.md). Needs a superuser or pg_checkpoint; without, it says so and goes on.
+ */
+async function checkpoint(): Promise<void> {
+  if (!ownBackends) return;
+  const c = new pg.Client({ connectionString: ownBackends.url });
+  await c.connect();
+  try {
+    await c.query('CHECKPOINT');
+  } catch (err) {
+    console.error(`no CHECKPOINT before the slot (${(err as Error).message}): slots may differ by where a timed checkpoint falls`);
+  } finally {
+    await c.end();
+  }
 }
 
 async function loadRun(name: string, url: string, key: string, subjectOf: (n: number) => string): Promise<LoadResult> {
@@ -233,8 +253,10 @@ async function benchDb(kind: string): Promise<string> {
             const proc = await startChild(['src/server.ts'], svcEnv(port, false), /Verity is running/, { cwd });
             serverPid = proc.proc.pid;
             try {
-              for (const [what, subject] of pairs)
+              for (const [what, subject] of pairs) {
+                await checkpoint();
                 rows.push(await loadTransactions(`${label}: ${what}`, `http://127.0.0.1:${port}/v1/transactions`, keys.sandbox, subject));
+              }
             } finally {
               await stop(proc.proc);
             }
