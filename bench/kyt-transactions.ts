@@ -98,8 +98,9 @@ async function loadTransactions(name: string, url: string, key: string, subjectO
 /**
  * Before each A/B slot's load on PostgreSQL: a CHECKPOINT, so that every slot starts the same distance from one (the
  * next timed one is checkpoint_timeout away). Without it a timed checkpoint fell in the second slot in most A/Bs of
- * 2026-11-29 (1.5–2.7 full-page images per transaction there, about 0 elsewhere) and that slot lost 10–20 % whichever
- * version ran in it (docs/performance.md). Needs a superuser or pg_checkpoint; without, it says so and goes on.
+ * 2026-11-29 (1.5–2.7 full-page images per transaction there, about 0 elsewhere). It is not the whole slot effect: an
+ * A/A run with it (the same code in all three slots) still gave the second slot 15 % less (docs/performance.md), so
+ * compare versions by pairing runs of opposite order. Needs a superuser or pg_checkpoint; without, it says so.
  */
 async function checkpoint(): Promise<void> {
   if (!ownBackends) return;
