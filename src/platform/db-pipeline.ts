@@ -67,20 +67,15 @@ export class Pipeline {
 
   /** Sends the statements as one transaction; false when it must go the other way (nothing of it ran). Throws its error. */
   async commit(stmts: readonly Stmt[]): Promise<boolean> {
-    return (await this.send(stmts)) !== null;
+    return (await this.read(stmts)) !== null;
   }
 
   /**
-   * Sends reads as one message (one implicit transaction, as a batch on a pool connection is) and answers the rows of
-   * each; null when they must go the other way (nothing of it ran). For short indexed reads only: the messages sent
-   * behind a message on its connection wait for it.
+   * Sends the statements as one message (one implicit transaction, as a batch on a pool connection is) and answers the
+   * rows of each; null when they must go the other way (nothing of it ran). Reads through here must be short indexed
+   * ones: the messages sent behind a message on its connection wait for it.
    */
   async read(stmts: readonly Stmt[]): Promise<unknown[][] | null> {
-    return this.send(stmts);
-  }
-
-  /** The rows of each statement, sent as one message on a pipelined connection; null when it must go the other way. */
-  private async send(stmts: readonly Stmt[]): Promise<unknown[][] | null> {
     if (this.off || length(stmts) > PIPELINE_MAX_TEXT) return null;
     if (this.conns.some((c) => c === null) && Date.now() >= this.retryAt)
       await (this.opening ??= this.openAll().finally(() => (this.opening = null)));
@@ -111,7 +106,7 @@ export class Pipeline {
     } finally {
       conn.sent.shift();
     }
-    const all = (Array.isArray(results) ? results : [results]).map((r) => r.rows as unknown[]);
+    const all = resultRows(results);
     return at === null ? all : at.map((i) => all[i]!);
   }
 
@@ -180,6 +175,11 @@ export class Pipeline {
       stream.uncork!();
     });
   }
+}
+
+/** The rows of each statement of a simple-protocol message (one result, or one per statement). */
+export function resultRows(r: pg.QueryResult | pg.QueryResult[]): unknown[][] {
+  return (Array.isArray(r) ? r : [r]).map((x) => x.rows);
 }
 
 /** After a pipelined connection failed to open, transactions go on pool connections this long before another try. */

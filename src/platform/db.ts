@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { inlineAll, inlineParams } from './sql-literals.js';
 import { PreparedStatements, preparedLost, type Message } from './prepared-statements.js';
 import { PgliteThread } from './pglite-thread.js';
-import { Pipeline } from './db-pipeline.js';
+import { Pipeline, resultRows } from './db-pipeline.js';
 import { PgliteLocal, pgliteOptions, type EmbeddedPg, type EmbeddedStatements, type EmbeddedTransaction } from './pglite-session.js';
 
 export { inlineParams } from './sql-literals.js';
@@ -396,10 +396,6 @@ class OpenTx {
 }
 
 /** The rows of each statement of a simple-protocol message (node-postgres answers one result, or an array of them). */
-function resultRows(r: pg.QueryResult | pg.QueryResult[]): unknown[][] {
-  return (Array.isArray(r) ? r : [r]).map((x) => x.rows);
-}
-
 /**
  * PGlite runs a query with parameters as four messages into the database (parse, describe, bind and
  * execute, sync) and the one without as one: statements whose values can be written as literals go
