@@ -13,7 +13,15 @@ import { freePort, firstKeys, runCli } from '../test/helpers/spawn-server.js';
 import { insertBaseline, loadWithCpu, table, type LoadResult, warmupNote } from './lib/load.js';
 import { freshSchema, startChild, stop } from './lib/children.js';
 import { pinNote } from './lib/pin.js';
-import { ownBackendCores, ownBackendTicks, waitForIndexes, walCounters } from './lib/cpu.js';
+import {
+  formatTableWrites,
+  ownBackendCores,
+  ownBackendTicks,
+  tableWrites,
+  waitForIndexes,
+  walCounters,
+  type TableWrites,
+} from './lib/cpu.js';
 import { historyLines, importHistory, publishRuleSet, type ApiCall } from './lib/kyt-setup.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -74,24 +82,32 @@ let ownBackends: { url: string; name: string } | null = null;
  */
 async function loadTransactions(name: string, url: string, key: string, subjectOf: (n: number) => string): Promise<LoadResult> {
   const own = ownBackends;
-  const before = own ? await ownBackendTicks(own.url, own.name) : null;
-  const wal0 = own ? await walCounters(own.url) : null;
-  const t0 = process.hrtime.bigint();
-  const r = await loadRun(name, url, key, subjectOf);
-  if (!own || !before || r.rps === 0) return r;
-  const cores = ownBackendCores(before, await ownBackendTicks(own.url, own.name), Number(process.hrtime.bigint() - t0) / 1e9);
+  // Read after the warm-up, right before the measured run: the warm-up's CPU, WAL and rows are not the run's.
+  type Counters = { ticks: Map<number, number>; wal: Awaited<ReturnType<typeof walCounters>>; rows: TableWrites; at: bigint };
+  const read = async (o: { url: string; name: string }): Promise<Counters> => {
+    const [ticks, wal, rows] = await Promise.all([ownBackendTicks(o.url, o.name), walCounters(o.url), tableWrites(o.url, o.name)]);
+    return { ticks, wal, rows, at: process.hrtime.bigint() };
+  };
+  const start: { c?: Counters } = {};
+  const r = await loadRun(name, url, key, subjectOf, async () => {
+    if (own) start.c = await read(own);
+  });
+  const c0 = start.c;
+  if (!own || !c0 || r.rps === 0) return r;
+  const c1 = await read(own);
+  const seconds = Number(c1.at - c0.at) / 1e9;
+  const cores = ownBackendCores(c0.ticks, c1.ticks, seconds);
   const server = Number(/server ([0-9.]+)/.exec(r.cpu ?? '')?.[1] ?? NaN);
   const perTx = (c: number) => ((1000 * c) / r.rps).toFixed(2);
   // WAL per request (the whole server's, so only meaningful when nothing else writes): full-page images are the
-  // first change of a page after a checkpoint, which on a large table's indexes is most index inserts.
-  const wal1 = await walCounters(own.url);
+  // first change of a page after a checkpoint, which on a large table's indexes is most index inserts. Until
+  // 2026-11-29 the counters were read before the warm-up and divided by the measured run's requests only, so the
+  // figures of 2026-11-28 and 2026-11-29 (50–65 records per transaction) held the warm-up's WAL too.
   const requests = r.rps * seconds;
-  const wal = wal0
-    ? `; WAL per tx (server-wide): ${((wal1.bytes - wal0.bytes) / requests / 1024).toFixed(1)} kB, ${((wal1.records - wal0.records) / requests).toFixed(1)} records, ${((wal1.fpi - wal0.fpi) / requests).toFixed(2)} full-page images`
-    : '';
+  const wal = `; WAL per tx (server-wide): ${((c1.wal.bytes - c0.wal.bytes) / requests / 1024).toFixed(1)} kB, ${((c1.wal.records - c0.wal.records) / requests).toFixed(1)} records, ${((c1.wal.fpi - c0.wal.fpi) / requests).toFixed(2)} full-page images`;
   return {
     ...r,
-    cpu: `${r.cpu}; own backends ${cores.toFixed(2)} cores; CPU per tx: API ${perTx(server)} ms, own PostgreSQL ${perTx(cores)} ms${wal}`,
+    cpu: `${r.cpu}; own backends ${cores.toFixed(2)} cores; CPU per tx: API ${perTx(server)} ms, own PostgreSQL ${perTx(cores)} ms${wal}; rows written per tx: ${formatTableWrites(c0.rows, c1.rows, requests)}`,
   };
 }
 
@@ -115,24 +131,35 @@ async function checkpoint(): Promise<void> {
   }
 }
 
-async function loadRun(name: string, url: string, key: string, subjectOf: (n: number) => string): Promise<LoadResult> {
+async function loadRun(
+  name: string,
+  url: string,
+  key: string,
+  subjectOf: (n: number) => string,
+  measuring?: () => Promise<void>,
+): Promise<LoadResult> {
   const prefix = `${process.pid}-${Date.now()}-`;
-  return loadWithCpu(serverPid, name, {
-    url,
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}` },
-    seconds,
-    rate,
-    bodyOf: (i) => ({
-      reference: `${prefix}${i}`,
-      occurred_at: new Date().toISOString(),
-      amount: `${100 + (i % 9000)}.00`,
-      currency: 'EUR',
-      direction: i % 2 ? 'in' : 'out',
-      subject: { reference: subjectOf(i) },
-      counterparty: { reference: `cp_${i % 5000}`, bank_country: 'DE' },
-    }),
-  });
+  return loadWithCpu(
+    serverPid,
+    name,
+    {
+      url,
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      seconds,
+      rate,
+      bodyOf: (i) => ({
+        reference: `${prefix}${i}`,
+        occurred_at: new Date().toISOString(),
+        amount: `${100 + (i % 9000)}.00`,
+        currency: 'EUR',
+        direction: i % 2 ? 'in' : 'out',
+        subject: { reference: subjectOf(i) },
+        counterparty: { reference: `cp_${i % 5000}`, bank_country: 'DE' },
+      }),
+    },
+    measuring,
+  );
 }
 
 async function benchDb(kind: string): Promise<string> {

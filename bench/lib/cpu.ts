@@ -144,3 +144,55 @@ export async function waitForIndexes(
     await c.end();
   }
 }
+
+/** Rows written per table of `schema` (pg_stat_user_tables): inserted, updated (of them HOT), deleted. */
+export interface TableWrites {
+  [table: string]: { ins: number; upd: number; hot: number; del: number };
+}
+
+/**
+ * The tuple counters of every table of `schema`. Backends report them at most once a second while busy, so a
+ * reading taken right after a steady load misses about its last second and one taken right before it holds all
+ * but the second before: between two readings bracketing a run that follows a warm-up of the same load, the two
+ * cancel out.
+ */
+export async function tableWrites(databaseUrl: string, schema: string): Promise<TableWrites> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ relname: string; ins: string; upd: string; hot: string; del: string }>(
+      `SELECT relname, n_tup_ins::text AS ins, n_tup_upd::text AS upd, n_tup_hot_upd::text AS hot, n_tup_del::text AS del
+         FROM pg_stat_user_tables WHERE schemaname = $1`,
+      [schema],
+    );
+    return Object.fromEntries(
+      rows.map((r) => [r.relname, { ins: Number(r.ins), upd: Number(r.upd), hot: Number(r.hot), del: Number(r.del) }]),
+    );
+  } finally {
+    await c.end();
+  }
+}
+
+/** Rows written per request between two readings, e.g. `transactions +1.00, events +1.00 ~1.00 (HOT 0.00)`; tables under 0.01 left out. */
+export function formatTableWrites(before: TableWrites, after: TableWrites, requests: number): string {
+  const parts: [number, string][] = [];
+  for (const [table, a] of Object.entries(after)) {
+    const b = before[table] ?? { ins: 0, upd: 0, hot: 0, del: 0 };
+    const per = (x: number, y: number) => (x - y) / requests;
+    const ins = per(a.ins, b.ins);
+    const upd = per(a.upd, b.upd);
+    const hot = per(a.hot, b.hot);
+    const del = per(a.del, b.del);
+    if (ins + upd + del < 0.01) continue;
+    const bits = [
+      ins >= 0.01 ? `+${ins.toFixed(2)}` : '',
+      upd >= 0.01 ? `~${upd.toFixed(2)} (HOT ${hot.toFixed(2)})` : '',
+      del >= 0.01 ? `-${del.toFixed(2)}` : '',
+    ];
+    parts.push([ins + upd + del, `${table} ${bits.filter(Boolean).join(' ')}`]);
+  }
+  return parts
+    .sort((x, y) => y[0] - x[0])
+    .map((p) => p[1])
+    .join(', ');
+}

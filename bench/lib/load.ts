@@ -38,9 +38,19 @@ async function warmUp(name: string, opts: LoadOptions): Promise<number> {
   return r.next;
 }
 
-/** `load` with the CPU split of the measured run: the server process `pid`, PostgreSQL's processes and this process. */
-export async function loadWithCpu(pid: number | undefined, name: string, opts: LoadOptions): Promise<LoadResult> {
+/**
+ * `load` with the CPU split of the measured run: the server process `pid`, PostgreSQL's processes and this process.
+ * `measuring` runs after the warm-up, right before the measured run: where a caller reads counters of its own
+ * (WAL, backends' CPU), so that the warm-up's share is not in them.
+ */
+export async function loadWithCpu(
+  pid: number | undefined,
+  name: string,
+  opts: LoadOptions,
+  measuring?: () => Promise<void>,
+): Promise<LoadResult> {
   const first = await warmUp(name, opts);
+  await measuring?.();
   const stopSplit = startCpuSplit(pid);
   const r = await measured(name, { ...opts, first });
   return { ...r.result, cpu: formatSplit(stopSplit()) };
