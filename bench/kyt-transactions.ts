@@ -4,7 +4,8 @@
 // Usage: npm run bench -- kyt-transactions ; BENCH_SECONDS (default 10), BENCH_DBS=pglite,postgres,
 // BENCH_HISTORY (imported history rows, default 50000), BENCH_HEAVY (heavy subjects sharing 10 % of the history,
 // default 1), BENCH_LOAD=0 (import and backtest only: no load runs), BENCH_RATE (requests/s), BENCH_DATABASE_URL,
-// BENCH_PIN=1 (servers on CPU 0, PostgreSQL on CPU 1: bench/lib/pin.ts), BENCH_TIMELINE=1 (with BENCH_RATE: p50/p99 per second).
+// BENCH_PIN=1 (servers on CPU 0, PostgreSQL on CPU 1: bench/lib/pin.ts), BENCH_PG_SCHED=batch (PostgreSQL under SCHED_BATCH,
+// bench/lib/pin.ts), BENCH_TIMELINE=1 (with BENCH_RATE: p50/p99 per second).
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { tmpdir, cpus } from 'node:os';

@@ -1,4 +1,5 @@
-// BENCH_PIN: the servers a load benchmark starts on some CPUs, PostgreSQL on the others.
+// BENCH_PIN: the servers a load benchmark starts on some CPUs, PostgreSQL on the others. BENCH_PG_SCHED=batch:
+// PostgreSQL's processes under the SCHED_BATCH policy (below).
 //
 // On a 2-core machine the API process and PostgreSQL's backends share both cores, and the unpinned runs showed
 // 14–17 % idle time at saturation (likely: a backend woken by the API's socket write runs on the API's core and
@@ -29,6 +30,21 @@ function layout(): Layout | null {
 
 const all = `0-${cpus().length - 1}`;
 let restPinned = false;
+
+/** What to put back when this process exits or is interrupted (PostgreSQL's CPUs, its policy). */
+const restores: (() => void)[] = [];
+
+function onExit(restore: () => void): void {
+  if (restores.length === 0) {
+    process.on('exit', () => restores.forEach((r) => r()));
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const)
+      process.once(signal, () => process.exit(code)); // 128 + the signal's number; 'exit' then puts things back
+  }
+  restores.push(restore);
+}
 
 function taskset(cpuList: string, pid: number): void {
   execFileSync('taskset', ['-a', '-p', '-c', cpuList, String(pid)], { stdio: 'ignore' });
@@ -62,28 +78,51 @@ function pinRest(l: Layout): void {
   if (restPinned) return;
   restPinned = true;
   for (const pid of postgresPids()) taskset(l.rest, pid);
-  process.on('exit', unpinPostgres);
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const)
-    process.once(signal, () => {
-      unpinPostgres();
-      process.exit(code); // 128 + the signal's number, as the default handler's exit would report
-    });
+  onExit(unpinPostgres);
   console.error(`BENCH_PIN: servers on CPU ${l.api}, PostgreSQL on CPU ${l.rest}, the load generator on any`);
 }
 
-/** Pins a server the bench just started (no-op without BENCH_PIN); the first call pins the rest. */
+// BENCH_PG_SCHED=batch: every PostgreSQL process (and, through the postmaster, every backend it forks) under
+// SCHED_BATCH (`chrt -b`). A task woken under SCHED_BATCH does not preempt the task running on its CPU: a backend
+// woken by the API's socket write waits for its turn or for the other core instead of taking the API's thread off
+// the CPU in the middle of a request (docs/performance.md, "KYT: PostgreSQL under SCHED_BATCH"). Put back to
+// SCHED_OTHER when this process exits or is interrupted. Needs `chrt` (util-linux) and the right to change
+// PostgreSQL's processes.
+let scheduled = false;
+
+function chrtAll(flag: '-b' | '-o'): void {
+  for (const pid of postgresPids()) {
+    try {
+      execFileSync('chrt', [flag, '-a', '-p', '0', String(pid)], { stdio: 'ignore' });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+function schedulePostgres(): void {
+  if (scheduled || process.env.BENCH_PG_SCHED !== 'batch') return;
+  scheduled = true;
+  chrtAll('-b');
+  onExit(() => chrtAll('-o'));
+  console.error('BENCH_PG_SCHED: PostgreSQL under SCHED_BATCH');
+}
+
+/**
+ * Pins a server the bench just started (no-op without BENCH_PIN); the first call pins the rest, and puts
+ * PostgreSQL under SCHED_BATCH with BENCH_PG_SCHED=batch.
+ */
 export function pinServer(pid: number | undefined): void {
+  schedulePostgres();
   const l = layout();
   if (!l || pid === undefined) return;
   pinRest(l);
   taskset(l.api, pid);
 }
 
-/** What the CPU line of a report says about pinning ('' without BENCH_PIN). */
+/** What the CPU line of a report says about pinning and PostgreSQL's policy ('' without either). */
 export function pinNote(): string {
   const l = layout();
-  return l ? `; pinned: servers on CPU ${l.api}, PostgreSQL on CPU ${l.rest}` : '';
+  const sched = process.env.BENCH_PG_SCHED === 'batch' ? '; PostgreSQL under SCHED_BATCH' : '';
+  return (l ? `; pinned: servers on CPU ${l.api}, PostgreSQL on CPU ${l.rest}` : '') + sched;
 }
