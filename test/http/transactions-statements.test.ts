@@ -216,6 +216,55 @@ test('POST /v1/transactions that raises an alert: the alert costs the lock, the 
   assert.equal(repeat.trips, quiet.trips + 1, repeat.statements.join('\n'));
 });
 
+test('a transaction whose hit rules all repeat their alerts counts them in one statement and one round trip', async () => {
+  const o = await t.tenant();
+  await publishStarter(o);
+  const post = async (b: Record<string, unknown>) => {
+    log = [];
+    trips = 0;
+    const res = await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: b });
+    const statements = log;
+    log = null;
+    assert.equal(res.statusCode, 201, res.body);
+    const keyReads = statements.filter((q) => q.startsWith('SELECT k.id')).length;
+    return { json: res.json(), statements, trips: trips - keyReads };
+  };
+  type Hit = { key: string; outcome: string };
+  const hits = (j: { rules: Hit[] }) => j.rules.filter((r) => r.outcome === 'hit').map((r) => r.key);
+  const alertStatements = (s: string[]) =>
+    s.filter((x) => /hashtextextended\(\$1, 7\)|^UPDATE alerts|^WITH open_case|FROM cases|INSERT INTO (alerts|cases)/.test(x));
+  await post(body('cus_multi', '131.00'));
+  const quiet = await post(body('cus_multi', '147.00'));
+  assert.equal(quiet.json.alerts.length, 0);
+  // A round amount to a counterparty in a high-risk jurisdiction: several rules hit at once.
+  const shape = () => ({
+    ...body('cus_multi', '9000.00'),
+    direction: 'out',
+    counterparty: { reference: 'cp_kp_multi', name: 'Counterparty', bank_country: 'KP' },
+  });
+  const first = await post(shape());
+  const firstHits = hits(first.json);
+  const again = await post(shape());
+  const againHits = hits(again.json);
+  assert.ok(againHits.length >= 2, `hits ${againHits.join(', ')}`);
+  assert.ok(
+    againHits.every((k) => firstHits.includes(k)),
+    `first ${firstHits.join(', ')}; again ${againHits.join(', ')}`,
+  );
+  assert.equal(again.json.alerts.length, againHits.length);
+  assert.ok(again.json.alerts.every((a: { deduplicated: boolean }) => a.deduplicated));
+  // The lock and one UPDATE for every repeated alert, in one round trip (one UPDATE and one round trip per alert before).
+  assert.equal(alertStatements(again.statements).length, 2, alertStatements(again.statements).join('\n'));
+  assert.equal(again.trips, quiet.trips + 1, again.statements.join('\n'));
+  // Each repeated alert counted once more.
+  const rows = await t.db.query<{ occurrences: number }>(
+    "SELECT occurrences FROM alerts WHERE account_id = $1 AND subject_id = 'cus_multi' AND kind = 'transaction_rule' AND id = ANY($2::text[])",
+    [o.accountId, again.json.alerts.map((a: { id: string }) => a.id)],
+  );
+  assert.equal(rows.length, againHits.length);
+  for (const r of rows) assert.equal(r.occurrences, 2);
+});
+
 test('every statement of a POST can travel in a batch and be prepared: values written in, the same texts for every transaction', async () => {
   const o = await t.tenant();
   await publishStarter(o);

@@ -85,7 +85,52 @@ export async function raiseAlert(tx: Queryable, ctx: RequestContext, input: Rais
     await locked;
     if (touched) return { alert: toAlert(touched), caseId: touched.case_id, deduplicated: true };
   }
+  return raiseNew(tx, ctx, input, locked);
+}
 
+/**
+ * raiseAlert for several alerts of one kind and subject with one cooldown (e.g. the rules one transaction hit): the
+ * repeats among them are counted in one statement, which carries the subject's lock, so a transaction whose hits
+ * all repeat costs one round trip whatever their number; the new ones are raised as raiseAlert raises them, in the
+ * order given. Results in the order of `inputs`.
+ */
+export async function raiseAlerts(tx: Queryable, ctx: RequestContext, inputs: readonly RaiseAlertInput[]): Promise<RaisedAlert[]> {
+  const first = inputs[0];
+  if (!first) return [];
+  const cooldown = first.cooldownSeconds ?? DEFAULT_ALERT_COOLDOWN_SECONDS;
+  const same = (i: RaiseAlertInput) =>
+    i.kind === first.kind &&
+    i.subjectType === first.subjectType &&
+    i.subjectId === first.subjectId &&
+    (i.cooldownSeconds ?? DEFAULT_ALERT_COOLDOWN_SECONDS) === cooldown;
+  if (!inputs.every(same)) throw new Error('raiseAlerts: every alert must share kind, subject and cooldown');
+  if (inputs.length === 1 || cooldown <= 0) {
+    const out: RaisedAlert[] = [];
+    for (const input of inputs) out.push(await raiseAlert(tx, ctx, input));
+    return out;
+  }
+  const locked = lockOnce(tx, ctx, first.subjectType, first.subjectId);
+  locked.catch(() => undefined); // as in raiseAlert
+  const touched = await alertRows.touchRecentMany(tx, ctx, {
+    kind: first.kind,
+    subjectType: first.subjectType,
+    subjectId: first.subjectId,
+    dedupeKeys: inputs.map((i) => i.dedupeKey ?? ''),
+    since: new Date(Date.now() - cooldown * 1000),
+  });
+  await locked;
+  const byKey = new Map(touched.map((r) => [r.dedupe_key, r]));
+  const out: RaisedAlert[] = [];
+  for (const input of inputs) {
+    const row = byKey.get(input.dedupeKey ?? '');
+    out.push(row ? { alert: toAlert(row), caseId: row.case_id, deduplicated: true } : await raiseNew(tx, ctx, input, locked));
+  }
+  return out;
+}
+
+/** A new alert (no repeat within the cooldown), under the subject's lock (`locked`). */
+async function raiseNew(tx: Queryable, ctx: RequestContext, input: RaiseAlertInput, locked: Promise<void>): Promise<RaisedAlert> {
+  const dedupeKey = input.dedupeKey ?? '';
   const {
     alert: row,
     opened,

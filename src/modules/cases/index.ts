@@ -1,7 +1,7 @@
 // The public face of src/modules/cases: other modules import only what is exported here.
 export { announceCaseChange, closeAlertCases, closeSessionCases } from './close-case.js';
 export { openAlertCase, openReviewCase } from './open-case.js';
-export { DEFAULT_ALERT_COOLDOWN_SECONDS, raiseAlert, type RaiseAlertInput, type RaisedAlert } from './alerts.js';
+export { DEFAULT_ALERT_COOLDOWN_SECONDS, raiseAlert, raiseAlerts, type RaiseAlertInput, type RaisedAlert } from './alerts.js';
 export { alertRows, caseRows, toAlert, type AlertRow } from './repository.js';
 export { ALERT_KINDS, Alert, type AlertKind } from './schemas.js';
 export type { Severity } from './severity.js';

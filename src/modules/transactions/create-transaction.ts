@@ -16,7 +16,7 @@ import {
   type RuleContextInput,
   type TxRow,
 } from '../../engines/rules/index.js';
-import { raiseAlert } from '../cases/index.js';
+import { raiseAlert, raiseAlerts } from '../cases/index.js';
 import { activeRuleSet, lastActiveRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
 import { loadRuleContext, markUnscreened, type ScreenCounterparty } from './rule-context.js';
@@ -216,28 +216,37 @@ async function evaluateAdmitted({
         if (evaluation && compiled) {
           const byId = new Map(compiled.rules.map((r) => [r.rule.id, r.rule]));
           if (evaluation.status !== 'approved') {
-            for (const o of evaluation.outcomes.filter((x) => x.outcome === 'hit')) {
-              const rule = byId.get(o.rule_id)!;
-              const r = await raiseAlert(tx, ctx, {
-                kind: 'transaction_rule',
-                severity: rule.severity,
-                subjectType: 'customer',
-                subjectId: input.subject.reference,
-                subjectReference: input.subject.reference,
-                title: `${rule.name} (${evaluation.status})`,
-                details: {
-                  transaction_id: id,
-                  reference: input.reference,
-                  status: evaluation.status,
-                  score: evaluation.score,
-                  ruleset_version: evaluation.ruleset_version,
-                  rule_id: rule.id,
-                  rule_key: rule.key,
-                  values_used: o.values_used,
-                },
-                dedupeKey: rule.id,
-                cooldownSeconds: TRANSACTION_ALERT_COOLDOWN_S,
-              });
+            // The hit rules' alerts together: their repeats within the cooldown are counted in one statement.
+            const ev = evaluation;
+            const hits = evaluation.outcomes.filter((x) => x.outcome === 'hit');
+            const raised = await raiseAlerts(
+              tx,
+              ctx,
+              hits.map((o) => {
+                const rule = byId.get(o.rule_id)!;
+                return {
+                  kind: 'transaction_rule',
+                  severity: rule.severity,
+                  subjectType: 'customer',
+                  subjectId: input.subject.reference,
+                  subjectReference: input.subject.reference,
+                  title: `${rule.name} (${ev.status})`,
+                  details: {
+                    transaction_id: id,
+                    reference: input.reference,
+                    status: ev.status,
+                    score: ev.score,
+                    ruleset_version: ev.ruleset_version,
+                    rule_id: rule.id,
+                    rule_key: rule.key,
+                    values_used: o.values_used,
+                  },
+                  dedupeKey: rule.id,
+                  cooldownSeconds: TRANSACTION_ALERT_COOLDOWN_S,
+                };
+              }),
+            );
+            for (const r of raised)
               alerts.push({
                 id: r.alert.id,
                 kind: r.alert.kind,
@@ -245,7 +254,6 @@ async function evaluateAdmitted({
                 case_id: r.caseId,
                 deduplicated: r.deduplicated,
               });
-            }
           }
           for (const o of evaluation.outcomes.filter((x) => x.outcome === 'error')) {
             const rule = byId.get(o.rule_id)!;
