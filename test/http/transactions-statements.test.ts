@@ -160,6 +160,22 @@ test('rules a condition on the transaction decides read none of their aggregates
   assert.ok(incoming.branches >= 1 && incoming.branches < outgoing.branches, `in ${incoming.branches}, out ${outgoing.branches} branches`);
 });
 
+/** One POST with its statements logged and its round trips counted (the API key's read not: it is cached for a while, so whether a request makes it depends on timing). */
+async function postCounted(o: Tenant, b: Record<string, unknown>) {
+  log = [];
+  trips = 0;
+  const res = await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: b });
+  const statements = log;
+  log = null;
+  assert.equal(res.statusCode, 201, res.body);
+  const keyReads = statements.filter((q) => q.startsWith('SELECT k.id')).length;
+  return { json: res.json(), statements, trips: trips - keyReads };
+}
+
+/** The statements of raising alerts: the subject's lock, the dedupe, the case and alert writes. */
+const alertStatements = (s: string[]) =>
+  s.filter((x) => /hashtextextended\(\$1, 7\)|^UPDATE alerts|^WITH open_case|FROM cases|INSERT INTO (alerts|cases)/.test(x));
+
 // Amounts differ from one transaction to the next, so the starter fan-in of identical amounts stays quiet.
 const hitsJurisdiction = (subject: string) => ({
   ...body(subject, `${100 + seq}.00`),
@@ -169,19 +185,7 @@ const hitsJurisdiction = (subject: string) => ({
 test('POST /v1/transactions that raises an alert: the alert costs the lock, the dedupe and one write statement', async () => {
   const o = await t.tenant();
   await publishStarter(o);
-  const post = async (b: Record<string, unknown>) => {
-    log = [];
-    trips = 0;
-    const res = await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: b });
-    const statements = log;
-    log = null;
-    assert.equal(res.statusCode, 201, res.body);
-    // The API key's read is cached for a while: whether a request makes it depends on timing, so it is not counted.
-    const keyReads = statements.filter((q) => q.startsWith('SELECT k.id')).length;
-    return { json: res.json(), statements, trips: trips - keyReads };
-  };
-  const alertStatements = (s: string[]) =>
-    s.filter((x) => /hashtextextended\(\$1, 7\)|^UPDATE alerts|^WITH open_case|FROM cases|INSERT INTO (alerts|cases)/.test(x));
+  const post = (b: Record<string, unknown>) => postCounted(o, b);
   await post(body('cus_al', '131.00'));
   const quiet = await post(body('cus_al', '147.00'));
   assert.equal(quiet.json.alerts.length, 0);
@@ -219,20 +223,9 @@ test('POST /v1/transactions that raises an alert: the alert costs the lock, the 
 test('a transaction whose hit rules all repeat their alerts counts them in one statement and one round trip', async () => {
   const o = await t.tenant();
   await publishStarter(o);
-  const post = async (b: Record<string, unknown>) => {
-    log = [];
-    trips = 0;
-    const res = await t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: b });
-    const statements = log;
-    log = null;
-    assert.equal(res.statusCode, 201, res.body);
-    const keyReads = statements.filter((q) => q.startsWith('SELECT k.id')).length;
-    return { json: res.json(), statements, trips: trips - keyReads };
-  };
+  const post = (b: Record<string, unknown>) => postCounted(o, b);
   type Hit = { key: string; outcome: string };
   const hits = (j: { rules: Hit[] }) => j.rules.filter((r) => r.outcome === 'hit').map((r) => r.key);
-  const alertStatements = (s: string[]) =>
-    s.filter((x) => /hashtextextended\(\$1, 7\)|^UPDATE alerts|^WITH open_case|FROM cases|INSERT INTO (alerts|cases)/.test(x));
   await post(body('cus_multi', '131.00'));
   const quiet = await post(body('cus_multi', '147.00'));
   assert.equal(quiet.json.alerts.length, 0);
