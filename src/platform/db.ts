@@ -395,7 +395,6 @@ class OpenTx {
   }
 }
 
-/** The rows of each statement of a simple-protocol message (node-postgres answers one result, or an array of them). */
 /**
  * PGlite runs a query with parameters as four messages into the database (parse, describe, bind and
  * execute, sync) and the one without as one: statements whose values can be written as literals go

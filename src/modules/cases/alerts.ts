@@ -4,7 +4,7 @@ import { emitAudit } from '../../platform/audit.js';
 import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { announceCaseChange } from './close-case.js';
-import { alertRows, caseRows, toAlert } from './repository.js';
+import { alertRows, caseRows, toAlert, type AlertRow } from './repository.js';
 import type { Severity } from './severity.js';
 import type { Alert } from './schemas.js';
 
@@ -66,33 +66,14 @@ function lockOnce(tx: Queryable, ctx: RequestContext, subjectType: string, subje
  * the insert) where the transaction can send statements together: a repeat is one round trip, a new alert two.
  */
 export async function raiseAlert(tx: Queryable, ctx: RequestContext, input: RaiseAlertInput): Promise<RaisedAlert> {
-  const dedupeKey = input.dedupeKey ?? '';
-  const cooldown = input.cooldownSeconds ?? DEFAULT_ALERT_COOLDOWN_SECONDS;
-  const locked = lockOnce(tx, ctx, input.subjectType, input.subjectId);
-  // Awaited after the next statement; where the transaction cannot send them together the lock runs at once, and if
-  // it fails the next statement fails too and throws first: that rejection must not go unhandled.
-  locked.catch(() => undefined);
-
-  if (cooldown > 0) {
-    const since = new Date(Date.now() - cooldown * 1000);
-    const touched = await alertRows.touchRecent(tx, ctx, {
-      kind: input.kind,
-      subjectType: input.subjectType,
-      subjectId: input.subjectId,
-      dedupeKey,
-      since,
-    });
-    await locked;
-    if (touched) return { alert: toAlert(touched), caseId: touched.case_id, deduplicated: true };
-  }
-  return raiseNew(tx, ctx, input, locked);
+  return (await raiseAlerts(tx, ctx, [input]))[0]!;
 }
 
 /**
  * raiseAlert for several alerts of one kind and subject with one cooldown (e.g. the rules one transaction hit): the
- * repeats among them are counted in one statement, which carries the subject's lock, so a transaction whose hits
- * all repeat costs one round trip whatever their number; the new ones are raised as raiseAlert raises them, in the
- * order given. Results in the order of `inputs`.
+ * repeats among them are counted by statements sent in one message with the subject's lock, so a transaction whose
+ * hits all repeat costs one round trip whatever their number; the new ones are raised one by one, in the order given.
+ * Results in the order of `inputs`.
  */
 export async function raiseAlerts(tx: Queryable, ctx: RequestContext, inputs: readonly RaiseAlertInput[]): Promise<RaisedAlert[]> {
   const first = inputs[0];
@@ -104,25 +85,32 @@ export async function raiseAlerts(tx: Queryable, ctx: RequestContext, inputs: re
     i.subjectId === first.subjectId &&
     (i.cooldownSeconds ?? DEFAULT_ALERT_COOLDOWN_SECONDS) === cooldown;
   if (!inputs.every(same)) throw new Error('raiseAlerts: every alert must share kind, subject and cooldown');
-  if (inputs.length === 1 || cooldown <= 0) {
-    const out: RaisedAlert[] = [];
-    for (const input of inputs) out.push(await raiseAlert(tx, ctx, input));
-    return out;
-  }
   const locked = lockOnce(tx, ctx, first.subjectType, first.subjectId);
-  locked.catch(() => undefined); // as in raiseAlert
-  const touched = await alertRows.touchRecentMany(tx, ctx, {
-    kind: first.kind,
-    subjectType: first.subjectType,
-    subjectId: first.subjectId,
-    dedupeKeys: inputs.map((i) => i.dedupeKey ?? ''),
-    since: new Date(Date.now() - cooldown * 1000),
-  });
-  await locked;
-  const byKey = new Map(touched.map((r) => [r.dedupe_key, r]));
+  // Awaited after the next statement; where the transaction cannot send them together the lock runs at once, and if
+  // it fails the next statement fails too and throws first: that rejection must not go unhandled.
+  locked.catch(() => undefined);
+
+  const repeats = new Map<string, AlertRow>();
+  if (cooldown > 0) {
+    // One dedupe statement per key, all in the lock's message (one round trip): each keeps the single-row plan of
+    // touchRecent, which a multi-key UPDATE lost under a generic plan (it hash-joined a scan of every alert).
+    const ahead = withNext(tx);
+    const since = new Date(Date.now() - cooldown * 1000);
+    const touched = inputs.map((i, n) =>
+      alertRows.touchRecent(n < inputs.length - 1 ? ahead : tx, ctx, {
+        kind: first.kind,
+        subjectType: first.subjectType,
+        subjectId: first.subjectId,
+        dedupeKey: i.dedupeKey ?? '',
+        since,
+      }),
+    );
+    for (const r of await Promise.all(touched)) if (r) repeats.set(r.dedupe_key, r);
+    await locked;
+  }
   const out: RaisedAlert[] = [];
   for (const input of inputs) {
-    const row = byKey.get(input.dedupeKey ?? '');
+    const row = repeats.get(input.dedupeKey ?? '');
     out.push(row ? { alert: toAlert(row), caseId: row.case_id, deduplicated: true } : await raiseNew(tx, ctx, input, locked));
   }
   return out;

@@ -428,27 +428,6 @@ export const alertRows = {
   },
 
   /**
-   * touchRecent for several dedupe keys of one kind and subject in one statement: each key's latest alert within the
-   * cooldown counted again. Returns the touched alerts (a key with none is absent).
-   */
-  async touchRecentMany(
-    tx: Queryable,
-    t: Tenant,
-    a: { kind: string; subjectType: string; subjectId: string; dedupeKeys: readonly string[]; since: Date },
-  ): Promise<AlertRow[]> {
-    return tx.query<AlertRow>(
-      // Each key's row found by the same tenant-scoped subquery as touchRecent's, the update by primary key alone.
-      `UPDATE alerts SET occurrences = occurrences + 1, last_seen_at = now()
-       WHERE id IN (
-         SELECT (SELECT id FROM alerts WHERE account_id = $1 AND environment = $2 AND kind = $3 AND subject_type = $4 AND subject_id = $5
-                   AND dedupe_key = k AND created_at >= $7::timestamptz ORDER BY created_at DESC, id DESC LIMIT 1)
-           FROM unnest($6::text[]) AS k)
-       RETURNING *`,
-      [t.accountId, t.environment, a.kind, a.subjectType, a.subjectId, a.dedupeKeys, a.since.toISOString()],
-    );
-  },
-
-  /**
    * A new alert and its case in one statement: the subject's open alert_review case (locked) gets the
    * alert's kind among its reasons and the alert's severity if higher, or a case is opened with `newCaseId`;
    * the alert is inserted on it, and a case it opens gets its first trail row (opened, by the caller: without
