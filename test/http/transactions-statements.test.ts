@@ -174,7 +174,9 @@ async function postCounted(o: Tenant, b: Record<string, unknown>) {
 
 /** The statements of raising alerts: the subject's lock, the dedupe, the case and alert writes. */
 const alertStatements = (s: string[]) =>
-  s.filter((x) => /hashtextextended\(\$1, 7\)|^(\(with next\) )?UPDATE alerts|^WITH open_case|FROM cases|INSERT INTO (alerts|cases)/.test(x));
+  s.filter((x) =>
+    /hashtextextended\(\$1, 7\)|^(\(with next\) )?UPDATE alerts|^WITH open_case|FROM cases|INSERT INTO (alerts|cases)/.test(x),
+  );
 
 // Amounts differ from one transaction to the next, so the starter fan-in of identical amounts stays quiet.
 const hitsJurisdiction = (subject: string) => ({
