@@ -202,7 +202,8 @@ describe('POST /v1/transactions, GET /v1/transactions/{id}, GET /v1/transactions
     );
     assert.deepEqual(
       events.map((e) => e.type),
-      ['alert.created', 'alert.created', 'alert.created', 'transaction.evaluated', 'transaction.evaluated', 'transaction.evaluated'],
+      ['alert.created', 'alert.created', 'alert.created'],
+      'transaction.evaluated only where subscribed: no destination here',
     );
     const audits = await t.db.query("SELECT 1 FROM audit_events WHERE account_id = $1 AND action = 'alert.created'", [o.accountId]);
     assert.equal(audits.length, 3);
@@ -214,6 +215,36 @@ describe('POST /v1/transactions, GET /v1/transactions/{id}, GET /v1/transactions
       list.data.map((x: { id: string }) => x.id),
       [b.id],
     );
+  });
+
+  test('transaction.evaluated is emitted only where an enabled destination subscribes to it (named or *)', async () => {
+    const o = await t.tenant();
+    const other = await t.tenant();
+    const evaluated = async (tenant: Tenant) =>
+      (
+        await t.db.query<{ resource_id: string }>(
+          "SELECT resource_id FROM events WHERE account_id = $1 AND type = 'transaction.evaluated' ORDER BY seq",
+          [tenant.accountId],
+        )
+      ).map((e) => e.resource_id);
+    const hook = async (tenant: Tenant, body: Record<string, unknown>) => {
+      const res = await t.call('POST', '/v1/webhooks', { key: tenant.sandboxKey, body: { url: 'https://hooks.example.org/v', ...body } });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().id as string;
+    };
+    const none = (await post(o, txn())).json().id;
+    await hook(o, { event_types: ['verification.completed'] });
+    const otherType = (await post(o, txn())).json().id;
+    const disabled = await hook(o, { event_types: ['transaction.evaluated'], enabled: false });
+    const whileDisabled = (await post(o, txn())).json().id;
+    assert.deepEqual(await evaluated(o), [], 'no destination, another type, a disabled one: nothing emitted');
+    assert.equal((await t.call('PATCH', `/v1/webhooks/${disabled}`, { key: o.sandboxKey, body: { enabled: true } })).statusCode, 200);
+    const named = (await post(o, txn())).json().id;
+    await hook(other, { event_types: ['*'] });
+    const wildcard = (await post(other, txn())).json().id;
+    assert.deepEqual(await evaluated(o), [named]);
+    assert.deepEqual(await evaluated(other), [wildcard], "another account's destination counts for that account only");
+    assert.ok(![none, otherType, whileDisabled].includes(named));
   });
 
   test('the POST answers byte for byte what GET reads back (the stored row is not read back after its insert)', async () => {

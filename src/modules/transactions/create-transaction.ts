@@ -17,6 +17,7 @@ import {
   type TxRow,
 } from '../../engines/rules/index.js';
 import { raiseAlert, raiseAlerts } from '../cases/index.js';
+import { subscribesTo } from '../webhooks/index.js';
 import { activeRuleSet, lastActiveRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
 import { loadRuleContext, markUnscreened, type ScreenCounterparty } from './rule-context.js';
@@ -64,7 +65,8 @@ function validate(input: CreateTransaction): Date {
  * evaluated (test rules in shadow; snoozes for the subject honoured; an erroring rule never blocks),
  * the transaction is stored with its evaluation and added to the daily rollup, alerts are raised
  * (transaction_rule per hit rule when the status is review or worse; rule_error per failing rule), the
- * transaction.evaluated event and the usage row are written. A repeat of the reference answers the stored
+ * transaction.evaluated event (only when an enabled webhook destination of the environment subscribes to it)
+ * and the usage row are written. A repeat of the reference answers the stored
  * evaluation (200); the same reference with other facts is 409.
  */
 export async function createTransaction({
@@ -132,7 +134,13 @@ async function evaluateAdmitted({
   const guess = lastActiveRuleSet(ctx);
   const early = guess ? loadRuleContext(reader, ctx, sealer, input, requiredContext(guess), at, screen) : null;
   early?.catch(() => undefined); // unused when the guess was wrong or the request is a repeat: its failure is nobody's
-  const [existing, compiled] = await Promise.all([transactionRows.idByReference(reader, ctx, input.reference), activeRuleSet(reader, ctx)]);
+  // transaction.evaluated is emitted only where subscribed (one event per transaction is the outbox's largest
+  // write where nobody listens): whether an enabled destination takes it travels in the same batch.
+  const [existing, compiled, notify] = await Promise.all([
+    transactionRows.idByReference(reader, ctx, input.reference),
+    activeRuleSet(reader, ctx),
+    subscribesTo(reader, ctx, 'transaction.evaluated'),
+  ]);
   if (existing) return repeat((await transactionRows.get(ctx.db, ctx, existing))!, input);
   const known = !compiled
     ? {}
@@ -324,21 +332,22 @@ async function evaluateAdmitted({
           amount: row.amount,
         });
         const transaction = toTransaction(stored);
-        await enqueueEvent(tx, ctx, {
-          type: 'transaction.evaluated',
-          resourceType: 'transaction',
-          resourceId: id,
-          data: {
-            id,
-            reference: transaction.reference,
-            subject_reference: transaction.subject.reference,
-            status: transaction.status,
-            score: transaction.score,
-            ruleset_version: transaction.ruleset_version,
-            hits: transaction.rules.filter((r) => r.outcome === 'hit').map((r) => r.key),
-            alert_ids: alerts.filter((a) => !a.deduplicated).map((a) => a.id),
-          },
-        });
+        if (notify)
+          await enqueueEvent(tx, ctx, {
+            type: 'transaction.evaluated',
+            resourceType: 'transaction',
+            resourceId: id,
+            data: {
+              id,
+              reference: transaction.reference,
+              subject_reference: transaction.subject.reference,
+              status: transaction.status,
+              score: transaction.score,
+              ruleset_version: transaction.ruleset_version,
+              hits: transaction.rules.filter((r) => r.outcome === 'hit').map((r) => r.key),
+              alert_ids: alerts.filter((a) => !a.deduplicated).map((a) => a.id),
+            },
+          });
         await recordUsage(tx, ctx, 'transactions', 'evaluation', id);
         return { created: true, transaction };
       },

@@ -4,7 +4,7 @@ import { defineEvent } from '../../platform/event-catalog.js';
 export const TRANSACTION_EVENTS = [
   defineEvent(
     'transaction.evaluated',
-    'A transaction submitted with POST /v1/transactions was evaluated against the published rule set (imports are not evaluated and emit nothing).',
+    'A transaction submitted with POST /v1/transactions was evaluated against the published rule set. Emitted only where an enabled webhook destination of the environment subscribes to it (by name or *): the one event per transaction is not stored where nobody listens. Imports are not evaluated and emit nothing.',
     Type.Object({
       id: Type.String(),
       reference: Type.String(),

@@ -41,7 +41,7 @@ export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app,
         operationId: 'createTransaction',
         summary: 'Submit a transaction for rule evaluation and scoring',
         description:
-          "Aggregates, evaluation, storage, rollup and alerts in one database transaction. 201 with the evaluation; a repeat of the reference answers the stored one with 200 (409 when the facts differ). One subject's transactions are evaluated one at a time: when TRANSACTIONS_SUBJECT_QUEUE_LIMIT of them are already queued, 429 rate_limited with Retry-After. Emits transaction.evaluated (and alert.created).",
+          "Aggregates, evaluation, storage, rollup and alerts in one database transaction. 201 with the evaluation; a repeat of the reference answers the stored one with 200 (409 when the facts differ). One subject's transactions are evaluated one at a time: when TRANSACTIONS_SUBJECT_QUEUE_LIMIT of them are already queued, 429 rate_limited with Retry-After. Emits transaction.evaluated where an enabled webhook destination of the environment subscribes to it (by name or *), and alert.created.",
         body: CreateTransaction,
         response: { 200: Transaction, 201: Transaction, ...standardErrors },
       },

@@ -46,6 +46,19 @@ export function enabledDestinationsOfTenants(tx: Queryable, tenants: string[]) {
   );
 }
 
+/**
+ * Whether an enabled destination of the environment receives events of this type (named, or `*`): for a
+ * high-volume event emitted only where subscribed. One short indexed read (webhook_destinations_tenant).
+ */
+export async function subscribesTo(db: Queryable, t: { accountId: string; environment: string }, type: string): Promise<boolean> {
+  const [row] = await db.query<{ yes: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM webhook_destinations WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL AND enabled
+       AND event_types && ARRAY[$3::text, '*']) AS yes`,
+    [t.accountId, t.environment, type],
+  );
+  return row?.yes === true;
+}
+
 export async function insertDeliveries(tx: Queryable, rows: NewDelivery[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
