@@ -53,9 +53,50 @@ const serverNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boo
  * without its worker (an A/B that shares one import; the worker runs in the server of the runs before).
  */
 const beforeDir = process.env.BENCH_BEFORE_DIR || null;
-const pairs: [string, (i: number) => string][] = [
-  ['heavy mix (every 2nd on the heavy subject)', (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`)],
-  ['ordinary subjects', (i) => `cus_${i % SUBJECTS}`],
+/** A request body of a load run: the i-th request, its reference prefixed (unique per run). */
+type BodyOf = (i: number, prefix: string, subject: string) => Record<string, unknown>;
+
+/**
+ * The mix every run used until 2026-11-29: amounts 100–9,099 EUR in whole euros, in and out alternating, 5,000 shared
+ * counterparties. Under the starter typologies two requests in three come out `review` or worse: the expensive case.
+ */
+const wideBody: BodyOf = (i, prefix, subject) => ({
+  reference: `${prefix}${i}`,
+  occurred_at: new Date().toISOString(),
+  amount: `${100 + (i % 9000)}.00`,
+  currency: 'EUR',
+  direction: i % 2 ? 'in' : 'out',
+  subject: { reference: subject },
+  counterparty: { reference: `cp_${i % 5000}`, bank_country: 'DE' },
+});
+
+/** A deterministic number in [0, 1) from the request number and a salt (mulberry32's mixing; the same in every run). */
+function unit(i: number, salt: number): number {
+  let x = (i * 0x9e3779b1 + salt * 0x85ebca6b) >>> 0;
+  x = Math.imul(x ^ (x >>> 15), x | 1);
+  x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+}
+
+/**
+ * A retail-shaped mix (added 2026-11-29, issue 13's "realistic alert rate" question): amounts 1.00–3,001.00 EUR with
+ * cents, skewed small (u⁴: median about 190), 70 % outgoing, each subject paying five regular counterparties. The
+ * bench prints each run's statuses: what share comes out `review` or worse is measured, not assumed.
+ */
+const retailBody: BodyOf = (i, prefix, subject) => ({
+  reference: `${prefix}${i}`,
+  occurred_at: new Date().toISOString(),
+  amount: ((100 + Math.floor(unit(i, 1) ** 4 * 300_000)) / 100).toFixed(2),
+  currency: 'EUR',
+  direction: unit(i, 2) < 0.7 ? 'out' : 'in',
+  subject: { reference: subject },
+  counterparty: { reference: `cp_${subject}_${Math.floor(unit(i, 3) * 5)}`, bank_country: 'DE' },
+});
+
+const pairs: [string, (i: number) => string, BodyOf][] = [
+  ['heavy mix (every 2nd on the heavy subject)', (i) => (i % 2 ? 'cus_heavy' : `cus_${i % SUBJECTS}`), wideBody],
+  ['ordinary subjects', (i) => `cus_${i % SUBJECTS}`, wideBody],
+  ['ordinary subjects, retail mix', (i) => `cus_${i % SUBJECTS}`, retailBody],
 ];
 const SUBJECTS = 1000;
 const DAY = 86_400_000;
@@ -81,7 +122,14 @@ let ownBackends: { url: string; name: string } | null = null;
  * A load run of POST /v1/transactions; on PostgreSQL its CPU line ends with the CPU per transaction of the API
  * process and of this run's own backends (other work on the same server is not counted there).
  */
-async function loadTransactions(name: string, url: string, key: string, subjectOf: (n: number) => string): Promise<LoadResult> {
+async function loadTransactions(
+  name: string,
+  url: string,
+  key: string,
+  subjectOf: (n: number) => string,
+  bodyOf: BodyOf = wideBody,
+): Promise<LoadResult> {
+  const prefix = `${process.pid}-${Date.now()}-`;
   const own = ownBackends;
   // Read after the warm-up, right before the measured run: the warm-up's CPU, WAL and rows are not the run's.
   type Counters = { ticks: Map<number, number>; wal: Awaited<ReturnType<typeof walCounters>>; rows: TableWrites; at: bigint };
@@ -90,7 +138,7 @@ async function loadTransactions(name: string, url: string, key: string, subjectO
     return { ticks, wal, rows, at: process.hrtime.bigint() };
   };
   const start: { c?: Counters } = {};
-  const r = await loadRun(name, url, key, subjectOf, async () => {
+  const r = await loadRun(name, url, key, subjectOf, bodyOf, prefix, async () => {
     if (own) start.c = await read(own);
   });
   const c0 = start.c;
@@ -108,7 +156,7 @@ async function loadTransactions(name: string, url: string, key: string, subjectO
   const wal = `; WAL per tx (server-wide): ${((c1.wal.bytes - c0.wal.bytes) / requests / 1024).toFixed(1)} kB, ${((c1.wal.records - c0.wal.records) / requests).toFixed(1)} records, ${((c1.wal.fpi - c0.wal.fpi) / requests).toFixed(2)} full-page images`;
   return {
     ...r,
-    cpu: `${r.cpu}; own backends ${cores.toFixed(2)} cores; CPU per tx: API ${perTx(server)} ms, own PostgreSQL ${perTx(cores)} ms${wal}; rows written per tx: ${formatTableWrites(c0.rows, c1.rows, requests)}`,
+    cpu: `${r.cpu}; own backends ${cores.toFixed(2)} cores; CPU per tx: API ${perTx(server)} ms, own PostgreSQL ${perTx(cores)} ms${wal}; rows written per tx: ${formatTableWrites(c0.rows, c1.rows, requests)}; statuses: ${await statuses(own.url, prefix)}`,
   };
 }
 
@@ -132,14 +180,31 @@ async function checkpoint(): Promise<void> {
   }
 }
 
+/** The statuses of a run's stored transactions (warm-up included), as shares: how alert-heavy the mix was. */
+async function statuses(url: string, prefix: string): Promise<string> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM transactions WHERE starts_with(reference, $1) GROUP BY status ORDER BY status',
+      [prefix],
+    );
+    const all = rows.reduce((a, r) => a + r.n, 0);
+    return rows.map((r) => `${r.status} ${((100 * r.n) / all).toFixed(1)} %`).join(', ');
+  } finally {
+    await c.end();
+  }
+}
+
 async function loadRun(
   name: string,
   url: string,
   key: string,
   subjectOf: (n: number) => string,
+  bodyOf: BodyOf,
+  prefix: string,
   measuring?: () => Promise<void>,
 ): Promise<LoadResult> {
-  const prefix = `${process.pid}-${Date.now()}-`;
   return loadWithCpu(
     serverPid,
     name,
@@ -149,15 +214,7 @@ async function loadRun(
       headers: { authorization: `Bearer ${key}` },
       seconds,
       rate,
-      bodyOf: (i) => ({
-        reference: `${prefix}${i}`,
-        occurred_at: new Date().toISOString(),
-        amount: `${100 + (i % 9000)}.00`,
-        currency: 'EUR',
-        direction: i % 2 ? 'in' : 'out',
-        subject: { reference: subjectOf(i) },
-        counterparty: { reference: `cp_${i % 5000}`, bank_country: 'DE' },
-      }),
+      bodyOf: (i) => bodyOf(i, prefix, subjectOf(i)),
     },
     measuring,
   );
@@ -271,6 +328,15 @@ async function benchDb(kind: string): Promise<string> {
           );
           rows.push(ordinaryIndexed);
           console.error(JSON.stringify(ordinaryIndexed));
+          const retail = await loadTransactions(
+            `Verity: POST /v1/transactions (${active} active rules, ordinary subjects, retail mix; derived indexes built, worker running)`,
+            `${base2}/v1/transactions`,
+            keys.sandbox,
+            pairs[2]![1],
+            pairs[2]![2],
+          );
+          rows.push(retail);
+          console.error(JSON.stringify(retail));
         }
         if (withLoad && beforeDir) {
           // A/B on the same history: this version's and the other version's API processes, each without its
@@ -282,9 +348,11 @@ async function benchDb(kind: string): Promise<string> {
             const proc = await startChild(['src/server.ts'], svcEnv(port, false), /Verity is running/, { cwd });
             serverPid = proc.proc.pid;
             try {
-              for (const [what, subject] of pairs) {
+              for (const [what, subject, body] of pairs) {
                 await checkpoint();
-                rows.push(await loadTransactions(`${label}: ${what}`, `http://127.0.0.1:${port}/v1/transactions`, keys.sandbox, subject));
+                rows.push(
+                  await loadTransactions(`${label}: ${what}`, `http://127.0.0.1:${port}/v1/transactions`, keys.sandbox, subject, body),
+                );
               }
             } finally {
               await stop(proc.proc);
