@@ -6,9 +6,10 @@
 // The writes are those of the retail mix, where 97 % of transactions raise no alert: the subject's advisory lock, the
 // transaction's row (with a 22-rule evaluation of about 4 kB of jsonb), the daily rollup's upsert and the usage row.
 // `single`: one database transaction each, through withTransaction as the service does (the row with COMMIT, the
-// rollup and usage combined into one deferred statement). `batch K`: K transactions of K distinct subjects in one
-// database transaction: the K locks in one statement (in key order), one multi-row INSERT each for the rows and the
-// usage, one multi-row rollup upsert, COMMIT. Both into a table holding BENCH_HISTORY rows already (its indexes at a
+// rollup and usage combined into one deferred statement). `K together`: K transactions of K distinct subjects in one
+// withTransaction, the K locks in one statement (in key order), then each written with the same calls as `single`,
+// all sent with the one COMMIT. `K as multi-row statements`: the same K with one multi-row INSERT for the rows, one
+// statement for the rollup upserts and usage rows, COMMIT. Both into a table holding BENCH_HISTORY rows already (its indexes at a
 // realistic depth). Runs alternate; CPU per transaction of this process and of the bench's own backends, from /proc.
 //
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_HISTORY (200,000), BENCH_TX (transactions
@@ -94,6 +95,31 @@ async function single(db: Db, ctx: ReturnType<typeof systemContext>, r: NewTrans
       amount: r.amount,
     });
     await recordUsage(tx, ctx, 'transactions', 'evaluation', r.id);
+  });
+}
+
+/**
+ * K transactions of distinct subjects in one database transaction, each written with the same calls as `single` (one
+ * INSERT each, the rollups and usage rows deferred into one combined statement), all sent with the one COMMIT: what
+ * running several requests' write steps inside one withTransaction would give without any new SQL.
+ */
+async function together(db: Db, ctx: ReturnType<typeof systemContext>, rows: NewTransaction[]): Promise<void> {
+  await withTransaction({ ...ctx, db }, async (tx) => {
+    const [lock] = await tx.query<{ now: Date }>(
+      'SELECT count(pg_advisory_xact_lock(h)), now() AS now FROM (SELECT hashtextextended(k, 13) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS l',
+      [rows.map((r) => `${ctx.accountId}:${ctx.environment}:${r.subject_reference}`)],
+    );
+    for (const r of rows) {
+      await transactionRows.insert(tx, ctx, r, lock!.now);
+      await transactionRows.addToRollup(tx, ctx, {
+        subject: r.subject_reference,
+        occurredAt: r.occurred_at,
+        direction: r.direction,
+        currency: r.currency,
+        amount: r.amount,
+      });
+      await recordUsage(tx, ctx, 'transactions', 'evaluation', r.id);
+    }
   });
 }
 
@@ -187,18 +213,19 @@ try {
     await single(db, ctx, row(subjectOf(i)));
     return 1;
   };
-  const batchWork = (k: number) => async () => {
+  const batchWork = (k: number, write: typeof batch) => async () => {
     if (cursor >= TX) return 0;
     const start = cursor;
     cursor = Math.min(TX, cursor + k);
     const rows = [];
     for (let i = start; i < cursor; i++) rows.push(row(subjectOf(i)));
-    await batch(db, ctx, rows);
+    await write(db, ctx, rows);
     return rows.length;
   };
   // Warm: connections open, statements prepared.
   for (let i = 0; i < 200; i++) await single(db, ctx, row(subjectOf(i)));
   await batch(db, ctx, [row('cus_warm_1'), row('cus_warm_2')]);
+  await together(db, ctx, [row('cus_warm_3'), row('cus_warm_4')]);
 
   const lines: string[] = [];
   const runOne = async (name: string, work: () => Promise<number>, inFlight: number) => {
@@ -209,13 +236,17 @@ try {
   };
   for (let r = 0; r < ROUNDS; r++) {
     await runOne('single (one database transaction each, as today)', singleWork, CONCURRENCY);
-    for (const k of BATCHES) await runOne(`batch of ${k} subjects`, batchWork(k), Math.max(2, Math.round(CONCURRENCY / k)));
+    for (const k of BATCHES) {
+      const inFlight = Math.max(2, Math.round(CONCURRENCY / k));
+      await runOne(`${k} subjects together (the same statements, one COMMIT)`, batchWork(k, together), inFlight);
+      await runOne(`${k} subjects as multi-row statements`, batchWork(k, batch), inFlight);
+    }
   }
   // Every run wrote what it says (a bench of writes that silently wrote nothing would flatter the batches).
   const [written] = await db.query<{ n: number; usage: number }>(
     "SELECT (SELECT count(*)::int FROM transactions WHERE source = 'api') AS n, (SELECT count(*)::int FROM usage_records) AS usage",
   );
-  const expected = 200 + 2 + ROUNDS * TX * (1 + BATCHES.length);
+  const expected = 200 + 4 + ROUNDS * TX * (1 + 2 * BATCHES.length);
   if (written!.n !== expected || written!.usage !== expected)
     throw new Error(`expected ${expected} transactions and usage rows, found ${written!.n} and ${written!.usage}`);
   console.log(
