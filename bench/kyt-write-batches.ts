@@ -80,34 +80,23 @@ function row(subject: string): NewTransaction {
 
 const subjectOf = (i: number) => `cus_${i % SUBJECTS}`;
 
+/** The key of a subject's advisory lock in this bench. */
+const lockKey = (ctx: ReturnType<typeof systemContext>, r: NewTransaction) => `${ctx.accountId}:${ctx.environment}:${r.subject_reference}`;
+
 /** One transaction's writes in its own database transaction, as createTransaction sends them. */
-async function single(db: Db, ctx: ReturnType<typeof systemContext>, r: NewTransaction): Promise<void> {
-  await withTransaction({ ...ctx, db }, async (tx) => {
-    const [lock] = await tx.query<{ now: Date }>('SELECT pg_advisory_xact_lock(hashtextextended($1, 13)), now() AS now', [
-      `${ctx.accountId}:${ctx.environment}:${r.subject_reference}`,
-    ]);
-    await transactionRows.insert(tx, ctx, r, lock!.now);
-    await transactionRows.addToRollup(tx, ctx, {
-      subject: r.subject_reference,
-      occurredAt: r.occurred_at,
-      direction: r.direction,
-      currency: r.currency,
-      amount: r.amount,
-    });
-    await recordUsage(tx, ctx, 'transactions', 'evaluation', r.id);
-  });
-}
+const single = (db: Db, ctx: ReturnType<typeof systemContext>, r: NewTransaction) => together(db, ctx, [r]);
 
 /**
- * K transactions of distinct subjects in one database transaction, each written with the same calls as `single` (one
- * INSERT each, the rollups and usage rows deferred into one combined statement), all sent with the one COMMIT: what
- * running several requests' write steps inside one withTransaction would give without any new SQL.
+ * Transactions of distinct subjects in one database transaction (one of them: `single`), each written with the calls
+ * createTransaction makes (one INSERT each, the rollups and usage rows deferred into one combined statement), all sent
+ * with the one COMMIT: for K, what running several requests' write steps inside one withTransaction would give
+ * without any new SQL.
  */
 async function together(db: Db, ctx: ReturnType<typeof systemContext>, rows: NewTransaction[]): Promise<void> {
   await withTransaction({ ...ctx, db }, async (tx) => {
     const [lock] = await tx.query<{ now: Date }>(
       'SELECT count(pg_advisory_xact_lock(h)), now() AS now FROM (SELECT hashtextextended(k, 13) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS l',
-      [rows.map((r) => `${ctx.accountId}:${ctx.environment}:${r.subject_reference}`)],
+      [rows.map((r) => lockKey(ctx, r))],
     );
     for (const r of rows) {
       await transactionRows.insert(tx, ctx, r, lock!.now);
@@ -129,7 +118,7 @@ async function batch(db: Db, ctx: ReturnType<typeof systemContext>, rows: NewTra
   await db.transaction(async (tx: Queryable) => {
     await tx.query(
       'SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT hashtextextended(k, 13) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS l',
-      [col((r) => `${ctx.accountId}:${ctx.environment}:${r.subject_reference}`)],
+      [col((r) => lockKey(ctx, r))],
     );
     await tx.query(
       `INSERT INTO transactions (id, account_id, environment, reference, occurred_at, amount, currency, direction, type, subject_reference,
