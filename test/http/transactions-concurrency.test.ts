@@ -1,7 +1,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp, type Tenant } from '../helpers/test-app.js';
-import { KeyedQueue, SUBJECT_QUEUE, subjectKey } from '../../src/modules/transactions/subject-queue.js';
+import { KeyedQueue, SUBJECT_QUEUE, WRITE_BATCHER, subjectKey } from '../../src/modules/transactions/subject-queue.js';
 
 let t: TestApp;
 before(async () => (t = await createTestApp()));
@@ -19,7 +19,7 @@ const txn = (subject: string, amount: string, at: number) => ({
   counterparty: { name: `cp ${seq}`, account: `ACC${seq}` },
 });
 
-async function publish(o: Tenant) {
+async function publish(o: Tenant, extra: Record<string, unknown>[] = []) {
   const start = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json();
   for (const r of start.rules) await t.call('PATCH', `/v1/rules/${r.id}`, { key: o.sandboxKey, body: { status: 'disabled' } });
   const d = await t.call('PATCH', '/v1/rules/draft', {
@@ -45,6 +45,10 @@ async function publish(o: Tenant) {
     },
   });
   assert.equal(r.statusCode, 201, r.body);
+  for (const rule of extra) {
+    const x = await t.call('POST', '/v1/rules', { key: o.sandboxKey, body: rule });
+    assert.equal(x.statusCode, 201, x.body);
+  }
   const revision = (await t.call('GET', '/v1/rules/draft', { key: o.sandboxKey })).json().revision;
   const pub = await t.call('POST', '/v1/rules/publish', { key: await o.keyWith(['rules:publish']), body: { revision } });
   assert.equal(pub.statusCode, 201, pub.body);
@@ -169,6 +173,64 @@ describe('per-subject serialisation', () => {
       [o.accountId],
     );
     assert.equal(Number(daily!.n), N, 'the rollup counted every transaction once');
+  });
+
+  test('many subjects at once: their write steps share database transactions (group commit), each evaluation as if alone', async () => {
+    const o = await t.tenant();
+    const big = {
+      key: 'big',
+      name: 'Big',
+      expression: 'tx.amount >= 1000.0',
+      score: 0,
+      severity: 'high',
+      status: 'active',
+      force_outcome: 'review',
+    };
+    await publish(o, [big]);
+    const batcher = t.resources.get(WRITE_BATCHER);
+    const before = { ...batcher.stats };
+    const S = 12;
+    const K = 4;
+    const base = Date.now() - 60 * 60_000;
+    // Every subject's k-th transaction is sent in round k, all subjects at once; the last one of each is big (an alert).
+    const sent: Promise<{ subject: string; res: Awaited<ReturnType<TestApp['call']>> }>[] = [];
+    for (let k = 0; k < K; k++)
+      for (let s = 0; s < S; s++) {
+        const subject = `cus_many_${s}`;
+        const amount = k === K - 1 ? `${1000 + s}.00` : `${s + 1}.${k}0`;
+        sent.push(
+          t.call('POST', '/v1/transactions', { key: o.sandboxKey, body: txn(subject, amount, base) }).then((res) => ({ subject, res })),
+        );
+      }
+    const results = await Promise.all(sent);
+    for (const { res } of results) assert.equal(res.statusCode, 201, res.body);
+    const after = batcher.stats;
+    assert.ok(after.batches > before.batches, `no write step was batched: ${JSON.stringify(after)}`);
+    assert.equal(after.fallbacks, before.fallbacks, 'no batch failed');
+    // Each subject's counts are 0..K-1 once each and its sums exact: its evaluations saw exactly its rows stored before.
+    for (let s = 0; s < S; s++) {
+      const mine = results.filter((r) => r.subject === `cus_many_${s}`).map((r) => r.res.json());
+      const used = mine.map((x) => x.rules.find((y: { key: string }) => y.key === 'reads_both').values_used);
+      assert.deepEqual(
+        used.map((v) => Number(v['agg.c_out_count_24h'])).sort(),
+        Array.from({ length: K }, (_, i) => i),
+        `cus_many_${s}`,
+      );
+      const bigOne = mine.find((x) => Number(x.amount) >= 1000)!;
+      assert.equal(bigOne.status, 'review');
+      // The review raises an alert per hit rule (big, and reads_both which always hits), in the subject's one case.
+      assert.equal(bigOne.alerts.length, 2);
+      assert.equal(mine.filter((x) => x.status === 'approved').length, K - 1);
+    }
+    // Two alerts and one case per subject, as alone; every transaction and rollup row stored once.
+    const [counts] = await t.db.query<{ tx: number; alerts: number; cases: number; daily: number }>(
+      `SELECT (SELECT count(*)::int FROM transactions WHERE account_id = $1) AS tx,
+              (SELECT count(*)::int FROM alerts WHERE account_id = $1 AND kind = 'transaction_rule') AS alerts,
+              (SELECT count(DISTINCT case_id)::int FROM alerts WHERE account_id = $1 AND kind = 'transaction_rule') AS cases,
+              (SELECT sum(n)::int FROM transaction_daily WHERE account_id = $1) AS daily`,
+      [o.accountId],
+    );
+    assert.deepEqual(counts, { tx: S * K, alerts: 2 * S, cases: S, daily: S * K });
   });
 
   test('a subject with TRANSACTIONS_SUBJECT_QUEUE_LIMIT transactions queued gets 429 rate_limited with Retry-After; others go on; the refused key is free for the retry', async () => {

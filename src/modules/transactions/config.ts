@@ -10,6 +10,14 @@ export const transactionsConfig = section(
      * and a wait longer than any client's timeout.
      */
     subjectQueueLimit: Var.int('TRANSACTIONS_SUBJECT_QUEUE_LIMIT', 100, 1, 100_000),
+    /**
+     * Group commit of evaluations' write steps (WriteBatcher): at most this many transactions of distinct subjects
+     * are written in one database transaction with one COMMIT when they arrive faster than they commit; under
+     * light load each goes alone. 1: every evaluation in a database transaction of its own.
+     */
+    writeBatchMax: Var.int('TRANSACTIONS_WRITE_BATCH_MAX', 32, 1, 1_000),
+    /** Write batches in flight at once in one API process (each holds one pool connection while it runs). */
+    writeBatches: Var.int('TRANSACTIONS_WRITE_BATCHES', 4, 1, 1_000),
   }),
-  (v) => ({ subjectQueueLimit: v.subjectQueueLimit }),
+  (v) => ({ subjectQueueLimit: v.subjectQueueLimit, writeBatchMax: v.writeBatchMax, writeBatches: v.writeBatches }),
 );

@@ -3,7 +3,7 @@ import { AppError, conflict, invalid } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueueEvent } from '../../platform/outbox.js';
 import { recordUsage } from '../../platform/usage.js';
-import { withTransaction } from '../../platform/transaction.js';
+import type { WriteBatcher } from '../../platform/write-batch.js';
 import { batchingReader, flushWithNext, withNext } from '../../platform/db.js';
 import type { Sealer } from '../../platform/crypto.js';
 import {
@@ -22,7 +22,7 @@ import { activeRuleSet, lastActiveRuleSet, ruleRows } from '../rules/index.js';
 import { computeTransactionAggregates } from './aggregates.js';
 import { loadRuleContext, markUnscreened, type ScreenCounterparty } from './rule-context.js';
 import { subjectKey, type KeyedQueue } from './subject-queue.js';
-import { isReferenceTaken, transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
+import { isReferenceTaken, subjectLockKey, transactionRows, type NewTransaction, type TransactionRow } from './repository.js';
 import { toTransaction } from './present.js';
 import type { CreateTransaction, Transaction } from './schemas.js';
 
@@ -74,6 +74,7 @@ export async function createTransaction({
   sealer,
   queue,
   queueLimit,
+  writer,
   screen,
   input,
 }: {
@@ -81,6 +82,8 @@ export async function createTransaction({
   sealer: Sealer;
   /** The process's per-subject queue (the SUBJECT_QUEUE resource). */
   queue: KeyedQueue;
+  /** The process's group commit of write steps (the WRITE_BATCHER resource). */
+  writer: WriteBatcher;
   /** At most this many of one subject's transactions wait in the queue; the next is 429 (TRANSACTIONS_SUBJECT_QUEUE_LIMIT). */
   queueLimit: number;
   /** Screens the counterparty name when a rule reads counterparty.screening (none: stored screenings only). */
@@ -99,7 +102,7 @@ export async function createTransaction({
     );
   }
   try {
-    return await evaluateAdmitted({ ctx, sealer, queue, key, screen, input, at });
+    return await evaluateAdmitted({ ctx, sealer, queue, writer, key, screen, input, at });
   } finally {
     done();
   }
@@ -110,6 +113,7 @@ async function evaluateAdmitted({
   ctx,
   sealer,
   queue,
+  writer,
   key,
   screen,
   input,
@@ -118,6 +122,7 @@ async function evaluateAdmitted({
   ctx: RequestContext;
   sealer: Sealer;
   queue: KeyedQueue;
+  writer: WriteBatcher;
   key: string;
   screen?: ScreenCounterparty;
   input: CreateTransaction;
@@ -198,10 +203,14 @@ async function evaluateAdmitted({
   // A subject's evaluations run one at a time (its aggregates are read, then its row written). They wait
   // in an in-process queue, holding no pool connection, so a burst on one subject never starves the pool
   // for other subjects; the advisory lock inside the short write transaction serialises across processes.
+  // The write step goes through the process's group commit: under load, several subjects' write steps share one
+  // database transaction and one COMMIT (WriteBatcher), each taking its subject's lock first, all in hash order.
   const running = queue.run(key, () =>
-    withTransaction(
+    writer.run<{ created: boolean; transaction: Transaction }>({
       ctx,
-      async (tx) => {
+      locks: [subjectLockKey(ctx, input.subject.reference)],
+      response: (r) => r.transaction,
+      fn: async (tx) => {
         // The lock, the repeat re-check and the snoozes travel with the aggregate read: one round trip.
         const ahead = withNext(tx);
         const nowRead = transactionRows.lockSubject(ahead, ctx, input.subject.reference);
@@ -351,8 +360,7 @@ async function evaluateAdmitted({
         await recordUsage(tx, ctx, 'transactions', 'evaluation', id);
         return { created: true, transaction };
       },
-      { response: (r) => r.transaction },
-    ),
+    }),
   );
   return running.catch(referenceTaken);
 }

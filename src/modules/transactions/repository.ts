@@ -60,6 +60,11 @@ const TX_COLUMNS = `id, reference, occurred_at, amount::text AS amount, currency
   counterparty_key, account, wallet, device, ip, country, balance_after::text AS balance_after, counterparty, crypto, metadata, source,
   label_suspicious, status, score::text AS score, ruleset_version, evaluation, created_at`;
 
+/** The text of a subject's advisory lock (hashtextextended(text, 13)): lockSubject, and the write batches' locks taken ahead. */
+export function subjectLockKey(t: Tenant, subject: string): string {
+  return JSON.stringify(['txn', t.accountId, t.environment, subject]);
+}
+
 /** Whether `err` is the unique violation of a transaction reference stored meanwhile (insert). */
 export function isReferenceTaken(err: unknown): boolean {
   const e = err as { code?: unknown; constraint?: unknown };
@@ -300,7 +305,7 @@ export const transactionRows = {
     const rows = await tx.query<{ now: Date }>(
       `SELECT pg_advisory_xact_lock(hashtextextended($1, 13)), now() AS now,
          set_config('plan_cache_mode', 'force_generic_plan', true), set_config('max_parallel_workers_per_gather', '0', true)`,
-      [JSON.stringify(['txn', t.accountId, t.environment, subject])],
+      [subjectLockKey(t, subject)],
     );
     return rows[0]!.now;
   },

@@ -8,7 +8,7 @@ import { IdParam, standardErrors } from '../../platform/schemas.js';
 import { CreateTransaction, ImportTransactions, Transaction, TransactionImport, TransactionsQuery } from './schemas.js';
 import { importTransactions } from './import-transactions.js';
 import { createTransaction } from './create-transaction.js';
-import { SUBJECT_QUEUE } from './subject-queue.js';
+import { SUBJECT_QUEUE, WRITE_BATCHER } from './subject-queue.js';
 import { transactionRows } from './repository.js';
 import { toTransaction } from './present.js';
 import { NAME_SCREENINGS, SCREENING_INDEX, screenName } from '../checks/index.js';
@@ -53,6 +53,7 @@ export const transactionsModule: FastifyPluginAsync<ModuleOptions> = async (app,
         sealer: deps.sealer,
         queue: deps.resources.get(SUBJECT_QUEUE),
         queueLimit: deps.config.transactions.subjectQueueLimit,
+        writer: deps.resources.get(WRITE_BATCHER),
         screen: screenFor(req.ctx),
         input: req.body,
       });

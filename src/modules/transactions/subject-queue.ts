@@ -1,4 +1,5 @@
 import { defineResource } from '../../platform/resources.js';
+import { WriteBatcher } from '../../platform/write-batch.js';
 
 /**
  * Runs tasks one after the other per key, in arrival order, without holding anything while they wait:
@@ -68,3 +69,13 @@ export const SUBJECT_QUEUE = defineResource<KeyedQueue>(
 export function subjectKey(t: { accountId: string; environment: string }, subject: string): string {
   return JSON.stringify([t.accountId, t.environment, subject]);
 }
+
+/**
+ * The process's group commit of evaluations' write steps (TRANSACTIONS_WRITE_BATCH_MAX, TRANSACTIONS_WRITE_BATCHES):
+ * the subject queue keeps one subject's writes out of one batch. Nothing to close: a waiting write settles with its batch.
+ */
+export const WRITE_BATCHER = defineResource<WriteBatcher>(
+  'transactions.write_batcher',
+  (r) => new WriteBatcher({ max: r.config.transactions.writeBatchMax, concurrency: r.config.transactions.writeBatches }),
+  () => undefined,
+);
