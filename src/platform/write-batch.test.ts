@@ -126,7 +126,7 @@ test('a member that fails rolls the batch back; the others run again alone and c
   );
 });
 
-test('batches hold at most max members, and a write with an unused Idempotency-Key runs alone', async () => {
+test('batches hold at most max members; a write with an unused Idempotency-Key, or marked alone, runs alone at once', async () => {
   const batcher = new WriteBatcher({ max: 3, concurrency: 1 });
   const all = [0, 1, 2, 3, 4, 5, 6].map((i) => batcher.run({ ctx: ctx(), fn: write(`c${i}`, i) }));
   await Promise.all(all);
@@ -138,4 +138,13 @@ test('batches hold at most max members, and a write with an unused Idempotency-K
   const alone = batcher.run({ ctx: idem as unknown as ReturnType<typeof ctx>, fn: write('d0', 0) });
   assert.equal(opened - before, 1, 'opened at once, not queued for a batch');
   await alone;
+  // Marked alone (a write others wait behind): at once, even while the one batch slot is taken.
+  let open = () => undefined as void;
+  const gate = new Promise<void>((r) => (open = r));
+  const held = [1, 2].map((i) => batcher.run({ ctx: ctx(), fn: write(`e${i}`, i, { gate }) }));
+  await until(() => running.has('e2'));
+  const urgent = batcher.run({ ctx: ctx(), fn: write('e0', 0), alone: true });
+  assert.equal((await urgent).id, 'e0', 'committed while the batch was held');
+  open();
+  await Promise.all(held);
 });

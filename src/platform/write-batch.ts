@@ -21,6 +21,11 @@ export interface BatchedWrite<T> {
   locks?: readonly string[];
   /** As withTransaction's `response`: used when the write runs alone with an Idempotency-Key. */
   response?: (result: NoInfer<T>) => unknown;
+  /**
+   * Runs at once, alone (withTransaction), without waiting for a batch slot: for a write others wait behind (the
+   * caller's key has a queue), whose latency is theirs too. A batch commits when its slowest member is done.
+   */
+  alone?: boolean;
 }
 
 interface Waiting {
@@ -47,7 +52,8 @@ const LOCKS_SQL =
  * is its own and nobody else's write is lost. Members must not depend on each other (the caller's per-key queue keeps
  * two writes of one key out of one batch) and may only use the transaction they are handed.
  *
- * A write with an unused Idempotency-Key runs alone (its stored response belongs to its own transaction).
+ * A write with an unused Idempotency-Key runs alone (its stored response belongs to its own transaction), and so does
+ * one marked `alone`.
  */
 export class WriteBatcher {
   private waiting: Waiting[] = [];
@@ -60,7 +66,7 @@ export class WriteBatcher {
 
   run<T>(write: BatchedWrite<T>): Promise<T> {
     const idem = write.ctx.idempotency && !write.ctx.idempotency.used;
-    if (this.opts.max <= 1 || idem) return withTransaction(write.ctx, write.fn, { response: write.response });
+    if (this.opts.max <= 1 || idem || write.alone) return withTransaction(write.ctx, write.fn, { response: write.response });
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({ write: write as BatchedWrite<unknown>, resolve: resolve as (v: unknown) => void, reject });
       this.schedule();

@@ -209,6 +209,9 @@ async function evaluateAdmitted({
     writer.run<{ created: boolean; transaction: Transaction }>({
       ctx,
       locks: [subjectLockKey(ctx, input.subject.reference)],
+      // A subject with more of its transactions waiting behind this one (a burst, a heavy customer) is written at once,
+      // alone: its queue is a chain of write steps, and a batch would add a wait for a slot and for its slowest member.
+      alone: queue.depth(key) > 1,
       response: (r) => r.transaction,
       fn: async (tx) => {
         // The lock, the repeat re-check and the snoozes travel with the aggregate read: one round trip.
