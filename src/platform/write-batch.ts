@@ -59,7 +59,7 @@ export class WriteBatcher {
   private waiting: Waiting[] = [];
   private inFlight = 0;
   private scheduled = false;
-  /** Batches committed and their members, for the metrics and the tests. */
+  /** Batches of two or more committed, their members, the largest, and batches that failed and ran again member by member (tests, benchmarks). */
   readonly stats = { batches: 0, members: 0, largest: 0, fallbacks: 0 };
 
   constructor(private readonly opts: { max: number; concurrency: number }) {}
