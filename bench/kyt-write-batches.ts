@@ -19,7 +19,7 @@ import { systemContext } from '../src/platform/context.js';
 import { newId } from '../src/platform/ids.js';
 import { withTransaction } from '../src/platform/transaction.js';
 import { recordUsage } from '../src/platform/usage.js';
-import { transactionRows, type NewTransaction } from '../src/modules/transactions/repository.js';
+import { lockSubjectsStatement, subjectLockKey, transactionRows, type NewTransaction } from '../src/modules/transactions/repository.js';
 import { ownBackendCores, ownBackendTicks } from './lib/cpu.js';
 import { freshSchema } from './lib/children.js';
 
@@ -80,8 +80,9 @@ function row(subject: string): NewTransaction {
 
 const subjectOf = (i: number) => `cus_${i % SUBJECTS}`;
 
-/** The key of a subject's advisory lock in this bench. */
-const lockKey = (ctx: ReturnType<typeof systemContext>, r: NewTransaction) => `${ctx.accountId}:${ctx.environment}:${r.subject_reference}`;
+/** The subjects' advisory locks, in one statement as the service's write batches take them. */
+const lockAll = (ctx: ReturnType<typeof systemContext>, rows: NewTransaction[]) =>
+  lockSubjectsStatement(rows.map((r) => subjectLockKey(ctx, r.subject_reference)));
 
 /** One transaction's writes in its own database transaction, as createTransaction sends them. */
 const single = (db: Db, ctx: ReturnType<typeof systemContext>, r: NewTransaction) => together(db, ctx, [r]);
@@ -94,10 +95,8 @@ const single = (db: Db, ctx: ReturnType<typeof systemContext>, r: NewTransaction
  */
 async function together(db: Db, ctx: ReturnType<typeof systemContext>, rows: NewTransaction[]): Promise<void> {
   await withTransaction({ ...ctx, db }, async (tx) => {
-    const [lock] = await tx.query<{ now: Date }>(
-      'SELECT count(pg_advisory_xact_lock(h)), now() AS now FROM (SELECT hashtextextended(k, 13) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS l',
-      [rows.map((r) => lockKey(ctx, r))],
-    );
+    const locks = lockAll(ctx, rows);
+    const [lock] = await tx.query<{ now: Date }>(locks.sql, locks.params);
     for (const r of rows) {
       await transactionRows.insert(tx, ctx, r, lock!.now);
       await transactionRows.addToRollup(tx, ctx, {
@@ -116,10 +115,8 @@ async function together(db: Db, ctx: ReturnType<typeof systemContext>, rows: New
 async function batch(db: Db, ctx: ReturnType<typeof systemContext>, rows: NewTransaction[]): Promise<void> {
   const col = <T>(f: (r: NewTransaction) => T) => rows.map(f);
   await db.transaction(async (tx: Queryable) => {
-    await tx.query(
-      'SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT hashtextextended(k, 13) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS l',
-      [col((r) => lockKey(ctx, r))],
-    );
+    const locks = lockAll(ctx, rows);
+    await tx.query(locks.sql, locks.params);
     await tx.query(
       `INSERT INTO transactions (id, account_id, environment, reference, occurred_at, amount, currency, direction, type, subject_reference,
          subject, counterparty_key, country, counterparty, metadata, source, status, score, ruleset_version, evaluation)

@@ -360,11 +360,12 @@ interface Queued extends Statement {
 }
 
 /**
- * The open transaction both drivers hand to a transaction's function (CommittingTx): statements queued to travel with
+ * The open transaction both drivers hand to a transaction's function, and each member of a write batch has over the
+ * batch's shared one (write-batch.ts) (CommittingTx): statements queued to travel with
  * its next message, checked when their rows come back (`sendWithNext`), and last writes kept for the COMMIT
  * (`sendWithCommit`). `message` sends statements as one of the transaction's messages and returns their rows.
  */
-class OpenTx {
+export class OpenTx {
   private queued: Queued[] = [];
   private readonly last: Statement[] = [];
   constructor(private readonly message: (stmts: readonly Statement[]) => Promise<unknown[][]>) {}

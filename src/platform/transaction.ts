@@ -1,4 +1,4 @@
-import { canBatch, canSendWithCommit, canSendWithNext, type Batching, type CommittingTx, type Queryable } from './db.js';
+import { canBatch, canSendWithCommit, canSendWithNext, type Batching, type CommittingTx, type Queryable, type Statement } from './db.js';
 import type { RequestContext } from './context.js';
 
 interface Deferred {
@@ -79,6 +79,34 @@ export async function withTransaction<T>(
   }
 }
 
+/**
+ * A DeferringTx over an open transaction: the writes deferred on it, and the statements it keeps for the end, are
+ * collected; `ending()` gives them in the order they go before COMMIT (its own statements, then the deferred writes
+ * combined into one). What the transaction can do beyond plain statements (batches, a statement sent with the next
+ * one) passes through.
+ */
+export function deferringOver(base: Queryable): { tx: DeferringTx; ending: () => Deferred[] } {
+  const deferred: Deferred[] = [];
+  const own: Deferred[] = [];
+  const tx: DeferringTx = {
+    query: (sql, params) => base.query(sql, params),
+    defer: (sql, params) => void deferred.push({ sql, params }),
+    deferStatement: (sql, params) => void own.push({ sql, params }),
+  };
+  if (canBatch(base)) (tx as DeferringTx & Batching).queryBatch = (stmts) => base.queryBatch(stmts);
+  if (canSendWithNext(base))
+    (tx as DeferringTx & Pick<CommittingTx, 'sendWithNext'>).sendWithNext = (sql, params, check) => base.sendWithNext(sql, params, check);
+  return { tx, ending: () => (deferred.length > 0 ? [...own, combineStatements(deferred)] : own) };
+}
+
+/** Statements to go with the transaction's COMMIT, in order (sent before it where the connection cannot hold them). */
+export async function sendWithCommit(raw: Queryable, stmts: readonly Statement[]): Promise<void> {
+  for (const { sql, params = [] } of stmts) {
+    if (canSendWithCommit(raw)) raw.sendWithCommit(sql, params);
+    else await raw.query(sql, params);
+  }
+}
+
 async function once<T>(
   ctx: RequestContext,
   fn: (tx: DeferringTx) => Promise<T>,
@@ -86,25 +114,11 @@ async function once<T>(
   idem: RequestContext['idempotency'],
 ): Promise<T> {
   const result = await ctx.db.transaction(async (raw) => {
-    const deferred: Deferred[] = [];
-    const own: Deferred[] = [];
-    const tx: DeferringTx = {
-      query: (sql, params) => raw.query(sql, params),
-      defer: (sql, params) => void deferred.push({ sql, params }),
-      deferStatement: (sql, params) => void own.push({ sql, params }),
-    };
-    // What the connection can do beyond plain statements (batches, a statement sent with the next one) passes through.
-    if (canBatch(raw)) (tx as DeferringTx & Batching).queryBatch = (stmts) => raw.queryBatch(stmts);
-    if (canSendWithNext(raw))
-      (tx as DeferringTx & Pick<CommittingTx, 'sendWithNext'>).sendWithNext = (sql, params, check) => raw.sendWithNext(sql, params, check);
+    const { tx, ending } = deferringOver(raw);
     if (idem) await idem.begin(tx);
     const result = await fn(tx);
     if (idem) await idem.record(tx, opts.response ? opts.response(result) : result);
-    const ending = deferred.length > 0 ? [...own, combineStatements(deferred)] : own;
-    for (const { sql, params } of ending) {
-      if (canSendWithCommit(raw)) raw.sendWithCommit(sql, params);
-      else await raw.query(sql, params);
-    }
+    await sendWithCommit(raw, ending());
     return result;
   });
   idem?.committed?.();

@@ -32,6 +32,11 @@ const until = async (ok: () => boolean) => {
 };
 
 const ctx = () => systemContext(db, 'acc_wb', 'sandbox');
+/** The members' locks in one statement (the caller's, in an order of its choosing). */
+const lockAll = (keys: readonly string[]) => ({
+  sql: 'SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0))) FROM unnest($1::text[]) AS k',
+  params: [keys],
+});
 
 /** A write as a request makes one: a row, a read of it back, a statement sent with the next one, deferred writes. */
 function write(id: string, n: number, opts: { fail?: 'after_write' | 'duplicate'; gate?: Promise<void> } = {}) {
@@ -63,7 +68,7 @@ async function rows(prefix: string) {
 }
 
 test('writes arriving together commit together, in one database transaction, each seeing its own rows', async () => {
-  const batcher = new WriteBatcher({ max: 32, concurrency: 1 });
+  const batcher = new WriteBatcher({ max: 32, concurrency: 1, lockAll });
   let before = opened;
   const alone = await batcher.run({ ctx: ctx(), fn: write('a0', 0), locks: ['lock a0'] });
   assert.deepEqual([alone.id, alone.n, opened - before], ['a0', 0, 1]);
@@ -100,7 +105,7 @@ test('writes arriving together commit together, in one database transaction, eac
 
 test('a member that fails rolls the batch back; the others run again alone and commit, the failure is its own', async () => {
   await db.query("INSERT INTO wb_t (id, n) VALUES ('taken', -1)");
-  const batcher = new WriteBatcher({ max: 32, concurrency: 1 });
+  const batcher = new WriteBatcher({ max: 32, concurrency: 1, lockAll });
   const first = batcher.run({ ctx: ctx(), fn: write('b0', 0) });
   const ok1 = batcher.run({ ctx: ctx(), fn: write('b1', 1) });
   const refuses = batcher.run({ ctx: ctx(), fn: write('b2', 2, { fail: 'after_write' }) });
@@ -127,7 +132,7 @@ test('a member that fails rolls the batch back; the others run again alone and c
 });
 
 test('batches hold at most max members; a write with an unused Idempotency-Key, or marked alone, runs alone at once', async () => {
-  const batcher = new WriteBatcher({ max: 3, concurrency: 1 });
+  const batcher = new WriteBatcher({ max: 3, concurrency: 1, lockAll });
   const all = [0, 1, 2, 3, 4, 5, 6].map((i) => batcher.run({ ctx: ctx(), fn: write(`c${i}`, i) }));
   await Promise.all(all);
   assert.equal(batcher.stats.largest, 3);

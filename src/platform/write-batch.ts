@@ -1,22 +1,14 @@
 import type { RequestContext } from './context.js';
-import { canSendWithCommit, type Batching, type CommittingTx, type Db, type Queryable, type Statement } from './db.js';
-import { combineStatements, withTransaction, type DeferringTx } from './transaction.js';
-
-/** A statement waiting to travel with a member's next message, and what checks its rows (sendWithNext). */
-interface Queued extends Statement {
-  check?: (rows: unknown[]) => void | Promise<void>;
-}
-
-/** What a member's function is handed: withTransaction's transaction, with sendWithNext and queryBatch. */
-type MemberTx = DeferringTx & Batching & Pick<CommittingTx, 'sendWithNext'>;
+import { OpenTx, type Batching, type Db, type Queryable, type Statement } from './db.js';
+import { deferringOver, sendWithCommit, withTransaction, type DeferringTx } from './transaction.js';
 
 export interface BatchedWrite<T> {
   ctx: RequestContext;
   fn: (tx: DeferringTx) => Promise<T>;
   /**
-   * Texts of the advisory transaction locks the write takes (`pg_advisory_xact_lock(hashtextextended(text, 13))`): a
-   * batch takes all its members' locks first, in one statement and in the order of their hashes, so two batches (of
-   * two processes) can never wait for each other's locks in a cycle. The member may take them again itself (they stack).
+   * The keys of the locks the write takes: a batch takes all its members' locks first, in one statement (the batcher's
+   * `lockAll`), so two batches (of two processes) can never wait for each other's locks in a cycle. The member may take
+   * them again itself (advisory transaction locks stack).
    */
   locks?: readonly string[];
   /** As withTransaction's `response`: used when the write runs alone with an Idempotency-Key. */
@@ -33,10 +25,6 @@ interface Waiting {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
-
-/** The members' locks, all in one statement, in hash order (the same order in every process). */
-const LOCKS_SQL =
-  'SELECT count(pg_advisory_xact_lock(h)) AS n FROM (SELECT hashtextextended(k, 13) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS l';
 
 /**
  * Group commit for short write transactions of one kind (a KYT evaluation's write step): writes submitted while
@@ -62,11 +50,18 @@ export class WriteBatcher {
   /** Batches of two or more committed, their members, the largest, and batches that failed and ran again member by member (tests, benchmarks). */
   readonly stats = { batches: 0, members: 0, largest: 0, fallbacks: 0 };
 
-  constructor(private readonly opts: { max: number; concurrency: number }) {}
+  constructor(
+    private readonly opts: {
+      max: number;
+      concurrency: number;
+      /** The statement that takes the locks of these keys, in an order every process follows (members' `locks`). */
+      lockAll: (keys: readonly string[]) => Statement;
+    },
+  ) {}
 
   run<T>(write: BatchedWrite<T>): Promise<T> {
     const idem = write.ctx.idempotency && !write.ctx.idempotency.used;
-    if (this.opts.max <= 1 || idem || write.alone) return withTransaction(write.ctx, write.fn, { response: write.response });
+    if (this.opts.max <= 1 || idem || write.alone) return alone(write);
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({ write: write as BatchedWrite<unknown>, resolve: resolve as (v: unknown) => void, reject });
       this.schedule();
@@ -103,21 +98,17 @@ export class WriteBatcher {
     if (members.length === 1) {
       // Alone: exactly withTransaction (the member's statements and round trips as without the batcher).
       const m = members[0]!;
-      await withTransaction(m.write.ctx, m.write.fn, { response: m.write.response }).then(m.resolve, m.reject);
-      return;
+      return alone(m.write).then(m.resolve, m.reject);
     }
     let results: unknown[];
     try {
-      results = await shared(
-        db,
-        members.map((m) => m.write),
-      );
+      const writes = members.map((m) => m.write);
+      const locks = writes.flatMap((w) => w.locks ?? []);
+      results = await shared(db, writes, locks.length > 0 ? [this.opts.lockAll(locks)] : []);
     } catch {
       // Someone's failure (or a deadlock with another process): each runs again alone, and fails only for its own reasons.
       this.stats.fallbacks++;
-      await Promise.all(
-        members.map((m) => withTransaction(m.write.ctx, m.write.fn, { response: m.write.response }).then(m.resolve, m.reject)),
-      );
+      await Promise.all(members.map((m) => alone(m.write).then(m.resolve, m.reject)));
       return;
     }
     this.stats.batches++;
@@ -127,28 +118,9 @@ export class WriteBatcher {
   }
 }
 
-/** One member's statements on the shared transaction. */
-class Member {
-  queued: Queued[] = [];
-  readonly deferred: { sql: string; params: readonly unknown[] }[] = [];
-  readonly own: Statement[] = [];
-  constructor(private readonly mux: Multiplexer) {}
-  /** The queued statements and `stmts` as part of the batch's next message; the queued ones checked; the rows of `stmts`. */
-  async send(stmts: readonly Statement[]): Promise<unknown[][]> {
-    const ahead = this.queued;
-    this.queued = [];
-    if (ahead.length + stmts.length === 0) return [];
-    const rows = await this.mux.send([...ahead, ...stmts]);
-    for (let i = 0; i < ahead.length; i++) await ahead[i]!.check?.(rows[i]!);
-    return rows.slice(ahead.length);
-  }
-  readonly tx: MemberTx = {
-    query: async <R>(sql: string, params: readonly unknown[] = []) => (await this.send([{ sql, params }]))[0] as R[],
-    queryBatch: (stmts) => this.send(stmts),
-    sendWithNext: (sql, params, check) => void this.queued.push({ sql, params, check }),
-    defer: (sql, params) => void this.deferred.push({ sql, params }),
-    deferStatement: (sql, params) => void this.own.push({ sql, params }),
-  };
+/** A write in a database transaction of its own: exactly withTransaction. */
+function alone<T>(w: BatchedWrite<T>): Promise<T> {
+  return withTransaction(w.ctx, w.fn, { response: w.response });
 }
 
 /**
@@ -208,34 +180,29 @@ class Multiplexer {
   }
 }
 
-/** Runs the writes in one database transaction; their results in order, or the first failure (all rolled back). */
-async function shared(db: Db, writes: readonly BatchedWrite<unknown>[]): Promise<unknown[]> {
+/**
+ * Runs the writes in one database transaction, `lead` (the locks) first; their results in order, or the first failure
+ * (all rolled back). Each member has a transaction of its own over the shared connection (OpenTx, as a connection's
+ * transaction has; the batch's Multiplexer as its messages) with withTransaction's deferral over it.
+ */
+async function shared(db: Db, writes: readonly BatchedWrite<unknown>[], lead: Statement[]): Promise<unknown[]> {
   return db.transaction(async (raw) => {
-    const locks = writes.flatMap((w) => w.locks ?? []);
-    const mux = new Multiplexer(raw as Queryable & Batching, locks.length > 0 ? [{ sql: LOCKS_SQL, params: [locks] }] : []);
-    const members = writes.map(() => new Member(mux));
+    const mux = new Multiplexer(raw as Queryable & Batching, lead);
     const settled = await Promise.allSettled(
-      writes.map(async (w, i) => {
-        const m = members[i]!;
-        const result = await w.fn(m.tx);
-        // Statements still waiting with a check are sent and checked before anything commits.
-        if (m.queued.some((q) => q.check)) await m.send([]);
-        return result;
+      writes.map(async (w) => {
+        const open = new OpenTx((stmts) => mux.send(stmts));
+        const { tx, ending } = deferringOver(open.tx);
+        const result = await w.fn(tx);
+        // Statements still waiting with a check are sent and checked before anything commits (OpenTx.ending).
+        return { result, ending: [...(await open.ending()), ...ending()] };
       }),
     );
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
+    const done = settled.map((s) => (s as PromiseFulfilledResult<{ result: unknown; ending: Statement[] }>).value);
     // The rest goes with the COMMIT: the locks (when nothing was sent before), then each member's unchecked waiting
-    // statements, its own statements and its deferred writes as one combined statement (as withTransaction ends).
-    const ending: Statement[] = [...mux.lead];
-    for (const m of members) {
-      ending.push(...m.queued, ...m.own);
-      if (m.deferred.length > 0) ending.push(combineStatements(m.deferred));
-    }
-    for (const st of ending) {
-      if (canSendWithCommit(raw)) raw.sendWithCommit(st.sql, st.params ?? []);
-      else await raw.query(st.sql, st.params ?? []);
-    }
-    return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
+    // statements, its own statements and its deferred writes combined (as withTransaction ends).
+    await sendWithCommit(raw, [...mux.lead, ...done.flatMap((d) => d.ending)]);
+    return done.map((d) => d.result);
   });
 }

@@ -1,5 +1,6 @@
 import { defineResource } from '../../platform/resources.js';
 import { WriteBatcher } from '../../platform/write-batch.js';
+import { lockSubjectsStatement } from './repository.js';
 
 /**
  * Runs tasks one after the other per key, in arrival order, without holding anything while they wait:
@@ -76,6 +77,11 @@ export function subjectKey(t: { accountId: string; environment: string }, subjec
  */
 export const WRITE_BATCHER = defineResource<WriteBatcher>(
   'transactions.write_batcher',
-  (r) => new WriteBatcher({ max: r.config.transactions.writeBatchMax, concurrency: r.config.transactions.writeBatches }),
+  (r) =>
+    new WriteBatcher({
+      max: r.config.transactions.writeBatchMax,
+      concurrency: r.config.transactions.writeBatches,
+      lockAll: lockSubjectsStatement,
+    }),
   () => undefined,
 );
