@@ -1,3 +1,4 @@
+import './platform/heap-tuning.js'; // first: before any other module allocates (see the file)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, ConfigError } from './config.js';

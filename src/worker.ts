@@ -1,3 +1,4 @@
+import './platform/heap-tuning.js'; // first: before any other module allocates (see the file)
 import { loadConfig, ConfigError } from './config.js';
 import { createLogger, createResources, openDatabase, startWorker } from './runtime.js';
 
