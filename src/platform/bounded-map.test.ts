@@ -71,3 +71,32 @@ test('each entry dropped to make room is told, with its value; delete and clear 
   m.set(4, 'd').clear();
   assert.deepEqual(dropped, [[2, 'b']]);
 });
+
+test('in use order with 8 or more entries, a read moves its entry only once max/8 entries were placed after it', () => {
+  const m = new BoundedMap<number, number>(16, 'use'); // slack 2
+  for (let i = 0; i < 16; i++) m.set(i, i);
+  m.get(14); // 1 placed after it: stays
+  assert.deepEqual([...m.keys()].slice(-3), [13, 14, 15]);
+  m.get(13); // 2 placed after it: stays
+  assert.deepEqual([...m.keys()].slice(-3), [13, 14, 15]);
+  m.get(12); // 3 placed after it: moves to the newest place
+  assert.deepEqual([...m.keys()].slice(-3), [14, 15, 12]);
+  m.get(0); // the oldest, read: moves, so the next new key drops 1 instead
+  m.set(16, 16);
+  assert.equal(m.has(0), true);
+  assert.equal(m.has(1), false);
+  assert.equal(m.size, 16);
+});
+
+test('in use order, an entry read between every few new keys is never dropped, however many keys pass', () => {
+  const dropped: number[] = [];
+  const m = new BoundedMap<number, string>(64, 'use', (k) => dropped.push(k)); // slack 8
+  m.set(-1, 'hot');
+  for (let i = 0; i < 10_000; i++) {
+    m.set(i, 'cold');
+    if (i % 50 === 0) assert.equal(m.get(-1), 'hot');
+  }
+  assert.equal(m.has(-1), true);
+  assert.equal(dropped.includes(-1), false);
+  assert.equal(dropped.length, 10_000 + 1 - 64);
+});
