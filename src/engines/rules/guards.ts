@@ -38,7 +38,13 @@ export function neededAggregates(c: CompiledRuleSet, input: RuleContextInput): N
     if (expression.aggregates.length === 0) continue;
     let isDecided = false;
     for (const guard of expression.guards) {
-      cel ??= celContextOf(c.environment, { ...input, agg: undefined });
+      cel ??= celContextOf(c.environment, {
+        tx: input.tx,
+        subject: input.subject,
+        counterparty: input.counterparty,
+        wallet: input.wallet,
+        lists: input.lists,
+      });
       let v: unknown;
       try {
         v = guard(cel);

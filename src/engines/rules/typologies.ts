@@ -40,7 +40,7 @@ function draft(
 }
 
 function t(key: string, description: string, weaknesses: string, rule: Rule, aggregates: AggregateDecl[]): Typology {
-  return { key, description, weaknesses, rule: { ...rule, description }, aggregates };
+  return { key, description, weaknesses, rule: Object.assign({}, rule, { description }), aggregates };
 }
 
 const sameCurrency = { field: 'currency', op: 'eq', value: { tx: 'currency' } } as const;

@@ -115,11 +115,11 @@ export class BacktestReplay {
     const rules: EngineRule[] = ruleset.rules
       .filter((r) => r.status !== 'disabled')
       .map((r) => {
-        const x: EngineRule = { ...r, status: 'active' };
+        const x: EngineRule = Object.assign({}, r, { status: 'active' as const });
         delete x.reviewed_by;
         return x;
       });
-    const compiled = compileRuleSet({ ...ruleset, rules });
+    const compiled = compileRuleSet(Object.assign({}, ruleset, { rules }));
     if (!compiled.ok) throw new Error(`the rule set does not compile: ${compiled.errors[0]!.field}: ${compiled.errors[0]!.message}`);
     const c = compiled.compiled;
     this.c = c;

@@ -228,7 +228,18 @@ async function evaluateAdmitted({
         let evaluation: Evaluation | null = null;
         if (compiled) {
           const snoozed = (await snoozedRead) ?? new Set<string>();
-          evaluation = evaluate(compiled, { ...ruleInput, agg }, { snoozed, decided: needed?.decided });
+          evaluation = evaluate(
+            compiled,
+            {
+              tx: ruleInput.tx,
+              subject: ruleInput.subject,
+              counterparty: ruleInput.counterparty,
+              wallet: ruleInput.wallet,
+              lists: ruleInput.lists,
+              agg,
+            },
+            { snoozed, decided: needed?.decided },
+          );
           markUnscreened(evaluation, compiled, known);
         }
 

@@ -278,10 +278,7 @@ const ROW_FIELD_SQL: Record<RowField, string> = {
   ip: 'ip',
   counterparty_balance_after: 'balance_after::text AS balance_after',
 };
-const ROW_FIELD_NAME: Record<RowField, string> = {
-  ...ROW_FIELD_SQL,
-  counterparty_balance_after: 'balance_after',
-};
+const ROW_FIELD_NAME: Record<RowField, string> = Object.assign({}, ROW_FIELD_SQL, { counterparty_balance_after: 'balance_after' });
 
 /** What a read's part of readMany's text depends on: never a value. */
 function readShape(r: AggregateRead): string {
@@ -534,15 +531,15 @@ export const transactionRows = {
         createdAt.toISOString(),
       ],
     );
-    return {
-      ...r,
+    const row: TransactionRow = Object.assign({}, r, {
       subject: asJsonb(r.subject) as TransactionRow['subject'],
       counterparty: asJsonb(r.counterparty) as TransactionRow['counterparty'],
       crypto: asJsonb(r.crypto) as TransactionRow['crypto'],
       metadata: asJsonb(r.metadata) as TransactionRow['metadata'],
       evaluation: asJsonb(r.evaluation) as TransactionRow['evaluation'],
       created_at: createdAt,
-    };
+    });
+    return row;
   },
 
   /** Adds a transaction to its subject's daily rollup (same database transaction as the insert). */
@@ -664,7 +661,7 @@ export const transactionRows = {
        ORDER BY occurred_at, id LIMIT $5`,
       params,
     );
-    return rows.map((r) => ({ ...toTxRow(r), label: r.label_suspicious, reference: r.reference }));
+    return rows.map((r) => Object.assign(toTxRow(r), { label: r.label_suspicious, reference: r.reference }));
   },
 
   async page(db: Queryable, t: Tenant, q: TransactionsQuery) {
