@@ -89,7 +89,7 @@ export class PgliteThread extends SerialEmbeddedPg {
     if (this.pending.size === 0) this.worker.ref();
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ ...req, id } satisfies ThreadRequest);
+      this.worker.postMessage(Object.assign({ id }, req) satisfies ThreadRequest); // not { ...req, id }: eslint.config.js, "spread first"
     });
   }
 
