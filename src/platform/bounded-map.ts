@@ -53,12 +53,14 @@ export class BoundedMap<K, V> {
   /** Sets `key`; a new key past `max` drops the oldest entries (never the one just set). */
   set(key: K, value: V): this {
     const held = this.map.get(key);
-    if (held !== undefined && this.order === 'insertion') {
-      held.value = value; // keeps its place, as a Map does
-      return this;
+    if (held !== undefined) {
+      held.value = value;
+      if (this.order === 'insertion') return this; // keeps its place, as a Map does
+      this.map.delete(key);
     }
-    if (held !== undefined) this.map.delete(key);
-    this.map.set(key, { value, at: ++this.placed });
+    const slot = held ?? { value, at: 0 };
+    slot.at = ++this.placed;
+    this.map.set(key, slot);
     while (this.map.size > this.max) {
       const oldest = this.map.keys().next().value as K;
       const dropped = this.map.get(oldest)!;

@@ -5,9 +5,9 @@
 // outlives the burst: afterwards every request's short-lived objects (pg's row descriptions, SQL text, rule contexts)
 // go to the old generation, where, dead but not yet collected, they keep the young objects they point to alive
 // through each young collection, which then copies and promotes those too. Measured at 280 transactions/s after
-// one overloaded minute (docs/performance.md, "Pretenuring"): with the default, 1.1–1.2 MB stayed young after each
-// collection and the old generation grew 8.5 MB/s; with pretenuring off, 0.4 MB and 3 MB/s, and each young
-// collection paused for about half as long. An operator who wants V8's default back starts node with
+// one overloaded minute (docs/performance.md, "pretenuring"): with the default, 1.2–1.3 MB stayed young after each
+// collection and the old generation grew 9–10 MB/s; with pretenuring off, 0.4 MB and 3 MB/s, and the collections'
+// pause per second fell from 44–52 to about 31 ms. An operator who wants V8's default back starts node with
 // `--allocation-site-pretenuring`; a flag given on the command line is never overridden.
 import v8 from 'node:v8';
 

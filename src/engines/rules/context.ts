@@ -193,6 +193,11 @@ function derivedTx(t: RuleContextInput['tx']): Plain {
   });
 }
 
+/** `input` with its aggregates replaced, the fields written out (not `{ ...input, agg }`: eslint.config.js, "spread first"). */
+export function withAggregates(input: RuleContextInput, agg: RuleContextInput['agg']): RuleContextInput {
+  return { tx: input.tx, subject: input.subject, counterparty: input.counterparty, wallet: input.wallet, lists: input.lists, agg };
+}
+
 /** Fills defaults and derived tx fields; the result is what values_used reports from. */
 export function normalizeContext(input: RuleContextInput, aggregates: readonly AggregateDecl[]): Record<RootVariable, Plain> {
   const tx = derivedTx(input.tx);

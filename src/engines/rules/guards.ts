@@ -1,5 +1,5 @@
 import type { AggregatePlan } from './aggregate-plan.js';
-import { celContextOf, type RuleContextInput } from './context.js';
+import { celContextOf, type RuleContextInput, withAggregates } from './context.js';
 import type { CompiledRuleSet } from './ruleset.js';
 
 export interface NeededAggregates {
@@ -38,13 +38,7 @@ export function neededAggregates(c: CompiledRuleSet, input: RuleContextInput): N
     if (expression.aggregates.length === 0) continue;
     let isDecided = false;
     for (const guard of expression.guards) {
-      cel ??= celContextOf(c.environment, {
-        tx: input.tx,
-        subject: input.subject,
-        counterparty: input.counterparty,
-        wallet: input.wallet,
-        lists: input.lists,
-      });
+      cel ??= celContextOf(c.environment, withAggregates(input, undefined));
       let v: unknown;
       try {
         v = guard(cel);

@@ -31,7 +31,7 @@ export {
 export { type AggregateValue, planAggregate } from './aggregate-plan.js';
 export { type PresummedTotals, computeAggregate, computeAggregateWith, computeAggregates } from './aggregate-compute.js';
 export { SlidingAggregates } from './sliding-window.js';
-export { CONTEXT_TYPES, CONTEXT_VARIABLES, type RuleContextInput, buildEnvironment } from './context.js';
+export { CONTEXT_TYPES, CONTEXT_VARIABLES, type RuleContextInput, buildEnvironment, withAggregates } from './context.js';
 export { compileExpression, runExpression, type CompiledExpression } from './compile.js';
 export { type NeededAggregates, neededAggregates } from './guards.js';
 export {

@@ -15,6 +15,7 @@ import {
   type Evaluation,
   type RuleContextInput,
   type TxRow,
+  withAggregates,
 } from '../../engines/rules/index.js';
 import { raiseAlert, raiseAlerts } from '../cases/index.js';
 import { subscribesTo } from '../webhooks/index.js';
@@ -228,18 +229,7 @@ async function evaluateAdmitted({
         let evaluation: Evaluation | null = null;
         if (compiled) {
           const snoozed = (await snoozedRead) ?? new Set<string>();
-          evaluation = evaluate(
-            compiled,
-            {
-              tx: ruleInput.tx,
-              subject: ruleInput.subject,
-              counterparty: ruleInput.counterparty,
-              wallet: ruleInput.wallet,
-              lists: ruleInput.lists,
-              agg,
-            },
-            { snoozed, decided: needed?.decided },
-          );
+          evaluation = evaluate(compiled, withAggregates(ruleInput, agg), { snoozed, decided: needed?.decided });
           markUnscreened(evaluation, compiled, known);
         }
 
