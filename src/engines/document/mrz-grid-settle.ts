@@ -74,7 +74,7 @@ export async function settleByGrid(
       total++;
       if (g?.cells[c]?.ch === parsed.lines[nl]?.charAt(c)) agree++;
     }
-    if (g && total > 0 && agree >= total * GRID_MIN_AGREEMENT) grids.push(g);
+    if (g && total > 0 && agree >= total * GRID_MIN_AGREEMENT && !cellOff(g.cells, parsed.lines[nl] ?? '', start)) grids.push(g);
   }
   if (grids.length === 0) return none;
   for (const { c, offered } of disputed) {
@@ -95,6 +95,29 @@ export async function settleByGrid(
     if (reported.charAt(c) !== ch || overruled) fields.add(split < 0 || c < split ? 'surname' : 'givenNames');
   }
   return { set: out, resolved, fields: [...fields] };
+}
+
+/**
+ * How many more of the reported names line's letters a grid reading must match one cell to the left or right
+ * than in place to be called one cell off (cellOff). Two unrelated letters match by chance about once in 20.
+ */
+export const GRID_SHIFT_MIN_LEAD = 3;
+
+/**
+ * Whether a grid reading's cells sit one cell off the reported names line: GRID_SHIFT_MIN_LEAD more of its
+ * letters match one cell to the left or right than in place. Where the readings disagree in nearly every
+ * letter column (some of them shifted by a dropped letter), the undisputed columns are the fillers' run,
+ * which reads the same one cell off, so the agreement test alone let a shifted grid write a neighbour's
+ * letter into a name (the NLD specimen of set C: ALBERTINE reported ALBEETINE). A grid that matches few
+ * letters anywhere is not called off: the reported line may be the shifted one (then the grid is right).
+ */
+export function cellOff(cells: readonly { ch: string }[], line: string, start: number): boolean {
+  const [here = 0, left = 0, right = 0] = [0, -1, 1].map((d) => {
+    let n = 0;
+    for (let c = start; c < line.length; c++) if (/^[A-Z]$/.test(line.charAt(c)) && cells[c + d]?.ch === line.charAt(c)) n++;
+    return n;
+  });
+  return Math.max(left, right) >= here + GRID_SHIFT_MIN_LEAD;
 }
 
 /**

@@ -97,6 +97,25 @@ describe('fixed-pitch OCR-B cell reader (issue #19 item 2)', { skip: hasFont ? f
     assert.equal(none.resolved.size, 0);
     assert.equal(none.set, other);
   });
+  test('a grid one cell off the reported names line is not trusted, though the undisputed columns agree', async () => {
+    // The printed names sit one cell to the right of the reported reading's (as a grid cut one cell off sees
+    // them); the other reading read them so. The 22 fillers and two letters (L, N) agree either way, every other
+    // letter column is disputed: the grid's letters would be its neighbours' (NLD specimen, ALBERTINE -> ALBEETINE).
+    const shifted = NAMES.slice(0, 5) + '<' + NAMES.slice(5, 43);
+    const crop = await render([shifted, DATA], { px: 24, blur: 0.8 });
+    const reading = (names: string, engine: 'tesseract' | 'ppocr'): MrzReading => {
+      const lines = [names, DATA];
+      return { engine, lines, parsed: parseMrz(lines, { now }), crop } as unknown as MrzReading;
+    };
+    const set = [reading(NAMES, 'tesseract'), reading(shifted, 'ppocr')];
+    const ocr = { readGridLine: (l: GrayImage, n: number) => Promise.resolve(grid.readLine(l, n)) } as unknown as MrzOcr;
+    // The grid does read the printed (shifted) line.
+    const lines = await render([shifted], { px: 24, blur: 0.8 });
+    assert.equal(grid.readLine(lines, 44, () => LETTERS)?.text, shifted);
+    const out = await settleByGrid(set, set[0]!.parsed!, ocr, now);
+    assert.equal(out.resolved.size, 0);
+    assert.equal(out.set, set);
+  });
   test('a PP-OCR names line shifted against three alike tesseract readings offers nothing and is not rewritten', async () => {
     const reading = await readingsOn();
     // PP-OCR dropped one L of LLOYD (the rest shifted left, a filler padded at the end); filled in column by

@@ -175,6 +175,20 @@ describe('H, M, N and W in names settled by their glyph shape (issue #19)', () =
     assert.equal(sure.set[0]?.parsed?.fields.surname, 'SPECIHEN');
     assert.deepEqual(sure.contested, []);
   });
+  test('a reading whose names line is shifted against the reported one (a letter dropped) offers nothing at a column', () => {
+    // PP-OCR sure of every letter of a line that lost the I before the H: at the H's column it reads E, a letter
+    // outside the four, which stopped the shape test (NLD specimen: a tesseract pass shifted by dropped letters).
+    const dropped = L1.slice(0, h - 1) + L1.slice(h) + '<';
+    const settled = settleLookalikes(
+      [tesseractReading([L1, L2], 'M'), ppReading([L1, L2], 'M'), ppReading([dropped, L2], 'E', 99)],
+      parsed,
+      NOW,
+    );
+    assert.equal(settled.resolved.get(h), 'M');
+    assert.equal(settled.set[0]?.parsed?.fields.surname, 'SPECIMEN');
+    // The shifted reading is not rewritten either.
+    assert.equal(settled.set[2]?.lines[0], dropped);
+  });
   test('readings that disagree on a glyph shaped like the letter they mostly read: left as read', () => {
     const withX = L1.slice(0, h) + 'X' + L1.slice(h + 1);
     const settled = settleLookalikes([tesseractReading([L1, L2], 'H'), ppReading([withX, L2], 'H', 8)], parsed, NOW);

@@ -10,6 +10,7 @@ import { PPOCR_NET, type LineNet, type PpLine } from './mrz-ppocr.js';
 import {
   alignEvidence,
   correctReading,
+  shiftedAgainst,
   stateFromColumns,
   fallbackConfidences,
   voteLines,
@@ -593,7 +594,16 @@ export function settleLookalikes(
   const width = parsed.lines[nl]?.length ?? 0;
   // Only tesseract's and PP-OCR's readings judge a column: a third reader (our OCR-B network) is sure of an M where
   // every tesseract pass reads M too, and its letter there turned a shape that contradicted them into one more vote.
-  const same = set.filter((r) => r.engine !== 'ocrb' && r.parsed?.format === parsed.format && r.lines[nl]?.length === width);
+  // Nor does a reading whose names line is shifted against the reported one (a letter dropped or added): its
+  // letter at a column is a neighbour's, and a sure foreign one there stopped the shape test (NLD specimen of set
+  // C: a tesseract pass that had lost letters offered U at the M of MEULENDIJK).
+  const same = set.filter(
+    (r) =>
+      r.engine !== 'ocrb' &&
+      r.parsed?.format === parsed.format &&
+      r.lines[nl]?.length === width &&
+      !shiftedAgainst(r.lines[nl] ?? '', parsed.lines[nl] ?? ''),
+  );
   const isLook = (ch: string | undefined): ch is Lookalike => ch !== undefined && ch !== '' && LOOKALIKE_LETTERS.includes(ch as Lookalike);
   // Glyph boxes of each tesseract reading's names line, by column.
   const boxes = same
