@@ -2,7 +2,8 @@
 //   BENCH_NODE_ARGS="--import ./bench/lib/gc-probe.mjs" npm run bench -- kyt-transactions
 // and it appends one line per second to GC_PROBE_DIR/<pid>.log (default the OS temp directory): the event loop's
 // p99 and worst delay, the young-generation collections (count, total pause), the full collections, the young
-// generation's size after a collection (what survived) and the old generation's size (what was promoted).
+// generation's size after a collection (what survived), the old generation's size (what was promoted), the young
+// generation's committed size and the process's resident set.
 // docs/performance.md, "KYT on a slow machine", measured the API's garbage collector with it. Never loaded by the service.
 import { monitorEventLoopDelay, PerformanceObserver, constants } from 'node:perf_hooks';
 import { appendFileSync } from 'node:fs';
@@ -29,6 +30,8 @@ setInterval(() => {
     `major ${major.n} ${major.ms.toFixed(0)}ms`,
     `young-after median ${mb(survived[survived.length >> 1] ?? 0)}MB`,
     `old ${mb(space('old_space'))}MB`,
+    `new-committed ${mb(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0)}MB`,
+    `rss ${mb(process.memoryUsage.rss())}MB`,
   ].join(' ');
   appendFileSync(file, `${line}\n`);
   delay.reset();
