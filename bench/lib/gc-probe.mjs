@@ -15,7 +15,8 @@ const file = join(process.env.GC_PROBE_DIR || tmpdir(), `${process.pid}.log`);
 const delay = monitorEventLoopDelay({ resolution: 2 });
 delay.enable();
 const t0 = Date.now();
-const space = (name) => v8.getHeapSpaceStatistics().find((s) => s.space_name === name)?.space_used_size ?? 0;
+/** A heap space's used bytes, or another of its statistics (`space_size`: committed). */
+const space = (name, stat = 'space_used_size') => v8.getHeapSpaceStatistics().find((s) => s.space_name === name)?.[stat] ?? 0;
 const mb = (bytes) => (bytes / 1e6).toFixed(1);
 let minor = { n: 0, ms: 0 };
 let major = { n: 0, ms: 0 };
@@ -30,7 +31,7 @@ setInterval(() => {
     `major ${major.n} ${major.ms.toFixed(0)}ms`,
     `young-after median ${mb(survived[survived.length >> 1] ?? 0)}MB`,
     `old ${mb(space('old_space'))}MB`,
-    `new-committed ${mb(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0)}MB`,
+    `new-committed ${mb(space('new_space', 'space_size'))}MB`,
     `rss ${mb(process.memoryUsage.rss())}MB`,
   ].join(' ');
   appendFileSync(file, `${line}\n`);
