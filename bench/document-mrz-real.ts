@@ -149,6 +149,9 @@ function percentile(v: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
 }
 
+/** Every document check's stage timings (`timings` of the result), for the per-stage line at the end. */
+const stages: Record<string, number>[] = [];
+
 async function main(): Promise<void> {
   const real = sharedData('real', 'mrz');
   if (!real) {
@@ -197,6 +200,7 @@ async function main(): Promise<void> {
       const file = join(real, '..', row.image ?? '');
       const r = await read(readFileSync(file));
       totals.push(r.timings.total ?? 0);
+      stages.push(r.timings);
       if (row.mrz_format === 'none') {
         negatives++;
         if (r.mrz) negativeFound++;
@@ -227,11 +231,14 @@ async function main(): Promise<void> {
     for (const { files, label, index } of items) {
       const r = await read(await stackLines(files));
       totals.push(r.timings.total ?? 0);
+      stages.push(r.timings);
       const wrong = account(t, label.kind, r, label);
       if (wrong.length && r.mrz?.valid && !inDoubt(r))
         console.log(`  #${index} ${label.kind}: valid=${r.mrz.valid} wrong ${wrong.join(',')} [${r.reasons.join(',')}]`);
       else if (wrong.length && process.env.MRZ_VERBOSE)
-        console.log(`  #${index} ${label.kind}: wrong ${wrong.join(',')} [${r.reasons.join(',')}]`);
+        console.log(
+          `  #${index} ${label.kind}: wrong ${wrong.join(',')} [${r.reasons.join(',')}] read ${r.fields?.surname}/${r.fields?.givenNames}, label ${label.surname}/${label.given}`,
+        );
     }
     report(
       LINES_PART === 'fresh'
@@ -247,6 +254,15 @@ async function main(): Promise<void> {
   }
   console.log(
     `\nDocument check latency over ${totals.length} images: p50 ${Math.round(percentile(totals, 0.5))} ms, p90 ${Math.round(percentile(totals, 0.9))} ms`,
+  );
+  const names = [...new Set(stages.flatMap((s) => Object.keys(s)))];
+  console.log(
+    `  stages, p50 / p90 ms: ${names
+      .map((n) => {
+        const v = stages.map((s) => s[n] ?? 0);
+        return `${n} ${Math.round(percentile(v, 0.5))} / ${Math.round(percentile(v, 0.9))}`;
+      })
+      .join(', ')}`,
   );
   await engine.shutdownDocumentEngine();
   if (ocr) await (ocr as { terminate: () => Promise<void> }).terminate();
@@ -282,6 +298,7 @@ async function setC(dir: string, real: string, read: (b: Buffer) => Promise<Resu
     };
     const r = await read(readFileSync(join(dir, file)));
     totals.push(r.timings.total ?? 0);
+    stages.push(r.timings);
     const wrong = account(all, label.kind, r, label);
     const isNew = !setA.has(`${label.number.replace(/</g, '')}|${label.birth}`);
     if (r.reasons.includes('mrz_field_ambiguous')) ambiguous++;
