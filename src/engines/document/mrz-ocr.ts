@@ -65,11 +65,18 @@ export function pnm(data: Uint8Array, width: number, height: number, channels: 1
   return Buffer.concat([header, data.subarray(0, size)]);
 }
 
-/** A sharp pipeline's output as PNM (grey or RGB, as sharp produces it: its sharpening works in colour). */
+/** A grey image as a sharp pipeline's input. */
+function sharpOf(image: GrayImage): ReturnType<typeof sharp> {
+  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), {
+    raw: { width: image.width, height: image.height, channels: 1 },
+  });
+}
+
+/** A sharp pipeline's output as PNM: grey, or RGB where sharp works in colour (its sharpening). Grey in, no alpha out. */
 async function pnmOf(img: ReturnType<typeof sharp>): Promise<Buffer> {
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
-  if (info.channels === 1 || info.channels === 3) return pnm(data, info.width, info.height, info.channels);
-  return img.png({ compressionLevel: 1 }).toBuffer(); // not reached by the pipelines above (grey in, no alpha)
+  if (info.channels !== 1 && info.channels !== 3) throw new Error(`pnmOf: sharp gave ${info.channels} channels`);
+  return pnm(data, info.width, info.height, info.channels);
 }
 
 export class MrzOcr {
@@ -162,13 +169,7 @@ export class MrzOcr {
   async recognise(image: GrayImage, options: { enhance?: boolean } = {}): Promise<OcrResult> {
     const worker = await this.ready();
     const input = options.enhance
-      ? await pnmOf(
-          sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), {
-            raw: { width: image.width, height: image.height, channels: 1 },
-          })
-            .normalise()
-            .sharpen({ sigma: 1.5 }),
-        )
+      ? await pnmOf(sharpOf(image).normalise().sharpen({ sigma: 1.5 }))
       : pnm(image.data, image.width, image.height, 1);
     const recognised = worker.recognize(input, {}, { text: true, blocks: true });
     let timer: NodeJS.Timeout | undefined;
@@ -210,11 +211,7 @@ export class MrzOcr {
     })();
     const worker = await this.textWorker;
     // Security printing leaves the zone grey on grey; stretching the contrast first helps the LSTM reader.
-    const input = await pnmOf(
-      sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), {
-        raw: { width: image.width, height: image.height, channels: 1 },
-      }).normalise(),
-    );
+    const input = await pnmOf(sharpOf(image).normalise());
     const { data } = await worker.recognize(input);
     return { text: data.text, confidence: data.confidence };
   }

@@ -52,7 +52,7 @@ test('the one-channel warp gives the general loop bytes, bit for bit (band cuts,
     const baseRgb = k.into ? new Uint8Array(k.w * k.h2 * 3).fill(77) : undefined;
     const fast = warpPerspective(grey, k.h, k.w, k.h2, { ...(k.fill ? { fill: k.fill } : {}), ...(base ? { into: base } : {}) });
     const general = warpPerspective(rgb, k.h, k.w, k.h2, {
-      ...(k.fill ? { fill: [k.fill[0] ?? 0, k.fill[0] ?? 0, k.fill[0] ?? 0].slice(0, k.fill.length ? 3 : 0) } : {}),
+      ...(k.fill ? { fill: k.fill.length ? [k.fill[0]!, k.fill[0]!, k.fill[0]!] : [] } : {}),
       ...(baseRgb ? { into: baseRgb } : {}),
     });
     assert.deepEqual(fast, channel0(general), `case ${i}`);

@@ -111,9 +111,10 @@ export function warpPerspective(
 /**
  * `warpPerspective` for one channel (the MRZ band cut at every reading pass, the band checks): the same arithmetic in
  * the same order, so the same bytes, written for speed. The terms of `y` are taken out of the row loop without
- * changing the order of the additions (`a * x + b * y + c` is `(a * x + b * y) + c` either way); the source is read
- * in bounds only (the range test comes first), so no reads are guarded; a NaN coordinate (w = 0) gives 0 as there; `Math.floor` of a coordinate ≥ 0 is its
- * truncation; an affine warp (every band cut) needs no division. 35 → 12 ns a pixel (2026-11-30); `warp.test.ts` compares it with the general loop.
+ * changing the order of the additions (`a * x + b * y + c` is `(a * x + b * y) + c` either way); an affine warp
+ * (every band cut) needs no division; the source is read in bounds only (the range test comes first), so no read is
+ * guarded; a NaN coordinate (w = 0) gives 0 as there; `Math.floor` of a coordinate ≥ 0 is its truncation.
+ * 35 → 12 ns a pixel (2026-11-30); `warp.test.ts` compares it with the general loop.
  */
 function warpGray(
   src: RawImage,
@@ -124,7 +125,6 @@ function warpGray(
 ): Uint8Array {
   const out = options.into ?? new Uint8Array(width * height);
   const fill = options.into ? undefined : options.fill?.[0];
-  const fillValue = fill ?? 0;
   const sw = src.width;
   const sh = src.height;
   const maxX = sw - 1;
@@ -138,12 +138,16 @@ function warpGray(
     const yy = h4 * y;
     let o = y * width;
     for (let x = 0; x < width; x++, o++) {
-      // Affine (every band cut): w is exactly 1 (0 · x + 0 + 1), and a division by 1 changes no bit.
-      const w = affine ? 1 : h6 * x + wy + h8;
-      const sx = affine ? h0 * x + xy + h2 : (h0 * x + xy + h2) / w;
-      const sy = affine ? h3 * x + yy + h5 : (h3 * x + yy + h5) / w;
+      let sx = h0 * x + xy + h2;
+      let sy = h3 * x + yy + h5;
+      if (!affine) {
+        // Affine, w is exactly 1 (0 · x + 0 + 1), and a division by 1 changes no bit: skipped there.
+        const w = h6 * x + wy + h8;
+        sx /= w;
+        sy /= w;
+      }
       if (sx < 0 || sy < 0 || sx > maxX || sy > maxY) {
-        if (fill !== undefined) out[o] = fillValue;
+        if (fill !== undefined) out[o] = fill;
         continue;
       }
       if (Number.isNaN(sx) || Number.isNaN(sy)) {
