@@ -156,6 +156,39 @@ describe('readDocument on synthetic specimen documents', { skip }, () => {
     assert.equal(r.signals.find((s) => s.name === 'viz_surname_match')?.value, false);
   });
 
+  test('the visual zone is read once, beside the MRZ search, from the first valid reading', async () => {
+    // Network passes held back 1.5 s each, so the search is still waiting on one when tesseract's first reading is
+    // valid: the zone's reading must start then (an MRZ pass in flight), not after the search.
+    let inFlight = 0;
+    const zoneReads: number[] = [];
+    const pass = <T>(p: Promise<T>): Promise<T> => {
+      inFlight++;
+      return p.finally(() => inFlight--);
+    };
+    const spy = new Proxy(ocr, {
+      get(target, key, receiver) {
+        if (key === 'recogniseText')
+          return (image: Parameters<MrzOcr['recogniseText']>[0]) => {
+            zoneReads.push(inFlight);
+            return target.recogniseText(image);
+          };
+        if (key === 'recognise') return (...a: Parameters<MrzOcr['recognise']>) => pass(target.recognise(...a));
+        if (key === 'recogniseWith')
+          return (...a: Parameters<MrzOcr['recogniseWith']>) =>
+            pass(new Promise((r) => setTimeout(r, 1500)).then(() => target.recogniseWith(...a)));
+        const v = Reflect.get(target, key, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const r = await readDocument(await renderDocument({ kind: 'td3', person: ANNA }), { ...withViz, ocr: spy });
+    assert.equal(r.mrz?.valid, true);
+    assert.equal(r.signals.find((s) => s.name === 'viz_document_number_match')?.passed, true);
+    assert.equal(r.signals.find((s) => s.name === 'viz_surname_match')?.passed, true);
+    assert.equal(zoneReads.length, 1, 'the zone is read once: the early reading is the one compared');
+    assert.ok((zoneReads[0] ?? 0) > 0, 'the zone reading started while an MRZ pass was still running');
+    assert.equal(r.verdict, 'passed', r.reasons.join(','));
+  });
+
   test('policy: specimen refused by default, country allow list, document type', async () => {
     const png = await renderDocument({ kind: 'td3', person: ANNA });
     const strict = await readDocument(png, { ocr, now: NOW, compareVisualZone: false });

@@ -5,9 +5,9 @@ import { BARCODE_MODEL, parseAamva, readPdf417, type AamvaFields } from './aamva
 import { decide } from './decide.js';
 import { decodeImage, toGray, type DecodedImage } from './image-input.js';
 import { cropPortraitFromBand, documentQuad } from './layout.js';
-import { extractBand } from './locate.js';
+import { extractBand, type MrzBand } from './locate.js';
 import { MrzOcr, MRZ_OCR_MODEL } from './mrz-ocr.js';
-import type { ParsedMrz } from './mrz-parse.js';
+import type { MrzFormat, ParsedMrz } from './mrz-parse.js';
 import { measureScreenMoire } from './moire.js';
 import { findDocumentOutline, reconcileOutline, warpPage, type DocumentOutline, type ReconciledOutline } from './outline.js';
 import { assessQuality } from './quality.js';
@@ -15,7 +15,7 @@ import { MRZ_TIME_BUDGET_MS, readMrz, type MrzReading, type MrzSearch } from './
 import type { FieldConfidence } from './mrz-vote.js';
 import type { GrayImage } from './image-ops.js';
 import { assessTamper } from './tamper.js';
-import { compareVisualZone, withVisualZoneNames, type VizComparison } from './viz.js';
+import { compareVisualZoneText, readVisualZone, withVisualZoneNames, type VisualZoneText, type VizComparison } from './viz.js';
 import type { DocumentFields, DocumentResult, ReadDocumentOptions } from './types.js';
 
 /**
@@ -42,6 +42,15 @@ export async function shutdownDocumentEngine(): Promise<void> {
   if (ocr) await ocr.terminate();
 }
 
+/** A visual zone's reading started during the MRZ search, and what it was started for. */
+interface EarlyZone {
+  gray: GrayImage;
+  band: MrzBand;
+  flipped: boolean;
+  format: MrzFormat;
+  text: Promise<VisualZoneText | null>;
+}
+
 export async function readDocument(input: Buffer, options: ReadDocumentOptions = {}): Promise<DocumentResult> {
   const t0 = performance.now();
   const timings: Record<string, number> = {};
@@ -54,15 +63,34 @@ export async function readDocument(input: Buffer, options: ReadDocumentOptions =
   const decoded = await decodeImage(input, options.limits);
   let t = lap('decode', t0);
   const ocr = options.ocr ?? (sharedOcr ??= new MrzOcr());
-  const { img, gray, search } = await searchMrz(decoded, ocr, now, options.mrzTimeBudgetMs);
+  // The visual zone is read by its own OCR worker thread (tesseract's LSTM reader), which the MRZ search leaves idle:
+  // its reading starts as soon as a reading whose check digits all pass has placed the band, while the search goes
+  // on, and is used when the search ends on that same band, orientation and format (the zone's text depends on
+  // nothing else). Otherwise it is read after the search, as before.
+  const early: { zone: EarlyZone | null } = { zone: null };
+  const onValidReading =
+    options.compareVisualZone === false
+      ? undefined
+      : (g: GrayImage, band: MrzBand, flipped: boolean, format: MrzFormat): void => {
+          if (early.zone) return;
+          const text = readVisualZone(g, band, flipped, format, ocr);
+          text.catch(() => undefined); // awaited below when used; an unused early reading fails nobody
+          early.zone = { gray: g, band, flipped, format, text };
+        };
+  const { img, gray, search } = await searchMrz(decoded, ocr, now, options.mrzTimeBudgetMs, onValidReading);
   const reading = search.best?.parsed ? search.best : null;
   const mrz = reading?.parsed ?? null;
   t = lap('mrz', t);
-  // The visual zone is read by its own OCR worker thread while this thread measures the outline, quality and
-  // tamper hints below (a valid MRZ is read from the MRZ, never from the barcode, so its fields are known now).
+  // The visual zone is compared while this thread measures the outline, quality and tamper hints below (a valid MRZ
+  // is read from the MRZ, never from the barcode, so its fields are known now).
   const vizRun =
     options.compareVisualZone !== false && reading && mrz?.valid
-      ? compareVisualZone(gray, reading.band, reading.flipped, mrz.format, fieldsFromMrz(mrz), ocr)
+      ? (async () => {
+          const e = early.zone;
+          const same = e && e.gray === gray && e.band === reading.band && e.flipped === reading.flipped && e.format === mrz.format;
+          const text = same ? e.text : readVisualZone(gray, reading.band, reading.flipped, mrz.format, ocr);
+          return compareVisualZoneText(await text, fieldsFromMrz(mrz));
+        })()
       : null;
   vizRun?.catch(() => undefined); // awaited below; a failure there is the check's
 
@@ -196,18 +224,27 @@ async function searchMrz(
   ocr: MrzOcr,
   now: Date,
   budgetMs: number | undefined,
+  onValidReading?: (gray: GrayImage, band: MrzBand, flipped: boolean, format: MrzFormat) => void,
 ): Promise<{ img: DecodedImage; gray: GrayImage; search: MrzSearch }> {
   const budget = budgetMs ?? MRZ_TIME_BUDGET_MS;
   const deadline = performance.now() + MRZ_SEARCH_CEILING * budget;
   let img = decoded;
   let gray: GrayImage = { data: toGray(img.rgb, img.width, img.height), width: img.width, height: img.height };
-  let search = await readMrz(gray, ocr, { now, timeBudgetMs: budget, deadline });
+  const told = (g: GrayImage) =>
+    onValidReading ? (band: MrzBand, flipped: boolean, format: MrzFormat) => onValidReading(g, band, flipped, format) : undefined;
+  let search = await readMrz(gray, ocr, { now, timeBudgetMs: budget, deadline, onValidReading: told(gray) });
   for (const angle of [90, 270] as const) {
     if (search.best?.parsed || performance.now() > deadline) break;
     const turned = await rotateDecoded(decoded, angle);
     const turnedGray = { data: toGray(turned.rgb, turned.width, turned.height), width: turned.width, height: turned.height };
     // Bounded by OCR passes rather than time, so that a loaded machine does not change the outcome.
-    const again = await readMrz(turnedGray, ocr, { now, maxAttempts: 6, timeBudgetMs: Number.POSITIVE_INFINITY, deadline });
+    const again = await readMrz(turnedGray, ocr, {
+      now,
+      maxAttempts: 6,
+      timeBudgetMs: Number.POSITIVE_INFINITY,
+      deadline,
+      onValidReading: told(turnedGray),
+    });
     if (again.best?.parsed) {
       img = turned;
       gray = turnedGray;

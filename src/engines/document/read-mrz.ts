@@ -5,7 +5,7 @@ import { classifyLookalike, glyphFeatures, LOOKALIKE_LETTERS, type Lookalike } f
 import { extractBand, findMrzBands, type MrzBand } from './locate.js';
 import { lineCutVariants, normaliseOcrLines, type CharEvidence, type Correction } from './mrz-correct.js';
 import type { MrzOcr, NetEngine, OcrLine } from './mrz-ocr.js';
-import { isKnownStateCode, namesSpan, parseMrz, type ParsedMrz } from './mrz-parse.js';
+import { isKnownStateCode, namesSpan, parseMrz, type MrzFormat, type ParsedMrz } from './mrz-parse.js';
 import { PPOCR_NET, type LineNet, type PpLine } from './mrz-ppocr.js';
 import {
   alignEvidence,
@@ -84,6 +84,11 @@ export async function readMrz(
      * (the budget yields to a second parsed reading; noise parses too, at seconds a pass). After the first pass.
      */
     deadline?: number;
+    /**
+     * Told of every reading taken whose check digits all pass, with its band and orientation, while the search
+     * goes on (a check starts reading the visual zone beside that band then; read-document.ts).
+     */
+    onValidReading?: (band: MrzBand, flipped: boolean, format: MrzFormat) => void;
   },
 ): Promise<MrzSearch> {
   // The engines start before the budget's clock does (tesseract's worker, the networks' sessions and the cell
@@ -216,6 +221,7 @@ export async function readMrz(
       const reading = await (early && early.flipped === flipped && early.marginY === marginY
         ? early.reading
         : readBand(gray, band, flipped, pass, ocr, options.now, marginY));
+      if (reading.parsed?.valid) options.onValidReading?.(band, reading.flipped, reading.parsed.format);
       if (!fallback || outranks(reading, fallback)) {
         fallback = reading;
         fallbackSet = set;

@@ -53,11 +53,35 @@ export async function compareVisualZone(
   flipped: boolean,
   format: MrzFormat,
   fields: DocumentFields,
-  ocr: MrzOcr,
+  ocr: Pick<MrzOcr, 'recogniseText'>,
 ): Promise<VizComparison | null> {
+  return compareVisualZoneText(await readVisualZone(gray, band, flipped, format, ocr), fields);
+}
+
+/** The visual zone's text as the LSTM reader reads it (what `compareVisualZoneText` compares); null without a zone. */
+export interface VisualZoneText {
+  text: string;
+  confidence: number;
+}
+
+/**
+ * Reads the visual zone beside an MRZ band: it depends on the band, its orientation and the format only, not on
+ * the fields read, so a check can start it as soon as a valid reading has placed the band (read-document.ts).
+ */
+export async function readVisualZone(
+  gray: GrayImage,
+  band: MrzBand,
+  flipped: boolean,
+  format: MrzFormat,
+  ocr: Pick<MrzOcr, 'recogniseText'>,
+): Promise<VisualZoneText | null> {
   const region = vizRegion(gray, band, flipped, format);
-  if (!region) return null;
-  const read = await ocr.recogniseText(region);
+  return region ? ocr.recogniseText(region) : null;
+}
+
+/** The MRZ fields looked for in the visual zone's text (null: no zone). */
+export function compareVisualZoneText(read: VisualZoneText | null, fields: DocumentFields): VizComparison | null {
+  if (!read) return null;
   const text = normalise(read.text);
   const words = text.split(' ').filter((w) => /^[A-Z]{3,}$/.test(w));
   // Guilloches and "SPECIMEN" overprints make the LSTM reader produce confident-looking garbage; only a
