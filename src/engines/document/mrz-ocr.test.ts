@@ -2,7 +2,8 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import type { GrayImage } from './image-ops.js';
-import { MrzOcr, pnm } from './mrz-ocr.js';
+import { pnm } from '../image/pnm.js';
+import { MrzOcr } from './mrz-ocr.js';
 
 const NAMES = 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<';
 const DATA = 'L898902C36UTO7408122F1204159ZE184226B<<<<<10';

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { pnm } from '../image/pnm.js';
 import type { GrayImage } from './image-ops.js';
 import { GridReader, type GridLine } from './mrz-grid.js';
 import { OCRB_NET } from './mrz-ocrb-net.js';
@@ -52,18 +53,6 @@ export const TESSERACT_PASS_LIMIT_MS = 8000;
 
 /** The vote's engine names of the line networks. */
 export type NetEngine = Exclude<MrzEngine, 'tesseract'>;
-
-/**
- * Raw 8-bit pixels as a binary PNM file (P5 grey, P6 RGB), the form tesseract.js is given. Its leptonica reads PNM
- * without inflating anything: the same pixels as the PNG it was given before (lossless either way), without the
- * PNG's encoding here and decoding in the worker (about 4 ms of a pass over a band, measured 2026-11-30).
- */
-export function pnm(data: Uint8Array, width: number, height: number, channels: 1 | 3): Buffer {
-  const size = width * height * channels;
-  if (data.length < size) throw new RangeError(`pnm: ${data.length} bytes for ${width} x ${height} x ${channels}`);
-  const header = Buffer.from(`${channels === 1 ? 'P5' : 'P6'}\n${width} ${height}\n255\n`, 'ascii');
-  return Buffer.concat([header, data.subarray(0, size)]);
-}
 
 /** A grey image as a sharp pipeline's input. */
 function sharpOf(image: GrayImage): ReturnType<typeof sharp> {

@@ -29,7 +29,7 @@ export async function extractText(input: Buffer, mime?: string, options: Extract
   try {
     if (mediaType !== 'application/pdf') {
       const prepared = await prepareImageForOcr(input, limits.maxPixels);
-      const page = scalePage(await ocr.recognize(prepared.png), 1 / prepared.scale, prepared.width, prepared.height);
+      const page = scalePage(await ocr.recognize(prepared.image), 1 / prepared.scale, prepared.width, prepared.height);
       return { pages: [page], source: 'ocr', mediaType };
     }
     const doc = await openPdf(input);
@@ -47,8 +47,8 @@ export async function extractText(input: Buffer, mime?: string, options: Extract
           pages.push(textPage);
         } else {
           ocrUsed = true;
-          const { png, scale } = await renderPdfPage(doc, page, options.ocrDpi ?? 200);
-          pages.push(scalePage(await ocr.recognize(png), 1 / scale, textPage.width, textPage.height));
+          const { image, scale } = await renderPdfPage(doc, page, options.ocrDpi ?? 200);
+          pages.push(scalePage(await ocr.recognize(image), 1 / scale, textPage.width, textPage.height));
         }
         page.cleanup();
       }

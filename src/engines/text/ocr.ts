@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Tesseract from 'tesseract.js';
+import { pnmSize } from '../image/pnm.js';
 import type { TextPage, Word } from './types.js';
 
 /** OCR behind a small interface so callers (and tests) can share one worker and close it. */
@@ -74,12 +75,16 @@ function toPage(blocks: Blocks, image: Buffer): TextPage {
       }
     }
   }
-  const { width, height } = pngSize(image);
+  const { width, height } = imageSize(image);
   return { width, height, words };
 }
 
-/** Width and height from a PNG header (OCR input is always PNG after preparation). */
-function pngSize(png: Buffer): { width: number; height: number } {
+/** Width and height from the image's header: PNM (what the text engine prepares) or PNG. */
+function imageSize(image: Buffer): { width: number; height: number } {
+  return pnmSize(image) ?? pngSize(image) ?? { width: 0, height: 0 };
+}
+
+function pngSize(png: Buffer): { width: number; height: number } | null {
   if (png.length >= 24 && png.toString('latin1', 12, 16) === 'IHDR') return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
-  return { width: 0, height: 0 };
+  return null;
 }
