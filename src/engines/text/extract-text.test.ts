@@ -1,6 +1,7 @@
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import { extractText } from './extract-text.js';
 import { createTesseractOcr } from './ocr.js';
 import { TextInputError } from './input-error.js';
@@ -52,6 +53,15 @@ describe('extractText', () => {
     assert.match(pageText(doc.pages[0]!.words), /Alice Martin/);
     const alice = doc.pages[0]!.words.find((w) => w.text === 'Alice');
     assert.ok(alice && Math.abs(alice.x - 320 * 2 - 75 * 2) < 40, `x=${alice?.x}`);
+  });
+
+  test('a transparent PNG (a screenshot) is read as dark text on white, not on black', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="500"><text x="60" y="200" font-size="72" font-family="DejaVu Sans">Invoice number INV-20417</text><text x="60" y="380" font-size="72" font-family="DejaVu Sans">Total due 1,234.50 EUR</text></svg>`;
+    const png = await sharp(Buffer.from(svg)).png().toBuffer();
+    assert.equal((await sharp(png).metadata()).hasAlpha, true);
+    const doc = await extractText(png, 'image/png', { ocr });
+    assert.match(pageText(doc.pages[0]!.words), /Invoice number INV-20417/);
+    assert.deepEqual([doc.pages[0]!.width, doc.pages[0]!.height], [1600, 500]);
   });
 
   test('rejects bad input with typed errors before parsing', async () => {

@@ -26,13 +26,13 @@ export async function prepareImageForOcr(
   const longSide = Math.max(width, height);
   const scale = longSide < 1400 ? 1400 / longSide : longSide > 2600 ? 2600 / longSide : 1;
   try {
-    const { data, info } = await sharp(input, { limitInputPixels: maxPixels })
+    const img = sharp(input, { limitInputPixels: maxPixels })
       .rotate()
-      .resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' })
-      .greyscale()
-      .toColourspace('b-w')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+      .resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' });
+    // Transparency on white, as tesseract composited a PNG's alpha (a screenshot's transparent background would
+    // otherwise come out black, as dark as its text).
+    if (meta.hasAlpha) img.flatten({ background: '#ffffff' });
+    const { data, info } = await img.greyscale().toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`prepareImageForOcr: sharp gave ${info.channels} channels`);
     return { image: pnm(data, info.width, info.height, 1), scale, width, height };
   } catch (err) {
